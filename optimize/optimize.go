@@ -1,0 +1,44 @@
+// Package optimize holds what roadtune's two optimizers (optimize/ga and
+// optimize/pso) share: the Referee they ask to play matches between weight
+// vectors, and the outcome it returns. The optimizers know nothing of boards,
+// engines or processes; the tournament package implements Referee.
+//
+// Data flows one way: an optimizer hands a batch of matches down, outcomes
+// come back up (style.md).
+package optimize
+
+import "context"
+
+// Match is one match between two weight vectors of the run's schema.
+// A and B hold genes in the schema's order (engine.Schema.GeneNames).
+type Match struct {
+	A, B []float64
+}
+
+// Outcome is the result of one match from A's view, counted in games.
+type Outcome struct {
+	Wins, Draws, Losses int
+}
+
+// Games is the number of games the match lasted.
+func (o Outcome) Games() int { return o.Wins + o.Draws + o.Losses }
+
+// Score is A's points: a win counts 1, a draw ½ (Chen 2010 §4.4.2.2).
+func (o Outcome) Score() float64 { return float64(o.Wins) + 0.5*float64(o.Draws) }
+
+// AWins reports whether A won the match outright (more points than B).
+// A tied match is not a win for A, so an incumbent placed as B keeps its
+// place on a tie (Chen 2010 §5.3 as read in optimizers.md).
+func (o Outcome) AWins() bool { return o.Wins > o.Losses }
+
+// Referee plays matches between weight vectors.
+//
+// Play plays every match of the batch (concurrently, as the implementation
+// sees fit) and returns one Outcome per match, in the order of matches.
+// How many games a match lasts (game pairs, colours swapped) is the
+// referee's setting. seed chooses the openings: the same seed and the same
+// matches give the same outcomes, whatever the concurrency. Play returns
+// ctx.Err() (possibly wrapped) when cancelled; outcomes are then not valid.
+type Referee interface {
+	Play(ctx context.Context, seed uint64, matches []Match) ([]Outcome, error)
+}
