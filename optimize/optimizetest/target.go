@@ -1,0 +1,67 @@
+// Package optimizetest holds a synthetic Referee for testing optimizers
+// without an engine: of two weight vectors, the one closer to a hidden
+// target tends to win.
+package optimizetest
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+
+	"github.com/roadtune/roadtune/optimize"
+)
+
+// TargetReferee decides each game by distance to Target: A wins a game with
+// probability 1/(1+exp((dA−dB)/Temperature)), where dX is the Euclidean
+// distance of X to Target after scaling gene d by 1/Scale[d] (Scale nil means
+// 1). Games are drawn from a PCG seeded by the batch seed and the match
+// index, so the outcomes depend only on seed and matches. Each match lasts
+// 2·Pairs games (Pairs 0 means 1). Calls counts the games played.
+type TargetReferee struct {
+	Target      []float64
+	Scale       []float64
+	Temperature float64
+	Pairs       int
+	Games       int
+}
+
+// Distance is the scaled distance of x to the target.
+func (r *TargetReferee) Distance(x []float64) float64 {
+	s := 0.0
+	for d := range x {
+		e := x[d] - r.Target[d]
+		if r.Scale != nil {
+			e /= r.Scale[d]
+		}
+		s += e * e
+	}
+	return math.Sqrt(s)
+}
+
+// Play implements optimize.Referee.
+func (r *TargetReferee) Play(ctx context.Context, seed uint64, matches []optimize.Match) ([]optimize.Outcome, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	pairs := max(r.Pairs, 1)
+	temp := r.Temperature
+	if temp <= 0 {
+		temp = 1
+	}
+	out := make([]optimize.Outcome, len(matches))
+	for i, m := range matches {
+		rng := rand.New(rand.NewPCG(seed, uint64(i)))
+		pA := 1 / (1 + math.Exp((r.Distance(m.A)-r.Distance(m.B))/temp))
+		for range 2 * pairs {
+			if rng.Float64() < pA {
+				out[i].Wins++
+			} else {
+				out[i].Losses++
+			}
+		}
+		r.Games += 2 * pairs
+	}
+	return out, nil
+}
+
+var _ optimize.Referee = (*TargetReferee)(nil)

@@ -1,0 +1,120 @@
+package optimize
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+)
+
+// Bounds are per-gene limits [Lo[d], Hi[d]] on weight vectors. A nil Bounds
+// (or one with empty slices) means unbounded, which reproduces the theses.
+type Bounds struct {
+	Lo, Hi []float64
+}
+
+// UniformBounds returns bounds [lo, hi] for every one of n genes.
+func UniformBounds(n int, lo, hi float64) *Bounds {
+	b := &Bounds{Lo: make([]float64, n), Hi: make([]float64, n)}
+	for d := range n {
+		b.Lo[d], b.Hi[d] = lo, hi
+	}
+	return b
+}
+
+// Validate checks that the bounds have n genes and Lo[d] ≤ Hi[d], all finite.
+func (b *Bounds) Validate(n int) error {
+	if b == nil {
+		return nil
+	}
+	if len(b.Lo) != n || len(b.Hi) != n {
+		return fmt.Errorf("bounds: have %d lower and %d upper limits, want %d each", len(b.Lo), len(b.Hi), n)
+	}
+	for d := range n {
+		lo, hi := b.Lo[d], b.Hi[d]
+		if math.IsNaN(lo) || math.IsNaN(hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
+			return fmt.Errorf("bounds: gene %d: limits must be finite numbers", d)
+		}
+		if lo > hi {
+			return fmt.Errorf("bounds: gene %d: lower limit %g above upper limit %g", d, lo, hi)
+		}
+	}
+	return nil
+}
+
+// Clamp moves every gene of x into its bounds, in place. A nil receiver does
+// nothing.
+func (b *Bounds) Clamp(x []float64) {
+	if b == nil || len(b.Lo) == 0 {
+		return
+	}
+	for d := range x {
+		x[d] = min(max(x[d], b.Lo[d]), b.Hi[d])
+	}
+}
+
+// Reflect folds every gene of x back into its bounds as a mirror would
+// (x = hi + e becomes hi − e), in place, and reports per gene whether it was
+// reflected in dir (+1 reflected off the upper limit, −1 off the lower,
+// 0 not reflected) so a PSO can turn the velocity round. dir may be nil.
+// A gene of a zero-width interval is set to that value.
+func (b *Bounds) Reflect(x []float64, dir []int) {
+	if b == nil || len(b.Lo) == 0 {
+		return
+	}
+	for d := range x {
+		lo, hi := b.Lo[d], b.Hi[d]
+		w := hi - lo
+		r := 0
+		if w <= 0 {
+			if x[d] != lo {
+				r = 1
+			}
+			x[d] = lo
+		} else if x[d] < lo || x[d] > hi {
+			// Unfold on a period of 2w: [lo, hi] then back down.
+			t := math.Mod(x[d]-lo, 2*w)
+			if t < 0 {
+				t += 2 * w
+			}
+			if x[d] > hi {
+				r = 1
+			} else {
+				r = -1
+			}
+			if t > w {
+				t = 2*w - t
+			}
+			x[d] = lo + t
+		}
+		if dir != nil {
+			dir[d] = r
+		}
+	}
+}
+
+// UniformPopulation draws n weight vectors with gene d uniform in
+// [lo[d], hi[d]], from rng only. The GA and the PSO both start from it, so a
+// run of each seeded alike starts from the same population, as Chen 2010
+// Table 5.1 compares them.
+func UniformPopulation(rng *rand.Rand, n int, lo, hi []float64) [][]float64 {
+	pop := make([][]float64, n)
+	for i := range pop {
+		x := make([]float64, len(lo))
+		for d := range x {
+			x[d] = lo[d] + rng.Float64()*(hi[d]-lo[d])
+		}
+		pop[i] = x
+	}
+	return pop
+}
+
+// Distance is the Euclidean distance between two weight vectors of equal
+// length.
+func Distance(a, b []float64) float64 {
+	s := 0.0
+	for d := range a {
+		e := a[d] - b[d]
+		s += e * e
+	}
+	return math.Sqrt(s)
+}
