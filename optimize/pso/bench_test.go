@@ -1,0 +1,51 @@
+package pso
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/roadtune/roadtune/optimize"
+)
+
+// instant is a Referee that costs nothing: A wins every other match.
+type instant struct{}
+
+func (instant) Play(_ context.Context, seed uint64, ms []optimize.Match) ([]optimize.Outcome, error) {
+	out := make([]optimize.Outcome, len(ms))
+	for i := range out {
+		if (seed+uint64(i))%2 == 0 {
+			out[i] = optimize.Outcome{Wins: 2}
+		} else {
+			out[i] = optimize.Outcome{Losses: 2}
+		}
+	}
+	return out, nil
+}
+
+// BenchmarkStep measures the swarm's own work per iteration in Chen's
+// setting (49 particles, 5 genes; roadtune's bounds and VMax so an endless
+// run stays finite) with a referee that plays no games. Compare with a real
+// iteration: about 49 + 25 matches of 2 games each.
+func BenchmarkStep(b *testing.B) {
+	c := DefaultConfig(5)
+	c.Iterations = 1 << 40
+	p, err := New(c, rand.NewPCG(1, 2))
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := p.Step(ctx, instant{}); err != nil { // the knockout
+		b.Fatal(err)
+	}
+	matches := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		it, err := p.Step(ctx, instant{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		matches += len(it.Matches)
+	}
+	b.ReportMetric(float64(matches)/float64(b.N), "matches/iter")
+}

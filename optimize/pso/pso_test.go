@@ -1,0 +1,690 @@
+package pso
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/roadtune/roadtune/optimize"
+	"github.com/roadtune/roadtune/optimize/optimizetest"
+)
+
+// scripted is a Referee whose outcomes come from a function of the call
+// number (from 0) and the match index; it records every call.
+type scripted struct {
+	decide func(call, i int, m optimize.Match) optimize.Outcome
+	calls  [][]optimize.Match
+	seeds  []uint64
+}
+
+func (s *scripted) Play(ctx context.Context, seed uint64, ms []optimize.Match) ([]optimize.Outcome, error) {
+	call := len(s.calls)
+	s.calls = append(s.calls, ms)
+	s.seeds = append(s.seeds, seed)
+	out := make([]optimize.Outcome, len(ms))
+	for i, m := range ms {
+		out[i] = s.decide(call, i, m)
+	}
+	return out, nil
+}
+
+var (
+	aWins = optimize.Outcome{Wins: 2}
+	bWins = optimize.Outcome{Losses: 2}
+	tie   = optimize.Outcome{Wins: 1, Losses: 1}
+	draws = optimize.Outcome{Draws: 2}
+)
+
+// failing delegates to ref but fails its call number failAt (from 0).
+type failing struct {
+	ref    optimize.Referee
+	failAt int
+	n      int
+}
+
+var errBoom = errors.New("engine crashed")
+
+func (f *failing) Play(ctx context.Context, seed uint64, ms []optimize.Match) ([]optimize.Outcome, error) {
+	n := f.n
+	f.n++
+	if n == f.failAt {
+		return nil, errBoom
+	}
+	return f.ref.Play(ctx, seed, ms)
+}
+
+func mustNew(t testing.TB, c Config, a, b uint64) *PSO {
+	t.Helper()
+	p, err := New(c, rand.NewPCG(a, b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// withoutWall returns the iteration as JSON with the wall time zeroed.
+func withoutWall(t testing.TB, it Iteration) string {
+	t.Helper()
+	it.WallSeconds = 0
+	b, err := json.Marshal(it)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func stateJSON(t testing.TB, s State) string {
+	t.Helper()
+	b, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func smallConfig() Config {
+	c := DefaultConfig(3)
+	c.Particles = 8
+	c.Iterations = 6
+	return c
+}
+
+func TestConfigs(t *testing.T) {
+	c := ChenConfig(5)
+	if c.Particles != 49 || c.Genes != 5 || c.Iterations != 15 || c.C1 != 2.05 || c.C2 != 2.05 ||
+		c.Alpha1 != 0.3 || c.Alpha2 != 0.2 || c.VelLo != -200 || c.VelHi != 200 ||
+		c.BoundMode != BoundsOff || c.VMax != nil || c.InitLo[4] != 0 || c.InitHi[4] != 4000 {
+		t.Errorf("ChenConfig differs from Table 5.1: %+v", c)
+	}
+	d := DefaultConfig(5)
+	if d.BoundMode != BoundsClamp || d.Bounds.Lo[2] != 0 || d.Bounds.Hi[2] != 4000 || d.VMax[2] != 800 {
+		t.Errorf("DefaultConfig: mode %q bounds %+v vmax %v", d.BoundMode, d.Bounds, d.VMax)
+	}
+	for _, c := range []Config{c, d} {
+		if err := c.Validate(); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+func TestValidateNamesTheField(t *testing.T) {
+	for _, tc := range []struct {
+		field string
+		edit  func(*Config)
+	}{
+		{"Particles", func(c *Config) { c.Particles = 1 }},
+		{"Genes", func(c *Config) { c.Genes = 0 }},
+		{"BoundMode", func(c *Config) { c.BoundMode = "wrap" }},
+		{"BoundMode", func(c *Config) { c.BoundMode = "" }},
+		{"Bounds", func(c *Config) { c.Bounds = nil }},
+		{"Bounds", func(c *Config) { c.Bounds = optimize.UniformBounds(2, 0, 4000) }},
+		{"InitLo", func(c *Config) { c.InitHi = c.InitHi[:2] }},
+		{"InitLo[1]", func(c *Config) { c.InitLo[1] = 5000 }},
+		{"InitLo[2]", func(c *Config) { c.InitHi[2] = 4001 }},
+		{"Initial", func(c *Config) { c.Initial = [][]float64{{1, 2, 3}} }},
+		{"Initial[1]", func(c *Config) {
+			c.Initial = make([][]float64, c.Particles)
+			for i := range c.Initial {
+				c.Initial[i] = []float64{1, 2, 3}
+			}
+			c.Initial[1] = []float64{1}
+		}},
+		{"VelLo", func(c *Config) { c.VelLo, c.VelHi = 1, -1 }},
+		{"C2", func(c *Config) { c.C2 = math.NaN() }},
+		{"Alpha1", func(c *Config) { c.Alpha1 = -0.3 }},
+		{"VMax", func(c *Config) { c.VMax = []float64{1} }},
+		{"VMax[0]", func(c *Config) { c.VMax[0] = -1 }},
+		{"Iterations", func(c *Config) { c.Iterations = 0 }},
+		{"Stall", func(c *Config) { c.Stall = -1 }},
+	} {
+		c := DefaultConfig(3)
+		tc.edit(&c)
+		err := c.Validate()
+		if err == nil || !strings.Contains(err.Error(), "field "+tc.field+":") {
+			t.Errorf("field %s: got error %v", tc.field, err)
+		}
+	}
+	// An Initial position outside the bounds is rejected, but accepted with
+	// the bounds off.
+	c := DefaultConfig(2)
+	c.Particles = 2
+	c.Initial = [][]float64{{1, 2}, {3, -4}}
+	if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "Initial[1][1]") {
+		t.Errorf("out-of-bounds Initial: got %v", err)
+	}
+	c.BoundMode = BoundsOff
+	if err := c.Validate(); err != nil {
+		t.Errorf("bounds off: %v", err)
+	}
+}
+
+func TestNewDrawsTheSharedInitialPopulation(t *testing.T) {
+	c := ChenConfig(5)
+	p := mustNew(t, c, 2010, 0)
+	want := optimize.UniformPopulation(rand.New(rand.NewPCG(2010, 0)), 49, c.InitLo, c.InitHi)
+	st := p.State()
+	if !reflect.DeepEqual(st.Positions, want) {
+		t.Fatal("initial positions are not optimize.UniformPopulation of the same seed")
+	}
+	if !reflect.DeepEqual(st.PersonalBests, want) || st.GlobalBest != nil && len(st.GlobalBest) != 0 || st.GlobalBestParticle != -1 {
+		t.Fatal("p_i must equal x_i and g be unset before the knockout")
+	}
+	lo, hi := 0.0, 0.0
+	for _, v := range st.Velocities {
+		for _, x := range v {
+			lo, hi = math.Min(lo, x), math.Max(hi, x)
+		}
+	}
+	if lo < -200 || hi > 200 || lo > -150 || hi < 150 {
+		t.Errorf("initial velocities span [%g, %g], want inside and filling [−200, 200]", lo, hi)
+	}
+	if q := mustNew(t, c, 2010, 0); stateJSON(t, q.State()) != stateJSON(t, st) {
+		t.Error("the same seed gave a different swarm")
+	}
+
+	c.Particles, c.Genes = 2, 2
+	c.Initial = [][]float64{{1, 2}, {3, 4}}
+	c.VMax = []float64{10, 0}
+	p = mustNew(t, c, 1, 1)
+	c.Initial[0][0] = 99 // New copied it
+	st = p.State()
+	if !reflect.DeepEqual(st.Positions, [][]float64{{1, 2}, {3, 4}}) {
+		t.Errorf("Initial not used: %v", st.Positions)
+	}
+	for i := range st.Velocities {
+		if math.Abs(st.Velocities[i][0]) > 10 || st.Velocities[i][1] != 0 {
+			t.Errorf("VMax not applied to initial velocity %v", st.Velocities[i])
+		}
+	}
+	if _, err := New(c, nil); err == nil {
+		t.Error("New accepted a nil PCG")
+	}
+}
+
+func TestKnockoutPicksTheClosestParticle(t *testing.T) {
+	c := smallConfig()
+	c.Genes = 2
+	c.Bounds = optimize.UniformBounds(2, 0, 4000)
+	c.VMax = nil
+	c.Particles = 6
+	c.Initial = [][]float64{{3000, 3000}, {100, 100}, {1100, 900}, {2500, 0}, {1000, 1000 + 400}, {4000, 4000}}
+	ref := &optimizetest.TargetReferee{Target: []float64{1000, 1000}, Temperature: 1e-9}
+	p := mustNew(t, c, 5, 5)
+	it, err := p.Step(context.Background(), ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(it.Knockout) != 5 {
+		t.Fatalf("%d knockout matches, want m − 1 = 5", len(it.Knockout))
+	}
+	// Survivors: 0 → 1 (1273 vs 2828) → 2 (141) → 2 → 2 (400 > 141) → 2.
+	wantInc := []int{0, 1, 2, 2, 2}
+	wantWon := []bool{true, true, false, false, false}
+	for j, m := range it.Knockout {
+		if m.Kind != KnockoutMatch || m.Particle != j+1 || m.Incumbent != wantInc[j] || m.ChallengerWon != wantWon[j] {
+			t.Errorf("knockout match %d: %+v", j, m)
+		}
+		if !reflect.DeepEqual(m.B, c.Initial[wantInc[j]]) || !reflect.DeepEqual(m.A, c.Initial[j+1]) {
+			t.Errorf("knockout match %d played %v against %v", j, m.A, m.B)
+		}
+	}
+	// Each knockout match is its own Play call with its own seed, then the
+	// personal-best batch, then the challenges.
+	if len(it.Seeds) < 6 || it.Seeds[0] == it.Seeds[1] {
+		t.Errorf("seeds %v", it.Seeds)
+	}
+	if it.Index != 1 || it.Matches[0].Kind != PersonalMatch {
+		t.Errorf("index %d, first match %+v", it.Index, it.Matches[0])
+	}
+	// g is the knockout winner unless a new position beat it; either way g
+	// is at least as close to the target as particle 2's initial position.
+	if d := ref.Distance(it.GlobalBest); d > ref.Distance(c.Initial[2]) {
+		t.Errorf("global best %v at distance %g, farther than the knockout winner", it.GlobalBest, d)
+	}
+	if it2, _ := p.Step(context.Background(), ref); len(it2.Knockout) != 0 {
+		t.Error("the knockout ran twice")
+	}
+}
+
+func TestBestUpdatesFollowOutcomes(t *testing.T) {
+	c := smallConfig()
+	c.Particles = 6
+	const m = 6
+	// Knockout: calls 0..4 all ties, so particle 0 survives (the incumbent
+	// keeps its place). Call 5 is the personal-best batch: particles 1, 3, 4
+	// win, 2 draws every game, the others lose. Calls 6, 7, 8 are the
+	// challenges of 1, 3, 4: win, lose, win.
+	ref := &scripted{decide: func(call, i int, _ optimize.Match) optimize.Outcome {
+		switch {
+		case call < m-1:
+			return tie
+		case call == m-1:
+			switch i {
+			case 1, 3, 4:
+				return aWins
+			case 2:
+				return draws
+			}
+			return bWins
+		case call == m+1:
+			return bWins
+		}
+		return aWins
+	}}
+	p := mustNew(t, c, 11, 3)
+	before := p.State()
+	it, err := p.Step(context.Background(), ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ref.calls) != m-1+1+3 {
+		t.Fatalf("%d Play calls, want 5 knockout + 1 batch + 3 challenges", len(ref.calls))
+	}
+	for j := range m - 1 {
+		if len(ref.calls[j]) != 1 || it.Knockout[j].Incumbent != 0 || it.Knockout[j].ChallengerWon {
+			t.Fatalf("knockout call %d: %d matches, record %+v", j, len(ref.calls[j]), it.Knockout[j])
+		}
+	}
+	if len(ref.calls[m-1]) != m {
+		t.Fatalf("personal-best batch had %d matches, want %d in one call", len(ref.calls[m-1]), m)
+	}
+	x := it.Positions
+	for i := range m {
+		batch := ref.calls[m-1][i]
+		if !reflect.DeepEqual(batch.A, x[i]) || !reflect.DeepEqual(batch.B, before.PersonalBests[i]) {
+			t.Errorf("batch match %d is not new position against personal best", i)
+		}
+		want := before.PersonalBests[i]
+		if i == 1 || i == 3 || i == 4 {
+			want = x[i]
+		}
+		if !reflect.DeepEqual(it.PersonalBests[i], want) {
+			t.Errorf("particle %d: personal best %v, want %v", i, it.PersonalBests[i], want)
+		}
+	}
+	// Challenges in particle order against the updated g.
+	g0 := before.Positions[0]
+	wantB := [][]float64{g0, x[1], x[1]}
+	wantInc := []int{0, 1, 1}
+	for j, i := range []int{1, 3, 4} {
+		call := ref.calls[m+j]
+		r := it.Matches[m+j]
+		if len(call) != 1 || !reflect.DeepEqual(call[0].A, x[i]) || !reflect.DeepEqual(call[0].B, wantB[j]) {
+			t.Errorf("challenge %d: played %v against %v", j, call[0].A, call[0].B)
+		}
+		if r.Kind != GlobalMatch || r.Particle != i || r.Incumbent != wantInc[j] || r.ChallengerWon != (j != 1) {
+			t.Errorf("challenge record %d: %+v", j, r)
+		}
+	}
+	if !reflect.DeepEqual(it.GlobalBest, x[4]) || it.GlobalBestParticle != 4 || !it.GlobalBestChanged {
+		t.Errorf("global best %v from %d, want particle 4's position %v", it.GlobalBest, it.GlobalBestParticle, x[4])
+	}
+	if !reflect.DeepEqual(it.Seeds, ref.seeds) || it.Games != 2*len(it.Knockout)+2*len(it.Matches) {
+		t.Errorf("seeds %v vs %v, games %d", it.Seeds, ref.seeds, it.Games)
+	}
+	// The record's focus distances and w are those of the updated bests.
+	mean, mx, k := FocusDistances(it.GlobalBest, it.PersonalBests)
+	if it.MeanDist != mean || it.MaxDist != mx || it.K != k || it.W != InertiaWeight(k, it.R, c.Alpha1, c.Alpha2) {
+		t.Errorf("record w %g k %g mean %g max %g; recomputed k %g mean %g max %g", it.W, it.K, it.MeanDist, it.MaxDist, k, mean, mx)
+	}
+}
+
+func TestTiesKeepTheIncumbentAndStall(t *testing.T) {
+	c := smallConfig()
+	c.Iterations = 20
+	c.Stall = 3
+	ref := &scripted{decide: func(call, i int, _ optimize.Match) optimize.Outcome { return tie }}
+	p := mustNew(t, c, 4, 4)
+	start := p.State()
+	var its []Iteration
+	if err := p.Run(context.Background(), ref, func(it Iteration, _ State) error { its = append(its, it); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(its) != 3 || !p.Done() {
+		t.Fatalf("ran %d iterations, want 3 (Stall) ", len(its))
+	}
+	st := p.State()
+	if !reflect.DeepEqual(st.PersonalBests, start.PersonalBests) || !reflect.DeepEqual(st.GlobalBest, start.Positions[0]) || st.GlobalBestParticle != 0 {
+		t.Error("a tied match replaced an incumbent")
+	}
+	for _, it := range its {
+		if len(it.Matches) != c.Particles || it.GlobalBestChanged {
+			t.Errorf("iteration %d: %d matches, changed %v; ties must not challenge g", it.Index, len(it.Matches), it.GlobalBestChanged)
+		}
+	}
+	if st.Unchanged != 3 || st.Games != 2*(c.Particles-1)+3*2*c.Particles {
+		t.Errorf("unchanged %d, games %d", st.Unchanged, st.Games)
+	}
+	if _, err := p.Step(context.Background(), ref); !errors.Is(err, ErrDone) {
+		t.Errorf("Step after the end: %v, want ErrDone", err)
+	}
+}
+
+// boundsRun runs 40 iterations towards a target outside [0, 4000] in genes 0
+// and 1 and calls check on every iteration.
+func boundsRun(t *testing.T, c Config, check func(Iteration)) {
+	t.Helper()
+	c.Iterations = 40
+	ref := &optimizetest.TargetReferee{Target: []float64{-3000, 9000, 2000}, Temperature: 100}
+	p := mustNew(t, c, 8, 9)
+	err := p.Run(context.Background(), ref, func(it Iteration, _ State) error { check(it); return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestBoundsAndVelocityLimitsHold(t *testing.T) {
+	for _, mode := range []BoundMode{BoundsClamp, BoundsReflect} {
+		c := DefaultConfig(3)
+		c.Particles = 20
+		c.BoundMode = mode
+		c.VMax = []float64{300, 500, 800}
+		atLimit := 0
+		boundsRun(t, c, func(it Iteration) {
+			vecs := append(append([][]float64{it.GlobalBest}, it.Positions...), it.PersonalBests...)
+			for _, x := range vecs {
+				for d, v := range x {
+					if v < 0 || v > 4000 {
+						t.Fatalf("%s: iteration %d: gene %d = %g outside [0, 4000]", mode, it.Index, d, v)
+					}
+					if v == 0 || v == 4000 {
+						atLimit++
+					}
+				}
+			}
+			for _, vel := range it.Velocities {
+				for d, v := range vel {
+					if math.Abs(v) > c.VMax[d] {
+						t.Fatalf("%s: iteration %d: velocity %g beyond VMax %g", mode, it.Index, v, c.VMax[d])
+					}
+				}
+			}
+		})
+		if mode == BoundsClamp && atLimit == 0 {
+			t.Errorf("clamp: no gene ever reached a bound; the test does not push against them")
+		}
+	}
+
+	// Bounds and VMax off (Chen): positions leave [0, 4000].
+	c := ChenConfig(3)
+	c.Particles = 20
+	outside := false
+	boundsRun(t, c, func(it Iteration) {
+		for _, x := range it.Positions {
+			for _, v := range x {
+				outside = outside || v < 0 || v > 4000
+			}
+		}
+	})
+	if !outside {
+		t.Error("with bounds off no position ever left [0, 4000]")
+	}
+}
+
+func TestMoveRespondsToBoundsAsDocumented(t *testing.T) {
+	// One particle at 3900 moving +300 (VMax off): clamp stops it at 4000
+	// with velocity 0 before eq. 5-1; reflect puts it at 3800 moving −300.
+	for _, tc := range []struct {
+		mode BoundMode
+		x, v float64
+	}{{BoundsClamp, 4000, 0}, {BoundsReflect, 3800, -300}, {BoundsOff, 4200, 300}} {
+		c := DefaultConfig(1)
+		c.Particles, c.Iterations, c.BoundMode, c.VMax = 2, 1, tc.mode, nil
+		c.Initial = [][]float64{{3900}, {100}}
+		c.VelLo, c.VelHi = 300, 300
+		c.C1, c.C2 = 0, 0 // the velocity update is then w·v alone
+		ref := &scripted{decide: func(call, i int, _ optimize.Match) optimize.Outcome { return tie }}
+		p := mustNew(t, c, 1, 2)
+		it, err := p.Step(context.Background(), ref)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if it.Positions[0][0] != tc.x || it.Velocities[0][0] != it.W*tc.v {
+			t.Errorf("%s: x %g v %g, want x %g v %g·w(%g)", tc.mode, it.Positions[0][0], it.Velocities[0][0], tc.x, tc.v, it.W)
+		}
+	}
+}
+
+func TestResumeEqualsUninterrupted(t *testing.T) {
+	c := smallConfig()
+	c.Iterations = 8
+	target := []float64{500, 2500, 1200}
+	var want []string
+	full := mustNew(t, c, 42, 1)
+	err := full.Run(context.Background(), &optimizetest.TargetReferee{Target: target, Temperature: 200},
+		func(it Iteration, _ State) error { want = append(want, withoutWall(t, it)); return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantFinal := stateJSON(t, full.State())
+	for _, cut := range []int{0, 1, 5} {
+		p := mustNew(t, c, 42, 1)
+		ref := &optimizetest.TargetReferee{Target: target, Temperature: 200}
+		var got []string
+		for range cut {
+			it, err := p.Step(context.Background(), ref)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, withoutWall(t, it))
+		}
+		var st State
+		if err := json.Unmarshal([]byte(stateJSON(t, p.State())), &st); err != nil {
+			t.Fatal(err)
+		}
+		q, err := Restore(c, st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = q.Run(context.Background(), ref, func(it Iteration, _ State) error { got = append(got, withoutWall(t, it)); return nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("cut after %d: resumed iterations differ", cut)
+		}
+		if s := stateJSON(t, q.State()); s != wantFinal {
+			t.Errorf("cut after %d: final state differs", cut)
+		}
+	}
+}
+
+func TestFailedStepLeavesStateUnchanged(t *testing.T) {
+	c := smallConfig()
+	target := []float64{1000, 1000, 1000}
+	good := func() optimize.Referee { return &optimizetest.TargetReferee{Target: target, Temperature: 100} }
+	// Reference: two clean Steps.
+	clean := mustNew(t, c, 3, 3)
+	var want []string
+	for range 2 {
+		it, err := clean.Step(context.Background(), good())
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, withoutWall(t, it))
+	}
+	// Fail the second Step at its first call (the batch) and at a later
+	// one (a challenge, if any), and the first Step inside the knockout.
+	for _, tc := range []struct{ step, failAt int }{{0, 3}, {0, c.Particles - 1}, {1, 0}, {1, 1}} {
+		p := mustNew(t, c, 3, 3)
+		for s := range tc.step {
+			if _, err := p.Step(context.Background(), good()); err != nil {
+				t.Fatal(err, s)
+			}
+		}
+		before := stateJSON(t, p.State())
+		_, err := p.Step(context.Background(), &failing{ref: good(), failAt: tc.failAt})
+		if !errors.Is(err, errBoom) {
+			t.Fatalf("step %d fail at %d: error %v", tc.step, tc.failAt, err)
+		}
+		if after := stateJSON(t, p.State()); after != before {
+			t.Fatalf("step %d fail at %d: state changed by a failed Step", tc.step, tc.failAt)
+		}
+		it, err := p.Step(context.Background(), good())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if withoutWall(t, it) != want[tc.step] {
+			t.Errorf("step %d fail at %d: the retried Step differs from the clean one", tc.step, tc.failAt)
+		}
+	}
+	// A cancelled context also leaves the swarm alone.
+	p := mustNew(t, c, 3, 3)
+	before := stateJSON(t, p.State())
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := p.Step(ctx, good()); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled Step: %v", err)
+	}
+	if stateJSON(t, p.State()) != before {
+		t.Error("a cancelled Step changed the state")
+	}
+	// A referee answering the wrong number of outcomes is an error.
+	short := &scripted{decide: func(call, i int, _ optimize.Match) optimize.Outcome { return tie }}
+	bad := refereeFunc(func(ctx context.Context, seed uint64, ms []optimize.Match) ([]optimize.Outcome, error) {
+		out, _ := short.Play(ctx, seed, ms)
+		return out[:len(out)-1], nil
+	})
+	if _, err := p.Step(context.Background(), bad); err == nil || !strings.Contains(err.Error(), "outcomes") {
+		t.Errorf("short answer: %v", err)
+	}
+}
+
+type refereeFunc func(ctx context.Context, seed uint64, ms []optimize.Match) ([]optimize.Outcome, error)
+
+func (f refereeFunc) Play(ctx context.Context, seed uint64, ms []optimize.Match) ([]optimize.Outcome, error) {
+	return f(ctx, seed, ms)
+}
+
+func TestRestoreRejectsBadStates(t *testing.T) {
+	c := smallConfig()
+	p := mustNew(t, c, 1, 1)
+	if _, err := p.Step(context.Background(), &optimizetest.TargetReferee{Target: []float64{1, 2, 3}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		field string
+		edit  func(*State)
+	}{
+		{"RNG", func(s *State) { s.RNG = []byte("junk") }},
+		{"Positions", func(s *State) { s.Positions = s.Positions[1:] }},
+		{"Velocities[2]", func(s *State) { s.Velocities[2] = []float64{1} }},
+		{"PersonalBests[0][1]", func(s *State) { s.PersonalBests[0][1] = math.Inf(1) }},
+		{"GlobalBest", func(s *State) { s.GlobalBest = nil }},
+		{"GlobalBestParticle", func(s *State) { s.GlobalBestParticle = 99 }},
+		{"KnockoutDone", func(s *State) { s.KnockoutDone = false }},
+		{"W", func(s *State) { s.W = math.NaN() }},
+	} {
+		st := p.State()
+		tc.edit(&st)
+		_, err := Restore(c, st)
+		if err == nil || !strings.Contains(err.Error(), "field "+tc.field+":") {
+			t.Errorf("%s: got %v", tc.field, err)
+		}
+	}
+	if _, err := Restore(c, p.State()); err != nil {
+		t.Errorf("a good state: %v", err)
+	}
+}
+
+func TestConvergesOnTargetReferee(t *testing.T) {
+	// Chen's swarm (49 particles, 5 genes, roadtune's default bounds and
+	// VMax), games decided by distance to the target with temperature 50
+	// weight units, 2 game pairs per match. The knockout's g starts 700–1350
+	// away; after 20 iterations g must be within 150 of the target, for each
+	// of 5 seeds.
+	target := []float64{700, 1500, 2300, 3100, 900}
+	for seed := uint64(1); seed <= 5; seed++ {
+		c := DefaultConfig(5)
+		c.Iterations = 20
+		ref := &optimizetest.TargetReferee{Target: target, Temperature: 50, Pairs: 2}
+		p := mustNew(t, c, seed, 7)
+		var first float64
+		err := p.Run(context.Background(), ref, func(it Iteration, _ State) error {
+			if it.Index == 1 {
+				first = ref.Distance(it.Knockout[0].B) // particle 0, for the log
+				for _, m := range it.Knockout {
+					if m.ChallengerWon {
+						first = ref.Distance(m.A)
+					}
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		last := ref.Distance(p.GlobalBest())
+		t.Logf("seed %d: knockout winner at %.0f, after 20 iterations %.0f, %d games", seed, first, last, ref.Games)
+		if last > 150 || last > first/4 {
+			t.Errorf("seed %d: global best %v is %.0f from the target (knockout winner %.0f)", seed, p.GlobalBest(), last, first)
+		}
+	}
+}
+
+func TestVelocityUpdateFollowsEq51AndTheDrawOrder(t *testing.T) {
+	c := ChenConfig(2)
+	c.Particles = 3
+	c.Initial = [][]float64{{100, 200}, {1000, 3000}, {2500, 50}}
+	// Knockout ties (particle 0 survives); in the batch only particle 1
+	// beats its personal best, then it beats g.
+	ref := &scripted{decide: func(call, i int, _ optimize.Match) optimize.Outcome {
+		if call == 2 && i != 1 {
+			return bWins
+		}
+		if call < 2 {
+			return tie
+		}
+		return aWins
+	}}
+	p := mustNew(t, c, 77, 78)
+	before := p.State()
+	it, err := p.Step(context.Background(), ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Replay the documented draws: 2 knockout seeds, the batch seed, one
+	// challenge seed, r, then r1, r2 per particle and gene.
+	pcg := new(rand.PCG)
+	if err := pcg.UnmarshalBinary(before.RNG); err != nil {
+		t.Fatal(err)
+	}
+	rr := rand.New(pcg)
+	if len(it.Seeds) != 4 {
+		t.Fatalf("%d Play calls, want 4", len(it.Seeds))
+	}
+	for j, s := range it.Seeds {
+		if got := rr.Uint64(); got != s {
+			t.Fatalf("seed %d: %d, replay %d", j, s, got)
+		}
+	}
+	r := rr.Float64()
+	x := make([][]float64, 3)
+	for i := range x {
+		x[i] = []float64{c.Initial[i][0] + before.Velocities[i][0], c.Initial[i][1] + before.Velocities[i][1]}
+	}
+	pb := [][]float64{c.Initial[0], x[1], c.Initial[2]}
+	g := x[1]
+	mean, mx, k := FocusDistances(g, pb)
+	w := InertiaWeight(k, r, 0.3, 0.2)
+	if it.R != r || it.W != w || it.MeanDist != mean || it.MaxDist != mx {
+		t.Fatalf("r %g w %g, replay r %g w %g", it.R, it.W, r, w)
+	}
+	for i := range 3 {
+		for d := range 2 {
+			r1, r2 := rr.Float64(), rr.Float64()
+			want := w*before.Velocities[i][d] + 2.05*r1*(pb[i][d]-x[i][d]) + 2.05*r2*(g[d]-x[i][d])
+			if it.Positions[i][d] != x[i][d] || math.Abs(it.Velocities[i][d]-want) > 1e-9 {
+				t.Errorf("particle %d gene %d: x %g v %g, want x %g v %g", i, d, it.Positions[i][d], it.Velocities[i][d], x[i][d], want)
+			}
+		}
+	}
+	if st := p.State(); !reflect.DeepEqual(st.RNG, func() []byte { b, _ := pcg.MarshalBinary(); return b }()) {
+		t.Error("the swarm drew more random numbers than documented")
+	}
+}
