@@ -1,0 +1,41 @@
+// Package configs holds roadtune's built-in configuration files, embedded in
+// the binaries: the baseline weight files of weights/*.json (Zhou 2015,
+// Qi 2018; provenance inside each file).
+package configs
+
+import (
+	"embed"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strings"
+)
+
+//go:embed weights/*.json
+var weightFiles embed.FS
+
+// Weights returns the bytes of the embedded weight file weights/<name>.json
+// (name without ".json", e.g. "zhou2015"); parse them with
+// engine.ParseWeightFile. An unknown name is an error listing the known names.
+func Weights(name string) ([]byte, error) {
+	if name == "" || strings.ContainsAny(name, `/\`) {
+		return nil, fmt.Errorf("configs: weight file name %q: want one of %s", name, strings.Join(WeightNames(), ", "))
+	}
+	data, err := weightFiles.ReadFile("weights/" + name + ".json")
+	if err != nil {
+		return nil, fmt.Errorf("configs: no embedded weight file %q: want one of %s", name, strings.Join(WeightNames(), ", "))
+	}
+	return data, nil
+}
+
+// WeightNames lists the embedded weight files by name (without ".json"),
+// sorted.
+func WeightNames() []string {
+	matches, _ := fs.Glob(weightFiles, "weights/*.json") // the pattern is valid
+	names := make([]string, 0, len(matches))
+	for _, m := range matches {
+		names = append(names, strings.TrimSuffix(strings.TrimPrefix(m, "weights/"), ".json"))
+	}
+	sort.Strings(names)
+	return names
+}
