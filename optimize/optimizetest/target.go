@@ -16,7 +16,7 @@ import (
 // distance of X to Target after scaling gene d by 1/Scale[d] (Scale nil means
 // 1). Games are drawn from a PCG seeded by the batch seed and the match
 // index, so the outcomes depend only on seed and matches. Each match lasts
-// 2·Pairs games (Pairs 0 means 1). Calls counts the games played.
+// 2·Pairs games (Pairs 0 means 1). Games counts the games played.
 type TargetReferee struct {
 	Target      []float64
 	Scale       []float64
