@@ -1,0 +1,237 @@
+package protocol
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/roadtune/roadtune/engine"
+)
+
+// Kind names a protocol command.
+type Kind int
+
+// The commands of the Cloudict/ConnectMore protocol (connect6.md, "Engine text
+// protocol") and roadtune's additions (Weights, Width).
+const (
+	Blank   Kind = iota // an empty or all-blank line: ignored, no reply
+	Name                // `name`
+	New                 // `new black` / `new white` / `new <other word>` / `new`
+	Place               // `black XXXX` / `white XXXX`: stones put down without search
+	Play                // `move XXXX`: the opponent's move; the engine answers
+	Next                // `next`: the engine moves for the side to move
+	Depth               // `depth d`
+	Width               // `width n` (roadtune)
+	VCF                 // `vcf`: threat search on
+	UnVCF               // `unvcf`: threat search off
+	Print               // `print`
+	Help                // `help`
+	Quit                // `quit` or `exit`
+	Weights             // `weights FILE` (roadtune)
+)
+
+var kindWords = [...]string{
+	Blank: "", Name: "name", New: "new", Place: "place", Play: "move", Next: "next",
+	Depth: "depth", Width: "width", VCF: "vcf", UnVCF: "unvcf", Print: "print",
+	Help: "help", Quit: "quit", Weights: "weights",
+}
+
+// String is the command word of k ("move" for Play, "place" for Place, ""
+// for Blank).
+func (k Kind) String() string {
+	if k < 0 || int(k) >= len(kindWords) {
+		return "kind(" + strconv.Itoa(int(k)) + ")"
+	}
+	return kindWords[k]
+}
+
+// Limits the parser puts on numeric arguments. They keep a stray number from
+// starting an endless search; the engine's SetSettings validates further.
+const (
+	MaxDepth   = 16   // largest accepted `depth`, in moves (stone pairs)
+	MaxWidth   = 1000 // largest accepted `width`, in moves kept per node
+	MaxLineLen = 4096 // longest line Serve reads, in bytes; longer lines get an error reply
+)
+
+// Command is one parsed protocol line.
+//
+//   - New:   Side is Black (`new black`), White (`new white`) or Empty (any
+//     other word, or none: side not fixed, as ConnectMore sends `new xxx`).
+//   - Place: Side is the colour (Black or White) and Move its stones.
+//   - Play:  Move is the opponent's move.
+//   - Depth, Width: N is the number (1..MaxDepth, 1..MaxWidth).
+//   - Weights: Path is the rest of the line, spaces inside kept.
+//
+// The other kinds carry nothing.
+type Command struct {
+	Kind Kind
+	Side engine.Color
+	Move engine.Move
+	N    int
+	Path string
+}
+
+// String is the canonical protocol line of c (no newline): ParseCommand of it
+// gives c back. A New command without a fixed side is written `new xxx`.
+func (c Command) String() string {
+	switch c.Kind {
+	case New:
+		switch c.Side {
+		case engine.Black:
+			return "new black"
+		case engine.White:
+			return "new white"
+		}
+		return "new xxx"
+	case Place:
+		return c.Side.String() + " " + c.Move.String()
+	case Play:
+		return "move " + c.Move.String()
+	case Depth, Width:
+		return c.Kind.String() + " " + strconv.Itoa(c.N)
+	case Weights:
+		return "weights " + c.Path
+	}
+	return c.Kind.String()
+}
+
+// ErrSyntax is wrapped by every error ParseCommand returns.
+var ErrSyntax = errors.New("bad command")
+
+// ParseCommand parses one protocol line. It tolerates a trailing CR (CRLF
+// input), leading, trailing and repeated blanks, upper- or lower-case command
+// words and coordinates, and a move whose stones are split by blanks
+// (`move KL LK`). A blank line is Command{Kind: Blank}. Moves are parsed
+// with engine.ParseMove, so `JJJJ` is Black's single first stone.
+//
+// Errors wrap ErrSyntax and quote the offending text (cut to 40 bytes); the
+// parser checks form only: whether a move is legal on the board is decided
+// when it is played.
+func ParseCommand(line string) (Command, error) {
+	if !utf8.ValidString(line) {
+		return Command{}, fmt.Errorf("%w: line is not valid UTF-8", ErrSyntax)
+	}
+	fields := strings.Fields(line)
+	if len(fields) == 0 {
+		return Command{Kind: Blank}, nil
+	}
+	word := strings.ToLower(fields[0])
+	args := fields[1:]
+	noArgs := func(k Kind) (Command, error) {
+		if len(args) != 0 {
+			return Command{}, fmt.Errorf("%w: %s takes no argument, got %s", ErrSyntax, word, quote(strings.Join(args, " ")))
+		}
+		return Command{Kind: k}, nil
+	}
+	switch word {
+	case "name":
+		return noArgs(Name)
+	case "next":
+		return noArgs(Next)
+	case "vcf":
+		return noArgs(VCF)
+	case "unvcf":
+		return noArgs(UnVCF)
+	case "print":
+		return noArgs(Print)
+	case "help":
+		return noArgs(Help)
+	case "quit", "exit":
+		return noArgs(Quit)
+	case "new":
+		switch {
+		case len(args) > 1:
+			return Command{}, fmt.Errorf("%w: new takes one word, got %s", ErrSyntax, quote(strings.Join(args, " ")))
+		case len(args) == 0:
+			return Command{Kind: New, Side: engine.Empty}, nil
+		}
+		switch strings.ToLower(args[0]) {
+		case "black":
+			return Command{Kind: New, Side: engine.Black}, nil
+		case "white":
+			return Command{Kind: New, Side: engine.White}, nil
+		}
+		return Command{Kind: New, Side: engine.Empty}, nil
+	case "black", "white", "move":
+		if len(args) == 0 {
+			return Command{}, fmt.Errorf("%w: %s needs the stones, e.g. %s KLLK", ErrSyntax, word, word)
+		}
+		text := strings.ToUpper(strings.Join(args, ""))
+		m, err := parseMove(text)
+		if err != nil {
+			return Command{}, fmt.Errorf("%w: %s %s: %v", ErrSyntax, word, quote(text), err)
+		}
+		switch word {
+		case "black":
+			return Command{Kind: Place, Side: engine.Black, Move: m}, nil
+		case "white":
+			return Command{Kind: Place, Side: engine.White, Move: m}, nil
+		}
+		return Command{Kind: Play, Move: m}, nil
+	case "depth", "width":
+		k, limit := Depth, MaxDepth
+		if word == "width" {
+			k, limit = Width, MaxWidth
+		}
+		if len(args) != 1 {
+			return Command{}, fmt.Errorf("%w: %s takes one number 1..%d", ErrSyntax, word, limit)
+		}
+		n, err := strconv.Atoi(args[0])
+		if err != nil || n < 1 || n > limit {
+			return Command{}, fmt.Errorf("%w: %s %s: want a whole number 1..%d", ErrSyntax, word, quote(args[0]), limit)
+		}
+		return Command{Kind: k, N: n}, nil
+	case "weights":
+		// The path is the rest of the line after the word, so it may hold blanks.
+		notSpace := func(r rune) bool { return !unicode.IsSpace(r) }
+		rest := strings.TrimSpace(strings.TrimLeftFunc(strings.TrimSpace(line), notSpace))
+		if rest == "" {
+			return Command{}, fmt.Errorf("%w: weights needs a file name", ErrSyntax)
+		}
+		return Command{Kind: Weights, Path: rest}, nil
+	}
+	return Command{}, fmt.Errorf("%w: unknown command %s (try help)", ErrSyntax, quote(fields[0]))
+}
+
+// parseMove checks the letters before handing them to engine.ParseMove, so
+// that a bad move is always an error here whatever the engine accepts: two or
+// four letters A..S (a doubled pair such as JJJJ is one stone).
+func parseMove(text string) (engine.Move, error) {
+	if len(text) != 2 && len(text) != 4 {
+		return engine.Move{}, fmt.Errorf("want 2 or 4 letters A..S, got %d characters", utf8.RuneCountInString(text))
+	}
+	for i := 0; i < len(text); i++ {
+		if text[i] < 'A' || text[i] >= 'A'+engine.Size {
+			return engine.Move{}, fmt.Errorf("letter %s is off the board (A..S)", quote(text[i:i+1]))
+		}
+	}
+	m, err := engine.ParseMove(text)
+	if err != nil {
+		return engine.Move{}, err
+	}
+	want := 2
+	if len(text) == 2 || text[:2] == text[2:] {
+		want = 1
+	}
+	if m.A == engine.NoPoint || m.Len() != want {
+		return engine.Move{}, fmt.Errorf("engine read %s as %d stone(s) %s", text, m.Len(), m)
+	}
+	return m, nil
+}
+
+// quote renders untrusted text for an error line: quoted, control characters
+// escaped, cut to 40 bytes, so an error reply is always one clean line.
+func quote(s string) string {
+	const max = 40
+	if len(s) > max {
+		cut := max
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		return strconv.QuoteToASCII(s[:cut]) + "..."
+	}
+	return strconv.QuoteToASCII(s)
+}

@@ -1,0 +1,188 @@
+package protocol
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/roadtune/roadtune/engine"
+)
+
+func pt(t testing.TB, s string) engine.Point {
+	t.Helper()
+	p, err := engine.ParsePoint(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestParseCommand(t *testing.T) {
+	jj := engine.PointAt(9, 9)
+	kl := engine.PointAt(10, 11)
+	lk := engine.PointAt(11, 10)
+	cases := []struct {
+		line string
+		want Command
+	}{
+		{"", Command{Kind: Blank}},
+		{"   \t \r", Command{Kind: Blank}},
+		{"name", Command{Kind: Name}},
+		{"NAME\r", Command{Kind: Name}},
+		{"  next  ", Command{Kind: Next}},
+		{"vcf", Command{Kind: VCF}},
+		{"unvcf", Command{Kind: UnVCF}},
+		{"print", Command{Kind: Print}},
+		{"help", Command{Kind: Help}},
+		{"quit", Command{Kind: Quit}},
+		{"exit\r", Command{Kind: Quit}},
+		{"new black", Command{Kind: New, Side: engine.Black}},
+		{"new   WHITE\r", Command{Kind: New, Side: engine.White}},
+		{"new xxx", Command{Kind: New, Side: engine.Empty}},
+		{"new", Command{Kind: New, Side: engine.Empty}},
+		{"move JJ", Command{Kind: Play, Move: engine.Single(jj)}},
+		{"move jjjj", Command{Kind: Play, Move: engine.Single(jj)}},
+		{"move KLLK", Command{Kind: Play, Move: engine.Pair(kl, lk)}},
+		{"Move kl Lk\r", Command{Kind: Play, Move: engine.Pair(kl, lk)}},
+		{"black JJJJ", Command{Kind: Place, Side: engine.Black, Move: engine.Single(jj)}},
+		{"white klLK", Command{Kind: Place, Side: engine.White, Move: engine.Pair(kl, lk)}},
+		{"depth 3", Command{Kind: Depth, N: 3}},
+		{"depth  16 ", Command{Kind: Depth, N: 16}},
+		{"width 1", Command{Kind: Width, N: 1}},
+		{"width 1000", Command{Kind: Width, N: 1000}},
+		{"weights a.json", Command{Kind: Weights, Path: "a.json"}},
+		{"  weights   my dir/b c.json \r", Command{Kind: Weights, Path: "my dir/b c.json"}},
+	}
+	for _, tc := range cases {
+		got, err := ParseCommand(tc.line)
+		if err != nil {
+			t.Errorf("ParseCommand(%q): %v", tc.line, err)
+			continue
+		}
+		if got != tc.want {
+			t.Errorf("ParseCommand(%q) = %+v, want %+v", tc.line, got, tc.want)
+		}
+	}
+}
+
+func TestParseCommandErrors(t *testing.T) {
+	cases := []struct{ line, want string }{
+		{"foo", `unknown command "foo"`},
+		{"moves JJ", `unknown command "moves"`},
+		{"move", "move needs the stones"},
+		{"move J", "want 2 or 4 letters"},
+		{"move JJK", "want 2 or 4 letters"},
+		{"move KKLLMM", "want 2 or 4 letters"},
+		{"move TTAA", `letter "T" is off the board`},
+		{"move J1", `letter "1" is off the board`},
+		{"black ZZ", `letter "Z" is off the board`},
+		{"white", "white needs the stones"},
+		{"name me", "name takes no argument"},
+		{"next please", "next takes no argument"},
+		{"quit now", "quit takes no argument"},
+		{"new black now", "new takes one word"},
+		{"depth", "depth takes one number 1..16"},
+		{"depth 0", `depth "0": want a whole number 1..16`},
+		{"depth 17", `depth "17": want a whole number 1..16`},
+		{"depth -2", `want a whole number`},
+		{"depth 2.5", `want a whole number`},
+		{"depth 99999999999999999999999", `want a whole number`},
+		{"width 0", `width "0": want a whole number 1..1000`},
+		{"width 3 4", "width takes one number"},
+		{"weights", "weights needs a file name"},
+		{"weights   \t", "weights needs a file name"},
+		{"move \xff\xfe", "not valid UTF-8"},
+		{"bad\x00word", `unknown command "bad\x00word"`},
+	}
+	for _, tc := range cases {
+		_, err := ParseCommand(tc.line)
+		if err == nil {
+			t.Errorf("ParseCommand(%q): no error, want %q", tc.line, tc.want)
+			continue
+		}
+		if !errors.Is(err, ErrSyntax) {
+			t.Errorf("ParseCommand(%q): error %v does not wrap ErrSyntax", tc.line, err)
+		}
+		if !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("ParseCommand(%q) error = %q, want it to contain %q", tc.line, err, tc.want)
+		}
+	}
+}
+
+func TestCommandString(t *testing.T) {
+	cases := []struct {
+		c    Command
+		want string
+	}{
+		{Command{Kind: Blank}, ""},
+		{Command{Kind: Name}, "name"},
+		{Command{Kind: Quit}, "quit"},
+		{Command{Kind: New, Side: engine.Black}, "new black"},
+		{Command{Kind: New, Side: engine.White}, "new white"},
+		{Command{Kind: New}, "new xxx"},
+		{Command{Kind: Play, Move: engine.Pair(pt(t, "KL"), pt(t, "LK"))}, "move KLLK"},
+		{Command{Kind: Place, Side: engine.Black, Move: engine.Single(pt(t, "JJ"))}, "black JJ"},
+		{Command{Kind: Depth, N: 4}, "depth 4"},
+		{Command{Kind: Width, N: 12}, "width 12"},
+		{Command{Kind: Weights, Path: "x y.json"}, "weights x y.json"},
+	}
+	for _, tc := range cases {
+		if got := tc.c.String(); got != tc.want {
+			t.Errorf("%+v.String() = %q, want %q", tc.c, got, tc.want)
+		}
+	}
+	if got := Kind(99).String(); got != "kind(99)" {
+		t.Errorf("Kind(99).String() = %q", got)
+	}
+}
+
+// FuzzParseCommand checks that the parser never panics, that every error
+// wraps ErrSyntax and is one line, and that a parsed command written back
+// with String parses to the same command.
+func FuzzParseCommand(f *testing.F) {
+	for _, s := range []string{
+		"name", "new black", "new white", "new xxx", "black JJJJ", "white KJJK",
+		"move KLLK", "move jj", "next", "depth 3", "width 10", "vcf", "unvcf",
+		"print", "help", "quit", "exit", "weights configs/weights/zhou2015.json",
+		"  MOVE  kl lk \r", "", "move TTAA", "depth 0", "bogus", "\xff",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		c, err := ParseCommand(line)
+		if err != nil {
+			if !errors.Is(err, ErrSyntax) {
+				t.Fatalf("ParseCommand(%q): error %v does not wrap ErrSyntax", line, err)
+			}
+			if strings.ContainsAny(err.Error(), "\n\r") {
+				t.Fatalf("ParseCommand(%q): error %q spans lines", line, err)
+			}
+			return
+		}
+		switch c.Kind {
+		case Play, Place:
+			if c.Move.Len() < 1 || !c.Move.A.OnBoard() || (c.Move.Len() == 2 && (!c.Move.B.OnBoard() || c.Move.A == c.Move.B)) {
+				t.Fatalf("ParseCommand(%q) = bad move %+v", line, c.Move)
+			}
+		case Depth:
+			if c.N < 1 || c.N > MaxDepth {
+				t.Fatalf("ParseCommand(%q): depth %d out of range", line, c.N)
+			}
+		case Width:
+			if c.N < 1 || c.N > MaxWidth {
+				t.Fatalf("ParseCommand(%q): width %d out of range", line, c.N)
+			}
+		case Weights:
+			if c.Path == "" || strings.TrimSpace(c.Path) != c.Path {
+				t.Fatalf("ParseCommand(%q): path %q", line, c.Path)
+			}
+		}
+		back, err := ParseCommand(c.String())
+		if err != nil {
+			t.Fatalf("ParseCommand(%q) = %+v; its String %q does not parse: %v", line, c, c.String(), err)
+		}
+		if back != c {
+			t.Fatalf("ParseCommand(%q) = %+v; String %q parses to %+v", line, c, c.String(), back)
+		}
+	})
+}

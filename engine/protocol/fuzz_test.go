@@ -1,0 +1,179 @@
+package protocol
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"io"
+	"io/fs"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/roadtune/roadtune/engine"
+)
+
+// fuzzFiles stands in for the file system of `weights FILE` in FuzzServe.
+var fuzzFiles = map[string]string{
+	"good.json": `{"name":"g","schema":"asymmetric","values":[1,15,30,50,50,1,10,15,35,25],"provenance":{"tool":"fuzz"}}`,
+	"bad.json":  `{"name":"b","schema":"symmetric","values":[1,2],"provenance":{"tool":"fuzz"}}`,
+}
+
+func newFuzzServer(t *testing.T, out io.Writer) *Server {
+	t.Helper()
+	st := engine.DefaultSettings()
+	st.Depth, st.Width, st.MaxNodes = 2, 4, 3000 // `depth 16` in the input stays cheap
+	s, err := NewServer(Config{Name: "fuzz", Weights: testWeights(t), Settings: st}, out, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.readFile = func(path string) ([]byte, error) {
+		if d, ok := fuzzFiles[path]; ok {
+			return []byte(d), nil
+		}
+		return nil, fs.ErrNotExist
+	}
+	return s
+}
+
+var resultReply = regexp.MustCompile(`^result (black|white|draw)$`)
+
+// FuzzServe feeds arbitrary input to the Serve loop. It must never panic;
+// every reply line must be the reply its command allows (see the package
+// doc) or one `error ` line that leaves the board as it was; every `move`
+// reply must be the engine's stones just placed; and Run over the whole
+// input must write exactly what the line-by-line replay wrote.
+func FuzzServe(f *testing.F) {
+	for _, s := range []string{
+		"name\nnew black\nmove KJJK\nmove AAAS\nprint\nquit\n",
+		"new white\nmove JJ\nmove HHGG\nnext\n",
+		"new xxx\nblack JJJJ\nwhite KJJK\nblack IJJI\nnext\n",
+		"new xxx\r\nblack JJJJ\r\nwhite AAAC\r\nblack KJLJ\r\nwhite AEAG\r\nblack MJJM\r\nwhite ASCS\r\nnext\r\nnext\r\nmove ABAD\r\n",
+		"new xxx\nblack JJ\nwhite AAAC\nblack KJLJ\nwhite AEAG\nblack MJJM\nwhite ASCS\nmove NJOJ\nnext\n",
+		"depth 3\nwidth 2\nunvcf\nnew black\nvcf\nmove kjjk\nhelp\n",
+		"weights good.json\nweights bad.json\nweights nope.json\nnew black\n",
+		"foo\nmove\nmove JJK\nmove TTAA\nwhite AAAB\ndepth 0\n\n   \n",
+		"new white\nmove KJJK\nmove JJ\nmove JJAA\nmove AA\n",
+		"exit\nname\n",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, input string) {
+		ctx := context.Background()
+		var out bytes.Buffer
+		s := newFuzzServer(t, &out)
+		r := bufio.NewReaderSize(strings.NewReader(input), MaxLineLen+2)
+		for {
+			line, tooLong, err := readLine(r)
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			start, hash, stones := out.Len(), s.board.Hash(), s.board.Stones()
+			quit := s.step(ctx, line, tooLong)
+			replies := splitLines(out.String()[start:])
+			checkReplies(t, s, line, tooLong, replies, hash, stones)
+			if quit {
+				break
+			}
+		}
+		var whole bytes.Buffer
+		if err := newFuzzServer(t, &whole).Run(ctx, strings.NewReader(input)); err != nil {
+			t.Fatalf("Run: %v", err)
+		}
+		if whole.String() != out.String() {
+			t.Fatalf("Run wrote\n%s\nthe line-by-line replay wrote\n%s", whole.String(), out.String())
+		}
+	})
+}
+
+func splitLines(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+}
+
+// checkReplies checks the replies to one input line against its command.
+func checkReplies(t *testing.T, s *Server, line string, tooLong bool, replies []string, hash uint64, stones int) {
+	t.Helper()
+	for _, l := range replies {
+		if strings.HasPrefix(l, "error internal") {
+			t.Fatalf("%q: %s", line, l)
+		}
+	}
+	isError := len(replies) == 1 && strings.HasPrefix(replies[0], "error ")
+	if isError && (s.board.Hash() != hash || s.board.Stones() != stones) {
+		t.Fatalf("%q: %s, but the board changed", line, replies[0])
+	}
+	c, err := ParseCommand(line)
+	if tooLong || err != nil {
+		if !isError {
+			t.Fatalf("%q (parse error %v): replies %q, want one error line", line, err, replies)
+		}
+		return
+	}
+	bad := func() { t.Fatalf("%q (%s): replies %q", line, c.Kind, replies) }
+	switch c.Kind {
+	case Name:
+		if len(replies) != 1 || replies[0] != "name fuzz" {
+			bad()
+		}
+	case New:
+		if c.Side == engine.Black {
+			if len(replies) != 1 || replies[0] != "move JJ" {
+				bad()
+			}
+		} else if len(replies) != 0 {
+			bad()
+		}
+	case Play, Next:
+		switch {
+		case len(replies) != 1:
+			bad()
+		case isError:
+		case resultReply.MatchString(replies[0]):
+			if !s.board.Over() || replies[0] != "result "+resultWord(s.board) {
+				t.Fatalf("%q: %s, but the board says %s", line, replies[0], resultWord(s.board))
+			}
+		case moveReply.MatchString(replies[0]):
+			m, err := engine.ParseMove(strings.TrimPrefix(replies[0], "move "))
+			if err != nil {
+				t.Fatal(err)
+			}
+			h := s.board.History()
+			n := m.Len()
+			if len(h) < n || h[len(h)-n] != m.A || (n == 2 && h[len(h)-1] != m.B) {
+				t.Fatalf("%q: %s is not the last stones placed (%v)", line, replies[0], h)
+			}
+			if c := s.board.At(m.A); c == engine.Empty || (n == 2 && s.board.At(m.B) != c) {
+				t.Fatalf("%q: %s: stones of mixed colour", line, replies[0])
+			}
+		default:
+			bad()
+		}
+	case Depth, Width:
+		if len(replies) != 1 || (!isError && replies[0] != c.String()) {
+			bad()
+		}
+	case Print:
+		if len(replies) < 3 {
+			bad()
+		}
+		for _, l := range replies {
+			if strings.HasPrefix(l, "move ") || strings.HasPrefix(l, "error ") {
+				bad()
+			}
+		}
+	case Help:
+		if strings.Join(replies, "\n") != strings.Join(helpLines, "\n") {
+			bad()
+		}
+	default: // Blank, Place, VCF, UnVCF, Quit, Weights: nothing or one error line
+		if len(replies) != 0 && !isError {
+			bad()
+		}
+	}
+}

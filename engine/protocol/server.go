@@ -1,0 +1,436 @@
+// Package protocol speaks the line-based Connect6 engine protocol of
+// Cloudict and the ConnectMore GUI (connect6.md, "Engine text protocol";
+// github.com/lang010/cloudict, src/game_engine.cc) over a reader and a
+// writer, with roadtune's engine behind it.
+//
+// Replies. Only protocol replies go to the output, one line each:
+//
+//	name <Name>              to `name`
+//	move <stones>            to `new black`, `move XXXX` and `next`: the engine's move, already placed
+//	result black|white|draw  to `move XXXX` or `next` when the game is over and there is nothing to play
+//	depth <d> / width <n>    confirmation of `depth d` / `width n`
+//	error <text>             one line for a malformed, unknown or illegal command; nothing else changes
+//
+// `print` and `help` answer with free text (no line of it starts with
+// "move "). Everything else (`new white`, `new xxx`, `black`/`white`, `vcf`,
+// `unvcf`, a good `weights FILE`, blank lines) answers nothing.
+// `move XXXX` and `next` always answer exactly one line. Search information
+// and error detail go to the diagnostic writer.
+//
+// Positions. The board only holds positions reached by legal play: `black`
+// and `white` lines must come in turn order from the start (`black JJJJ` or
+// `black JJ`, then `white ..`, ...), as ConnectMore replays a game; a colour
+// out of turn is an error. The game being over is reported, not hidden: a
+// `move` that wins for the opponent is answered `result <winner>`, a further
+// `move`, `black` or `white` gets an error line, and `next` repeats the
+// result.
+package protocol
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/roadtune/roadtune/engine"
+)
+
+// DefaultName is the engine name reported when Config.Name is empty.
+const DefaultName = "roadtune"
+
+// MaxWeightFileSize is the largest weight file `weights FILE` reads, in bytes.
+const MaxWeightFileSize = 1 << 20
+
+// Config is what a Server starts with.
+type Config struct {
+	// Name is the reply to `name`: 1..64 printable characters without
+	// blanks (ConnectMore keeps only the first word). Empty means DefaultName.
+	Name string
+	// Weights is the evaluation weight vector (see engine.NewWeights).
+	Weights engine.Weights
+	// Settings are the search settings; the zero value means
+	// engine.DefaultSettings().
+	Settings engine.Settings
+}
+
+// Server holds one engine and one board and answers protocol commands. It is
+// not safe for concurrent use.
+type Server struct {
+	name  string
+	eng   *engine.Engine
+	board *engine.Board
+	side  engine.Color // the side named by the last `new`: Black, White or Empty (not fixed)
+
+	out  *bufio.Writer
+	diag io.Writer
+	werr error // first write error on out
+	line int   // input lines read by Run, for diagnostics
+
+	// readFile reads a weight file for `weights FILE`; tests replace it to
+	// stay off the file system.
+	readFile func(path string) ([]byte, error)
+}
+
+// NewServer makes a Server writing replies to out and diagnostics to diag
+// (nil: discarded). It fails when the name is not a single printable word or
+// when engine.New rejects the weights or settings.
+func NewServer(cfg Config, out, diag io.Writer) (*Server, error) {
+	name := cfg.Name
+	if name == "" {
+		name = DefaultName
+	}
+	if err := checkName(name); err != nil {
+		return nil, err
+	}
+	st := cfg.Settings
+	if st == (engine.Settings{}) {
+		st = engine.DefaultSettings()
+	}
+	eng, err := engine.New(cfg.Weights, st)
+	if err != nil {
+		return nil, fmt.Errorf("protocol: engine: %w", err)
+	}
+	if diag == nil {
+		diag = io.Discard
+	}
+	return &Server{
+		name:     name,
+		eng:      eng,
+		board:    engine.NewBoard(),
+		out:      bufio.NewWriter(out),
+		diag:     diag,
+		readFile: readWeightFile,
+	}, nil
+}
+
+func checkName(name string) error {
+	if len(name) > 64 {
+		return fmt.Errorf("protocol: engine name %q is longer than 64 bytes", name)
+	}
+	for _, r := range name {
+		if unicode.IsSpace(r) || !unicode.IsPrint(r) {
+			return fmt.Errorf("protocol: engine name %q must be one word of printable characters", name)
+		}
+	}
+	return nil
+}
+
+// Serve answers the commands read from in until `quit`/`exit` or the end of
+// in, writing replies to out and diagnostics to diag. It returns nil at quit
+// or end of input, the error of a bad Config, or a read or write error.
+func Serve(in io.Reader, out io.Writer, diag io.Writer, cfg Config) error {
+	s, err := NewServer(cfg, out, diag)
+	if err != nil {
+		return err
+	}
+	return s.Run(context.Background(), in)
+}
+
+// Run reads lines from in and executes them until `quit`/`exit`, the end of
+// in, or ctx is done (checked between lines; a search in progress is cut
+// short through the context). Lines longer than MaxLineLen bytes are
+// answered with an error line and skipped. It returns nil at quit or end of
+// input, ctx.Err(), or a read or write error.
+func (s *Server) Run(ctx context.Context, in io.Reader) error {
+	r := bufio.NewReaderSize(in, MaxLineLen+2)
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		line, tooLong, err := readLine(r)
+		if err == io.EOF {
+			return s.werr
+		}
+		if err != nil {
+			return fmt.Errorf("protocol: reading line %d: %w", s.line+1, err)
+		}
+		quit := s.step(ctx, line, tooLong)
+		if s.werr != nil {
+			return s.werr
+		}
+		if quit {
+			return nil
+		}
+	}
+}
+
+// readLine reads one line without its LF or CRLF. A line longer than
+// MaxLineLen is consumed to its end and reported with tooLong. A last line
+// without a newline is returned with a nil error; io.EOF comes after it.
+func readLine(r *bufio.Reader) (line string, tooLong bool, err error) {
+	var buf []byte
+	read := false
+	for {
+		frag, err := r.ReadSlice('\n')
+		read = read || len(frag) > 0
+		if len(buf)+len(frag) <= MaxLineLen+2 { // +2: room for the CRLF
+			buf = append(buf, frag...)
+		} else {
+			tooLong = true
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err != nil && (err != io.EOF || !read) {
+			return "", false, err
+		}
+		break
+	}
+	line = strings.TrimSuffix(strings.TrimSuffix(string(buf), "\n"), "\r")
+	if len(line) > MaxLineLen {
+		tooLong = true
+	}
+	return line, tooLong, nil
+}
+
+// step handles one line read by Run.
+func (s *Server) step(ctx context.Context, line string, tooLong bool) (quit bool) {
+	s.line++
+	if tooLong {
+		s.fail(fmt.Errorf("line is longer than %d bytes", MaxLineLen))
+		s.flush()
+		return false
+	}
+	return s.HandleLine(ctx, line)
+}
+
+// HandleLine parses and executes one protocol line (see ParseCommand and
+// Execute); a line that does not parse gets one error line. It reports
+// whether the line asked to quit.
+func (s *Server) HandleLine(ctx context.Context, line string) (quit bool) {
+	c, err := ParseCommand(line)
+	if err != nil {
+		s.fail(err)
+		s.flush()
+		return false
+	}
+	return s.Execute(ctx, c)
+}
+
+// Execute carries out one command, writes its replies (flushed) and reports
+// whether it was `quit`/`exit`. Write errors are kept and returned by Run
+// (see Err).
+func (s *Server) Execute(ctx context.Context, c Command) (quit bool) {
+	defer s.flush()
+	switch c.Kind {
+	case Blank:
+	case Name:
+		s.reply("name " + s.name)
+	case New:
+		s.board.Reset()
+		s.eng.NewGame()
+		s.side = c.Side
+		if c.Side == engine.Black {
+			s.answer(ctx)
+		}
+	case Place:
+		if s.gameOver(c) {
+			return false
+		}
+		if c.Side != s.board.ToMove() {
+			s.fail(fmt.Errorf("%s: %s stones out of turn, %s to move", c, c.Side, s.board.ToMove()))
+			return false
+		}
+		if err := s.board.Play(c.Move); err != nil {
+			s.fail(fmt.Errorf("%s: %w", c, err))
+		}
+	case Play:
+		if s.gameOver(c) {
+			return false
+		}
+		if err := s.board.Play(c.Move); err != nil {
+			s.fail(fmt.Errorf("%s: %w", c, err))
+			return false
+		}
+		s.answer(ctx)
+	case Next:
+		s.answer(ctx)
+	case Depth, Width:
+		st := s.eng.Settings()
+		if c.Kind == Depth {
+			st.Depth = c.N
+		} else {
+			st.Width = c.N
+		}
+		if err := s.eng.SetSettings(st); err != nil {
+			s.fail(fmt.Errorf("%s: %w", c, err))
+			return false
+		}
+		s.reply(c.String())
+	case VCF, UnVCF:
+		st := s.eng.Settings()
+		st.ThreatSearch = c.Kind == VCF
+		if err := s.eng.SetSettings(st); err != nil {
+			s.fail(fmt.Errorf("%s: %w", c, err))
+		}
+	case Print:
+		s.printBoard()
+	case Help:
+		for _, l := range helpLines {
+			s.reply(l)
+		}
+	case Quit:
+		return true
+	case Weights:
+		s.loadWeights(c.Path)
+	default:
+		s.fail(fmt.Errorf("command kind %d not handled", c.Kind))
+	}
+	return false
+}
+
+// Err is the first error met writing replies, or nil.
+func (s *Server) Err() error { return s.werr }
+
+// gameOver answers an error line and reports true when the board's game is
+// over, so no more stones may be put down.
+func (s *Server) gameOver(c Command) bool {
+	if !s.board.Over() {
+		return false
+	}
+	s.fail(fmt.Errorf("%s: the game is over (%s); send new", c, resultWord(s.board)))
+	return true
+}
+
+// answer searches for the side to move, places the move and replies
+// `move XXXX`; on a finished board it replies `result ...` instead.
+func (s *Server) answer(ctx context.Context) {
+	if s.board.Over() {
+		s.reply("result " + resultWord(s.board))
+		return
+	}
+	start := time.Now()
+	mover := s.board.ToMove()
+	res := s.eng.Search(ctx, s.board)
+	if err := s.board.Play(res.Move); err != nil {
+		s.fail(fmt.Errorf("internal: search for %s gave unplayable move %s: %w", mover, res.Move, err))
+		return
+	}
+	fmt.Fprintf(s.diag, "info %s %s score %g depth %d nodes %d reason %s time %s\n",
+		mover, res.Move, res.Score, res.Depth, res.Nodes, res.Reason, time.Since(start).Round(time.Microsecond))
+	s.reply("move " + res.Move.String())
+}
+
+// resultWord is "black" or "white" for the winner of b, "draw" for a full
+// board, "none" while the game goes on.
+func resultWord(b *engine.Board) string {
+	switch w := b.Winner(); {
+	case w != engine.Empty:
+		return w.String()
+	case b.Full():
+		return "draw"
+	}
+	return "none"
+}
+
+func (s *Server) loadWeights(path string) {
+	data, err := s.readFile(path)
+	if err == nil {
+		var f *engine.WeightFile
+		if f, err = engine.ParseWeightFile(path, data); err == nil {
+			if err = s.eng.SetWeights(f.Weights()); err == nil {
+				fmt.Fprintf(s.diag, "info weights %q (%s, %d genes) from %s\n", f.Name, f.Schema, len(f.Values), path)
+				return
+			}
+		}
+	}
+	s.fail(fmt.Errorf("weights %s: %w", path, err))
+}
+
+// readWeightFile reads a regular file of at most MaxWeightFileSize bytes, so
+// that `weights /dev/zero` cannot hang the engine.
+func readWeightFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxWeightFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxWeightFileSize {
+		return nil, fmt.Errorf("%s is larger than %d bytes", path, MaxWeightFileSize)
+	}
+	return data, nil
+}
+
+// printBoard writes the board diagram of engine.Board.String and one line
+// with the turn count and the settings.
+func (s *Server) printBoard() {
+	for _, l := range strings.Split(strings.TrimRight(s.board.String(), "\n"), "\n") {
+		s.reply(strings.TrimRight(l, "\r"))
+	}
+	st := s.eng.Settings()
+	side := "not fixed"
+	if s.side != engine.Empty {
+		side = s.side.String()
+	}
+	s.reply(fmt.Sprintf("turn %d; engine side %s, depth %d, width %d, vcf %t", s.board.Turn(), side, st.Depth, st.Width, st.ThreatSearch))
+}
+
+var helpLines = []string{
+	"commands, one per line (replies: name, move, result, depth, width, error lines):",
+	"  name          reply `name <engine name>`",
+	"  new black     new game; the engine plays Black and moves at once",
+	"  new white     new game; the engine plays White and waits for `move`",
+	"  new xxx       new game, side not fixed (ConnectMore)",
+	"  black XXXX    put Black's stones XXXX down, no search (turn order from the start)",
+	"  white XXXX    put White's stones XXXX down, no search",
+	"  move XXXX     the opponent played XXXX; the engine replies `move YYYY`",
+	"  next          the engine moves for the side to move: `move YYYY`",
+	"  depth d       search depth in moves, 1..16; reply `depth d`",
+	"  width n       moves kept per node, 1..1000; reply `width n`",
+	"  vcf / unvcf   threat search on / off",
+	"  weights FILE  load a JSON weight file; no reply when it loads",
+	"  print         show the board",
+	"  help          this list",
+	"  quit / exit   end",
+	"points are two letters A..S, column then row (JJ is the centre); JJJJ is Black's single first stone",
+}
+
+func (s *Server) reply(line string) {
+	if s.werr != nil {
+		return
+	}
+	if _, err := s.out.WriteString(line + "\n"); err != nil {
+		s.werr = fmt.Errorf("protocol: writing reply: %w", err)
+	}
+}
+
+func (s *Server) flush() {
+	if s.werr == nil {
+		if err := s.out.Flush(); err != nil {
+			s.werr = fmt.Errorf("protocol: writing reply: %w", err)
+		}
+	}
+}
+
+// fail writes one `error ...` line (control characters blanked, cut to 300
+// bytes) and the full message, with the input line number, to diag.
+func (s *Server) fail(err error) {
+	msg := err.Error()
+	fmt.Fprintf(s.diag, "line %d: error %s\n", s.line, msg)
+	msg = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || r == utf8.RuneError {
+			return ' '
+		}
+		return r
+	}, msg)
+	if len(msg) > 300 {
+		msg = strings.ToValidUTF8(msg[:300], "") + "..."
+	}
+	s.reply("error " + msg)
+}

@@ -1,0 +1,160 @@
+package engine
+
+// Roads (Chen 2010 §3.3; Qi 2018 §3.1.1): every 6 consecutive points on one
+// line. On 19×19 there are 19·14 horizontal + 19·14 vertical + 2·14·14
+// diagonal = 924 roads, and every point lies on at most 24 of them (6 per
+// direction; exactly 24 for points at least 5 away from every edge).
+
+// NumRoads is the number of roads on the board (924).
+const NumRoads = 2*Size*(Size-5) + 2*(Size-5)*(Size-5)
+
+// MaxRoadsPerPoint is the largest number of roads through one point (24).
+const MaxRoadsPerPoint = 24
+
+const roadWords = (NumRoads + 63) / 64
+
+// directions in road order: horizontal, vertical, diagonal ↘, diagonal ↙.
+var directions = [4][2]int{{1, 0}, {0, 1}, {1, 1}, {-1, 1}}
+
+var (
+	// roadPoints[r] lists the six points of road r in line order.
+	roadPoints [NumRoads][6]Point
+	// roadDir[r] is the direction index (0..3) of road r.
+	roadDir [NumRoads]uint8
+	// dirFirst[p][d], dirCount[p][d]: the roads through p in direction d
+	// are the consecutive indices dirFirst .. dirFirst+dirCount-1.
+	dirFirst [NumPoints][4]int16
+	dirCount [NumPoints][4]uint8
+)
+
+func init() {
+	r := 0
+	for d, dv := range directions {
+		dc, dr := dv[0], dv[1]
+		// Walk every maximal line in this direction, starting from the
+		// points whose predecessor is off the board, in index order, so the
+		// roads of one line get consecutive indices.
+		for p := Point(0); p < NumPoints; p++ {
+			c, w := p.Col(), p.Row()
+			if onBoard(c-dc, w-dr) {
+				continue
+			}
+			var line []Point
+			for cc, ww := c, w; onBoard(cc, ww); cc, ww = cc+dc, ww+dr {
+				line = append(line, PointAt(cc, ww))
+			}
+			for s := 0; s+6 <= len(line); s++ {
+				copy(roadPoints[r][:], line[s:s+6])
+				roadDir[r] = uint8(d)
+				r++
+			}
+		}
+	}
+	if r != NumRoads {
+		panic("engine: road count mismatch")
+	}
+	for p := range dirFirst {
+		for d := range dirFirst[p] {
+			dirFirst[p][d] = -1
+		}
+	}
+	for r := 0; r < NumRoads; r++ {
+		d := roadDir[r]
+		for _, p := range roadPoints[r] {
+			if dirFirst[p][d] < 0 {
+				dirFirst[p][d] = int16(r)
+			}
+			dirCount[p][d]++
+		}
+	}
+	for p := range dirFirst {
+		for d := range dirFirst[p] {
+			if dirFirst[p][d] < 0 {
+				dirFirst[p][d] = 0
+			}
+		}
+	}
+	initRoadTables()
+	initZobrist()
+}
+
+func onBoard(col, row int) bool { return col >= 0 && col < Size && row >= 0 && row < Size }
+
+// RoadPoints returns the six points of road r (0 ≤ r < NumRoads) in line order.
+func RoadPoints(r int) [6]Point { return roadPoints[r] }
+
+// RoadsThrough appends to dst the indices of the roads through p (at most
+// MaxRoadsPerPoint) in increasing order and returns the extended slice.
+func RoadsThrough(dst []int, p Point) []int {
+	for d := 0; d < 4; d++ {
+		f := int(dirFirst[p][d])
+		for i := 0; i < int(dirCount[p][d]); i++ {
+			dst = append(dst, f+i)
+		}
+	}
+	return dst
+}
+
+// Road codes: the per-road stone counts packed in one byte, black count in
+// bits 0–2 and white count in bits 3–5. codeInc[c] is what one stone of c adds.
+var codeInc = [3]uint8{0, 1, 8}
+
+// Packed histograms: N_c[n] for n = 1..6 lives in bits 10(n-1) .. 10n-1 of
+// one uint64 (N ≤ 924 < 1024, so six 10-bit fields fit). Adding a stone
+// changes a road's contribution by a fixed packed delta; two's-complement
+// wraparound keeps the sum exact because every field stays in 0..1023.
+const histBits = 10
+const histMask = 1<<histBits - 1
+
+func histField(n int) uint64 { return 1 << (histBits * (n - 1)) }
+
+type roadDelta struct{ own, opp uint64 }
+
+var (
+	// placeDelta[c][code]: change of (h[c], h[opp]) when c adds a stone to a
+	// road with that code.
+	placeDelta [3][64]roadDelta
+	// threatToggle[c][code]: bit 0 (black) / bit 1 (white) set when adding a
+	// stone of c changes whether the road is live with 4 or 5 stones.
+	threatToggle [3][64]uint8
+)
+
+func codeCounts(code int) (bc, wc int) { return code & 7, code >> 3 }
+
+func threatBits(code int) uint8 {
+	bc, wc := codeCounts(code)
+	var t uint8
+	if wc == 0 && (bc == 4 || bc == 5) {
+		t |= 1
+	}
+	if bc == 0 && (wc == 4 || wc == 5) {
+		t |= 2
+	}
+	return t
+}
+
+func initRoadTables() {
+	for code := 0; code < 64; code++ {
+		bc, wc := codeCounts(code)
+		if bc+wc >= 6 {
+			continue // full road: nothing can be added
+		}
+		for _, c := range []Color{Black, White} {
+			own, opp := bc, wc
+			if c == White {
+				own, opp = wc, bc
+			}
+			var d roadDelta
+			if opp == 0 {
+				if own > 0 {
+					d.own -= histField(own)
+				}
+				d.own += histField(own + 1)
+			} else if own == 0 {
+				d.opp -= histField(opp) // the opponent's live road dies
+			}
+			placeDelta[c][code] = d
+			threatToggle[c][code] = threatBits(code) ^ threatBits(code+int(codeInc[c]))
+		}
+	}
+}

@@ -1,0 +1,356 @@
+package engine
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+)
+
+// Provenance records where a weight vector came from: the tool that wrote it
+// (required), the run id, the method (ga, pso, hand, …), the generation or
+// iteration, the fitness, the date (RFC 3339 or YYYY-MM-DD), a source citation
+// for hand-set vectors and a free note.
+type Provenance struct {
+	Tool       string  `json:"tool"`
+	Run        string  `json:"run,omitempty"`
+	Method     string  `json:"method,omitempty"`
+	Generation int     `json:"generation,omitempty"`
+	Fitness    float64 `json:"fitness,omitempty"`
+	Date       string  `json:"date,omitempty"`
+	Source     string  `json:"source,omitempty"`
+	Note       string  `json:"note,omitempty"`
+}
+
+// WeightFile is a tuned (or hand-set) weight vector as stored on disk in JSON:
+// a name, the schema, the gene values in Schema.GeneNames order, and
+// provenance (spec/evaluation.md "Weight files").
+type WeightFile struct {
+	Name       string     `json:"name"`
+	Schema     Schema     `json:"schema"`
+	Values     []float64  `json:"values"`
+	Provenance Provenance `json:"provenance"`
+}
+
+// LoadWeightFile reads and checks the weight file at path. Errors name the
+// file, the line and the field (see ParseWeightFile).
+func LoadWeightFile(path string) (*WeightFile, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("engine: weight file: %w", err)
+	}
+	return ParseWeightFile(path, data)
+}
+
+// ParseWeightFile decodes a weight file from data; name is the file name used
+// in errors ("name:line: field …"). It rejects: malformed JSON, a top level
+// that is not an object, unknown fields, missing name/schema/values/
+// provenance/provenance.tool, an unknown schema, a wrong number of values,
+// values that are not JSON numbers (strings such as "NaN" included) or do not
+// fit a float64, and fields of the wrong type.
+func ParseWeightFile(name string, data []byte) (*WeightFile, error) {
+	fields, err := objectFields(name, data, 0, data, "")
+	if err != nil {
+		return nil, err
+	}
+	var f WeightFile
+	seen := map[string]bool{}
+	var valuesField *rawField
+	for i := range fields {
+		fd := &fields[i]
+		seen[fd.key] = true
+		switch fd.key {
+		case "name":
+			if err := fd.decode(name, data, &f.Name); err != nil {
+				return nil, err
+			}
+			if f.Name == "" {
+				return nil, fd.errorf(name, data, "must not be empty")
+			}
+		case "schema":
+			var s string
+			if err := fd.decode(name, data, &s); err != nil {
+				return nil, err
+			}
+			sc, err := ParseSchema(s)
+			if err != nil {
+				return nil, fd.errorf(name, data, "unknown schema %q (want symmetric, asymmetric or dual)", s)
+			}
+			f.Schema = sc
+		case "values":
+			valuesField = fd
+			vals, err := parseNumbers(name, data, fd)
+			if err != nil {
+				return nil, err
+			}
+			f.Values = vals
+		case "provenance":
+			if err := parseProvenance(name, data, fd, &f.Provenance); err != nil {
+				return nil, err
+			}
+		default:
+			return nil, fd.errorf(name, data, "unknown field")
+		}
+	}
+	for _, k := range []string{"name", "schema", "values", "provenance"} {
+		if !seen[k] {
+			return nil, fmt.Errorf("%s: field %q: missing", name, k)
+		}
+	}
+	if want := f.Schema.NumGenes(); len(f.Values) != want {
+		return nil, valuesField.errorf(name, data, "%s schema needs %d values (%v), got %d",
+			f.Schema, want, f.Schema.GeneNames(), len(f.Values))
+	}
+	return &f, nil
+}
+
+// rawField is one member of a JSON object: its key (with the dotted path
+// prefix), the byte offset of the key, and the raw value.
+type rawField struct {
+	key  string
+	path string
+	off  int64
+	base int64 // offset of raw within the whole file
+	raw  json.RawMessage
+}
+
+func lineAt(data []byte, off int64) int {
+	if off > int64(len(data)) {
+		off = int64(len(data))
+	}
+	if off < 0 {
+		off = 0
+	}
+	return 1 + bytes.Count(data[:off], []byte{'\n'})
+}
+
+func (fd *rawField) errorf(file string, data []byte, format string, args ...any) error {
+	return fmt.Errorf("%s:%d: field %q: %s", file, lineAt(data, fd.off), fd.path, fmt.Sprintf(format, args...))
+}
+
+func (fd *rawField) decode(file string, data []byte, v any) error {
+	if err := json.Unmarshal(fd.raw, v); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return fd.errorf(file, data, "want a %s, got %s %s", te.Type, te.Value, bytes.TrimSpace(fd.raw))
+		}
+		return fd.errorf(file, data, "%v", err)
+	}
+	return nil
+}
+
+// objectFields splits the JSON object in obj (which starts at offset base of
+// the whole file data) into its members, keeping key offsets for errors.
+func objectFields(file string, obj []byte, base int64, data []byte, prefix string) ([]rawField, error) {
+	dec := json.NewDecoder(bytes.NewReader(obj))
+	dec.UseNumber()
+	syntax := func(err error) error {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return fmt.Errorf("%s:%d: malformed JSON: %v", file, lineAt(data, base+se.Offset), err)
+		}
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return fmt.Errorf("%s:%d: malformed JSON: unexpected end of input", file, lineAt(data, base+int64(len(obj))))
+		}
+		return fmt.Errorf("%s:%d: malformed JSON: %v", file, lineAt(data, base+dec.InputOffset()), err)
+	}
+	where := "top level"
+	if prefix != "" {
+		where = fmt.Sprintf("field %q", prefix[:len(prefix)-1])
+	}
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, syntax(err)
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return nil, fmt.Errorf("%s:%d: %s: want a JSON object", file, lineAt(data, base), where)
+	}
+	var out []rawField
+	for dec.More() {
+		off := dec.InputOffset()
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, syntax(err)
+		}
+		key, _ := tok.(string)
+		var raw json.RawMessage
+		valOff := dec.InputOffset()
+		if err := dec.Decode(&raw); err != nil {
+			return nil, syntax(err)
+		}
+		// InputOffset before the value points just after the key; skip the
+		// colon and blanks to find where raw starts.
+		for valOff < int64(len(obj)) && (obj[valOff] == ':' || obj[valOff] == ' ' || obj[valOff] == '\t' || obj[valOff] == '\n' || obj[valOff] == '\r') {
+			valOff++
+		}
+		for off < int64(len(obj)) && obj[off] != '"' {
+			off++
+		}
+		out = append(out, rawField{key: key, path: prefix + key, off: base + off, base: base + valOff, raw: raw})
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, syntax(err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		if err == nil {
+			return nil, fmt.Errorf("%s:%d: malformed JSON: data after the %s object", file, lineAt(data, base+dec.InputOffset()), where)
+		}
+		return nil, syntax(err)
+	}
+	return out, nil
+}
+
+// parseNumbers reads a JSON array of numbers, rejecting strings, null, and
+// numbers that overflow a float64.
+func parseNumbers(file string, data []byte, fd *rawField) ([]float64, error) {
+	var elems []json.RawMessage
+	if err := json.Unmarshal(fd.raw, &elems); err != nil || bytes.TrimSpace(fd.raw)[0] != '[' {
+		return nil, fd.errorf(file, data, "want an array of numbers, got %s", bytes.TrimSpace(fd.raw))
+	}
+	out := make([]float64, len(elems))
+	for i, e := range elems {
+		t := string(bytes.TrimSpace(e))
+		sub := *fd
+		sub.path = fmt.Sprintf("%s[%d]", fd.path, i)
+		if idx := bytes.Index(fd.raw, e); idx >= 0 {
+			sub.off = fd.base + int64(idx)
+		}
+		if t == "" || !(t[0] == '-' || (t[0] >= '0' && t[0] <= '9')) {
+			return nil, sub.errorf(file, data, "not a number: %s", t)
+		}
+		v, err := strconv.ParseFloat(t, 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, sub.errorf(file, data, "not a finite float64: %s", t)
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+func parseProvenance(file string, data []byte, fd *rawField, p *Provenance) error {
+	if t := bytes.TrimSpace(fd.raw); len(t) == 0 || t[0] != '{' {
+		return fd.errorf(file, data, "want a JSON object, got %s", t)
+	}
+	fields, err := objectFields(file, fd.raw, fd.base, data, fd.path+".")
+	if err != nil {
+		return err
+	}
+	hasTool := false
+	for i := range fields {
+		sf := &fields[i]
+		var dst any
+		switch sf.key {
+		case "tool":
+			dst, hasTool = &p.Tool, true
+		case "run":
+			dst = &p.Run
+		case "method":
+			dst = &p.Method
+		case "generation":
+			dst = &p.Generation
+		case "fitness":
+			t := string(bytes.TrimSpace(sf.raw))
+			if t == "" || !(t[0] == '-' || (t[0] >= '0' && t[0] <= '9')) {
+				return sf.errorf(file, data, "not a number: %s", t)
+			}
+			v, err := strconv.ParseFloat(t, 64)
+			if err != nil || math.IsInf(v, 0) {
+				return sf.errorf(file, data, "not a finite float64: %s", t)
+			}
+			p.Fitness = v
+			continue
+		case "date":
+			dst = &p.Date
+		case "source":
+			dst = &p.Source
+		case "note":
+			dst = &p.Note
+		default:
+			return sf.errorf(file, data, "unknown field")
+		}
+		if err := sf.decode(file, data, dst); err != nil {
+			return err
+		}
+	}
+	if !hasTool || p.Tool == "" {
+		return fmt.Errorf("%s:%d: field %q: missing or empty", file, lineAt(data, fd.off), fd.path+".tool")
+	}
+	return nil
+}
+
+// Weights returns the weight vector of f (a copy of its values).
+func (f *WeightFile) Weights() Weights {
+	return Weights{Schema: f.Schema, Genes: append([]float64(nil), f.Values...)}
+}
+
+// Validate checks f with the rules of ParseWeightFile; errors name file
+// (used as a label only) and the field.
+func (f *WeightFile) Validate(file string) error {
+	switch {
+	case f.Name == "":
+		return fmt.Errorf("%s: field %q: missing or empty", file, "name")
+	case f.Schema.NumGenes() == 0:
+		return fmt.Errorf("%s: field %q: unknown schema %q (want symmetric, asymmetric or dual)", file, "schema", f.Schema)
+	case len(f.Values) != f.Schema.NumGenes():
+		return fmt.Errorf("%s: field %q: %s schema needs %d values, got %d", file, "values", f.Schema, f.Schema.NumGenes(), len(f.Values))
+	case f.Provenance.Tool == "":
+		return fmt.Errorf("%s: field %q: missing or empty", file, "provenance.tool")
+	case math.IsNaN(f.Provenance.Fitness) || math.IsInf(f.Provenance.Fitness, 0):
+		return fmt.Errorf("%s: field %q: not a finite number: %v", file, "provenance.fitness", f.Provenance.Fitness)
+	}
+	for i, v := range f.Values {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("%s: field %q (%s): not a finite number: %v", file, fmt.Sprintf("values[%d]", i), f.Schema.GeneNames()[i], v)
+		}
+	}
+	return nil
+}
+
+// WriteWeightFile validates f and writes it to path as indented JSON,
+// atomically: a temporary file in the same directory, synced, then renamed
+// over path. On error path is left as it was.
+func WriteWeightFile(path string, f *WeightFile) error {
+	if err := f.Validate(path); err != nil {
+		return err
+	}
+	data, err := json.MarshalIndent(f, "", "  ")
+	if err != nil {
+		return fmt.Errorf("engine: weight file %s: %w", path, err)
+	}
+	data = append(data, '\n')
+	return writeAtomic(path, data)
+}
+
+func writeAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("engine: write %s: %w", path, err)
+	}
+	name := tmp.Name()
+	fail := func(err error) error {
+		tmp.Close()
+		os.Remove(name)
+		return fmt.Errorf("engine: write %s: %w", path, err)
+	}
+	if _, err := tmp.Write(data); err != nil {
+		return fail(err)
+	}
+	if err := tmp.Sync(); err != nil {
+		return fail(err)
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(name)
+		return fmt.Errorf("engine: write %s: %w", path, err)
+	}
+	if err := os.Rename(name, path); err != nil {
+		os.Remove(name)
+		return fmt.Errorf("engine: write %s: %w", path, err)
+	}
+	return nil
+}

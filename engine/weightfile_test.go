@@ -1,0 +1,145 @@
+package engine
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestWeightFileRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "best.json")
+	f := &WeightFile{
+		Name:   "run7-g12",
+		Schema: Asymmetric,
+		Values: []float64{1.5, 5, 10, 25.25, 25, 1, 10, 15, 35, -0.125},
+		Provenance: Provenance{
+			Tool: "roadtune tune", Run: "run7", Method: "ga", Generation: 12,
+			Fitness: 0.625, Date: "2026-11-22", Note: "champion",
+		},
+	}
+	if err := WriteWeightFile(path, f); err != nil {
+		t.Fatal(err)
+	}
+	g, err := LoadWeightFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(f, g) {
+		t.Fatalf("round trip:\n got %+v\nwant %+v", g, f)
+	}
+	w := g.Weights()
+	if w.Schema != Asymmetric || !reflect.DeepEqual(w.Genes, f.Values) {
+		t.Fatalf("Weights() = %+v", w)
+	}
+	w.Genes[0] = 99
+	if g.Values[0] != 1.5 {
+		t.Fatal("Weights() shares the file's slice")
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Fatalf("temp files left behind: %v", entries)
+	}
+	// An invalid file is not written and the old one survives.
+	bad := *f
+	bad.Values = bad.Values[:3]
+	if err := WriteWeightFile(path, &bad); err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), `"values"`) {
+		t.Fatalf("invalid write: %v", err)
+	}
+	if g2, err := LoadWeightFile(path); err != nil || !reflect.DeepEqual(g2, f) {
+		t.Fatalf("old file damaged: %v", err)
+	}
+}
+
+func TestWeightFileRejects(t *testing.T) {
+	const good = `{
+  "name": "x",
+  "schema": "symmetric",
+  "values": [20, 80, 150, 800, 1000],
+  "provenance": {"tool": "hand"}
+}`
+	if _, err := ParseWeightFile("good.json", []byte(good)); err != nil {
+		t.Fatalf("good file rejected: %v", err)
+	}
+	cases := []struct {
+		name, text string
+		want       []string // substrings of the error besides the file name
+	}{
+		{"unknown schema", strings.Replace(good, `"symmetric"`, `"cubic"`, 1), []string{`:3:`, `"schema"`, "cubic"}},
+		{"too few values", strings.Replace(good, `[20, 80, 150, 800, 1000]`, `[20, 80]`, 1), []string{`:4:`, `"values"`, "needs 5"}},
+		{"too many values", strings.Replace(good, `1000]`, `1000, 1]`, 1), []string{`"values"`, "got 6"}},
+		{"string value", strings.Replace(good, `150`, `"150"`, 1), []string{`:4:`, `"values[2]"`, "not a number"}},
+		{"NaN string", strings.Replace(good, `150`, `"NaN"`, 1), []string{`"values[2]"`, "NaN"}},
+		{"Infinity string", strings.Replace(good, `800`, `"Infinity"`, 1), []string{`"values[3]"`}},
+		{"null value", strings.Replace(good, `800`, `null`, 1), []string{`"values[3]"`}},
+		{"overflow", strings.Replace(good, `800`, `1e999`, 1), []string{`"values[3]"`, "finite"}},
+		{"values not array", strings.Replace(good, `[20, 80, 150, 800, 1000]`, `"20 80"`, 1), []string{`"values"`, "array"}},
+		{"missing name", strings.Replace(good, `"name": "x",`, ``, 1), []string{`"name"`, "missing"}},
+		{"empty name", strings.Replace(good, `"name": "x"`, `"name": ""`, 1), []string{`:2:`, `"name"`, "empty"}},
+		{"missing schema", strings.Replace(good, `"schema": "symmetric",`, ``, 1), []string{`"schema"`, "missing"}},
+		{"missing values", strings.Replace(good, `"values": [20, 80, 150, 800, 1000],`, ``, 1), []string{`"values"`, "missing"}},
+		{"missing provenance", strings.Replace(good, `,
+  "provenance": {"tool": "hand"}`, ``, 1), []string{`"provenance"`, "missing"}},
+		{"missing tool", strings.Replace(good, `{"tool": "hand"}`, `{"run": "r1"}`, 1), []string{`"provenance.tool"`}},
+		{"empty tool", strings.Replace(good, `"hand"`, `""`, 1), []string{`"provenance.tool"`}},
+		{"wrong type generation", strings.Replace(good, `{"tool": "hand"}`, `{"tool": "hand", "generation": "ten"}`, 1), []string{`:5:`, `"provenance.generation"`}},
+		{"unknown field", strings.Replace(good, `"name": "x",`, `"name": "x", "colour": 1,`, 1), []string{`:2:`, `"colour"`, "unknown"}},
+		{"unknown provenance field", strings.Replace(good, `{"tool": "hand"}`, `{"tool": "hand", "seed": 4}`, 1), []string{`"provenance.seed"`, "unknown"}},
+		{"name not string", strings.Replace(good, `"name": "x"`, `"name": 7`, 1), []string{`"name"`, "string"}},
+		{"not an object", `[1, 2]`, []string{"object"}},
+		{"malformed", strings.Replace(good, `"schema": "symmetric",`, `"schema": "symmetric"`, 1), []string{`:4:`, "malformed"}},
+		{"truncated", good[:40], []string{"malformed"}},
+		{"trailing data", good + `{}`, []string{"after"}},
+	}
+	for _, c := range cases {
+		_, err := ParseWeightFile("w/"+c.name+".json", []byte(c.text))
+		if err == nil {
+			t.Errorf("%s: accepted", c.name)
+			continue
+		}
+		msg := err.Error()
+		if !strings.Contains(msg, "w/"+c.name+".json") {
+			t.Errorf("%s: error %q does not name the file", c.name, msg)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(msg, w) {
+				t.Errorf("%s: error %q lacks %q", c.name, msg, w)
+			}
+		}
+	}
+	if _, err := LoadWeightFile(filepath.Join(t.TempDir(), "none.json")); err == nil || !strings.Contains(err.Error(), "none.json") {
+		t.Errorf("missing file: %v", err)
+	}
+}
+
+// TestBaselineFiles loads the shipped baseline vectors and checks their
+// values against spec/evaluation.md "Baseline vectors from the seeds".
+func TestBaselineFiles(t *testing.T) {
+	want := map[string]struct {
+		schema Schema
+		values []float64
+	}{
+		"zhou2015":        {Symmetric, []float64{20, 80, 150, 800, 1000}},
+		"qi2018-table3-1": {Asymmetric, []float64{1, 5, 10, 25, 25, 1, 10, 15, 35, 25}},
+		"qi2018-dual":     {Dual, []float64{1, 5, 10, 25, 25, 1, 10, 15, 35, 25, 1, 15, 30, 50, 50, 1, 10, 15, 35, 25, 0}},
+		"qi2018-attack":   {Asymmetric, []float64{1, 10, 15, 350, 250, 1, 10, 15, 35, 25}},
+		"qi2018-defend":   {Asymmetric, []float64{1, 10, 15, 35, 25, 1, 10, 15, 350, 250}},
+	}
+	for name, w := range want {
+		f, err := LoadWeightFile(filepath.Join("..", "configs", "weights", name+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Name != name || f.Schema != w.schema || !reflect.DeepEqual(f.Values, w.values) {
+			t.Errorf("%s: got %s %s %v", name, f.Name, f.Schema, f.Values)
+		}
+		if !strings.Contains(f.Provenance.Source, "Table") && !strings.Contains(f.Provenance.Source, "Zhou 2015") {
+			t.Errorf("%s: provenance.source %q does not cite the seed", name, f.Provenance.Source)
+		}
+		if _, err := NewWeights(f.Schema, f.Values); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}

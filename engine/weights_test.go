@@ -1,0 +1,162 @@
+package engine
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// evalPosition: Black JJ JK JL (a vertical three at the centre), White AA SS
+// (two corners). Counted by hand:
+//
+//	Black: column J roads starting at rows 4..11 hold 1,2,3,3,3,3,2,1 stones
+//	(rows 3 and 12 hold none); the other 3·18 roads through the three stones
+//	hold one stone each and are distinct. N_B = {0, 56, 2, 4, 0, 0, 0}.
+//	White: a corner lies on 3 roads, none holding black: N_W = {0, 6, 0, …}.
+func evalPosition(t testing.TB) *Board {
+	b := NewBoard()
+	play(t, b, "JJ", "AASS", "JKJL")
+	return b
+}
+
+func TestHandCountedHistogram(t *testing.T) {
+	b := evalPosition(t)
+	if got, want := b.Histogram(Black), [7]int{0, 56, 2, 4, 0, 0, 0}; got != want {
+		t.Fatalf("N_B = %v, want %v", got, want)
+	}
+	if got, want := b.Histogram(White), [7]int{0, 6, 0, 0, 0, 0, 0}; got != want {
+		t.Fatalf("N_W = %v, want %v", got, want)
+	}
+}
+
+func mustWeights(t testing.TB, s Schema, g ...float64) Weights {
+	t.Helper()
+	w, err := NewWeights(s, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+func TestEvaluateBySchema(t *testing.T) {
+	b := evalPosition(t)
+	zhou := mustWeights(t, Symmetric, 20, 80, 150, 800, 1000)
+	qi := mustWeights(t, Asymmetric, 1, 5, 10, 25, 25, 1, 10, 15, 35, 25)
+	dual := mustWeights(t, Dual, 1, 5, 10, 25, 25, 1, 10, 15, 35, 25, 1, 15, 30, 50, 50, 1, 10, 15, 35, 25, 0)
+	dualHighAlert := dual
+	dualHighAlert.Genes = slices.Clone(dual.Genes)
+	dualHighAlert.Genes[20] = 150
+	cases := []struct {
+		name string
+		w    Weights
+		my   Color
+		want float64
+	}{
+		// Σ S[n](N_my[n] − N_en[n]) = 20·(56−6) + 80·2 + 150·4
+		{"symmetric black", zhou, Black, 20*50 + 80*2 + 150*4},
+		{"symmetric white", zhou, White, -(20*50 + 80*2 + 150*4)},
+		// Σ M[n]N_my[n] − Σ E[n]N_en[n]
+		{"asymmetric black", qi, Black, 1*56 + 5*2 + 10*4 - 1*6},
+		{"asymmetric white", qi, White, 1*6 - (1*56 + 10*2 + 15*4)},
+		// Set 0 gives 100 > alert 0: the attacking set 1 is used.
+		{"dual black advantage", dual, Black, 1*56 + 15*2 + 30*4 - 1*6},
+		// Set 0 gives −130 ≤ 0: set 0 stays.
+		{"dual white disadvantage", dual, White, 1*6 - (1*56 + 10*2 + 15*4)},
+		// Set 0 gives 100, not above alert 150: set 0.
+		{"dual black below alert", dualHighAlert, Black, 1*56 + 5*2 + 10*4 - 1*6},
+	}
+	for _, c := range cases {
+		if got := c.w.Evaluate(b, c.my); got != c.want {
+			t.Errorf("%s: Evaluate = %v, want %v", c.name, got, c.want)
+		}
+		e := c.w.compile()
+		var hm, he uint64 = b.h[c.my], b.h[c.my.Opponent()]
+		if got := e.score(hm, he); got != c.want {
+			t.Errorf("%s: compiled score = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestEvaluateLongRoads checks the 4- and 5-stone terms on a second
+// hand-counted position. Black AA BA CA DA EA (cols 0..4 of the top row):
+// row A roads starting at cols 0..4 hold 5,4,3,2,1 stones; each stone also
+// lies on one vertical and one ↘ road (its only ones: it is the first point
+// of both lines) and on no ↙ road (those lines are shorter than 6), so
+// N_B = {0, 11, 1, 1, 1, 1, 0}. White SP SQ SR SS (rows 15..18 of the right
+// column): column S roads starting at rows 13,12,11,10 hold 4,3,2,1; each
+// stone lies on one horizontal and one ↘ road and no ↙ road, so
+// N_W = {0, 9, 1, 1, 1, 0, 0}.
+func TestEvaluateLongRoads(t *testing.T) {
+	b := NewBoard()
+	play(t, b, "AA", "SSSR", "BACA", "SQSP", "DAEA")
+	if got, want := b.Histogram(Black), [7]int{0, 11, 1, 1, 1, 1, 0}; got != want {
+		t.Fatalf("N_B = %v, want %v", got, want)
+	}
+	if got, want := b.Histogram(White), [7]int{0, 9, 1, 1, 1, 0, 0}; got != want {
+		t.Fatalf("N_W = %v, want %v", got, want)
+	}
+	w := mustWeights(t, Asymmetric, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
+	// Black: (1·11 + 2 + 3 + 4 + 5) − (6·9 + 7 + 8 + 9) = 25 − 78.
+	if got := w.Evaluate(b, Black); got != -53 {
+		t.Errorf("black view = %v, want -53", got)
+	}
+	// White: (1·9 + 2 + 3 + 4) − (6·11 + 7 + 8 + 9 + 10) = 18 − 100.
+	if got := w.Evaluate(b, White); got != -82 {
+		t.Errorf("white view = %v, want -82", got)
+	}
+	sym := mustWeights(t, Symmetric, 1, 10, 100, 1000, 10000)
+	// (11−9) + 10·0 + 100·0 + 1000·0 + 10000·1
+	if got := sym.Evaluate(b, Black); got != 10002 {
+		t.Errorf("symmetric black view = %v, want 10002", got)
+	}
+}
+
+func TestNewWeightsRejects(t *testing.T) {
+	if _, err := NewWeights(Symmetric, []float64{1, 2, 3, 4}); err == nil || !strings.Contains(err.Error(), "5 genes") {
+		t.Errorf("wrong count: %v", err)
+	}
+	if _, err := NewWeights("quadratic", make([]float64, 5)); err == nil {
+		t.Error("unknown schema accepted")
+	}
+	if _, err := NewWeights(Asymmetric, []float64{1, 2, 3, 4, 5, 6, math.NaN(), 8, 9, 10}); err == nil || !strings.Contains(err.Error(), "E2") {
+		t.Errorf("NaN gene: %v (want the gene named E2)", err)
+	}
+	g := make([]float64, 21)
+	g[20] = math.Inf(1)
+	if _, err := NewWeights(Dual, g); err == nil || !strings.Contains(err.Error(), "alert") {
+		t.Errorf("Inf alert: %v", err)
+	}
+	src := []float64{1, 2, 3, 4, 5}
+	w, err := NewWeights(Symmetric, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src[0] = 99
+	if w.Genes[0] != 1 {
+		t.Error("NewWeights shares the caller's slice")
+	}
+}
+
+func TestSchemas(t *testing.T) {
+	for _, c := range []struct {
+		s     Schema
+		n     int
+		first string
+		last  string
+	}{{Symmetric, 5, "S1", "S5"}, {Asymmetric, 10, "M1", "E5"}, {Dual, 21, "D.M1", "alert"}} {
+		names := c.s.GeneNames()
+		if c.s.NumGenes() != c.n || len(names) != c.n || names[0] != c.first || names[c.n-1] != c.last {
+			t.Errorf("%s: %d genes %v", c.s, c.s.NumGenes(), names)
+		}
+		if p, err := ParseSchema(string(c.s)); err != nil || p != c.s {
+			t.Errorf("ParseSchema(%s) = %v, %v", c.s, p, err)
+		}
+	}
+	if names := Dual.GeneNames(); names[10] != "A.M1" || names[5] != "D.E1" {
+		t.Errorf("dual names %v", names)
+	}
+	if _, err := ParseSchema("Symmetric"); err == nil {
+		t.Error("ParseSchema is case-sensitive by contract")
+	}
+}
