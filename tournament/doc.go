@@ -1,0 +1,22 @@
+// Package tournament plays Connect6 games and matches between players: the
+// in-process roadtune engine (EnginePlayer) and external engines speaking
+// the Cloudict / ConnectMore text protocol (ExternalPlayer).
+//
+// One file per concern (style.md, after CounterGo's internal/arena and
+// fastchess's matchmaking):
+//   - player.go, external.go: the Player interface, the in-process and the
+//     external players, forfeits;
+//   - game.go: the referee (PlayGame) and the game record;
+//   - opening.go: opening suites, generated from a seed or read from a file
+//     (connect6.md "Openings and fair pairs");
+//   - schedule.go, knockout.go: head-to-head, round robin, grouped round
+//     robin (Chen 2010 §4.4.2.2), gauntlet and knockout schedules of game
+//     pairs (each opening played twice, colours swapped);
+//   - pool.go: the Runner, a worker pool over all scheduled games
+//     (errgroup: a feeder, N workers owning their players, a collector),
+//     with an optional SPRT stop for head-to-head matches;
+//   - table.go: results tables (W/D/L per pairing, split by colour,
+//     pentanomial pair counts; statistics from tournament/stats);
+//   - record.go: SGF game records and the JSON Lines games log;
+//   - referee.go: VectorReferee, the optimize.Referee of the optimizers.
+package tournament

@@ -1,0 +1,280 @@
+package tournament
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/roadtune/roadtune/engine"
+)
+
+// Result is the result of a game: who won, or a draw.
+type Result int8
+
+// Results. NoResult is the zero value (a game not played).
+const (
+	NoResult Result = iota
+	BlackWins
+	WhiteWins
+	Draw
+)
+
+// String returns the SGF RE notation: "B+", "W+", "0"; NoResult is "?".
+func (r Result) String() string {
+	switch r {
+	case BlackWins:
+		return "B+"
+	case WhiteWins:
+		return "W+"
+	case Draw:
+		return "0"
+	}
+	return "?"
+}
+
+// ParseResult reads "B+", "W+" or "0".
+func ParseResult(s string) (Result, error) {
+	switch s {
+	case "B+":
+		return BlackWins, nil
+	case "W+":
+		return WhiteWins, nil
+	case "0":
+		return Draw, nil
+	}
+	return NoResult, fmt.Errorf("result %q: want B+, W+ or 0", s)
+}
+
+// MarshalText implements encoding.TextMarshaler ("B+", "W+", "0").
+func (r Result) MarshalText() ([]byte, error) {
+	if r == NoResult {
+		return nil, errors.New("tournament: no result")
+	}
+	return []byte(r.String()), nil
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (r *Result) UnmarshalText(b []byte) error {
+	v, err := ParseResult(string(b))
+	if err != nil {
+		return err
+	}
+	*r = v
+	return nil
+}
+
+// Score returns the points of colour c in a game with result r: 1 for a
+// win, ½ for a draw, 0 for a loss.
+func (r Result) Score(c engine.Color) float64 {
+	switch {
+	case r == Draw:
+		return 0.5
+	case r == BlackWins && c == engine.Black, r == WhiteWins && c == engine.White:
+		return 1
+	}
+	return 0
+}
+
+// Why a game ended (GameRecord.Reason). Forfeits are "forfeit:" followed by
+// a Forfeit kind ("forfeit:timeout", "forfeit:crash", "forfeit:illegal",
+// "forfeit:malformed", "forfeit:exit").
+const (
+	ReasonSix       = "six"        // six or more in a row (connect6.md "Rules")
+	ReasonFullBoard = "full-board" // all 361 points filled without six: draw
+	ReasonMoveLimit = "move-limit" // the move limit was reached: draw
+)
+
+// GameRecord is one game as played: the players, the opening, every move
+// from the empty board, the result and why, time and nodes per colour. It
+// is the line format of the games log (JSON Lines, see MarshalJSON).
+type GameRecord struct {
+	Game       int           // index of the game in its schedule (0-based)
+	Pair       int           // index of its game pair (games 2k and 2k+1 form pair k)
+	Black      string        // name of the player with Black
+	White      string        // name of the player with White
+	BlackIndex int           // entrant index of Black in the schedule
+	WhiteIndex int           // entrant index of White
+	Opening    string        // protocol notation, "" for the empty board
+	Moves      []engine.Move // all moves from the empty board, the opening's first; a winning move may be one stone
+	Result     Result
+	Reason     string           // ReasonSix, ReasonFullBoard, ReasonMoveLimit or "forfeit:<kind>"
+	Detail     string           // forfeit detail (offending line, engine error, stderr tail)
+	Time       [2]time.Duration // wall-clock thinking time of Black, White (as measured by the referee)
+	Nodes      [2]int64         // search nodes of Black, White (0 for external engines)
+}
+
+// gameJSON is the JSON Lines form of a GameRecord: times in seconds, moves
+// in protocol notation.
+type gameJSON struct {
+	Game       int        `json:"game"`
+	Pair       int        `json:"pair"`
+	Black      string     `json:"black"`
+	White      string     `json:"white"`
+	BlackIndex int        `json:"black_index"`
+	WhiteIndex int        `json:"white_index"`
+	Opening    string     `json:"opening"`
+	Result     Result     `json:"result"`
+	Reason     string     `json:"reason"`
+	Detail     string     `json:"detail,omitempty"`
+	Moves      []string   `json:"moves"`
+	TimeS      [2]float64 `json:"time_s"`
+	Nodes      [2]int64   `json:"nodes"`
+}
+
+// MarshalJSON writes the record as one JSON object: game, pair, black,
+// white, black_index, white_index, opening, result ("B+", "W+", "0"),
+// reason, detail (when not empty), moves (protocol notation), time_s
+// (seconds of Black, White) and nodes (of Black, White).
+func (g GameRecord) MarshalJSON() ([]byte, error) {
+	j := gameJSON{
+		Game: g.Game, Pair: g.Pair, Black: g.Black, White: g.White,
+		BlackIndex: g.BlackIndex, WhiteIndex: g.WhiteIndex, Opening: g.Opening,
+		Result: g.Result, Reason: g.Reason, Detail: g.Detail,
+		Moves: make([]string, len(g.Moves)), Nodes: g.Nodes,
+		TimeS: [2]float64{g.Time[0].Seconds(), g.Time[1].Seconds()},
+	}
+	for i, m := range g.Moves {
+		j.Moves[i] = m.String()
+	}
+	return json.Marshal(j)
+}
+
+// UnmarshalJSON reads the form written by MarshalJSON; a bad move names its
+// index.
+func (g *GameRecord) UnmarshalJSON(b []byte) error {
+	var j gameJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	moves := make([]engine.Move, len(j.Moves))
+	for i, s := range j.Moves {
+		m, err := engine.ParseMove(s)
+		if err != nil {
+			return fmt.Errorf("moves[%d]: %w", i, err)
+		}
+		moves[i] = m
+	}
+	*g = GameRecord{
+		Game: j.Game, Pair: j.Pair, Black: j.Black, White: j.White,
+		BlackIndex: j.BlackIndex, WhiteIndex: j.WhiteIndex, Opening: j.Opening,
+		Moves: moves, Result: j.Result, Reason: j.Reason, Detail: j.Detail,
+		Nodes: j.Nodes,
+		Time: [2]time.Duration{
+			time.Duration(j.TimeS[0] * float64(time.Second)),
+			time.Duration(j.TimeS[1] * float64(time.Second)),
+		},
+	}
+	return nil
+}
+
+// colorIndex maps Black to 0 and White to 1.
+func colorIndex(c engine.Color) int {
+	if c == engine.White {
+		return 1
+	}
+	return 0
+}
+
+// PlayGame referees one game between black and white from opening, on the
+// scratch board b (reset first; its position at return is the final one).
+// Every move is checked by engine.Board.Play, which also detects a six
+// after each stone; a full board is a draw, and so is reaching maxMoves
+// moves in all (opening included; 0 = no limit). A player's *Forfeit
+// (and an illegal move, "forfeit:illegal") loses the game for that player.
+// The returned record has the moves, result, reason, detail, times and
+// nodes; the caller fills the indices and names. An error other than a
+// forfeit (a cancelled ctx, an illegal opening, a player that cannot start)
+// is returned as is.
+func PlayGame(ctx context.Context, b *engine.Board, black, white Player, opening Opening, maxMoves int) (GameRecord, error) {
+	rec := GameRecord{Opening: opening.String(), Moves: make([]engine.Move, 0, 64)}
+	b.Reset()
+	for i, m := range opening.Moves {
+		if err := b.Play(m); err != nil {
+			return rec, fmt.Errorf("opening %q, move %d: %w", rec.Opening, i+1, err)
+		}
+		rec.Moves = append(rec.Moves, m)
+	}
+	players := [2]Player{black, white}
+	for ci, p := range players {
+		c := engine.Black
+		if ci == 1 {
+			c = engine.White
+		}
+		if err := p.NewGame(ctx, opening, c); err != nil {
+			var f *Forfeit
+			if errors.As(err, &f) {
+				forfeitGame(&rec, c, f)
+				return rec, nil
+			}
+			return rec, err
+		}
+	}
+	last := NoMove
+	for {
+		switch {
+		case b.Winner() != engine.Empty:
+			rec.Reason = ReasonSix
+			rec.Result = BlackWins
+			if b.Winner() == engine.White {
+				rec.Result = WhiteWins
+			}
+			return rec, nil
+		case b.Full():
+			rec.Result, rec.Reason = Draw, ReasonFullBoard
+			return rec, nil
+		case maxMoves > 0 && b.Turn() >= maxMoves:
+			rec.Result, rec.Reason = Draw, ReasonMoveLimit
+			return rec, nil
+		}
+		if err := ctx.Err(); err != nil {
+			return rec, err
+		}
+		c := b.ToMove()
+		ci := colorIndex(c)
+		start := time.Now()
+		reply, err := players[ci].Play(ctx, b, last)
+		rec.Time[ci] += time.Since(start)
+		rec.Nodes[ci] += reply.Nodes
+		if err != nil {
+			var f *Forfeit
+			if errors.As(err, &f) {
+				forfeitGame(&rec, c, f)
+				return rec, nil
+			}
+			return rec, err
+		}
+		before := b.Stones()
+		if err := b.Play(reply.Move); err != nil {
+			forfeitGame(&rec, c, &Forfeit{Kind: ForfeitIllegal, Detail: fmt.Sprintf("move %d %s: %v", b.Turn()+1, moveText(reply.Move), err)})
+			return rec, nil
+		}
+		played := reply.Move
+		if played.Len() == 2 && b.Stones()-before == 1 {
+			played = engine.Single(played.A) // the first stone won; the second was not placed
+		}
+		rec.Moves = append(rec.Moves, played)
+		last = played
+	}
+}
+
+// moveText prints a move that may hold off-board points without failing.
+func moveText(m engine.Move) string {
+	s := m.String()
+	if strings.TrimSpace(s) == "" {
+		return fmt.Sprintf("{%d %d}", m.A, m.B)
+	}
+	return s
+}
+
+// forfeitGame records that colour c lost by forfeit f.
+func forfeitGame(rec *GameRecord, c engine.Color, f *Forfeit) {
+	rec.Result = BlackWins
+	if c == engine.Black {
+		rec.Result = WhiteWins
+	}
+	rec.Reason = "forfeit:" + f.Kind
+	rec.Detail = c.String() + ": " + f.Detail
+}

@@ -1,0 +1,126 @@
+package tournament
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/optimize"
+)
+
+// VectorReferee plays matches between weight vectors for the optimizers
+// (it implements optimize.Referee) with the in-process engine.
+//
+// A match is Pairs game pairs, colours swapped within each pair. The
+// openings of a batch are drawn by its seed: the first Pairs openings of
+// the 3-stone suite of radius OpeningRadius shuffled by the seed
+// (GenerateOpenings), or of Openings shuffled by the seed when a suite is
+// given; every match of the batch uses the same openings, so matches of a
+// batch are comparable. All games of a batch go through one worker pool
+// (Runner), so every core stays busy across matches, and the outcomes
+// depend only on the seed, the matches and the settings, not on the
+// concurrency (Settings must then have no MoveTime).
+type VectorReferee struct {
+	Schema   engine.Schema
+	Settings engine.Settings
+	// Pairs is the number of game pairs per match (default 1).
+	Pairs int
+	// OpeningRadius is the Chebyshev radius of White's stones in the
+	// generated suite (default 3).
+	OpeningRadius int
+	// Openings, when not empty, replaces the generated suite.
+	Openings []Opening
+	// MaxMoves adjudicates a draw after this many moves (0 = none).
+	MaxMoves int
+	// Concurrency is the number of games at once (default GOMAXPROCS).
+	Concurrency int
+	// Progress, when set, is told the games done and the games of the batch.
+	Progress func(done, total int)
+	// GameLog, when set, receives every game of the batch in game order;
+	// matches are named "m<index>.A" and "m<index>.B". An error stops the
+	// batch.
+	GameLog func(GameRecord) error
+}
+
+var _ optimize.Referee = (*VectorReferee)(nil)
+
+// BatchOpenings returns the openings a batch with this seed plays, pair k
+// of every match from opening k.
+func (r *VectorReferee) BatchOpenings(seed uint64) ([]Opening, error) {
+	pairs := max(r.Pairs, 1)
+	var suite []Opening
+	if len(r.Openings) > 0 {
+		suite = append([]Opening(nil), r.Openings...)
+		shuffle(suite, seed)
+	} else {
+		radius := r.OpeningRadius
+		if radius == 0 {
+			radius = 3
+		}
+		var err error
+		if suite, err = GenerateOpenings(radius, seed); err != nil {
+			return nil, err
+		}
+	}
+	out := make([]Opening, pairs)
+	for k := range out {
+		out[k] = suite[k%len(suite)]
+	}
+	return out, nil
+}
+
+// Play plays every match and returns their outcomes from A's view, in the
+// order of matches. Errors: a vector with the wrong number of genes or a
+// NaN/Inf gene (naming the match), a cancelled ctx (wrapping ctx.Err()), a
+// GameLog error.
+func (r *VectorReferee) Play(ctx context.Context, seed uint64, matches []optimize.Match) ([]optimize.Outcome, error) {
+	if len(matches) == 0 {
+		return nil, nil
+	}
+	openings, err := r.BatchOpenings(seed)
+	if err != nil {
+		return nil, err
+	}
+	entrants := make([]Entrant, 0, 2*len(matches))
+	for i, m := range matches {
+		wa, err := engine.NewWeights(r.Schema, m.A)
+		if err != nil {
+			return nil, fmt.Errorf("match %d, vector A: %w", i, err)
+		}
+		wb, err := engine.NewWeights(r.Schema, m.B)
+		if err != nil {
+			return nil, fmt.Errorf("match %d, vector B: %w", i, err)
+		}
+		entrants = append(entrants,
+			Entrant{Name: fmt.Sprintf("m%d.A", i), Weights: wa, Settings: r.Settings},
+			Entrant{Name: fmt.Sprintf("m%d.B", i), Weights: wb, Settings: r.Settings})
+	}
+	pairs := max(r.Pairs, 1)
+	fixtures := make([]Fixture, 0, pairs*len(matches))
+	for k := range pairs {
+		for i := range matches {
+			fixtures = append(fixtures, Fixture{A: 2 * i, B: 2*i + 1, Opening: k})
+		}
+	}
+	run := Runner{
+		Entrants:    entrants,
+		Openings:    openings,
+		MaxMoves:    r.MaxMoves,
+		Concurrency: r.Concurrency,
+		Progress:    r.Progress,
+		OnGame:      r.GameLog,
+	}
+	t, err := run.Run(ctx, fixtures)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]optimize.Outcome, len(matches))
+	for i := range matches {
+		m, ok := t.Lookup(2*i, 2*i+1)
+		if !ok {
+			return nil, fmt.Errorf("tournament: match %d has no games", i)
+		}
+		out[i] = optimize.Outcome{Wins: m.Games.W, Draws: m.Games.D, Losses: m.Games.L}
+	}
+	return out, nil
+}

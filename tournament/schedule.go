@@ -1,0 +1,136 @@
+package tournament
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/roadtune/roadtune/engine"
+)
+
+// Entrant is a player as a schedule sees it: a name and how workers make
+// the player. Exactly one kind is used, in this order of precedence:
+//   - New != nil: a custom player; each worker calls New once per colour it
+//     needs and reuses the instance for all its games.
+//   - len(Command) > 0: an external protocol engine (ExternalPlayer), argv
+//     Command, per-move limit MoveTime (DefaultMoveTime when 0); a worker
+//     keeps one process per colour and restarts it after a forfeit.
+//   - otherwise: the in-process roadtune engine with Weights and Settings.
+//     A worker owns one engine.Engine per colour, allocated once, and
+//     switches weights and settings between games (SetWeights,
+//     SetSettings), so entrants cost no memory per worker.
+type Entrant struct {
+	Name     string
+	Weights  engine.Weights
+	Settings engine.Settings
+	Command  []string
+	MoveTime time.Duration
+	New      func() (Player, error)
+}
+
+// Fixture is one game pair of a schedule: A has Black in the pair's first
+// game and B has Black in the second, both from opening number Opening
+// (an index into the runner's suite, taken modulo its length).
+type Fixture struct {
+	A, B    int // entrant indices
+	Opening int
+}
+
+// HeadToHead schedules a match of pairs game pairs between entrants a and
+// b, pair k from opening k.
+func HeadToHead(a, b, pairs int) []Fixture {
+	out := make([]Fixture, 0, max(pairs, 0))
+	for k := range pairs {
+		out = append(out, Fixture{A: a, B: b, Opening: k})
+	}
+	return out
+}
+
+// RoundRobin schedules every pairing of the given entrants, pairs game pairs
+// each: round k plays pair k of every pairing (i before j in the order
+// given) from opening k, so each ordered pairing (who has Black) occurs
+// exactly once per game pair.
+func RoundRobin(players []int, pairs int) []Fixture {
+	var out []Fixture
+	for k := range pairs {
+		for i := range players {
+			for j := i + 1; j < len(players); j++ {
+				out = append(out, Fixture{A: players[i], B: players[j], Opening: k})
+			}
+		}
+	}
+	return out
+}
+
+// Indices returns 0, 1, …, n−1 (the players of a round robin over n
+// entrants).
+func Indices(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
+// GroupedRoundRobin schedules a round robin inside each group (Chen 2010
+// §4.4.2.2 grouped tournament), groups one after another per round: round k
+// plays pair k of every pairing of every group. An entrant may appear in
+// one group only; a group needs at least two entrants.
+func GroupedRoundRobin(groups [][]int, pairs int) ([]Fixture, error) {
+	seen := map[int]int{}
+	for g, grp := range groups {
+		if len(grp) < 2 {
+			return nil, fmt.Errorf("group %d has %d entrants, want at least 2", g, len(grp))
+		}
+		for _, e := range grp {
+			if h, ok := seen[e]; ok {
+				return nil, fmt.Errorf("entrant %d is in groups %d and %d", e, h, g)
+			}
+			seen[e] = g
+		}
+	}
+	var out []Fixture
+	for k := range pairs {
+		for _, grp := range groups {
+			for i := range grp {
+				for j := i + 1; j < len(grp); j++ {
+					out = append(out, Fixture{A: grp[i], B: grp[j], Opening: k})
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// Gauntlet schedules champion against every other of the given entrants,
+// pairs game pairs each, round by round as RoundRobin.
+func Gauntlet(champion int, others []int, pairs int) []Fixture {
+	var out []Fixture
+	for k := range pairs {
+		for _, o := range others {
+			if o != champion {
+				out = append(out, Fixture{A: champion, B: o, Opening: k})
+			}
+		}
+	}
+	return out
+}
+
+// checkFixtures validates entrant indices.
+func checkFixtures(fx []Fixture, n int) error {
+	if len(fx) == 0 {
+		return errors.New("tournament: empty schedule")
+	}
+	for i, f := range fx {
+		if f.A < 0 || f.A >= n || f.B < 0 || f.B >= n {
+			return fmt.Errorf("tournament: fixture %d: entrants %d, %d out of range [0, %d)", i, f.A, f.B, n)
+		}
+		if f.A == f.B {
+			return fmt.Errorf("tournament: fixture %d: entrant %d against itself", i, f.A)
+		}
+		if f.Opening < 0 {
+			return fmt.Errorf("tournament: fixture %d: negative opening %d", i, f.Opening)
+		}
+	}
+	return nil
+}
