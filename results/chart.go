@@ -1,0 +1,362 @@
+package results
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	xfont "golang.org/x/image/font"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+// Rendering constants shared by the charts.
+const (
+	chartDPI         = 150 // PNG resolution: a 16 cm chart is 945 px wide
+	defaultWidthCm   = 16
+	defaultHeightCm  = 10
+	minChartSideCm   = 4
+	maxChartSideCm   = 100
+	markerPointLimit = 40 // series with at most this many points get markers
+)
+
+// seriesColors are 12 qualitative colours, dark enough for thin lines on white
+// (matplotlib's tab10, then black and a dark gold).
+var seriesColors = []color.Color{
+	rgb(0x1f, 0x77, 0xb4), // blue
+	rgb(0xff, 0x7f, 0x0e), // orange
+	rgb(0x2c, 0xa0, 0x2c), // green
+	rgb(0xd6, 0x27, 0x28), // red
+	rgb(0x94, 0x67, 0xbd), // purple
+	rgb(0x8c, 0x56, 0x4b), // brown
+	rgb(0xe3, 0x77, 0xc2), // pink
+	rgb(0x7f, 0x7f, 0x7f), // grey
+	rgb(0xbc, 0xbd, 0x22), // olive
+	rgb(0x17, 0xbe, 0xcf), // cyan
+	rgb(0x00, 0x00, 0x00), // black
+	rgb(0xb8, 0x86, 0x0b), // dark gold
+}
+
+// seriesDashes: series i has colour i mod 12 and dash pattern (i / 12), so the
+// first 12 series are solid and the next ones dashed, then dotted.
+var seriesDashes = [][]vg.Length{
+	nil,
+	{vg.Points(6), vg.Points(3)},
+	{vg.Points(1.5), vg.Points(2)},
+	{vg.Points(8), vg.Points(2.5), vg.Points(1.5), vg.Points(2.5)},
+}
+
+// seriesGlyphs: filled shapes first, then outlines.
+var seriesGlyphs = []draw.GlyphDrawer{
+	draw.CircleGlyph{}, draw.BoxGlyph{}, draw.PyramidGlyph{},
+	draw.RingGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{},
+	draw.CrossGlyph{}, draw.PlusGlyph{},
+}
+
+// refLineDashes are the dash patterns of horizontal reference lines, in order.
+var refLineDashes = [][]vg.Length{
+	{vg.Points(5), vg.Points(3)},
+	{vg.Points(1.5), vg.Points(2)},
+	{vg.Points(8), vg.Points(2.5), vg.Points(1.5), vg.Points(2.5)},
+	{vg.Points(10), vg.Points(4)},
+}
+
+var (
+	gridColor = rgb(0xdd, 0xdd, 0xdd)
+	refColor  = rgb(0x44, 0x44, 0x44)
+	barColor  = rgb(0x6b, 0x9b, 0xc9)
+	barEdge   = rgb(0x2f, 0x5f, 0x8f)
+)
+
+func rgb(r, g, b uint8) color.RGBA { return color.RGBA{R: r, G: g, B: b, A: 255} }
+
+// sans returns Liberation Sans (embedded in gonum/plot) at size points.
+func sans(size float64, bold bool) font.Font {
+	f := font.Font{Typeface: "Liberation", Variant: "Sans", Size: vg.Points(size)}
+	if bold {
+		f.Weight = xfont.WeightBold
+	}
+	return f
+}
+
+// newPlot returns a plot with the package's fonts, a light grid and the given
+// title and axis labels.
+func newPlot(title, xLabel, yLabel string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = title
+	p.Title.TextStyle.Font = sans(13, true)
+	p.Title.Padding = vg.Points(8)
+	for _, ax := range []*plot.Axis{&p.X, &p.Y} {
+		ax.Label.TextStyle.Font = sans(11, false)
+		ax.Tick.Label.Font = sans(9.5, false)
+		ax.Label.Padding = vg.Points(3)
+		ax.Tick.Marker = niceTicks{}
+	}
+	p.X.Label.Text = xLabel
+	p.Y.Label.Text = yLabel
+	p.Legend.TextStyle.Font = sans(9.5, false)
+	p.Legend.ThumbnailWidth = vg.Points(26)
+	p.Legend.Padding = vg.Points(2.5)
+	return p
+}
+
+// chartSize converts a chart's Width and Height in centimetres (0 = default)
+// to lengths, rejecting negative, non-finite or absurd sizes.
+func chartSize(kind string, wCm, hCm float64) (vg.Length, vg.Length, error) {
+	if wCm == 0 {
+		wCm = defaultWidthCm
+	}
+	if hCm == 0 {
+		hCm = defaultHeightCm
+	}
+	for _, v := range []float64{wCm, hCm} {
+		if math.IsNaN(v) || v < minChartSideCm || v > maxChartSideCm {
+			return 0, 0, fmt.Errorf("results: %s: size %g x %g cm outside [%d, %d] cm", kind, wCm, hCm, minChartSideCm, maxChartSideCm)
+		}
+	}
+	return vg.Length(wCm) * vg.Centimeter, vg.Length(hCm) * vg.Centimeter, nil
+}
+
+// legendEntry is one line of a chart legend.
+type legendEntry struct {
+	name   string
+	thumbs []plot.Thumbnailer
+}
+
+// chartLayout is what a chart needs to draw itself: the plot, the legend
+// entries to place outside the data area on the right (in as many columns as
+// the height requires), and an optional hook run once the width left for the
+// plot is known (bar widths, label rotation).
+type chartLayout struct {
+	plot    *plot.Plot
+	legend  []legendEntry
+	prepare func(p *plot.Plot, plotArea draw.Canvas)
+}
+
+// draw renders the chart on dc: white background, plot on the left, legend
+// columns on the right aligned with the top of the data area.
+func (l chartLayout) draw(dc draw.Canvas) {
+	dc.SetColor(color.White)
+	dc.Fill(dc.Rectangle.Path())
+	margin := vg.Points(6)
+	dc = draw.Crop(dc, margin, -margin, margin, -margin)
+	p := l.plot
+	if len(l.legend) == 0 {
+		if l.prepare != nil {
+			l.prepare(p, dc)
+		}
+		p.Draw(dc)
+		return
+	}
+
+	// The height from the top of the data area to the bottom of the chart
+	// decides the number of columns; a legend wider than half the chart is
+	// set in smaller type, down to 6.5 pt, before it is cut.
+	data := p.DataCanvas(dc)
+	avail := data.Max.Y - dc.Min.Y
+	gap := vg.Points(10)
+	var cols []plot.Legend
+	var widths []vg.Length
+	var total vg.Length
+	for _, size := range []float64{9.5, 8.5, 7.5, 6.5} {
+		sty := p.Legend.TextStyle
+		sty.Font.Size = vg.Points(size)
+		pad := vg.Points(size / 4)
+		cols, widths, total = legendColumns(l.legend, sty, pad, p.Legend.ThumbnailWidth, avail, gap)
+		if total <= (dc.Max.X-dc.Min.X)/2 {
+			break
+		}
+	}
+	total = min(total, (dc.Max.X-dc.Min.X)/2)
+
+	plotArea := draw.Crop(dc, 0, -total, 0, 0)
+	if l.prepare != nil {
+		l.prepare(p, plotArea)
+	}
+	p.Draw(plotArea)
+
+	data = p.DataCanvas(plotArea)
+	x := plotArea.Max.X + gap
+	for i := range cols {
+		c := dc
+		c.Rectangle = vg.Rectangle{
+			Min: vg.Point{X: x, Y: dc.Min.Y},
+			Max: vg.Point{X: x + widths[i], Y: data.Max.Y},
+		}
+		cols[i].Draw(c)
+		x += widths[i] + gap
+	}
+}
+
+// legendColumns splits entries into as few top-aligned legend columns as fit
+// in height avail, and returns them with their widths and the total width
+// including a gap before each column and after the last.
+func legendColumns(entries []legendEntry, sty text.Style, pad, thumbW, avail, gap vg.Length) ([]plot.Legend, []vg.Length, vg.Length) {
+	var entryH vg.Length
+	for _, e := range entries {
+		entryH = max(entryH, sty.Rectangle(e.name).Max.Y)
+	}
+	rows := max(1, int((avail+pad)/(entryH+pad)))
+	ncol := (len(entries) + rows - 1) / rows
+	perCol := (len(entries) + ncol - 1) / ncol
+
+	var cols []plot.Legend
+	var widths []vg.Length
+	total := gap
+	for start := 0; start < len(entries); start += perCol {
+		leg := plot.NewLegend()
+		leg.TextStyle = sty
+		leg.Padding = pad
+		leg.ThumbnailWidth = thumbW
+		leg.Top, leg.Left = true, true
+		for _, e := range entries[start:min(start+perCol, len(entries))] {
+			leg.Add(e.name, e.thumbs...)
+		}
+		w := leg.Rectangle(draw.Canvas{}).Size().X
+		cols = append(cols, leg)
+		widths = append(widths, w)
+		total += w + gap
+	}
+	return cols, widths, total
+}
+
+// save renders the chart at w x h as base+".png" (chartDPI) and base+".svg",
+// creating the parent directory, each file written atomically. A trailing
+// ".png" or ".svg" on base is dropped.
+func (l chartLayout) save(base string, w, h vg.Length) error {
+	base = strings.TrimSuffix(strings.TrimSuffix(base, ".png"), ".svg")
+	if base == "" || strings.HasSuffix(base, string(filepath.Separator)) {
+		return fmt.Errorf("results: chart: %q is not a file base name", base)
+	}
+
+	img := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(chartDPI))
+	l.draw(draw.New(img))
+	var pngBuf bytes.Buffer
+	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(&pngBuf); err != nil {
+		return fmt.Errorf("results: chart %s.png: %w", base, err)
+	}
+
+	svg := vgsvg.New(w, h)
+	l.draw(draw.New(svg))
+	var svgBuf bytes.Buffer
+	if _, err := svg.WriteTo(&svgBuf); err != nil {
+		return fmt.Errorf("results: chart %s.svg: %w", base, err)
+	}
+	// Name metric-compatible fallbacks for viewers without Liberation Sans.
+	svgData := bytes.ReplaceAll(svgBuf.Bytes(), []byte("font-family:Liberation Sans;"),
+		[]byte("font-family:'Liberation Sans',Arimo,Arial,Helvetica,sans-serif;"))
+
+	if err := os.MkdirAll(filepath.Dir(base), 0o755); err != nil {
+		return fmt.Errorf("results: chart: %w", err)
+	}
+	if err := WriteFileAtomic(base+".png", pngBuf.Bytes()); err != nil {
+		return err
+	}
+	return WriteFileAtomic(base+".svg", svgData)
+}
+
+// hline is a horizontal reference line across the whole data area. Its
+// DataRange widens only the Y axis.
+type hline struct {
+	y     float64
+	style draw.LineStyle
+}
+
+func (h hline) Plot(c draw.Canvas, p *plot.Plot) {
+	_, trY := p.Transforms(&c)
+	y := trY(h.y)
+	if y < c.Min.Y-0.01 || y > c.Max.Y+0.01 {
+		return
+	}
+	c.StrokeLine2(h.style, c.Min.X, y, c.Max.X, y)
+}
+
+func (h hline) DataRange() (xmin, xmax, ymin, ymax float64) {
+	return math.Inf(1), math.Inf(-1), h.y, h.y
+}
+
+func (h hline) Thumbnail(c *draw.Canvas) {
+	y := c.Center().Y
+	c.StrokeLine2(h.style, c.Min.X, y, c.Max.X, y)
+}
+
+func refLine(y float64, i int) hline {
+	return hline{y: y, style: draw.LineStyle{
+		Color:  refColor,
+		Width:  vg.Points(1.2),
+		Dashes: refLineDashes[i%len(refLineDashes)],
+	}}
+}
+
+// niceTicks puts labelled ticks at multiples of the 1-2-5 step that gives
+// closest to 6 labels, with as many decimals as the step needs; integer restricts
+// the step to whole numbers (generations, iterations, games).
+type niceTicks struct{ integer bool }
+
+func (t niceTicks) Ticks(lo, hi float64) []plot.Tick {
+	if !(hi > lo) {
+		return []plot.Tick{{Value: lo, Label: strconv.FormatFloat(lo, 'f', -1, 64)}}
+	}
+	span := hi - lo
+	mag := math.Pow(10, math.Floor(math.Log10(span/6)))
+	step, best := mag, math.Inf(1)
+	for _, m := range []float64{1, 2, 5, 10} {
+		if d := math.Abs(math.Log(span / (m * mag) / 6)); d < best {
+			step, best = m*mag, d
+		}
+	}
+	if t.integer {
+		step = math.Max(step, 1)
+	}
+	decimals := max(0, int(-math.Floor(math.Log10(step)+1e-9)))
+	var ticks []plot.Tick
+	for k := math.Ceil(lo/step - 1e-9); k*step <= hi+step*1e-9; k++ {
+		v := k * step
+		if v == 0 {
+			v = 0 // no "-0"
+		}
+		ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', decimals, 64)})
+	}
+	return ticks
+}
+
+// textStyle returns a plain text style in font f.
+func textStyle(f font.Font, c color.Color) text.Style {
+	return text.Style{Color: c, Font: f, XAlign: draw.XCenter, YAlign: draw.YBottom, Handler: plot.DefaultTextHandler}
+}
+
+// checkFinite reports the first NaN or infinite value of xs.
+func checkFinite(xs []float64) (int, bool) {
+	for i, v := range xs {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return i, false
+		}
+	}
+	return 0, true
+}
+
+// gridLines returns a light grid at the major ticks (horizontal only when
+// vertical is false).
+func gridLines(vertical bool) *plotter.Grid {
+	g := plotter.NewGrid()
+	g.Horizontal.Color = gridColor
+	g.Horizontal.Width = vg.Points(0.6)
+	if vertical {
+		g.Vertical.Color = gridColor
+		g.Vertical.Width = vg.Points(0.6)
+	} else {
+		g.Vertical.Width = 0
+	}
+	return g
+}

@@ -1,0 +1,153 @@
+package results
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// Series is one line of a LineChart: the points (X[i], Y[i]), in the order
+// given (not sorted), labelled Name in the legend.
+type Series struct {
+	Name string
+	X, Y []float64
+}
+
+// HLine is a horizontal reference line at Y, such as an SPRT bound or the 50%
+// score line. A non-empty Name puts it in the legend.
+type HLine struct {
+	Name string
+	Y    float64
+}
+
+// LineChart plots series against a common X axis: fitness by generation, each
+// gene of the best individual by generation, the LLR of an SPRT by games.
+// Width and Height are in centimetres; 0 means 16 x 10 cm.
+//
+// Series i is drawn in colour i mod 12 with dash pattern i / 12 (solid for the
+// first 12), with markers when it has at most 40 points. With more than one
+// series, or a named HLine, a legend sits right of the plot, in several columns
+// if needed. When every X is a whole number the X axis ticks only whole numbers.
+type LineChart struct {
+	Title, XLabel, YLabel string
+	Series                []Series
+	HLines                []HLine
+	Width, Height         float64
+}
+
+// Save writes the chart to base+".png" (150 dpi) and base+".svg", creating the
+// parent directory; each file is replaced atomically. It is an error to have no
+// series, a series with no points or with len(X) != len(Y), a NaN or infinite
+// coordinate or HLine, or a size outside [4, 100] cm; errors name the series
+// and the point index.
+func (c LineChart) Save(base string) error {
+	w, h, err := chartSize("line chart "+base, c.Width, c.Height)
+	if err != nil {
+		return err
+	}
+	layout, err := c.layout()
+	if err != nil {
+		return fmt.Errorf("results: line chart %s: %w", base, err)
+	}
+	return layout.save(base, w, h)
+}
+
+// layout validates the chart and builds its plot and legend.
+func (c LineChart) layout() (chartLayout, error) {
+	if len(c.Series) == 0 {
+		return chartLayout{}, errors.New("no series")
+	}
+	wholeX := true
+	for i, s := range c.Series {
+		name := fmt.Sprintf("series %d (%q)", i, s.Name)
+		if len(s.X) == 0 {
+			return chartLayout{}, fmt.Errorf("%s: no points", name)
+		}
+		if len(s.X) != len(s.Y) {
+			return chartLayout{}, fmt.Errorf("%s: %d X values but %d Y values", name, len(s.X), len(s.Y))
+		}
+		if j, ok := checkFinite(s.X); !ok {
+			return chartLayout{}, fmt.Errorf("%s: X[%d] = %g", name, j, s.X[j])
+		}
+		if j, ok := checkFinite(s.Y); !ok {
+			return chartLayout{}, fmt.Errorf("%s: Y[%d] = %g", name, j, s.Y[j])
+		}
+		for _, x := range s.X {
+			wholeX = wholeX && x == math.Trunc(x)
+		}
+	}
+	for i, hl := range c.HLines {
+		if _, ok := checkFinite([]float64{hl.Y}); !ok {
+			return chartLayout{}, fmt.Errorf("hline %d (%q): Y = %g", i, hl.Name, hl.Y)
+		}
+	}
+
+	p := newPlot(c.Title, c.XLabel, c.YLabel)
+	p.Add(gridLines(true))
+	if wholeX {
+		p.X.Tick.Marker = niceTicks{integer: true}
+	}
+	var legend []legendEntry
+	for i, hl := range c.HLines {
+		ref := refLine(hl.Y, i)
+		p.Add(ref)
+		if hl.Name != "" {
+			legend = append(legend, legendEntry{name: hl.Name, thumbs: []plot.Thumbnailer{ref}})
+		}
+	}
+	var seriesLegend []legendEntry
+	var glyph draw.GlyphStyle
+	for i, s := range c.Series {
+		xys := make(plotter.XYs, len(s.X))
+		for j := range s.X {
+			xys[j] = plotter.XY{X: s.X[j], Y: s.Y[j]}
+		}
+		line, err := plotter.NewLine(xys)
+		if err != nil {
+			return chartLayout{}, err
+		}
+		line.LineStyle, glyph = seriesStyle(i)
+		p.Add(line)
+		thumbs := []plot.Thumbnailer{line}
+		if len(s.X) <= markerPointLimit {
+			marks, err := plotter.NewScatter(xys)
+			if err != nil {
+				return chartLayout{}, err
+			}
+			marks.GlyphStyle = glyph
+			p.Add(marks)
+			thumbs = append(thumbs, marks)
+		}
+		name := s.Name
+		if name == "" {
+			name = fmt.Sprintf("series %d", i+1)
+		}
+		seriesLegend = append(seriesLegend, legendEntry{name: name, thumbs: thumbs})
+	}
+	if len(c.Series) > 1 || len(legend) > 0 {
+		legend = append(seriesLegend, legend...)
+	}
+	return chartLayout{plot: p, legend: legend}, nil
+}
+
+// seriesStyle is the line and marker style of series i: colour i mod 12, dash
+// pattern i / 12 (solid, dashed, dotted, dash-dot), marker shape i mod 8.
+func seriesStyle(i int) (draw.LineStyle, draw.GlyphStyle) {
+	col := seriesColors[i%len(seriesColors)]
+	line := draw.LineStyle{
+		Color:  col,
+		Width:  vg.Points(1.6),
+		Dashes: seriesDashes[(i/len(seriesColors))%len(seriesDashes)],
+	}
+	glyph := draw.GlyphStyle{
+		Color:  col,
+		Radius: vg.Points(2.4),
+		Shape:  seriesGlyphs[i%len(seriesGlyphs)],
+	}
+	return line, glyph
+}
