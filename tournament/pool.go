@@ -177,11 +177,17 @@ func (r *Runner) Run(ctx context.Context, fixtures []Fixture) (*Table, error) {
 		}
 		return nil
 	})
-	if err := g.Wait(); err != nil {
-		if ctx.Err() != nil {
-			return nil, fmt.Errorf("tournament: %w", ctx.Err())
-		}
+	err := g.Wait()
+	if ctx.Err() != nil {
+		return nil, fmt.Errorf("tournament: %w", ctx.Err())
+	}
+	if err != nil {
 		return nil, err
+	}
+	for i := range cutoff {
+		if !have[i] {
+			return nil, fmt.Errorf("tournament: game %d was not played", i)
+		}
 	}
 	names := make([]string, len(r.Entrants))
 	for i, e := range r.Entrants {

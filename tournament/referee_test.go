@@ -1,0 +1,81 @@
+package tournament
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/optimize"
+)
+
+func TestVectorRefereeDeterministic(t *testing.T) {
+	zhou := baseline(t, "zhou2015").Genes
+	flat := []float64{1, 1, 1, 1, 1}
+	neg := []float64{-5, -20, -80, -150, -800}
+	matches := []optimize.Match{{A: zhou, B: flat}, {A: flat, B: zhou}, {A: zhou, B: neg}, {A: neg, B: flat}}
+	play := func(conc int, seed uint64) ([]optimize.Outcome, []GameRecord) {
+		var games []GameRecord
+		var last [2]int
+		r := VectorReferee{
+			Schema: engine.Symmetric, Settings: fastSettings(), Pairs: 2, MaxMoves: 40, Concurrency: conc,
+			Progress: func(done, total int) { last = [2]int{done, total} },
+			GameLog:  func(g GameRecord) error { games = append(games, g); return nil },
+		}
+		out, err := r.Play(context.Background(), seed, matches)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if last != [2]int{16, 16} || len(games) != 16 {
+			t.Fatalf("progress %v, %d games logged", last, len(games))
+		}
+		return out, games
+	}
+	o1, g1 := play(1, 42)
+	o2, g2 := play(3, 42)
+	if !reflect.DeepEqual(o1, o2) || !reflect.DeepEqual(strip(g1), strip(g2)) {
+		t.Errorf("concurrency 1 vs 3: %v vs %v", o1, o2)
+	}
+	for i, o := range o1 {
+		if o.Games() != 4 {
+			t.Errorf("match %d: %d games, want 4", i, o.Games())
+		}
+	}
+	// All matches of a batch use the batch's openings, pair k from opening k.
+	r := VectorReferee{Pairs: 2}
+	ops, _ := r.BatchOpenings(42)
+	for _, g := range g1 {
+		if g.Opening != ops[g.Pair/len(matches)].String() {
+			t.Errorf("game %d (pair %d) opening %q, want %q", g.Game, g.Pair, g.Opening, ops[g.Pair/len(matches)])
+		}
+		if !strings.HasPrefix(g.Black, "m") {
+			t.Errorf("player name %q", g.Black)
+		}
+	}
+	ops2, _ := r.BatchOpenings(43)
+	if ops[0].String() == ops2[0].String() && ops[1].String() == ops2[1].String() {
+		t.Error("seeds 42 and 43 draw the same openings")
+	}
+	// A sign-flipped vector (rewards the opponent's roads) loses to the baseline.
+	if o1[2].Wins <= o1[2].Losses {
+		t.Errorf("zhou2015 vs negated weights: %+v", o1[2])
+	}
+}
+
+func TestVectorRefereeErrors(t *testing.T) {
+	r := VectorReferee{Schema: engine.Symmetric, Settings: fastSettings()}
+	_, err := r.Play(context.Background(), 1, []optimize.Match{{A: []float64{1, 2, 3, 4, 5}, B: []float64{1, 2}}})
+	if err == nil || !strings.Contains(err.Error(), "match 0, vector B") {
+		t.Errorf("wrong gene count: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = r.Play(ctx, 1, []optimize.Match{{A: []float64{1, 2, 3, 4, 5}, B: []float64{5, 4, 3, 2, 1}}})
+	if err == nil {
+		t.Error("cancelled batch returned no error")
+	}
+	if out, err := r.Play(context.Background(), 1, nil); err != nil || len(out) != 0 {
+		t.Errorf("empty batch: %v %v", out, err)
+	}
+}
