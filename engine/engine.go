@@ -1,0 +1,271 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"time"
+	"unsafe"
+)
+
+// Settings configures an Engine's search (Qi 2018 §§4.3–4.7). Zero numeric
+// fields mean "the default" (see DefaultSettings) except MaxNodes, MoveTime
+// and ThreatNodes; the zero Settings has ThreatSearch off.
+type Settings struct {
+	// Depth is the alpha-beta depth in moves (stone pairs); default 2.
+	Depth int
+	// Width is the number of moves kept per node after ordering (Qi's w);
+	// default 10.
+	Width int
+	// ThreatSearch enables the victory-by-continuous-double-threat search
+	// before alpha-beta; default true.
+	ThreatSearch bool
+	// ThreatDepth is the number of attacker moves in the threat search
+	// (the last one must make three or more threats); default 3, which
+	// finds every double-threat chain of two double threats and a final
+	// triple within the node budget at the speed targets.
+	ThreatDepth int
+	// ThreatNodes bounds the threat search (positions visited); 0 means the
+	// default 4000. It is deterministic, unlike MoveTime.
+	ThreatNodes int64
+	// Singles is the number of best single stones combined into pairs at
+	// each node; 0 means Width+4 (at least 12).
+	Singles int
+	// TableBits: the transposition table has 1<<TableBits entries of 24
+	// bytes; default 20 (24 MiB, so an Engine stays under 32 MiB).
+	TableBits int
+	// MaxNodes is a node budget for one Search; 0 = no limit.
+	MaxNodes int64
+	// MoveTime is a clock budget for one Search; 0 = no limit. With a clock
+	// budget results may vary from run to run.
+	MoveTime time.Duration
+}
+
+// DefaultSettings returns depth 2, width 10, threat search on with depth 3,
+// a 2^20-entry table, no budgets.
+func DefaultSettings() Settings {
+	return Settings{Depth: 2, Width: 10, ThreatSearch: true, ThreatDepth: 3, ThreatNodes: 4000, TableBits: 20}
+}
+
+// Limits on settings.
+const (
+	MaxDepth     = 12
+	MaxWidth     = 100
+	MaxSingles   = 64
+	MinTableBits = 8
+	MaxTableBits = 28
+	maxThreatPly = 16
+)
+
+func (s Settings) normalized() (Settings, error) {
+	d := DefaultSettings()
+	if s.Depth == 0 {
+		s.Depth = d.Depth
+	}
+	if s.Width == 0 {
+		s.Width = d.Width
+	}
+	if s.ThreatDepth == 0 {
+		s.ThreatDepth = d.ThreatDepth
+	}
+	if s.ThreatNodes == 0 {
+		s.ThreatNodes = d.ThreatNodes
+	}
+	if s.TableBits == 0 {
+		s.TableBits = d.TableBits
+	}
+	if s.Singles == 0 {
+		s.Singles = max(s.Width+4, 12)
+	}
+	switch {
+	case s.Depth < 1 || s.Depth > MaxDepth:
+		return s, fmt.Errorf("engine: settings: Depth %d out of range 1..%d", s.Depth, MaxDepth)
+	case s.Width < 1 || s.Width > MaxWidth:
+		return s, fmt.Errorf("engine: settings: Width %d out of range 1..%d", s.Width, MaxWidth)
+	case s.ThreatDepth < 1 || s.ThreatDepth > maxThreatPly:
+		return s, fmt.Errorf("engine: settings: ThreatDepth %d out of range 1..%d", s.ThreatDepth, maxThreatPly)
+	case s.ThreatNodes < 0:
+		return s, fmt.Errorf("engine: settings: ThreatNodes %d is negative", s.ThreatNodes)
+	case s.Singles < 2 || s.Singles > MaxSingles:
+		return s, fmt.Errorf("engine: settings: Singles %d out of range 2..%d", s.Singles, MaxSingles)
+	case s.TableBits < MinTableBits || s.TableBits > MaxTableBits:
+		return s, fmt.Errorf("engine: settings: TableBits %d out of range %d..%d", s.TableBits, MinTableBits, MaxTableBits)
+	case s.MaxNodes < 0:
+		return s, fmt.Errorf("engine: settings: MaxNodes %d is negative", s.MaxNodes)
+	case s.MoveTime < 0:
+		return s, fmt.Errorf("engine: settings: MoveTime %v is negative", s.MoveTime)
+	}
+	return s, nil
+}
+
+// Result is the outcome of one Search.
+type Result struct {
+	// Move is the chosen move: two stones, or one (Black's first move, a win
+	// by one stone, or a search started mid-turn). On a finished board it is
+	// Move{NoPoint, NoPoint}.
+	Move Move
+	// Score is from the side to move's view: road score units, or ±(Mate −
+	// plies) for a forced six (see IsMate).
+	Score float64
+	// Nodes counts alpha-beta nodes, frontier leaves and threat-search
+	// positions visited.
+	Nodes int64
+	// Depth is the deepest completed alpha-beta iteration (0 when no
+	// alpha-beta ran).
+	Depth int
+	// Reason says how the move was chosen: "win" (completes six now),
+	// "threat" (the threat search found a forced win), "lost" (the opponent
+	// has three or more threats), "block" (alpha-beta among the moves that
+	// stop the opponent's one or two threats), "search" (plain alpha-beta),
+	// "opening" (Black's first stone at JJ), "over" (the game has ended).
+	Reason string
+}
+
+// Mate is the score of a six completed on the current turn; a six completed
+// k turns (moves) from the root scores ±(Mate − k). Heuristic road scores stay
+// far below it.
+const Mate = 1e9
+
+// IsMate reports whether score announces a forced six (for either side).
+func IsMate(score float64) bool { return score > Mate/2 || score < -Mate/2 }
+
+// Engine searches Connect6 positions with one weight vector. It owns its
+// transposition table and scratch buffers, allocated once by New; Search
+// allocates nothing. An Engine is not safe for concurrent use: give each
+// goroutine its own.
+type Engine struct {
+	w   Weights
+	ev  evaluator
+	set Settings
+
+	tt     []ttEntry
+	ttMask uint64
+	salt   uint64
+	games  uint64
+	seq    uint64
+
+	board Board
+	root  Color
+	plies []plyBuf
+	ts    []threatSet // per ply threat analysis scratch
+	tplys []tplyBuf   // threat search scratch
+
+	nodes     int64
+	nextCheck int64
+	stop      bool
+	ctx       context.Context
+	deadline  time.Time
+	maxNodes  int64
+	tsNodes   int64
+	tsLimit   int64
+}
+
+// New returns an Engine for weights w and settings s, allocating its
+// transposition table (24 bytes × 2^TableBits) and buffers once. Errors: an
+// invalid weight vector or setting.
+func New(w Weights, s Settings) (*Engine, error) {
+	e := &Engine{}
+	if err := e.SetWeights(w); err != nil {
+		return nil, err
+	}
+	if err := e.SetSettings(s); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// Weights returns the engine's weight vector (a copy).
+func (e *Engine) Weights() Weights {
+	return Weights{Schema: e.w.Schema, Genes: append([]float64(nil), e.w.Genes...)}
+}
+
+// SetWeights replaces the weight vector; w is checked as by NewWeights.
+func (e *Engine) SetWeights(w Weights) error {
+	v, err := NewWeights(w.Schema, w.Genes)
+	if err != nil {
+		return err
+	}
+	e.w = v
+	e.ev = v.compile()
+	e.NewGame()
+	return nil
+}
+
+// Settings returns the engine's settings with defaults filled in.
+func (e *Engine) Settings() Settings { return e.set }
+
+// SetSettings replaces the settings (zeros mean defaults, see Settings). The
+// table is reallocated only when TableBits changes, the per-ply buffers only
+// when Depth, Width or Singles grow beyond what they hold.
+func (e *Engine) SetSettings(s Settings) error {
+	s, err := s.normalized()
+	if err != nil {
+		return err
+	}
+	if len(e.tt) != 1<<s.TableBits {
+		e.tt = make([]ttEntry, 1<<s.TableBits)
+		e.ttMask = uint64(len(e.tt) - 1)
+	}
+	plies := s.Depth + 2
+	pairs := s.Singles*(s.Singles-1)/2 + 2*s.Singles + 8
+	if len(e.plies) < plies || cap(e.plies[0].moves) < pairs {
+		e.plies = make([]plyBuf, plies)
+		for i := range e.plies {
+			e.plies[i].moves = make([]scoredMove, 0, pairs)
+		}
+		e.ts = make([]threatSet, plies+1)
+	}
+	if len(e.tplys) == 0 {
+		e.tplys = make([]tplyBuf, maxThreatPly+2)
+		for i := range e.tplys {
+			e.tplys[i].moves = make([]scoredMove, 0, tsMaxMoves)
+			e.tplys[i].pts = make([]Point, 0, NumPoints)
+		}
+	}
+	e.set = s
+	e.NewGame()
+	return nil
+}
+
+// NewGame forgets everything learned from previous searches without
+// reallocating: table entries are keyed with a per-game salt, so older ones
+// never match again. Since Search also salts per search, a result depends
+// only on the position, the weights and the settings (without a clock
+// budget).
+func (e *Engine) NewGame() {
+	e.games++
+	e.seq = 0
+}
+
+// Footprint returns the bytes held by the engine: the table plus scratch.
+func (e *Engine) Footprint() int {
+	n := int(unsafe.Sizeof(*e)) + len(e.tt)*int(unsafe.Sizeof(ttEntry{}))
+	for i := range e.plies {
+		n += int(unsafe.Sizeof(plyBuf{})) + cap(e.plies[i].moves)*int(unsafe.Sizeof(scoredMove{}))
+	}
+	n += len(e.ts)*int(unsafe.Sizeof(threatSet{})) + len(e.tplys)*int(unsafe.Sizeof(tplyBuf{}))
+	return n
+}
+
+// ttEntry is one transposition-table slot (Wang 2006: exact/lower/upper
+// bounds, always replace; Qi 2018 §4.5).
+type ttEntry struct {
+	key   uint64
+	score float64
+	a, b  Point
+	depth int8
+	flag  uint8
+}
+
+const (
+	ttEmpty uint8 = iota
+	ttExact
+	ttLower
+	ttUpper
+)
+
+func mix64(z uint64) uint64 {
+	z += 0x9e3779b97f4a7c15
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
+}

@@ -1,0 +1,207 @@
+package engine
+
+import "math/bits"
+
+// Move generation (Qi 2018 §4.3, Fig. 4-4): candidate points are the empty
+// points within Chebyshev distance 2 of a stone; single points are scored by
+// the evaluation after placing them; pairs are formed from the best singles
+// and ordered by the evaluation after both stones; the best Width are kept.
+// Forced moves come first: when the opponent has one or two threats, every
+// generated move contains a minimum hitting set of them (t = 1: one blocking
+// stone and the best free stones; t = 2: the hitting pairs).
+
+type scoredPoint struct {
+	p Point
+	s float64
+}
+
+type scoredMove struct {
+	m Move
+	s float64
+}
+
+// plyBuf is the per-ply scratch of the search.
+type plyBuf struct {
+	cands   [NumPoints]Point
+	singles [MaxSingles]scoredPoint
+	moves   []scoredMove
+}
+
+const rowMask = 1<<Size - 1
+
+// candidates appends the empty points within Chebyshev distance 2 of a stone
+// in increasing index order. If fewer than two exist it appends every empty
+// point instead, so a full turn can always be generated.
+func (b *Board) candidates(dst []Point) []Point {
+	start := len(dst)
+	for r := 0; r < Size; r++ {
+		var m uint32
+		for rr := max(0, r-2); rr <= min(Size-1, r+2); rr++ {
+			m |= b.occ[rr]
+		}
+		m = (m | m<<1 | m<<2 | m>>1 | m>>2) & rowMask &^ b.occ[r]
+		for m != 0 {
+			dst = append(dst, PointAt(bits.TrailingZeros32(m), r))
+			m &= m - 1
+		}
+	}
+	if len(dst)-start < 2 {
+		dst = dst[:start]
+		for p := Point(0); p < NumPoints; p++ {
+			if b.cells[p] == Empty {
+				dst = append(dst, p)
+			}
+		}
+	}
+	return dst
+}
+
+// betterMove orders moves by score, then by point indices (deterministic).
+func betterMove(x, y *scoredMove) bool {
+	if x.s != y.s {
+		return x.s > y.s
+	}
+	if x.m.A != y.m.A {
+		return x.m.A < y.m.A
+	}
+	return x.m.B < y.m.B
+}
+
+// pushTop inserts m into list, kept sorted best first and at most w long.
+func pushTop(list []scoredMove, w int, m scoredMove) []scoredMove {
+	n := len(list)
+	if n == w {
+		if !betterMove(&m, &list[n-1]) {
+			return list
+		}
+		list[n-1] = m
+	} else {
+		list = append(list, m)
+		n++
+	}
+	for i := n - 1; i > 0 && betterMove(&list[i], &list[i-1]); i-- {
+		list[i], list[i-1] = list[i-1], list[i]
+	}
+	return list
+}
+
+// static is the road score from s's view: the root side's score (the
+// weights are always applied from the root side's view, spec/evaluation.md
+// "Perspective"), negated when s is the root's opponent.
+func (e *Engine) static(s Color) float64 {
+	b := &e.board
+	v := e.ev.score(b.h[e.root], b.h[e.root.Opponent()])
+	if s != e.root {
+		return -v
+	}
+	return v
+}
+
+// leaf scores the position at ply from the side to move's view without
+// searching: 0 for a full board, a mate score when the side to move can
+// complete six now, or when the opponent has three or more threats, else the
+// static road score.
+func (e *Engine) leaf(ply int) float64 {
+	b := &e.board
+	if b.n == NumPoints {
+		return 0
+	}
+	s := b.ToMove()
+	if b.hasThreatRoad(s) {
+		return Mate - float64(ply)
+	}
+	o := s.Opponent()
+	if b.hasThreatRoad(o) && b.threatCount(o, &e.ts[ply]) >= 3 {
+		return -(Mate - float64(ply+1))
+	}
+	return e.static(s)
+}
+
+// topSingles scores every candidate point for side s by the evaluation after
+// placing it and keeps the best Singles in pb.singles (score, then index).
+// It returns how many were kept.
+func (e *Engine) topSingles(pb *plyBuf, s Color) int {
+	b := &e.board
+	cands := b.candidates(pb.cands[:0])
+	k := e.set.Singles
+	n := 0
+	for _, p := range cands {
+		b.Place(p)
+		v := e.static(s)
+		b.Unplace()
+		if n == k {
+			if v <= pb.singles[n-1].s {
+				continue
+			}
+			n--
+		}
+		i := n
+		for i > 0 && v > pb.singles[i-1].s {
+			pb.singles[i] = pb.singles[i-1]
+			i--
+		}
+		pb.singles[i] = scoredPoint{p, v}
+		n++
+	}
+	return n
+}
+
+// genMoves fills e.plies[ply].moves with the best Width moves for the side
+// to move at the start of its turn, best first, each scored by leaf() of the
+// resulting position from the mover's view. t and ts describe the opponent's
+// threats (t = 1 or 2 restricts the moves to blocking ones). It returns how
+// many positions were scored.
+func (e *Engine) genMoves(ply int, ts *threatSet, t int) int64 {
+	b := &e.board
+	pb := &e.plies[ply]
+	pb.moves = pb.moves[:0]
+	s := b.ToMove()
+	w := e.set.Width
+	var scored int64
+	switch t {
+	case 1:
+		for hi := 0; hi < ts.nSingle; hi++ {
+			h := ts.singles[hi]
+			b.Place(h)
+			k := e.topSingles(pb, s)
+			for i := 0; i < k; i++ {
+				f := pb.singles[i].p
+				if hi == 1 && f == ts.singles[0] {
+					continue // (singles[0], singles[1]) was scored already
+				}
+				b.Place(f)
+				v := -e.leaf(ply + 1)
+				b.Unplace()
+				scored++
+				pb.moves = pushTop(pb.moves, w, scoredMove{Pair(min(h, f), max(h, f)), v})
+			}
+			b.Unplace()
+		}
+	case 2:
+		for _, m := range ts.pairs[:ts.nPairs] {
+			b.Place(m.A)
+			b.Place(m.B)
+			v := -e.leaf(ply + 1)
+			b.Unplace()
+			b.Unplace()
+			scored++
+			pb.moves = pushTop(pb.moves, w, scoredMove{m, v})
+		}
+	default:
+		k := e.topSingles(pb, s)
+		for i := 0; i < k; i++ {
+			a := pb.singles[i].p
+			b.Place(a)
+			for j := i + 1; j < k; j++ {
+				c := pb.singles[j].p
+				b.Place(c)
+				v := -e.leaf(ply + 1)
+				b.Unplace()
+				scored++
+				pb.moves = pushTop(pb.moves, w, scoredMove{Pair(min(a, c), max(a, c)), v})
+			}
+			b.Unplace()
+		}
+	}
+	return scored
+}

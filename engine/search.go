@@ -1,0 +1,280 @@
+package engine
+
+import (
+	"context"
+	"math"
+	"time"
+)
+
+// Search returns the best move for b.ToMove() (Qi 2018 §§2.5, 4.3–4.7):
+// an immediate six if there is one; else, when enabled, a forced win found
+// by the threat search (victory by continuous double threat); else
+// iterative-deepening negamax alpha-beta to Settings.Depth moves over the
+// best Width moves per node, with a transposition table. Scores are applied
+// from the side to move's (the root's) view and negamax flips their sign; it
+// never swaps the roles of the my/enemy weights.
+//
+// b is not modified (the engine searches a private copy). Search normally
+// starts at the start of a turn; started after the first stone of a pair it
+// returns the best single stone. It never returns an illegal move while the
+// game is not over, even when stopped early by ctx, MaxNodes or MoveTime (it
+// then returns the result of the last completed iteration). Without MoveTime
+// (and with ctx not cancelled) the result depends only on the position, the
+// weights and the settings. It allocates nothing.
+func (e *Engine) Search(ctx context.Context, b *Board) Result {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	e.board.CopyFrom(b)
+	e.seq++
+	e.salt = mix64(e.games<<32 ^ e.seq)
+	e.nodes = 0
+	e.stop = false
+	e.ctx = ctx
+	e.maxNodes = e.set.MaxNodes
+	e.deadline = time.Time{}
+	if e.set.MoveTime > 0 {
+		e.deadline = time.Now().Add(e.set.MoveTime)
+	}
+	e.nextCheck = 0
+	e.poll()
+	r := e.search()
+	r.Nodes = e.nodes
+	e.ctx = nil
+	return r
+}
+
+// poll checks the budgets and schedules the next check.
+func (e *Engine) poll() {
+	e.nextCheck = e.nodes + 256
+	if e.maxNodes > 0 {
+		if e.nodes >= e.maxNodes {
+			e.stop = true
+		}
+		e.nextCheck = min(e.nextCheck, e.maxNodes)
+	}
+	if e.ctx.Err() != nil {
+		e.stop = true
+	}
+	if !e.deadline.IsZero() && !time.Now().Before(e.deadline) {
+		e.stop = true
+	}
+}
+
+// count adds n visited positions and polls the budgets when due.
+func (e *Engine) count(n int64) {
+	e.nodes += n
+	if e.nodes >= e.nextCheck {
+		e.poll()
+	}
+}
+
+var centre = PointAt(9, 9)
+
+func (e *Engine) search() Result {
+	b := &e.board
+	if b.Over() {
+		return Result{Move: Move{NoPoint, NoPoint}, Reason: "over"}
+	}
+	if b.n == 0 {
+		return Result{Move: Single(centre), Reason: "opening"}
+	}
+	s := b.ToMove()
+	e.root = s
+	if m, ok := b.winningMove(); ok {
+		return Result{Move: m, Score: Mate, Reason: "win"}
+	}
+	o := s.Opponent()
+	ts := &e.ts[0]
+	t := 0
+	if b.hasThreatRoad(o) {
+		b.analyzeThreats(o, ts)
+		t = ts.t
+	}
+	if b.StonesLeft() == 1 {
+		return e.searchSingle(ts, t)
+	}
+	if t >= 3 {
+		e.count(e.genMoves(0, ts, 0))
+		m := e.plies[0].moves[0]
+		return Result{Move: m.m, Score: -(Mate - 1), Reason: "lost"}
+	}
+	if e.set.ThreatSearch {
+		if m, plies, ok := e.threatSearch(); ok {
+			return Result{Move: m, Score: Mate - float64(plies), Reason: "threat"}
+		}
+		if e.stop {
+			// The budget ran out inside the threat search: fall back on the
+			// ordering alone, below.
+			e.stop = false
+			e.maxNodes = e.nodes // no further alpha-beta
+		}
+	}
+	reason := "search"
+	if t > 0 {
+		reason = "block"
+	}
+	e.count(e.genMoves(0, ts, t))
+	moves := e.plies[0].moves
+	best := moves[0]
+	res := Result{Move: best.m, Score: best.s, Depth: 1, Reason: reason}
+	if IsMate(best.s) {
+		return res
+	}
+	for d := 2; d <= e.set.Depth && !e.stop; d++ {
+		alpha := math.Inf(-1)
+		bi := -1
+		for i := range moves {
+			m := moves[i].m
+			b.Place(m.A)
+			b.Place(m.B)
+			v := -e.node(d-1, 1, math.Inf(-1), -alpha)
+			b.Unplace()
+			b.Unplace()
+			if e.stop {
+				break
+			}
+			if v > alpha {
+				alpha, bi = v, i
+			}
+		}
+		if e.stop || bi < 0 {
+			break
+		}
+		// Best move first for the next iteration; the others keep their order.
+		top := moves[bi]
+		copy(moves[1:bi+1], moves[:bi])
+		moves[0] = top
+		res = Result{Move: top.m, Score: alpha, Depth: d, Reason: reason}
+		if IsMate(alpha) {
+			break
+		}
+	}
+	return res
+}
+
+// searchSingle chooses one stone for a turn already half played: a blocking
+// stone when the opponent has exactly one threat, else the best single by
+// the evaluation.
+func (e *Engine) searchSingle(ts *threatSet, t int) Result {
+	b := &e.board
+	s := b.ToMove()
+	if t == 1 {
+		best, bestV := NoPoint, math.Inf(-1)
+		for _, h := range ts.singles[:ts.nSingle] {
+			b.Place(h)
+			v := -e.leaf(1)
+			b.Unplace()
+			e.count(1)
+			if v > bestV {
+				best, bestV = h, v
+			}
+		}
+		return Result{Move: Single(best), Score: bestV, Depth: 1, Reason: "block"}
+	}
+	pb := &e.plies[0]
+	e.topSingles(pb, s)
+	e.count(int64(len(b.candidates(pb.cands[:0]))))
+	reason := "search"
+	if t >= 2 {
+		reason = "lost"
+	}
+	return Result{Move: Single(pb.singles[0].p), Score: pb.singles[0].s, Depth: 1, Reason: reason}
+}
+
+// node is negamax alpha-beta at a turn start, ply moves below the root, with
+// depth moves left; the score is from the side to move's view.
+func (e *Engine) node(depth, ply int, alpha, beta float64) float64 {
+	e.count(1)
+	if e.stop {
+		return 0
+	}
+	b := &e.board
+	if b.n == NumPoints {
+		return 0
+	}
+	s := b.ToMove()
+	if b.hasThreatRoad(s) {
+		return Mate - float64(ply)
+	}
+	o := s.Opponent()
+	ts := &e.ts[ply]
+	t := 0
+	if b.hasThreatRoad(o) {
+		b.analyzeThreats(o, ts)
+		t = ts.t
+		if t >= 3 {
+			return -(Mate - float64(ply+1))
+		}
+	}
+	if depth <= 0 {
+		return e.static(s)
+	}
+	key := b.Hash() ^ e.salt
+	ent := &e.tt[key&e.ttMask]
+	ttMove := Move{NoPoint, NoPoint}
+	if ent.flag != ttEmpty && ent.key == key {
+		ttMove = Move{ent.a, ent.b}
+		if int(ent.depth) >= depth {
+			switch {
+			case ent.flag == ttExact,
+				ent.flag == ttLower && ent.score >= beta,
+				ent.flag == ttUpper && ent.score <= alpha:
+				return ent.score
+			}
+		}
+	}
+	e.count(e.genMoves(ply, ts, t))
+	moves := e.plies[ply].moves
+	if depth == 1 {
+		// Every generated move was scored by leaf(): the best is exact.
+		e.store(ent, key, moves[0].s, moves[0].m, depth, ttExact)
+		return moves[0].s
+	}
+	if ttMove.A != NoPoint {
+		for i := 1; i < len(moves); i++ {
+			if moves[i].m == ttMove {
+				top := moves[i]
+				copy(moves[1:i+1], moves[:i])
+				moves[0] = top
+				break
+			}
+		}
+	}
+	alpha0 := alpha
+	bestV := math.Inf(-1)
+	bestM := moves[0].m
+	for i := range moves {
+		m := moves[i].m
+		b.Place(m.A)
+		b.Place(m.B)
+		v := -e.node(depth-1, ply+1, -beta, -alpha)
+		b.Unplace()
+		b.Unplace()
+		if e.stop {
+			return 0
+		}
+		if v > bestV {
+			bestV, bestM = v, m
+			if v > alpha {
+				alpha = v
+				if alpha >= beta {
+					break
+				}
+			}
+		}
+	}
+	flag := ttExact
+	switch {
+	case bestV <= alpha0:
+		flag = ttUpper
+	case bestV >= beta:
+		flag = ttLower
+	}
+	e.store(ent, key, bestV, bestM, depth, flag)
+	return bestV
+}
+
+func (e *Engine) store(ent *ttEntry, key uint64, v float64, m Move, depth int, flag uint8) {
+	*ent = ttEntry{key: key, score: v, a: m.A, b: m.B, depth: int8(depth), flag: flag}
+}
