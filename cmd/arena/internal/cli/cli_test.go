@@ -1,0 +1,140 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestSplitCommand(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want []string
+	}{
+		{"engine -depth 3", []string{"engine", "-depth", "3"}},
+		{"  /opt/my engine/x  ", []string{"/opt/my", "engine/x"}},
+		{`'/opt/my engine/x' -name "a \"b\" c"`, []string{"/opt/my engine/x", "-name", `a "b" c`}},
+		{`a\ b c''`, []string{"a b", "c"}},
+	} {
+		got, err := splitCommand(c.in)
+		if err != nil || !reflect.DeepEqual(got, c.want) {
+			t.Errorf("splitCommand(%q) = %q, %v; want %q", c.in, got, err, c.want)
+		}
+	}
+	for _, bad := range []string{"", "   ", "a 'b", `a "b`} {
+		if _, err := splitCommand(bad); err == nil {
+			t.Errorf("splitCommand(%q) accepted", bad)
+		}
+	}
+}
+
+var (
+	zhou = filepath.Join("..", "..", "..", "..", "configs", "weights", "zhou2015.json")
+	dual = filepath.Join("..", "..", "..", "..", "configs", "weights", "qi2018-dual.json")
+	tbl  = filepath.Join("..", "..", "..", "..", "configs", "weights", "qi2018-table3-1.json")
+)
+
+func TestMainEndToEnd(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "run")
+	var stdout, stderr bytes.Buffer
+	code := Main(context.Background(), []string{"-pairs", "1", "-depth", "1", "-out", out, zhou, dual, "-concurrency", "2"}, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "zhou2015") || !strings.Contains(stdout.String(), "qi2018-dual") {
+		t.Errorf("table:\n%s", stdout.String())
+	}
+	var sum summary
+	data, err := os.ReadFile(filepath.Join(out, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &sum); err != nil {
+		t.Fatal(err)
+	}
+	if sum.Games != 2 || len(sum.Matchups) != 1 || sum.Matchups[0].N != 2 || sum.Schedule != "head-to-head" {
+		t.Errorf("summary %+v", sum)
+	}
+	log, _ := os.ReadFile(filepath.Join(out, "games.jsonl"))
+	if n := strings.Count(string(log), "\n"); n != 2 {
+		t.Errorf("games.jsonl has %d lines", n)
+	}
+	sgfs, _ := filepath.Glob(filepath.Join(out, "sgf", "*.sgf"))
+	if len(sgfs) != 2 {
+		t.Errorf("%d SGF files", len(sgfs))
+	}
+	for _, f := range []string{"winrate.png", "winrate.svg"} {
+		if st, err := os.Stat(filepath.Join(out, f)); err != nil || st.Size() < 100 {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	// A second run into the same directory is refused and changes nothing.
+	stdout.Reset()
+	stderr.Reset()
+	if code := Main(context.Background(), []string{"-pairs", "1", "-depth", "1", "-out", out, zhou, dual}, &stdout, &stderr); code != 2 {
+		t.Errorf("non-empty -out: exit %d", code)
+	}
+	again, _ := os.ReadFile(filepath.Join(out, "summary.json"))
+	if !bytes.Equal(again, data) {
+		t.Error("summary.json changed by the refused run")
+	}
+}
+
+func TestMainJSONRoundRobin(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	code := Main(context.Background(), []string{"-json", "-pairs", "1", "-depth", "1", "-maxmoves", "30", "-random-openings", "4", "-seed", "9", zhou, dual, tbl}, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	var sum summary
+	if err := json.Unmarshal(stdout.Bytes(), &sum); err != nil {
+		t.Fatalf("stdout is not the JSON summary: %v\n%s", err, stdout.String())
+	}
+	if sum.Schedule != "round-robin" || sum.Games != 6 || len(sum.Matchups) != 3 || len(sum.Standings) != 3 {
+		t.Errorf("summary %+v", sum)
+	}
+	var points float64
+	for _, s := range sum.Standings {
+		points += s.Points
+	}
+	if points != 6 {
+		t.Errorf("standings hold %g points for 6 games", points)
+	}
+}
+
+func TestMainUsageErrors(t *testing.T) {
+	dir := t.TempDir()
+	badWeights := filepath.Join(dir, "bad.json")
+	os.WriteFile(badWeights, []byte(`{"name":"x","schema":"symmetric","values":[1,2],"provenance":{"tool":"t"}}`), 0o644)
+	badOpenings := filepath.Join(dir, "openings.txt")
+	os.WriteFile(badOpenings, []byte("JJ KJJK\n\nJJ JJKK\n"), 0o644)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-bogus", zhou, dual}, "-bogus"},
+		{[]string{"-pairs", "0", zhou, dual}, "-pairs 0"},
+		{[]string{"-pairs", "x", zhou, dual}, "-pairs"},
+		{[]string{zhou}, "at least two players"},
+		{[]string{zhou, badWeights}, "bad.json"},
+		{[]string{zhou, filepath.Join(dir, "missing.json")}, "missing.json"},
+		{[]string{"-sprt", "5", zhou, dual}, "-sprt"},
+		{[]string{"-sprt", "0,5", zhou, dual, tbl}, "two players"},
+		{[]string{"-openings", badOpenings, zhou, dual}, "openings.txt:3"},
+		{[]string{"-openings", badOpenings, "-random-openings", "3", zhou, dual}, "exclude"},
+		{[]string{"-random-openings", "999", zhou, dual}, "162"},
+		{[]string{"-engine", "fake 'x", zhou}, "quote"},
+		{[]string{"-movetime", "0s", zhou, dual}, "-movetime"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := Main(context.Background(), c.args, &stdout, &stderr)
+		if code != 2 || !strings.Contains(stderr.String(), c.want) {
+			t.Errorf("%q: exit %d, stderr %q; want 2 and %q", c.args, code, stderr.String(), c.want)
+		}
+	}
+}
