@@ -48,12 +48,12 @@ func (k Kind) String() string {
 	return kindWords[k]
 }
 
-// Limits the parser puts on numeric arguments. They keep a stray number from
-// starting an endless search; the engine's SetSettings validates further.
+// Limits the parser puts on numeric arguments (the engine's own limits) and
+// on lines.
 const (
-	MaxDepth   = 16   // largest accepted `depth`, in moves (stone pairs)
-	MaxWidth   = 1000 // largest accepted `width`, in moves kept per node
-	MaxLineLen = 4096 // longest line Serve reads, in bytes; longer lines get an error reply
+	MaxDepth   = engine.MaxDepth // largest accepted `depth`, in moves (stone pairs)
+	MaxWidth   = engine.MaxWidth // largest accepted `width`, in moves kept per node
+	MaxLineLen = 4096            // longest line Serve reads, in bytes; longer lines get an error reply
 )
 
 // Command is one parsed protocol line.
@@ -193,7 +193,7 @@ func ParseCommand(line string) (Command, error) {
 		}
 		return Command{Kind: Weights, Path: rest}, nil
 	}
-	return Command{}, fmt.Errorf("%w: unknown command %s (try help)", ErrSyntax, quote(fields[0]))
+	return Command{}, fmt.Errorf("%w: %s is not a command (try help)", ErrSyntax, quote(fields[0]))
 }
 
 // parseMove checks the letters before handing them to engine.ParseMove, so

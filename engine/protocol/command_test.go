@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -47,9 +48,9 @@ func TestParseCommand(t *testing.T) {
 		{"black JJJJ", Command{Kind: Place, Side: engine.Black, Move: engine.Single(jj)}},
 		{"white klLK", Command{Kind: Place, Side: engine.White, Move: engine.Pair(kl, lk)}},
 		{"depth 3", Command{Kind: Depth, N: 3}},
-		{"depth  16 ", Command{Kind: Depth, N: 16}},
+		{"depth  12 ", Command{Kind: Depth, N: 12}},
 		{"width 1", Command{Kind: Width, N: 1}},
-		{"width 1000", Command{Kind: Width, N: 1000}},
+		{fmt.Sprintf("width %d", MaxWidth), Command{Kind: Width, N: MaxWidth}},
 		{"weights a.json", Command{Kind: Weights, Path: "a.json"}},
 		{"  weights   my dir/b c.json \r", Command{Kind: Weights, Path: "my dir/b c.json"}},
 	}
@@ -67,8 +68,8 @@ func TestParseCommand(t *testing.T) {
 
 func TestParseCommandErrors(t *testing.T) {
 	cases := []struct{ line, want string }{
-		{"foo", `unknown command "foo"`},
-		{"moves JJ", `unknown command "moves"`},
+		{"foo", `bad command: "foo" is not a command`},
+		{"moves JJ", `"moves" is not a command`},
 		{"move", "move needs the stones"},
 		{"move J", "want 2 or 4 letters"},
 		{"move JJK", "want 2 or 4 letters"},
@@ -81,18 +82,19 @@ func TestParseCommandErrors(t *testing.T) {
 		{"next please", "next takes no argument"},
 		{"quit now", "quit takes no argument"},
 		{"new black now", "new takes one word"},
-		{"depth", "depth takes one number 1..16"},
-		{"depth 0", `depth "0": want a whole number 1..16`},
-		{"depth 17", `depth "17": want a whole number 1..16`},
+		{"depth", fmt.Sprintf("depth takes one number 1..%d", MaxDepth)},
+		{"depth 0", fmt.Sprintf(`depth "0": want a whole number 1..%d`, MaxDepth)},
+		{fmt.Sprintf("depth %d", MaxDepth+1), fmt.Sprintf(`depth "%d": want a whole number 1..%d`, MaxDepth+1, MaxDepth)},
 		{"depth -2", `want a whole number`},
 		{"depth 2.5", `want a whole number`},
 		{"depth 99999999999999999999999", `want a whole number`},
-		{"width 0", `width "0": want a whole number 1..1000`},
+		{"width 0", fmt.Sprintf(`width "0": want a whole number 1..%d`, MaxWidth)},
+		{fmt.Sprintf("width %d", MaxWidth+1), "want a whole number"},
 		{"width 3 4", "width takes one number"},
 		{"weights", "weights needs a file name"},
 		{"weights   \t", "weights needs a file name"},
 		{"move \xff\xfe", "not valid UTF-8"},
-		{"bad\x00word", `unknown command "bad\x00word"`},
+		{"bad\x00word", `"bad\x00word" is not a command`},
 	}
 	for _, tc := range cases {
 		_, err := ParseCommand(tc.line)

@@ -22,7 +22,7 @@ var fuzzFiles = map[string]string{
 func newFuzzServer(t *testing.T, out io.Writer) *Server {
 	t.Helper()
 	st := engine.DefaultSettings()
-	st.Depth, st.Width, st.MaxNodes = 2, 4, 3000 // `depth 16` in the input stays cheap
+	st.Depth, st.Width, st.MaxNodes = 2, 4, 3000 // `depth 12` in the input stays cheap
 	s, err := NewServer(Config{Name: "fuzz", Weights: testWeights(t), Settings: st}, out, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -191,15 +192,17 @@ func TestConnectMoreReplay(t *testing.T) {
 	if again := ss.engineMove("next", engine.Black); again != m {
 		t.Fatalf("replayed position: %s, first time %s", again, m)
 	}
-	// With one more Black move in the replay, next moves for White.
-	ss.silent("black " + m.String())
+	// With the engine's move added to the replay, next moves for White.
+	for _, l := range append(replay, "black "+m.String()) {
+		ss.silent(l)
+	}
 	ss.engineMove("next", engine.White)
 }
 
 func TestErrorsKeepGoing(t *testing.T) {
 	ss := newSession(t)
 	ss.silent("new white")
-	ss.errorLine("foo", `unknown command "foo"`)
+	ss.errorLine("foo", `"foo" is not a command`)
 	ss.errorLine("move", "move needs the stones")
 	ss.errorLine("move JJK", "want 2 or 4 letters")
 	ss.errorLine("move TTAA", "off the board")
@@ -210,10 +213,10 @@ func TestErrorsKeepGoing(t *testing.T) {
 	ss.errorLine("move ABAB", "move AB")   // a doubled point is one stone
 	ss.errorLine("move AAAAAB", "want 2 or 4 letters")
 	ss.errorLine("white AAAB", "white stones out of turn, black to move")
-	ss.errorLine("depth 0", "want a whole number 1..16")
-	ss.errorLine("width x", "want a whole number 1..1000")
+	ss.errorLine("depth 0", fmt.Sprintf("want a whole number 1..%d", MaxDepth))
+	ss.errorLine("width x", fmt.Sprintf("want a whole number 1..%d", MaxWidth))
 	ss.errorLine("new black now", "new takes one word")
-	ss.errorLine(strings.Repeat("x", 100), "unknown command")
+	ss.errorLine(strings.Repeat("x", 100), "is not a command")
 	// Still alive and still playing legally.
 	if r := ss.say("name"); len(r) != 1 || r[0] != "name roadtune" {
 		t.Fatalf("name after errors: %q", r)

@@ -1,0 +1,102 @@
+// Command engine is roadtune's Connect6 engine as a program speaking the
+// Cloudict/ConnectMore text protocol on stdin/stdout (see package
+// engine/protocol), so that a tuned weight file can play in the ConnectMore
+// GUI, against Cloudict, or in the arena as an external engine.
+//
+//	engine [-weights FILE] [-depth N] [-width N] [-vcf=true|false] [-name S] [-movetime D]
+//
+// Without -weights it plays the embedded zhou2015 baseline (Zhou 2015).
+// Protocol replies go to stdout, diagnostics to stderr. Bad flags or a bad
+// weight file: a message on stderr naming the flag or the file and field,
+// exit status 2. An I/O error while serving: exit status 1.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/roadtune/roadtune/configs"
+	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/engine/protocol"
+)
+
+// baseline is the embedded weight file used without -weights.
+const baseline = "zhou2015"
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// run is the whole program; it returns the exit status.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	def := engine.DefaultSettings()
+	fl := flag.NewFlagSet("engine", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	weights := fl.String("weights", "", "weight file (JSON); empty: the embedded "+baseline+" baseline")
+	depth := fl.Int("depth", def.Depth, fmt.Sprintf("alpha-beta depth in moves, 1..%d", protocol.MaxDepth))
+	width := fl.Int("width", def.Width, fmt.Sprintf("moves kept per node, 1..%d", protocol.MaxWidth))
+	vcf := fl.Bool("vcf", def.ThreatSearch, "threat (forced-win) search before alpha-beta")
+	name := fl.String("name", protocol.DefaultName, "engine name for the `name` command (one word)")
+	moveTime := fl.Duration("movetime", def.MoveTime, "clock budget per move, e.g. 500ms; 0 = none (results then depend on the machine)")
+	fl.Usage = func() {
+		fmt.Fprintf(fl.Output(), "usage: engine [flags]\nSpeaks the Cloudict/ConnectMore Connect6 protocol on stdin/stdout; send `help` for the commands.\n")
+		fl.PrintDefaults()
+	}
+	if err := fl.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	bad := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "engine: "+format+"\n", a...)
+		return 2
+	}
+	if fl.NArg() > 0 {
+		return bad("unexpected argument %q (flags only)", fl.Arg(0))
+	}
+	if *depth < 1 || *depth > protocol.MaxDepth {
+		return bad("flag -depth %d: want 1..%d", *depth, protocol.MaxDepth)
+	}
+	if *width < 1 || *width > protocol.MaxWidth {
+		return bad("flag -width %d: want 1..%d", *width, protocol.MaxWidth)
+	}
+	if *moveTime < 0 {
+		return bad("flag -movetime %s: want 0 or more", *moveTime)
+	}
+
+	wf, err := loadWeights(*weights)
+	if err != nil {
+		return bad("flag -weights: %v", err)
+	}
+	st := def
+	st.Depth, st.Width, st.ThreatSearch, st.MoveTime = *depth, *width, *vcf, *moveTime
+	srv, err := protocol.NewServer(protocol.Config{Name: *name, Weights: wf.Weights(), Settings: st}, stdout, stderr)
+	if err != nil {
+		return bad("%v", err)
+	}
+	fmt.Fprintf(stderr, "engine: playing weights %q (%s) depth %d width %d vcf %t\n",
+		wf.Name, wf.Schema, st.Depth, st.Width, st.ThreatSearch)
+	if err := srv.Run(context.Background(), stdin); err != nil {
+		fmt.Fprintf(stderr, "engine: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// loadWeights reads the weight file at path, or the embedded baseline when
+// path is empty.
+func loadWeights(path string) (*engine.WeightFile, error) {
+	if path != "" {
+		return engine.LoadWeightFile(path)
+	}
+	data, err := configs.Weights(baseline)
+	if err != nil {
+		return nil, err
+	}
+	return engine.ParseWeightFile("configs/weights/"+baseline+".json", data)
+}

@@ -1,0 +1,156 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/engine/protocol"
+)
+
+var pairReply = regexp.MustCompile(`^move [A-S]{4}$`)
+
+// writeWeights writes a valid asymmetric weight file into dir.
+func writeWeights(t *testing.T, dir string) string {
+	t.Helper()
+	path := filepath.Join(dir, "asym.json")
+	err := engine.WriteWeightFile(path, &engine.WeightFile{
+		Name: "asym", Schema: engine.Asymmetric,
+		Values:     []float64{1, 15, 30, 50, 50, 1, 10, 15, 35, 25},
+		Provenance: engine.Provenance{Tool: "cmd/engine test"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// writeBad writes a weight file with one gene too few.
+func writeBad(t *testing.T, dir string) string {
+	t.Helper()
+	path := filepath.Join(dir, "short.json")
+	data := `{"name":"short","schema":"symmetric","values":[20,80,150,800],"provenance":{"tool":"t"}}`
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestRunFlags(t *testing.T) {
+	dir := t.TempDir()
+	good, bad := writeWeights(t, dir), writeBad(t, dir)
+	cases := []struct {
+		args       []string
+		code       int
+		stdout     string // exact
+		stderrHas  string
+		stdin      string
+		stderrNone bool
+	}{
+		{args: nil, stdin: "name\nquit\n", code: 0, stdout: "name roadtune\n", stderrHas: `"zhou2015" (symmetric)`},
+		{args: []string{"-name", "tuned", "-weights", good, "-depth", "1", "-width", "3", "-vcf=false"},
+			stdin: "name\nprint\nquit\n", code: 0, stderrHas: `"asym" (asymmetric) depth 1 width 3 vcf false`},
+		{args: []string{"-weights", filepath.Join(dir, "none.json")}, code: 2, stderrHas: "none.json"},
+		{args: []string{"-weights", bad}, code: 2, stderrHas: "short.json"},
+		{args: []string{"-depth", "0"}, code: 2, stderrHas: fmt.Sprintf("flag -depth 0: want 1..%d", protocol.MaxDepth)},
+		{args: []string{"-width", fmt.Sprint(protocol.MaxWidth + 1)}, code: 2, stderrHas: fmt.Sprintf("flag -width %d", protocol.MaxWidth+1)},
+		{args: []string{"-movetime", "-1s"}, code: 2, stderrHas: "flag -movetime"},
+		{args: []string{"-name", "two words"}, code: 2, stderrHas: "engine name"},
+		{args: []string{"-bogus"}, code: 2, stderrHas: "flag provided but not defined: -bogus"},
+		{args: []string{"extra"}, code: 2, stderrHas: `unexpected argument "extra"`},
+		{args: []string{"-h"}, code: 0, stderrHas: "usage: engine"},
+	}
+	for _, tc := range cases {
+		var stdout, stderr bytes.Buffer
+		code := run(tc.args, strings.NewReader(tc.stdin), &stdout, &stderr)
+		if code != tc.code {
+			t.Errorf("run %q: exit %d, want %d; stderr:\n%s", tc.args, code, tc.code, stderr.String())
+			continue
+		}
+		if tc.stdout != "" && stdout.String() != tc.stdout {
+			t.Errorf("run %q: stdout %q, want %q", tc.args, stdout.String(), tc.stdout)
+		}
+		if tc.code != 0 && stdout.Len() != 0 {
+			t.Errorf("run %q: exit %d but stdout %q", tc.args, tc.code, stdout.String())
+		}
+		if !strings.Contains(stderr.String(), tc.stderrHas) {
+			t.Errorf("run %q: stderr %q, want it to contain %q", tc.args, stderr.String(), tc.stderrHas)
+		}
+		if tc.code == 0 && tc.args != nil && tc.args[0] == "-name" && !strings.HasPrefix(stdout.String(), "name tuned\n") {
+			t.Errorf("run %q: stdout %q", tc.args, stdout.String())
+		}
+	}
+	// The weights field at fault is named.
+	var stderr bytes.Buffer
+	run([]string{"-weights", bad}, strings.NewReader(""), &bytes.Buffer{}, &stderr)
+	if !strings.Contains(stderr.String(), "values") {
+		t.Errorf("bad weight file: stderr %q does not name the field", stderr.String())
+	}
+}
+
+// TestBinary builds cmd/engine and plays a short conversation through pipes.
+func TestBinary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a binary")
+	}
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command:", err)
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "engine")
+	build := exec.Command(gobin, "build", "-o", bin, ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+
+	cmd := exec.Command(bin, "-depth", "2", "-width", "6")
+	cmd.Stdin = strings.NewReader("name\r\nnew black\nmove KJJK\n\ndepth 1\nmove JJAA\nmove AAAS\nbogus\nquit\nname\n")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("engine: %v\nstderr:\n%s", err, stderr.String())
+	}
+	lines := strings.Split(strings.TrimSuffix(stdout.String(), "\n"), "\n")
+	if len(lines) != 7 {
+		t.Fatalf("stdout %q: want 7 protocol lines", lines)
+	}
+	checks := []func(string) bool{
+		func(l string) bool { return l == "name roadtune" },
+		func(l string) bool { return l == "move JJ" },
+		pairReply.MatchString,
+		func(l string) bool { return l == "depth 1" },
+		func(l string) bool { return strings.HasPrefix(l, "error move JJAA") },
+		pairReply.MatchString,
+		func(l string) bool { return l == `error bad command: "bogus" is not a command (try help)` },
+	}
+	for i, ok := range checks {
+		if !ok(lines[i]) {
+			t.Errorf("stdout line %d = %q", i+1, lines[i])
+		}
+	}
+	if !strings.Contains(stderr.String(), "info black JJ") {
+		t.Errorf("stderr lacks the search diagnostics:\n%s", stderr.String())
+	}
+
+	// A bad weight file: exit status 2, the file named on stderr, nothing on stdout.
+	stdout.Reset()
+	stderr.Reset()
+	bad := exec.Command(bin, "-weights", writeBad(t, dir))
+	bad.Stdout, bad.Stderr = &stdout, &stderr
+	err = bad.Run()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 2 {
+		t.Fatalf("bad -weights: %v, want exit status 2", err)
+	}
+	if !strings.Contains(stderr.String(), "short.json") || stdout.Len() != 0 {
+		t.Fatalf("bad -weights: stdout %q stderr %q", stdout.String(), stderr.String())
+	}
+}
