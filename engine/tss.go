@@ -115,7 +115,6 @@ func (e *Engine) tsAttack(k, left int) (bool, int, Move) {
 		for _, r := range tb.tsA.pairs[:tb.tsA.nPairs] {
 			b.Place(r.A)
 			b.Place(r.B)
-			e.tsNodes++
 			ok, plies, _ := e.tsAttack(k+1, left-1)
 			b.Unplace()
 			b.Unplace()
@@ -189,6 +188,7 @@ func (e *Engine) tsGenerate(tb *tplyBuf, a Color, tD int, winOnly bool) (Move, b
 		}
 		b.Place(y)
 		e.tsNodes++
+		e.count(1)
 		if !b.hasThreatRoad(d) && b.threatRoadCount(a) >= 2 {
 			if t := b.threatCount(a, &tb.tsA); t >= 3 {
 				win, found = Pair(min(x, y), max(x, y)), true
