@@ -102,7 +102,7 @@ type GameRecord struct {
 	Result     Result
 	Reason     string           // ReasonSix, ReasonFullBoard, ReasonMoveLimit or "forfeit:<kind>"
 	Detail     string           // forfeit detail (offending line, engine error, stderr tail)
-	Time       [2]time.Duration // wall-clock thinking time of Black, White (as measured by the referee)
+	Time       [2]time.Duration // wall-clock thinking time of Black, White as measured by the referee (see PlayGame)
 	Nodes      [2]int64         // search nodes of Black, White (0 for external engines)
 }
 
@@ -213,6 +213,10 @@ func PlayGame(ctx context.Context, b *engine.Board, black, white Player, opening
 		}
 	}
 	last := NoMove
+	// One clock reading per move: a player's time runs from the end of the
+	// previous move's reading to the end of its own reply, so it includes
+	// the referee's validation of the previous move (about 0.1 µs).
+	clock := time.Now()
 	for {
 		switch {
 		case b.Winner() != engine.Empty:
@@ -234,9 +238,10 @@ func PlayGame(ctx context.Context, b *engine.Board, black, white Player, opening
 		}
 		c := b.ToMove()
 		ci := colorIndex(c)
-		start := time.Now()
 		reply, err := players[ci].Play(ctx, b, last)
-		rec.Time[ci] += time.Since(start)
+		now := time.Now()
+		rec.Time[ci] += now.Sub(clock)
+		clock = now
 		rec.Nodes[ci] += reply.Nodes
 		if err != nil {
 			var f *Forfeit

@@ -45,6 +45,10 @@ func (r *Runner) Knockout(ctx context.Context, seeds []int, pairs int) (*Knockou
 	if pairs < 1 {
 		return nil, fmt.Errorf("tournament: knockout with %d game pairs per match", pairs)
 	}
+	run := *r
+	if run.Engines == nil {
+		run.Engines = &EnginePool{} // one set of engines for all rounds
+	}
 	alive := append([]int(nil), seeds...)
 	k := &Knockout{}
 	for len(alive) > 1 {
@@ -66,7 +70,7 @@ func (r *Runner) Knockout(ctx context.Context, seeds []int, pairs int) (*Knockou
 				fx = append(fx, Fixture{A: a, B: b, Opening: p})
 			}
 		}
-		t, err := r.Run(ctx, fx)
+		t, err := run.Run(ctx, fx)
 		if err != nil {
 			return nil, fmt.Errorf("knockout round %d: %w", len(k.Rounds)+1, err)
 		}

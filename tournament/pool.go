@@ -42,6 +42,10 @@ type Runner struct {
 	// OnGame, when set, receives each game record in game order (a game is
 	// passed on once all games before it are); an error stops the run.
 	OnGame func(GameRecord) error
+	// Engines, when set, lends the workers their in-process engines and
+	// takes them back at the end of the run, so that repeated runs do not
+	// reallocate transposition tables. Nil: each run allocates its own.
+	Engines *EnginePool
 }
 
 // job is one scheduled game.
@@ -86,6 +90,11 @@ func (r *Runner) Run(ctx context.Context, fixtures []Fixture) (*Table, error) {
 	}
 	conc = min(conc, len(jobs))
 
+	pool := r.Engines
+	if pool == nil {
+		pool = &EnginePool{}
+	}
+
 	g, gctx := errgroup.WithContext(ctx)
 	playCtx, stop := context.WithCancel(gctx) // stop: the SPRT has decided
 	defer stop()
@@ -107,7 +116,7 @@ func (r *Runner) Run(ctx context.Context, fixtures []Fixture) (*Table, error) {
 	wg := errgroup.Group{}
 	for range conc {
 		wg.Go(func() error {
-			w := newWorker(r)
+			w := newWorker(r, pool)
 			defer w.close()
 			for j := range feed {
 				rec, err := w.play(playCtx, j)
@@ -204,13 +213,14 @@ func (r *Runner) Run(ctx context.Context, fixtures []Fixture) (*Table, error) {
 // worker owns the players and the board of one goroutine of the pool.
 type worker struct {
 	r       *Runner
+	pool    *EnginePool
 	board   *engine.Board
 	engines [2]*EnginePlayer // in-process engine per colour, reused by every engine entrant
 	players []Player         // custom and external players by entrant index, made on first use
 }
 
-func newWorker(r *Runner) *worker {
-	return &worker{r: r, board: engine.NewBoard(), players: make([]Player, len(r.Entrants))}
+func newWorker(r *Runner, pool *EnginePool) *worker {
+	return &worker{r: r, pool: pool, board: engine.NewBoard(), players: make([]Player, len(r.Entrants))}
 }
 
 // player returns the worker's player for entrant i with colour c.
@@ -218,24 +228,18 @@ func (w *worker) player(i int, c engine.Color) (Player, error) {
 	e := &w.r.Entrants[i]
 	if e.New == nil && len(e.Command) == 0 {
 		ci := colorIndex(c)
-		p := w.engines[ci]
-		if p == nil {
-			np, err := NewEnginePlayer(e.Weights, e.Settings)
+		if w.engines[ci] == nil {
+			p, err := w.pool.get(e.Weights, e.Settings)
 			if err != nil {
 				return nil, fmt.Errorf("entrant %q: %w", e.Name, err)
 			}
-			w.engines[ci] = np
-			return np, nil
+			w.engines[ci] = p
+			return p, nil
 		}
-		if p.eng.Settings() != e.Settings {
-			if err := p.eng.SetSettings(e.Settings); err != nil {
-				return nil, fmt.Errorf("entrant %q: %w", e.Name, err)
-			}
-		}
-		if err := p.eng.SetWeights(e.Weights); err != nil {
+		if err := w.engines[ci].rebind(e.Weights, e.Settings); err != nil {
 			return nil, fmt.Errorf("entrant %q: %w", e.Name, err)
 		}
-		return p, nil
+		return w.engines[ci], nil
 	}
 	if w.players[i] != nil {
 		return w.players[i], nil
@@ -275,6 +279,7 @@ func (w *worker) play(ctx context.Context, j job) (GameRecord, error) {
 }
 
 func (w *worker) close() {
+	w.pool.put(w.engines[0], w.engines[1])
 	for _, p := range w.players {
 		if p != nil {
 			p.Close()

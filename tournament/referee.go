@@ -19,7 +19,9 @@ import (
 // batch are comparable. All games of a batch go through one worker pool
 // (Runner), so every core stays busy across matches, and the outcomes
 // depend only on the seed, the matches and the settings, not on the
-// concurrency (Settings must then have no MoveTime).
+// concurrency (Settings must then have no MoveTime). The engines and their
+// tables are allocated by the first batch and reused by the next ones; use
+// a VectorReferee by pointer.
 type VectorReferee struct {
 	Schema   engine.Schema
 	Settings engine.Settings
@@ -40,6 +42,8 @@ type VectorReferee struct {
 	// matches are named "m<index>.A" and "m<index>.B". An error stops the
 	// batch.
 	GameLog func(GameRecord) error
+
+	engines EnginePool // engines kept between batches
 }
 
 var _ optimize.Referee = (*VectorReferee)(nil)
@@ -109,6 +113,7 @@ func (r *VectorReferee) Play(ctx context.Context, seed uint64, matches []optimiz
 		Concurrency: r.Concurrency,
 		Progress:    r.Progress,
 		OnGame:      r.GameLog,
+		Engines:     &r.engines,
 	}
 	t, err := run.Run(ctx, fixtures)
 	if err != nil {

@@ -37,6 +37,19 @@ func TestVectorRefereeDeterministic(t *testing.T) {
 	if !reflect.DeepEqual(o1, o2) || !reflect.DeepEqual(strip(g1), strip(g2)) {
 		t.Errorf("concurrency 1 vs 3: %v vs %v", o1, o2)
 	}
+	// The same referee replays a batch identically with engines reused
+	// from an earlier batch of other matches.
+	ref := VectorReferee{Schema: engine.Symmetric, Settings: fastSettings(), Pairs: 2, MaxMoves: 40, Concurrency: 2}
+	if _, err := ref.Play(context.Background(), 7, matches[2:]); err != nil {
+		t.Fatal(err)
+	}
+	o3, err := ref.Play(context.Background(), 42, matches)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(o1, o3) {
+		t.Errorf("reused engines: %v, want %v", o3, o1)
+	}
 	for i, o := range o1 {
 		if o.Games() != 4 {
 			t.Errorf("match %d: %d games, want 4", i, o.Games())
