@@ -2,6 +2,8 @@ package tournament
 
 import (
 	"context"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -147,5 +149,45 @@ func TestExternalCancelKillsProcess(t *testing.T) {
 	}
 	if p.proc != nil {
 		t.Error("process not reaped after cancel")
+	}
+}
+
+// TestExternalRoadtuneEngine drives the real protocol engine (cmd/engine)
+// when it builds: with the same weights and settings it must play exactly
+// the moves of the in-process engine, from the empty board (Cloudict) and
+// from openings (ConnectMore replay).
+func TestExternalRoadtuneEngine(t *testing.T) {
+	t.Parallel()
+	bin := filepath.Join(t.TempDir(), "engine")
+	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/engine").CombinedOutput(); err != nil {
+		t.Skipf("cmd/engine does not build: %v\n%s", err, out)
+	}
+	s := engine.DefaultSettings()
+	s.Depth = 1
+	w := baseline(t, "zhou2015")
+	ops := []Opening{{}, mustOpening(t, "JJ KJJK"), mustOpening(t, "JJ IIKK LLMM")}
+	run := func(second Entrant) *Table {
+		r := Runner{
+			Entrants:    []Entrant{{Name: "inproc", Weights: w, Settings: s}, second},
+			Openings:    ops,
+			MaxMoves:    60,
+			Concurrency: 2,
+		}
+		tab, err := r.Run(context.Background(), HeadToHead(0, 1, len(ops)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tab
+	}
+	ext := run(Entrant{Name: "other", Command: []string{bin, "-depth", "1"}, MoveTime: 20 * time.Second})
+	ref := run(Entrant{Name: "other", Weights: w, Settings: s})
+	for i, g := range ext.Games {
+		if strings.HasPrefix(g.Reason, "forfeit") {
+			t.Errorf("game %d: %s %s", i, g.Reason, g.Detail)
+			continue
+		}
+		if !equalMoves(g.Moves, ref.Games[i].Moves) || g.Result != ref.Games[i].Result {
+			t.Errorf("game %d (%q): external %v %v\nin-process %v %v", i, g.Opening, g.Result, g.Moves, ref.Games[i].Result, ref.Games[i].Moves)
+		}
 	}
 }

@@ -10,15 +10,18 @@ import (
 
 // Entrant is a player as a schedule sees it: a name and how workers make
 // the player. Exactly one kind is used, in this order of precedence:
-//   - New != nil: a custom player; each worker calls New once per colour it
-//     needs and reuses the instance for all its games.
+//   - New != nil: a custom player; each worker calls New once, at the
+//     entrant's first game on that worker, and reuses the instance.
 //   - len(Command) > 0: an external protocol engine (ExternalPlayer), argv
 //     Command, per-move limit MoveTime (DefaultMoveTime when 0); a worker
-//     keeps one process per colour and restarts it after a forfeit.
+//     keeps one process per entrant and restarts it after a forfeit.
 //   - otherwise: the in-process roadtune engine with Weights and Settings.
-//     A worker owns one engine.Engine per colour, allocated once, and
-//     switches weights and settings between games (SetWeights,
-//     SetSettings), so entrants cost no memory per worker.
+//     A worker holds one engine.Engine per colour, allocated once (or lent
+//     by Runner.Engines), and switches weights and settings between games
+//     (SetWeights, SetSettings), so entrants cost no memory per worker.
+//
+// An entrant never meets itself (a fixture with A == B is an error); to
+// play a vector against itself, enter it twice under two names.
 type Entrant struct {
 	Name     string
 	Weights  engine.Weights

@@ -155,7 +155,7 @@ func fmtWDL(r wdl) string { return fmt.Sprintf("%d-%d-%d", r.W, r.D, r.L) }
 
 // printTable writes the human report.
 func printTable(w io.Writer, s summary) {
-	fmt.Fprintf(w, "%s, %d games in %.1fs; openings: %s; depth %d, width %d", s.Schedule, s.Games, s.Seconds, s.Openings, s.Depth, s.Width)
+	fmt.Fprintf(w, "%s, %d games in %.2fs; openings: %s; depth %d, width %d", s.Schedule, s.Games, s.Seconds, s.Openings, s.Depth, s.Width)
 	if s.MaxMoves > 0 {
 		fmt.Fprintf(w, ", draw after %d moves", s.MaxMoves)
 	}
