@@ -1,5 +1,6 @@
 // Package configs holds roadtune's built-in configuration files, embedded in
-// the binaries: the baseline weight files of weights/*.json (Zhou 2015,
+// the binaries: the tuning configs *.toml (default.toml is what
+// `go run ./cmd/tune` runs) and the baseline weight files of weights/*.json (Zhou 2015,
 // Qi 2018; provenance inside each file).
 package configs
 
@@ -35,6 +36,33 @@ func WeightNames() []string {
 	names := make([]string, 0, len(matches))
 	for _, m := range matches {
 		names = append(names, strings.TrimSuffix(strings.TrimPrefix(m, "weights/"), ".json"))
+	}
+	sort.Strings(names)
+	return names
+}
+
+//go:embed *.toml
+var configFiles embed.FS
+
+// Config returns the bytes of the embedded tuning config <name>.toml (name
+// without ".toml", e.g. "default", "smoke", "chen2010-ga"); parse them with
+// cmd/tune's config loader. An unknown name is an error listing the known
+// names.
+func Config(name string) ([]byte, error) {
+	data, err := configFiles.ReadFile(name + ".toml")
+	if err != nil || name == "" || strings.ContainsAny(name, `/\`) {
+		return nil, fmt.Errorf("configs: no embedded config %q: want one of %s", name, strings.Join(ConfigNames(), ", "))
+	}
+	return data, nil
+}
+
+// ConfigNames lists the embedded tuning configs by name (without ".toml"),
+// sorted.
+func ConfigNames() []string {
+	matches, _ := fs.Glob(configFiles, "*.toml") // the pattern is valid
+	names := make([]string, 0, len(matches))
+	for _, m := range matches {
+		names = append(names, strings.TrimSuffix(m, ".toml"))
 	}
 	sort.Strings(names)
 	return names

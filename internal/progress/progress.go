@@ -1,0 +1,123 @@
+// Package progress shows how far a batch of games has come: a bar with
+// games/s and ETA (schollz/progressbar) when the output is a terminal,
+// plain periodic lines when it is not (a log file, CI, a pipe).
+package progress
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+)
+
+// Interval is how often plain mode prints a line.
+const Interval = 10 * time.Second
+
+// Display follows one task (a generation, a match) at a time. Its Update
+// method may be called from any goroutine. The zero value is not usable:
+// use New.
+type Display struct {
+	mu        sync.Mutex
+	out       io.Writer
+	tty       bool
+	quiet     bool
+	label     string
+	bar       *progressbar.ProgressBar
+	start     time.Time
+	lastPrint time.Time
+	offset    int // games of earlier batches of the task
+	lastDone  int
+	lastTotal int
+	expected  int
+}
+
+// IsTerminal reports whether w is a character device (a terminal).
+func IsTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// New returns a display writing to out; quiet shows nothing.
+func New(out io.Writer, quiet bool) *Display {
+	return &Display{out: out, tty: IsTerminal(out), quiet: quiet}
+}
+
+// Begin starts a task of about expected games (0 if unknown; the total
+// grows as batches report theirs).
+func (d *Display) Begin(label string, expected int) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.label, d.expected = label, expected
+	d.start, d.lastPrint = time.Now(), time.Now()
+	d.offset, d.lastDone, d.lastTotal = 0, 0, 0
+	if d.quiet || !d.tty {
+		return
+	}
+	d.bar = progressbar.NewOptions(max(expected, 1),
+		progressbar.OptionSetWriter(d.out),
+		progressbar.OptionSetDescription(label),
+		progressbar.OptionSetItsString("games"),
+		progressbar.OptionShowIts(),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionSetElapsedTime(true),
+		progressbar.OptionThrottle(100*time.Millisecond),
+		progressbar.OptionClearOnFinish(),
+		progressbar.OptionSetWidth(30),
+	)
+}
+
+// Update reports done of total games of the current batch; a task may run
+// several batches in a row (a GA generation plays its groups, then its
+// elite), which Update adds up.
+func (d *Display) Update(done, total int) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if total != d.lastTotal || done < d.lastDone {
+		if d.lastTotal > 0 {
+			d.offset += d.lastTotal
+		}
+		d.lastTotal = total
+	}
+	d.lastDone = done
+	all := d.offset + done
+	want := max(d.expected, d.offset+total)
+	if d.quiet {
+		return
+	}
+	if d.bar != nil {
+		if int64(want) != d.bar.GetMax64() {
+			d.bar.ChangeMax(want)
+		}
+		_ = d.bar.Set(all)
+		return
+	}
+	if now := time.Now(); now.Sub(d.lastPrint) >= Interval {
+		d.lastPrint = now
+		el := now.Sub(d.start).Seconds()
+		rate := float64(all) / max(el, 1e-9)
+		eta := "?"
+		if rate > 0 && want >= all {
+			eta = (time.Duration(float64(want-all)/rate) * time.Second).Round(time.Second).String()
+		}
+		fmt.Fprintf(d.out, "%s: %d/%d games, %.1f games/s, ETA %s\n", d.label, all, want, rate, eta)
+	}
+}
+
+// End finishes the task's bar.
+func (d *Display) End() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.bar != nil {
+		_ = d.bar.Finish()
+		_ = d.bar.Clear()
+		d.bar = nil
+	}
+}
