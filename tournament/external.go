@@ -32,8 +32,9 @@ const stderrTailSize = 2048
 // "new xxx", one "black XXXX" / "white XXXX" line per opening move, then
 // "next" if the engine is to move, or "move XXXX" with the opponent's move
 // otherwise. From then on each "move XXXX" (the opponent's move) is answered
-// by the engine's "move XXXX". Only output lines starting with "move " are
-// moves; other lines are ignored.
+// by the engine's "move XXXX". Only output lines whose first word is "move"
+// are moves (one more word, the move, is required); other lines are
+// ignored.
 //
 // A crash, an exit, a hang past the per-move limit or a malformed move line
 // is returned as a *Forfeit; the process is then killed and reaped, and a
@@ -262,10 +263,14 @@ func (p *ExternalPlayer) Play(ctx context.Context, _ *engine.Board, last engine.
 				return Reply{}, p.died("the engine closed its output")
 			}
 			line = strings.TrimSpace(line)
-			if !strings.HasPrefix(line, "move ") {
-				continue
+			f := strings.Fields(line)
+			if len(f) == 0 || f[0] != "move" {
+				continue // free text (search info, VCF nodes, ...)
 			}
-			m, err := engine.ParseMove(strings.TrimSpace(line[len("move "):]))
+			if len(f) != 2 {
+				return Reply{}, p.forfeit(ForfeitMalformed, fmt.Sprintf("line %q: want \"move XXXX\"", line))
+			}
+			m, err := engine.ParseMove(f[1])
 			if err != nil {
 				return Reply{}, p.forfeit(ForfeitMalformed, fmt.Sprintf("line %q: %v", line, err))
 			}

@@ -23,6 +23,7 @@ func TestExternalForfeits(t *testing.T) {
 		{"hang", "1", "forfeit:timeout", "no move within"},
 		{"illegal", "0", "forfeit:illegal", "occupied"},
 		{"garbage", "1", "forfeit:malformed", `"move ZZ9"`},
+		{"empty", "0", "forfeit:malformed", `"move"`},
 		{"exit", "0", "forfeit:exit", "exit status 0"},
 		{"single", "1", "forfeit:illegal", ""},
 	}

@@ -153,6 +153,7 @@ func TestRoundRobinAndGroups(t *testing.T) {
 func newLoser() (Player, error) { return &scripted{move: engine.Single(engine.PointAt(9, 9))}, nil }
 
 func TestSPRTStopsLopsidedMatchEarly(t *testing.T) {
+	var first *Table
 	for _, conc := range []int{1, 3} {
 		sprt := stats.SPRT{Elo0: 0, Elo1: 10}
 		r := Runner{
@@ -181,7 +182,9 @@ func TestSPRTStopsLopsidedMatchEarly(t *testing.T) {
 			t.Errorf("LLR %g with %d pairs already decided", llr, s.Pairs-1)
 		}
 		if conc == 1 {
-			continue
+			first = tab
+		} else if !reflect.DeepEqual(*tab.SPRT, *first.SPRT) || !reflect.DeepEqual(strip(tab.Games), strip(first.Games)) {
+			t.Errorf("concurrency %d: SPRT %+v, concurrency 1: %+v", conc, *tab.SPRT, *first.SPRT)
 		}
 	}
 	r := Runner{Entrants: []Entrant{{Name: "a", New: newFirstLegal}, {Name: "b", New: newLoser}, {Name: "c", New: newLoser}}, SPRT: &stats.SPRT{Elo1: 5}}

@@ -2,11 +2,12 @@
 // Connect6 protocol engine (Cloudict/ConnectMore commands) that plays the
 // first empty points in row-major order, and misbehaves on request.
 //
-//	fakeengine [-mode good|crash|hang|illegal|garbage|exit|single] [-after N] [-noise]
+//	fakeengine [-mode good|crash|hang|illegal|garbage|empty|exit|single] [-after N] [-noise]
 //
 // After N good moves (default 0) the engine misbehaves on its next move:
 // crash exits with status 3 after writing to stderr, hang never answers,
-// illegal plays an occupied point, garbage answers "move ZZ9", exit ends with
+// illegal plays an occupied point, garbage answers "move ZZ9", empty
+// answers "move" without a move, exit ends with
 // status 0, single answers one stone where two are due. -noise writes
 // free-text lines before each move (they must be ignored by a driver).
 package main
@@ -61,7 +62,7 @@ func toMove() int8 {
 }
 
 func main() {
-	mode := flag.String("mode", "good", "good|crash|hang|illegal|garbage|exit|single")
+	mode := flag.String("mode", "good", "good|crash|hang|illegal|garbage|empty|exit|single")
 	after := flag.Int("after", 0, "good moves before misbehaving")
 	noise := flag.Bool("noise", false, "free-text lines before each move")
 	flag.Parse()
@@ -95,6 +96,8 @@ func main() {
 				fmt.Fprintln(out, "move JJ")
 			case "garbage":
 				fmt.Fprintln(out, "move ZZ9")
+			case "empty":
+				fmt.Fprintln(out, "move")
 			case "exit":
 				out.Flush()
 				os.Exit(0)
