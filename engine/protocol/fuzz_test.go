@@ -23,6 +23,7 @@ func newFuzzServer(t *testing.T, out io.Writer) *Server {
 	t.Helper()
 	st := engine.DefaultSettings()
 	st.Depth, st.Width, st.MaxNodes = 2, 4, 3000 // `depth 12` in the input stays cheap
+	st.TableBits = 10                            // a small table: two Servers are made per input
 	s, err := NewServer(Config{Name: "fuzz", Weights: testWeights(t), Settings: st}, out, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -26,10 +26,10 @@ func testWeights(t testing.TB) engine.Weights {
 	return w
 }
 
-// testSettings keeps searches short: depth 2, width 6.
+// testSettings keeps searches short: depth 2, width 6, a 2^14-entry table.
 func testSettings() engine.Settings {
 	st := engine.DefaultSettings()
-	st.Depth, st.Width = 2, 6
+	st.Depth, st.Width, st.TableBits = 2, 6, 14
 	return st
 }
 
