@@ -206,11 +206,11 @@ func TestErrorsKeepGoing(t *testing.T) {
 	ss.errorLine("move", "move needs the stones")
 	ss.errorLine("move JJK", "want 2 or 4 letters")
 	ss.errorLine("move TTAA", "off the board")
-	ss.errorLine("move KJJK", "move KJJK") // two stones for Black's first move
+	ss.errorLine("move KJJK", "one stone") // two stones for Black's first move
 	ss.engineMove("move JJ", engine.White)
-	ss.errorLine("move JJAA", "move JJAA") // JJ is occupied
-	ss.errorLine("move AA", "move AA")     // one stone where two are due
-	ss.errorLine("move ABAB", "move AB")   // a doubled point is one stone
+	ss.errorLine("move JJAA", "JJ is occupied")
+	ss.errorLine("move AA", "two stones")   // one stone where two are due
+	ss.errorLine("move ABAB", "two stones") // a doubled point is one stone
 	ss.errorLine("move AAAAAB", "want 2 or 4 letters")
 	ss.errorLine("white AAAB", "white stones out of turn, black to move")
 	ss.errorLine("depth 0", fmt.Sprintf("want a whole number 1..%d", MaxDepth))
