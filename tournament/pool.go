@@ -123,7 +123,6 @@ func (r *Runner) Run(ctx context.Context, fixtures []Fixture) (*Table, error) {
 				if err != nil {
 					if playCtx.Err() != nil && gctx.Err() == nil {
 						continue // stopped by the SPRT: drop the game
-
 					}
 					return fmt.Errorf("game %d (%s vs %s): %w", j.game, r.Entrants[j.black].Name, r.Entrants[j.white].Name, err)
 				}

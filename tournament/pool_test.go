@@ -38,8 +38,12 @@ func TestRunDeterministicAcrossConcurrency(t *testing.T) {
 	var ref *Table
 	for _, conc := range []int{1, 2, 4} {
 		var order []int
+		ents := engineEntrants(t, "zhou2015", "qi2018-table3-1", "qi2018-attack")
+		for i := range ents {
+			ents[i].Settings.Depth = 2 // deep enough for the table to matter
+		}
 		r := Runner{
-			Entrants:    engineEntrants(t, "zhou2015", "qi2018-table3-1", "qi2018-attack"),
+			Entrants:    ents,
 			Openings:    ops[:3],
 			MaxMoves:    40,
 			Concurrency: conc,
