@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 	"strings"
+	"unsafe"
 )
 
 // Board is a Connect6 position with its roads kept up to date incrementally
@@ -20,7 +21,7 @@ import (
 // safe for concurrent use.
 type Board struct {
 	cells  [NumPoints]Color
-	code   [NumRoads]uint8      // per road: black count | white count<<3
+	code   [1024]uint8          // per road r < NumRoads: black count | white count<<3
 	h      [3]uint64            // packed histograms, indexed by Color
 	threat [3][roadWords]uint64 // per colour: live roads holding 4 or 5 stones
 	occ    [Size]uint32         // per row: bit col set when occupied
@@ -63,8 +64,11 @@ func sideOf(n int) Color {
 	return White
 }
 
+// sideTab[n] = sideOf(n) for n = 0..NumPoints (the last entry is unused).
+var sideTab [NumPoints + 1]Color
+
 // ToMove returns the side whose turn it is (the colour of the next stone).
-func (b *Board) ToMove() Color { return sideOf(b.n) }
+func (b *Board) ToMove() Color { return sideTab[b.n] }
 
 // StonesLeft returns how many stones the side to move still places this turn:
 // 1 on Black's first turn or after the first stone of a pair, else 2.
@@ -122,44 +126,92 @@ func phaseOf(n int) int {
 // threat roads, hash, winner and turn bookkeeping. p must be an empty
 // on-board point; nothing is checked (use Play for checked moves).
 func (b *Board) Place(p Point) {
-	c := sideOf(b.n)
-	o := c.Opponent()
+	c := sideTab[b.n]
+	o := 3 - c
 	b.cells[p] = c
 	b.moves[b.n] = p
 	b.n++
 	b.zob ^= zobStone[c][p]
-	b.occ[p.Row()] |= 1 << uint(p.Col())
-	hc, ho := b.h[c], b.h[o]
-	inc := codeInc[c]
-	deltas := &placeDelta[c]
-	toggles := &threatToggle[c]
-	for d := 0; d < 4; d++ {
-		f := int(dirFirst[p][d])
-		codes := b.code[f : f+int(dirCount[p][d])]
-		for i, old := range codes {
-			codes[i] = old + inc
-			dl := &deltas[old&63]
-			hc += dl.own
-			ho += dl.opp
-			if t := toggles[old&63]; t != 0 {
-				b.toggleThreat(f+i, t)
-			}
-		}
-	}
+	b.occ[rowOf[p]] |= colBit[p]
+	hc0, ho0 := b.h[c], b.h[o]
+	hc, ho := hc0, ho0
+	hc, ho = addStone(&b.code, p, codeInc[c], &deltaOwn[c], &deltaOpp[c], hc, ho)
 	b.h[c], b.h[o] = hc, ho
+	if (hc^hc0)|(ho^ho0) >= 1<<(3*histBits) {
+		b.updateThreatRoads(p)
+	}
 	if b.winner == Empty && hc>>(histBits*5)&histMask != 0 {
 		b.winner = c
 		b.winAt = b.n
 	}
 }
 
-func (b *Board) toggleThreat(r int, t uint8) {
-	m := uint64(1) << uint(r&63)
-	if t&1 != 0 {
-		b.threat[Black][r>>6] ^= m
+// addStone is the road loop of Place. The roads through p in one direction
+// have consecutive indices (see roads.go), so their codes are consecutive
+// bytes: one 8-byte load and store adds the stone to all of them (a code
+// stays below 64, so no byte carries into the next), then each old code
+// selects its packed histogram deltas for the mover (own) and the opponent
+// (opp). Access is unchecked but in range by construction: dirFirst+8 ≤ 931
+// < len(code). A separate leaf function keeps the loop in registers.
+//
+//go:noinline
+func addStone(code *[1024]uint8, p Point, inc uint8, own, opp *[64]uint64, hc, ho uint64) (uint64, uint64) {
+	cp := unsafe.Pointer(code)
+	op, pp := unsafe.Pointer(own), unsafe.Pointer(opp)
+	incw := uint64(inc) * 0x0101010101010101
+	for d := 0; d < 4; d++ {
+		n := uint(dirCount[p][d])
+		wp := (*uint64)(unsafe.Add(cp, uintptr(dirFirst[p][d])))
+		w := *wp
+		*wp = w + incw&byteMask[n]
+		for ; n > 0; n-- {
+			old := uintptr(w & 63)
+			w >>= 8
+			hc += *(*uint64)(unsafe.Add(op, old*8))
+			ho += *(*uint64)(unsafe.Add(pp, old*8))
+		}
 	}
-	if t&2 != 0 {
-		b.threat[White][r>>6] ^= m
+	return hc, ho
+}
+
+// removeStone is the road loop of Unplace, the inverse of addStone.
+//
+//go:noinline
+func removeStone(code *[1024]uint8, p Point, inc uint8, own, opp *[64]uint64, hc, ho uint64) (uint64, uint64) {
+	cp := unsafe.Pointer(code)
+	op, pp := unsafe.Pointer(own), unsafe.Pointer(opp)
+	incw := uint64(inc) * 0x0101010101010101
+	for d := 0; d < 4; d++ {
+		n := uint(dirCount[p][d])
+		wp := (*uint64)(unsafe.Add(cp, uintptr(dirFirst[p][d])))
+		w := *wp - incw&byteMask[n]
+		*wp = w
+		for ; n > 0; n-- {
+			old := uintptr(w & 63)
+			w >>= 8
+			hc -= *(*uint64)(unsafe.Add(op, old*8))
+			ho -= *(*uint64)(unsafe.Add(pp, old*8))
+		}
+	}
+	return hc, ho
+}
+
+// byteMask[n] has the low n bytes set.
+var byteMask = [9]uint64{0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xffffffffff, 0xffffffffffff, 0xffffffffffffff, 0xffffffffffffffff}
+
+// updateThreatRoads recomputes the threat-road membership of the roads
+// through p. Place and Unplace call it only when N_c[4..6] of either colour
+// changed: every road entering or leaving a 4/5-stone live state changes
+// those fields (own roads only grow, so N_4+N_5+N_6 or Σ n·N_n moves; opponent
+// roads only die), so the common case stays a tight loop.
+//
+//go:noinline
+func (b *Board) updateThreatRoads(p Point) {
+	for _, r := range pointRoads[p][:pointRoadN[p]] {
+		t := threatBits(int(b.code[r&1023] & 63))
+		w, m := r>>6, uint64(1)<<uint(r&63)
+		b.threat[Black][w] = b.threat[Black][w]&^m | m*uint64(t&1)
+		b.threat[White][w] = b.threat[White][w]&^m | m*uint64(t>>1)
 	}
 }
 
@@ -169,29 +221,17 @@ func (b *Board) Unplace() {
 	b.n--
 	p := b.moves[b.n]
 	c := b.cells[p]
-	o := c.Opponent()
+	o := 3 - c
 	b.cells[p] = Empty
 	b.zob ^= zobStone[c][p]
-	b.occ[p.Row()] &^= 1 << uint(p.Col())
-	hc, ho := b.h[c], b.h[o]
-	inc := codeInc[c]
-	deltas := &placeDelta[c]
-	toggles := &threatToggle[c]
-	for d := 0; d < 4; d++ {
-		f := int(dirFirst[p][d])
-		codes := b.code[f : f+int(dirCount[p][d])]
-		for i, cur := range codes {
-			old := cur - inc
-			codes[i] = old
-			dl := &deltas[old&63]
-			hc -= dl.own
-			ho -= dl.opp
-			if t := toggles[old&63]; t != 0 {
-				b.toggleThreat(f+i, t)
-			}
-		}
-	}
+	b.occ[rowOf[p]] &^= colBit[p]
+	hc0, ho0 := b.h[c], b.h[o]
+	hc, ho := hc0, ho0
+	hc, ho = removeStone(&b.code, p, codeInc[c], &deltaOwn[c], &deltaOpp[c], hc, ho)
 	b.h[c], b.h[o] = hc, ho
+	if (hc^hc0)|(ho^ho0) >= 1<<(3*histBits) {
+		b.updateThreatRoads(p)
+	}
 	if b.winner != Empty && b.n < b.winAt {
 		b.winner = Empty
 		b.winAt = 0

@@ -25,6 +25,11 @@ var (
 	// are the consecutive indices dirFirst .. dirFirst+dirCount-1.
 	dirFirst [NumPoints][4]int16
 	dirCount [NumPoints][4]uint8
+	// pointRoads[p][:pointRoadN[p]]: the roads through p, increasing.
+	pointRoads [NumPoints][MaxRoadsPerPoint]int16
+	pointRoadN [NumPoints]uint8
+	rowOf      [NumPoints]uint8
+	colBit     [NumPoints]uint32
 )
 
 func init() {
@@ -74,6 +79,19 @@ func init() {
 			}
 		}
 	}
+	for p := range pointRoads {
+		for d := 0; d < 4; d++ {
+			for i := 0; i < int(dirCount[p][d]); i++ {
+				pointRoads[p][pointRoadN[p]] = dirFirst[p][d] + int16(i)
+				pointRoadN[p]++
+			}
+		}
+		rowOf[p] = uint8(Point(p).Row())
+		colBit[p] = 1 << uint(Point(p).Col())
+	}
+	for n := range sideTab {
+		sideTab[n] = sideOf(n)
+	}
 	initRoadTables()
 	initZobrist()
 }
@@ -108,16 +126,9 @@ const histMask = 1<<histBits - 1
 
 func histField(n int) uint64 { return 1 << (histBits * (n - 1)) }
 
-type roadDelta struct{ own, opp uint64 }
-
-var (
-	// placeDelta[c][code]: change of (h[c], h[opp]) when c adds a stone to a
-	// road with that code.
-	placeDelta [3][64]roadDelta
-	// threatToggle[c][code]: bit 0 (black) / bit 1 (white) set when adding a
-	// stone of c changes whether the road is live with 4 or 5 stones.
-	threatToggle [3][64]uint8
-)
+// deltaOwn[c][code], deltaOpp[c][code]: change of h[c] and h[opponent]
+// when c adds a stone to a road with that code.
+var deltaOwn, deltaOpp [3][64]uint64
 
 func codeCounts(code int) (bc, wc int) { return code & 7, code >> 3 }
 
@@ -144,17 +155,16 @@ func initRoadTables() {
 			if c == White {
 				own, opp = wc, bc
 			}
-			var d roadDelta
+			var dOwn, dOpp uint64
 			if opp == 0 {
 				if own > 0 {
-					d.own -= histField(own)
+					dOwn -= histField(own)
 				}
-				d.own += histField(own + 1)
+				dOwn += histField(own + 1)
 			} else if own == 0 {
-				d.opp -= histField(opp) // the opponent's live road dies
+				dOpp -= histField(opp) // the opponent's live road dies
 			}
-			placeDelta[c][code] = d
-			threatToggle[c][code] = threatBits(code) ^ threatBits(code+int(codeInc[c]))
+			deltaOwn[c][code], deltaOpp[c][code] = dOwn, dOpp
 		}
 	}
 }

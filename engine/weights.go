@@ -148,13 +148,16 @@ func (w Weights) compile() evaluator {
 }
 
 // setScore is Σ my[n]·N_my[n] − Σ en[n]·N_en[n] over n = 1..5 from packed
-// histograms.
+// histograms. Fields go through int64 (a signed conversion is one
+// instruction, an unsigned one is not) and the terms are summed as a tree
+// to keep the floating-point dependency chain short.
 func setScore(my, en *[5]float64, hm, he uint64) float64 {
-	return my[0]*float64(hm&histMask) - en[0]*float64(he&histMask) +
-		my[1]*float64(hm>>10&histMask) - en[1]*float64(he>>10&histMask) +
-		my[2]*float64(hm>>20&histMask) - en[2]*float64(he>>20&histMask) +
-		my[3]*float64(hm>>30&histMask) - en[3]*float64(he>>30&histMask) +
-		my[4]*float64(hm>>40&histMask) - en[4]*float64(he>>40&histMask)
+	t1 := my[0]*float64(int64(hm&histMask)) - en[0]*float64(int64(he&histMask))
+	t2 := my[1]*float64(int64(hm>>10&histMask)) - en[1]*float64(int64(he>>10&histMask))
+	t3 := my[2]*float64(int64(hm>>20&histMask)) - en[2]*float64(int64(he>>20&histMask))
+	t4 := my[3]*float64(int64(hm>>30&histMask)) - en[3]*float64(int64(he>>30&histMask))
+	t5 := my[4]*float64(int64(hm>>40&histMask)) - en[4]*float64(int64(he>>40&histMask))
+	return ((t1 + t2) + (t3 + t4)) + t5
 }
 
 // score evaluates packed histograms hm (my side) and he (enemy side).
@@ -191,14 +194,18 @@ func (w Weights) Evaluate(b *Board, my Color) float64 {
 	g := w.Genes
 	switch w.Schema {
 	case Symmetric:
-		return g[0]*(float64(hm&histMask)-float64(he&histMask)) +
-			g[1]*(float64(hm>>10&histMask)-float64(he>>10&histMask)) +
-			g[2]*(float64(hm>>20&histMask)-float64(he>>20&histMask)) +
-			g[3]*(float64(hm>>30&histMask)-float64(he>>30&histMask)) +
-			g[4]*(float64(hm>>40&histMask)-float64(he>>40&histMask))
+		g := (*[5]float64)(g[:5])
+		t1 := g[0] * float64(int64(hm&histMask)-int64(he&histMask))
+		t2 := g[1] * float64(int64(hm>>10&histMask)-int64(he>>10&histMask))
+		t3 := g[2] * float64(int64(hm>>20&histMask)-int64(he>>20&histMask))
+		t4 := g[3] * float64(int64(hm>>30&histMask)-int64(he>>30&histMask))
+		t5 := g[4] * float64(int64(hm>>40&histMask)-int64(he>>40&histMask))
+		return ((t1 + t2) + (t3 + t4)) + t5
 	case Asymmetric:
+		g := (*[10]float64)(g[:10])
 		return setScore((*[5]float64)(g[0:5]), (*[5]float64)(g[5:10]), hm, he)
 	case Dual:
+		g := (*[21]float64)(g[:21])
 		s0 := setScore((*[5]float64)(g[0:5]), (*[5]float64)(g[5:10]), hm, he)
 		if dualAdvantage(s0, g[20]) {
 			return setScore((*[5]float64)(g[10:15]), (*[5]float64)(g[15:20]), hm, he)

@@ -1,0 +1,130 @@
+package engine
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Speed targets (issue 2): Place+Unplace ≤ 40 ns, Evaluate ≤ 10 ns, move
+// generation ≤ 50 µs, search depth 2/width 10 ≤ 5 ms and depth 4/width 20
+// ≤ 300 ms median per move over the midgame suite, a depth-2 self-play game
+// ≤ 150 ms. Run:
+//
+//	go test ./engine -run '^$' -bench . -benchtime 2x   (searches)
+//	go test ./engine -run '^$' -bench 'Place|Evaluate|GenMoves' -benchtime 200ms
+
+var sinkF float64
+
+func BenchmarkPlaceUnplace(b *testing.B) {
+	board := loadSuite(b)[0]
+	pts := board.candidates(nil)
+	b.ResetTimer()
+	j := 0
+	for i := 0; i < b.N; i++ {
+		board.Place(pts[j])
+		board.Unplace()
+		if j++; j == len(pts) {
+			j = 0
+		}
+	}
+}
+
+func BenchmarkEvaluate(b *testing.B) {
+	board := loadSuite(b)[0]
+	for _, w := range []Weights{
+		zhou(b),
+		mustWeights(b, Asymmetric, 1, 5, 10, 25, 25, 1, 10, 15, 35, 25),
+		mustWeights(b, Dual, 1, 5, 10, 25, 25, 1, 10, 15, 35, 25, 1, 15, 30, 50, 50, 1, 10, 15, 35, 25, 0),
+	} {
+		b.Run(string(w.Schema), func(b *testing.B) {
+			var s float64
+			for i := 0; i < b.N; i++ {
+				s += w.Evaluate(board, Color(1+i&1))
+			}
+			sinkF = s
+		})
+	}
+}
+
+// BenchmarkGenMoves: candidates, single scores, pairs and ordering at the
+// suite's midgame positions (one op = one position, width 10).
+func BenchmarkGenMoves(b *testing.B) {
+	suite := loadSuite(b)
+	e := newEngine(b, zhou(b), DefaultSettings())
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		pos := suite[i%len(suite)]
+		e.board.CopyFrom(pos)
+		e.root = pos.ToMove()
+		e.genMoves(0, &e.ts[0], 0)
+	}
+}
+
+// benchSearch searches every suite position once per op and reports the
+// median time per move and nodes per second.
+func benchSearch(b *testing.B, s Settings) {
+	suite := loadSuite(b)
+	e := newEngine(b, zhou(b), s)
+	times := make([]float64, 0, b.N*len(suite))
+	var nodes int64
+	var total time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, pos := range suite {
+			e.NewGame()
+			t0 := time.Now()
+			r := e.Search(context.Background(), pos)
+			el := time.Since(t0)
+			total += el
+			nodes += r.Nodes
+			times = append(times, float64(el.Microseconds())/1000)
+		}
+	}
+	b.StopTimer()
+	slices.Sort(times)
+	b.ReportMetric(times[len(times)/2], "median-ms/move")
+	b.ReportMetric(times[len(times)-1], "max-ms/move")
+	b.ReportMetric(float64(nodes)/total.Seconds(), "nodes/s")
+	b.ReportMetric(float64(nodes)/float64(len(times)), "nodes/move")
+}
+
+func BenchmarkSearchDepth2Width10(b *testing.B) { benchSearch(b, DefaultSettings()) }
+
+func BenchmarkSearchDepth4Width20(b *testing.B) {
+	s := DefaultSettings()
+	s.Depth, s.Width = 4, 20
+	benchSearch(b, s)
+}
+
+// BenchmarkSelfPlayGame: zhou2015 against itself at depth 2, width 10 from
+// the suite's 3-stone openings, played to the end (one op = one game).
+func BenchmarkSelfPlayGame(b *testing.B) {
+	var openings []string
+	for _, pos := range loadSuite(b) {
+		h := pos.History()
+		openings = append(openings, h[0].String()+" "+Pair(h[1], h[2]).String())
+	}
+	e := newEngine(b, zhou(b), DefaultSettings())
+	board := NewBoard()
+	var turns, nodes int64
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		board.Reset()
+		play(b, board, strings.Fields(openings[i%len(openings)])...)
+		e.NewGame()
+		for !board.Over() {
+			r := e.Search(context.Background(), board)
+			nodes += r.Nodes
+			if err := board.Play(r.Move); err != nil {
+				b.Fatal(err)
+			}
+		}
+		turns += int64(board.Turn())
+	}
+	b.ReportMetric(float64(turns)/float64(b.N), "turns/game")
+	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/game")
+}
