@@ -159,7 +159,7 @@ func newJob(cfg Config, opts jobOptions) (*job, error) {
 	}
 	s := engineSettings(cfg, cfg.Engine.Depth, cfg.Engine.Width)
 	j := &job{cfg: cfg, opts: opts, schema: schema, names: schema.GeneNames()}
-	j.prog = progress.New(opts.Stdout, opts.Quiet)
+	j.prog = progress.New(opts.Stdout, progress.IsTerminal(opts.Stdout), opts.Quiet)
 	j.ref = &tournament.VectorReferee{
 		Schema:      schema,
 		Settings:    s,

@@ -32,6 +32,10 @@ type Display struct {
 	lastDone  int
 	lastTotal int
 	expected  int
+	lastShown int
+	// Steps, when > 0, also prints a plain line each time another
+	// 1/Steps of the task's games is done (arena uses 10).
+	Steps int
 }
 
 // IsTerminal reports whether w is a character device (a terminal).
@@ -44,9 +48,11 @@ func IsTerminal(w io.Writer) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-// New returns a display writing to out; quiet shows nothing.
-func New(out io.Writer, quiet bool) *Display {
-	return &Display{out: out, tty: IsTerminal(out), quiet: quiet}
+// New returns a display writing to out: a bar when tty is true, plain
+// lines otherwise (pass IsTerminal of the stream the user watches); quiet
+// shows nothing.
+func New(out io.Writer, tty, quiet bool) *Display {
+	return &Display{out: out, tty: tty, quiet: quiet}
 }
 
 // Begin starts a task of about expected games (0 if unknown; the total
@@ -56,7 +62,7 @@ func (d *Display) Begin(label string, expected int) {
 	defer d.mu.Unlock()
 	d.label, d.expected = label, expected
 	d.start, d.lastPrint = time.Now(), time.Now()
-	d.offset, d.lastDone, d.lastTotal = 0, 0, 0
+	d.offset, d.lastDone, d.lastTotal, d.lastShown = 0, 0, 0, 0
 	if d.quiet || !d.tty {
 		return
 	}
@@ -99,15 +105,17 @@ func (d *Display) Update(done, total int) {
 		_ = d.bar.Set(all)
 		return
 	}
-	if now := time.Now(); now.Sub(d.lastPrint) >= Interval {
-		d.lastPrint = now
+	now := time.Now()
+	step := d.Steps > 0 && (all-d.lastShown >= max(want/d.Steps, 1) || all == want)
+	if step || now.Sub(d.lastPrint) >= Interval {
+		d.lastPrint, d.lastShown = now, all
 		el := now.Sub(d.start).Seconds()
 		rate := float64(all) / max(el, 1e-9)
 		eta := "?"
 		if rate > 0 && want >= all {
 			eta = (time.Duration(float64(want-all)/rate) * time.Second).Round(time.Second).String()
 		}
-		fmt.Fprintf(d.out, "%s: %d/%d games, %.1f games/s, ETA %s\n", d.label, all, want, rate, eta)
+		fmt.Fprintf(d.out, "%s: %d/%d games, %.1f games/s, elapsed %s, ETA %s\n", d.label, all, want, rate, now.Sub(d.start).Round(time.Second), eta)
 	}
 }
 

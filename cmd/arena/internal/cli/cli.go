@@ -9,13 +9,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
 
 	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/internal/progress"
 	"github.com/roadtune/roadtune/results"
 	"github.com/roadtune/roadtune/tournament"
 	"github.com/roadtune/roadtune/tournament/stats"
@@ -233,8 +233,10 @@ func run(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 		schedule = "round-robin"
 		fixtures = tournament.RoundRobin(tournament.Indices(len(players)), o.pairs)
 	}
-	prog := newProgress(stdout, stderr, 2*len(fixtures))
-	r.Progress = prog.update
+	prog := progress.New(stderr, progress.IsTerminal(stdout), false)
+	prog.Steps = 10
+	prog.Begin("arena", 2*len(fixtures))
+	r.Progress = prog.Update
 	if dir != nil {
 		logPath := dir.Path("games.jsonl")
 		sgfDir := dir.Path("sgf")
@@ -248,7 +250,7 @@ func run(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 	}
 	start := time.Now()
 	tab, err := r.Run(ctx, fixtures)
-	prog.finish()
+	prog.End()
 	if err != nil {
 		return err
 	}
@@ -272,15 +274,4 @@ func run(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 		}
 	}
 	return nil
-}
-
-// isTerminal reports whether w is a character device (an interactive
-// terminal).
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
