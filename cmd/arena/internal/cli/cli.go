@@ -31,6 +31,8 @@ const (
 // usageError marks errors that exit with status 2.
 type usageError struct{ error }
 
+func (u usageError) Unwrap() error { return u.error }
+
 func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
 
 // options are the parsed flags and arguments.

@@ -138,3 +138,13 @@ func TestMainUsageErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestHelpExitsZero(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := Main(context.Background(), []string{"-h"}, &out, &errb); code != 0 {
+		t.Fatalf("-h: exit %d, want 0; stderr %q", code, errb.String())
+	}
+	if strings.Contains(errb.String(), "help requested") || !strings.Contains(errb.String(), "usage: arena") {
+		t.Fatalf("-h printed %q", errb.String())
+	}
+}
