@@ -348,3 +348,45 @@ func TestAsymmetricPerspective(t *testing.T) {
 		t.Fatal("the weights do not distinguish the two views: test too weak")
 	}
 }
+
+// TestThreatClaimsAreSound plays zhou2015 against qi2018-table3-1 from the
+// suite's openings and checks that whenever a side's search reports a
+// threat win, that side goes on to win the game: a reported threat win is a
+// forced win, and the attacker's later searches find its continuation.
+func TestThreatClaimsAreSound(t *testing.T) {
+	suite := loadSuite(t)
+	if testing.Short() {
+		suite = suite[:6]
+	}
+	black := newEngine(t, zhou(t), DefaultSettings())
+	white := newEngine(t, mustWeights(t, Asymmetric, 1, 5, 10, 25, 25, 1, 10, 15, 35, 25), DefaultSettings())
+	claims := 0
+	for _, pos := range suite {
+		h := pos.History()
+		b := NewBoard()
+		play(t, b, h[0].String(), Pair(h[1], h[2]).String())
+		claimed := Empty
+		for !b.Over() {
+			e := black
+			if b.ToMove() == White {
+				e = white
+			}
+			r := e.Search(context.Background(), b)
+			if r.Reason == "threat" {
+				claims++
+				if claimed == Empty {
+					claimed = b.ToMove()
+				}
+			}
+			if err := b.Play(r.Move); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if claimed != Empty && b.Winner() != claimed {
+			t.Errorf("opening %s %s: %s claimed a threat win, winner %s", h[0], Pair(h[1], h[2]), claimed, b.Winner())
+		}
+	}
+	if claims == 0 {
+		t.Fatal("no threat win claimed in any game: the test checks nothing")
+	}
+}

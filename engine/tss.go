@@ -64,12 +64,19 @@ func (b *Board) threatRoadCount(c Color) int {
 
 // threatSearch looks for a forced win of the side to move by continuous
 // double threats. It returns the first move, the number of moves (plies)
-// until the six, and whether a win was proved.
+// until the six, and whether a win was proved. It deepens iteratively from
+// one attacker move to ThreatDepth, sharing the ThreatNodes budget, so the
+// shortest win is found first and, once a win is proved, the attacker's
+// later searches find its continuation (a shallower tree) within budget.
 func (e *Engine) threatSearch() (Move, int, bool) {
 	e.tsNodes = 0
 	e.tsLimit = e.set.ThreatNodes
-	ok, plies, m := e.tsAttack(0, e.set.ThreatDepth)
-	return m, plies, ok && !e.stop
+	for left := 1; left <= e.set.ThreatDepth && !e.tsOut(); left++ {
+		if ok, plies, m := e.tsAttack(0, left); ok && !e.stop {
+			return m, plies, true
+		}
+	}
+	return Move{NoPoint, NoPoint}, 0, false
 }
 
 // tsOut reports whether the threat search must give up.

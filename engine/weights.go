@@ -148,16 +148,11 @@ func (w Weights) compile() evaluator {
 }
 
 // setScore is Σ my[n]·N_my[n] − Σ en[n]·N_en[n] over n = 1..5 from packed
-// histograms. Fields go through int64 (a signed conversion is one
-// instruction, an unsigned one is not) and the terms are summed as a tree
-// to keep the floating-point dependency chain short.
+// histograms, summed as a tree to keep the dependency chain short.
 func setScore(my, en *[5]float64, hm, he uint64) float64 {
-	t1 := my[0]*float64(int64(hm&histMask)) - en[0]*float64(int64(he&histMask))
-	t2 := my[1]*float64(int64(hm>>10&histMask)) - en[1]*float64(int64(he>>10&histMask))
-	t3 := my[2]*float64(int64(hm>>20&histMask)) - en[2]*float64(int64(he>>20&histMask))
-	t4 := my[3]*float64(int64(hm>>30&histMask)) - en[3]*float64(int64(he>>30&histMask))
-	t5 := my[4]*float64(int64(hm>>40&histMask)) - en[4]*float64(int64(he>>40&histMask))
-	return ((t1 + t2) + (t3 + t4)) + t5
+	m1, m2, m3, m4, m5 := histFloats(hm)
+	e1, e2, e3, e4, e5 := histFloats(he)
+	return ((my[0]*m1 - en[0]*e1) + (my[1]*m2 - en[1]*e2)) + ((my[2]*m3 - en[2]*e3) + (my[3]*m4 - en[3]*e4)) + (my[4]*m5 - en[4]*e5)
 }
 
 // score evaluates packed histograms hm (my side) and he (enemy side).
@@ -188,29 +183,34 @@ func dualAdvantage(judge, alert float64) bool { return judge > alert }
 //     above the alert gene, else the set-0 score (Qi 2018 §3.2).
 //
 // Six-stone roads are not scored here: a six ends the game and callers check
-// Board.Winner. w must be valid (see NewWeights); my must be Black or White.
+// Board.Winner. w must be valid (see NewWeights: the formula is picked by
+// the gene count 5/10/21, which NewWeights ties to the schema; any other
+// count scores 0); my must be Black or White.
 func (w Weights) Evaluate(b *Board, my Color) float64 {
-	hm, he := b.h[my], b.h[my.Opponent()]
-	g := w.Genes
-	switch w.Schema {
-	case Symmetric:
-		g := (*[5]float64)(g[:5])
-		t1 := g[0] * float64(int64(hm&histMask)-int64(he&histMask))
-		t2 := g[1] * float64(int64(hm>>10&histMask)-int64(he>>10&histMask))
-		t3 := g[2] * float64(int64(hm>>20&histMask)-int64(he>>20&histMask))
-		t4 := g[3] * float64(int64(hm>>30&histMask)-int64(he>>30&histMask))
-		t5 := g[4] * float64(int64(hm>>40&histMask)-int64(he>>40&histMask))
-		return ((t1 + t2) + (t3 + t4)) + t5
-	case Asymmetric:
-		g := (*[10]float64)(g[:10])
-		return setScore((*[5]float64)(g[0:5]), (*[5]float64)(g[5:10]), hm, he)
-	case Dual:
-		g := (*[21]float64)(g[:21])
-		s0 := setScore((*[5]float64)(g[0:5]), (*[5]float64)(g[5:10]), hm, he)
-		if dualAdvantage(s0, g[20]) {
-			return setScore((*[5]float64)(g[10:15]), (*[5]float64)(g[15:20]), hm, he)
+	hm, he := b.h[my&3], b.h[(3-my)&3]
+	m1, m2, m3, m4, m5 := histFloats(hm)
+	e1, e2, e3, e4, e5 := histFloats(he)
+	switch len(w.Genes) {
+	case 5: // symmetric
+		g := (*[5]float64)(w.Genes)
+		return (g[0]*(m1-e1) + g[1]*(m2-e2)) + (g[2]*(m3-e3) + g[3]*(m4-e4)) + g[4]*(m5-e5)
+	case 10: // asymmetric
+		g := (*[10]float64)(w.Genes)
+		return ((g[0]*m1 - g[5]*e1) + (g[1]*m2 - g[6]*e2)) + ((g[2]*m3 - g[7]*e3) + (g[3]*m4 - g[8]*e4)) + (g[4]*m5 - g[9]*e5)
+	case 21: // dual
+		g := (*[21]float64)(w.Genes)
+		s0 := ((g[0]*m1 - g[5]*e1) + (g[1]*m2 - g[6]*e2)) + ((g[2]*m3 - g[7]*e3) + (g[3]*m4 - g[8]*e4)) + (g[4]*m5 - g[9]*e5)
+		if !dualAdvantage(s0, g[20]) {
+			return s0
 		}
-		return s0
+		return ((g[10]*m1 - g[15]*e1) + (g[11]*m2 - g[16]*e2)) + ((g[12]*m3 - g[17]*e3) + (g[13]*m4 - g[18]*e4)) + (g[14]*m5 - g[19]*e5)
 	}
 	return 0
+}
+
+// histFloats unpacks N[1..5] from a packed histogram as float64 (through
+// int64: a signed conversion is one instruction, an unsigned one is not).
+func histFloats(h uint64) (n1, n2, n3, n4, n5 float64) {
+	return float64(int64(h & histMask)), float64(int64(h >> 10 & histMask)), float64(int64(h >> 20 & histMask)),
+		float64(int64(h >> 30 & histMask)), float64(int64(h >> 40 & histMask))
 }
