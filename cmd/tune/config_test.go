@@ -2,8 +2,11 @@ package main
 
 import (
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/roadtune/roadtune/configs"
 )
 
 func TestParseConfigOverridesDefaults(t *testing.T) {
@@ -55,5 +58,44 @@ func TestParseConfigErrorsNameFileKeyLine(t *testing.T) {
 				t.Fatalf("error text %q does not start with the file", err)
 			}
 		})
+	}
+}
+
+// TestShippedConfigsParse loads every config in configs/ (the embedded
+// copies are these files) and checks what each preset promises.
+func TestShippedConfigsParse(t *testing.T) {
+	names := configs.ConfigNames()
+	if len(names) < 8 {
+		t.Fatalf("only %d embedded configs: %v", len(names), names)
+	}
+	got := map[string]Config{}
+	for _, n := range names {
+		data, err := configs.Config(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := ParseConfig(n+".toml", data)
+		if err != nil {
+			t.Fatalf("%s: %v", n, err)
+		}
+		got[n] = c
+		if c.Validation.Opponent != "" {
+			if _, _, err := opponentWeights(c.Validation.Opponent); err != nil {
+				t.Errorf("%s: validation opponent: %v", n, err)
+			}
+		}
+	}
+	// The reference config documents every key with its default.
+	if ref := got["reference"]; !reflect.DeepEqual(ref, DefaultConfig()) {
+		t.Errorf("configs/reference.toml differs from DefaultConfig:\n%+v\n%+v", ref, DefaultConfig())
+	}
+	if c := got["chen2010-ga"]; c.GA.Population != 49 || c.GA.Groups != 7 || c.GA.Generations != 30 || c.GA.Pm != 0.15 || c.Bounds.Mode != "off" {
+		t.Errorf("chen2010-ga is not Chen's Table 4.8: %+v", c.GA)
+	}
+	if c := got["chen2010-pso"]; c.Method != "pso" || c.PSO.Particles != 49 || c.PSO.Iterations != 15 || c.Bounds.Mode != "off" || c.PSO.VMaxFraction != 0 || c.Seed != got["chen2010-ga"].Seed {
+		t.Errorf("chen2010-pso is not Chen's Table 5.1 from the GA's population: %+v", c)
+	}
+	if c := got["qi2018-dual-ga"]; c.Schema != "dual" {
+		t.Errorf("qi2018-dual-ga schema %q", c.Schema)
 	}
 }
