@@ -390,3 +390,37 @@ func TestThreatClaimsAreSound(t *testing.T) {
 		t.Fatal("no threat win claimed in any game: the test checks nothing")
 	}
 }
+
+// TestConcurrentEngines: engines share no mutable state, so engines in
+// parallel goroutines searching the same (read-only) boards agree with a
+// sequential run. Run under -race to check the sharing.
+func TestConcurrentEngines(t *testing.T) {
+	suite := loadSuite(t)[:8]
+	want := make([]Result, len(suite))
+	seq := newEngine(t, zhou(t), DefaultSettings())
+	for i, b := range suite {
+		want[i] = seq.Search(context.Background(), b)
+	}
+	const workers = 3
+	got := make([][]Result, workers)
+	done := make(chan int)
+	for w := 0; w < workers; w++ {
+		e := newEngine(t, zhou(t), DefaultSettings())
+		go func(w int) {
+			for _, b := range suite {
+				got[w] = append(got[w], e.Search(context.Background(), b))
+			}
+			done <- w
+		}(w)
+	}
+	for range workers {
+		<-done
+	}
+	for w := range got {
+		for i := range suite {
+			if got[w][i] != want[i] {
+				t.Fatalf("worker %d position %d: %+v, sequential %+v", w, i, got[w][i], want[i])
+			}
+		}
+	}
+}
