@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/BurntSushi/toml"
@@ -320,21 +321,28 @@ func (j *job) writeBest() error {
 	if genes == nil {
 		return nil
 	}
-	wf := &engine.WeightFile{
-		Name:   filepath.Base(j.dir.Dir) + "-best",
-		Schema: j.schema,
+	return engine.WriteWeightFile(j.dir.Path(fileBest), bestWeightFile(j.cfg, j.schema, filepath.Base(j.dir.Dir), genes, fitness, step))
+}
+
+// bestWeightFile is a run's vector as an engine weight file named
+// <run>-g<generation> (GA) or <run>-i<iteration> (PSO), with its provenance:
+// the run, method, generation/iteration and fitness.
+func bestWeightFile(cfg Config, schema engine.Schema, run string, genes []float64, fitness float64, step int) *engine.WeightFile {
+	unit := map[string]string{"ga": "g", "pso": "i"}[cfg.Method]
+	return &engine.WeightFile{
+		Name:   fmt.Sprintf("%s-%s%d", run, unit, step),
+		Schema: schema,
 		Values: genes,
 		Provenance: engine.Provenance{
 			Tool:       "roadtune tune",
-			Run:        filepath.Base(j.dir.Dir),
-			Method:     j.cfg.Method,
+			Run:        run,
+			Method:     cfg.Method,
 			Generation: step,
 			Fitness:    fitness,
 			Date:       time.Now().UTC().Format(time.RFC3339),
-			Note:       fmt.Sprintf("seed %d, depth %d, width %d, %d game pair(s) per match; %s", j.cfg.Seed, j.cfg.Engine.Depth, j.cfg.Engine.Width, j.cfg.Match.Pairs, j.cfg.Name),
+			Note:       strings.TrimSuffix(fmt.Sprintf("seed %d, depth %d, width %d, %d game pair(s) per match; %s", cfg.Seed, cfg.Engine.Depth, cfg.Engine.Width, cfg.Match.Pairs, cfg.Name), "; "),
 		},
 	}
-	return engine.WriteWeightFile(j.dir.Path(fileBest), wf)
 }
 
 // opponentWeights loads the validation opponent: an embedded baseline by

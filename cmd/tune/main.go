@@ -6,7 +6,10 @@
 //	tune                          run the embedded default config (configs/default.toml)
 //	tune -config FILE.toml [flags] run a configured job; flags override the file
 //	tune -resume RUNDIR           continue an interrupted run from its checkpoint
-//	tune export RUNDIR [-o FILE]  write the run's best vector as an engine weight file
+//	tune export RUNDIR [-generation K] [-o FILE]
+//	                              write the run's best vector (or generation K's) as an engine weight file
+//	tune compare -o BASE [-metric M] RUNDIR...
+//	                              chart a metric (diversity, gene-std, gene:NAME) across runs
 //
 // Exit status: 0 done, 1 run failed, 2 bad usage or config, 130 interrupted
 // (the checkpoint is written; the message says how to resume).
@@ -44,6 +47,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "export" {
 		return exitCode(exportCmd(args[1:], stdout, stderr), stderr)
 	}
+	if len(args) > 0 && args[0] == "compare" {
+		return exitCode(compareCmd(args[1:], stdout, stderr), stderr)
+	}
 	fs := flag.NewFlagSet("tune", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var (
@@ -61,7 +67,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		quiet       = fs.Bool("quiet", false, "no progress bar or per-generation lines")
 	)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: tune [-config FILE.toml] [flags]\n       tune -resume RUNDIR [-concurrency N]\n       tune export RUNDIR [-o FILE]\n\nflags:\n")
+		fmt.Fprintf(stderr, "usage: tune [-config FILE.toml] [flags]\n       tune -resume RUNDIR [-concurrency N]\n       tune export RUNDIR [-generation K] [-o FILE]\n       tune compare -o BASE [-metric diversity|gene-std|gene:NAME] RUNDIR...\n\nflags:\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {

@@ -89,8 +89,11 @@ func restoreMethod(j *job, cp checkpoint) (method, error) {
 	return nil, fmt.Errorf("field method: unknown method %q", cp.Method)
 }
 
-// readRecords reads the first n records of a generations.jsonl; a missing
-// file is fine when n is 0.
+// allRecords asks readRecords for every record.
+const allRecords = -1
+
+// readRecords reads the first n records of a generations.jsonl, or all of
+// them for allRecords; a missing file is fine when n is 0.
 func readRecords[T any](path string, n int) ([]T, error) {
 	if n == 0 {
 		if _, err := os.Stat(path); os.IsNotExist(err) {
@@ -100,6 +103,9 @@ func readRecords[T any](path string, n int) ([]T, error) {
 	recs, err := results.ReadJSONL[T](path)
 	if err != nil {
 		return nil, err
+	}
+	if n == allRecords {
+		return recs, nil
 	}
 	if len(recs) < n {
 		return nil, fmt.Errorf("%s holds %d records but the checkpoint counts %d", path, len(recs), n)

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -219,7 +220,7 @@ func TestExportRoundTrip(t *testing.T) {
 			t.Fatalf("exported %v, run best %v", wf.Values, want)
 		}
 	}
-	if wf.Provenance.Tool != "roadtune tune" || wf.Provenance.Run != "run" {
+	if wf.Provenance.Tool != "roadtune tune" || wf.Provenance.Run != "run" || wf.Name != "run-g2" {
 		t.Fatalf("provenance lost: %+v", wf.Provenance)
 	}
 	// An existing file is not overwritten without -force.
@@ -337,5 +338,68 @@ func TestSIGINTLeavesResumableCheckpoint(t *testing.T) {
 	}
 	if n := len(records(t, dir)); n != 40 {
 		t.Fatalf("resumed run has %d records, want 40", n)
+	}
+}
+
+// TestExportGenerationAndCompare exports an earlier generation's best and
+// charts diversity across a GA and a PSO run.
+func TestExportGenerationAndCompare(t *testing.T) {
+	gaDir := filepath.Join(t.TempDir(), "garun")
+	psoDir := filepath.Join(t.TempDir(), "psorun")
+	if code, _, stderr := runTune(t, context.Background(), "-config", writeConfig(t, "ga"), "-out", gaDir, "-quiet"); code != 0 {
+		t.Fatalf("ga: exit %d: %s", code, stderr)
+	}
+	if code, _, stderr := runTune(t, context.Background(), "-config", writeConfig(t, "pso"), "-out", psoDir, "-quiet"); code != 0 {
+		t.Fatalf("pso: exit %d: %s", code, stderr)
+	}
+	recs := records(t, gaDir)
+	g1 := filepath.Join(t.TempDir(), "g1.json")
+	if code, _, stderr := runTune(t, context.Background(), "export", gaDir, "-generation", "1", "-o", g1); code != 0 {
+		t.Fatalf("export -generation 1: exit %d: %s", code, stderr)
+	}
+	wf, err := engine.LoadWeightFile(g1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := recs[1]["best"].(map[string]any)["genes"].([]any)
+	for d := range want {
+		if wf.Values[d] != want[d].(float64) {
+			t.Fatalf("generation 1 exported %v, record says %v", wf.Values, want)
+		}
+	}
+	if wf.Name != "garun-g1" || wf.Provenance.Generation != 1 {
+		t.Fatalf("name %q generation %d", wf.Name, wf.Provenance.Generation)
+	}
+	i2 := filepath.Join(t.TempDir(), "i2.json")
+	if code, _, stderr := runTune(t, context.Background(), "export", psoDir, "-generation", "2", "-o", i2); code != 0 {
+		t.Fatalf("export pso iteration 2: exit %d: %s", code, stderr)
+	}
+	if code, _, stderr := runTune(t, context.Background(), "export", gaDir, "-generation", "9"); code != 2 || !strings.Contains(stderr, "no generation 9") {
+		t.Fatalf("export of a missing generation: exit %d: %s", code, stderr)
+	}
+
+	base := filepath.Join(t.TempDir(), "div")
+	if code, _, stderr := runTune(t, context.Background(), "compare", "-o", base, gaDir, psoDir); code != 0 {
+		t.Fatalf("compare: exit %d: %s", code, stderr)
+	}
+	csv, err := os.ReadFile(base + ".csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(csv)), "\n")
+	if len(lines) != 1+3+3 || !strings.HasPrefix(lines[1], "garun,0,") || !strings.HasPrefix(lines[4], "psorun,1,") {
+		t.Fatalf("compare CSV:\n%s", csv)
+	}
+	div0 := recs[0]["diversity"].(map[string]any)["mean_distance"].(float64)
+	if !strings.HasPrefix(lines[1], "garun,0,"+strconv.FormatFloat(div0, 'g', 10, 64)) {
+		t.Fatalf("GA generation 0 diversity %v not in %q", div0, lines[1])
+	}
+	for _, ext := range []string{".png", ".svg"} {
+		if st, err := os.Stat(base + ext); err != nil || st.Size() == 0 {
+			t.Fatalf("compare %s: %v", ext, err)
+		}
+	}
+	if code, _, _ := runTune(t, context.Background(), "compare", "-o", base, "-metric", "gene:Q9", gaDir); code != 2 {
+		t.Fatalf("unknown gene: exit %d, want 2", code)
 	}
 }
