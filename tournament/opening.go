@@ -195,3 +195,22 @@ func shuffle(s []Opening, seed uint64) {
 
 // openingStream is the PCG stream of opening shuffles ("openings" in ASCII).
 const openingStream = 0x6f70656e696e6773
+
+// SuiteFor returns the generated 3-stone suite (GenerateOpenings, shuffled
+// by seed) of the smallest radius, at least 3, that holds pairs distinct
+// openings, so that no opening of a match is played twice: deterministic
+// engines replay the same game from the same opening, and a repeated game
+// pair adds no information while narrowing the reported interval. It
+// returns the suite and its radius; an error when even radius 9 is short.
+func SuiteFor(pairs int, seed uint64) ([]Opening, int, error) {
+	for radius := 3; radius <= engine.Size/2; radius++ {
+		suite, err := GenerateOpenings(radius, seed)
+		if err != nil {
+			return nil, 0, err
+		}
+		if len(suite) >= pairs {
+			return suite, radius, nil
+		}
+	}
+	return nil, 0, fmt.Errorf("%d game pairs: more than the generated openings of any radius", pairs)
+}

@@ -136,3 +136,22 @@ func abs(x int) int {
 	}
 	return x
 }
+
+func TestSuiteForCoversPairsWithoutRepeats(t *testing.T) {
+	for _, tc := range []struct{ pairs, radius int }{{1, 3}, {162, 3}, {163, 4}, {300, 4}} {
+		suite, radius, err := SuiteFor(tc.pairs, 7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if radius != tc.radius || len(suite) < tc.pairs {
+			t.Fatalf("%d pairs: radius %d with %d openings, want radius %d", tc.pairs, radius, len(suite), tc.radius)
+		}
+		seen := map[string]bool{}
+		for _, o := range suite {
+			if seen[o.String()] {
+				t.Fatalf("radius %d: opening %s twice", radius, o)
+			}
+			seen[o.String()] = true
+		}
+	}
+}

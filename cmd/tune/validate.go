@@ -49,7 +49,8 @@ func (j *job) validate(ctx context.Context) (*validation, error) {
 		width = j.cfg.Engine.Width
 	}
 	s := engineSettings(j.cfg, depth, width)
-	openings, err := tournament.GenerateOpenings(3, j.cfg.Seed^validationSeed)
+	// Distinct openings for every pair: a repeated opening replays a game.
+	openings, _, err := tournament.SuiteFor(v.Pairs, j.cfg.Seed^validationSeed)
 	if err != nil {
 		return nil, err
 	}

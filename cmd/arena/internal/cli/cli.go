@@ -40,6 +40,7 @@ type options struct {
 	pairs, depth, width, concurrency int
 	openings                         string
 	randomOpenings                   int
+	radius                           int // of the generated suite used
 	seed                             uint64
 	sprt                             string
 	engines                          []string
@@ -73,7 +74,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.IntVar(&o.width, "width", def.Width, "moves kept per node of the in-process engines")
 	fs.IntVar(&o.concurrency, "concurrency", runtime.GOMAXPROCS(0), "games played at once")
 	fs.StringVar(&o.openings, "openings", "", "opening `FILE`: one opening per line in protocol notation (JJ KJJK), # comments")
-	fs.IntVar(&o.randomOpenings, "random-openings", 0, "use N openings of the generated 3-stone suite (0 = the whole suite of 162) shuffled by -seed")
+	fs.IntVar(&o.randomOpenings, "random-openings", 0, "use N openings of the generated 3-stone suite shuffled by -seed (0 = the whole suite: radius 3, 162 openings, or the smallest larger radius with -pairs distinct openings)")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the generated opening suite")
 	fs.StringVar(&o.sprt, "sprt", "", "SPRT `elo0,elo1[,alpha,beta]` for a head-to-head match: stop once the LLR crosses a bound")
 	fs.Func("engine", "external protocol engine `'CMD ARGS'` as a player (repeatable; split on blanks, '…' and \"…\" quote)", func(s string) error {
@@ -169,13 +170,11 @@ func setup(o *options) (*tournament.Runner, []player, *stats.SPRT, error) {
 			return nil, nil, nil, usageError{err}
 		}
 	default:
-		if r.Openings, err = tournament.GenerateOpenings(3, o.seed); err != nil {
+		// The smallest suite (radius ≥ 3) in which no opening repeats.
+		if r.Openings, o.radius, err = tournament.SuiteFor(max(o.pairs, o.randomOpenings), o.seed); err != nil {
 			return nil, nil, nil, usageError{err}
 		}
 		if o.randomOpenings > 0 {
-			if o.randomOpenings > len(r.Openings) {
-				return nil, nil, nil, usagef("-random-openings %d: the generated suite has %d openings", o.randomOpenings, len(r.Openings))
-			}
 			r.Openings = r.Openings[:o.randomOpenings]
 		}
 	}
@@ -220,6 +219,9 @@ func run(ctx context.Context, o *options, stdout, stderr io.Writer) error {
 	r, players, _, err := setup(o)
 	if err != nil {
 		return err
+	}
+	if len(r.Openings) < o.pairs {
+		fmt.Fprintf(stderr, "arena: warning: %d openings for %d game pairs: openings repeat, and deterministic engines replay the same games, which narrows the interval without information\n", len(r.Openings), o.pairs)
 	}
 	var dir *results.RunDir
 	if o.out != "" {

@@ -127,7 +127,7 @@ func TestMainUsageErrors(t *testing.T) {
 		{[]string{"-sprt", "0,5", zhou, dual, tbl}, "two players"},
 		{[]string{"-openings", badOpenings, zhou, dual}, "openings.txt:3"},
 		{[]string{"-openings", badOpenings, "-random-openings", "3", zhou, dual}, "exclude"},
-		{[]string{"-random-openings", "999", zhou, dual}, "162"},
+		{[]string{"-random-openings", "100000", zhou, dual}, "more than the generated openings"},
 		{[]string{"-engine", "fake 'x", zhou}, "quote"},
 		{[]string{"-movetime", "0s", zhou, dual}, "-movetime"},
 	} {
@@ -146,5 +146,21 @@ func TestHelpExitsZero(t *testing.T) {
 	}
 	if strings.Contains(errb.String(), "help requested") || !strings.Contains(errb.String(), "usage: arena") {
 		t.Fatalf("-h printed %q", errb.String())
+	}
+}
+
+func TestWarnsWhenOpeningsRepeat(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "two.txt")
+	if err := os.WriteFile(file, []byte("JJ KJJK\nJJ KKLL\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	zhou := filepath.Join("..", "..", "..", "..", "configs", "weights", "zhou2015.json")
+	var out, errb bytes.Buffer
+	if code := Main(context.Background(), []string{"-pairs", "3", "-depth", "1", "-width", "4", "-openings", file, zhou, zhou}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(errb.String(), "2 openings for 3 game pairs: openings repeat") {
+		t.Fatalf("no repeat warning: %q", errb.String())
 	}
 }

@@ -98,7 +98,7 @@ func summarize(o *options, schedule string, players []player, r *tournament.Runn
 	if o.openings != "" {
 		s.Openings = fmt.Sprintf("file %s (%d openings)", o.openings, len(r.Openings))
 	} else {
-		s.Openings = fmt.Sprintf("generated 3-stone suite, radius 3, seed %d (%d openings)", o.seed, len(r.Openings))
+		s.Openings = fmt.Sprintf("generated 3-stone suite, radius %d, seed %d (%d openings)", o.radius, o.seed, len(r.Openings))
 	}
 	for _, g := range tab.Games {
 		s.Reasons[g.Reason]++
