@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -97,5 +98,25 @@ func TestShippedConfigsParse(t *testing.T) {
 	}
 	if c := got["qi2018-dual-ga"]; c.Schema != "dual" {
 		t.Errorf("qi2018-dual-ga schema %q", c.Schema)
+	}
+}
+
+// TestExperimentConfigsParse loads the configs of docs/experiments.md.
+func TestExperimentConfigsParse(t *testing.T) {
+	paths, err := filepath.Glob(filepath.Join("..", "..", "configs", "experiments", "*.toml"))
+	if err != nil || len(paths) < 6 {
+		t.Fatalf("experiment configs: %v %v", paths, err)
+	}
+	seeds := map[string]uint64{}
+	for _, p := range paths {
+		c, err := LoadConfig(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seeds[filepath.Base(p)] = c.Seed
+	}
+	// Experiments 1–3 start from one initial population.
+	if s := seeds["chen2010-ga.toml"]; seeds["chen2010-ga-original.toml"] != s || seeds["chen2010-pso.toml"] != s || seeds["pso-bounded.toml"] != s {
+		t.Fatalf("experiments 1–3 must share a seed: %v", seeds)
 	}
 }

@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# Reruns roadtune's reproduction of the papers' experiments (docs/experiments.md)
+# with `tune` and `arena` only.
+#
+#   configs/experiments/run.sh            all experiments, then collect
+#   configs/experiments/run.sh e1 e4      some of them (e1..e5), then collect
+#
+# Outputs go to $OUT (default runs/experiments); `collect` copies the small
+# results (reports, summaries, plots, tuned weight files) to docs/experiments.
+# Finished steps are skipped and interrupted tune runs are resumed, so the
+# script can be stopped and started again.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+OUT=${OUT:-runs/experiments}
+DOCS=${DOCS:-docs/experiments}
+W=configs/weights
+mkdir -p "$OUT/bin"
+go build -o "$OUT/bin/tune" ./cmd/tune
+go build -o "$OUT/bin/arena" ./cmd/arena
+tune() { "$OUT/bin/tune" "$@"; }
+arena() { "$OUT/bin/arena" "$@"; }
+log() { echo "[$(date -u +%H:%M:%S)] $*"; }
+
+# run_tune NAME CONFIG: a tune run in $OUT/NAME; resumed if interrupted.
+run_tune() {
+  local name=$1 cfg=$2 dir=$OUT/$1 start
+  if [ -f "$dir/checkpoint.json" ] && grep -q '"phase": "done"' "$dir/checkpoint.json"; then
+    log "$name: done already"; return
+  fi
+  start=$(date +%s)
+  if [ -f "$dir/checkpoint.json" ]; then tune -resume "$dir" -quiet; else tune -config "$cfg" -out "$dir" -quiet; fi
+  log "$name: tune took $(( $(date +%s) - start )) s"
+}
+
+# export_step RUN K: the best of generation/iteration K of a run, as RUN-gK.json.
+export_step() {
+  local f=$OUT/$1-g$2.json
+  [ -f "$f" ] || tune export "$OUT/$1" -generation "$2" -o "$f" >/dev/null
+  echo "$f"
+}
+
+# run_arena NAME ARGS...: an arena match or round robin into $OUT/NAME.
+run_arena() {
+  local name=$1 start; shift
+  if [ -f "$OUT/$name/summary.json" ]; then log "$name: done already"; return; fi
+  rm -rf "${OUT:?}/$name"   # a match interrupted midway is replayed whole
+  start=$(date +%s)
+  arena -out "$OUT/$name" "$@" > "$OUT/$name.txt" 2>/dev/null
+  log "$name: arena took $(( $(date +%s) - start )) s"
+  cat "$OUT/$name.txt"
+}
+
+# Generations are numbered from 0: "generation 15" of the thesis is index 14,
+# "generation 30" index 29.
+e1() {
+  run_tune e1-ga configs/experiments/chen2010-ga.toml
+  run_arena e1-g15-vs-zhou2015 -pairs 300 -depth 3 -width 10 "$(export_step e1-ga 14)" $W/zhou2015.json
+  run_arena e1-g30-vs-zhou2015 -pairs 300 -depth 3 -width 10 "$(export_step e1-ga 29)" $W/zhou2015.json
+}
+
+e2() {
+  run_tune e2-ga-original configs/experiments/chen2010-ga-original.toml
+  tune compare -o "$OUT/e2-diversity" "$OUT/e1-ga" "$OUT/e2-ga-original"
+  tune compare -o "$OUT/e2-gene-std" -metric gene-std "$OUT/e1-ga" "$OUT/e2-ga-original"
+}
+
+e3() {
+  run_tune e3-pso-chen configs/experiments/chen2010-pso.toml
+  run_tune e3-pso-bounded configs/experiments/pso-bounded.toml
+  local ga30 chen bounded
+  ga30=$(export_step e1-ga 29)
+  chen=$(export_step e3-pso-chen 15)
+  bounded=$(export_step e3-pso-bounded 15)
+  run_arena e3-pso-chen-vs-zhou2015 -pairs 300 -depth 3 -width 10 "$chen" $W/zhou2015.json
+  run_arena e3-pso-chen-vs-ga30 -pairs 300 -depth 3 -width 10 "$chen" "$ga30"
+  run_arena e3-pso-bounded-vs-zhou2015 -pairs 300 -depth 3 -width 10 "$bounded" $W/zhou2015.json
+  run_arena e3-pso-bounded-vs-ga30 -pairs 300 -depth 3 -width 10 "$bounded" "$ga30"
+}
+
+# Qi 2018 Figs 3-13/3-14: 100 games (50 game pairs) each.
+e4() {
+  local d w
+  for dw in 3:20 4:20 4:10 4:30 2:20; do
+    d=${dw%:*}; w=${dw#*:}
+    run_arena "e4-dual-vs-single-d$d-w$w" -pairs 50 -depth "$d" -width "$w" $W/qi2018-dual.json $W/qi2018-table3-1.json
+  done
+}
+
+e5() {
+  run_arena e5-round-robin -pairs 30 -depth 3 -width 10 \
+    "$(export_step e1-ga 29)" "$(export_step e1-ga 14)" "$(export_step e3-pso-chen 15)" "$(export_step e3-pso-bounded 15)" \
+    $W/zhou2015.json $W/qi2018-table3-1.json
+  run_tune e5-symmetric-d2 configs/experiments/symmetric-d2.toml
+  run_tune e5-dual-d2 configs/experiments/dual-d2.toml
+  run_arena e5-dual-vs-symmetric-d2 -pairs 200 -depth 2 -width 10 "$(export_step e5-dual-d2 29)" "$(export_step e5-symmetric-d2 29)"
+  run_arena e5-dual-vs-symmetric-d3 -pairs 100 -depth 3 -width 10 "$(export_step e5-dual-d2 29)" "$(export_step e5-symmetric-d2 29)"
+}
+
+# collect copies the small results into $DOCS: no game logs or SGFs.
+collect() {
+  local d name
+  mkdir -p "$DOCS"
+  for d in "$OUT"/e*/; do
+    name=$(basename "$d")
+    mkdir -p "$DOCS/$name"
+    for f in report.md validation.json config.toml best.json summary.json winrate.png; do
+      [ -f "$d/$f" ] && cp "$d/$f" "$DOCS/$name/"
+    done
+    if [ -d "$d/plots" ]; then mkdir -p "$DOCS/$name/plots"; cp "$d"/plots/*.png "$DOCS/$name/plots/"; fi
+    [ -f "$OUT/$name.txt" ] && cp "$OUT/$name.txt" "$DOCS/$name/table.txt"
+  done
+  cp "$OUT"/e2-*.png "$OUT"/e2-*.csv "$DOCS/" 2>/dev/null || true
+  cp "$OUT"/e*-g*.json "$DOCS/" 2>/dev/null || true
+  log "collected into $DOCS"
+}
+
+steps=("$@")
+[ ${#steps[@]} -gt 0 ] || steps=(e1 e2 e3 e4 e5)
+for s in "${steps[@]}"; do
+  case $s in
+    e1|e2|e3|e4|e5|collect) log "== $s"; "$s" ;;
+    *) echo "unknown experiment $s (want e1..e5 or collect)" >&2; exit 2 ;;
+  esac
+done
+[[ " ${steps[*]} " == *" collect "* ]] || collect
