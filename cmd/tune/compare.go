@@ -63,7 +63,14 @@ func compareCmd(args []string, stdout, stderr io.Writer) error {
 	if title == "" {
 		title = "Best vector's " + strings.TrimPrefix(*metric, "gene:")
 	}
-	chart := results.LineChart{Title: title, XLabel: unit, YLabel: *metric, Series: series}
+	ylabel := map[string]string{
+		"diversity": "mean pairwise distance (gene units)",
+		"gene-std":  "mean per-gene standard deviation (gene units)",
+	}[*metric]
+	if ylabel == "" {
+		ylabel = strings.TrimPrefix(*metric, "gene:") + " (road weight)"
+	}
+	chart := results.LineChart{Title: title, XLabel: unit, YLabel: ylabel, Series: series}
 	if err := chart.Save(*out); err != nil {
 		return err
 	}
