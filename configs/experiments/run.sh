@@ -3,7 +3,7 @@
 # with `tune` and `arena` only.
 #
 #   configs/experiments/run.sh            all experiments, then collect
-#   configs/experiments/run.sh e1 e4      some of them (e1..e5), then collect
+#   configs/experiments/run.sh e1 e4      some of them (e1..e6), then collect
 #
 # Outputs go to $OUT (default runs/experiments); `collect` copies the small
 # results (reports, summaries, plots, tuned weight files) to docs/experiments.
@@ -96,6 +96,15 @@ e5() {
   run_arena e5-dual-vs-symmetric-d3 -pairs 100 -depth 3 -width 10 "$(export_step e5-dual-d2 29)" "$(export_step e5-symmetric-d2 29)"
 }
 
+# Beyond the papers: Chen's GA with 4 game pairs per pairing (less noisy
+# fitness), same seed and initial population as e1.
+e6() {
+  run_tune e6-ga-4pairs configs/experiments/chen2010-ga-4pairs.toml
+  run_arena e6-g15-vs-zhou2015 -pairs 300 -depth 3 -width 10 "$(export_step e6-ga-4pairs 14)" $W/zhou2015.json
+  run_arena e6-g30-vs-zhou2015 -pairs 300 -depth 3 -width 10 "$(export_step e6-ga-4pairs 29)" $W/zhou2015.json
+  tune compare -o "$OUT/e6-gene-S4" -metric gene:S4 "$OUT/e1-ga" "$OUT/e6-ga-4pairs"
+}
+
 # collect copies the small results into $DOCS: no game logs or SGFs.
 collect() {
   local d name
@@ -109,17 +118,17 @@ collect() {
     if [ -d "$d/plots" ]; then mkdir -p "$DOCS/$name/plots"; cp "$d"/plots/*.png "$DOCS/$name/plots/"; fi
     [ -f "$OUT/$name.txt" ] && cp "$OUT/$name.txt" "$DOCS/$name/table.txt"
   done
-  cp "$OUT"/e2-*.png "$OUT"/e2-*.csv "$DOCS/" 2>/dev/null || true
+  cp "$OUT"/e2-*.png "$OUT"/e2-*.csv "$OUT"/e6-*.png "$OUT"/e6-*.csv "$DOCS/" 2>/dev/null || true
   cp "$OUT"/e*-g*.json "$DOCS/" 2>/dev/null || true
   log "collected into $DOCS"
 }
 
 steps=("$@")
-[ ${#steps[@]} -gt 0 ] || steps=(e1 e2 e3 e4 e5)
+[ ${#steps[@]} -gt 0 ] || steps=(e1 e2 e3 e4 e5 e6)
 for s in "${steps[@]}"; do
   case $s in
-    e1|e2|e3|e4|e5|collect) log "== $s"; "$s" ;;
-    *) echo "unknown experiment $s (want e1..e5 or collect)" >&2; exit 2 ;;
+    e1|e2|e3|e4|e5|e6|collect) log "== $s"; "$s" ;;
+    *) echo "unknown experiment $s (want e1..e6 or collect)" >&2; exit 2 ;;
   esac
 done
 [[ " ${steps[*]} " == *" collect "* ]] || collect
