@@ -67,7 +67,8 @@ e2() {
 e3() {
   run_tune e3-pso-chen configs/experiments/chen2010-pso.toml
   run_tune e3-pso-bounded configs/experiments/pso-bounded.toml
-  local ga30 chen bounded
+  run_tune e3c-pso-wide configs/experiments/pso-wide.toml
+  local ga30 chen bounded wide
   ga30=$(export_step e1-ga 29)
   chen=$(export_step e3-pso-chen 15)
   bounded=$(export_step e3-pso-bounded 15)
@@ -75,6 +76,8 @@ e3() {
   run_arena e3-pso-chen-vs-ga30 -pairs 300 -depth 3 -width 10 "$chen" "$ga30"
   run_arena e3-pso-bounded-vs-zhou2015 -pairs 300 -depth 3 -width 10 "$bounded" $W/zhou2015.json
   run_arena e3-pso-bounded-vs-ga30 -pairs 300 -depth 3 -width 10 "$bounded" "$ga30"
+  wide=$(export_step e3c-pso-wide 15)
+  run_arena e3c-pso-wide-vs-zhou2015 -pairs 300 -depth 3 -width 10 "$wide" $W/zhou2015.json
 }
 
 # Qi 2018 Figs 3-13/3-14: 100 games (50 game pairs) each.
