@@ -84,13 +84,16 @@ func BenchmarkEngineGames(b *testing.B) {
 					{Name: "zhou2015", Weights: baseline(b, "zhou2015"), Settings: s},
 					{Name: "qi2018-table3-1", Weights: baseline(b, "qi2018-table3-1"), Settings: s},
 				},
-				Openings:    ops[:4],
+				Openings:    ops[:32],
 				Concurrency: conc,
 				Engines:     &EnginePool{}, // tables allocated by the first run only
 			}
 			games := 0
 			for b.Loop() {
-				t, err := r.Run(context.Background(), HeadToHead(0, 1, 4))
+				// 64 games a batch: an optimizer's batches are hundreds of
+				// games, so the one-core tail of a short batch would
+				// understate the scaling.
+				t, err := r.Run(context.Background(), HeadToHead(0, 1, 32))
 				if err != nil {
 					b.Fatal(err)
 				}
