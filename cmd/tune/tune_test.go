@@ -403,3 +403,65 @@ func TestExportGenerationAndCompare(t *testing.T) {
 		t.Fatalf("unknown gene: exit %d, want 2", code)
 	}
 }
+
+// TestKill9ResumesToTheUninterruptedResult kills the tune binary with
+// SIGKILL mid-run (no chance to clean up), resumes it, and compares every
+// record and the best vector with an uninterrupted run.
+func TestKill9ResumesToTheUninterruptedResult(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "tune")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	cfg := writeConfig(t, "ga")
+	data, _ := os.ReadFile(cfg)
+	os.WriteFile(cfg, bytes.Replace(data, []byte("generations = 3"), []byte("generations = 12"), 1), 0o644)
+
+	straight := filepath.Join(t.TempDir(), "straight")
+	if out, err := exec.Command(bin, "-config", cfg, "-out", straight, "-quiet").CombinedOutput(); err != nil {
+		t.Fatalf("uninterrupted run: %v\n%s", err, out)
+	}
+
+	dir := filepath.Join(t.TempDir(), "killed")
+	cmd := exec.Command(bin, "-config", cfg, "-out", dir, "-quiet")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		var cp checkpoint
+		data, err := os.ReadFile(filepath.Join(dir, fileCheckpoint))
+		if err == nil && json.Unmarshal(data, &cp) == nil && cp.Steps >= 3 {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatal("no checkpoint with 3 generations within 60 s")
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	if out, err := exec.Command(bin, "-resume", dir, "-quiet").CombinedOutput(); err != nil {
+		t.Fatalf("resume after kill -9: %v\n%s", err, out)
+	}
+	a, b := records(t, straight), records(t, dir)
+	if len(a) != 12 || len(b) != 12 {
+		t.Fatalf("records: %d uninterrupted, %d after kill -9 and resume", len(a), len(b))
+	}
+	for i := range a {
+		ja, _ := json.Marshal(a[i])
+		jb, _ := json.Marshal(b[i])
+		if !bytes.Equal(ja, jb) {
+			t.Fatalf("record %d differs after kill -9 and resume", i)
+		}
+	}
+	va, vb := bestValues(t, straight), bestValues(t, dir)
+	for d := range va {
+		if va[d] != vb[d] {
+			t.Fatalf("best.json differs: %v vs %v", va, vb)
+		}
+	}
+}
