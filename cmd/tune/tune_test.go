@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"image/png"
 	"os"
 	"os/exec"
@@ -285,13 +286,8 @@ func TestSIGINTLeavesResumableCheckpoint(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := filepath.Join(t.TempDir(), "tune")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
-	cfg := writeConfig(t, "ga")
-	data, _ := os.ReadFile(cfg)
-	os.WriteFile(cfg, bytes.Replace(data, []byte("generations = 3"), []byte("generations = 40"), 1), 0o644)
+	bin := buildTune(t)
+	cfg := longConfig(t, 40)
 	dir := filepath.Join(t.TempDir(), "run")
 	cmd := exec.Command(bin, "-config", cfg, "-out", dir, "-quiet")
 	var stderr bytes.Buffer
@@ -299,19 +295,7 @@ func TestSIGINTLeavesResumableCheckpoint(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		var cp checkpoint
-		data, err := os.ReadFile(filepath.Join(dir, fileCheckpoint))
-		if err == nil && json.Unmarshal(data, &cp) == nil && cp.Steps >= 2 {
-			break
-		}
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatal("no checkpoint with 2 generations within 60 s")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	waitSteps(t, cmd, dir, 2)
 	cmd.Process.Signal(syscall.SIGINT)
 	err := cmd.Wait()
 	ee, ok := err.(*exec.ExitError)
@@ -411,14 +395,8 @@ func TestKill9ResumesToTheUninterruptedResult(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := filepath.Join(t.TempDir(), "tune")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
-	cfg := writeConfig(t, "ga")
-	data, _ := os.ReadFile(cfg)
-	os.WriteFile(cfg, bytes.Replace(data, []byte("generations = 3"), []byte("generations = 12"), 1), 0o644)
-
+	bin := buildTune(t)
+	cfg := longConfig(t, 12)
 	straight := filepath.Join(t.TempDir(), "straight")
 	if out, err := exec.Command(bin, "-config", cfg, "-out", straight, "-quiet").CombinedOutput(); err != nil {
 		t.Fatalf("uninterrupted run: %v\n%s", err, out)
@@ -429,19 +407,7 @@ func TestKill9ResumesToTheUninterruptedResult(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		var cp checkpoint
-		data, err := os.ReadFile(filepath.Join(dir, fileCheckpoint))
-		if err == nil && json.Unmarshal(data, &cp) == nil && cp.Steps >= 3 {
-			break
-		}
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatal("no checkpoint with 3 generations within 60 s")
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
+	waitSteps(t, cmd, dir, 3)
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()
 	if out, err := exec.Command(bin, "-resume", dir, "-quiet").CombinedOutput(); err != nil {
@@ -463,5 +429,43 @@ func TestKill9ResumesToTheUninterruptedResult(t *testing.T) {
 		if va[d] != vb[d] {
 			t.Fatalf("best.json differs: %v vs %v", va, vb)
 		}
+	}
+}
+
+// buildTune builds the tune binary into a temporary directory.
+func buildTune(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "tune")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// longConfig is tinyConfig (GA) with more generations.
+func longConfig(t *testing.T, generations int) string {
+	t.Helper()
+	cfg := writeConfig(t, "ga")
+	data, _ := os.ReadFile(cfg)
+	os.WriteFile(cfg, bytes.Replace(data, []byte("generations = 3"), []byte(fmt.Sprintf("generations = %d", generations)), 1), 0o644)
+	return cfg
+}
+
+// waitSteps waits until the run in dir has checkpointed steps
+// generations, killing cmd and failing after 60 s.
+func waitSteps(t *testing.T, cmd *exec.Cmd, dir string, steps int) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		var cp checkpoint
+		data, err := os.ReadFile(filepath.Join(dir, fileCheckpoint))
+		if err == nil && json.Unmarshal(data, &cp) == nil && cp.Steps >= steps {
+			return
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("no checkpoint with %d generations within 60 s", steps)
+		}
+		time.Sleep(2 * time.Millisecond)
 	}
 }
