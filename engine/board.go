@@ -135,7 +135,7 @@ func (b *Board) Place(p Point) {
 	b.occ[rowOf[p]] |= colBit[p]
 	hc0, ho0 := b.h[c], b.h[o]
 	hc, ho := hc0, ho0
-	hc, ho = addStone(&b.code, p, codeInc[c], &deltaOwn[c], &deltaOpp[c], hc, ho)
+	hc, ho = addStone(&b.code, &pointSpans[p], codeIncW[c], &deltas[c], hc, ho)
 	b.h[c], b.h[o] = hc, ho
 	if (hc^hc0)|(ho^ho0) >= 1<<(3*histBits) {
 		b.updateThreatRoads(p)
@@ -150,54 +150,68 @@ func (b *Board) Place(p Point) {
 // have consecutive indices (see roads.go), so their codes are consecutive
 // bytes: one 8-byte load and store adds the stone to all of them (a code
 // stays below 64, so no byte carries into the next), then each old code
-// selects its packed histogram deltas for the mover (own) and the opponent
-// (opp). Access is unchecked but in range by construction: dirFirst+8 ≤ 931
-// < len(code). A separate leaf function keeps the loop in registers.
+// selects its packed histogram deltas for the mover and the opponent. With
+// the span's fill ORed in, the bytes of other points' roads read as codeFull,
+// whose deltas are zero, so all six bytes are looked up with no branch on the
+// road count: a point near the edge costs the same as one in the middle, and
+// nothing is mispredicted. The word access is unchecked but in range by
+// construction (see pointSpan); the table indices are masked to 6 bits, so
+// the compiler drops their bounds checks. A separate leaf function keeps the
+// loop in registers.
 //
 //go:noinline
-func addStone(code *[1024]uint8, p Point, inc uint8, own, opp *[64]uint64, hc, ho uint64) (uint64, uint64) {
-	cp := unsafe.Pointer(code)
-	op, pp := unsafe.Pointer(own), unsafe.Pointer(opp)
-	incw := uint64(inc) * 0x0101010101010101
+func addStone(code *[1024]uint8, sp *pointSpan, inc uint64, dt *[64]roadDelta, hc, ho uint64) (uint64, uint64) {
 	for d := 0; d < 4; d++ {
-		n := uint(dirCount[p][d])
-		wp := (*uint64)(unsafe.Add(cp, uintptr(dirFirst[p][d])))
+		fill := sp.fill[d]
+		wp := (*uint64)(unsafe.Add(unsafe.Pointer(code), uintptr(sp.off[d])))
 		w := *wp
-		*wp = w + incw&byteMask[n]
-		for ; n > 0; n-- {
-			old := uintptr(w & 63)
-			w >>= 8
-			hc += *(*uint64)(unsafe.Add(op, old*8))
-			ho += *(*uint64)(unsafe.Add(pp, old*8))
-		}
+		*wp = w + inc&^fill
+		w |= fill
+		// The six bytes written out: the compiler neither unrolls loops nor
+		// inlines a helper this size.
+		e := &dt[w&63]
+		hc, ho = hc+e.own, ho+e.opp
+		e = &dt[w>>8&63]
+		hc, ho = hc+e.own, ho+e.opp
+		e = &dt[w>>16&63]
+		hc, ho = hc+e.own, ho+e.opp
+		e = &dt[w>>24&63]
+		hc, ho = hc+e.own, ho+e.opp
+		e = &dt[w>>32&63]
+		hc, ho = hc+e.own, ho+e.opp
+		e = &dt[w>>40&63]
+		hc, ho = hc+e.own, ho+e.opp
 	}
 	return hc, ho
 }
 
-// removeStone is the road loop of Unplace, the inverse of addStone.
+// removeStone is the road loop of Unplace, the inverse of addStone: it takes
+// the stone off p's bytes first, so the codes it looks up are the ones
+// addStone saw, and subtracts their deltas.
 //
 //go:noinline
-func removeStone(code *[1024]uint8, p Point, inc uint8, own, opp *[64]uint64, hc, ho uint64) (uint64, uint64) {
-	cp := unsafe.Pointer(code)
-	op, pp := unsafe.Pointer(own), unsafe.Pointer(opp)
-	incw := uint64(inc) * 0x0101010101010101
+func removeStone(code *[1024]uint8, sp *pointSpan, inc uint64, dt *[64]roadDelta, hc, ho uint64) (uint64, uint64) {
 	for d := 0; d < 4; d++ {
-		n := uint(dirCount[p][d])
-		wp := (*uint64)(unsafe.Add(cp, uintptr(dirFirst[p][d])))
-		w := *wp - incw&byteMask[n]
+		fill := sp.fill[d]
+		wp := (*uint64)(unsafe.Add(unsafe.Pointer(code), uintptr(sp.off[d])))
+		w := *wp - inc&^fill
 		*wp = w
-		for ; n > 0; n-- {
-			old := uintptr(w & 63)
-			w >>= 8
-			hc -= *(*uint64)(unsafe.Add(op, old*8))
-			ho -= *(*uint64)(unsafe.Add(pp, old*8))
-		}
+		w |= fill
+		e := &dt[w&63]
+		hc, ho = hc-e.own, ho-e.opp
+		e = &dt[w>>8&63]
+		hc, ho = hc-e.own, ho-e.opp
+		e = &dt[w>>16&63]
+		hc, ho = hc-e.own, ho-e.opp
+		e = &dt[w>>24&63]
+		hc, ho = hc-e.own, ho-e.opp
+		e = &dt[w>>32&63]
+		hc, ho = hc-e.own, ho-e.opp
+		e = &dt[w>>40&63]
+		hc, ho = hc-e.own, ho-e.opp
 	}
 	return hc, ho
 }
-
-// byteMask[n] has the low n bytes set.
-var byteMask = [9]uint64{0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xffffffffff, 0xffffffffffff, 0xffffffffffffff, 0xffffffffffffffff}
 
 // updateThreatRoads recomputes the threat-road membership of the roads
 // through p. Place and Unplace call it only when N_c[4..6] of either colour
@@ -227,7 +241,7 @@ func (b *Board) Unplace() {
 	b.occ[rowOf[p]] &^= colBit[p]
 	hc0, ho0 := b.h[c], b.h[o]
 	hc, ho := hc0, ho0
-	hc, ho = removeStone(&b.code, p, codeInc[c], &deltaOwn[c], &deltaOpp[c], hc, ho)
+	hc, ho = removeStone(&b.code, &pointSpans[p], codeIncW[c], &deltas[c], hc, ho)
 	b.h[c], b.h[o] = hc, ho
 	if (hc^hc0)|(ho^ho0) >= 1<<(3*histBits) {
 		b.updateThreatRoads(p)

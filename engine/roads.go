@@ -28,6 +28,8 @@ var (
 	// pointRoads[p][:pointRoadN[p]]: the roads through p, increasing.
 	pointRoads [NumPoints][MaxRoadsPerPoint]int16
 	pointRoadN [NumPoints]uint8
+	// pointSpans[p]: the code windows of p's roads, for Place and Unplace.
+	pointSpans [NumPoints]pointSpan
 	rowOf      [NumPoints]uint8
 	colBit     [NumPoints]uint32
 )
@@ -86,6 +88,10 @@ func init() {
 				pointRoadN[p]++
 			}
 		}
+		for d := 0; d < 4; d++ {
+			pointSpans[p].off[d] = uint16(dirFirst[p][d])
+			pointSpans[p].fill[d] = codeFull * byteLanes &^ (1<<(8*dirCount[p][d]) - 1)
+		}
 		rowOf[p] = uint8(Point(p).Row())
 		colBit[p] = 1 << uint(Point(p).Col())
 	}
@@ -114,8 +120,33 @@ func RoadsThrough(dst []int, p Point) []int {
 }
 
 // Road codes: the per-road stone counts packed in one byte, black count in
-// bits 0–2 and white count in bits 3–5. codeInc[c] is what one stone of c adds.
-var codeInc = [3]uint8{0, 1, 8}
+// bits 0–2 and white count in bits 3–5. codeInc[c] is what one stone of c
+// adds; codeIncW[c] is codeInc[c] in every byte of a word.
+var (
+	codeInc  = [3]uint8{0, 1, 8}
+	codeIncW = [3]uint64{0, 1 * byteLanes, 8 * byteLanes}
+)
+
+// byteLanes has 1 in every byte: multiplying by it repeats a byte 8 times.
+const byteLanes = 0x0101010101010101
+
+// codeFull is the code with every bit of both counts set (7 black, 7 white).
+// No real road has it, and like every code of a full road (≥ 6 stones) its
+// histogram deltas are all zero; any code c < 64 becomes codeFull by c|63.
+const codeFull = 63
+
+// pointSpan locates the roads through one point in Board.code. The roads of p
+// in direction d are consecutive (see init), so they sit in the first
+// dirCount[p][d] ≤ 6 bytes of the 8-byte window code[off[d]:off[d]+8]
+// (off[d]+8 ≤ 931 < len(code)). fill[d] holds codeFull in every other byte
+// of that window and 0 in p's bytes: ORing it into the window turns the bytes
+// that belong to other points' roads into zero-delta codes, so Place and
+// Unplace can look up all six bytes without a data-dependent branch; and
+// inc&^fill adds a stone to p's bytes only (codeInc ≤ 8 lies inside 63).
+type pointSpan struct {
+	fill [4]uint64
+	off  [4]uint16
+}
 
 // Packed histograms: N_c[n] for n = 1..6 lives in bits 10(n-1) .. 10n-1 of
 // one uint64 (N ≤ 924 < 1024, so six 10-bit fields fit). Adding a stone
@@ -126,9 +157,13 @@ const histMask = 1<<histBits - 1
 
 func histField(n int) uint64 { return 1 << (histBits * (n - 1)) }
 
-// deltaOwn[c][code], deltaOpp[c][code]: change of h[c] and h[opponent]
-// when c adds a stone to a road with that code.
-var deltaOwn, deltaOpp [3][64]uint64
+// roadDelta is the change of the mover's (own) and the opponent's (opp)
+// packed histograms when the mover adds a stone to a road. deltas[c][code]
+// holds it for mover c and the road's code before the stone; the two words
+// sit side by side so one index finds both.
+type roadDelta struct{ own, opp uint64 }
+
+var deltas [3][64]roadDelta
 
 func codeCounts(code int) (bc, wc int) { return code & 7, code >> 3 }
 
@@ -164,7 +199,7 @@ func initRoadTables() {
 			} else if own == 0 {
 				dOpp -= histField(opp) // the opponent's live road dies
 			}
-			deltaOwn[c][code], deltaOpp[c][code] = dOwn, dOpp
+			deltas[c][code] = roadDelta{dOwn, dOpp}
 		}
 	}
 }
