@@ -30,6 +30,7 @@ type Board struct {
 	winner Color                // first side to complete six
 	winAt  int                  // stone count when winner was set
 	moves  [NumPoints]Point     // stones in the order placed
+	undo   [NumPoints][2]uint64 // undo[i]: h[Black], h[White] before stone i
 }
 
 // NewBoard returns an empty board, Black to move with one stone to place.
@@ -130,6 +131,7 @@ func (b *Board) Place(p Point) {
 	o := 3 - c
 	b.cells[p] = c
 	b.moves[b.n] = p
+	b.undo[b.n] = [2]uint64{b.h[Black], b.h[White]}
 	b.n++
 	b.zob ^= zobStone[c][p]
 	b.occ[rowOf[p]] |= colBit[p]
@@ -185,32 +187,15 @@ func addStone(code *[1024]uint8, sp *pointSpan, inc uint64, dt *[64]roadDelta, h
 	return hc, ho
 }
 
-// removeStone is the road loop of Unplace, the inverse of addStone: it takes
-// the stone off p's bytes first, so the codes it looks up are the ones
-// addStone saw, and subtracts their deltas.
-//
-//go:noinline
-func removeStone(code *[1024]uint8, sp *pointSpan, inc uint64, dt *[64]roadDelta, hc, ho uint64) (uint64, uint64) {
+// removeStone takes a stone of the colour whose codeIncW entry is inc off
+// the codes of the roads through the point of sp: the inverse of addStone's
+// store. Unplace restores the histograms from Board.undo, so no deltas are
+// looked up.
+func removeStone(code *[1024]uint8, sp *pointSpan, inc uint64) {
 	for d := 0; d < 4; d++ {
-		fill := sp.fill[d]
 		wp := (*uint64)(unsafe.Add(unsafe.Pointer(code), uintptr(sp.off[d])))
-		w := *wp - inc&^fill
-		*wp = w
-		w |= fill
-		e := &dt[w&63]
-		hc, ho = hc-e.own, ho-e.opp
-		e = &dt[w>>8&63]
-		hc, ho = hc-e.own, ho-e.opp
-		e = &dt[w>>16&63]
-		hc, ho = hc-e.own, ho-e.opp
-		e = &dt[w>>24&63]
-		hc, ho = hc-e.own, ho-e.opp
-		e = &dt[w>>32&63]
-		hc, ho = hc-e.own, ho-e.opp
-		e = &dt[w>>40&63]
-		hc, ho = hc-e.own, ho-e.opp
+		*wp -= inc &^ sp.fill[d]
 	}
-	return hc, ho
 }
 
 // updateThreatRoads recomputes the threat-road membership of the roads
@@ -230,6 +215,9 @@ func (b *Board) updateThreatRoads(p Point) {
 }
 
 // Unplace removes the last stone placed and restores everything Place
+// changed: the histograms come back from undo (a copy is cheaper than
+// looking the 24 road deltas up again), the road codes lose the stone, and
+// the threat roads through p are recomputed when N_c[4..6] of either colour
 // changed. It must not be called on an empty board.
 func (b *Board) Unplace() {
 	b.n--
@@ -240,10 +228,9 @@ func (b *Board) Unplace() {
 	b.zob ^= zobStone[c][p]
 	b.occ[rowOf[p]] &^= colBit[p]
 	hc0, ho0 := b.h[c], b.h[o]
-	hc, ho := hc0, ho0
-	hc, ho = removeStone(&b.code, &pointSpans[p], codeIncW[c], &deltas[c], hc, ho)
-	b.h[c], b.h[o] = hc, ho
-	if (hc^hc0)|(ho^ho0) >= 1<<(3*histBits) {
+	b.h[Black], b.h[White] = b.undo[b.n][0], b.undo[b.n][1]
+	removeStone(&b.code, &pointSpans[p], codeIncW[c])
+	if (b.h[c]^hc0)|(b.h[o]^ho0) >= 1<<(3*histBits) {
 		b.updateThreatRoads(p)
 	}
 	if b.winner != Empty && b.n < b.winAt {
