@@ -208,9 +208,19 @@ func (w Weights) Evaluate(b *Board, my Color) float64 {
 	return 0
 }
 
-// histFloats unpacks N[1..5] from a packed histogram as float64 (through
-// int64: a signed conversion is one instruction, an unsigned one is not).
+// histFloats unpacks N[1..5] from a packed histogram as float64. It reads
+// them from histFloat instead of converting: five loads from a table that
+// stays in the L1 cache are cheaper than five integer-to-float conversions,
+// and the values are the same (every field is an exact small integer).
 func histFloats(h uint64) (n1, n2, n3, n4, n5 float64) {
-	return float64(int64(h & histMask)), float64(int64(h >> 10 & histMask)), float64(int64(h >> 20 & histMask)),
-		float64(int64(h >> 30 & histMask)), float64(int64(h >> 40 & histMask))
+	return histFloat[h&histMask], histFloat[h>>10&histMask], histFloat[h>>20&histMask],
+		histFloat[h>>30&histMask], histFloat[h>>40&histMask]
 }
+
+// histFloat[n] = float64(n) for every value a histogram field can hold.
+var histFloat = func() (t [histMask + 1]float64) {
+	for i := range t {
+		t[i] = float64(i)
+	}
+	return t
+}()
