@@ -13,9 +13,10 @@ import (
 //
 // A match is Pairs game pairs, colours swapped within each pair. The
 // openings of a batch are drawn by its seed: the first Pairs openings of
-// the 3-stone suite of radius OpeningRadius shuffled by the seed
-// (GenerateOpenings), or of Openings shuffled by the seed when a suite is
-// given; every match of the batch uses the same openings, so matches of a
+// the generated 3-stone suite shuffled by the seed (SuiteFor: the
+// smallest radius ≥ 3 with a distinct opening per pair, or radius
+// OpeningRadius when set), or of Openings shuffled by the seed when a suite
+// is given; every match of the batch uses the same openings, so matches of a
 // batch are comparable. All games of a batch go through one worker pool
 // (Runner), so every core stays busy across matches, and the outcomes
 // depend only on the seed, the matches and the settings, not on the
@@ -28,7 +29,8 @@ type VectorReferee struct {
 	// Pairs is the number of game pairs per match (default 1).
 	Pairs int
 	// OpeningRadius is the Chebyshev radius of White's stones in the
-	// generated suite (default 3).
+	// generated suite; 0 picks the smallest radius ≥ 3 with at least Pairs
+	// openings (SuiteFor), so no opening of a match repeats.
 	OpeningRadius int
 	// Openings, when not empty, replaces the generated suite.
 	Openings []Opening
@@ -56,13 +58,15 @@ func (r *VectorReferee) BatchOpenings(seed uint64) ([]Opening, error) {
 	if len(r.Openings) > 0 {
 		suite = append([]Opening(nil), r.Openings...)
 		shuffle(suite, seed)
-	} else {
-		radius := r.OpeningRadius
-		if radius == 0 {
-			radius = 3
-		}
+	} else if r.OpeningRadius == 0 {
+		// The smallest suite (radius ≥ 3) with a distinct opening per pair.
 		var err error
-		if suite, err = GenerateOpenings(radius, seed); err != nil {
+		if suite, _, err = SuiteFor(pairs, seed); err != nil {
+			return nil, err
+		}
+	} else {
+		var err error
+		if suite, err = GenerateOpenings(r.OpeningRadius, seed); err != nil {
 			return nil, err
 		}
 	}
