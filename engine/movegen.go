@@ -100,7 +100,10 @@ func (e *Engine) static(s Color) float64 {
 // leaf scores the position at ply from the side to move's view without
 // searching: 0 for a full board, a mate score when the side to move can
 // complete six now, or when the opponent has three or more threats, else the
-// static road score.
+// static road score. Its decided-position rules are node's (search.go) and
+// must stay the same; leaf counts threats with the cheaper threatCount
+// because it runs once per generated move, where node needs the full
+// analyzeThreats for move generation.
 func (e *Engine) leaf(ply int) float64 {
 	b := &e.board
 	if b.n == NumPoints {

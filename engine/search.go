@@ -193,6 +193,7 @@ func (e *Engine) node(depth, ply int, alpha, beta float64) float64 {
 	if b.n == NumPoints {
 		return 0
 	}
+	// Decided positions: the same rules as leaf (movegen.go).
 	s := b.ToMove()
 	if b.hasThreatRoad(s) {
 		return Mate - float64(ply)
