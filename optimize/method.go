@@ -1,0 +1,324 @@
+package optimize
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"time"
+)
+
+// Method is one optimizer run in progress, in the spirit of gonum's
+// optimize.Method: it knows its algorithm and nothing of engines, files or
+// processes. A Method is made by its Spec (New from options, a Problem and a
+// seeded source; Restore from a checkpoint) and driven one step at a time by
+// Run, which owns step numbering, the stall rule and recording.
+//
+// A step is the method's unit of work: a GA generation, a PSO iteration.
+// Steps are numbered from 0 by every method.
+type Method interface {
+	// Step plays one step, asking ref for every match it needs, and returns
+	// its record (Step, Games, Best, Metrics and Detail filled in; Seconds is
+	// Run's). On any error (a cancelled ctx, a failing referee, a referee
+	// answering the wrong number of outcomes) the method's state, its random
+	// source included, is left exactly as before the call, so the step can
+	// be replayed. After Done it returns ErrDone.
+	Step(ctx context.Context, ref Referee) (Record, error)
+	// Done reports whether the method's own budget is spent (its
+	// generations or iterations).
+	Done() bool
+	// Steps is the number of steps completed.
+	Steps() int
+	// Best returns a copy of the best weight vector so far (genes in the
+	// schema's order), nil before the first step.
+	Best() []float64
+	// Forecast says what is left: steps and games, for progress and ETA.
+	Forecast() Forecast
+	// MarshalState returns the method's checkpoint as JSON; the Spec's
+	// Restore continues from it exactly as the run it came from would have.
+	MarshalState() ([]byte, error)
+}
+
+// ErrDone is returned by Method.Step once the method's budget is spent.
+var ErrDone = errors.New("optimize: the method's budget is spent")
+
+// Forecast is a method's own estimate of the work left.
+type Forecast struct {
+	// Steps is the number of steps left in the budget (a stall rule may end
+	// the run sooner).
+	Steps int
+	// NextGames is the number of games the next step will play, at least
+	// (0 when Done).
+	NextGames int
+	// Games is the number of games all the steps left will play, at least.
+	Games int
+}
+
+// Record is the record of one step: one line of a run's generations.jsonl.
+// Every field but Seconds is a function of the options, the seed and the
+// referee's outcomes, so a resumed run reproduces it exactly.
+type Record struct {
+	// Step numbers the step from 0 (generation 0 is the initial
+	// population, iteration 0 the swarm's first move).
+	Step int `json:"step"`
+	// Games is the number of games the step played.
+	Games int `json:"games"`
+	// Seconds is the step's wall time in seconds (set by Run).
+	Seconds float64 `json:"seconds"`
+	// Best is the best weight vector after the step (the GA's best
+	// champion, the PSO's global best), genes in the schema's order.
+	Best []float64 `json:"best"`
+	// Metrics are the step's scalar figures by name (e.g. "fitness_best",
+	// "diversity", "w"); Spec.Charts plots them by step. The names "fitness"
+	// (the best vector's fitness, when the method has one) and "diversity"
+	// (mean pairwise distance of the population, gene units) are shared by
+	// every method that has them.
+	Metrics map[string]float64 `json:"metrics,omitempty"`
+	// Detail is the method's own record (ga.Generation, pso.Iteration); read
+	// back from a file it is a json.RawMessage.
+	Detail any `json:"detail,omitempty"`
+	// Line is a one-line human summary of the step, for the console; it is
+	// not written to files.
+	Line string `json:"-"`
+}
+
+// Problem is what every method is told of the weight vectors it tunes.
+type Problem struct {
+	// Genes names the genes in the schema's order; its length is the
+	// dimension.
+	Genes []string
+	// InitLo, InitHi give each gene's range for the uniform initial
+	// population (Chen 2010: [0, 4000]).
+	InitLo, InitHi []float64
+	// Bounds limits genes during the run; nil when BoundMode is "off".
+	Bounds *Bounds
+	// BoundMode is "off", "clamp" or "reflect" (how a method that moves
+	// vectors, like the PSO, keeps them inside Bounds; the GA clamps).
+	BoundMode string
+	// Pairs is the number of game pairs of one match, for Forecast.
+	Pairs int
+}
+
+// Validate checks the shapes of p.
+func (p Problem) Validate() error {
+	n := len(p.Genes)
+	if n == 0 {
+		return errors.New("optimize: Problem.Genes: no genes")
+	}
+	if len(p.InitLo) != n || len(p.InitHi) != n {
+		return fmt.Errorf("optimize: Problem: InitLo and InitHi have %d and %d genes, want %d", len(p.InitLo), len(p.InitHi), n)
+	}
+	switch p.BoundMode {
+	case "off", "clamp", "reflect":
+	default:
+		return fmt.Errorf("optimize: Problem.BoundMode: %q is not off, clamp or reflect", p.BoundMode)
+	}
+	if p.BoundMode != "off" && p.Bounds == nil {
+		return fmt.Errorf("optimize: Problem.Bounds: required with BoundMode %q", p.BoundMode)
+	}
+	if p.Pairs < 1 {
+		return fmt.Errorf("optimize: Problem.Pairs: must be at least 1, not %d", p.Pairs)
+	}
+	return p.Bounds.Validate(n)
+}
+
+// OptionError is a bad option of a method: Key is the option's TOML key in
+// the method's table (e.g. "population" of [ga]).
+type OptionError struct {
+	Key string
+	Msg string
+}
+
+func (e *OptionError) Error() string { return fmt.Sprintf("option %s: %s", e.Key, e.Msg) }
+
+// Chart is one line chart a method asks for: the named Metrics of its
+// records plotted by step.
+type Chart struct {
+	Name    string   // file name without extension, e.g. "fitness"
+	Title   string   // the chart's title
+	YLabel  string   // the y axis, with units
+	Metrics []string // keys of Record.Metrics, one series each
+}
+
+// Spec describes a method to a job runner (package tune's registry): its
+// name, its options as a TOML table, how to start and restore it, and its
+// charts. Adding a method is a package exporting a Spec plus one
+// registration line.
+type Spec struct {
+	// Name is the method's name in configs and flags ("ga", "pso").
+	Name string
+	// Unit names one step ("generation", "iteration").
+	Unit string
+	// About is a one-line description with the source, for reports.
+	About string
+	// Options returns a new options value with its defaults: a pointer to a
+	// struct whose fields carry toml tags; it is decoded from the method's
+	// table ([ga], [pso]) of a tuning config.
+	Options func() any
+	// BudgetKey is the option that holds the step budget ("generations",
+	// "iterations").
+	BudgetKey string
+	// Validate checks opts against p; errors are *OptionError naming the
+	// key.
+	Validate func(opts any, p Problem) error
+	// New starts a run from opts (validated), p and a seeded source; the
+	// method draws every random number from rng.
+	New func(opts any, p Problem, rng *rand.PCG) (Method, error)
+	// Restore continues a run from MarshalState's output under the same
+	// opts and p; errors name the state field that does not fit.
+	Restore func(opts any, p Problem, state []byte) (Method, error)
+	// Describe is a line about the options for reports.
+	Describe func(opts any) string
+	// Charts are the method's own plots, besides the best vector's genes.
+	Charts []Chart
+}
+
+// Status is what Run counts across the steps of a run; it belongs in a
+// checkpoint beside the method's state.
+type Status struct {
+	// Steps is the number of steps completed.
+	Steps int `json:"steps"`
+	// Stall counts the latest steps in a row whose best vector equals the
+	// one before.
+	Stall int `json:"stall"`
+	// Games is the number of games played.
+	Games int `json:"games"`
+	// Seconds is the wall time of the completed steps.
+	Seconds float64 `json:"seconds"`
+}
+
+// Settings are the caller's settings of Run.
+type Settings struct {
+	// Stall, if > 0, stops the run once the best vector has been unchanged
+	// for Stall steps in a row. 0 = off.
+	Stall int
+	// Recorder, if not nil, is called after every step with its record
+	// and the Status after it (e.g. to append the record and write a
+	// checkpoint); an error stops the run and is returned as is.
+	Recorder func(Record, Status) error
+}
+
+// Stalled reports whether the stall rule of s ends a run with status st.
+func (s Settings) Stalled(st Status) bool { return s.Stall > 0 && st.Stall >= s.Stall }
+
+// Run drives m with ref until it is Done, the stall rule fires, or an error
+// occurs, starting from *st (the zero Status for a new run, the
+// checkpointed one on resume) and updating it after each step. It checks
+// that the method numbers its steps as Run counts them. It returns nil when
+// the run is over, the first error of Step (wrapping ctx.Err() when
+// cancelled) or Recorder's error.
+func Run(ctx context.Context, m Method, ref Referee, s Settings, st *Status) error {
+	if m == nil || ref == nil || st == nil {
+		return errors.New("optimize: Run: nil method, referee or status")
+	}
+	prev := m.Best()
+	for !m.Done() && !s.Stalled(*st) {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		start := time.Now()
+		rec, err := m.Step(ctx, ref)
+		if err != nil {
+			return err
+		}
+		if rec.Step != st.Steps {
+			return fmt.Errorf("optimize: Run: the method numbered its step %d, Run counts %d", rec.Step, st.Steps)
+		}
+		rec.Seconds = time.Since(start).Seconds()
+		if prev != nil && slices.Equal(prev, rec.Best) {
+			st.Stall++
+		} else {
+			st.Stall = 0
+		}
+		prev = slices.Clone(rec.Best)
+		st.Steps++
+		st.Games += rec.Games
+		st.Seconds += rec.Seconds
+		if s.Recorder != nil {
+			if err := s.Recorder(rec, *st); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// Play makes one Play call and checks that ref answered one outcome per
+// match; it is the play-and-check helper every method uses.
+func Play(ctx context.Context, ref Referee, seed uint64, matches []Match) ([]Outcome, error) {
+	if ref == nil {
+		return nil, errors.New("optimize: nil Referee")
+	}
+	out, err := ref.Play(ctx, seed, matches)
+	if err != nil {
+		return nil, err
+	}
+	if len(out) != len(matches) {
+		return nil, fmt.Errorf("referee answered %d outcomes for %d matches", len(out), len(matches))
+	}
+	return out, nil
+}
+
+// CountGames is the number of games of a batch's outcomes.
+func CountGames(out []Outcome) int {
+	s := 0
+	for _, o := range out {
+		s += o.Games()
+	}
+	return s
+}
+
+// Clone returns a deep copy of a population (nil for nil).
+func Clone(pop [][]float64) [][]float64 {
+	if pop == nil {
+		return nil
+	}
+	q := make([][]float64, len(pop))
+	for i, x := range pop {
+		q[i] = slices.Clone(x)
+	}
+	return q
+}
+
+// ClonePCG returns an independent copy of a PCG's state.
+func ClonePCG(p *rand.PCG) *rand.PCG {
+	b, err := p.MarshalBinary()
+	if err != nil {
+		panic("optimize: PCG.MarshalBinary: " + err.Error()) // never fails (math/rand/v2)
+	}
+	q := &rand.PCG{}
+	if err := q.UnmarshalBinary(b); err != nil {
+		panic("optimize: PCG state round trip: " + err.Error())
+	}
+	return q
+}
+
+// CheckPopulation checks that pop holds n vectors of genes finite genes;
+// the error names field (e.g. "State.Population") and the first bad place.
+func CheckPopulation(field string, pop [][]float64, n, genes int) error {
+	if len(pop) != n {
+		return fmt.Errorf("%s: has %d vectors, want %d", field, len(pop), n)
+	}
+	for i, x := range pop {
+		if err := CheckVector(fmt.Sprintf("%s[%d]", field, i), x, genes); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// CheckVector checks that x has genes finite genes.
+func CheckVector(field string, x []float64, genes int) error {
+	if len(x) != genes {
+		return fmt.Errorf("%s: has %d genes, want %d", field, len(x), genes)
+	}
+	for d, v := range x {
+		if v != v || v > maxFloat || v < -maxFloat {
+			return fmt.Errorf("%s: gene %d is %g, want a finite number", field, d, v)
+		}
+	}
+	return nil
+}
+
+const maxFloat = 1.7976931348623157e308
