@@ -91,10 +91,13 @@ type Problem struct {
 	// InitLo, InitHi give each gene's range for the uniform initial
 	// population (Chen 2010: [0, 4000]).
 	InitLo, InitHi []float64
-	// Bounds limits genes during the run; nil when BoundMode is "off".
+	// Bounds are the per-gene limits of the run, enforced unless BoundMode
+	// is "off" (they still give scales then, like the PSO's velocity limit
+	// as a fraction of each gene's range). nil means no limits at all.
 	Bounds *Bounds
-	// BoundMode is "off", "clamp" or "reflect" (how a method that moves
-	// vectors, like the PSO, keeps them inside Bounds; the GA clamps).
+	// BoundMode is "off" (the theses), "clamp" or "reflect" (how a method
+	// that moves vectors, like the PSO, keeps them inside Bounds; the GA
+	// clamps in both).
 	BoundMode string
 	// Pairs is the number of game pairs of one match, for Forecast.
 	Pairs int
