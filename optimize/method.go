@@ -69,11 +69,13 @@ type Record struct {
 	// Best is the best weight vector after the step (the GA's best
 	// champion, the PSO's global best), genes in the schema's order.
 	Best []float64 `json:"best"`
-	// Metrics are the step's scalar figures by name (e.g. "fitness_best",
+	// Metrics are the step's scalar figures by name (e.g. "fitness",
 	// "diversity", "w"); Spec.Charts plots them by step. The names "fitness"
-	// (the best vector's fitness, when the method has one) and "diversity"
-	// (mean pairwise distance of the population, gene units) are shared by
-	// every method that has them.
+	// (the best vector's fitness, when the method has one), "diversity"
+	// (mean pairwise distance of the vectors that played, gene units, see
+	// PopulationDiversity) and "gene_std" (their mean per-gene standard
+	// deviation) are shared by every method that has them. Values are
+	// finite, so a record always encodes as JSON.
 	Metrics map[string]float64 `json:"metrics,omitempty"`
 	// Detail is the method's own record (ga.Generation, pso.Iteration); read
 	// back from a file it is a json.RawMessage.
@@ -127,13 +129,19 @@ func (p Problem) Validate() error {
 }
 
 // OptionError is a bad option of a method: Key is the option's TOML key in
-// the method's table (e.g. "population" of [ga]).
+// the method's table (e.g. "population" of [ga]), or "" when the fault lies
+// in what the Problem brought (its ranges or bounds), which Msg then names.
 type OptionError struct {
 	Key string
 	Msg string
 }
 
-func (e *OptionError) Error() string { return fmt.Sprintf("option %s: %s", e.Key, e.Msg) }
+func (e *OptionError) Error() string {
+	if e.Key == "" {
+		return e.Msg
+	}
+	return fmt.Sprintf("option %s: %s", e.Key, e.Msg)
+}
 
 // Chart is one line chart a method asks for: the named Metrics of its
 // records plotted by step.

@@ -1,7 +1,10 @@
-// Package optimize holds what roadtune's two optimizers (optimize/ga and
+// Package optimize holds what roadtune's optimizers (optimize/ga,
 // optimize/pso) share: the Referee they ask to play matches between weight
-// vectors, and the outcome it returns. The optimizers know nothing of boards,
-// engines or processes; the tournament package implements Referee.
+// vectors and the outcome it returns, the Method interface every optimizer
+// implements with its Spec, the Run driver, and helpers (bounds, the uniform
+// initial population, diversity, state checks). The optimizers know nothing
+// of boards, engines or processes; the tournament package implements
+// Referee.
 //
 // Data flows one way: an optimizer hands a batch of matches down, outcomes
 // come back up (style.md).

@@ -118,3 +118,59 @@ func Distance(a, b []float64) float64 {
 	}
 	return math.Sqrt(s)
 }
+
+// Diversity measures how spread out a population of weight vectors is.
+type Diversity struct {
+	// MeanDistance is the mean Euclidean distance over all m(m−1)/2 pairs
+	// of vectors, in gene units.
+	MeanDistance float64 `json:"mean_distance"`
+	// GeneStd[d] is the population standard deviation (divisor m) of gene d.
+	GeneStd []float64 `json:"gene_std"`
+}
+
+// MeanGeneStd is the mean of GeneStd over the genes (0 with no genes), the
+// "gene_std" metric of a Record.
+func (dv Diversity) MeanGeneStd() float64 {
+	if len(dv.GeneStd) == 0 {
+		return 0
+	}
+	s := 0.0
+	for _, v := range dv.GeneStd {
+		s += v
+	}
+	return s / float64(len(dv.GeneStd))
+}
+
+// PopulationDiversity computes the Diversity of a population of equal-length
+// vectors. An empty population has zero diversity and no genes.
+func PopulationDiversity(pop [][]float64) Diversity {
+	m := len(pop)
+	if m == 0 {
+		return Diversity{}
+	}
+	genes := len(pop[0])
+	dv := Diversity{GeneStd: make([]float64, genes)}
+	if m > 1 {
+		s := 0.0
+		for i := range pop {
+			for j := i + 1; j < m; j++ {
+				s += Distance(pop[i], pop[j])
+			}
+		}
+		dv.MeanDistance = s / float64(m*(m-1)/2)
+	}
+	for d := range genes {
+		mean := 0.0
+		for _, x := range pop {
+			mean += x[d]
+		}
+		mean /= float64(m)
+		v := 0.0
+		for _, x := range pop {
+			e := x[d] - mean
+			v += e * e
+		}
+		dv.GeneStd[d] = math.Sqrt(v / float64(m))
+	}
+	return dv
+}

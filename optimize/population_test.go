@@ -1,6 +1,7 @@
 package optimize
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -49,5 +50,23 @@ func TestUniformPopulationDeterministicAndInRange(t *testing.T) {
 				t.Fatalf("gene out of range: %g", a[i][d])
 			}
 		}
+	}
+}
+
+func TestPopulationDiversityByHand(t *testing.T) {
+	dv := PopulationDiversity([][]float64{{0, 0}, {3, 4}, {6, 8}})
+	// Distances 5, 10, 5 → mean 20/3. Gene 0: values 0, 3, 6 → σ = √6;
+	// gene 1: 0, 4, 8 → σ = √(32/3).
+	if math.Abs(dv.MeanDistance-20.0/3) > 1e-12 || math.Abs(dv.GeneStd[0]-math.Sqrt(6)) > 1e-12 || math.Abs(dv.GeneStd[1]-math.Sqrt(96.0/9)) > 1e-12 {
+		t.Errorf("diversity %+v", dv)
+	}
+	if want := (math.Sqrt(6) + math.Sqrt(96.0/9)) / 2; math.Abs(dv.MeanGeneStd()-want) > 1e-12 {
+		t.Errorf("mean gene std %g, want %g", dv.MeanGeneStd(), want)
+	}
+	if e := PopulationDiversity(nil); e.MeanDistance != 0 || e.GeneStd != nil || e.MeanGeneStd() != 0 {
+		t.Errorf("empty population: %+v", e)
+	}
+	if one := PopulationDiversity([][]float64{{1, 2}}); one.MeanDistance != 0 || len(one.GeneStd) != 2 {
+		t.Errorf("one vector: %+v", one)
 	}
 }
