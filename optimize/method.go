@@ -125,7 +125,10 @@ func (p Problem) Validate() error {
 	if p.Pairs < 1 {
 		return fmt.Errorf("optimize: Problem.Pairs: must be at least 1, not %d", p.Pairs)
 	}
-	return p.Bounds.Validate(n)
+	if err := p.Bounds.Validate(n); err != nil {
+		return fmt.Errorf("optimize: Problem.Bounds: %w", err)
+	}
+	return nil
 }
 
 // OptionError is a bad option of a method: Key is the option's TOML key in
