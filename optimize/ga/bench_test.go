@@ -32,11 +32,11 @@ func BenchmarkStep(b *testing.B) {
 			games := 0
 			b.ReportAllocs()
 			for b.Loop() {
-				gen, err := g.Step(ctx, bc.ref)
+				rec, err := g.Step(ctx, bc.ref)
 				if err != nil {
 					b.Fatal(err)
 				}
-				games += gen.Games
+				games += rec.Games
 			}
 			b.ReportMetric(float64(games)/float64(b.N), "games/op")
 			b.ReportMetric(b.Elapsed().Seconds()*1e6/float64(games), "µs/game")

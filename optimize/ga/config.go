@@ -7,18 +7,21 @@
 // and multiplicative mutation (fixed rate, or eq. 4.4).
 //
 // The GA never sees an engine: it hands batches of matches to an
-// optimize.Referee and gets optimize.Outcomes back. Every random choice draws
-// from the *rand.PCG given to New, whose state is part of State, so a run is
-// reproducible from its seed and resumable from any checkpoint.
+// optimize.Referee and gets optimize.Outcomes back. *GA implements
+// optimize.Method, one Step a generation numbered from 0, and Spec describes
+// it to a job runner (options as the [ga] table of a tuning config). Every
+// random choice draws from the *rand.PCG given to New, which the GA keeps and
+// whose state is part of State, so a run is reproducible from its seed and
+// resumable from any checkpoint.
 //
 // Chen's original tournament (§4.4.2.1: start 0, win +1, loss −1, only the
 // champions breed) is kept as FitnessOriginal for comparison.
 package ga
 
 import (
-	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/roadtune/roadtune/optimize"
 )
@@ -94,16 +97,16 @@ type Config struct {
 	Pm2 float64 `json:"pm2"`
 	// Generations is how many generations are evaluated before Done.
 	Generations int `json:"generations"`
-	// Stall, if positive, also stops the run once the best individual's genes
-	// have been unchanged for Stall consecutive generations. 0 is off.
-	Stall int `json:"stall"`
+	// Pairs is the number of game pairs a match lasts, used only for
+	// Forecast (the referee decides how long a match really is); 0 means 1.
+	Pairs int `json:"pairs"`
 }
 
 // DefaultConfig returns Chen 2010 Table 4.8 for a genome of the given length:
 // 49 individuals in 7 groups, initial genes uniform in [0, 4000], improved
 // fitness, adaptive Pc (0.9, 0.6), fixed Pm 0.15 (Pm1 0.1, Pm2 0.001 ready for
 // PmAdaptive), 30 generations (the thesis reports generations 15 and 30), no
-// bounds, no stall stop.
+// bounds, one game pair a match.
 func DefaultConfig(genes int) Config {
 	lo := make([]float64, genes)
 	hi := make([]float64, genes)
@@ -116,7 +119,7 @@ func DefaultConfig(genes int) Config {
 		Fitness: FitnessImproved,
 		Pc1:     0.9, Pc2: 0.6,
 		PmMode: PmFixed, Pm: 0.15, Pm1: 0.1, Pm2: 0.001,
-		Generations: 30,
+		Generations: 30, Pairs: 1,
 	}
 }
 
@@ -138,8 +141,34 @@ func (c Config) pmMode() PmMode {
 // GroupSize is Population / Groups, the individuals in each group.
 func (c Config) GroupSize() int { return c.Population / c.Groups }
 
+// GenerationGames is the number of games one generation plays when every
+// match lasts Pairs game pairs: the groups' round robins, Groups ·
+// k(k−1)/2 matches with k = GroupSize(), plus in the improved form with at
+// least 2 groups the elite round robin, Groups(Groups−1)/2 matches; 2·Pairs
+// games a match.
+func (c Config) GenerationGames() int {
+	k, n := c.GroupSize(), c.Groups
+	matches := n * k * (k - 1) / 2
+	if c.form() == FitnessImproved && n >= 2 {
+		matches += n * (n - 1) / 2
+	}
+	return matches * 2 * c.pairs()
+}
+
+// pairs is Pairs with 0 read as 1.
+func (c Config) pairs() int { return max(c.Pairs, 1) }
+
+// fieldError is a Config.Validate error: Field is the Config field at
+// fault, so Options.Validate can name the option without parsing text.
+type fieldError struct {
+	Field string
+	Msg   string
+}
+
+func (e *fieldError) Error() string { return "ga: Config." + e.Field + ": " + e.Msg }
+
 func fieldErr(field, format string, args ...any) error {
-	return fmt.Errorf("ga: Config.%s: %s", field, fmt.Sprintf(format, args...))
+	return &fieldError{Field: field, Msg: fmt.Sprintf(format, args...)}
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
@@ -218,8 +247,8 @@ func (c Config) Validate() error {
 	if c.Generations < 1 {
 		return fieldErr("Generations", "must be at least 1, not %d", c.Generations)
 	}
-	if c.Stall < 0 {
-		return fieldErr("Stall", "must be 0 (off) or more, not %d", c.Stall)
+	if c.Pairs < 0 {
+		return fieldErr("Pairs", "must be 0 (one pair) or more, not %d", c.Pairs)
 	}
 	return nil
 }
@@ -227,26 +256,11 @@ func (c Config) Validate() error {
 // clone deep-copies the slices so the GA is not affected by later changes
 // to the caller's Config.
 func (c Config) clone() Config {
-	c.InitLo = append([]float64(nil), c.InitLo...)
-	c.InitHi = append([]float64(nil), c.InitHi...)
-	if c.Initial != nil {
-		c.Initial = clonePop(c.Initial)
-	}
+	c.InitLo = slices.Clone(c.InitLo)
+	c.InitHi = slices.Clone(c.InitHi)
+	c.Initial = optimize.Clone(c.Initial)
 	if c.Bounds != nil {
-		c.Bounds = &optimize.Bounds{
-			Lo: append([]float64(nil), c.Bounds.Lo...),
-			Hi: append([]float64(nil), c.Bounds.Hi...),
-		}
+		c.Bounds = &optimize.Bounds{Lo: slices.Clone(c.Bounds.Lo), Hi: slices.Clone(c.Bounds.Hi)}
 	}
 	return c
 }
-
-func clonePop(p [][]float64) [][]float64 {
-	q := make([][]float64, len(p))
-	for i, x := range p {
-		q[i] = append([]float64(nil), x...)
-	}
-	return q
-}
-
-var errNilReferee = errors.New("ga: nil Referee")

@@ -2,44 +2,40 @@ package ga
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"time"
 
 	"github.com/roadtune/roadtune/optimize"
 )
 
-// ErrDone is returned by Step once the run has finished (Generations
-// evaluated, or the Stall rule fired).
-var ErrDone = errors.New("ga: run is done")
-
-// GA is one run of the adaptive GA. It is not safe for concurrent use; the
-// referee may play a batch's matches concurrently.
+// GA is one run of the adaptive GA; it implements optimize.Method, one Step
+// a generation. It is not safe for concurrent use; the referee may play a
+// batch's matches concurrently.
 type GA struct {
 	cfg   Config
 	pcg   *rand.PCG
 	pop   [][]float64
 	next  int
-	stall int
 	best  *Best
 	games int
 }
 
+var _ optimize.Method = (*GA)(nil)
+
 // State is a GA's checkpoint, JSON serialisable. Restore(cfg, st) with the
 // same Config continues exactly as the run it came from would have.
 type State struct {
-	// Next is the index of the next generation to evaluate.
+	// Next is the index of the next generation to evaluate: the number of
+	// generations evaluated.
 	Next int `json:"next"`
 	// Population is that generation's population: Population vectors of
 	// Genes genes (the previous champions first, then their children).
 	Population [][]float64 `json:"population"`
 	// RNG is the state of the GA's *rand.PCG (PCG.MarshalBinary).
 	RNG []byte `json:"rng"`
-	// Stall counts the consecutive generations the best individual's genes
-	// have been unchanged.
-	Stall int `json:"stall"`
 	// Best is the best individual of the last evaluated generation (nil
 	// before the first); it is the run's answer.
 	Best *Best `json:"best,omitempty"`
@@ -50,9 +46,10 @@ type State struct {
 // New starts a run. Unless c.Initial is given, it draws the initial
 // population with optimize.UniformPopulation from rand.New(rng), so a GA and
 // a PSO seeded alike start from the same population (Chen 2010 Table 5.1);
-// the population is then clamped to c.Bounds if set. The GA keeps a copy of
-// rng's state after that draw and never touches rng again. It returns
-// c.Validate's error, or an error for a nil rng.
+// the population is then clamped to c.Bounds if set. The GA keeps rng and
+// draws every later random number from it: rng belongs to the GA from then
+// on, and the caller must not use it afterwards. It returns c.Validate's
+// error, or an error for a nil rng.
 func New(c Config, rng *rand.PCG) (*GA, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
@@ -63,78 +60,107 @@ func New(c Config, rng *rand.PCG) (*GA, error) {
 	c = c.clone()
 	var pop [][]float64
 	if c.Initial != nil {
-		pop = clonePop(c.Initial)
+		pop = optimize.Clone(c.Initial)
 	} else {
 		pop = optimize.UniformPopulation(rand.New(rng), c.Population, c.InitLo, c.InitHi)
 	}
 	for _, x := range pop {
 		c.Bounds.Clamp(x)
 	}
-	return &GA{cfg: c, pcg: clonePCG(rng), pop: pop}, nil
+	return &GA{cfg: c, pcg: rng, pop: pop}, nil
 }
 
 // Restore resumes a run from a State taken with the same Config (a larger
-// Generations extends the run). It returns an error naming the State field
-// that does not fit c.
+// Generations extends the run). It checks the State's shapes against c
+// (Population individuals of Genes finite genes, Best with Genes finite
+// genes and an Index in the population), the RNG, that Next lies in
+// [0, Generations] and Games is not negative, and that Best is set exactly
+// when a generation has been evaluated; the population is not checked
+// against Bounds (a State is trusted to come from the same Config). Errors
+// name the State field, e.g. "ga: State.Population[3]: …".
 func Restore(c Config, st State) (*GA, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
 	c = c.clone()
-	if st.Next < 0 {
-		return nil, fmt.Errorf("ga: State.Next: must be 0 or more, not %d", st.Next)
+	if st.Next < 0 || st.Next > c.Generations {
+		return nil, fmt.Errorf("ga: State.Next: %d generations evaluated, want 0..Config.Generations = %d", st.Next, c.Generations)
 	}
-	if len(st.Population) != c.Population {
-		return nil, fmt.Errorf("ga: State.Population: has %d individuals, want Config.Population = %d", len(st.Population), c.Population)
-	}
-	for i, x := range st.Population {
-		if len(x) != c.Genes {
-			return nil, fmt.Errorf("ga: State.Population: individual %d has %d genes, want Config.Genes = %d", i, len(x), c.Genes)
-		}
-		for d, v := range x {
-			if !finite(v) {
-				return nil, fmt.Errorf("ga: State.Population: individual %d gene %d is %g, want a finite number", i, d, v)
-			}
-		}
+	if err := optimize.CheckPopulation("ga: State.Population", st.Population, c.Population, c.Genes); err != nil {
+		return nil, err
 	}
 	pcg := &rand.PCG{}
 	if err := pcg.UnmarshalBinary(st.RNG); err != nil {
 		return nil, fmt.Errorf("ga: State.RNG: %w", err)
 	}
-	if st.Stall < 0 {
-		return nil, fmt.Errorf("ga: State.Stall: must be 0 or more, not %d", st.Stall)
-	}
 	if st.Games < 0 {
 		return nil, fmt.Errorf("ga: State.Games: must be 0 or more, not %d", st.Games)
 	}
-	g := &GA{cfg: c, pcg: pcg, pop: clonePop(st.Population), next: st.Next, stall: st.Stall, games: st.Games}
-	if st.Best != nil {
-		if len(st.Best.Genes) != c.Genes {
-			return nil, fmt.Errorf("ga: State.Best.Genes: has %d genes, want Config.Genes = %d", len(st.Best.Genes), c.Genes)
+	switch {
+	case st.Best == nil && st.Next > 0:
+		return nil, fmt.Errorf("ga: State.Best: missing after %d generations", st.Next)
+	case st.Best != nil && st.Next == 0:
+		return nil, errors.New("ga: State.Best: set before any generation was evaluated")
+	case st.Best != nil:
+		if err := optimize.CheckVector("ga: State.Best.Genes", st.Best.Genes, c.Genes); err != nil {
+			return nil, err
 		}
-		g.best = cloneBest(st.Best)
+		if st.Best.Index < 0 || st.Best.Index >= c.Population {
+			return nil, fmt.Errorf("ga: State.Best.Index: %d is not an individual of 0..%d", st.Best.Index, c.Population-1)
+		}
+		if !finite(st.Best.Fitness) {
+			return nil, fmt.Errorf("ga: State.Best.Fitness: %g, want a finite number", st.Best.Fitness)
+		}
 	}
-	return g, nil
+	return &GA{cfg: c, pcg: pcg, pop: optimize.Clone(st.Population), next: st.Next, best: cloneBest(st.Best), games: st.Games}, nil
 }
 
 // State returns a deep copy of the GA's checkpoint.
 func (g *GA) State() State {
-	rng, _ := g.pcg.MarshalBinary() // PCG.MarshalBinary never fails
+	rng, err := g.pcg.MarshalBinary()
+	if err != nil {
+		panic("ga: PCG.MarshalBinary: " + err.Error()) // never fails (math/rand/v2)
+	}
 	return State{
 		Next:       g.next,
-		Population: clonePop(g.pop),
+		Population: optimize.Clone(g.pop),
 		RNG:        rng,
-		Stall:      g.stall,
 		Best:       cloneBest(g.best),
 		Games:      g.games,
 	}
 }
 
-// Done reports whether the run has finished: Generations generations
-// evaluated, or the best individual's genes unchanged for Stall generations
-// (Stall > 0).
-func (g *GA) Done() bool {
-	return g.next >= g.cfg.Generations || (g.cfg.Stall > 0 && g.stall >= g.cfg.Stall)
+// MarshalState returns State as JSON (optimize.Method); Spec.Restore reads
+// it back.
+func (g *GA) MarshalState() ([]byte, error) { return json.Marshal(g.State()) }
+
+// Done reports whether Generations generations have been evaluated. (A
+// stall rule is the driver's: optimize.Settings.Stall.)
+func (g *GA) Done() bool { return g.next >= g.cfg.Generations }
+
+// Steps is the number of generations evaluated.
+func (g *GA) Steps() int { return g.next }
+
+// Best returns a copy of the genes of the last evaluated generation's best
+// individual (Generation.Best), nil before the first Step.
+func (g *GA) Best() []float64 {
+	if g.best == nil {
+		return nil
+	}
+	return slices.Clone(g.best.Genes)
+}
+
+// Forecast is the work left (optimize.Method): the generations left of the
+// budget, and GenerationGames for the next and for each of them. Every
+// generation plays the same matches, so with a referee that plays 2·Pairs
+// games a match the figures are exact.
+func (g *GA) Forecast() optimize.Forecast {
+	left := max(g.cfg.Generations-g.next, 0)
+	f := optimize.Forecast{Steps: left, Games: left * g.cfg.GenerationGames()}
+	if left > 0 {
+		f.NextGames = g.cfg.GenerationGames()
+	}
+	return f
 }
 
 // Step evaluates one generation and breeds the next (Chen 2010 §4.4):
@@ -156,29 +182,32 @@ func (g *GA) Done() bool {
 //     two children (the last pair only one if the count is odd); Bounds
 //     clamp after crossover and after mutation.
 //
-// It returns ErrDone once Done, and a wrapped error if the referee fails
-// (e.g. ctx cancelled) or answers the wrong number of outcomes; the GA's
-// state is then unchanged and the generation can be replayed.
-func (g *GA) Step(ctx context.Context, ref optimize.Referee) (Generation, error) {
+// It returns a record whose Step is the generation's index (from 0), Best
+// the best champion's genes (Generation.Best), Metrics "fitness" (the best
+// champion's fitness), "fitness_mean" and "fitness_min" (over the
+// population's Individual.Fitness), "diversity" and "gene_std" (of
+// the population that played, optimize.PopulationDiversity), "pc_mean" and
+// "pm_mean" (the mean rates used while breeding), and Detail a Generation.
+// It returns optimize.ErrDone once Done, and a wrapped error if the referee
+// fails (e.g. ctx cancelled) or answers the wrong number of outcomes; the
+// GA's state, its random source included, is then unchanged and the
+// generation can be replayed.
+func (g *GA) Step(ctx context.Context, ref optimize.Referee) (optimize.Record, error) {
 	if g.Done() {
-		return Generation{}, ErrDone
-	}
-	if ref == nil {
-		return Generation{}, errNilReferee
+		return optimize.Record{}, optimize.ErrDone
 	}
 	if err := ctx.Err(); err != nil {
-		return Generation{}, fmt.Errorf("ga: generation %d: %w", g.next, err)
+		return optimize.Record{}, fmt.Errorf("ga: generation %d: %w", g.next, err)
 	}
-	start := time.Now()
 	c := g.cfg
 	form := c.form()
 	m, n, k := c.Population, c.Groups, c.GroupSize()
-	pcg := clonePCG(g.pcg) // committed only on success
+	pcg := optimize.ClonePCG(g.pcg) // committed only on success
 	rng := rand.New(pcg)
 
 	// Every individual's genes, shared by its matches; a copy, so a
 	// referee cannot touch the population.
-	genes := clonePop(g.pop)
+	genes := optimize.Clone(g.pop)
 
 	perm := rng.Perm(m)
 	groups := make([][]int, n)
@@ -186,36 +215,36 @@ func (g *GA) Step(ctx context.Context, ref optimize.Referee) (Generation, error)
 		groups[j] = perm[j*k : (j+1)*k]
 	}
 	seeds := []uint64{rng.Uint64()}
-	out, err := play(ctx, ref, seeds[0], groupMatches(genes, groups))
+	out, err := optimize.Play(ctx, ref, seeds[0], groupMatches(genes, groups))
 	if err != nil {
-		return Generation{}, fmt.Errorf("ga: generation %d: group round robins: %w", g.next, err)
+		return optimize.Record{}, fmt.Errorf("ga: generation %d: group round robins: %w", g.next, err)
 	}
-	games := countGames(out)
+	games := optimize.CountGames(out)
 	st, err := GroupStage(form, groups, out)
 	if err != nil {
-		return Generation{}, fmt.Errorf("ga: generation %d: %w", g.next, err)
+		return optimize.Record{}, fmt.Errorf("ga: generation %d: %w", g.next, err)
 	}
 	if form == FitnessImproved {
 		var eliteOut []optimize.Outcome
 		if n >= 2 {
 			seeds = append(seeds, rng.Uint64())
-			eliteOut, err = play(ctx, ref, seeds[1], groupMatches(genes, [][]int{st.Champions}))
+			eliteOut, err = optimize.Play(ctx, ref, seeds[1], groupMatches(genes, [][]int{st.Champions}))
 			if err != nil {
-				return Generation{}, fmt.Errorf("ga: generation %d: elite round robin: %w", g.next, err)
+				return optimize.Record{}, fmt.Errorf("ga: generation %d: elite round robin: %w", g.next, err)
 			}
-			games += countGames(eliteOut)
+			games += optimize.CountGames(eliteOut)
 		}
 		if err := st.EliteStage(eliteOut); err != nil {
-			return Generation{}, fmt.Errorf("ga: generation %d: %w", g.next, err)
+			return optimize.Record{}, fmt.Errorf("ga: generation %d: %w", g.next, err)
 		}
 	}
 
-	rec := Generation{Index: g.next, Form: form, Games: games, Seeds: seeds}
-	next := g.breed(rng, st, &rec)
+	gen := Generation{Form: form, Seeds: seeds}
+	next := g.breed(rng, st, &gen)
 
-	rec.Individuals = make([]Individual, m)
-	for i := range rec.Individuals {
-		rec.Individuals[i] = Individual{
+	gen.Individuals = make([]Individual, m)
+	for i := range gen.Individuals {
+		gen.Individuals[i] = Individual{
 			Genes:        slices.Clone(g.pop[i]),
 			Group:        st.Group[i],
 			GroupFitness: st.GroupFitness[i],
@@ -224,30 +253,25 @@ func (g *GA) Step(ctx context.Context, ref optimize.Referee) (Generation, error)
 	}
 	bestJ := 0
 	for j, i := range st.Champions {
-		rec.Individuals[i].Champion = true
+		gen.Individuals[i].Champion = true
 		if st.EliteFitness != nil {
-			rec.Individuals[i].EliteFitness = st.EliteFitness[j]
+			gen.Individuals[i].EliteFitness = st.EliteFitness[j]
 		}
 		if st.Fitness[i] > st.Fitness[st.Champions[bestJ]] {
 			bestJ = j
 		}
 	}
 	bi := st.Champions[bestJ]
-	rec.Best = Best{Index: bi, Genes: slices.Clone(g.pop[bi]), Fitness: st.Fitness[bi]}
-	rec.Diversity = PopulationDiversity(g.pop)
+	gen.Best = Best{Index: bi, Genes: slices.Clone(g.pop[bi]), Fitness: st.Fitness[bi]}
+	gen.Diversity = optimize.PopulationDiversity(g.pop)
+	rec := gen.record(g.next, games)
 
-	// Commit.
-	if g.best != nil && slices.Equal(g.best.Genes, rec.Best.Genes) {
-		g.stall++
-	} else {
-		g.stall = 0
-	}
-	g.best = cloneBest(&rec.Best)
+	// Commit, into the caller's PCG.
+	g.best = cloneBest(&gen.Best)
 	g.pop = next
-	g.pcg = pcg
+	*g.pcg = *pcg
 	g.next++
 	g.games += games
-	rec.Seconds = time.Since(start).Seconds()
 	return rec, nil
 }
 
@@ -325,25 +349,6 @@ func (g *GA) breed(rng *rand.Rand, st *Standings, rec *Generation) [][]float64 {
 	return next
 }
 
-// Run steps until Done, calling after (if not nil) with each generation's
-// record and the State after it, e.g. to write a checkpoint; an error from
-// after stops the run and is returned. Run returns nil when Done, or the
-// first error of Step or after.
-func (g *GA) Run(ctx context.Context, ref optimize.Referee, after func(Generation, State) error) error {
-	for !g.Done() {
-		rec, err := g.Step(ctx, ref)
-		if err != nil {
-			return err
-		}
-		if after != nil {
-			if err := after(rec, g.State()); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
 // groupMatches lists the round robins of the groups as one batch: group 0's
 // matches in RoundRobin order, then group 1's, and so on, as GroupStage
 // expects them. genes[i] is individual i's weight vector.
@@ -355,34 +360,6 @@ func groupMatches(genes [][]float64, groups [][]int) []optimize.Match {
 		}
 	}
 	return ms
-}
-
-func play(ctx context.Context, ref optimize.Referee, seed uint64, matches []optimize.Match) ([]optimize.Outcome, error) {
-	out, err := ref.Play(ctx, seed, matches)
-	if err != nil {
-		return nil, err
-	}
-	if len(out) != len(matches) {
-		return nil, fmt.Errorf("referee answered %d outcomes for %d matches", len(out), len(matches))
-	}
-	return out, nil
-}
-
-func countGames(out []optimize.Outcome) int {
-	s := 0
-	for _, o := range out {
-		s += o.Games()
-	}
-	return s
-}
-
-func clonePCG(p *rand.PCG) *rand.PCG {
-	b, _ := p.MarshalBinary() // never fails
-	q := &rand.PCG{}
-	if err := q.UnmarshalBinary(b); err != nil {
-		panic("ga: PCG state round trip: " + err.Error())
-	}
-	return q
 }
 
 func cloneBest(b *Best) *Best {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -32,6 +33,37 @@ func mustNew(t testing.TB, c Config, seed uint64) *GA {
 	return g
 }
 
+// detail is the GA's own record of a step.
+func detail(t testing.TB, rec optimize.Record) Generation {
+	t.Helper()
+	g, ok := rec.Detail.(Generation)
+	if !ok {
+		t.Fatalf("record detail is %T, want ga.Generation", rec.Detail)
+	}
+	return g
+}
+
+// runAll drives g with optimize.Run under s and returns its records.
+func runAll(t testing.TB, g optimize.Method, ref optimize.Referee, s optimize.Settings, st *optimize.Status) []optimize.Record {
+	t.Helper()
+	var recs []optimize.Record
+	after := s.Recorder
+	s.Recorder = func(r optimize.Record, st optimize.Status) error {
+		recs = append(recs, r)
+		if after != nil {
+			return after(r, st)
+		}
+		return nil
+	}
+	if st == nil {
+		st = &optimize.Status{}
+	}
+	if err := optimize.Run(context.Background(), g, ref, s, st); err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
+
 func TestDefaultConfigIsChenTable48(t *testing.T) {
 	c := DefaultConfig(5)
 	if err := c.Validate(); err != nil {
@@ -43,8 +75,18 @@ func TestDefaultConfigIsChenTable48(t *testing.T) {
 	if c.Pc1 != 0.9 || c.Pc2 != 0.6 || c.PmMode != PmFixed || c.Pm != 0.15 || c.Pm1 != 0.1 || c.Pm2 != 0.001 {
 		t.Errorf("rates %+v", c)
 	}
-	if c.Fitness != FitnessImproved || c.Bounds != nil || c.InitLo[4] != 0 || c.InitHi[4] != 4000 {
-		t.Errorf("fitness %q, bounds %v, init [%g, %g]", c.Fitness, c.Bounds, c.InitLo[4], c.InitHi[4])
+	if c.Fitness != FitnessImproved || c.Bounds != nil || c.InitLo[4] != 0 || c.InitHi[4] != 4000 || c.Generations != 30 || c.Pairs != 1 {
+		t.Errorf("fitness %q, bounds %v, init [%g, %g], %d generations, %d pairs", c.Fitness, c.Bounds, c.InitLo[4], c.InitHi[4], c.Generations, c.Pairs)
+	}
+	o := DefaultOptions()
+	want := Options{Population: 49, Groups: 7, Generations: 30, Fitness: "improved", Pc1: 0.9, Pc2: 0.6, PmMode: "fixed", Pm: 0.15, Pm1: 0.1, Pm2: 0.001}
+	if o != want {
+		t.Errorf("DefaultOptions %+v, want %+v", o, want)
+	}
+	p := problem(5)
+	p.BoundMode, p.Bounds = "off", nil
+	if got := o.Config(p); !reflect.DeepEqual(got, c) {
+		t.Errorf("DefaultOptions().Config = %+v, want DefaultConfig(5) %+v", got, c)
 	}
 }
 
@@ -71,7 +113,7 @@ func TestValidateNamesTheField(t *testing.T) {
 		{"Pm2", func(c *Config) { c.Pm2 = -1 }},
 		{"PmMode", func(c *Config) { c.PmMode = "sometimes" }},
 		{"Generations", func(c *Config) { c.Generations = 0 }},
-		{"Stall", func(c *Config) { c.Stall = -1 }},
+		{"Pairs", func(c *Config) { c.Pairs = -1 }},
 	}
 	for _, tc := range cases {
 		c := DefaultConfig(5)
@@ -83,6 +125,10 @@ func TestValidateNamesTheField(t *testing.T) {
 		}
 		if !strings.Contains(err.Error(), "Config."+tc.field+":") {
 			t.Errorf("%s: error %q does not name Config.%s", tc.field, err, tc.field)
+		}
+		var fe *fieldError
+		if !errors.As(err, &fe) || fe.Field != tc.field {
+			t.Errorf("%s: error %#v does not carry the field", tc.field, err)
 		}
 		if _, err := New(c, rand.NewPCG(1, 1)); err == nil {
 			t.Errorf("%s: New accepted an invalid config", tc.field)
@@ -114,35 +160,60 @@ func steppedInitial(m, genes int) [][]float64 {
 
 func TestRestoreNamesTheStateField(t *testing.T) {
 	c := DefaultConfig(5)
-	good := mustNew(t, c, 1).State()
+	c.Generations = 4
+	fresh := mustNew(t, c, 1)
+	stepped := mustNew(t, c, 1)
+	if _, err := stepped.Step(context.Background(), newTarget(100)); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		field string
+		from  *GA
 		edit  func(*State)
 	}{
-		{"State.Next", func(s *State) { s.Next = -1 }},
-		{"State.Population", func(s *State) { s.Population = s.Population[1:] }},
-		{"State.Population", func(s *State) { s.Population[3] = s.Population[3][:2] }},
-		{"State.Population", func(s *State) { s.Population[3][0] = math.Inf(1) }},
-		{"State.RNG", func(s *State) { s.RNG = []byte("garbage") }},
-		{"State.Stall", func(s *State) { s.Stall = -2 }},
-		{"State.Best.Genes", func(s *State) { s.Best = &Best{Genes: []float64{1}} }},
+		{"State.Next", fresh, func(s *State) { s.Next = -1 }},
+		{"State.Next", stepped, func(s *State) { s.Next = 5 }}, // beyond Generations
+		{"State.Population", fresh, func(s *State) { s.Population = s.Population[1:] }},
+		{"State.Population[3]", fresh, func(s *State) { s.Population[3] = s.Population[3][:2] }},
+		{"State.Population[3]", fresh, func(s *State) { s.Population[3][0] = math.Inf(1) }},
+		{"State.Population[0]", fresh, func(s *State) { s.Population[0][4] = math.NaN() }},
+		{"State.RNG", fresh, func(s *State) { s.RNG = []byte("garbage") }},
+		{"State.Games", fresh, func(s *State) { s.Games = -2 }},
+		{"State.Best", fresh, func(s *State) { s.Best = &Best{Genes: []float64{1, 2, 3, 4, 5}} }},
+		{"State.Best", stepped, func(s *State) { s.Best = nil }},
+		{"State.Best.Genes", stepped, func(s *State) { s.Best.Genes = []float64{1} }},
+		{"State.Best.Genes", stepped, func(s *State) { s.Best.Genes[2] = math.Inf(-1) }},
+		{"State.Best.Index", stepped, func(s *State) { s.Best.Index = 49 }},
+		{"State.Best.Fitness", stepped, func(s *State) { s.Best.Fitness = math.NaN() }},
 	}
 	for _, tc := range cases {
-		st := mustNew(t, c, 1).State()
+		st := tc.from.State()
 		tc.edit(&st)
 		_, err := Restore(c, st)
-		if err == nil || !strings.Contains(err.Error(), tc.field+":") {
+		if err == nil || !strings.HasPrefix(err.Error(), "ga: "+tc.field+":") {
 			t.Errorf("%s: error %v does not name it", tc.field, err)
 		}
 	}
-	if _, err := Restore(c, good); err != nil {
-		t.Errorf("a fresh State: %v", err)
+	for _, g := range []*GA{fresh, stepped} {
+		if _, err := Restore(c, g.State()); err != nil {
+			t.Errorf("a good State: %v", err)
+		}
+	}
+	// Next = Generations is a finished run; a larger budget extends it.
+	st := stepped.State()
+	c.Generations = 1
+	if r, err := Restore(c, st); err != nil || !r.Done() {
+		t.Errorf("finished run: %v", err)
+	}
+	c.Generations = 0
+	if _, err := Restore(c, st); err == nil {
+		t.Error("invalid Config: want an error")
 	}
 }
 
 // withoutTime zeroes the only field allowed to differ between runs.
-func withoutTime(gs []Generation) []Generation {
-	out := slices.Clone(gs)
+func withoutTime(rs []optimize.Record) []optimize.Record {
+	out := slices.Clone(rs)
 	for i := range out {
 		out[i].Seconds = 0
 	}
@@ -160,37 +231,31 @@ func TestResumeEqualsUninterrupted(t *testing.T) {
 	for name, c := range map[string]Config{"improved": improved, "original": original} {
 		t.Run(name, func(t *testing.T) {
 			ctx := context.Background()
-			var full []Generation
 			g := mustNew(t, c, 42)
-			if err := g.Run(ctx, newTarget(100), func(gen Generation, _ State) error {
-				full = append(full, gen)
-				return nil
-			}); err != nil {
-				t.Fatal(err)
-			}
-			if len(full) != c.Generations || !g.Done() {
+			full := runAll(t, g, newTarget(100), optimize.Settings{}, nil)
+			if len(full) != c.Generations || !g.Done() || g.Steps() != c.Generations {
 				t.Fatalf("ran %d generations, done %v; want %d", len(full), g.Done(), c.Generations)
 			}
 			// Each batch has a fresh seed: the random state moves on.
 			seen := map[uint64]int{}
-			for _, gen := range full {
-				for _, s := range gen.Seeds {
+			for _, rec := range full {
+				for _, s := range detail(t, rec).Seeds {
 					if at, dup := seen[s]; dup {
-						t.Fatalf("generation %d reuses the batch seed of generation %d", gen.Index, at)
+						t.Fatalf("generation %d reuses the batch seed of generation %d", rec.Step, at)
 					}
-					seen[s] = gen.Index
+					seen[s] = rec.Step
 				}
 			}
 
 			const k = 4
 			h := mustNew(t, c, 42)
-			var part []Generation
+			var part []optimize.Record
 			for range k {
-				gen, err := h.Step(ctx, newTarget(100))
+				rec, err := h.Step(ctx, newTarget(100))
 				if err != nil {
 					t.Fatal(err)
 				}
-				part = append(part, gen)
+				part = append(part, rec)
 			}
 			blob, err := json.Marshal(h.State())
 			if err != nil {
@@ -204,9 +269,10 @@ func TestResumeEqualsUninterrupted(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := r.Run(ctx, newTarget(100), func(gen Generation, _ State) error {
+			status := optimize.Status{Steps: k}
+			part = append(part, runAll(t, r, newTarget(100), optimize.Settings{Recorder: func(rec optimize.Record, _ optimize.Status) error {
 				// Records survive a JSON round trip unchanged.
-				b, err := json.Marshal(gen)
+				b, err := json.Marshal(rec.Detail)
 				if err != nil {
 					return err
 				}
@@ -214,14 +280,11 @@ func TestResumeEqualsUninterrupted(t *testing.T) {
 				if err := json.Unmarshal(b, &back); err != nil {
 					return err
 				}
-				if !reflect.DeepEqual(back, gen) {
-					t.Errorf("generation %d changed in a JSON round trip", gen.Index)
+				if !reflect.DeepEqual(back, rec.Detail) {
+					t.Errorf("generation %d changed in a JSON round trip", rec.Step)
 				}
-				part = append(part, back)
 				return nil
-			}); err != nil {
-				t.Fatal(err)
-			}
+			}}, &status)...)
 			if !reflect.DeepEqual(withoutTime(full), withoutTime(part)) {
 				for i := range full {
 					if i >= len(part) || !reflect.DeepEqual(withoutTime(full[i:i+1]), withoutTime(part[i:i+1])) {
@@ -235,14 +298,50 @@ func TestResumeEqualsUninterrupted(t *testing.T) {
 			}
 			// A different seed is a different run.
 			other := mustNew(t, c, 43)
-			gen, err := other.Step(ctx, newTarget(100))
+			rec, err := other.Step(ctx, newTarget(100))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if slices.Equal(gen.Seeds, full[0].Seeds) {
+			if slices.Equal(detail(t, rec).Seeds, detail(t, full[0]).Seeds) {
 				t.Error("seeds 42 and 43 drew the same batch seeds")
 			}
 		})
+	}
+}
+
+func TestNewKeepsTheCallersPCG(t *testing.T) {
+	// The GA draws the initial population from the caller's PCG and then
+	// keeps drawing from it: after each Step the caller's PCG is the
+	// State's RNG.
+	c := DefaultConfig(5)
+	c.Generations = 3
+	pcg := rand.NewPCG(5, 0x6a)
+	g, err := New(c, pcg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := rand.NewPCG(5, 0x6a)
+	optimize.UniformPopulation(rand.New(want), c.Population, c.InitLo, c.InitHi)
+	if *pcg != *want {
+		t.Fatal("New did not leave the caller's PCG just past the initial population")
+	}
+	for range 2 {
+		if _, err := g.Step(context.Background(), newTarget(100)); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := pcg.MarshalBinary()
+		if !slices.Equal(b, g.State().RNG) {
+			t.Fatal("the GA's random state is not the caller's PCG")
+		}
+	}
+	if *pcg == *want {
+		t.Fatal("Step did not draw from the caller's PCG")
+	}
+	// Explicit Initial draws nothing at New.
+	c.Initial = steppedInitial(49, 5)
+	pcg = rand.NewPCG(5, 0x6a)
+	if _, err := New(c, pcg); err != nil || *pcg != *rand.NewPCG(5, 0x6a) {
+		t.Errorf("New with Initial drew from the PCG (%v)", err)
 	}
 }
 
@@ -303,7 +402,7 @@ func TestCancelLeavesStateUnchanged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(withoutTime([]Generation{a}), withoutTime([]Generation{b})) || !reflect.DeepEqual(g.State(), twin.State()) {
+	if !reflect.DeepEqual(withoutTime([]optimize.Record{a}), withoutTime([]optimize.Record{b})) || !reflect.DeepEqual(g.State(), twin.State()) {
 		t.Fatal("the replayed generation differs from the undisturbed one")
 	}
 
@@ -317,6 +416,9 @@ func TestCancelLeavesStateUnchanged(t *testing.T) {
 	}
 	if !reflect.DeepEqual(before, g.State()) {
 		t.Fatal("a short answer changed the state")
+	}
+	if _, err := g.Step(context.Background(), nil); err == nil || !reflect.DeepEqual(before, g.State()) {
+		t.Fatalf("nil referee: error %v, or the state changed", err)
 	}
 }
 
@@ -332,10 +434,11 @@ func TestGenerationRecordInvariants(t *testing.T) {
 		c.Fitness = form
 		g := mustNew(t, c, 5)
 		pop := g.State().Population
-		gen, err := g.Step(context.Background(), newTarget(100))
+		rec, err := g.Step(context.Background(), newTarget(100))
 		if err != nil {
 			t.Fatal(err)
 		}
+		gen := detail(t, rec)
 		next := g.State().Population
 		const m, n, k = 49, 7, 7
 		if len(gen.Individuals) != m || len(next) != m {
@@ -369,8 +472,8 @@ func TestGenerationRecordInvariants(t *testing.T) {
 		if form == FitnessOriginal {
 			games, seeds = 2*n*k*(k-1)/2, 1
 		}
-		if gen.Games != games || len(gen.Seeds) != seeds || g.State().Games != games {
-			t.Errorf("%s: %d games, %d seeds; want %d, %d", form, gen.Games, len(gen.Seeds), games, seeds)
+		if rec.Games != games || len(gen.Seeds) != seeds || g.State().Games != games {
+			t.Errorf("%s: %d games, %d seeds; want %d, %d", form, rec.Games, len(gen.Seeds), games, seeds)
 		}
 		// m − n = 42 children from 21 pairs.
 		if gen.Pc.N != 21 || gen.Pm.N != 42 {
@@ -410,14 +513,39 @@ func TestGenerationRecordInvariants(t *testing.T) {
 		if len(gen.Diversity.GeneStd) != 5 || gen.Diversity.MeanDistance <= 0 {
 			t.Errorf("%s: diversity %+v", form, gen.Diversity)
 		}
-	}
-}
+		if dv := optimize.PopulationDiversity(pop); !reflect.DeepEqual(dv, gen.Diversity) {
+			t.Errorf("%s: diversity %+v is not that of the population that played", form, gen.Diversity)
+		}
 
-func TestPopulationDiversityByHand(t *testing.T) {
-	dv := PopulationDiversity([][]float64{{0, 0}, {3, 4}, {6, 8}})
-	// Distances 5, 10, 5 → mean 20/3. Gene 0: values 0, 3, 6 → σ = √6.
-	if math.Abs(dv.MeanDistance-20.0/3) > 1e-12 || math.Abs(dv.GeneStd[0]-math.Sqrt(6)) > 1e-12 || math.Abs(dv.GeneStd[1]-math.Sqrt(96.0/9)) > 1e-12 {
-		t.Errorf("diversity %+v", dv)
+		// The envelope.
+		if rec.Step != 0 || g.Steps() != 1 || !slices.Equal(rec.Best, gen.Best.Genes) || !slices.Equal(g.Best(), gen.Best.Genes) {
+			t.Errorf("%s: record step %d, best %v; GA steps %d, best %v", form, rec.Step, rec.Best, g.Steps(), g.Best())
+		}
+		lo, mean := math.Inf(1), 0.0
+		for _, ind := range gen.Individuals {
+			lo = min(lo, ind.Fitness)
+			mean += ind.Fitness / m
+		}
+		want := map[string]float64{
+			"fitness": gen.Best.Fitness, "fitness_mean": mean, "fitness_min": lo,
+			"diversity": gen.Diversity.MeanDistance, "gene_std": gen.Diversity.MeanGeneStd(),
+			"pc_mean": gen.Pc.Mean, "pm_mean": gen.Pm.Mean,
+		}
+		if len(rec.Metrics) != len(want) {
+			t.Errorf("%s: metrics %v, want the keys of %v", form, rec.Metrics, want)
+		}
+		for k, v := range want {
+			if got, ok := rec.Metrics[k]; !ok || math.Abs(got-v) > 1e-12*max(1, math.Abs(v)) {
+				t.Errorf("%s: metric %s = %g, want %g", form, k, got, v)
+			}
+		}
+		wantLine := fmt.Sprintf("best %.2f mean %.2f min %.2f diversity %.0f", gen.Best.Fitness, rec.Metrics["fitness_mean"], lo, gen.Diversity.MeanDistance)
+		if rec.Line != wantLine {
+			t.Errorf("%s: line %q, want %q", form, rec.Line, wantLine)
+		}
+		if _, err := json.Marshal(rec); err != nil {
+			t.Errorf("%s: record does not encode: %v", form, err)
+		}
 	}
 }
 
@@ -433,10 +561,11 @@ func TestFlatFitnessUsesPc2AndPm2(t *testing.T) {
 	})
 	c := DefaultConfig(5)
 	c.PmMode = PmAdaptive
-	gen, err := mustNew(t, c, 3).Step(context.Background(), draws)
+	rec, err := mustNew(t, c, 3).Step(context.Background(), draws)
 	if err != nil {
 		t.Fatal(err)
 	}
+	gen := detail(t, rec)
 	if gen.Pc.Min != 0.6 || gen.Pc.Max != 0.6 || gen.Pm.Min != 0.001 || gen.Pm.Max != 0.001 {
 		t.Errorf("flat population: Pc %+v, Pm %+v; want 0.6 and 0.001", gen.Pc, gen.Pm)
 	}
@@ -488,30 +617,38 @@ func TestBoundsAndInitial(t *testing.T) {
 
 func TestStallStopsTheRun(t *testing.T) {
 	// One individual sits on the target; with a tiny temperature it wins
-	// every game, so it is the best of every generation, unchanged.
+	// every game, so it is the best of every generation, unchanged; the
+	// driver's stall rule stops the run after the third unchanged one.
 	c := DefaultConfig(5)
 	c.Initial = steppedInitial(49, 5)
 	c.Initial[17] = slices.Clone(hiddenTarget)
-	c.Stall = 3
 	g := mustNew(t, c, 4)
-	var bests [][]float64
-	if err := g.Run(context.Background(), newTarget(1e-9), func(gen Generation, _ State) error {
-		bests = append(bests, gen.Best.Genes)
-		return nil
-	}); err != nil {
-		t.Fatal(err)
+	var st optimize.Status
+	recs := runAll(t, g, newTarget(1e-9), optimize.Settings{Stall: 3}, &st)
+	if len(recs) != 4 || g.Steps() != 4 || st.Stall != 3 || g.Done() {
+		t.Fatalf("stopped after %d generations, stall %d, done %v; want 4, 3, false", len(recs), st.Stall, g.Done())
 	}
-	st := g.State()
-	if len(bests) != 4 || st.Next != 4 || st.Stall != 3 || !g.Done() {
-		t.Fatalf("stopped after %d generations, stall %d; want 4 and 3", len(bests), st.Stall)
-	}
-	for i, b := range bests {
-		if !slices.Equal(b, hiddenTarget) {
-			t.Errorf("generation %d best %v, want the target", i, b)
+	for i, r := range recs {
+		if !slices.Equal(r.Best, hiddenTarget) {
+			t.Errorf("generation %d best %v, want the target", i, r.Best)
 		}
 	}
-	if _, err := g.Step(context.Background(), newTarget(1)); !errors.Is(err, ErrDone) {
-		t.Errorf("Step after Done: %v, want ErrDone", err)
+}
+
+func TestStepAfterDone(t *testing.T) {
+	c := DefaultConfig(5)
+	c.Generations = 2
+	g := mustNew(t, c, 4)
+	runAll(t, g, newTarget(100), optimize.Settings{}, nil)
+	before := g.State()
+	if _, err := g.Step(context.Background(), newTarget(1)); !errors.Is(err, optimize.ErrDone) {
+		t.Errorf("Step after Done: %v, want optimize.ErrDone", err)
+	}
+	if !g.Done() || g.Steps() != 2 || !reflect.DeepEqual(before, g.State()) {
+		t.Error("Step after Done changed the GA")
+	}
+	if f := g.Forecast(); f != (optimize.Forecast{}) {
+		t.Errorf("forecast of a finished run: %+v", f)
 	}
 }
 
@@ -526,20 +663,12 @@ func TestConvergesOnTargetReferee(t *testing.T) {
 		c := DefaultConfig(5)
 		g := mustNew(t, c, seed)
 		ref := newTarget(50)
-		var first, last Generation
-		if err := g.Run(context.Background(), ref, func(gen Generation, _ State) error {
-			if gen.Index == 0 {
-				first = gen
-			}
-			last = gen
-			return nil
-		}); err != nil {
-			t.Fatal(err)
-		}
-		d0, d := ref.Distance(first.Best.Genes), ref.Distance(last.Best.Genes)
-		t.Logf("seed %d: best %.0f → %.0f from the target in %d generations, %d games", seed, d0, d, last.Index+1, ref.Games)
-		if last.Index != 29 || d > tol {
-			t.Errorf("seed %d: best %v is %.0f from the target at generation %d, want ≤ %d at 29", seed, last.Best.Genes, d, last.Index, tol)
+		recs := runAll(t, g, ref, optimize.Settings{}, nil)
+		first, last := recs[0], recs[len(recs)-1]
+		d0, d := ref.Distance(first.Best), ref.Distance(last.Best)
+		t.Logf("seed %d: best %.0f → %.0f from the target in %d generations, %d games", seed, d0, d, last.Step+1, ref.Games)
+		if last.Step != 29 || d > tol {
+			t.Errorf("seed %d: best %v is %.0f from the target at generation %d, want ≤ %d at 29", seed, last.Best, d, last.Step, tol)
 		}
 	}
 }
@@ -554,13 +683,8 @@ func TestImprovedKeepsMoreDiversity(t *testing.T) {
 			c := DefaultConfig(5)
 			c.Fitness = form
 			c.Generations = 16
-			g := mustNew(t, c, seed)
-			if err := g.Run(context.Background(), newTarget(50), func(gen Generation, _ State) error {
-				div[f] = gen.Diversity.MeanDistance
-				return nil
-			}); err != nil {
-				t.Fatal(err)
-			}
+			recs := runAll(t, mustNew(t, c, seed), newTarget(50), optimize.Settings{}, nil)
+			div[f] = recs[15].Metrics["diversity"]
 		}
 		if div[0] <= div[1] {
 			t.Errorf("seed %d: mean distance at generation 15: improved %.0f ≤ original %.0f", seed, div[0], div[1])
@@ -574,12 +698,13 @@ func TestSingleGroupPlaysNoEliteRound(t *testing.T) {
 	// is played.
 	c := DefaultConfig(3)
 	c.Population, c.Groups = 6, 1
-	gen, err := mustNew(t, c, 8).Step(context.Background(), newTarget(100))
+	rec, err := mustNew(t, c, 8).Step(context.Background(), newTarget(100))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(gen.Seeds) != 1 || gen.Games != 2*15 {
-		t.Fatalf("%d seeds, %d games; want 1 and 30", len(gen.Seeds), gen.Games)
+	gen := detail(t, rec)
+	if len(gen.Seeds) != 1 || rec.Games != 2*15 {
+		t.Fatalf("%d seeds, %d games; want 1 and 30", len(gen.Seeds), rec.Games)
 	}
 	best := gen.Individuals[gen.Best.Index]
 	for i, ind := range gen.Individuals {

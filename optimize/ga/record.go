@@ -1,7 +1,8 @@
 package ga
 
 import (
-	"math"
+	"fmt"
+	"slices"
 
 	"github.com/roadtune/roadtune/optimize"
 )
@@ -55,56 +56,12 @@ func (r *Rates) add(p float64) {
 	r.N++
 }
 
-// Diversity measures how spread out a population is.
-type Diversity struct {
-	// MeanDistance is the mean Euclidean distance over all m(m−1)/2 pairs
-	// of individuals, in gene units.
-	MeanDistance float64 `json:"mean_distance"`
-	// GeneStd[d] is the population standard deviation (divisor m) of gene d.
-	GeneStd []float64 `json:"gene_std"`
-}
-
-// PopulationDiversity computes the Diversity of a population of equal-length
-// vectors. An empty population has zero diversity and no genes.
-func PopulationDiversity(pop [][]float64) Diversity {
-	m := len(pop)
-	if m == 0 {
-		return Diversity{}
-	}
-	genes := len(pop[0])
-	dv := Diversity{GeneStd: make([]float64, genes)}
-	if m > 1 {
-		s := 0.0
-		for i := range pop {
-			for j := i + 1; j < m; j++ {
-				s += optimize.Distance(pop[i], pop[j])
-			}
-		}
-		dv.MeanDistance = s / float64(m*(m-1)/2)
-	}
-	for d := range genes {
-		mean := 0.0
-		for _, x := range pop {
-			mean += x[d]
-		}
-		mean /= float64(m)
-		v := 0.0
-		for _, x := range pop {
-			e := x[d] - mean
-			v += e * e
-		}
-		dv.GeneStd[d] = math.Sqrt(v / float64(m))
-	}
-	return dv
-}
-
-// Generation is the record of one evaluated generation. It is JSON
-// serialisable; a run resumed from a State produces the same records as an
-// uninterrupted one except for Seconds.
+// Generation is the GA's own record of one evaluated generation, the Detail
+// of its optimize.Record (which carries the generation's index, games and
+// wall time). It is JSON serialisable; a run resumed from a State produces
+// the same records as an uninterrupted one.
 type Generation struct {
-	// Index is the generation number, 0 for the initial population.
-	Index int         `json:"index"`
-	Form  FitnessForm `json:"form"`
+	Form FitnessForm `json:"form"`
 	// Individuals is the population that played, in population order
 	// (champions of the previous generation first, then its children).
 	Individuals []Individual `json:"individuals"`
@@ -118,13 +75,41 @@ type Generation struct {
 	Crossovers int `json:"crossovers"`
 	Mutations  int `json:"mutations"`
 	// Diversity is that of Individuals.
-	Diversity Diversity `json:"diversity"`
-	// Games is the number of games played for this generation.
-	Games int `json:"games"`
+	Diversity optimize.Diversity `json:"diversity"`
 	// Seeds are the batch seeds handed to the referee: the group round
 	// robins', then (improved form with at least 2 groups) the elite round
 	// robin's.
 	Seeds []uint64 `json:"seeds"`
-	// Seconds is the wall time of the generation, in seconds.
-	Seconds float64 `json:"seconds"`
+}
+
+// record wraps the generation in its optimize.Record: step is its index,
+// games the games it played. See GA.Step for the metrics.
+func (gen Generation) record(step, games int) optimize.Record {
+	lo, mean := 0.0, 0.0
+	for i, ind := range gen.Individuals {
+		if i == 0 || ind.Fitness < lo {
+			lo = ind.Fitness
+		}
+		mean += ind.Fitness
+	}
+	if len(gen.Individuals) > 0 {
+		mean /= float64(len(gen.Individuals))
+	}
+	return optimize.Record{
+		Step:  step,
+		Games: games,
+		Best:  slices.Clone(gen.Best.Genes),
+		Metrics: map[string]float64{
+			"fitness":      gen.Best.Fitness,
+			"fitness_mean": mean,
+			"fitness_min":  lo,
+			"diversity":    gen.Diversity.MeanDistance,
+			"gene_std":     gen.Diversity.MeanGeneStd(),
+			"pc_mean":      gen.Pc.Mean,
+			"pm_mean":      gen.Pm.Mean,
+		},
+		Detail: gen,
+		Line: fmt.Sprintf("best %.2f mean %.2f min %.2f diversity %.0f",
+			gen.Best.Fitness, mean, lo, gen.Diversity.MeanDistance),
+	}
 }
