@@ -1,9 +1,12 @@
 package optimize
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"slices"
 	"time"
@@ -272,6 +275,21 @@ func Play(ctx context.Context, ref Referee, seed uint64, matches []Match) ([]Out
 		return nil, fmt.Errorf("referee answered %d outcomes for %d matches", len(out), len(matches))
 	}
 	return out, nil
+}
+
+// DecodeState decodes a method's checkpoint, MarshalState's JSON, into st
+// (a pointer to the method's State) strictly, as Spec.Restore should: an
+// unknown field or anything after the JSON value is an error.
+func DecodeState(data []byte, st any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(st); err != nil {
+		return err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return errors.New("data after the JSON value")
+	}
+	return nil
 }
 
 // CountGames is the number of games of a batch's outcomes.

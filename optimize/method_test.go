@@ -291,3 +291,25 @@ func TestOptionErrorText(t *testing.T) {
 		t.Errorf("unkeyed: %q", s)
 	}
 }
+
+func TestDecodeStateIsStrict(t *testing.T) {
+	type state struct {
+		Next int       `json:"next"`
+		Pop  []float64 `json:"pop"`
+	}
+	var st state
+	if err := DecodeState([]byte(`{"next": 3, "pop": [1, 2]}`+"\n"), &st); err != nil || st.Next != 3 || len(st.Pop) != 2 {
+		t.Fatalf("good state: %+v, %v", st, err)
+	}
+	for name, blob := range map[string]string{
+		"unknown field": `{"next": 3, "stall": 1}`,
+		"trailing data": `{"next": 3} {"next": 4}`,
+		"trailing junk": `{"next": 3} x`,
+		"wrong type":    `{"next": "3"}`,
+		"empty":         ``,
+	} {
+		if err := DecodeState([]byte(blob), &state{}); err == nil {
+			t.Errorf("%s: want an error", name)
+		}
+	}
+}

@@ -1,11 +1,8 @@
 package ga
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"slices"
 
@@ -179,28 +176,15 @@ func specRestore(opts any, p optimize.Problem, state []byte) (optimize.Method, e
 	if err := o.Validate(p); err != nil {
 		return nil, err
 	}
-	st, err := decodeState(state)
-	if err != nil {
-		return nil, err
+	var st State
+	if err := optimize.DecodeState(state, &st); err != nil {
+		return nil, fmt.Errorf("ga: State: %w", err)
 	}
 	g, err := Restore(o.Config(p), st)
 	if err != nil {
 		return nil, err
 	}
 	return g, nil
-}
-
-func decodeState(b []byte) (State, error) {
-	var st State
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&st); err != nil {
-		return State{}, fmt.Errorf("ga: State: %w", err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return State{}, errors.New("ga: State: data after the JSON object")
-	}
-	return st, nil
 }
 
 func describe(opts any) string {
