@@ -31,7 +31,7 @@ func (o Outcome) Score() float64 { return float64(o.Wins) + 0.5*float64(o.Draws)
 
 // AWins reports whether A won the match outright (more points than B).
 // A tied match is not a win for A, so an incumbent placed as B keeps its
-// place on a tie (Chen 2010 §5.3 as read in optimizers.md).
+// place on a tie (Chen 2010 §5.3, which leaves ties open, as roadtune reads it).
 func (o Outcome) AWins() bool { return o.Wins > o.Losses }
 
 // Referee plays matches between weight vectors.

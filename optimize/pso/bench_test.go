@@ -41,11 +41,11 @@ func BenchmarkStep(b *testing.B) {
 	matches := 0
 	b.ReportAllocs()
 	for b.Loop() {
-		it, err := p.Step(ctx, instant{})
+		rec, err := p.Step(ctx, instant{})
 		if err != nil {
 			b.Fatal(err)
 		}
-		matches += len(it.Matches)
+		matches += len(rec.Detail.(Iteration).Matches)
 	}
 	b.ReportMetric(float64(matches)/float64(b.N), "matches/iter")
 }

@@ -3,6 +3,8 @@ package pso
 import (
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 
 	"github.com/roadtune/roadtune/optimize"
 )
@@ -50,10 +52,9 @@ type Config struct {
 	VMax []float64
 	// Iterations is the budget of Steps (Chen: 15). At least 1.
 	Iterations int
-	// Stall, if > 0, also stops the run once Stall iterations in a row have
-	// left the global best unchanged (no challenger won; the knockout that
-	// first sets g does not count as a change). 0 = off.
-	Stall int
+	// Pairs is the number of game pairs a match lasts, used only for
+	// Forecast (the referee decides how long a match really is); 0 means 1.
+	Pairs int
 }
 
 // DefaultVMaxFraction is roadtune's default velocity limit as a fraction of
@@ -77,7 +78,8 @@ func DefaultConfig(genes int) Config {
 
 // ChenConfig is Chen 2010 Table 5.1 as printed: 49 particles, positions
 // uniform in [0, 4000], velocities uniform in [−200, 200], c1 = c2 = 2.05,
-// α1 = 0.3, α2 = 0.2, 15 iterations, no bounds and no velocity limit.
+// α1 = 0.3, α2 = 0.2, 15 iterations, no bounds and no velocity limit; one
+// game pair a match (Chen plays one).
 func ChenConfig(genes int) Config {
 	c := Config{
 		Particles:  49,
@@ -92,6 +94,7 @@ func ChenConfig(genes int) Config {
 		Alpha2:     0.2,
 		BoundMode:  BoundsOff,
 		Iterations: 15,
+		Pairs:      1,
 	}
 	for d := range genes {
 		c.InitHi[d] = 4000
@@ -101,8 +104,46 @@ func ChenConfig(genes int) Config {
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
+// fieldError is a Config.Validate error: Field is the Config field at
+// fault and Index the gene or particle in it ("[2]", "[1][0]" or ""), so
+// Options.Validate can name the option without parsing text.
+type fieldError struct {
+	Field string
+	Index string
+	Msg   string
+}
+
+func (e *fieldError) Error() string {
+	return "pso: config field " + e.Field + e.Index + ": " + e.Msg
+}
+
 func fieldErr(field, format string, args ...any) error {
-	return fmt.Errorf("pso: config field %s: %s", field, fmt.Sprintf(format, args...))
+	return &fieldError{Field: field, Msg: fmt.Sprintf(format, args...)}
+}
+
+// fieldErrAt is fieldErr for one gene or particle of a field: index is
+// one or two indices.
+func fieldErrAt(field string, index []int, format string, args ...any) error {
+	var b strings.Builder
+	for _, i := range index {
+		fmt.Fprintf(&b, "[%d]", i)
+	}
+	return &fieldError{Field: field, Index: b.String(), Msg: fmt.Sprintf(format, args...)}
+}
+
+// pairs is Pairs with 0 read as 1.
+func (c Config) pairs() int { return max(c.Pairs, 1) }
+
+// clone deep-copies the slices so the swarm is not affected by later
+// changes to the caller's Config.
+func (c Config) clone() Config {
+	c.InitLo, c.InitHi = slices.Clone(c.InitLo), slices.Clone(c.InitHi)
+	c.Initial = optimize.Clone(c.Initial)
+	c.VMax = slices.Clone(c.VMax)
+	if c.Bounds != nil {
+		c.Bounds = &optimize.Bounds{Lo: slices.Clone(c.Bounds.Lo), Hi: slices.Clone(c.Bounds.Hi)}
+	}
+	return c
 }
 
 // bounded reports whether the mode enforces bounds.
@@ -136,15 +177,14 @@ func (c Config) Validate() error {
 		}
 		for i, x := range c.Initial {
 			if len(x) != c.Genes {
-				return fieldErr(fmt.Sprintf("Initial[%d]", i), "has %d genes, want %d", len(x), c.Genes)
+				return fieldErrAt("Initial", []int{i}, "has %d genes, want %d", len(x), c.Genes)
 			}
 			for d, v := range x {
-				f := fmt.Sprintf("Initial[%d][%d]", i, d)
 				if !finite(v) {
-					return fieldErr(f, "must be finite, have %g", v)
+					return fieldErrAt("Initial", []int{i, d}, "must be finite, have %g", v)
 				}
 				if c.bounded() && (v < c.Bounds.Lo[d] || v > c.Bounds.Hi[d]) {
-					return fieldErr(f, "%g is outside Bounds [%g, %g]", v, c.Bounds.Lo[d], c.Bounds.Hi[d])
+					return fieldErrAt("Initial", []int{i, d}, "%g is outside Bounds [%g, %g]", v, c.Bounds.Lo[d], c.Bounds.Hi[d])
 				}
 			}
 		}
@@ -155,15 +195,21 @@ func (c Config) Validate() error {
 		for d := range c.Genes {
 			lo, hi := c.InitLo[d], c.InitHi[d]
 			if !finite(lo) || !finite(hi) || lo > hi {
-				return fieldErr(fmt.Sprintf("InitLo[%d]", d), "range [%g, %g] must be finite with InitLo ≤ InitHi", lo, hi)
+				return fieldErrAt("InitLo", []int{d}, "range [%g, %g] must be finite with InitLo ≤ InitHi", lo, hi)
 			}
 			if c.bounded() && (lo < c.Bounds.Lo[d] || hi > c.Bounds.Hi[d]) {
-				return fieldErr(fmt.Sprintf("InitLo[%d]", d), "range [%g, %g] is not inside Bounds [%g, %g]", lo, hi, c.Bounds.Lo[d], c.Bounds.Hi[d])
+				return fieldErrAt("InitLo", []int{d}, "range [%g, %g] is not inside Bounds [%g, %g]", lo, hi, c.Bounds.Lo[d], c.Bounds.Hi[d])
 			}
 		}
 	}
-	if !finite(c.VelLo) || !finite(c.VelHi) || c.VelLo > c.VelHi {
-		return fieldErr("VelLo", "range [%g, %g] must be finite with VelLo ≤ VelHi", c.VelLo, c.VelHi)
+	if !finite(c.VelLo) {
+		return fieldErr("VelLo", "must be finite, have %g", c.VelLo)
+	}
+	if !finite(c.VelHi) {
+		return fieldErr("VelHi", "must be finite, have %g", c.VelHi)
+	}
+	if c.VelLo > c.VelHi {
+		return fieldErr("VelLo", "range [%g, %g] must have VelLo ≤ VelHi", c.VelLo, c.VelHi)
 	}
 	for _, f := range []struct {
 		name string
@@ -179,15 +225,15 @@ func (c Config) Validate() error {
 		}
 		for d, v := range c.VMax {
 			if math.IsNaN(v) || v < 0 {
-				return fieldErr(fmt.Sprintf("VMax[%d]", d), "must be ≥ 0 (+Inf = no limit), have %g", v)
+				return fieldErrAt("VMax", []int{d}, "must be ≥ 0 (+Inf = no limit), have %g", v)
 			}
 		}
 	}
 	if c.Iterations < 1 {
 		return fieldErr("Iterations", "must be at least 1, have %d", c.Iterations)
 	}
-	if c.Stall < 0 {
-		return fieldErr("Stall", "must be 0 (off) or more, have %d", c.Stall)
+	if c.Pairs < 0 {
+		return fieldErr("Pairs", "must be 0 (one pair) or more, have %d", c.Pairs)
 	}
 	return nil
 }

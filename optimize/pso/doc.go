@@ -8,11 +8,12 @@
 // the incumbent (the survivor of the knockout, the personal best, the global
 // best) is always played as B, so it keeps its place on a tied match.
 //
-// One Step is one iteration of Chen 2010 §5.3 steps ④–⑦ as ordered in
-// optimizers.md §"Game-based PSO steps" (the first Step also runs the
-// knockout of step ③):
+// *PSO implements optimize.Method: one Step is one iteration of Chen 2010
+// §5.3 steps ④–⑦, iterations numbered from 0, and iteration 0 also runs the
+// knockout of step ③. Spec describes the swarm to a job runner (options as
+// the [pso] table of a tuning config). A Step goes:
 //
-//  1. knockout (first Step only): particle 0 meets particle 1, the winner
+//  1. knockout (iteration 0 only): particle 0 meets particle 1, the winner
 //     meets particle 2, and so on; each match is its own Play call, the
 //     current survivor is B. The last survivor's position is g.
 //  2. move (eq. 5-2): x ← x + v, then the bound mode: "clamp" clamps the gene
@@ -39,8 +40,9 @@
 // Random draws, all from the one *rand.PCG given to New, in this order:
 // initial positions (optimize.UniformPopulation, unless Config.Initial),
 // initial velocities (particle by particle, gene by gene); then per Step:
-// one seed per knockout match (first Step only), one seed for the personal
+// one seed per knockout match (iteration 0 only), one seed for the personal
 // best batch, one seed per global best challenge, r, then r1, r2 per particle
-// and gene. The same Config and seed therefore give the same run, and
+// and gene. The swarm keeps the *rand.PCG (the caller must not use it after
+// New). The same Config and seed therefore give the same run, and
 // Restore(State) continues it draw for draw.
 package pso

@@ -46,7 +46,7 @@ func InertiaWeight(k, r, alpha1, alpha2 float64) float64 {
 //
 // with ‖·‖ Euclidean over the genes, g the global best and pbests the m
 // personal bests (each as long as g). The printed eq. 5-4 carries a stray
-// p_id² factor; it is read as the plain distance (optimizers.md). Guard:
+// p_id² factor; roadtune reads it as the plain distance. Guard:
 // max = 0 (every personal best on g, or m = 0) gives k = 0. 0 ≤ k ≤ 1.
 func FocusDistances(g []float64, pbests [][]float64) (mean, max, k float64) {
 	if len(pbests) == 0 {

@@ -2,25 +2,26 @@ package pso
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"time"
+	"slices"
 
 	"github.com/roadtune/roadtune/optimize"
 )
 
-// ErrDone is returned by Step once the run is over (see PSO.Done).
-var ErrDone = errors.New("pso: the run is over (iteration budget or stall reached)")
-
-// PSO is a focus-distance particle swarm (Chen 2010 §5) in progress. It is
-// not safe for concurrent use; the Referee may play a batch concurrently.
+// PSO is a focus-distance particle swarm (Chen 2010 §5) in progress; it
+// implements optimize.Method, one Step an iteration. It is not safe for
+// concurrent use; the Referee may play a batch concurrently.
 type PSO struct {
 	cfg Config
 	pcg *rand.PCG
 	rng *rand.Rand
 	s   swarm
 }
+
+var _ optimize.Method = (*PSO)(nil)
 
 // swarm is the mutable part of State, minus the RNG.
 type swarm struct {
@@ -31,26 +32,12 @@ type swarm struct {
 	gi       int
 	w, k, r  float64
 	mean, mx float64
-	same     int
 	games    int
 }
 
-func clone(x []float64) []float64 { return append([]float64(nil), x...) }
-
-func clone2(x [][]float64) [][]float64 {
-	if x == nil {
-		return nil
-	}
-	y := make([][]float64, len(x))
-	for i := range x {
-		y[i] = clone(x[i])
-	}
-	return y
-}
-
 func (s swarm) clone() swarm {
-	s.x, s.v, s.p = clone2(s.x), clone2(s.v), clone2(s.p)
-	s.g = clone(s.g)
+	s.x, s.v, s.p = optimize.Clone(s.x), optimize.Clone(s.v), optimize.Clone(s.p)
+	s.g = slices.Clone(s.g)
 	return s
 }
 
@@ -59,7 +46,9 @@ func (s swarm) clone() swarm {
 // starts from the same population, Chen 2010 §5.4.1), then velocities uniform
 // in [VelLo, VelHi] (limited by VMax), and p_i = x_i. g is chosen by the
 // knockout of the first Step. The swarm keeps rng and draws every random
-// number from it. Errors: an invalid Config (see Validate) or a nil rng.
+// number from it: rng belongs to the swarm from then on, and the caller must
+// not use it afterwards. Errors: an invalid Config (see Validate) or a nil
+// rng.
 func New(c Config, rng *rand.PCG) (*PSO, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
@@ -67,9 +56,10 @@ func New(c Config, rng *rand.PCG) (*PSO, error) {
 	if rng == nil {
 		return nil, errors.New("pso: New: nil *rand.PCG")
 	}
+	c = c.clone()
 	p := &PSO{cfg: c, pcg: rng, rng: rand.New(rng)}
 	if c.Initial != nil {
-		p.s.x = clone2(c.Initial)
+		p.s.x = optimize.Clone(c.Initial)
 	} else {
 		p.s.x = optimize.UniformPopulation(p.rng, c.Particles, c.InitLo, c.InitHi)
 	}
@@ -81,62 +71,68 @@ func New(c Config, rng *rand.PCG) (*PSO, error) {
 		}
 		p.s.v[i] = v
 	}
-	p.s.p = clone2(p.s.x)
+	p.s.p = optimize.Clone(p.s.x)
 	p.s.gi = -1
 	return p, nil
 }
 
 // Restore continues a run from st (from State, possibly through JSON) under
-// c, which should be the Config of the run (Iterations and Stall may be
-// raised to extend it). Shapes and finiteness are checked, not the bounds:
-// a state is trusted to come from the same run. Errors name the State field whose shape or values do
-// not fit c, or an invalid Config.
+// c, which should be the Config of the run (Iterations may be raised to
+// extend it). It checks the RNG; that Iteration lies in [0, Iterations] and
+// Games is not negative; the shapes (Particles × Genes) and finiteness of
+// Positions, Velocities and PersonalBests; that the knockout is done exactly
+// when an iteration is, with then a finite GlobalBest of Genes genes and a
+// GlobalBestParticle in [0, Particles), else an empty GlobalBest and −1;
+// that W, K, R, MeanDist and MaxDist are finite, the distances ≥ 0,
+// 0 ≤ K ≤ 1 and 0 ≤ R < 1. Not the bounds: a state is trusted to come from
+// the same run. Errors name the State field ("pso: Restore: state field
+// Velocities[2]: …"), or are Config.Validate's.
 func Restore(c Config, st State) (*PSO, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	bad := func(field, format string, args ...any) error {
-		return fmt.Errorf("pso: Restore: state field %s: %s", field, fmt.Sprintf(format, args...))
+	c = c.clone()
+	const field = "pso: Restore: state field "
+	bad := func(name, format string, args ...any) error {
+		return fmt.Errorf(field+"%s: %s", name, fmt.Sprintf(format, args...))
 	}
 	pcg := new(rand.PCG)
 	if err := pcg.UnmarshalBinary(st.RNG); err != nil {
 		return nil, bad("RNG", "%v", err)
 	}
+	if st.Iteration < 0 || st.Iteration > c.Iterations {
+		return nil, bad("Iteration", "%d iterations done, want 0..Iterations = %d", st.Iteration, c.Iterations)
+	}
+	if st.Games < 0 {
+		return nil, bad("Games", "must be ≥ 0, have %d", st.Games)
+	}
 	for _, f := range []struct {
 		name string
 		m    [][]float64
 	}{{"Positions", st.Positions}, {"Velocities", st.Velocities}, {"PersonalBests", st.PersonalBests}} {
-		if len(f.m) != c.Particles {
-			return nil, bad(f.name, "has %d particles, want %d", len(f.m), c.Particles)
-		}
-		for i, x := range f.m {
-			if len(x) != c.Genes {
-				return nil, bad(fmt.Sprintf("%s[%d]", f.name, i), "has %d genes, want %d", len(x), c.Genes)
-			}
-			for d, v := range x {
-				if !finite(v) {
-					return nil, bad(fmt.Sprintf("%s[%d][%d]", f.name, i, d), "must be finite, have %g", v)
-				}
-			}
+		if err := optimize.CheckPopulation(field+f.name, f.m, c.Particles, c.Genes); err != nil {
+			return nil, err
 		}
 	}
+	if st.KnockoutDone != (st.Iteration > 0) {
+		return nil, bad("KnockoutDone", "%v after %d iterations: the knockout is iteration 0's", st.KnockoutDone, st.Iteration)
+	}
+	gi := -1
 	if st.KnockoutDone {
-		if len(st.GlobalBest) != c.Genes {
-			return nil, bad("GlobalBest", "has %d genes, want %d", len(st.GlobalBest), c.Genes)
-		}
-		for d, v := range st.GlobalBest {
-			if !finite(v) {
-				return nil, bad(fmt.Sprintf("GlobalBest[%d]", d), "must be finite, have %g", v)
-			}
+		if err := optimize.CheckVector(field+"GlobalBest", st.GlobalBest, c.Genes); err != nil {
+			return nil, err
 		}
 		if st.GlobalBestParticle < 0 || st.GlobalBestParticle >= c.Particles {
 			return nil, bad("GlobalBestParticle", "%d is not a particle index in [0, %d)", st.GlobalBestParticle, c.Particles)
 		}
-	} else if len(st.GlobalBest) != 0 || st.Iteration != 0 {
-		return nil, bad("KnockoutDone", "false, but the state has a global best or %d iterations", st.Iteration)
-	}
-	if st.Iteration < 0 || st.Unchanged < 0 || st.Games < 0 {
-		return nil, bad("Iteration", "iteration %d, unchanged %d and games %d must be ≥ 0", st.Iteration, st.Unchanged, st.Games)
+		gi = st.GlobalBestParticle
+	} else {
+		if len(st.GlobalBest) != 0 {
+			return nil, bad("GlobalBest", "set before the knockout")
+		}
+		if st.GlobalBestParticle != -1 {
+			return nil, bad("GlobalBestParticle", "%d before the knockout, want -1", st.GlobalBestParticle)
+		}
 	}
 	for _, f := range []struct {
 		name string
@@ -146,16 +142,21 @@ func Restore(c Config, st State) (*PSO, error) {
 			return nil, bad(f.name, "must be finite, have %g", f.v)
 		}
 	}
-	gi := st.GlobalBestParticle
-	if !st.KnockoutDone {
-		gi = -1
+	if st.K < 0 || st.K > 1 {
+		return nil, bad("K", "%g is outside [0, 1] (eq. 5-5)", st.K)
+	}
+	if st.R < 0 || st.R >= 1 {
+		return nil, bad("R", "%g is outside [0, 1)", st.R)
+	}
+	if st.MeanDist < 0 || st.MaxDist < 0 {
+		return nil, bad("MeanDist", "focus distances %g and %g must be ≥ 0", st.MeanDist, st.MaxDist)
 	}
 	p := &PSO{cfg: c, pcg: pcg, rng: rand.New(pcg), s: swarm{
 		iter: st.Iteration, knocked: st.KnockoutDone,
-		x: clone2(st.Positions), v: clone2(st.Velocities), p: clone2(st.PersonalBests),
-		g: clone(st.GlobalBest), gi: gi,
+		x: optimize.Clone(st.Positions), v: optimize.Clone(st.Velocities), p: optimize.Clone(st.PersonalBests),
+		g: slices.Clone(st.GlobalBest), gi: gi,
 		w: st.W, k: st.K, r: st.R, mean: st.MeanDist, mx: st.MaxDist,
-		same: st.Unchanged, games: st.Games,
+		games: st.Games,
 	}}
 	return p, nil
 }
@@ -170,25 +171,50 @@ func (p *PSO) State() State {
 	s := p.s
 	return State{
 		RNG: rng, Iteration: s.iter, KnockoutDone: s.knocked,
-		Positions: clone2(s.x), Velocities: clone2(s.v), PersonalBests: clone2(s.p),
-		GlobalBest: clone(s.g), GlobalBestParticle: s.gi,
+		Positions: optimize.Clone(s.x), Velocities: optimize.Clone(s.v), PersonalBests: optimize.Clone(s.p),
+		GlobalBest: slices.Clone(s.g), GlobalBestParticle: s.gi,
 		W: s.w, K: s.k, R: s.r, MeanDist: s.mean, MaxDist: s.mx,
-		Unchanged: s.same, Games: s.games,
+		Games: s.games,
 	}
 }
 
-// GlobalBest returns a copy of g (nil before the first Step).
-func (p *PSO) GlobalBest() []float64 {
+// MarshalState returns State as JSON (optimize.Method); Spec.Restore reads
+// it back.
+func (p *PSO) MarshalState() ([]byte, error) { return json.Marshal(p.State()) }
+
+// Best returns a copy of the global best g (nil before the first Step).
+func (p *PSO) Best() []float64 {
 	if !p.s.knocked {
 		return nil
 	}
-	return clone(p.s.g)
+	return slices.Clone(p.s.g)
 }
 
-// Done reports whether the run is over: Iterations Steps done, or (Stall > 0)
-// the last Stall Steps left the global best unchanged.
-func (p *PSO) Done() bool {
-	return p.s.iter >= p.cfg.Iterations || (p.cfg.Stall > 0 && p.s.same >= p.cfg.Stall)
+// Done reports whether Iterations Steps are done. (A stall rule is the
+// driver's: optimize.Settings.Stall.)
+func (p *PSO) Done() bool { return p.s.iter >= p.cfg.Iterations }
+
+// Steps is the number of iterations done.
+func (p *PSO) Steps() int { return p.s.iter }
+
+// Forecast is the work left (optimize.Method), counting 2·Pairs games a
+// match: the iterations left of the budget; for the next one the
+// personal-best batch (Particles matches) plus, on iteration 0, the
+// knockout (Particles − 1 matches); for all of them that plus a batch for
+// each later iteration. The global-best challenges depend on the batch's
+// outcomes (0 to Particles a Step), so both game counts are lower bounds.
+func (p *PSO) Forecast() optimize.Forecast {
+	c := p.cfg
+	left := max(c.Iterations-p.s.iter, 0)
+	if left == 0 {
+		return optimize.Forecast{}
+	}
+	batch := c.Particles * 2 * c.pairs()
+	next := batch
+	if !p.s.knocked {
+		next += (c.Particles - 1) * 2 * c.pairs()
+	}
+	return optimize.Forecast{Steps: left, NextGames: next, Games: next + (left-1)*batch}
 }
 
 // limit applies the velocity limit of gene d.
@@ -199,45 +225,45 @@ func (p *PSO) limit(d int, v float64) float64 {
 	return min(max(v, -p.cfg.VMax[d]), p.cfg.VMax[d])
 }
 
-// Step runs one iteration (Chen 2010 §5.3 steps ④–⑦; the first Step also
-// runs the knockout of step ③): see the package doc for the order. It returns
-// the Iteration record. On any error (a Referee error, ctx cancelled, a
-// Referee returning the wrong number of outcomes, a position that is no
-// longer finite) the swarm, RNG included, is left exactly as before the
-// call, so the Step may be retried. After the run is over it returns ErrDone.
-func (p *PSO) Step(ctx context.Context, ref optimize.Referee) (Iteration, error) {
+// Step runs one iteration (Chen 2010 §5.3 steps ④–⑦; iteration 0 also runs
+// the knockout of step ③): see the package doc for the order. It returns a
+// record whose Step is the iteration's index (from 0), Best the global best
+// after it, Metrics "w", "k", "mean_dist", "max_dist" (eq. 5-3..5-6),
+// "personal_bests" (personal bests replaced), "global_bests" (global-best
+// challenges won), "diversity" and "gene_std" (of the positions that
+// played, optimize.PopulationDiversity), and Detail an Iteration. On any
+// error (a Referee error, ctx cancelled, a Referee returning the wrong
+// number of outcomes, a position that is no longer finite) the swarm, RNG
+// included, is left exactly as before the call, so the Step may be
+// retried. After the budget is spent it returns optimize.ErrDone.
+func (p *PSO) Step(ctx context.Context, ref optimize.Referee) (optimize.Record, error) {
 	if p.Done() {
-		return Iteration{}, ErrDone
+		return optimize.Record{}, optimize.ErrDone
 	}
 	if err := ctx.Err(); err != nil {
-		return Iteration{}, err
+		return optimize.Record{}, err
 	}
-	start := time.Now()
 	saved := *p.pcg
 	s := p.s.clone()
-	it, err := p.step(ctx, ref, &s)
+	step := s.iter
+	it, games, err := p.step(ctx, ref, &s)
 	if err != nil {
 		*p.pcg = saved
-		return Iteration{}, err
+		return optimize.Record{}, err
 	}
 	p.s = s
-	it.WallSeconds = time.Since(start).Seconds()
-	return it, nil
+	return it.record(step, games), nil
 }
 
-// play makes one Play call and checks its answer.
-func (p *PSO) play(ctx context.Context, ref optimize.Referee, it *Iteration, seed uint64, ms []optimize.Match, what string) ([]optimize.Outcome, error) {
-	out, err := ref.Play(ctx, seed, ms)
+// play makes one Play call, records its seed in it and adds its games to
+// *games.
+func (p *PSO) play(ctx context.Context, ref optimize.Referee, it *Iteration, games *int, seed uint64, ms []optimize.Match, what string, iter int) ([]optimize.Outcome, error) {
+	out, err := optimize.Play(ctx, ref, seed, ms)
 	if err != nil {
-		return nil, fmt.Errorf("pso: iteration %d: %s: %w", it.Index, what, err)
-	}
-	if len(out) != len(ms) {
-		return nil, fmt.Errorf("pso: iteration %d: %s: referee returned %d outcomes for %d matches", it.Index, what, len(out), len(ms))
+		return nil, fmt.Errorf("pso: iteration %d: %s: %w", iter, what, err)
 	}
 	it.Seeds = append(it.Seeds, seed)
-	for _, o := range out {
-		it.Games += o.Games()
-	}
+	*games += optimize.CountGames(out)
 	return out, nil
 }
 
@@ -249,27 +275,30 @@ func record(kind MatchKind, particle, incumbent int, seed uint64, m optimize.Mat
 	}
 }
 
-// step does the work of Step on the working copy s.
-func (p *PSO) step(ctx context.Context, ref optimize.Referee, s *swarm) (Iteration, error) {
+// step does the work of Step on the working copy s; it returns the
+// iteration's record and the games it played.
+func (p *PSO) step(ctx context.Context, ref optimize.Referee, s *swarm) (Iteration, int, error) {
 	c := p.cfg
-	it := Iteration{Index: s.iter + 1, Seeds: []uint64{}, Matches: []MatchRecord{}}
+	iter := s.iter
+	it := Iteration{Seeds: []uint64{}, Matches: []MatchRecord{}}
+	games := 0
 
 	// Step ③, once: g by knockout, the survivor (B) keeps its place on a tie.
 	if !s.knocked {
 		surv := 0
 		for j := 1; j < c.Particles; j++ {
 			seed := p.rng.Uint64()
-			m := optimize.Match{A: clone(s.x[j]), B: clone(s.x[surv])}
-			out, err := p.play(ctx, ref, &it, seed, []optimize.Match{m}, fmt.Sprintf("knockout match %d (particle %d against %d)", j, j, surv))
+			m := optimize.Match{A: slices.Clone(s.x[j]), B: slices.Clone(s.x[surv])}
+			out, err := p.play(ctx, ref, &it, &games, seed, []optimize.Match{m}, fmt.Sprintf("knockout match %d (particle %d against %d)", j, j, surv), iter)
 			if err != nil {
-				return it, err
+				return it, 0, err
 			}
 			it.Knockout = append(it.Knockout, record(KnockoutMatch, j, surv, seed, m, out[0]))
 			if out[0].AWins() {
 				surv = j
 			}
 		}
-		s.g, s.gi, s.knocked = clone(s.x[surv]), surv, true
+		s.g, s.gi, s.knocked = slices.Clone(s.x[surv]), surv, true
 	}
 
 	// Step ④: move (eq. 5-2), then the bound mode.
@@ -284,7 +313,7 @@ func (p *PSO) step(ctx context.Context, ref optimize.Referee, s *swarm) (Iterati
 		}
 		switch c.BoundMode {
 		case BoundsClamp:
-			before := clone(x)
+			before := slices.Clone(x)
 			c.Bounds.Clamp(x)
 			for d := range x {
 				if x[d] != before[d] {
@@ -301,7 +330,7 @@ func (p *PSO) step(ctx context.Context, ref optimize.Referee, s *swarm) (Iterati
 		}
 		for d := range x {
 			if !finite(x[d]) {
-				return it, fmt.Errorf("pso: iteration %d: particle %d gene %d: position %g is not finite (the swarm diverged; set Bounds or VMax)", it.Index, i, d, x[d])
+				return it, 0, fmt.Errorf("pso: iteration %d: particle %d gene %d: position %g is not finite (the swarm diverged; set Bounds or VMax)", iter, i, d, x[d])
 			}
 		}
 	}
@@ -310,17 +339,17 @@ func (p *PSO) step(ctx context.Context, ref optimize.Referee, s *swarm) (Iterati
 	seed := p.rng.Uint64()
 	ms := make([]optimize.Match, c.Particles)
 	for i := range ms {
-		ms[i] = optimize.Match{A: clone(s.x[i]), B: clone(s.p[i])}
+		ms[i] = optimize.Match{A: slices.Clone(s.x[i]), B: slices.Clone(s.p[i])}
 	}
-	out, err := p.play(ctx, ref, &it, seed, ms, "personal-best batch")
+	out, err := p.play(ctx, ref, &it, &games, seed, ms, "personal-best batch", iter)
 	if err != nil {
-		return it, err
+		return it, 0, err
 	}
 	var winners []int
 	for i, o := range out {
 		it.Matches = append(it.Matches, record(PersonalMatch, i, i, seed, ms[i], o))
 		if o.AWins() {
-			s.p[i] = clone(s.x[i])
+			s.p[i] = slices.Clone(s.x[i])
 			winners = append(winners, i)
 		}
 	}
@@ -329,14 +358,14 @@ func (p *PSO) step(ctx context.Context, ref optimize.Referee, s *swarm) (Iterati
 	changed := false
 	for _, i := range winners {
 		seed := p.rng.Uint64()
-		m := optimize.Match{A: clone(s.x[i]), B: clone(s.g)}
-		out, err := p.play(ctx, ref, &it, seed, []optimize.Match{m}, fmt.Sprintf("global-best challenge of particle %d", i))
+		m := optimize.Match{A: slices.Clone(s.x[i]), B: slices.Clone(s.g)}
+		out, err := p.play(ctx, ref, &it, &games, seed, []optimize.Match{m}, fmt.Sprintf("global-best challenge of particle %d", i), iter)
 		if err != nil {
-			return it, err
+			return it, 0, err
 		}
 		it.Matches = append(it.Matches, record(GlobalMatch, i, s.gi, seed, m, out[0]))
 		if out[0].AWins() {
-			s.g, s.gi, changed = clone(s.x[i]), i, true
+			s.g, s.gi, changed = slices.Clone(s.x[i]), i, true
 		}
 	}
 
@@ -353,32 +382,9 @@ func (p *PSO) step(ctx context.Context, ref optimize.Referee, s *swarm) (Iterati
 	}
 
 	s.iter++
-	if changed {
-		s.same = 0
-	} else {
-		s.same++
-	}
-	s.games += it.Games
-	it.Positions, it.Velocities, it.PersonalBests = clone2(s.x), clone2(s.v), clone2(s.p)
-	it.GlobalBest, it.GlobalBestParticle, it.GlobalBestChanged = clone(s.g), s.gi, changed
+	s.games += games
+	it.Positions, it.Velocities, it.PersonalBests = optimize.Clone(s.x), optimize.Clone(s.v), optimize.Clone(s.p)
+	it.GlobalBest, it.GlobalBestParticle, it.GlobalBestChanged = slices.Clone(s.g), s.gi, changed
 	it.W, it.K, it.R, it.MeanDist, it.MaxDist = s.w, s.k, s.r, s.mean, s.mx
-	return it, nil
-}
-
-// Run steps until Done, calling after (if not nil) with each Iteration and
-// the State after it, e.g. to log and checkpoint. It returns the first error
-// of Step or after (after's error is returned as is); nil when the run ends.
-func (p *PSO) Run(ctx context.Context, ref optimize.Referee, after func(Iteration, State) error) error {
-	for !p.Done() {
-		it, err := p.Step(ctx, ref)
-		if err != nil {
-			return err
-		}
-		if after != nil {
-			if err := after(it, p.State()); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	return it, games, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -67,15 +68,53 @@ func mustNew(t testing.TB, c Config, a, b uint64) *PSO {
 	return p
 }
 
-// withoutWall returns the iteration as JSON with the wall time zeroed.
-func withoutWall(t testing.TB, it Iteration) string {
+// withoutWall returns the record as JSON (its Detail and Line included)
+// with the wall time zeroed.
+func withoutWall(t testing.TB, rec optimize.Record) string {
 	t.Helper()
-	it.WallSeconds = 0
-	b, err := json.Marshal(it)
+	rec.Seconds = 0
+	b, err := json.Marshal(struct {
+		optimize.Record
+		Line string
+	}{rec, rec.Line})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// detail is the swarm's own record of a step.
+func detail(t testing.TB, rec optimize.Record) Iteration {
+	t.Helper()
+	it, ok := rec.Detail.(Iteration)
+	if !ok {
+		t.Fatalf("record detail is %T, want pso.Iteration", rec.Detail)
+	}
+	return it
+}
+
+// step runs one Step and returns its record and Iteration.
+func step(t testing.TB, p *PSO, ref optimize.Referee) (optimize.Record, Iteration) {
+	t.Helper()
+	rec, err := p.Step(context.Background(), ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec, detail(t, rec)
+}
+
+// runAll drives m with optimize.Run under s and returns its records.
+func runAll(t testing.TB, m optimize.Method, ref optimize.Referee, s optimize.Settings, st *optimize.Status) []optimize.Record {
+	t.Helper()
+	var recs []optimize.Record
+	s.Recorder = func(r optimize.Record, _ optimize.Status) error { recs = append(recs, r); return nil }
+	if st == nil {
+		st = &optimize.Status{}
+	}
+	if err := optimize.Run(context.Background(), m, ref, s, st); err != nil {
+		t.Fatal(err)
+	}
+	return recs
 }
 
 func stateJSON(t testing.TB, s State) string {
@@ -102,8 +141,18 @@ func TestConfigs(t *testing.T) {
 		t.Errorf("ChenConfig differs from Table 5.1: %+v", c)
 	}
 	d := DefaultConfig(5)
-	if d.BoundMode != BoundsClamp || d.Bounds.Lo[2] != 0 || d.Bounds.Hi[2] != 4000 || d.VMax[2] != 800 {
-		t.Errorf("DefaultConfig: mode %q bounds %+v vmax %v", d.BoundMode, d.Bounds, d.VMax)
+	if d.BoundMode != BoundsClamp || d.Bounds.Lo[2] != 0 || d.Bounds.Hi[2] != 4000 || d.VMax[2] != 800 || d.Pairs != 1 {
+		t.Errorf("DefaultConfig: mode %q bounds %+v vmax %v pairs %d", d.BoundMode, d.Bounds, d.VMax, d.Pairs)
+	}
+	o := DefaultOptions()
+	want := Options{Particles: 49, Iterations: 15, VelLo: -200, VelHi: 200, C1: 2.05, C2: 2.05, Alpha1: 0.3, Alpha2: 0.2, VMaxFraction: 0.2}
+	if o != want {
+		t.Errorf("DefaultOptions %+v, want %+v", o, want)
+	}
+	// With Chen's problem and bounds [0, 4000] clamped, the default options
+	// give DefaultConfig.
+	if got := o.Config(problem(5)); !reflect.DeepEqual(got, d) {
+		t.Errorf("DefaultOptions().Config = %+v, want DefaultConfig(5) %+v", got, d)
 	}
 	for _, c := range []Config{c, d} {
 		if err := c.Validate(); err != nil {
@@ -139,14 +188,19 @@ func TestValidateNamesTheField(t *testing.T) {
 		{"Alpha1", func(c *Config) { c.Alpha1 = -0.3 }},
 		{"VMax", func(c *Config) { c.VMax = []float64{1} }},
 		{"VMax[0]", func(c *Config) { c.VMax[0] = -1 }},
+		{"VelHi", func(c *Config) { c.VelHi = math.Inf(1) }},
 		{"Iterations", func(c *Config) { c.Iterations = 0 }},
-		{"Stall", func(c *Config) { c.Stall = -1 }},
+		{"Pairs", func(c *Config) { c.Pairs = -1 }},
 	} {
 		c := DefaultConfig(3)
 		tc.edit(&c)
 		err := c.Validate()
 		if err == nil || !strings.Contains(err.Error(), "field "+tc.field+":") {
 			t.Errorf("field %s: got error %v", tc.field, err)
+		}
+		var fe *fieldError
+		if !errors.As(err, &fe) || !strings.HasPrefix(tc.field, fe.Field) || fe.Field+fe.Index != tc.field {
+			t.Errorf("field %s: error %#v does not carry the field", tc.field, err)
 		}
 	}
 	// An Initial position outside the bounds is rejected, but accepted with
@@ -215,10 +269,7 @@ func TestKnockoutPicksTheClosestParticle(t *testing.T) {
 	c.Initial = [][]float64{{3000, 3000}, {100, 100}, {1100, 900}, {2500, 0}, {1000, 1000 + 400}, {4000, 4000}}
 	ref := &optimizetest.TargetReferee{Target: []float64{1000, 1000}, Temperature: 1e-9}
 	p := mustNew(t, c, 5, 5)
-	it, err := p.Step(context.Background(), ref)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rec, it := step(t, p, ref)
 	if len(it.Knockout) != 5 {
 		t.Fatalf("%d knockout matches, want m − 1 = 5", len(it.Knockout))
 	}
@@ -238,15 +289,15 @@ func TestKnockoutPicksTheClosestParticle(t *testing.T) {
 	if len(it.Seeds) < 6 || it.Seeds[0] == it.Seeds[1] {
 		t.Errorf("seeds %v", it.Seeds)
 	}
-	if it.Index != 1 || it.Matches[0].Kind != PersonalMatch {
-		t.Errorf("index %d, first match %+v", it.Index, it.Matches[0])
+	if rec.Step != 0 || it.Matches[0].Kind != PersonalMatch {
+		t.Errorf("step %d, first match %+v", rec.Step, it.Matches[0])
 	}
 	// g is the knockout winner unless a new position beat it; either way g
 	// is at least as close to the target as particle 2's initial position.
 	if d := ref.Distance(it.GlobalBest); d > ref.Distance(c.Initial[2]) {
 		t.Errorf("global best %v at distance %g, farther than the knockout winner", it.GlobalBest, d)
 	}
-	if it2, _ := p.Step(context.Background(), ref); len(it2.Knockout) != 0 {
+	if rec2, it2 := step(t, p, ref); len(it2.Knockout) != 0 || rec2.Step != 1 {
 		t.Error("the knockout ran twice")
 	}
 }
@@ -278,10 +329,7 @@ func TestBestUpdatesFollowOutcomes(t *testing.T) {
 	}}
 	p := mustNew(t, c, 11, 3)
 	before := p.State()
-	it, err := p.Step(context.Background(), ref)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rec, it := step(t, p, ref)
 	if len(ref.calls) != m-1+1+3 {
 		t.Fatalf("%d Play calls, want 5 knockout + 1 batch + 3 challenges", len(ref.calls))
 	}
@@ -324,8 +372,28 @@ func TestBestUpdatesFollowOutcomes(t *testing.T) {
 	if !reflect.DeepEqual(it.GlobalBest, x[4]) || it.GlobalBestParticle != 4 || !it.GlobalBestChanged {
 		t.Errorf("global best %v from %d, want particle 4's position %v", it.GlobalBest, it.GlobalBestParticle, x[4])
 	}
-	if !reflect.DeepEqual(it.Seeds, ref.seeds) || it.Games != 2*len(it.Knockout)+2*len(it.Matches) {
-		t.Errorf("seeds %v vs %v, games %d", it.Seeds, ref.seeds, it.Games)
+	if !reflect.DeepEqual(it.Seeds, ref.seeds) || rec.Games != 2*len(it.Knockout)+2*len(it.Matches) {
+		t.Errorf("seeds %v vs %v, games %d", it.Seeds, ref.seeds, rec.Games)
+	}
+	// The envelope: g, the improvements and the metrics.
+	if !reflect.DeepEqual(rec.Best, x[4]) || !reflect.DeepEqual(p.Best(), x[4]) || rec.Step != 0 || p.Steps() != 1 {
+		t.Errorf("record best %v step %d; swarm best %v steps %d", rec.Best, rec.Step, p.Best(), p.Steps())
+	}
+	if pb, gb := it.Improvements(); pb != 3 || gb != 2 {
+		t.Errorf("improvements %d, %d; want 3 personal, 2 global", pb, gb)
+	}
+	dv := optimize.PopulationDiversity(x)
+	wantM := map[string]float64{
+		"w": it.W, "k": it.K, "mean_dist": it.MeanDist, "max_dist": it.MaxDist,
+		"personal_bests": 3, "global_bests": 2,
+		"diversity": dv.MeanDistance, "gene_std": dv.MeanGeneStd(),
+	}
+	if !reflect.DeepEqual(rec.Metrics, wantM) {
+		t.Errorf("metrics %v, want %v", rec.Metrics, wantM)
+	}
+	wantLine := fmt.Sprintf("w %.3f k %.3f focus %.0f/%.0f, 3 new personal bests, 2 global", it.W, it.K, it.MeanDist, it.MaxDist)
+	if rec.Line != wantLine {
+		t.Errorf("line %q, want %q", rec.Line, wantLine)
 	}
 	// The record's focus distances and w are those of the updated bests.
 	mean, mx, k := FocusDistances(it.GlobalBest, it.PersonalBests)
@@ -337,31 +405,48 @@ func TestBestUpdatesFollowOutcomes(t *testing.T) {
 func TestTiesKeepTheIncumbentAndStall(t *testing.T) {
 	c := smallConfig()
 	c.Iterations = 20
-	c.Stall = 3
 	ref := &scripted{decide: func(call, i int, _ optimize.Match) optimize.Outcome { return tie }}
 	p := mustNew(t, c, 4, 4)
 	start := p.State()
-	var its []Iteration
-	if err := p.Run(context.Background(), ref, func(it Iteration, _ State) error { its = append(its, it); return nil }); err != nil {
-		t.Fatal(err)
+	// The driver's stall rule: iteration 0 sets g by the knockout, 1..3
+	// leave it unchanged, and Stall 3 stops the run there.
+	var st optimize.Status
+	recs := runAll(t, p, ref, optimize.Settings{Stall: 3}, &st)
+	if len(recs) != 4 || st.Stall != 3 || p.Done() || p.Steps() != 4 {
+		t.Fatalf("ran %d iterations, stall %d; want 4 and 3", len(recs), st.Stall)
 	}
-	if len(its) != 3 || !p.Done() {
-		t.Fatalf("ran %d iterations, want 3 (Stall) ", len(its))
-	}
-	st := p.State()
-	if !reflect.DeepEqual(st.PersonalBests, start.PersonalBests) || !reflect.DeepEqual(st.GlobalBest, start.Positions[0]) || st.GlobalBestParticle != 0 {
+	now := p.State()
+	if !reflect.DeepEqual(now.PersonalBests, start.PersonalBests) || !reflect.DeepEqual(now.GlobalBest, start.Positions[0]) || now.GlobalBestParticle != 0 {
 		t.Error("a tied match replaced an incumbent")
 	}
-	for _, it := range its {
-		if len(it.Matches) != c.Particles || it.GlobalBestChanged {
-			t.Errorf("iteration %d: %d matches, changed %v; ties must not challenge g", it.Index, len(it.Matches), it.GlobalBestChanged)
+	for _, rec := range recs {
+		it := detail(t, rec)
+		if len(it.Matches) != c.Particles || it.GlobalBestChanged || rec.Metrics["personal_bests"] != 0 || rec.Metrics["global_bests"] != 0 {
+			t.Errorf("iteration %d: %d matches, changed %v; ties must not challenge g", rec.Step, len(it.Matches), it.GlobalBestChanged)
 		}
 	}
-	if st.Unchanged != 3 || st.Games != 2*(c.Particles-1)+3*2*c.Particles {
-		t.Errorf("unchanged %d, games %d", st.Unchanged, st.Games)
+	if games := 2*(c.Particles-1) + 4*2*c.Particles; now.Games != games || st.Games != games {
+		t.Errorf("games %d (status %d), want %d", now.Games, st.Games, games)
 	}
-	if _, err := p.Step(context.Background(), ref); !errors.Is(err, ErrDone) {
-		t.Errorf("Step after the end: %v, want ErrDone", err)
+}
+
+func TestStepAfterDone(t *testing.T) {
+	c := smallConfig()
+	c.Iterations = 2
+	p := mustNew(t, c, 4, 4)
+	ref := &optimizetest.TargetReferee{Target: []float64{1, 2, 3}}
+	if recs := runAll(t, p, ref, optimize.Settings{}, nil); len(recs) != 2 || !p.Done() {
+		t.Fatalf("%d iterations, done %v", len(recs), p.Done())
+	}
+	before := stateJSON(t, p.State())
+	if _, err := p.Step(context.Background(), ref); !errors.Is(err, optimize.ErrDone) {
+		t.Errorf("Step after the end: %v, want optimize.ErrDone", err)
+	}
+	if stateJSON(t, p.State()) != before || p.Steps() != 2 {
+		t.Error("Step after the end changed the swarm")
+	}
+	if f := p.Forecast(); f != (optimize.Forecast{}) {
+		t.Errorf("forecast when done: %+v", f)
 	}
 }
 
@@ -372,9 +457,8 @@ func boundsRun(t *testing.T, c Config, check func(Iteration)) {
 	c.Iterations = 40
 	ref := &optimizetest.TargetReferee{Target: []float64{-3000, 9000, 2000}, Temperature: 100}
 	p := mustNew(t, c, 8, 9)
-	err := p.Run(context.Background(), ref, func(it Iteration, _ State) error { check(it); return nil })
-	if err != nil {
-		t.Fatal(err)
+	for _, rec := range runAll(t, p, ref, optimize.Settings{}, nil) {
+		check(detail(t, rec))
 	}
 }
 
@@ -390,7 +474,7 @@ func TestBoundsAndVelocityLimitsHold(t *testing.T) {
 			for _, x := range vecs {
 				for d, v := range x {
 					if v < 0 || v > 4000 {
-						t.Fatalf("%s: iteration %d: gene %d = %g outside [0, 4000]", mode, it.Index, d, v)
+						t.Fatalf("%s: gene %d = %g outside [0, 4000]", mode, d, v)
 					}
 					if v == 0 || v == 4000 {
 						atLimit++
@@ -400,7 +484,7 @@ func TestBoundsAndVelocityLimitsHold(t *testing.T) {
 			for _, vel := range it.Velocities {
 				for d, v := range vel {
 					if math.Abs(v) > c.VMax[d] {
-						t.Fatalf("%s: iteration %d: velocity %g beyond VMax %g", mode, it.Index, v, c.VMax[d])
+						t.Fatalf("%s: velocity %g beyond VMax %g", mode, v, c.VMax[d])
 					}
 				}
 			}
@@ -440,10 +524,7 @@ func TestMoveRespondsToBoundsAsDocumented(t *testing.T) {
 		c.C1, c.C2 = 0, 0 // the velocity update is then w·v alone
 		ref := &scripted{decide: func(call, i int, _ optimize.Match) optimize.Outcome { return tie }}
 		p := mustNew(t, c, 1, 2)
-		it, err := p.Step(context.Background(), ref)
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, it := step(t, p, ref)
 		if it.Positions[0][0] != tc.x || it.Velocities[0][0] != it.W*tc.v {
 			t.Errorf("%s: x %g v %g, want x %g v %g·w(%g)", tc.mode, it.Positions[0][0], it.Velocities[0][0], tc.x, tc.v, it.W)
 		}
@@ -456,10 +537,8 @@ func TestResumeEqualsUninterrupted(t *testing.T) {
 	target := []float64{500, 2500, 1200}
 	var want []string
 	full := mustNew(t, c, 42, 1)
-	err := full.Run(context.Background(), &optimizetest.TargetReferee{Target: target, Temperature: 200},
-		func(it Iteration, _ State) error { want = append(want, withoutWall(t, it)); return nil })
-	if err != nil {
-		t.Fatal(err)
+	for _, rec := range runAll(t, full, &optimizetest.TargetReferee{Target: target, Temperature: 200}, optimize.Settings{}, nil) {
+		want = append(want, withoutWall(t, rec))
 	}
 	wantFinal := stateJSON(t, full.State())
 	for _, cut := range []int{0, 1, 5} {
@@ -467,11 +546,8 @@ func TestResumeEqualsUninterrupted(t *testing.T) {
 		ref := &optimizetest.TargetReferee{Target: target, Temperature: 200}
 		var got []string
 		for range cut {
-			it, err := p.Step(context.Background(), ref)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got = append(got, withoutWall(t, it))
+			rec, _ := step(t, p, ref)
+			got = append(got, withoutWall(t, rec))
 		}
 		var st State
 		if err := json.Unmarshal([]byte(stateJSON(t, p.State())), &st); err != nil {
@@ -481,9 +557,8 @@ func TestResumeEqualsUninterrupted(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		err = q.Run(context.Background(), ref, func(it Iteration, _ State) error { got = append(got, withoutWall(t, it)); return nil })
-		if err != nil {
-			t.Fatal(err)
+		for _, rec := range runAll(t, q, ref, optimize.Settings{}, &optimize.Status{Steps: cut}) {
+			got = append(got, withoutWall(t, rec))
 		}
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("cut after %d: resumed iterations differ", cut)
@@ -502,11 +577,8 @@ func TestFailedStepLeavesStateUnchanged(t *testing.T) {
 	clean := mustNew(t, c, 3, 3)
 	var want []string
 	for range 2 {
-		it, err := clean.Step(context.Background(), good())
-		if err != nil {
-			t.Fatal(err)
-		}
-		want = append(want, withoutWall(t, it))
+		rec, _ := step(t, clean, good())
+		want = append(want, withoutWall(t, rec))
 	}
 	// Fail the second Step at its first call (the batch) and at a later
 	// one (a challenge, if any), and the first Step inside the knockout.
@@ -525,11 +597,8 @@ func TestFailedStepLeavesStateUnchanged(t *testing.T) {
 		if after := stateJSON(t, p.State()); after != before {
 			t.Fatalf("step %d fail at %d: state changed by a failed Step", tc.step, tc.failAt)
 		}
-		it, err := p.Step(context.Background(), good())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if withoutWall(t, it) != want[tc.step] {
+		rec, _ := step(t, p, good())
+		if withoutWall(t, rec) != want[tc.step] {
 			t.Errorf("step %d fail at %d: the retried Step differs from the clean one", tc.step, tc.failAt)
 		}
 	}
@@ -553,6 +622,12 @@ func TestFailedStepLeavesStateUnchanged(t *testing.T) {
 	if _, err := p.Step(context.Background(), bad); err == nil || !strings.Contains(err.Error(), "outcomes") {
 		t.Errorf("short answer: %v", err)
 	}
+	if stateJSON(t, p.State()) != before {
+		t.Error("a short answer changed the state")
+	}
+	if _, err := p.Step(context.Background(), nil); err == nil || stateJSON(t, p.State()) != before {
+		t.Errorf("nil referee: %v, or the state changed", err)
+	}
 }
 
 type refereeFunc func(ctx context.Context, seed uint64, ms []optimize.Match) ([]optimize.Outcome, error)
@@ -563,32 +638,56 @@ func (f refereeFunc) Play(ctx context.Context, seed uint64, ms []optimize.Match)
 
 func TestRestoreRejectsBadStates(t *testing.T) {
 	c := smallConfig()
+	fresh := mustNew(t, c, 1, 1)
 	p := mustNew(t, c, 1, 1)
 	if _, err := p.Step(context.Background(), &optimizetest.TargetReferee{Target: []float64{1, 2, 3}}); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
 		field string
+		from  *PSO
 		edit  func(*State)
 	}{
-		{"RNG", func(s *State) { s.RNG = []byte("junk") }},
-		{"Positions", func(s *State) { s.Positions = s.Positions[1:] }},
-		{"Velocities[2]", func(s *State) { s.Velocities[2] = []float64{1} }},
-		{"PersonalBests[0][1]", func(s *State) { s.PersonalBests[0][1] = math.Inf(1) }},
-		{"GlobalBest", func(s *State) { s.GlobalBest = nil }},
-		{"GlobalBestParticle", func(s *State) { s.GlobalBestParticle = 99 }},
-		{"KnockoutDone", func(s *State) { s.KnockoutDone = false }},
-		{"W", func(s *State) { s.W = math.NaN() }},
+		{"RNG", p, func(s *State) { s.RNG = []byte("junk") }},
+		{"Iteration", p, func(s *State) { s.Iteration = -1 }},
+		{"Iteration", p, func(s *State) { s.Iteration = c.Iterations + 1 }},
+		{"Games", p, func(s *State) { s.Games = -1 }},
+		{"Positions", p, func(s *State) { s.Positions = s.Positions[1:] }},
+		{"Velocities[2]", p, func(s *State) { s.Velocities[2] = []float64{1} }},
+		{"PersonalBests[0]", p, func(s *State) { s.PersonalBests[0][1] = math.Inf(1) }},
+		{"GlobalBest", p, func(s *State) { s.GlobalBest = nil }},
+		{"GlobalBest", p, func(s *State) { s.GlobalBest[0] = math.NaN() }},
+		{"GlobalBestParticle", p, func(s *State) { s.GlobalBestParticle = 99 }},
+		{"KnockoutDone", p, func(s *State) { s.KnockoutDone = false }},
+		{"KnockoutDone", fresh, func(s *State) { s.KnockoutDone = true }},
+		{"GlobalBest", fresh, func(s *State) { s.GlobalBest = []float64{1, 2, 3} }},
+		{"GlobalBestParticle", fresh, func(s *State) { s.GlobalBestParticle = 0 }},
+		{"W", p, func(s *State) { s.W = math.NaN() }},
+		{"K", p, func(s *State) { s.K = 1.5 }},
+		{"R", p, func(s *State) { s.R = 1 }},
+		{"MeanDist", p, func(s *State) { s.MaxDist = -1 }},
 	} {
-		st := p.State()
+		st := tc.from.State()
 		tc.edit(&st)
 		_, err := Restore(c, st)
-		if err == nil || !strings.Contains(err.Error(), "field "+tc.field+":") {
+		if err == nil || !strings.HasPrefix(err.Error(), "pso: Restore: state field "+tc.field+":") {
 			t.Errorf("%s: got %v", tc.field, err)
 		}
 	}
-	if _, err := Restore(c, p.State()); err != nil {
-		t.Errorf("a good state: %v", err)
+	for _, q := range []*PSO{fresh, p} {
+		if _, err := Restore(c, q.State()); err != nil {
+			t.Errorf("a good state: %v", err)
+		}
+	}
+	// A finished run restores as finished; a larger budget extends it.
+	st := p.State()
+	c.Iterations = 1
+	if r, err := Restore(c, st); err != nil || !r.Done() {
+		t.Errorf("finished run: %v", err)
+	}
+	c.Iterations = 0
+	if _, err := Restore(c, st); err == nil {
+		t.Error("invalid Config: want an error")
 	}
 }
 
@@ -604,25 +703,18 @@ func TestConvergesOnTargetReferee(t *testing.T) {
 		c.Iterations = 20
 		ref := &optimizetest.TargetReferee{Target: target, Temperature: 50, Pairs: 2}
 		p := mustNew(t, c, seed, 7)
-		var first float64
-		err := p.Run(context.Background(), ref, func(it Iteration, _ State) error {
-			if it.Index == 1 {
-				first = ref.Distance(it.Knockout[0].B) // particle 0, for the log
-				for _, m := range it.Knockout {
-					if m.ChallengerWon {
-						first = ref.Distance(m.A)
-					}
-				}
+		recs := runAll(t, p, ref, optimize.Settings{}, nil)
+		it := detail(t, recs[0])
+		first := ref.Distance(it.Knockout[0].B) // particle 0, for the log
+		for _, m := range it.Knockout {
+			if m.ChallengerWon {
+				first = ref.Distance(m.A)
 			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
 		}
-		last := ref.Distance(p.GlobalBest())
+		last := ref.Distance(p.Best())
 		t.Logf("seed %d: knockout winner at %.0f, after 20 iterations %.0f, %d games", seed, first, last, ref.Games)
-		if last > 150 || last > first/4 {
-			t.Errorf("seed %d: global best %v is %.0f from the target (knockout winner %.0f)", seed, p.GlobalBest(), last, first)
+		if last > 150 || last > first/4 || len(recs) != 20 || recs[19].Step != 19 {
+			t.Errorf("seed %d: global best %v is %.0f from the target (knockout winner %.0f)", seed, p.Best(), last, first)
 		}
 	}
 }
@@ -644,10 +736,7 @@ func TestVelocityUpdateFollowsEq51AndTheDrawOrder(t *testing.T) {
 	}}
 	p := mustNew(t, c, 77, 78)
 	before := p.State()
-	it, err := p.Step(context.Background(), ref)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, it := step(t, p, ref)
 	// Replay the documented draws: 2 knockout seeds, the batch seed, one
 	// challenge seed, r, then r1, r2 per particle and gene.
 	pcg := new(rand.PCG)

@@ -1,5 +1,12 @@
 package pso
 
+import (
+	"fmt"
+	"slices"
+
+	"github.com/roadtune/roadtune/optimize"
+)
+
 // MatchKind says which comparison of Chen 2010 §5.3 a match was.
 type MatchKind string
 
@@ -32,13 +39,12 @@ type MatchRecord struct {
 	ChallengerWon bool `json:"challenger_won"`
 }
 
-// Iteration is the record of one Step. Every field but WallSeconds is a
-// function of Config, seed and the referee's outcomes, so a resumed run
-// reproduces it exactly.
+// Iteration is the swarm's own record of one Step, the Detail of its
+// optimize.Record (which carries the iteration's index, games and wall
+// time). Every field is a function of Config, seed and the referee's
+// outcomes, so a resumed run reproduces it exactly.
 type Iteration struct {
-	// Index counts iterations from 1 (State.Iteration after this Step).
-	Index int `json:"index"`
-	// Knockout holds the m − 1 knockout matches (Index 1 only).
+	// Knockout holds the m − 1 knockout matches (iteration 0 only).
 	Knockout []MatchRecord `json:"knockout,omitempty"`
 	// Matches holds the personal-best matches (particle order) and then the
 	// global-best challenges (particle order).
@@ -64,13 +70,50 @@ type Iteration struct {
 	// MeanDist, MaxDist are the focus distances of eq. 5-3, 5-4.
 	MeanDist float64 `json:"mean_dist"`
 	MaxDist  float64 `json:"max_dist"`
-	// Games is the number of games this Step played.
-	Games int `json:"games"`
 	// Seeds are the seeds of this Step's Play calls, in call order.
 	Seeds []uint64 `json:"seeds"`
-	// WallSeconds is the Step's wall time in seconds, the only field that
-	// differs between an uninterrupted and a resumed run.
-	WallSeconds float64 `json:"wall_seconds"`
+}
+
+// Improvements counts the personal bests the Step replaced (personal-best
+// matches won) and the global-best challenges won.
+func (it Iteration) Improvements() (personal, global int) {
+	for _, m := range it.Matches {
+		if !m.ChallengerWon {
+			continue
+		}
+		switch m.Kind {
+		case PersonalMatch:
+			personal++
+		case GlobalMatch:
+			global++
+		}
+	}
+	return personal, global
+}
+
+// record wraps the iteration in its optimize.Record: step is its index,
+// games the games it played. See PSO.Step for the metrics.
+func (it Iteration) record(step, games int) optimize.Record {
+	pb, gb := it.Improvements()
+	dv := optimize.PopulationDiversity(it.Positions)
+	return optimize.Record{
+		Step:  step,
+		Games: games,
+		Best:  slices.Clone(it.GlobalBest),
+		Metrics: map[string]float64{
+			"w":              it.W,
+			"k":              it.K,
+			"mean_dist":      it.MeanDist,
+			"max_dist":       it.MaxDist,
+			"personal_bests": float64(pb),
+			"global_bests":   float64(gb),
+			"diversity":      dv.MeanDistance,
+			"gene_std":       dv.MeanGeneStd(),
+		},
+		Detail: it,
+		Line: fmt.Sprintf("w %.3f k %.3f focus %.0f/%.0f, %d new personal bests, %d global",
+			it.W, it.K, it.MeanDist, it.MaxDist, pb, gb),
+	}
 }
 
 // State is everything needed to continue a run with Restore; it is plain
@@ -97,8 +140,6 @@ type State struct {
 	R        float64 `json:"r"`
 	MeanDist float64 `json:"mean_dist"`
 	MaxDist  float64 `json:"max_dist"`
-	// Unchanged counts the latest Steps in a row that left g unchanged.
-	Unchanged int `json:"unchanged"`
 	// Games is the number of games played so far.
 	Games int `json:"games"`
 }
