@@ -17,6 +17,10 @@
 //     with an optional SPRT stop for head-to-head matches;
 //   - table.go: results tables (W/D/L per pairing, split by colour,
 //     pentanomial pair counts; statistics from tournament/stats);
-//   - record.go: SGF game records and the JSON Lines games log;
-//   - referee.go: VectorReferee, the optimize.Referee of the optimizers.
+//   - record.go: SGF game records and the JSON Lines games log.
+//
+// Of roadtune it imports engine and tournament/stats only (besides the
+// standard library and golang.org/x/sync; deps_test.go checks): the
+// optimizers' referee, which turns their matches into games, lives in
+// package tune, and output files beyond game records in package results.
 package tournament
