@@ -17,6 +17,9 @@
 //     with an optional SPRT stop for head-to-head matches;
 //   - table.go: results tables (W/D/L per pairing, split by colour,
 //     pentanomial pair counts; statistics from tournament/stats);
+//   - summary.go: Summary, the one JSON shape of a finished match
+//     (MatchSummary per pairing from A's view, standings, SPRT), written
+//     by arena and by the tuning job's verification;
 //   - record.go: SGF game records and the JSON Lines games log.
 //
 // Of roadtune it imports engine and tournament/stats only (besides the
