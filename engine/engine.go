@@ -31,7 +31,7 @@ type Settings struct {
 	// MoveTime it is deterministic.
 	ThreatNodes int64
 	// Singles is the number of best single stones combined into pairs at
-	// each node; 0 means Width+4 (at least 12).
+	// each node; 0 means Width+4, at least 12 and at most MaxSingles.
 	Singles int
 	// TableBits: the transposition table has 1<<TableBits entries of 24
 	// bytes; default 20 (24 MiB, so an Engine stays under 32 MiB).
@@ -49,17 +49,40 @@ func DefaultSettings() Settings {
 	return Settings{Depth: 2, Width: 10, ThreatSearch: true, ThreatDepth: 4, ThreatNodes: 8000, TableBits: 20}
 }
 
-// Limits on settings.
+// Limits on settings, checked by Settings.Validate.
 const (
-	MaxDepth     = 12
-	MaxWidth     = 100
-	MaxSingles   = 64
-	MinTableBits = 8
-	MaxTableBits = 28
-	maxThreatPly = 16
+	MaxDepth     = 12  // largest Depth, in moves (stone pairs)
+	MaxWidth     = 100 // largest Width, in moves kept per node
+	MaxSingles   = 64  // largest Singles, in single stones
+	MinTableBits = 8   // smallest TableBits (256 entries)
+	MaxTableBits = 28  // largest TableBits (2^28 entries, 6 GiB)
+	maxThreatPly = 16  // largest ThreatDepth, in attacker moves
 )
 
-func (s Settings) normalized() (Settings, error) {
+// SettingsError is a Settings field outside its limits, as returned by
+// Settings.Validate and New: Field is the Settings field's Go name (e.g.
+// "Width"), so a caller can name its own flag or config key instead, and
+// Msg says what is wrong with the value, without the field's name (e.g.
+// "101 out of range 1..100").
+type SettingsError struct {
+	Field string
+	Msg   string
+}
+
+func (e *SettingsError) Error() string { return "engine: settings: " + e.Field + " " + e.Msg }
+
+// Validate checks s against the limits of every field, zero fields standing
+// for their defaults (see Settings and DefaultSettings): Depth 1..MaxDepth,
+// Width 1..MaxWidth, ThreatDepth 1..16, ThreatNodes ≥ 0, Singles
+// 2..MaxSingles, TableBits MinTableBits..MaxTableBits, MaxNodes ≥ 0 and
+// MoveTime ≥ 0. It returns nil or a *SettingsError naming the first field
+// at fault in that order. New and SetSettings apply the same checks.
+func (s Settings) Validate() error {
+	return s.withDefaults().check()
+}
+
+// withDefaults fills the zero fields that stand for a default.
+func (s Settings) withDefaults() Settings {
 	d := DefaultSettings()
 	if s.Depth == 0 {
 		s.Depth = d.Depth
@@ -77,25 +100,43 @@ func (s Settings) normalized() (Settings, error) {
 		s.TableBits = d.TableBits
 	}
 	if s.Singles == 0 {
-		s.Singles = max(s.Width+4, 12)
+		s.Singles = min(max(s.Width+4, 12), MaxSingles)
+	}
+	return s
+}
+
+// check is the one place the limits are checked (s has its defaults).
+func (s Settings) check() error {
+	bad := func(field, format string, a ...any) error {
+		return &SettingsError{Field: field, Msg: fmt.Sprintf(format, a...)}
 	}
 	switch {
 	case s.Depth < 1 || s.Depth > MaxDepth:
-		return s, fmt.Errorf("engine: settings: Depth %d out of range 1..%d", s.Depth, MaxDepth)
+		return bad("Depth", "%d out of range 1..%d", s.Depth, MaxDepth)
 	case s.Width < 1 || s.Width > MaxWidth:
-		return s, fmt.Errorf("engine: settings: Width %d out of range 1..%d", s.Width, MaxWidth)
+		return bad("Width", "%d out of range 1..%d", s.Width, MaxWidth)
 	case s.ThreatDepth < 1 || s.ThreatDepth > maxThreatPly:
-		return s, fmt.Errorf("engine: settings: ThreatDepth %d out of range 1..%d", s.ThreatDepth, maxThreatPly)
+		return bad("ThreatDepth", "%d out of range 1..%d", s.ThreatDepth, maxThreatPly)
 	case s.ThreatNodes < 0:
-		return s, fmt.Errorf("engine: settings: ThreatNodes %d is negative", s.ThreatNodes)
+		return bad("ThreatNodes", "%d is negative", s.ThreatNodes)
 	case s.Singles < 2 || s.Singles > MaxSingles:
-		return s, fmt.Errorf("engine: settings: Singles %d out of range 2..%d", s.Singles, MaxSingles)
+		return bad("Singles", "%d out of range 2..%d", s.Singles, MaxSingles)
 	case s.TableBits < MinTableBits || s.TableBits > MaxTableBits:
-		return s, fmt.Errorf("engine: settings: TableBits %d out of range %d..%d", s.TableBits, MinTableBits, MaxTableBits)
+		return bad("TableBits", "%d out of range %d..%d", s.TableBits, MinTableBits, MaxTableBits)
 	case s.MaxNodes < 0:
-		return s, fmt.Errorf("engine: settings: MaxNodes %d is negative", s.MaxNodes)
+		return bad("MaxNodes", "%d is negative", s.MaxNodes)
 	case s.MoveTime < 0:
-		return s, fmt.Errorf("engine: settings: MoveTime %v is negative", s.MoveTime)
+		return bad("MoveTime", "%v is negative", s.MoveTime)
+	}
+	return nil
+}
+
+// normalized returns s with its defaults filled in, checked by Validate's
+// rules.
+func (s Settings) normalized() (Settings, error) {
+	s = s.withDefaults()
+	if err := s.check(); err != nil {
+		return s, err
 	}
 	return s, nil
 }

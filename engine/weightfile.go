@@ -312,8 +312,9 @@ func (f *WeightFile) Validate(file string) error {
 }
 
 // WriteWeightFile validates f and writes it to path as indented JSON,
-// atomically: a temporary file in the same directory, synced, then renamed
-// over path. On error path is left as it was.
+// atomically: a temporary file in the same directory, synced, given mode
+// 0644, renamed over path, then the directory synced (best effort). On error
+// path is left as it was and the error names path.
 func WriteWeightFile(path string, f *WeightFile) error {
 	if err := f.Validate(path); err != nil {
 		return err
@@ -326,6 +327,12 @@ func WriteWeightFile(path string, f *WeightFile) error {
 	return writeAtomic(path, data)
 }
 
+// writeAtomic replaces path with data so that no reader sees a partial
+// file: a temporary file ".<name>.tmp*" in the same directory, written,
+// set to mode 0644 (os.CreateTemp gives 0600), synced, closed, renamed over
+// path; then the directory is synced so the rename survives a crash (best
+// effort: some file systems cannot sync a directory, and the rename has
+// already succeeded).
 func writeAtomic(path string, data []byte) error {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
@@ -341,6 +348,9 @@ func writeAtomic(path string, data []byte) error {
 	if _, err := tmp.Write(data); err != nil {
 		return fail(err)
 	}
+	if err := tmp.Chmod(0o644); err != nil {
+		return fail(err)
+	}
 	if err := tmp.Sync(); err != nil {
 		return fail(err)
 	}
@@ -351,6 +361,10 @@ func writeAtomic(path string, data []byte) error {
 	if err := os.Rename(name, path); err != nil {
 		os.Remove(name)
 		return fmt.Errorf("engine: write %s: %w", path, err)
+	}
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		d.Close()
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -140,6 +141,28 @@ func TestBaselineFiles(t *testing.T) {
 		}
 		if _, err := NewWeights(f.Schema, f.Values); err != nil {
 			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// TestWriteWeightFileMode: a written weight file is readable by all (0644),
+// not the 0600 of os.CreateTemp, whether new or replacing an older file.
+func TestWriteWeightFileMode(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no Unix permission bits")
+	}
+	path := filepath.Join(t.TempDir(), "w.json")
+	f := &WeightFile{Name: "w", Schema: Symmetric, Values: []float64{1, 2, 3, 4, 5}, Provenance: Provenance{Tool: "test"}}
+	for range 2 {
+		if err := WriteWeightFile(path, f); err != nil {
+			t.Fatal(err)
+		}
+		st, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Mode().Perm() != 0o644 {
+			t.Errorf("mode %v, want 0644", st.Mode().Perm())
 		}
 	}
 }

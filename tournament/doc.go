@@ -17,6 +17,13 @@
 //     with an optional SPRT stop for head-to-head matches;
 //   - table.go: results tables (W/D/L per pairing, split by colour,
 //     pentanomial pair counts; statistics from tournament/stats);
-//   - record.go: SGF game records and the JSON Lines games log;
-//   - referee.go: VectorReferee, the optimize.Referee of the optimizers.
+//   - summary.go: Summary, the one JSON shape of a finished match
+//     (MatchSummary per pairing from A's view, standings, SPRT), written
+//     by arena and by the tuning job's verification;
+//   - record.go: SGF game records and the JSON Lines games log.
+//
+// Of roadtune it imports engine and tournament/stats only (besides the
+// standard library and golang.org/x/sync; deps_test.go checks): the
+// optimizers' referee, which turns their matches into games, lives in
+// package tune, and output files beyond game records in package results.
 package tournament

@@ -186,9 +186,11 @@ func GenerateOpenings(radius int, seed uint64) ([]Opening, error) {
 	return out, nil
 }
 
-// shuffle permutes s by a PCG seeded with seed (the stream GenerateOpenings
-// uses).
-func shuffle(s []Opening, seed uint64) {
+// ShuffleOpenings permutes s in place by a PCG seeded with seed, on the
+// stream GenerateOpenings shuffles its suite with: the same seed and the same
+// s always give the same order, whatever the platform. Use it to draw the
+// openings of a batch from a suite read from a file.
+func ShuffleOpenings(s []Opening, seed uint64) {
 	rng := rand.New(rand.NewPCG(seed, openingStream))
 	rng.Shuffle(len(s), func(i, j int) { s[i], s[j] = s[j], s[i] })
 }

@@ -155,32 +155,3 @@ func TestSuiteForCoversPairsWithoutRepeats(t *testing.T) {
 		}
 	}
 }
-
-// TestBatchOpeningsNeverRepeatWithinAMatch: a VectorReferee asked for more
-// pairs than the radius-3 suite holds draws them from a larger suite, and
-// for fewer pairs keeps the radius-3 suite.
-func TestBatchOpeningsNeverRepeatWithinAMatch(t *testing.T) {
-	r := &VectorReferee{Pairs: 200}
-	ops, err := r.BatchOpenings(9)
-	if err != nil {
-		t.Fatal(err)
-	}
-	seen := map[string]bool{}
-	for _, o := range ops {
-		if seen[o.String()] {
-			t.Fatalf("opening %s repeats within a 200-pair match", o)
-		}
-		seen[o.String()] = true
-	}
-	small, err := (&VectorReferee{Pairs: 2}).BatchOpenings(9)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r3, err := GenerateOpenings(3, 9)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if small[0].String() != r3[0].String() || small[1].String() != r3[1].String() {
-		t.Fatalf("2 pairs: got %v, want the radius-3 suite's first openings %v %v", small, r3[0], r3[1])
-	}
-}

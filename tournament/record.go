@@ -1,13 +1,15 @@
 package tournament
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/roadtune/roadtune/engine"
-	"github.com/roadtune/roadtune/results"
 )
 
 // SGF returns the game as an SGF FF[4] record (connect6.md "Game records").
@@ -54,27 +56,139 @@ func (g GameRecord) SGF() string {
 func (g GameRecord) SGFName() string { return fmt.Sprintf("game-%06d.sgf", g.Game) }
 
 // WriteSGF writes the game's SGF record into dir (created if needed) as
-// SGFName, atomically; it returns the path.
+// SGFName, atomically (a temporary file in dir, synced, mode 0644, renamed
+// over the name, then dir synced); it returns the path. Errors name the path.
 func WriteSGF(dir string, g GameRecord) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", err
+		return "", fmt.Errorf("tournament: %w", err)
 	}
 	path := filepath.Join(dir, g.SGFName())
-	if err := results.WriteFileAtomic(path, []byte(g.SGF())); err != nil {
+	if err := writeFileAtomic(path, []byte(g.SGF())); err != nil {
 		return "", err
 	}
 	return path, nil
 }
 
 // AppendGameLog appends one game to a JSON Lines games log (one object per
-// line, see GameRecord.MarshalJSON), with fsync, so a log survives an
-// interrupted match.
+// line, see GameRecord.MarshalJSON), creating the file with mode 0644 if
+// needed, and fsyncs it, so a log survives an interrupted match up to its
+// last whole line. It refuses to append after a last line without a newline
+// (a write cut short earlier) rather than glue the game onto it. Append from
+// one goroutine (the Runner's OnGame is called from one). Errors name path.
 func AppendGameLog(path string, g GameRecord) error {
-	return results.AppendJSONL(path, g)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(g); err != nil { // Encode ends the line with '\n'
+		return fmt.Errorf("tournament: append %s: game %d: %w", path, g.Game, err)
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return fmt.Errorf("tournament: append %w", err)
+	}
+	fail := func(err error) error {
+		f.Close()
+		return fmt.Errorf("tournament: append %s: %w", path, err)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		return fail(err)
+	}
+	if size := st.Size(); size > 0 {
+		last := make([]byte, 1)
+		if _, err := f.ReadAt(last, size-1); err != nil {
+			return fail(err)
+		}
+		if last[0] != '\n' {
+			return fail(errors.New("last line has no newline (an interrupted write?): refusing to append after it; remove it first"))
+		}
+	}
+	if _, err := f.Write(buf.Bytes()); err != nil {
+		return fail(err)
+	}
+	if err := f.Sync(); err != nil {
+		return fail(fmt.Errorf("sync: %w", err))
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("tournament: append %s: close: %w", path, err)
+	}
+	return nil
 }
 
-// ReadGameLog reads a JSON Lines games log; errors name the file and line.
-// BuildTable rebuilds the table from it.
+// ReadGameLog reads a JSON Lines games log written by AppendGameLog, one
+// GameRecord per non-blank line, in file order; an empty file gives an
+// empty, non-nil slice. A line that does not decode stops the read with an
+// error naming the file and the 1-based line ("games.jsonl:7:12: …", with
+// the column of a syntax error), noting a last line without a newline (an
+// interrupted append). BuildTable rebuilds the table from the records.
 func ReadGameLog(path string) ([]GameRecord, error) {
-	return results.ReadJSONL[GameRecord](path)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("tournament: read %w", err)
+	}
+	recs := []GameRecord{}
+	for lineNo, rest := 1, data; len(rest) > 0; lineNo++ {
+		line, after, terminated := bytes.Cut(rest, []byte{'\n'})
+		rest = after
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		var g GameRecord
+		if err := json.Unmarshal(line, &g); err != nil {
+			loc := fmt.Sprintf("%s:%d", path, lineNo)
+			var se *json.SyntaxError
+			if errors.As(err, &se) && se.Offset > 0 {
+				loc += fmt.Sprintf(":%d", se.Offset)
+			}
+			if !terminated {
+				err = fmt.Errorf("%w (last line has no newline: an interrupted write?)", err)
+			}
+			return nil, fmt.Errorf("tournament: %s: %w", loc, err)
+		}
+		recs = append(recs, g)
+	}
+	return recs, nil
+}
+
+// writeFileAtomic replaces path with data so that no reader sees a partial
+// file: a temporary file ".<name>.tmp-*" in the same directory, written,
+// set to mode 0644, synced, closed and renamed over path; then the directory
+// is synced so the rename survives a crash (best effort: some file systems
+// cannot sync a directory, and the rename has already succeeded). On error
+// path is left as it was, the temporary file is removed, and the error names
+// path.
+func writeFileAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("tournament: write %s: %w", path, err)
+	}
+	name := tmp.Name()
+	fail := func(err error) error {
+		tmp.Close()
+		os.Remove(name)
+		return fmt.Errorf("tournament: write %s: %w", path, err)
+	}
+	if _, err := tmp.Write(data); err != nil {
+		return fail(err)
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		return fail(err)
+	}
+	if err := tmp.Sync(); err != nil {
+		return fail(err)
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(name)
+		return fmt.Errorf("tournament: write %s: %w", path, err)
+	}
+	if err := os.Rename(name, path); err != nil {
+		os.Remove(name)
+		return fmt.Errorf("tournament: write %s: %w", path, err)
+	}
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		d.Close()
+	}
+	return nil
 }

@@ -1,10 +1,13 @@
-// Command arena plays matches between Connect6 weight files (the in-process
+// Command arena plays matches between Connect6 weight vectors (the in-process
 // roadtune engine) and external protocol engines, and reports W/D/L, Elo ±
 // 95% interval, LOS and optionally an SPRT.
 //
-//	arena [flags] A.json B.json [C.json ...]
+//	arena [flags] WEIGHTS WEIGHTS [WEIGHTS ...]
 //
-// Two players play a head-to-head match, more a round robin. Run
+// Each WEIGHTS is an embedded baseline's name (zhou2015, qi2018-table3-1, …;
+// see configs.WeightNames) or a weight file's path, e.g.
+// `arena zhou2015 qi2018-table3-1`. Two players play a head-to-head match,
+// more a round robin. Run
 // `arena -h` for the flags. Exit status: 0 done, 1 a failure while playing
 // or writing, 2 bad flags, arguments or input files.
 package main

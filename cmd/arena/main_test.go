@@ -10,7 +10,8 @@ import (
 )
 
 // TestBinary builds cmd/arena and runs it: a one-pair match at depth 1
-// writes its outputs; bad flags exit with status 2.
+// between a baseline given by name and one by path writes its outputs; bad
+// flags and an unknown baseline exit with status 2.
 func TestBinary(t *testing.T) {
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "arena")
@@ -20,8 +21,9 @@ func TestBinary(t *testing.T) {
 	}
 	weights := filepath.Join("..", "..", "configs", "weights")
 	out := filepath.Join(dir, "run")
+	// A baseline by name, another by path.
 	cmd := exec.Command(bin, "-pairs", "1", "-depth", "1", "-out", out,
-		filepath.Join(weights, "zhou2015.json"), filepath.Join(weights, "qi2018-table3-1.json"))
+		"zhou2015", filepath.Join(weights, "qi2018-table3-1.json"))
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("arena: %v\n%s", err, b)
 	}
@@ -30,7 +32,7 @@ func TestBinary(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	for _, args := range [][]string{{"-nosuchflag"}, {"-depth", "-1", "a.json", "b.json"}, {"only-one.json"}} {
+	for _, args := range [][]string{{"-nosuchflag"}, {"-depth", "-1", "a.json", "b.json"}, {"only-one.json"}, {"zhou2015", "zhou2016"}} {
 		b, err := exec.Command(bin, args...).CombinedOutput()
 		var ee *exec.ExitError
 		if !errors.As(err, &ee) || ee.ExitCode() != 2 || !strings.Contains(string(b), "arena:") {

@@ -3,9 +3,11 @@
 // engine/protocol), so that a tuned weight file can play in the ConnectMore
 // GUI, against Cloudict, or in the arena as an external engine.
 //
-//	engine [-weights FILE] [-depth N] [-width N] [-vcf=true|false] [-name S] [-movetime D]
+//	engine [-weights NAME|FILE] [-depth N] [-width N] [-vcf=true|false] [-name S] [-movetime D]
 //
-// Without -weights it plays the embedded zhou2015 baseline (Zhou 2015).
+// -weights takes an embedded baseline's name (zhou2015, qi2018-table3-1, …;
+// see configs.WeightNames) or a weight file's path; without it the engine
+// plays the zhou2015 baseline (Zhou 2015).
 // Protocol replies go to stdout, diagnostics to stderr. Bad flags or a bad
 // weight file: a message on stderr naming the flag or the file and field,
 // exit status 2. An I/O error while serving: exit status 1.
@@ -18,13 +20,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/roadtune/roadtune/configs"
 	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/engine/protocol"
 )
 
-// baseline is the embedded weight file used without -weights.
+// baseline is the embedded weight file played without -weights.
 const baseline = "zhou2015"
 
 func main() {
@@ -36,7 +39,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	def := engine.DefaultSettings()
 	fl := flag.NewFlagSet("engine", flag.ContinueOnError)
 	fl.SetOutput(stderr)
-	weights := fl.String("weights", "", "weight file (JSON); empty: the embedded "+baseline+" baseline")
+	weights := fl.String("weights", baseline, "baseline `NAME` ("+strings.Join(configs.WeightNames(), ", ")+") or weight file path (JSON)")
 	depth := fl.Int("depth", def.Depth, fmt.Sprintf("alpha-beta depth in moves, 1..%d", protocol.MaxDepth))
 	width := fl.Int("width", def.Width, fmt.Sprintf("moves kept per node, 1..%d", protocol.MaxWidth))
 	vcf := fl.Bool("vcf", def.ThreatSearch, "threat (forced-win) search before alpha-beta")
@@ -69,7 +72,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return bad("flag -movetime %s: want 0 or more", *moveTime)
 	}
 
-	wf, err := loadWeights(*weights)
+	wf, err := configs.LoadWeights(*weights)
 	if err != nil {
 		return bad("flag -weights: %v", err)
 	}
@@ -86,17 +89,4 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
-}
-
-// loadWeights reads the weight file at path, or the embedded baseline when
-// path is empty.
-func loadWeights(path string) (*engine.WeightFile, error) {
-	if path != "" {
-		return engine.LoadWeightFile(path)
-	}
-	data, err := configs.Weights(baseline)
-	if err != nil {
-		return nil, err
-	}
-	return engine.ParseWeightFile("configs/weights/"+baseline+".json", data)
 }

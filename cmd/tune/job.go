@@ -21,6 +21,7 @@ import (
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/results"
 	"github.com/roadtune/roadtune/tournament"
+	"github.com/roadtune/roadtune/tune"
 )
 
 // Files of a run directory.
@@ -83,7 +84,7 @@ type job struct {
 	opts   jobOptions
 	schema engine.Schema
 	names  []string // gene names
-	ref    *tournament.VectorReferee
+	ref    *tune.VectorReferee
 	m      method
 	cp     checkpoint
 	prog   *progress.Display
@@ -161,7 +162,7 @@ func newJob(cfg Config, opts jobOptions) (*job, error) {
 	s := engineSettings(cfg, cfg.Engine.Depth, cfg.Engine.Width)
 	j := &job{cfg: cfg, opts: opts, schema: schema, names: schema.GeneNames()}
 	j.prog = progress.New(opts.Stdout, progress.IsTerminal(opts.Stdout), opts.Quiet)
-	j.ref = &tournament.VectorReferee{
+	j.ref = &tune.VectorReferee{
 		Schema:      schema,
 		Settings:    s,
 		Pairs:       cfg.Match.Pairs,

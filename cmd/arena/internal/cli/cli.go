@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/roadtune/roadtune/configs"
 	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/internal/progress"
 	"github.com/roadtune/roadtune/results"
@@ -48,15 +49,17 @@ type options struct {
 	maxMoves                         int
 	out                              string
 	json                             bool
-	files                            []string
+	files                            []string // WEIGHTS arguments: baseline names or weight file paths
 }
 
-const usageText = `usage: arena [flags] A.json B.json [C.json ...]
+// usageText heads the -h output; %s is the list of baselines.
+const usageText = `usage: arena [flags] WEIGHTS WEIGHTS [WEIGHTS ...]
 
-Plays the weight files (in-process roadtune engine) and any -engine
+Plays weight vectors (in-process roadtune engine) and any -engine
 external protocol engines: two players play a head-to-head match of -pairs
 game pairs (each opening twice, colours swapped), more play a round robin.
-Flags may come before or after the files.
+Each WEIGHTS is a baseline name (%s)
+or a weight file path (JSON). Flags may come before or after the weights.
 
 `
 
@@ -66,7 +69,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs := flag.NewFlagSet("arena", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprint(stderr, usageText)
+		fmt.Fprintf(stderr, usageText, strings.Join(configs.WeightNames(), ", "))
 		fs.PrintDefaults()
 	}
 	fs.IntVar(&o.pairs, "pairs", 10, "game pairs per pairing (with -sprt: the most pairs)")
@@ -115,22 +118,15 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	case o.maxMoves < 0:
 		return nil, usagef("-maxmoves %d: want 0 or more", o.maxMoves)
 	case len(o.files)+len(o.engines) < 2:
-		return nil, usagef("need at least two players (weight files or -engine), have %d", len(o.files)+len(o.engines))
+		return nil, usagef("need at least two players (weights or -engine), have %d", len(o.files)+len(o.engines))
 	}
 	return o, nil
 }
 
-// player describes an entrant for the report.
-type player struct {
-	Name   string `json:"name"`
-	Kind   string `json:"kind"`   // "weights" or "external"
-	Source string `json:"source"` // weight file path or engine command
-}
-
 // setup turns the options into a runner and its players.
-func setup(o *options) (*tournament.Runner, []player, *stats.SPRT, error) {
+func setup(o *options) (*tournament.Runner, []tournament.PlayerInfo, *stats.SPRT, error) {
 	r := &tournament.Runner{MaxMoves: o.maxMoves, Concurrency: o.concurrency}
-	var players []player
+	var players []tournament.PlayerInfo
 	used := map[string]int{}
 	unique := func(name string) string {
 		used[name]++
@@ -142,7 +138,7 @@ func setup(o *options) (*tournament.Runner, []player, *stats.SPRT, error) {
 	settings := engine.DefaultSettings()
 	settings.Depth, settings.Width = o.depth, o.width
 	for _, f := range o.files {
-		wf, err := engine.LoadWeightFile(f)
+		wf, err := configs.LoadWeights(f)
 		if err != nil {
 			return nil, nil, nil, usageError{err}
 		}
@@ -152,7 +148,7 @@ func setup(o *options) (*tournament.Runner, []player, *stats.SPRT, error) {
 		}
 		name = unique(name)
 		r.Entrants = append(r.Entrants, tournament.Entrant{Name: name, Weights: wf.Weights(), Settings: settings})
-		players = append(players, player{Name: name, Kind: "weights", Source: f})
+		players = append(players, tournament.PlayerInfo{Name: name, Kind: "weights", Source: f})
 	}
 	for _, e := range o.engines {
 		argv, err := splitCommand(e)
@@ -161,7 +157,7 @@ func setup(o *options) (*tournament.Runner, []player, *stats.SPRT, error) {
 		}
 		name := unique(filepath.Base(argv[0]))
 		r.Entrants = append(r.Entrants, tournament.Entrant{Name: name, Command: argv, MoveTime: o.moveTime})
-		players = append(players, player{Name: name, Kind: "external", Source: e})
+		players = append(players, tournament.PlayerInfo{Name: name, Kind: "external", Source: e})
 	}
 	var err error
 	switch {

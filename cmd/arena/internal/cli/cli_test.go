@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/roadtune/roadtune/tournament"
 )
 
 func TestSplitCommand(t *testing.T) {
@@ -49,7 +51,7 @@ func TestMainEndToEnd(t *testing.T) {
 	if !strings.Contains(stdout.String(), "zhou2015") || !strings.Contains(stdout.String(), "qi2018-dual") {
 		t.Errorf("table:\n%s", stdout.String())
 	}
-	var sum summary
+	var sum tournament.Summary
 	data, err := os.ReadFile(filepath.Join(out, "summary.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -57,7 +59,7 @@ func TestMainEndToEnd(t *testing.T) {
 	if err := json.Unmarshal(data, &sum); err != nil {
 		t.Fatal(err)
 	}
-	if sum.Games != 2 || len(sum.Matchups) != 1 || sum.Matchups[0].N != 2 || sum.Schedule != "head-to-head" {
+	if sum.Games != 2 || len(sum.Matchups) != 1 || sum.Matchups[0].N != 2 || sum.Matchups[0].Pairs != 1 || sum.Schedule != "head-to-head" {
 		t.Errorf("summary %+v", sum)
 	}
 	log, _ := os.ReadFile(filepath.Join(out, "games.jsonl"))
@@ -91,7 +93,7 @@ func TestMainJSONRoundRobin(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
-	var sum summary
+	var sum tournament.Summary
 	if err := json.Unmarshal(stdout.Bytes(), &sum); err != nil {
 		t.Fatalf("stdout is not the JSON summary: %v\n%s", err, stdout.String())
 	}
@@ -104,6 +106,41 @@ func TestMainJSONRoundRobin(t *testing.T) {
 	}
 	if points != 6 {
 		t.Errorf("standings hold %g points for 6 games", points)
+	}
+}
+
+// TestMainBaselineNames: a WEIGHTS argument may be an embedded baseline's
+// name; the player's source records what was given.
+func TestMainBaselineNames(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	code := Main(context.Background(), []string{"-json", "-pairs", "2", "-depth", "1", "-width", "4", "zhou2015", "qi2018-table3-1", tbl}, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	var sum tournament.Summary
+	if err := json.Unmarshal(stdout.Bytes(), &sum); err != nil {
+		t.Fatalf("stdout is not the JSON summary: %v\n%s", err, stdout.String())
+	}
+	want := []tournament.PlayerInfo{
+		{Name: "zhou2015", Kind: "weights", Source: "zhou2015"},
+		{Name: "qi2018-table3-1", Kind: "weights", Source: "qi2018-table3-1"},
+		{Name: "qi2018-table3-1#2", Kind: "weights", Source: tbl},
+	}
+	if !reflect.DeepEqual(sum.Players, want) {
+		t.Errorf("players %+v, want %+v", sum.Players, want)
+	}
+	if sum.Games != 12 || len(sum.Matchups) != 3 {
+		t.Errorf("summary %+v", sum)
+	}
+	for _, m := range sum.Matchups {
+		if m.N != 4 || m.Pairs != 2 {
+			t.Errorf("matchup %s vs %s: %d games, %d pairs; want 4 and 2", m.A, m.B, m.N, m.Pairs)
+		}
+	}
+	// The baseline by name and by path are the same deterministic player:
+	// each game pair replays one game with colours swapped, one point each.
+	if m := sum.Matchups[2]; m.A != "qi2018-table3-1" || m.B != "qi2018-table3-1#2" || m.Pentanomial != [5]int{0, 0, 2, 0, 0} {
+		t.Errorf("name vs path: %+v", m)
 	}
 }
 
@@ -123,6 +160,7 @@ func TestMainUsageErrors(t *testing.T) {
 		{[]string{zhou}, "at least two players"},
 		{[]string{zhou, badWeights}, "bad.json"},
 		{[]string{zhou, filepath.Join(dir, "missing.json")}, "missing.json"},
+		{[]string{"zhou2015", "zhou2016"}, `"zhou2016": not a baseline (qi2018-attack, `},
 		{[]string{"-sprt", "5", zhou, dual}, "-sprt"},
 		{[]string{"-sprt", "0,5", zhou, dual, tbl}, "two players"},
 		{[]string{"-openings", badOpenings, zhou, dual}, "openings.txt:3"},

@@ -1,4 +1,4 @@
-package tournament
+package tune
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/optimize"
+	"github.com/roadtune/roadtune/tournament"
 )
 
 // VectorReferee plays matches between weight vectors for the optimizers
@@ -13,16 +14,16 @@ import (
 //
 // A match is Pairs game pairs, colours swapped within each pair. The
 // openings of a batch are drawn by its seed: the first Pairs openings of
-// the generated 3-stone suite shuffled by the seed (SuiteFor: the
-// smallest radius ≥ 3 with a distinct opening per pair, or radius
-// OpeningRadius when set), or of Openings shuffled by the seed when a suite
-// is given; every match of the batch uses the same openings, so matches of a
-// batch are comparable. All games of a batch go through one worker pool
-// (Runner), so every core stays busy across matches, and the outcomes
-// depend only on the seed, the matches and the settings, not on the
-// concurrency (Settings must then have no MoveTime). The engines and their
-// tables are allocated by the first batch and reused by the next ones; use
-// a VectorReferee by pointer.
+// the generated 3-stone suite shuffled by the seed (tournament.SuiteFor:
+// the smallest radius ≥ 3 with a distinct opening per pair, or radius
+// OpeningRadius when set), or of Openings shuffled by the seed
+// (tournament.ShuffleOpenings) when a suite is given; every match of the
+// batch uses the same openings, so matches of a batch are comparable. All
+// games of a batch go through one worker pool (tournament.Runner), so every
+// core stays busy across matches, and the outcomes depend only on the seed,
+// the matches and the settings, not on the concurrency (Settings must then
+// have no MoveTime). The engines and their tables are allocated by the
+// first batch and reused by the next ones; use a VectorReferee by pointer.
 type VectorReferee struct {
 	Schema   engine.Schema
 	Settings engine.Settings
@@ -30,10 +31,10 @@ type VectorReferee struct {
 	Pairs int
 	// OpeningRadius is the Chebyshev radius of White's stones in the
 	// generated suite; 0 picks the smallest radius ≥ 3 with at least Pairs
-	// openings (SuiteFor), so no opening of a match repeats.
+	// openings (tournament.SuiteFor), so no opening of a match repeats.
 	OpeningRadius int
 	// Openings, when not empty, replaces the generated suite.
-	Openings []Opening
+	Openings []tournament.Opening
 	// MaxMoves adjudicates a draw after this many moves (0 = none).
 	MaxMoves int
 	// Concurrency is the number of games at once (default GOMAXPROCS).
@@ -43,34 +44,34 @@ type VectorReferee struct {
 	// GameLog, when set, receives every game of the batch in game order;
 	// matches are named "m<index>.A" and "m<index>.B". An error stops the
 	// batch.
-	GameLog func(GameRecord) error
+	GameLog func(tournament.GameRecord) error
 
-	engines EnginePool // engines kept between batches
+	engines tournament.EnginePool // engines kept between batches
 }
 
 var _ optimize.Referee = (*VectorReferee)(nil)
 
 // BatchOpenings returns the openings a batch with this seed plays, pair k
 // of every match from opening k.
-func (r *VectorReferee) BatchOpenings(seed uint64) ([]Opening, error) {
+func (r *VectorReferee) BatchOpenings(seed uint64) ([]tournament.Opening, error) {
 	pairs := max(r.Pairs, 1)
-	var suite []Opening
+	var suite []tournament.Opening
 	if len(r.Openings) > 0 {
-		suite = append([]Opening(nil), r.Openings...)
-		shuffle(suite, seed)
+		suite = append([]tournament.Opening(nil), r.Openings...)
+		tournament.ShuffleOpenings(suite, seed)
 	} else if r.OpeningRadius == 0 {
 		// The smallest suite (radius ≥ 3) with a distinct opening per pair.
 		var err error
-		if suite, _, err = SuiteFor(pairs, seed); err != nil {
+		if suite, _, err = tournament.SuiteFor(pairs, seed); err != nil {
 			return nil, err
 		}
 	} else {
 		var err error
-		if suite, err = GenerateOpenings(r.OpeningRadius, seed); err != nil {
+		if suite, err = tournament.GenerateOpenings(r.OpeningRadius, seed); err != nil {
 			return nil, err
 		}
 	}
-	out := make([]Opening, pairs)
+	out := make([]tournament.Opening, pairs)
 	for k := range out {
 		out[k] = suite[k%len(suite)]
 	}
@@ -89,7 +90,7 @@ func (r *VectorReferee) Play(ctx context.Context, seed uint64, matches []optimiz
 	if err != nil {
 		return nil, err
 	}
-	entrants := make([]Entrant, 0, 2*len(matches))
+	entrants := make([]tournament.Entrant, 0, 2*len(matches))
 	for i, m := range matches {
 		wa, err := engine.NewWeights(r.Schema, m.A)
 		if err != nil {
@@ -100,17 +101,17 @@ func (r *VectorReferee) Play(ctx context.Context, seed uint64, matches []optimiz
 			return nil, fmt.Errorf("match %d, vector B: %w", i, err)
 		}
 		entrants = append(entrants,
-			Entrant{Name: fmt.Sprintf("m%d.A", i), Weights: wa, Settings: r.Settings},
-			Entrant{Name: fmt.Sprintf("m%d.B", i), Weights: wb, Settings: r.Settings})
+			tournament.Entrant{Name: fmt.Sprintf("m%d.A", i), Weights: wa, Settings: r.Settings},
+			tournament.Entrant{Name: fmt.Sprintf("m%d.B", i), Weights: wb, Settings: r.Settings})
 	}
 	pairs := max(r.Pairs, 1)
-	fixtures := make([]Fixture, 0, pairs*len(matches))
+	fixtures := make([]tournament.Fixture, 0, pairs*len(matches))
 	for k := range pairs {
 		for i := range matches {
-			fixtures = append(fixtures, Fixture{A: 2 * i, B: 2*i + 1, Opening: k})
+			fixtures = append(fixtures, tournament.Fixture{A: 2 * i, B: 2*i + 1, Opening: k})
 		}
 	}
-	run := Runner{
+	run := tournament.Runner{
 		Entrants:    entrants,
 		Openings:    openings,
 		MaxMoves:    r.MaxMoves,
@@ -127,7 +128,7 @@ func (r *VectorReferee) Play(ctx context.Context, seed uint64, matches []optimiz
 	for i := range matches {
 		m, ok := t.Lookup(2*i, 2*i+1)
 		if !ok {
-			return nil, fmt.Errorf("tournament: match %d has no games", i)
+			return nil, fmt.Errorf("tune: match %d has no games", i)
 		}
 		out[i] = optimize.Outcome{Wins: m.Games.W, Draws: m.Games.D, Losses: m.Games.L}
 	}

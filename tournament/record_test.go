@@ -1,0 +1,132 @@
+package tournament
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/roadtune/roadtune/engine"
+)
+
+// records plays n short games between trivial players, numbered 0..n-1.
+func records(t *testing.T, n int) []GameRecord {
+	t.Helper()
+	out := make([]GameRecord, n)
+	for i := range out {
+		g, err := PlayGame(context.Background(), engine.NewBoard(), &firstLegal{}, &firstLegal{}, mustOpening(t, "JJ KJJK"), 9)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.Game, g.Pair, g.Black, g.White, g.BlackIndex, g.WhiteIndex = i, i/2, "a", "b<&>", 0, 1
+		g.Time = [2]time.Duration{}
+		out[i] = g
+	}
+	return out
+}
+
+func TestWriteSGFAtomicMode(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "sgf")
+	g := records(t, 1)[0]
+	for range 2 { // new, then replacing
+		path, err := WriteSGF(dir, g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if path != filepath.Join(dir, "game-000000.sgf") {
+			t.Errorf("path %s", path)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil || string(data) != g.SGF() {
+			t.Fatalf("read back %q, %v", data, err)
+		}
+		st, _ := os.Stat(path)
+		if runtime.GOOS != "windows" && st.Mode().Perm() != 0o644 {
+			t.Errorf("mode %v, want 0644", st.Mode().Perm())
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("temporary files left: %v", entries)
+	}
+	// A directory that cannot be created is an error naming it.
+	file := filepath.Join(t.TempDir(), "file")
+	os.WriteFile(file, nil, 0o644)
+	if _, err := WriteSGF(filepath.Join(file, "sgf"), g); err == nil || !strings.Contains(err.Error(), file) {
+		t.Errorf("WriteSGF under a file: %v", err)
+	}
+}
+
+func TestGameLogAppendRead(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "games.jsonl")
+	recs := records(t, 3)
+	for _, g := range recs {
+		if err := AppendGameLog(path, g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	data, _ := os.ReadFile(path)
+	if strings.Count(string(data), "\n") != 3 {
+		t.Errorf("log (one line per game):\n%s", data)
+	}
+	if st, _ := os.Stat(path); runtime.GOOS != "windows" && st.Mode().Perm() != 0o644 {
+		t.Errorf("mode %v, want 0644", st.Mode().Perm())
+	}
+	back, err := ReadGameLog(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(back, recs) {
+		t.Errorf("read back %+v\nwant %+v", back, recs)
+	}
+
+	// Blank lines are skipped; an empty file is an empty log.
+	blank := filepath.Join(t.TempDir(), "blank.jsonl")
+	os.WriteFile(blank, []byte("\n"+strings.Replace(string(data), "\n", "\n\n", 1)), 0o644)
+	if back, err := ReadGameLog(blank); err != nil || len(back) != 3 {
+		t.Errorf("with blank lines: %d records, %v", len(back), err)
+	}
+	empty := filepath.Join(t.TempDir(), "empty.jsonl")
+	os.WriteFile(empty, nil, 0o644)
+	if back, err := ReadGameLog(empty); err != nil || back == nil || len(back) != 0 {
+		t.Errorf("empty log: %v, %v", back, err)
+	}
+
+	// Errors name the file and line.
+	lines := strings.SplitAfter(string(data), "\n")
+	for _, c := range []struct {
+		name, content, want string
+	}{
+		{"syntax.jsonl", lines[0] + "{\"game\": 1,,}\n", "syntax.jsonl:2:"},
+		{"move.jsonl", lines[0] + lines[1] + strings.Replace(lines[2], `"JJ"`, `"ZZ"`, 1), "move.jsonl:3: moves[0]"},
+		{"trailing.jsonl", strings.TrimSuffix(lines[0], "\n") + " {}\n", "trailing.jsonl:1:"},
+		{"cut.jsonl", lines[0] + lines[1][:20], "cut.jsonl:2:"},
+	} {
+		p := filepath.Join(t.TempDir(), c.name)
+		os.WriteFile(p, []byte(c.content), 0o644)
+		_, err := ReadGameLog(p)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want it to contain %q", c.name, err, c.want)
+		}
+		if c.name == "cut.jsonl" && (err == nil || !strings.Contains(err.Error(), "no newline")) {
+			t.Errorf("%s: %v, want a note on the missing newline", c.name, err)
+		}
+	}
+	if _, err := ReadGameLog(filepath.Join(t.TempDir(), "none.jsonl")); err == nil || !strings.Contains(err.Error(), "none.jsonl") {
+		t.Errorf("missing log: %v", err)
+	}
+
+	// Appending after a line cut short is refused and leaves the file alone.
+	cut := filepath.Join(t.TempDir(), "cut.jsonl")
+	partial := lines[0] + lines[1][:20]
+	os.WriteFile(cut, []byte(partial), 0o644)
+	if err := AppendGameLog(cut, recs[2]); err == nil || !strings.Contains(err.Error(), "cut.jsonl") {
+		t.Errorf("append after a partial line: %v", err)
+	}
+	if got, _ := os.ReadFile(cut); string(got) != partial {
+		t.Error("refused append changed the file")
+	}
+}
