@@ -7,64 +7,68 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/roadtune/roadtune/engine"
-	"github.com/roadtune/roadtune/optimize/ga"
-	"github.com/roadtune/roadtune/optimize/pso"
+	"github.com/roadtune/roadtune/results"
+	"github.com/roadtune/roadtune/tune"
 )
 
-// exportCmd is `tune export RUNDIR [-generation K] [-o FILE]`: the run's best
-// vector (or the best of generation/iteration K) as an engine weight file
-// (the format cmd/engine -weights and arena load), with its provenance.
-// Without -o it goes to standard output. An existing -o file is not
-// overwritten unless -force is given.
+// parseSub parses a subcommand's flags with its run directories before or
+// after them.
+func parseSub(fs *flag.FlagSet, args []string) ([]string, error) {
+	var dirs []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			return dirs, nil
+		}
+		dirs = append(dirs, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
+
+// exportCmd is `tune export RUNDIR [-step K] [-o FILE] [-force]`: the
+// run's best vector (or the best after step K) as an engine weight file
+// with its provenance, to standard output or -o (not overwritten without
+// -force).
 func exportCmd(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("tune export", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	out := fs.String("o", "", "write the weight file here (default: standard output)")
 	force := fs.Bool("force", false, "overwrite an existing -o file")
-	step := fs.Int("generation", -1, "export the best of this generation (GA) or the global best after this iteration (PSO) instead of the final best")
+	step := fs.Int("step", -1, "export the best vector after this step (generation or iteration, from 0) instead of the last")
+	fs.IntVar(step, "generation", -1, "the same as -step")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: tune export RUNDIR [-generation K] [-o FILE] [-force]\n")
+		fmt.Fprintf(stderr, "usage: tune export RUNDIR [-step K] [-o FILE] [-force]\n")
 		fs.PrintDefaults()
 	}
-	// Accept the run directory before or after the flags.
-	var dir string
-	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
-		dir, args = args[0], args[1:]
+	dirs, err := parseSub(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return usageError{err}
-	}
-	if dir == "" && fs.NArg() > 0 {
-		dir = fs.Arg(0)
-	} else if fs.NArg() > 0 {
-		return usageError{fmt.Errorf("export: unexpected argument %q", fs.Arg(0))}
-	}
-	if dir == "" {
+	if err != nil || len(dirs) != 1 {
 		fs.Usage()
-		return usageError{errors.New("export: a run directory is required")}
+		return usageError{fmt.Errorf("export: want one run directory, have %d", len(dirs))}
 	}
-	var wf *engine.WeightFile
-	var err error
-	if *step >= 0 {
-		wf, err = stepWeightFile(dir, *step)
-	} else {
-		wf, err = engine.LoadWeightFile(filepath.Join(dir, fileBest))
+	r, err := tune.Open(dirs[0])
+	if err != nil {
+		return usageError{fmt.Errorf("export: %w", err)}
 	}
+	wf, err := r.WeightFile(*step)
 	if err != nil {
 		return usageError{fmt.Errorf("export: %w", err)}
 	}
 	if *out == "" {
-		data, err := weightFileJSON(wf)
+		if err := wf.Validate(r.Dir); err != nil {
+			return err
+		}
+		data, err := json.MarshalIndent(wf, "", "  ")
 		if err != nil {
 			return err
 		}
-		_, err = stdout.Write(data)
+		_, err = stdout.Write(append(data, '\n'))
 		return err
 	}
 	if _, err := os.Stat(*out); err == nil && !*force {
@@ -73,57 +77,41 @@ func exportCmd(args []string, stdout, stderr io.Writer) error {
 	if err := engine.WriteWeightFile(*out, wf); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "exported %s (%s schema, %s, %s %d) to %s\n", wf.Name, wf.Schema, wf.Provenance.Method, map[string]string{"ga": "generation", "pso": "iteration"}[wf.Provenance.Method], wf.Provenance.Generation, *out)
+	fmt.Fprintf(stdout, "exported %s (%s schema, %s %s %d) to %s\n", wf.Name, wf.Schema, r.Config.Method, r.Spec.Unit, wf.Provenance.Generation, *out)
 	return nil
 }
 
-// stepWeightFile is the best vector of generation (GA) or iteration (PSO)
-// k of the run in dir, read from its config and generations.jsonl.
-func stepWeightFile(dir string, k int) (*engine.WeightFile, error) {
-	cfg, err := LoadConfig(filepath.Join(dir, fileConfig))
+// compareCmd is `tune compare -o BASE [-metric M] RUNDIR...`: one chart
+// (BASE.png, BASE.svg) and a CSV table of a metric by step for several runs,
+// e.g. the population diversity of an original-form and an improved-form GA
+// run from the same initial population (Chen 2010 §4.5).
+func compareCmd(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("tune compare", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("o", "", "write BASE.png, BASE.svg and BASE.csv (required)")
+	metric := fs.String("metric", "diversity", "diversity, gene-std, gene:NAME (e.g. gene:S3) or any metric of the records (fitness, w, …)")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: tune compare -o BASE [-metric M] RUNDIR...\n")
+		fs.PrintDefaults()
+	}
+	dirs, err := parseSub(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil
+	}
+	if err != nil || *out == "" || len(dirs) == 0 {
+		fs.Usage()
+		return usageError{errors.New("compare: -o and at least one run directory are required")}
+	}
+	chart, csv, err := tune.Compare(dirs, *metric)
 	if err != nil {
-		return nil, err
+		return usageError{fmt.Errorf("compare: %w", err)}
 	}
-	schema, err := engine.ParseSchema(cfg.Schema)
-	if err != nil {
-		return nil, err
+	if err := chart.Save(*out); err != nil {
+		return err
 	}
-	path := filepath.Join(dir, fileGenerations)
-	run := filepath.Base(filepath.Clean(dir))
-	switch cfg.Method {
-	case "ga":
-		recs, err := readRecords[ga.Generation](path, allRecords)
-		if err != nil {
-			return nil, err
-		}
-		for _, r := range recs {
-			if r.Index == k {
-				return bestWeightFile(cfg, schema, run, r.Best.Genes, r.Best.Fitness, k), nil
-			}
-		}
-		return nil, fmt.Errorf("%s: no generation %d (the run has %d, from 0)", path, k, len(recs))
-	default:
-		recs, err := readRecords[pso.Iteration](path, allRecords)
-		if err != nil {
-			return nil, err
-		}
-		for _, r := range recs {
-			if r.Index == k {
-				return bestWeightFile(cfg, schema, run, r.GlobalBest, 0, k), nil
-			}
-		}
-		return nil, fmt.Errorf("%s: no iteration %d (the run has %d, from 1)", path, k, len(recs))
+	if err := results.WriteFileAtomic(*out+".csv", csv); err != nil {
+		return err
 	}
-}
-
-// weightFileJSON is the weight file as WriteWeightFile writes it.
-func weightFileJSON(wf *engine.WeightFile) ([]byte, error) {
-	if err := wf.Validate("best.json"); err != nil {
-		return nil, err
-	}
-	data, err := json.MarshalIndent(wf, "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	return append(data, '\n'), nil
+	fmt.Fprintf(stdout, "wrote %s.png, %s.svg, %s.csv\n", *out, *out, *out)
+	return nil
 }

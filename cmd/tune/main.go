@@ -1,18 +1,18 @@
-// Command tune runs roadtune's tuning job: a GA (Chen 2010 §4) or PSO
-// (Chen 2010 §5) over Connect6 road weights, with fitness from self-play
-// games, a checkpoint after every generation/iteration, plots, a report and
-// a validation match of the tuned vector against a baseline.
+// Command tune runs roadtune's tuning job (package tune): an optimisation
+// method (GA, Chen 2010 §4; PSO, §5; any registered method) over Connect6
+// road weights, with fitness from self-play games, a checkpoint after every
+// step, plots, a report and a verification match against a baseline.
 //
-//	tune                          run the embedded default config (configs/default.toml)
+//	tune                           run the embedded default config (configs/default.toml)
 //	tune -config FILE.toml [flags] run a configured job; flags override the file
-//	tune -resume RUNDIR           continue an interrupted run from its checkpoint
-//	tune export RUNDIR [-generation K] [-o FILE]
-//	                              write the run's best vector (or generation K's) as an engine weight file
+//	tune -resume RUNDIR            continue a stopped run from its checkpoint
+//	tune export RUNDIR [-step K] [-o FILE]
+//	                               write the run's best vector (or step K's) as an engine weight file
 //	tune compare -o BASE [-metric M] RUNDIR...
-//	                              chart a metric (diversity, gene-std, gene:NAME) across runs
+//	                               chart a metric (diversity, gene-std, gene:NAME, …) across runs
 //
-// Exit status: 0 done, 1 run failed, 2 bad usage or config, 130 interrupted
-// (the checkpoint is written; the message says how to resume).
+// Exit status: 0 done, 1 run failed, 2 bad usage, config or input, 130
+// interrupted (the checkpoint is written; the message says how to resume).
 package main
 
 import (
@@ -24,10 +24,13 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"syscall"
 	"time"
 
-	"github.com/roadtune/roadtune/configs"
+	"github.com/roadtune/roadtune/internal/progress"
+	"github.com/roadtune/roadtune/optimize"
+	"github.com/roadtune/roadtune/tune"
 )
 
 func main() {
@@ -37,11 +40,17 @@ func main() {
 	os.Exit(code)
 }
 
-// errUsage marks errors that exit with status 2.
-type usageError struct{ err error }
+// usageError marks errors that exit with status 2.
+type usageError struct{ error }
 
-func (e usageError) Error() string { return e.err.Error() }
-func (e usageError) Unwrap() error { return e.err }
+func (e usageError) Unwrap() error { return e.error }
+
+// keyFlags are the flags that set one config key, with its TOML type.
+var keyFlags = []struct{ flag, key, kind string }{
+	{"method", "method", "string"}, {"schema", "schema", "string"}, {"seed", "seed", "int"},
+	{"concurrency", "concurrency", "int"}, {"depth", "engine.depth", "int"}, {"width", "engine.width", "int"},
+	{"steps", "@budget", "int"}, {"generations", "@budget", "int"}, {"iterations", "@budget", "int"},
+}
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "export" {
@@ -52,22 +61,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	fs := flag.NewFlagSet("tune", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	var (
-		configPath  = fs.String("config", "", "TOML config file (default: the embedded configs/default.toml)")
-		resume      = fs.String("resume", "", "continue the interrupted run in this directory")
-		method      = fs.String("method", "", "override method: ga or pso")
-		schema      = fs.String("schema", "", "override schema: symmetric, asymmetric or dual")
-		seed        = fs.Uint64("seed", 0, "override the seed")
-		concurrency = fs.Int("concurrency", -1, "games at once (0 = all cores)")
-		out         = fs.String("out", "", "run directory (default runs/<UTC timestamp>-<method>); must not exist or be empty")
-		generations = fs.Int("generations", 0, "override ga.generations")
-		iterations  = fs.Int("iterations", 0, "override pso.iterations")
-		depth       = fs.Int("depth", 0, "override engine.depth")
-		width       = fs.Int("width", 0, "override engine.width")
-		quiet       = fs.Bool("quiet", false, "no progress bar or per-generation lines")
-	)
+	configPath := fs.String("config", "", "TOML config file (default: the embedded configs/default.toml)")
+	resume := fs.String("resume", "", "continue the stopped run in this directory")
+	out := fs.String("out", "", "run directory (default runs/<UTC timestamp>-<method>); must not exist or be empty")
+	quiet := fs.Bool("quiet", false, "no progress bar or per-step lines")
+	values := map[string]*string{}
+	for _, k := range keyFlags {
+		values[k.flag] = fs.String(k.flag, "", "override "+k.key+keyHelp[k.flag])
+	}
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: tune [-config FILE.toml] [flags]\n       tune -resume RUNDIR [-concurrency N]\n       tune export RUNDIR [-generation K] [-o FILE]\n       tune compare -o BASE [-metric diversity|gene-std|gene:NAME] RUNDIR...\n\nflags:\n")
+		fmt.Fprintf(stderr, "usage: tune [-config FILE.toml] [flags]\n       tune -resume RUNDIR [-concurrency N] [-quiet]\n       tune export RUNDIR [-step K] [-o FILE]\n       tune compare -o BASE [-metric M] RUNDIR...\n\nmethods: %v\nflags:\n", tune.MethodNames())
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -83,106 +86,115 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-
-	opts := jobOptions{Stdout: stdout, Stderr: stderr, Quiet: *quiet}
+	var conc *int
+	if set["concurrency"] {
+		n, err := strconv.Atoi(*values["concurrency"])
+		if err != nil || n < 0 {
+			fmt.Fprintf(stderr, "tune: flag -concurrency: want 0 (all cores) or more, not %q\n", *values["concurrency"])
+			return 2
+		}
+		conc = &n
+	}
+	disp := progress.NewRun(stdout, progress.IsTerminal(stdout), *quiet)
+	opts := tune.Options{Log: disp, Concurrency: conc, Events: events(disp)}
+	if *quiet {
+		opts.Log = nil
+	}
+	var job *tune.Job
+	var err error
 	if *resume != "" {
 		for name := range set {
 			if name != "resume" && name != "concurrency" && name != "quiet" {
-				fmt.Fprintf(stderr, "tune: -%s cannot be changed on -resume: a resumed run keeps its config (only -concurrency and -quiet may be given)\n", name)
+				fmt.Fprintf(stderr, "tune: -%s cannot be given with -resume: a resumed run keeps its config (only -concurrency and -quiet may change)\n", name)
 				return 2
 			}
 		}
-		if set["concurrency"] {
-			opts.Concurrency = concurrency
-		}
-		return exitCode(resumeJob(ctx, *resume, opts), stderr)
-	}
-
-	var cfg Config
-	var err error
-	if *configPath == "" {
-		data, rerr := configs.Config("default")
-		if rerr != nil {
-			fmt.Fprintf(stderr, "tune: %v\n", rerr)
-			return 1
-		}
-		cfg, err = ParseConfig("configs/default.toml (embedded)", data)
+		job, err = tune.Resume(*resume, opts)
 	} else {
-		cfg, err = LoadConfig(*configPath)
+		var ov []tune.Override
+		for _, k := range keyFlags {
+			if !set[k.flag] {
+				continue
+			}
+			v := *values[k.flag]
+			if k.kind == "string" {
+				v = strconv.Quote(v)
+			}
+			o := tune.Override{Key: k.key, Value: v, Source: "flag -" + k.flag}
+			if k.flag == "generations" || k.flag == "iterations" {
+				o.Unit = k.flag[:len(k.flag)-1]
+			}
+			ov = append(ov, o)
+		}
+		var cfg tune.Config
+		if *configPath == "" {
+			cfg, err = tune.LoadEmbedded("default", ov...)
+		} else {
+			cfg, err = tune.Load(*configPath, ov...)
+		}
+		if err != nil {
+			return exitCode(usageError{err}, stderr)
+		}
+		dir := *out
+		if dir == "" {
+			dir = filepath.Join("runs", time.Now().UTC().Format("20060102-150405")+"-"+cfg.Method)
+		}
+		job, err = tune.Start(cfg, dir, opts)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "tune: %v\n", err)
-		return 2
+		return exitCode(err, stderr)
 	}
-	// Flags override the file; each is checked by Validate like a key.
-	if set["method"] {
-		cfg.Method = *method
+	err = job.Run(ctx)
+	disp.End()
+	if err == nil && *quiet {
+		st := job.Status()
+		fmt.Fprintf(stdout, "done: %d steps, %d games. Best vector: %s\n", st.Steps, st.Games, filepath.Join(job.Dir(), tune.FileBest))
 	}
-	if set["schema"] {
-		cfg.Schema = *schema
-	}
-	if set["seed"] {
-		cfg.Seed = *seed
-	}
-	if set["concurrency"] {
-		cfg.Concurrency = *concurrency
-	}
-	if set["generations"] {
-		cfg.GA.Generations = *generations
-	}
-	if set["iterations"] {
-		cfg.PSO.Iterations = *iterations
-	}
-	if set["depth"] {
-		cfg.Engine.Depth = *depth
-	}
-	if set["width"] {
-		cfg.Engine.Width = *width
-	}
-	if err := cfg.Validate(); err != nil {
-		var ce *ConfigError
-		if errors.As(err, &ce) {
-			fmt.Fprintf(stderr, "tune: flag -%s: %s\n", flagForKey(ce.Key), ce.Msg)
-		} else {
-			fmt.Fprintf(stderr, "tune: %v\n", err)
-		}
-		return 2
-	}
-	dir := *out
-	if dir == "" {
-		dir = filepath.Join("runs", time.Now().UTC().Format("20060102-150405")+"-"+cfg.Method)
-	}
-	return exitCode(startJob(ctx, cfg, dir, opts), stderr)
+	return exitCode(err, stderr)
 }
 
-// flagForKey names the flag that sets a config key, for error messages.
-func flagForKey(key string) string {
-	switch key {
-	case "ga.generations":
-		return "generations"
-	case "pso.iterations":
-		return "iterations"
-	case "engine.depth":
-		return "depth"
-	case "engine.width":
-		return "width"
+var keyHelp = map[string]string{
+	"method": ": " + fmt.Sprint(tune.MethodNames()), "schema": ": symmetric, asymmetric or dual",
+	"concurrency": " (games at once; 0 = all cores; may change on -resume)",
+	"steps":       " (the method's step budget, e.g. ga.generations)",
+	"generations": " (GA runs only)", "iterations": " (PSO runs only)",
+}
+
+// events wires the job's progress to the run display: one bar for the
+// whole run, the step lines above it.
+func events(d *progress.Run) tune.Events {
+	var unit string
+	var total int
+	label := func(st optimize.Status, f optimize.Forecast) string {
+		total = st.Steps + f.Steps
+		return fmt.Sprintf("%s %d/%d", unit, st.Steps, total)
 	}
-	return key
+	return tune.Events{
+		Plan: func(p tune.Plan) {
+			unit = p.Unit
+			d.Plan(label(p.Status, p.Forecast), p.Forecast.Games)
+		},
+		Games: d.Games,
+		Step: func(rec optimize.Record, st optimize.Status, f optimize.Forecast) {
+			d.Step(label(st, f), rec.Games, f.Games)
+		},
+		Verify: func(games int) { d.Plan("verification", games) },
+	}
 }
 
 func exitCode(err error, stderr io.Writer) int {
 	if err == nil {
 		return 0
 	}
-	var ie *interruptedError
-	if errors.As(err, &ie) {
-		fmt.Fprintf(stderr, "tune: %v\n", err)
-		return 130
-	}
 	fmt.Fprintf(stderr, "tune: %v\n", err)
+	var ie *tune.InterruptedError
+	var ce *tune.ConfigError
+	var in *tune.InputError
 	var ue usageError
-	var ce *ConfigError
-	if errors.As(err, &ue) || errors.As(err, &ce) {
+	switch {
+	case errors.As(err, &ie):
+		return 130
+	case errors.As(err, &ce), errors.As(err, &in), errors.As(err, &ue):
 		return 2
 	}
 	return 1

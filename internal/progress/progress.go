@@ -66,18 +66,7 @@ func (d *Display) Begin(label string, expected int) {
 	if d.quiet || !d.tty {
 		return
 	}
-	d.bar = progressbar.NewOptions(max(expected, 1),
-		progressbar.OptionSetWriter(d.out),
-		progressbar.OptionSetDescription(label),
-		progressbar.OptionSetItsString("games"),
-		progressbar.OptionShowIts(),
-		progressbar.OptionShowCount(),
-		progressbar.OptionSetPredictTime(true),
-		progressbar.OptionSetElapsedTime(true),
-		progressbar.OptionThrottle(100*time.Millisecond),
-		progressbar.OptionClearOnFinish(),
-		progressbar.OptionSetWidth(30),
-	)
+	d.bar = newBar(d.out, label, expected)
 }
 
 // Update reports done of total games of the current batch; a task may run
@@ -128,4 +117,21 @@ func (d *Display) End() {
 		_ = d.bar.Clear()
 		d.bar = nil
 	}
+}
+
+// newBar is the games bar both displays use: count, games/s, elapsed and
+// predicted time, cleared when finished.
+func newBar(out io.Writer, label string, total int) *progressbar.ProgressBar {
+	return progressbar.NewOptions(max(total, 1),
+		progressbar.OptionSetWriter(out),
+		progressbar.OptionSetDescription(label),
+		progressbar.OptionSetItsString("games"),
+		progressbar.OptionShowIts(),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionSetElapsedTime(true),
+		progressbar.OptionThrottle(100*time.Millisecond),
+		progressbar.OptionClearOnFinish(),
+		progressbar.OptionSetWidth(30),
+	)
 }

@@ -1,0 +1,387 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"image/png"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/tune"
+)
+
+// tinyConfig is a run of well under a second: depth 1, small population.
+const tinyConfig = `
+method = "%s"
+seed = 5
+[engine]
+depth = 1
+width = 4
+[ga]
+population = 6
+groups = 2
+generations = %d
+[pso]
+particles = 4
+iterations = 3
+[validation]
+opponent = "zhou2015"
+pairs = 2
+`
+
+func writeConfig(t *testing.T, method string, generations int) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), method+".toml")
+	if err := os.WriteFile(p, fmt.Appendf(nil, tinyConfig, method, generations), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func runTune(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(context.Background(), args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// finished is what a run leaves that must not depend on how often it was
+// stopped: records and verification without wall times, and best.json's
+// vector.
+func finished(t *testing.T, dir string) string {
+	t.Helper()
+	var b strings.Builder
+	strip := func(data []byte) {
+		var m map[string]any
+		if err := json.Unmarshal(data, &m); err != nil {
+			t.Fatalf("%s: %v", dir, err)
+		}
+		delete(m, "seconds")
+		j, _ := json.Marshal(m)
+		b.Write(append(j, '\n'))
+	}
+	data, err := os.ReadFile(filepath.Join(dir, tune.FileRecords))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
+		strip(line)
+	}
+	data, err = os.ReadFile(filepath.Join(dir, tune.FileValidation))
+	if err != nil {
+		t.Fatal(err)
+	}
+	strip(data)
+	wf, err := engine.LoadWeightFile(filepath.Join(dir, tune.FileBest))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintln(&b, wf.Values)
+	return b.String()
+}
+
+func TestRunLeavesPlotsReportAndLoadableBest(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	code, stdout, stderr := runTune(t, "-config", writeConfig(t, "ga", 3), "-out", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"generation   2:", "verification:", "| best S1="} {
+		if !strings.Contains(stdout, want) {
+			t.Fatalf("stdout lacks %q:\n%s", want, stdout)
+		}
+	}
+	for _, name := range []string{"fitness", "genes", "diversity", "validation"} {
+		f, err := os.Open(filepath.Join(dir, tune.DirPlots, name+".png"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(f)
+		f.Close()
+		if err != nil || img.Bounds().Dx() < 200 || img.Bounds().Dy() < 100 {
+			t.Fatalf("%s.png: %v", name, err)
+		}
+	}
+	report, _ := os.ReadFile(filepath.Join(dir, tune.FileReport))
+	for _, want := range []string{"## Verification", "zhou2015", "Elo", "plots/genes.png", "games/s"} {
+		if !bytes.Contains(report, []byte(want)) {
+			t.Errorf("report.md lacks %q", want)
+		}
+	}
+	wf, err := engine.LoadWeightFile(filepath.Join(dir, tune.FileBest))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if wf.Schema != engine.Symmetric || wf.Provenance.Method != "ga" || wf.Provenance.Generation != 2 || wf.Name != "run-g2" {
+		t.Fatalf("best.json provenance: %+v", wf)
+	}
+}
+
+func TestExportAndCompare(t *testing.T) {
+	gaDir := filepath.Join(t.TempDir(), "garun")
+	psoDir := filepath.Join(t.TempDir(), "psorun")
+	for _, r := range []struct{ method, dir string }{{"ga", gaDir}, {"pso", psoDir}} {
+		if code, _, stderr := runTune(t, "-config", writeConfig(t, r.method, 3), "-out", r.dir, "-quiet"); code != 0 {
+			t.Fatalf("%s: exit %d: %s", r.method, code, stderr)
+		}
+	}
+	out := filepath.Join(t.TempDir(), "tuned.json")
+	if code, _, stderr := runTune(t, "export", gaDir, "-o", out); code != 0 {
+		t.Fatalf("export: exit %d: %s", code, stderr)
+	}
+	wf, err := engine.LoadWeightFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	best, _ := engine.LoadWeightFile(filepath.Join(gaDir, tune.FileBest))
+	if !reflect.DeepEqual(wf.Values, best.Values) || wf.Name != "garun-g2" {
+		t.Fatalf("exported %v %q, best.json %v", wf.Values, wf.Name, best.Values)
+	}
+	if st, _ := os.Stat(out); st.Mode().Perm() != 0o644 {
+		t.Fatalf("exported file mode %v", st.Mode().Perm())
+	}
+	if code, _, _ := runTune(t, "export", gaDir, "-o", out); code != 2 {
+		t.Fatalf("export over an existing file: exit %d, want 2", code)
+	}
+	// Step 0 exists for both methods: steps count from 0 everywhere.
+	for _, dir := range []string{gaDir, psoDir} {
+		code, stdout, stderr := runTune(t, "export", dir, "-step", "0")
+		if code != 0 {
+			t.Fatalf("export -step 0 of %s: exit %d: %s", dir, code, stderr)
+		}
+		if _, err := engine.ParseWeightFile("stdout", []byte(stdout)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if code, _, stderr := runTune(t, "export", psoDir, "-step", "9"); code != 2 || !strings.Contains(stderr, "no iteration 9") {
+		t.Fatalf("export of a missing iteration: exit %d: %s", code, stderr)
+	}
+	base := filepath.Join(t.TempDir(), "div")
+	if code, _, stderr := runTune(t, "compare", "-o", base, gaDir, psoDir); code != 0 {
+		t.Fatalf("compare: exit %d: %s", code, stderr)
+	}
+	csv, _ := os.ReadFile(base + ".csv")
+	lines := strings.Split(strings.TrimSpace(string(csv)), "\n")
+	if len(lines) != 1+3+3 || !strings.HasPrefix(lines[1], "garun,0,") || !strings.HasPrefix(lines[4], "psorun,0,") {
+		t.Fatalf("compare CSV:\n%s", csv)
+	}
+	if code, _, _ := runTune(t, "compare", "-o", base, "-metric", "gene:Q9", gaDir); code != 2 {
+		t.Fatalf("unknown gene: exit %d, want 2", code)
+	}
+}
+
+// TestBadInputExits2AndWritesNothing covers config, flag and directory
+// errors: each exits 2 before anything is written.
+func TestBadInputExits2AndWritesNothing(t *testing.T) {
+	write := func(name, doc string) string {
+		p := filepath.Join(t.TempDir(), name)
+		os.WriteFile(p, []byte(doc), 0o644)
+		return p
+	}
+	existing := t.TempDir()
+	os.WriteFile(filepath.Join(existing, "keep.txt"), []byte("precious"), 0o644)
+	fresh := func() string { return filepath.Join(t.TempDir(), "x") }
+	cases := []struct {
+		name string
+		args []string
+		want string
+		dir  string
+	}{
+		{"bad config", []string{"-config", write("bad.toml", "seed = 1\n[ga]\npopulation = \"many\"\n")}, "bad.toml:3", fresh()},
+		{"negative seed", []string{"-config", write("seed.toml", "seed = -1\n")}, "seed.toml:1: key \"seed\"", fresh()},
+		{"bad SPRT", []string{"-config", write("sprt.toml", "[validation]\nsprt = \"banana\"\n")}, "validation.sprt", fresh()},
+		{"unknown opponent", []string{"-config", write("opp.toml", "[validation]\nopponent = \"zhou2016\"\n")}, "zhou2016", fresh()},
+		{"missing config", []string{"-config", filepath.Join(t.TempDir(), "none.toml")}, "none.toml", fresh()},
+		{"unknown flag", []string{"-bogus"}, "bogus", fresh()},
+		{"bad method flag", []string{"-method", "sa"}, "method", fresh()},
+		{"width above the engine's limit", []string{"-width", "150"}, "flag -width", fresh()},
+		{"generations for a PSO", []string{"-method", "pso", "-generations", "3"}, "flag -generations", fresh()},
+		{"iterations for a GA", []string{"-iterations", "3"}, "flag -iterations", fresh()},
+		{"non-empty out", []string{"-config", writeConfig(t, "ga", 3)}, "not empty", existing},
+		{"resume missing", []string{"-resume", filepath.Join(t.TempDir(), "none")}, "none", ""},
+		{"resume with overrides", []string{"-resume", existing, "-seed", "3"}, "-seed", ""},
+		{"resume of a foreign directory", []string{"-resume", existing}, "no config.toml", ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			args := tc.args
+			if tc.dir != "" {
+				args = append(args, "-out", tc.dir)
+			}
+			code, _, stderr := runTune(t, args...)
+			if code != 2 || !strings.Contains(stderr, tc.want) {
+				t.Fatalf("exit %d, want 2 with %q; stderr: %s", code, tc.want, stderr)
+			}
+			if tc.dir != "" && tc.dir != existing {
+				if _, err := os.Stat(tc.dir); !os.IsNotExist(err) {
+					t.Fatalf("%s was created", tc.dir)
+				}
+			}
+		})
+	}
+	if ents, _ := os.ReadDir(existing); len(ents) != 1 {
+		t.Fatalf("files were written into the existing directory: %v", ents)
+	}
+}
+
+// TestValidationJSONHasArenaShape plays the same match as the verification
+// with arena: validation.json and arena's summary.json carry the same keys
+// and the same numbers.
+func TestValidationJSONHasArenaShape(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs arena")
+	}
+	dir := filepath.Join(t.TempDir(), "run")
+	if code, _, stderr := runTune(t, "-config", writeConfig(t, "ga", 2), "-out", dir, "-quiet"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	out := filepath.Join(t.TempDir(), "arena")
+	seed := fmt.Sprint(uint64(5) ^ 0x76616c6964) // the run's seed and the verification's stream
+	cmd := exec.Command("go", "run", "../arena", "-pairs", "2", "-depth", "1", "-width", "4", "-seed", seed, "-out", out,
+		filepath.Join(dir, tune.FileBest), "zhou2015")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("arena: %v\n%s", err, b)
+	}
+	read := func(path string) map[string]any {
+		var m map[string]any
+		data, err := os.ReadFile(path)
+		if err != nil || json.Unmarshal(data, &m) != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		return m
+	}
+	v, a := read(filepath.Join(dir, tune.FileValidation)), read(filepath.Join(out, "summary.json"))
+	keys := func(m map[string]any) []string {
+		var k []string
+		for x := range m {
+			k = append(k, x)
+		}
+		return k
+	}
+	if !reflect.DeepEqual(len(keys(v)), len(keys(a))) {
+		t.Fatalf("keys differ: %v vs %v", keys(v), keys(a))
+	}
+	for k := range a {
+		if _, ok := v[k]; !ok {
+			t.Fatalf("validation.json lacks arena's key %q", k)
+		}
+	}
+	vm := v["matchups"].([]any)[0].(map[string]any)
+	am := a["matchups"].([]any)[0].(map[string]any)
+	delete(vm, "a")
+	delete(am, "a")
+	if !reflect.DeepEqual(vm, am) {
+		t.Fatalf("the same match differs:\nvalidation.json %v\nsummary.json    %v", vm, am)
+	}
+}
+
+// buildTune builds the tune binary into a temporary directory.
+func buildTune(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "tune")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// TestKilledProcessResumesToTheUninterruptedResult stops the real binary
+// at random moments — kill -9 (no chance to clean up), SIGINT, SIGTERM —
+// from its first milliseconds to the verification, resumes it (possibly
+// stopped again) until it ends, and compares with an uninterrupted run.
+func TestKilledProcessResumesToTheUninterruptedResult(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	moments := 8
+	if os.Getenv("ROADTUNE_KILL_MOMENTS") != "" {
+		fmt.Sscan(os.Getenv("ROADTUNE_KILL_MOMENTS"), &moments)
+	}
+	bin := buildTune(t)
+	for _, method := range []string{"ga", "pso"} {
+		t.Run(method, func(t *testing.T) {
+			cfg := writeConfig(t, method, 8)
+			straight := filepath.Join(t.TempDir(), "straight")
+			start := time.Now()
+			if out, err := exec.Command(bin, "-config", cfg, "-out", straight, "-quiet").CombinedOutput(); err != nil {
+				t.Fatalf("uninterrupted run: %v\n%s", err, out)
+			}
+			whole := time.Since(start)
+			want := finished(t, straight)
+			rng := rand.New(rand.NewPCG(7, uint64(len(method))))
+			signals := []syscall.Signal{syscall.SIGKILL, syscall.SIGINT, syscall.SIGTERM}
+			killed := 0
+			for k := range moments {
+				dir := filepath.Join(t.TempDir(), "run")
+				fresh := []string{"-config", cfg, "-out", dir, "-quiet"}
+				args := fresh
+				for stop := 0; ; stop++ {
+					cmd := exec.Command(bin, args...)
+					var stderr bytes.Buffer
+					cmd.Stderr = &stderr
+					if err := cmd.Start(); err != nil {
+						t.Fatal(err)
+					}
+					// Half the moments fall in the first 200 ms.
+					wait := time.Duration(rng.Int64N(int64(200 * time.Millisecond)))
+					if k%2 == 1 {
+						wait = time.Duration(rng.Int64N(int64(whole)))
+					}
+					sig := signals[(k+stop)%len(signals)]
+					done := make(chan error, 1)
+					go func() { done <- cmd.Wait() }()
+					var err error
+					select {
+					case err = <-done:
+					case <-time.After(wait):
+						if stop < 3 {
+							cmd.Process.Signal(sig)
+						}
+						err = <-done
+					}
+					args = []string{"-resume", dir, "-quiet"}
+					if err == nil {
+						break
+					}
+					killed++
+					ee, ok := err.(*exec.ExitError)
+					if !ok {
+						t.Fatal(err)
+					}
+					if ee.ExitCode() == 2 {
+						// Stopped before anything usable was written: the
+						// message says to start again with the same -out.
+						if !strings.Contains(stderr.String(), "start it again with the same -out") && !strings.Contains(stderr.String(), "no such file") {
+							t.Fatalf("moment %d: exit 2: %s", k, stderr.String())
+						}
+						args = fresh
+						continue
+					}
+					if sig != syscall.SIGKILL && ee.ExitCode() != 130 {
+						t.Fatalf("moment %d: %v after %v, want exit 130: %s", k, sig, err, stderr.String())
+					}
+					if sig != syscall.SIGKILL && !strings.Contains(stderr.String(), "-resume "+dir) {
+						t.Fatalf("moment %d: no resume hint: %s", k, stderr.String())
+					}
+				}
+				if got := finished(t, dir); got != want {
+					t.Fatalf("moment %d: the resumed run differs:\n%s\nwant\n%s", k, got, want)
+				}
+			}
+			if killed == 0 {
+				t.Fatal("no process was stopped before it finished")
+			}
+			t.Logf("%d stops over %d runs, every resumed run equal to the uninterrupted one", killed, moments)
+		})
+	}
+}

@@ -1,0 +1,141 @@
+package progress
+
+import (
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+)
+
+// Run follows a whole tuning run: one bar for all its games (steps done of
+// all in the description, games of this session against the games the
+// method forecasts, games/s, ETA), with lines (one per step) printed above
+// it. When the output is not a terminal it prints a plain line every
+// Interval instead. Its methods may be called from any goroutine; the zero
+// value is not usable: use NewRun.
+type Run struct {
+	mu        sync.Mutex
+	out       io.Writer
+	tty       bool
+	quiet     bool
+	bar       *progressbar.ProgressBar
+	label     string
+	start     time.Time
+	lastPrint time.Time
+	played    int // games of completed steps, this session
+	total     int // games forecast for this session
+	// the batches of the step in flight, as Display counts them
+	offset, lastDone, lastTotal int
+}
+
+// NewRun returns a run display writing to out: a bar when tty is true,
+// plain lines otherwise; quiet shows only the lines written to it.
+func NewRun(out io.Writer, tty, quiet bool) *Run {
+	return &Run{out: out, tty: tty, quiet: quiet}
+}
+
+// Plan starts (or restarts, for a new phase) the bar: label is shown
+// before it (e.g. "generation 3/40"), total the games forecast for what is
+// left.
+func (r *Run) Plan(label string, total int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.finish()
+	r.label, r.total, r.played = label, total, 0
+	r.offset, r.lastDone, r.lastTotal = 0, 0, 0
+	r.start, r.lastPrint = time.Now(), time.Now()
+	if r.quiet || !r.tty {
+		return
+	}
+	r.bar = newBar(r.out, label, total)
+	_ = r.bar.RenderBlank()
+}
+
+// Games reports done of total games of the batch in flight; a step may
+// play several batches in a row, which Games adds up.
+func (r *Run) Games(done, total int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if total != r.lastTotal || done < r.lastDone {
+		if r.lastTotal > 0 {
+			r.offset += r.lastTotal
+		}
+		r.lastTotal = total
+	}
+	r.lastDone = done
+	r.show()
+}
+
+// Step marks a step complete: games played in it, the new label and the
+// games still forecast after it (the method's own figure).
+func (r *Run) Step(label string, games, left int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.played += games
+	r.offset, r.lastDone, r.lastTotal = 0, 0, 0
+	r.label = label
+	r.total = r.played + left
+	if r.bar != nil {
+		r.bar.Describe(label)
+	}
+	r.show()
+}
+
+// show updates the bar or prints a plain line when Interval has passed.
+func (r *Run) show() {
+	if r.quiet {
+		return
+	}
+	all := r.played + r.offset + r.lastDone
+	want := max(r.total, all)
+	if r.bar != nil {
+		if int64(want) != r.bar.GetMax64() {
+			r.bar.ChangeMax(want)
+		}
+		_ = r.bar.Set(all)
+		return
+	}
+	now := time.Now()
+	if now.Sub(r.lastPrint) < Interval {
+		return
+	}
+	r.lastPrint = now
+	el := now.Sub(r.start).Seconds()
+	rate := float64(all) / max(el, 1e-9)
+	eta := "?"
+	if rate > 0 {
+		eta = (time.Duration(float64(want-all)/rate) * time.Second).Round(time.Second).String()
+	}
+	fmt.Fprintf(r.out, "%s: %d/%d games, %.1f games/s, elapsed %s, ETA %s\n", r.label, all, want, rate, now.Sub(r.start).Round(time.Second), eta)
+}
+
+// Write prints p above the bar (it is how the run's lines reach the
+// screen without tearing the bar).
+func (r *Run) Write(p []byte) (int, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.bar == nil {
+		return r.out.Write(p)
+	}
+	_ = r.bar.Clear()
+	n, err := r.out.Write(p)
+	_ = r.bar.RenderBlank()
+	return n, err
+}
+
+// End removes the bar.
+func (r *Run) End() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.finish()
+}
+
+func (r *Run) finish() {
+	if r.bar != nil {
+		_ = r.bar.Finish()
+		_ = r.bar.Clear()
+		r.bar = nil
+	}
+}

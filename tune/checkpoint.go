@@ -1,0 +1,201 @@
+package tune
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/optimize"
+	"github.com/roadtune/roadtune/results"
+)
+
+// checkpointVersion is the layout of checkpoint.json this roadtune writes
+// and reads. Version 1 (before the tune library) is not resumable.
+const checkpointVersion = 2
+
+// The phases of a job, in order.
+const (
+	phaseOptimize = "optimize" // steps remain
+	phaseVerify   = "verify"   // optimisation over; plots, verification and report remain
+	phaseDone     = "done"
+)
+
+// checkpoint is checkpoint.json: everything a resumed run needs besides
+// config.toml. It is written atomically after every step (after the record
+// and best.json), so a stop at any moment resumes from the last one.
+type checkpoint struct {
+	Version int    `json:"version"`
+	Method  string `json:"method"`
+	Phase   string `json:"phase"`
+	// Fingerprint is a SHA-256 of Config without the keys a resume may
+	// change; Config is the resolved config, key by key, so a changed
+	// config.toml is refused naming what changed.
+	Fingerprint string            `json:"fingerprint"`
+	Config      map[string]string `json:"config"`
+	// Status is the driver's count: steps, stall, games, seconds.
+	Status optimize.Status `json:"status"`
+	// RecordsBytes is the size of generations.jsonl holding exactly the
+	// Status.Steps checkpointed records; anything after it is dropped.
+	RecordsBytes int64 `json:"records_bytes"`
+	// Best is the best vector after the last step (nil before the first),
+	// from step BestStep, with its fitness when the method has one. It is
+	// what best.json holds and the verification plays.
+	Best        []float64 `json:"best"`
+	BestStep    int       `json:"best_step"`
+	BestFitness *float64  `json:"best_fitness,omitempty"`
+	// State is the method's MarshalState.
+	State json.RawMessage `json:"state"`
+}
+
+func (j *Job) saveCheckpoint() error {
+	return results.WriteJSONAtomic(j.dir.Path(FileCheckpoint), j.cp)
+}
+
+// restore reads and checks the checkpoint, restores the method, trims the
+// records to the checkpoint and rebuilds best.json.
+func (j *Job) restore() error {
+	path := j.dir.Path(FileCheckpoint)
+	bad := func(format string, args ...any) error {
+		return inputErr("%s: %s", path, fmt.Sprintf(format, args...))
+	}
+	var cp checkpoint
+	if err := results.ReadJSON(path, &cp); err != nil {
+		return &InputError{err}
+	}
+	if cp.Version != checkpointVersion {
+		return bad("version %d: this roadtune reads checkpoint version %d only (a run from another version cannot be resumed)", cp.Version, checkpointVersion)
+	}
+	if cp.Method != j.cfg.Method {
+		return bad("method %q does not match the config's %q", cp.Method, j.cfg.Method)
+	}
+	switch cp.Phase {
+	case phaseOptimize, phaseVerify, phaseDone:
+	default:
+		return bad("phase %q: want %q, %q or %q", cp.Phase, phaseOptimize, phaseVerify, phaseDone)
+	}
+	flat, err := j.cfg.Flat()
+	if err != nil {
+		return err
+	}
+	if diff := diffFlat(cp.Config, flat); len(diff) > 0 {
+		return inputErr("%s changed since the run started (only concurrency may change on resume; put it back or start a new run):\n  %s",
+			j.dir.Path(FileConfig), strings.Join(diff, "\n  "))
+	}
+	if fp := fingerprint(flat); cp.Fingerprint != fp {
+		return bad("fingerprint %q does not match the config's %q", cp.Fingerprint, fp)
+	}
+	st := cp.Status
+	if st.Steps < 0 || st.Stall < 0 || st.Games < 0 || st.Seconds < 0 || st.Stall > st.Steps || cp.RecordsBytes < 0 {
+		return bad("status %+v and records_bytes %d must be ≥ 0, with stall ≤ steps", st, cp.RecordsBytes)
+	}
+	m, err := j.spec.Restore(j.cfg.MethodOptions(), j.cfg.Problem(), cp.State)
+	if err != nil {
+		return bad("state: %v", err)
+	}
+	if m.Steps() != st.Steps {
+		return bad("status counts %d steps but the method's state %d", st.Steps, m.Steps())
+	}
+	if !slices.Equal(m.Best(), cp.Best) {
+		return bad("best vector %v is not the method's best %v", cp.Best, m.Best())
+	}
+	if st.Steps > 0 && cp.BestStep != st.Steps-1 {
+		return bad("best_step %d: the best after %d steps comes from step %d", cp.BestStep, st.Steps, st.Steps-1)
+	}
+	over := m.Done() || (j.cfg.Stall > 0 && st.Stall >= j.cfg.Stall)
+	if cp.Phase != phaseOptimize && (!over || cp.Best == nil) {
+		return bad("phase %q, but the optimisation is not over (%d steps)", cp.Phase, st.Steps)
+	}
+	recs, err := readRecords(j.dir.Path(FileRecords), st.Steps, cp.RecordsBytes, true)
+	if err != nil {
+		return &InputError{err}
+	}
+	games := 0
+	for _, r := range recs {
+		games += r.Games
+	}
+	if games != st.Games {
+		return bad("status counts %d games but the records %d", st.Games, games)
+	}
+	if len(recs) > 0 && !slices.Equal(recs[len(recs)-1].Best, cp.Best) {
+		return bad("the last record's best vector is not the checkpoint's")
+	}
+	j.m, j.cp = m, cp
+	return j.ensureBest()
+}
+
+// ensureBest rewrites best.json from the checkpoint when it is missing or
+// holds another vector.
+func (j *Job) ensureBest() error {
+	if j.cp.Best == nil {
+		return nil
+	}
+	wf, err := engine.LoadWeightFile(j.dir.Path(FileBest))
+	if err == nil && slices.Equal(wf.Values, j.cp.Best) && string(wf.Schema) == j.cfg.Schema {
+		return nil
+	}
+	j.logf("%s was missing or did not hold the checkpoint's best vector: rebuilt it\n", j.dir.Path(FileBest))
+	return j.writeBest(j.cp)
+}
+
+// readRecords reads the first n records of a generations.jsonl whose first
+// n lines take size bytes. With trim, anything after them (records written
+// after the checkpoint, a torn last line) is cut off the file; without, it
+// is only ignored. Errors name the file and line.
+func readRecords(path string, n int, size int64, trim bool) ([]optimize.Record, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) && n == 0 {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) < size {
+		return nil, fmt.Errorf("%s: %d bytes, but the checkpoint counts %d bytes of records: the file lost records", path, len(data), size)
+	}
+	recs, err := parseRecords(path, data[:size])
+	if err != nil {
+		return nil, err
+	}
+	if len(recs) != n {
+		return nil, fmt.Errorf("%s: holds %d records where the checkpoint counts %d", path, len(recs), n)
+	}
+	if trim && int64(len(data)) > size {
+		if err := os.Truncate(path, size); err != nil {
+			return nil, err
+		}
+	}
+	return recs, nil
+}
+
+// parseRecords decodes JSON Lines records, checking they are numbered
+// 0, 1, 2, … Detail stays a json.RawMessage.
+func parseRecords(path string, data []byte) ([]optimize.Record, error) {
+	var recs []optimize.Record
+	line := 0
+	for rest := data; len(rest) > 0; {
+		line++
+		i := bytes.IndexByte(rest, '\n')
+		if i < 0 {
+			return nil, fmt.Errorf("%s:%d: torn record (no newline)", path, line)
+		}
+		var raw json.RawMessage
+		r := optimize.Record{Detail: &raw}
+		dec := json.NewDecoder(bytes.NewReader(rest[:i]))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&r); err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", path, line, err)
+		}
+		r.Detail = raw
+		if r.Step != len(recs) {
+			return nil, fmt.Errorf("%s:%d: record of step %d where step %d belongs", path, line, r.Step, len(recs))
+		}
+		recs = append(recs, r)
+		rest = rest[i+1:]
+	}
+	return recs, nil
+}

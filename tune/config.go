@@ -1,0 +1,661 @@
+package tune
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/roadtune/roadtune/configs"
+	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/optimize"
+	"github.com/roadtune/roadtune/tournament/stats"
+)
+
+// Config is a tuning job: what to tune, how to play the games, which method
+// optimises and with what options, and how the result is verified.
+// configs/reference.toml documents every key; configs/default.toml is the
+// job `go run ./cmd/tune` runs. Load or Parse a Config from TOML, or take
+// DefaultConfig and Set keys; Validate before use.
+type Config struct {
+	Method      string `toml:"method"`      // a registered method name (Methods): "ga", "pso"
+	Schema      string `toml:"schema"`      // "symmetric", "asymmetric" or "dual"
+	Seed        int64  `toml:"seed"`        // seeds every random choice of the run; ≥ 0
+	Concurrency int    `toml:"concurrency"` // games played at once; 0 = all cores
+	Name        string `toml:"name"`        // a label for the run, written into provenance
+	Stall       int    `toml:"stall"`       // stop once the best vector is unchanged this many steps; 0 = off
+
+	Engine     EngineConfig     `toml:"engine"`
+	Match      MatchConfig      `toml:"match"`
+	Init       RangeConfig      `toml:"init"`
+	Bounds     BoundsConfig     `toml:"bounds"`
+	Validation ValidationConfig `toml:"validation"`
+	Output     OutputConfig     `toml:"output"`
+
+	// Options holds each registered method's options by method name (the
+	// config's [ga], [pso] … tables): the value Spec.Options returns,
+	// decoded over its defaults.
+	Options map[string]any `toml:"-"`
+}
+
+// EngineConfig is the search every fitness game uses.
+type EngineConfig struct {
+	Depth        int  `toml:"depth"`         // alpha-beta depth in moves (stone pairs)
+	Width        int  `toml:"width"`         // moves kept per node
+	ThreatSearch bool `toml:"threat_search"` // continuous-double-threat search before alpha-beta
+	MaxMoves     int  `toml:"max_moves"`     // adjudicate a draw after this many moves; 0 = only a full board
+}
+
+// MatchConfig says how long a match between two vectors is.
+type MatchConfig struct {
+	Pairs int `toml:"pairs"` // game pairs (colours swapped) per match; Chen plays 1
+}
+
+// RangeConfig is a per-gene interval; the alert threshold of the dual schema
+// has its own, since it is a score difference and not a road weight.
+type RangeConfig struct {
+	Lo      float64 `toml:"lo"`
+	Hi      float64 `toml:"hi"`
+	AlertLo float64 `toml:"alert_lo"`
+	AlertHi float64 `toml:"alert_hi"`
+}
+
+// BoundsConfig limits genes during the run.
+type BoundsConfig struct {
+	Mode string `toml:"mode"` // "off" (the theses), "clamp" or "reflect" (PSO; the GA clamps)
+	RangeConfig
+}
+
+// ValidationConfig is the verification match of the tuned vector against a
+// baseline, played when the optimiser stops.
+type ValidationConfig struct {
+	Opponent string `toml:"opponent"` // a baseline name (configs/weights) or a weight-file path; "" = no verification
+	Pairs    int    `toml:"pairs"`    // game pairs over generated openings
+	SPRT     string `toml:"sprt"`     // "elo0,elo1[,alpha,beta]" to stop early; "" = fixed length
+	Depth    int    `toml:"depth"`    // 0 = the engine depth
+	Width    int    `toml:"width"`    // 0 = the engine width
+}
+
+// OutputConfig says what a run directory keeps besides the essentials.
+type OutputConfig struct {
+	Games bool `toml:"games"` // keep every fitness game (games/*.jsonl); verification games are always kept
+}
+
+// DefaultConfig is what a key left out of a config file takes: the GA on
+// the symmetric schema at depth 2, width 10, bounds [0, 4000] clamped, a
+// 20-pair verification against zhou2015, and every registered method's
+// default options.
+func DefaultConfig() Config {
+	c := Config{
+		Method:     "ga",
+		Schema:     "symmetric",
+		Seed:       1,
+		Engine:     EngineConfig{Depth: 2, Width: 10, ThreatSearch: true},
+		Match:      MatchConfig{Pairs: 1},
+		Init:       RangeConfig{Lo: 0, Hi: 4000, AlertLo: -2000, AlertHi: 2000},
+		Bounds:     BoundsConfig{Mode: "clamp", RangeConfig: RangeConfig{Lo: 0, Hi: 4000, AlertLo: -4000, AlertHi: 4000}},
+		Validation: ValidationConfig{Opponent: "zhou2015", Pairs: 20},
+		Options:    map[string]any{},
+	}
+	for _, s := range Methods() {
+		c.Options[s.Name] = s.Options()
+	}
+	return c
+}
+
+// ConfigError is a bad config: the file (or "flag -x"), the key and the line
+// it stands on (Line 0 when unknown or not from a file).
+type ConfigError struct {
+	File string
+	Line int
+	Key  string
+	Msg  string
+}
+
+func (e *ConfigError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Line > 0 {
+		fmt.Fprintf(&b, ":%d", e.Line)
+	}
+	if e.Key != "" {
+		if e.File != "" {
+			b.WriteString(": ")
+		}
+		fmt.Fprintf(&b, "key %q", e.Key)
+	}
+	b.WriteString(": ")
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// Load reads a TOML config file over DefaultConfig, applies the overrides
+// and validates it (Parse).
+func Load(path string, overrides ...Override) (Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Config{}, err
+	}
+	return Parse(path, data, overrides...)
+}
+
+// LoadEmbedded parses the embedded config configs/<name>.toml.
+func LoadEmbedded(name string, overrides ...Override) (Config, error) {
+	data, err := configs.Config(name)
+	if err != nil {
+		return Config{}, err
+	}
+	return Parse("configs/"+name+".toml (embedded)", data, overrides...)
+}
+
+// Override sets one key after the file is read, as a flag does: Value is
+// TOML ("3", `"pso"`), Source names where it came from in errors ("flag
+// -depth"). Key "@budget" is the chosen method's step budget
+// (Spec.BudgetKey in its table); with Unit set, the override applies only
+// to a method whose steps are of that unit ("generation").
+type Override struct {
+	Key, Value, Source string
+	Unit               string
+}
+
+// Parse decodes data (named name in errors) over DefaultConfig, applies the
+// overrides in order and validates the result. Unknown keys, wrong types and
+// out-of-range values are a *ConfigError naming the file and line of the key
+// (or the override's Source).
+func Parse(name string, data []byte, overrides ...Override) (Config, error) {
+	c, err := decode(name, data)
+	if err != nil {
+		return Config{}, err
+	}
+	from := map[string]string{}
+	for _, o := range overrides {
+		key := o.Key
+		if key == "@budget" {
+			spec, err := c.Spec()
+			if err != nil {
+				return Config{}, locate(err, name, data, from)
+			}
+			if o.Unit != "" && o.Unit != spec.Unit {
+				return Config{}, &ConfigError{File: o.Source, Msg: fmt.Sprintf("does not apply to method %q, whose steps are %ss (use -steps)", c.Method, spec.Unit)}
+			}
+			key = c.Method + "." + spec.BudgetKey
+		}
+		if err := c.Set(key, o.Value); err != nil {
+			var ce *ConfigError
+			if errors.As(err, &ce) {
+				ce.File = o.Source
+			}
+			return Config{}, err
+		}
+		from[key] = o.Source
+	}
+	if err := c.Validate(); err != nil {
+		return Config{}, locate(err, name, data, from)
+	}
+	return c, nil
+}
+
+// locate fills in where a *ConfigError's key was set: the override's
+// source, or the file and line.
+func locate(err error, name string, data []byte, from map[string]string) error {
+	var ce *ConfigError
+	if errors.As(err, &ce) {
+		if src, ok := from[ce.Key]; ok {
+			ce.File, ce.Line = src, 0
+		} else {
+			ce.File, ce.Line = name, keyLine(data, ce.Key)
+		}
+	}
+	return err
+}
+
+// decode reads data over DefaultConfig without validating values.
+func decode(name string, data []byte) (Config, error) {
+	c := DefaultConfig()
+	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(&c)
+	if err != nil {
+		return Config{}, tomlError(name, err)
+	}
+	// The method tables, decoded into the registered methods' options.
+	var raw map[string]toml.Primitive
+	mdRaw, err := toml.Decode(string(data), &raw)
+	if err != nil {
+		return Config{}, tomlError(name, err)
+	}
+	for _, s := range Methods() {
+		p, ok := raw[s.Name]
+		if !ok {
+			continue
+		}
+		if err := mdRaw.PrimitiveDecode(p, c.Options[s.Name]); err != nil {
+			ce := tomlError(name, err)
+			if ce.Key != "" && !strings.HasPrefix(ce.Key, s.Name+".") {
+				ce.Key = s.Name + "." + ce.Key
+			}
+			if ce.Line == 0 {
+				ce.Line = keyLine(data, ce.Key)
+			}
+			return Config{}, ce
+		}
+	}
+	var unknown []string
+	for _, k := range md.Undecoded() {
+		if _, isMethod := registry[k[0]]; !isMethod {
+			unknown = append(unknown, k.String())
+		}
+	}
+	for _, k := range mdRaw.Undecoded() {
+		if _, isMethod := registry[k[0]]; isMethod && len(k) > 1 {
+			unknown = append(unknown, k.String())
+		}
+	}
+	if len(unknown) > 0 {
+		slices.SortFunc(unknown, func(a, b string) int { return keyLine(data, a) - keyLine(data, b) })
+		k := unknown[0]
+		msg := "unknown key"
+		if strings.HasSuffix(k, ".stall") {
+			msg = "unknown key (the stall rule is the top-level key \"stall\" for every method)"
+		}
+		return Config{}, &ConfigError{File: name, Line: keyLine(data, k), Key: k, Msg: msg}
+	}
+	return c, nil
+}
+
+// tomlError turns a BurntSushi/toml error into a *ConfigError with the line
+// and key where the decoder gives them.
+func tomlError(name string, err error) *ConfigError {
+	var pe toml.ParseError
+	if errors.As(err, &pe) {
+		return &ConfigError{File: name, Line: pe.Position.Line, Key: pe.LastKey, Msg: pe.Message}
+	}
+	// Type mismatches read "toml: line N (last key "k"): msg".
+	msg := err.Error()
+	ce := &ConfigError{File: name, Msg: msg}
+	if n, _ := fmt.Sscanf(msg, "toml: line %d (last key %q):", &ce.Line, &ce.Key); n == 2 {
+		if i := strings.Index(msg, "):"); i >= 0 {
+			ce.Msg = strings.TrimSpace(msg[i+2:])
+		}
+	} else if n == 1 {
+		ce.Msg = strings.TrimPrefix(msg, "toml: ")
+	}
+	return ce
+}
+
+// Set sets one key to a TOML value, as a flag does: Set("engine.depth",
+// "3"), Set("ga.generations", "5"), Set("method", `"pso"`). The value is
+// decoded like the same key in a file (wrong types are errors); call
+// Validate afterwards. Errors are *ConfigError naming the key.
+func (c *Config) Set(key, value string) error {
+	parts := strings.Split(key, ".")
+	var doc string
+	switch len(parts) {
+	case 1:
+		doc = fmt.Sprintf("%s = %s\n", parts[0], value)
+	case 2:
+		doc = fmt.Sprintf("[%s]\n%s = %s\n", parts[0], parts[1], value)
+	default:
+		return &ConfigError{Key: key, Msg: "not a config key"}
+	}
+	if opts, ok := c.Options[parts[0]]; ok && len(parts) == 2 {
+		var raw map[string]toml.Primitive
+		md, err := toml.Decode(doc, &raw)
+		if err == nil {
+			err = md.PrimitiveDecode(raw[parts[0]], opts)
+		}
+		if err != nil {
+			return &ConfigError{Key: key, Msg: tomlError("", err).Msg}
+		}
+		if und := md.Undecoded(); len(und) > 1 {
+			return &ConfigError{Key: key, Msg: "unknown key"}
+		}
+		return nil
+	}
+	md, err := toml.Decode(doc, c)
+	if err != nil {
+		return &ConfigError{Key: key, Msg: tomlError("", err).Msg}
+	}
+	if len(md.Undecoded()) > 0 {
+		return &ConfigError{Key: key, Msg: "unknown key"}
+	}
+	return nil
+}
+
+// keyLine finds the line where a dotted key ("ga.population") is set in a
+// TOML document, or 0. It follows [table] headers and dotted keys; it does
+// not need to understand values.
+func keyLine(data []byte, key string) int {
+	table := ""
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for line := 1; sc.Scan(); line++ {
+		s := strings.TrimSpace(sc.Text())
+		if s == "" || s[0] == '#' {
+			continue
+		}
+		if strings.HasPrefix(s, "[") {
+			h := s
+			if i := strings.Index(h, "#"); i >= 0 {
+				h = h[:i]
+			}
+			table = strings.Trim(strings.TrimSpace(h), "[] ")
+			if table == key {
+				return line
+			}
+			continue
+		}
+		eq := strings.Index(s, "=")
+		if eq < 0 {
+			continue
+		}
+		k := strings.Trim(strings.TrimSpace(s[:eq]), `"`)
+		full := k
+		if table != "" {
+			full = table + "." + k
+		}
+		if full == key {
+			return line
+		}
+	}
+	return 0
+}
+
+func bad(key, format string, args ...any) error {
+	return &ConfigError{Key: key, Msg: fmt.Sprintf(format, args...)}
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// Spec returns the registered method the config names.
+func (c *Config) Spec() (optimize.Spec, error) {
+	s, ok := registry[c.Method]
+	if !ok {
+		return optimize.Spec{}, bad("method", "must be one of %s, not %q", strings.Join(MethodNames(), ", "), c.Method)
+	}
+	return s, nil
+}
+
+// MethodOptions returns the options of the config's method (the value its
+// Spec.Options made, decoded from the method's table).
+func (c *Config) MethodOptions() any { return c.Options[c.Method] }
+
+// Validate checks every value. Each limit is checked by the room that owns
+// it: engine settings by engine.Settings.Validate, a method's options by its
+// Spec.Validate, the verification opponent by configs.LoadWeights and the
+// SPRT by stats.ParseSPRT, so nothing that fails later passes here. The
+// error is a *ConfigError naming the key (Parse fills in the file and
+// line).
+func (c *Config) Validate() error {
+	spec, err := c.Spec()
+	if err != nil {
+		return err
+	}
+	schema, err := engine.ParseSchema(c.Schema)
+	if err != nil {
+		return bad("schema", "must be \"symmetric\", \"asymmetric\" or \"dual\", not %q", c.Schema)
+	}
+	_ = schema
+	if c.Seed < 0 {
+		return bad("seed", "must be 0 or more, not %d", c.Seed)
+	}
+	if c.Concurrency < 0 {
+		return bad("concurrency", "must be 0 (all cores) or more, not %d", c.Concurrency)
+	}
+	if c.Stall < 0 {
+		return bad("stall", "must be 0 (off) or more, not %d", c.Stall)
+	}
+	// 0 means "the default" to the engine, not in a config.
+	if c.Engine.Depth < 1 {
+		return bad("engine.depth", "must be at least 1, not %d", c.Engine.Depth)
+	}
+	if c.Engine.Width < 1 {
+		return bad("engine.width", "must be at least 1, not %d", c.Engine.Width)
+	}
+	if err := settingsErr("engine", c.engineSettings(c.Engine.Depth, c.Engine.Width).Validate()); err != nil {
+		return err
+	}
+	if c.Engine.MaxMoves < 0 {
+		return bad("engine.max_moves", "must be 0 (no limit) or more, not %d", c.Engine.MaxMoves)
+	}
+	if c.Match.Pairs < 1 {
+		return bad("match.pairs", "must be at least 1, not %d", c.Match.Pairs)
+	}
+	if err := c.Init.check("init"); err != nil {
+		return err
+	}
+	switch c.Bounds.Mode {
+	case "off", "clamp", "reflect":
+	default:
+		return bad("bounds.mode", "must be \"off\", \"clamp\" or \"reflect\", not %q", c.Bounds.Mode)
+	}
+	if err := c.Bounds.RangeConfig.check("bounds"); err != nil {
+		return err
+	}
+	if err := c.validateVerification(); err != nil {
+		return err
+	}
+	opts := c.MethodOptions()
+	if opts == nil {
+		return bad(c.Method, "no options for method %q", c.Method)
+	}
+	if err := spec.Validate(opts, c.Problem()); err != nil {
+		var oe *optimize.OptionError
+		if errors.As(err, &oe) {
+			key := c.Method
+			if oe.Key != "" {
+				key += "." + oe.Key
+			}
+			return bad(key, "%s", oe.Msg)
+		}
+		return bad(c.Method, "%v", err)
+	}
+	return nil
+}
+
+func (r RangeConfig) check(table string) error {
+	for _, f := range []struct {
+		key string
+		v   float64
+	}{{"lo", r.Lo}, {"hi", r.Hi}, {"alert_lo", r.AlertLo}, {"alert_hi", r.AlertHi}} {
+		if !finite(f.v) {
+			return bad(table+"."+f.key, "must be a finite number, not %g", f.v)
+		}
+	}
+	if r.Lo > r.Hi {
+		return bad(table+".hi", "range [%g, %g] must have lo ≤ hi", r.Lo, r.Hi)
+	}
+	if r.AlertLo > r.AlertHi {
+		return bad(table+".alert_hi", "alert range [%g, %g] must have alert_lo ≤ alert_hi", r.AlertLo, r.AlertHi)
+	}
+	return nil
+}
+
+// settingsErr names the config key of an engine.Settings error.
+func settingsErr(table string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var se *engine.SettingsError
+	if errors.As(err, &se) {
+		return bad(table+"."+strings.ToLower(se.Field), "%s", se.Msg)
+	}
+	return bad(table, "%v", err)
+}
+
+// validateVerification resolves the opponent and the SPRT, so a bad one
+// fails before anything is played or written.
+func (c *Config) validateVerification() error {
+	v := c.Validation
+	if v.Opponent != "" {
+		if v.Pairs < 1 {
+			return bad("validation.pairs", "must be at least 1 when an opponent is set, not %d", v.Pairs)
+		}
+		if _, err := configs.LoadWeights(v.Opponent); err != nil {
+			return bad("validation.opponent", "%v", err)
+		}
+	}
+	if v.SPRT != "" {
+		if _, err := stats.ParseSPRT(v.SPRT); err != nil {
+			return bad("validation.sprt", "%v", err)
+		}
+	}
+	if v.Depth < 0 {
+		return bad("validation.depth", "must be 0 (the engine depth) or more, not %d", v.Depth)
+	}
+	if v.Width < 0 {
+		return bad("validation.width", "must be 0 (the engine width) or more, not %d", v.Width)
+	}
+	depth, width := c.verifyDepthWidth()
+	return settingsErr("validation", c.engineSettings(depth, width).Validate())
+}
+
+func (c *Config) verifyDepthWidth() (depth, width int) {
+	depth, width = c.Validation.Depth, c.Validation.Width
+	if depth == 0 {
+		depth = c.Engine.Depth
+	}
+	if width == 0 {
+		width = c.Engine.Width
+	}
+	return depth, width
+}
+
+// engineSettings is the search every game of the run uses: fixed depth and
+// width, no clock, so games are reproducible.
+func (c *Config) engineSettings(depth, width int) engine.Settings {
+	s := engine.DefaultSettings()
+	s.Depth = depth
+	s.Width = width
+	s.ThreatSearch = c.Engine.ThreatSearch
+	s.MoveTime = 0
+	s.MaxNodes = 0
+	return s
+}
+
+// GeneNames are the genes of the config's schema, in order.
+func (c *Config) GeneNames() []string { return engine.Schema(c.Schema).GeneNames() }
+
+// geneRange returns per-gene [lo, hi] from a range config: the alert
+// threshold of the dual schema (its last gene) takes the alert range.
+func (c *Config) geneRange(r RangeConfig) (lo, hi []float64) {
+	names := c.GeneNames()
+	lo, hi = make([]float64, len(names)), make([]float64, len(names))
+	for d, n := range names {
+		lo[d], hi[d] = r.Lo, r.Hi
+		if n == "alert" {
+			lo[d], hi[d] = r.AlertLo, r.AlertHi
+		}
+	}
+	return lo, hi
+}
+
+// Problem is what the config tells a method of the vectors it tunes.
+func (c *Config) Problem() optimize.Problem {
+	lo, hi := c.geneRange(c.Init)
+	blo, bhi := c.geneRange(c.Bounds.RangeConfig)
+	return optimize.Problem{
+		Genes:  c.GeneNames(),
+		InitLo: lo, InitHi: hi,
+		Bounds:    &optimize.Bounds{Lo: blo, Hi: bhi},
+		BoundMode: c.Bounds.Mode,
+		Pairs:     c.Match.Pairs,
+	}
+}
+
+// Encode writes the resolved config as TOML: every common key, then the
+// chosen method's table with all its options. Parse reads it back to the
+// same Config (other methods' options at their defaults).
+func (c *Config) Encode() ([]byte, error) {
+	var b bytes.Buffer
+	if err := toml.NewEncoder(&b).Encode(c); err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(&b, "\n[%s]\n", c.Method)
+	if err := toml.NewEncoder(&b).Encode(c.MethodOptions()); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// Flat returns the resolved config as "table.key" → value (JSON text):
+// what a checkpoint records to tell a changed config.toml by key.
+func (c *Config) Flat() (map[string]string, error) {
+	data, err := c.Encode()
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	if _, err := toml.Decode(string(data), &m); err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	var walk func(prefix string, v map[string]any)
+	walk = func(prefix string, v map[string]any) {
+		for k, x := range v {
+			key := k
+			if prefix != "" {
+				key = prefix + "." + k
+			}
+			if sub, ok := x.(map[string]any); ok {
+				walk(key, sub)
+				continue
+			}
+			j, _ := json.Marshal(x)
+			out[key] = string(j)
+		}
+	}
+	walk("", m)
+	return out, nil
+}
+
+// fingerprint is a SHA-256 of the flat config without the keys that may
+// change on resume (concurrency).
+func fingerprint(flat map[string]string) string {
+	keys := make([]string, 0, len(flat))
+	for k := range flat {
+		if !resumable[k] {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	h := sha256.New()
+	for _, k := range keys {
+		fmt.Fprintf(h, "%s=%s\n", k, flat[k])
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// resumable are the keys a resumed run may change: results do not depend
+// on them.
+var resumable = map[string]bool{"concurrency": true}
+
+// diffFlat lists the keys whose values differ between two flat configs,
+// "key: old → new", sorted; keys a resume may change are left out.
+func diffFlat(old, cur map[string]string) []string {
+	var out []string
+	for k, v := range old {
+		if resumable[k] {
+			continue
+		}
+		if w, ok := cur[k]; !ok {
+			out = append(out, fmt.Sprintf("%s: %s → (missing)", k, v))
+		} else if w != v {
+			out = append(out, fmt.Sprintf("%s: %s → %s", k, v, w))
+		}
+	}
+	for k, w := range cur {
+		if _, ok := old[k]; !ok && !resumable[k] {
+			out = append(out, fmt.Sprintf("%s: (missing) → %s", k, w))
+		}
+	}
+	sort.Strings(out)
+	return out
+}

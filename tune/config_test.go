@@ -1,0 +1,253 @@
+package tune
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/roadtune/roadtune/configs"
+	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/optimize/ga"
+	"github.com/roadtune/roadtune/optimize/pso"
+)
+
+func TestParseOverridesDefaults(t *testing.T) {
+	c, err := Parse("x.toml", []byte(`
+method = "pso"
+seed = 7
+[engine]
+depth = 3
+[pso]
+particles = 10
+iterations = 4
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := c.Options["pso"].(*pso.Options)
+	if c.Method != "pso" || c.Seed != 7 || c.Engine.Depth != 3 || p.Particles != 10 || p.Iterations != 4 {
+		t.Fatalf("values not read: %+v %+v", c, p)
+	}
+	if c.Engine.Width != 10 || c.Options["ga"].(*ga.Options).Population != 49 || p.C1 != 2.05 {
+		t.Fatalf("defaults lost: %+v", c)
+	}
+}
+
+func TestParseErrorsNameFileKeyLine(t *testing.T) {
+	cases := []struct {
+		name, doc string
+		line      int
+		key, msg  string
+	}{
+		{"unknown key", "method = \"ga\"\n[ga]\npopulaton = 10\n", 3, "ga.populaton", "unknown key"},
+		{"unknown table", "seed = 1\n\n[gaa]\nx = 1\n", 3, "gaa", "unknown key"},
+		{"old stall key", "[ga]\nstall = 3\n", 2, "ga.stall", "top-level key \"stall\""},
+		{"wrong type", "seed = 1\n[engine]\ndepth = \"deep\"\n", 3, "engine.depth", "incompatible types"},
+		{"wrong type in a method table", "[ga]\n\npopulation = \"many\"\n", 3, "ga.population", "incompatible types"},
+		{"out of range", "[ga]\npopulation = 12\ngroups = 5\n", 3, "ga.groups", "divide"},
+		{"bad enum", "\nmethod = \"sa\"\n", 2, "method", "must be"},
+		{"bad probability", "[ga]\n\npm = 1.5\n", 3, "ga.pm", "probability"},
+		{"negative seed", "\n\nseed = -1\n", 3, "seed", "0 or more"},
+		{"NaN init", "[init]\nalert_lo = nan\n", 2, "init.alert_lo", "finite"},
+		{"engine width above the engine's limit", "[engine]\nwidth = 101\n", 2, "engine.width", "out of range"},
+		{"verification width above the engine's limit", "[validation]\nwidth = 150\n", 2, "validation.width", "out of range"},
+		{"unknown opponent", "[validation]\nopponent = \"zhou2016\"\n", 2, "validation.opponent", "zhou2016"},
+		{"bad SPRT", "[validation]\nsprt = \"banana\"\n", 2, "validation.sprt", ""},
+		{"syntax", "seed = \n", 1, "seed", ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse("cfg.toml", []byte(tc.doc))
+			var ce *ConfigError
+			if !errors.As(err, &ce) {
+				t.Fatalf("want *ConfigError, got %v", err)
+			}
+			if ce.File != "cfg.toml" || ce.Line != tc.line || ce.Key != tc.key || !strings.Contains(ce.Msg, tc.msg) {
+				t.Fatalf("got file %q line %d key %q msg %q; want line %d key %q msg ~%q", ce.File, ce.Line, ce.Key, ce.Msg, tc.line, tc.key, tc.msg)
+			}
+			if !strings.HasPrefix(err.Error(), fmt.Sprintf("cfg.toml:%d: key %q", tc.line, tc.key)) {
+				t.Fatalf("error text %q does not start with the file, line and key", err)
+			}
+		})
+	}
+}
+
+// TestValidationAgreesWithTheOwnersLimits walks each limit's edges: the
+// config accepts exactly what the engine, the GA and the PSO accept.
+func TestValidationAgreesWithTheOwnersLimits(t *testing.T) {
+	cases := []struct {
+		key      string
+		ok, fail string
+	}{
+		{"engine.depth", "1", "0"},
+		{"engine.depth", fmt.Sprint(engine.MaxDepth), fmt.Sprint(engine.MaxDepth + 1)},
+		{"engine.width", "1", "0"},
+		{"engine.width", fmt.Sprint(engine.MaxWidth), fmt.Sprint(engine.MaxWidth + 1)},
+		{"validation.depth", fmt.Sprint(engine.MaxDepth), fmt.Sprint(engine.MaxDepth + 1)},
+		{"validation.width", fmt.Sprint(engine.MaxWidth), fmt.Sprint(engine.MaxWidth + 1)},
+		{"validation.width", "0", "-1"},
+		{"match.pairs", "1", "0"},
+		{"seed", "0", "-1"},
+		{"stall", "0", "-1"},
+		{"concurrency", "0", "-1"},
+		{"ga.population", "7", "6"}, // 7 groups need 14: 7 is too few with the default groups
+		{"ga.pc1", "1", "1.0000001"},
+		{"ga.pm", "0", "-0.01"},
+		{"ga.generations", "1", "0"},
+		{"pso.particles", "2", "1"},
+		{"pso.iterations", "1", "0"},
+		{"pso.c1", "0", "-1"},
+		{"pso.vmax_fraction", "0", "-0.5"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.key+"="+tc.fail, func(t *testing.T) {
+			method := strings.Split(tc.key, ".")[0]
+			if method != "ga" && method != "pso" {
+				method = "ga"
+			}
+			try := func(v string) error {
+				c := DefaultConfig()
+				if err := c.Set("method", `"`+method+`"`); err != nil {
+					t.Fatal(err)
+				}
+				if tc.key == "ga.population" {
+					if err := c.Set("ga.groups", "1"); err != nil {
+						t.Fatal(err)
+					}
+					v = map[string]string{"7": "2", "6": "1"}[v]
+				}
+				if err := c.Set(tc.key, v); err != nil {
+					return err
+				}
+				return c.Validate()
+			}
+			if err := try(tc.ok); err != nil {
+				t.Fatalf("%s = %s refused: %v", tc.key, tc.ok, err)
+			}
+			err := try(tc.fail)
+			var ce *ConfigError
+			if !errors.As(err, &ce) || ce.Key != tc.key {
+				t.Fatalf("%s = %s: want a *ConfigError naming the key, got %v", tc.key, tc.fail, err)
+			}
+		})
+	}
+	// The engine's own check agrees at the edges the config walks.
+	s := engine.DefaultSettings()
+	s.Width = engine.MaxWidth + 1
+	if s.Validate() == nil {
+		t.Fatal("engine accepts a width the config refuses")
+	}
+}
+
+func TestOverridesNameTheirFlag(t *testing.T) {
+	doc := []byte("method = \"pso\"\n")
+	_, err := Parse("cfg.toml", doc, Override{Key: "@budget", Value: "3", Source: "flag -generations", Unit: "generation"})
+	var ce *ConfigError
+	if !errors.As(err, &ce) || ce.File != "flag -generations" || !strings.Contains(ce.Msg, "does not apply") {
+		t.Fatalf("-generations with pso: %v", err)
+	}
+	c, err := Parse("cfg.toml", doc, Override{Key: "@budget", Value: "3", Source: "flag -steps"})
+	if err != nil || c.Options["pso"].(*pso.Options).Iterations != 3 {
+		t.Fatalf("-steps 3 with pso: %v", err)
+	}
+	_, err = Parse("cfg.toml", doc, Override{Key: "engine.width", Value: "150", Source: "flag -width"})
+	if !errors.As(err, &ce) || ce.File != "flag -width" || ce.Key != "engine.width" || ce.Line != 0 {
+		t.Fatalf("-width 150: %v", err)
+	}
+	_, err = Parse("cfg.toml", doc, Override{Key: "method", Value: `"ga"`, Source: "flag -method"}, Override{Key: "@budget", Value: "2", Source: "flag -generations", Unit: "generation"})
+	if err != nil {
+		t.Fatalf("-method ga -generations 2 over a pso file: %v", err)
+	}
+}
+
+// TestShippedConfigsParse loads every embedded config and checks what each
+// preset promises.
+func TestShippedConfigsParse(t *testing.T) {
+	names := configs.ConfigNames()
+	if len(names) < 8 {
+		t.Fatalf("only %d embedded configs: %v", len(names), names)
+	}
+	got := map[string]Config{}
+	for _, n := range names {
+		c, err := LoadEmbedded(n)
+		if err != nil {
+			t.Fatalf("%s: %v", n, err)
+		}
+		got[n] = c
+	}
+	// The reference config documents every key with its default.
+	if ref := got["reference"]; !reflect.DeepEqual(ref, DefaultConfig()) {
+		t.Errorf("configs/reference.toml differs from DefaultConfig:\n%+v\n%+v", ref, DefaultConfig())
+	}
+	g := got["chen2010-ga"].Options["ga"].(*ga.Options)
+	if g.Population != 49 || g.Groups != 7 || g.Generations != 30 || g.Pm != 0.15 || got["chen2010-ga"].Bounds.Mode != "off" {
+		t.Errorf("chen2010-ga is not Chen's Table 4.8: %+v", g)
+	}
+	c := got["chen2010-pso"]
+	p := c.Options["pso"].(*pso.Options)
+	if c.Method != "pso" || p.Particles != 49 || p.Iterations != 15 || c.Bounds.Mode != "off" || p.VMaxFraction != 0 || c.Seed != got["chen2010-ga"].Seed {
+		t.Errorf("chen2010-pso is not Chen's Table 5.1 from the GA's population: %+v %+v", c, p)
+	}
+	if c := got["qi2018-dual-ga"]; c.Schema != "dual" {
+		t.Errorf("qi2018-dual-ga schema %q", c.Schema)
+	}
+}
+
+// TestExperimentConfigsParse loads the configs of docs/experiments.md.
+func TestExperimentConfigsParse(t *testing.T) {
+	paths, err := filepath.Glob(filepath.Join("..", "configs", "experiments", "*.toml"))
+	if err != nil || len(paths) < 6 {
+		t.Fatalf("experiment configs: %v %v", paths, err)
+	}
+	seeds := map[string]int64{}
+	for _, p := range paths {
+		c, err := Load(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seeds[filepath.Base(p)] = c.Seed
+	}
+	// Experiments 1–3 start from one initial population.
+	if s := seeds["chen2010-ga.toml"]; seeds["chen2010-ga-original.toml"] != s || seeds["chen2010-pso.toml"] != s || seeds["pso-bounded.toml"] != s {
+		t.Fatalf("experiments 1–3 must share a seed: %v", seeds)
+	}
+}
+
+// TestEncodeParsesBack checks the resolved config written to config.toml
+// reads back to the same config, and that Flat and the fingerprint see a
+// change.
+func TestEncodeParsesBack(t *testing.T) {
+	c, err := LoadEmbedded("overnight-pso")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := c.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Parse("config.toml", data)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, data)
+	}
+	if !reflect.DeepEqual(back, c) {
+		t.Fatalf("round trip differs:\n%+v\n%+v", back, c)
+	}
+	a, _ := c.Flat()
+	back.Engine.Depth++
+	back.Concurrency = 7
+	b, _ := back.Flat()
+	if d := diffFlat(a, b); len(d) != 1 || !strings.HasPrefix(d[0], "engine.depth: 3 → 4") {
+		t.Fatalf("diff %q", d)
+	}
+	if fingerprint(a) == fingerprint(b) {
+		t.Fatal("fingerprint blind to engine.depth")
+	}
+	back.Engine.Depth--
+	b, _ = back.Flat()
+	if fingerprint(a) != fingerprint(b) {
+		t.Fatal("fingerprint sees concurrency, which may change on resume")
+	}
+}

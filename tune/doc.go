@@ -1,0 +1,22 @@
+// Package tune is roadtune's tuning job as a library: a Config (TOML, every
+// limit checked by the room that owns it), a registry of optimisation
+// methods (optimize.Spec: "ga", "pso", and any method a program registers),
+// the run directory with its checkpoint, Start, Resume and Run of a job, the
+// referee that turns an optimizer's matches into engine games, the
+// verification match of the tuned vector against a baseline, the report and
+// plots, and readers of finished runs (Open).
+//
+// A job writes, in its run directory: config.toml (the resolved config,
+// first), checkpoint.json (after config.toml, then after every step),
+// generations.jsonl (one optimize.Record per step, appended), best.json (the
+// best vector as an engine weight file), validation.json (the verification
+// match in tournament.Summary's shape, as arena's summary.json), report.md,
+// plots/ and games/. Every file is written atomically (temporary file and
+// rename) and the checkpoint last, so a stop at any moment — Ctrl-C,
+// SIGTERM, kill -9, a full disk — loses at most the step in flight, and
+// Resume continues to exactly the result of an uninterrupted run: the same
+// records (wall times aside), the same best vector, the same verification.
+//
+// Data flows one way: config → method (optimize) → matches (VectorReferee)
+// → games (tournament, engine) → outcomes back up → records on disk.
+package tune

@@ -1,0 +1,598 @@
+package tune
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/optimize"
+	"github.com/roadtune/roadtune/results"
+	"github.com/roadtune/roadtune/tournament"
+)
+
+// The files of a run directory.
+const (
+	FileConfig     = "config.toml"       // the resolved config, every key; written first
+	FileCheckpoint = "checkpoint.json"   // where a resume starts; written after every step
+	FileRecords    = "generations.jsonl" // one optimize.Record per step, appended
+	FileBest       = "best.json"         // the best vector so far as an engine weight file
+	FileValidation = "validation.json"   // the verification match (tournament.Summary, as arena's summary.json)
+	FileReport     = "report.md"         // setting, best vector, verification, time, plots
+	DirPlots       = "plots"             // PNG and SVG charts
+	DirGames       = "games"             // verification games, and fitness games with output.games
+)
+
+// rngStream separates roadtune's tuning stream from other uses of a seed.
+const rngStream = 0x726f616474756e65 // "roadtune"
+
+// Options are the caller's settings of a job that do not change its
+// results.
+type Options struct {
+	// Log receives the job's human lines: the start, one line per step,
+	// the verification, the end. nil discards them.
+	Log io.Writer
+	// Events, when set, are told of the job's progress.
+	Events Events
+	// Referee, when set, plays the fitness matches instead of the
+	// in-process engine referee the config describes (NewReferee): a way
+	// to play games elsewhere. It must honour the config's pairs and give
+	// the same outcomes for the same seed and matches.
+	Referee optimize.Referee
+	// Concurrency, when not nil, replaces the config's concurrency (the one
+	// key a resume may change: results do not depend on it).
+	Concurrency *int
+}
+
+// Events are progress callbacks; any may be nil. They are called from the
+// goroutine running the job, except Games, which the referee may call from
+// its workers.
+type Events struct {
+	// Plan is called when the optimisation starts or resumes.
+	Plan func(Plan)
+	// Games reports done of total games of the batch in flight.
+	Games func(done, total int)
+	// Step is called after each step is recorded and checkpointed, with
+	// the status and the method's forecast after it.
+	Step func(rec optimize.Record, st optimize.Status, f optimize.Forecast)
+	// Verify is called when the verification match starts, with its most
+	// games.
+	Verify func(games int)
+}
+
+// Plan is the shape of the optimisation when it starts or resumes.
+type Plan struct {
+	Unit     string            // "generation", "iteration"
+	Status   optimize.Status   // what is done
+	Forecast optimize.Forecast // what is left, the method's own figure
+}
+
+// InterruptedError is a job stopped by its context with its last
+// checkpoint intact: Resume continues it.
+type InterruptedError struct {
+	Dir   string
+	Steps int
+	Unit  string
+	Phase string
+	Err   error // the context's error
+}
+
+func (e *InterruptedError) Error() string {
+	what := fmt.Sprintf("%d %ss complete and checkpointed in %s; the games in flight were abandoned", e.Steps, e.Unit, e.Dir)
+	if e.Phase == phaseVerify {
+		what = fmt.Sprintf("during the verification match (the %d %ss are checkpointed in %s; the match starts again)", e.Steps, e.Unit, e.Dir)
+	}
+	return fmt.Sprintf("interrupted: %s.\nResume with: go run ./cmd/tune -resume %s", what, e.Dir)
+}
+
+func (e *InterruptedError) Unwrap() error { return e.Err }
+
+// InputError is bad input that is not a config key: a run directory that
+// cannot be used, a checkpoint that does not fit. Nothing was computed.
+type InputError struct{ Err error }
+
+func (e *InputError) Error() string { return e.Err.Error() }
+func (e *InputError) Unwrap() error { return e.Err }
+
+func inputErr(format string, args ...any) error {
+	return &InputError{fmt.Errorf(format, args...)}
+}
+
+// Job is one tuning run in its run directory: Start or Resume it, then Run.
+// A Job is not safe for concurrent use.
+type Job struct {
+	cfg   Config
+	spec  optimize.Spec
+	dir   *results.RunDir
+	opts  Options
+	m     optimize.Method
+	cp    checkpoint
+	ref   optimize.Referee
+	games []tournament.GameRecord // fitness games of the step in flight (output.games)
+}
+
+// Start validates cfg, prepares dir (created if missing; it must be empty,
+// or hold only what a run stopped before its first checkpoint leaves: its
+// config.toml and temporary files), writes config.toml and the first
+// checkpoint (the method's initial state), and returns the job ready to Run.
+// Errors: *ConfigError for a bad config, *InputError for an unusable
+// directory; nothing is written then.
+func Start(cfg Config, dir string, opts Options) (*Job, error) {
+	if opts.Concurrency != nil {
+		cfg.Concurrency = *opts.Concurrency
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if err := prepareDir(dir); err != nil {
+		return nil, err
+	}
+	return start(cfg, &results.RunDir{Dir: dir}, opts)
+}
+
+// start writes config.toml and the initial checkpoint into rd.
+func start(cfg Config, rd *results.RunDir, opts Options) (*Job, error) {
+	j, err := newJob(cfg, rd, opts)
+	if err != nil {
+		return nil, err
+	}
+	data, err := cfg.Encode()
+	if err != nil {
+		return nil, err
+	}
+	head := fmt.Sprintf("# Resolved config of run %s (every key; `tune -resume` reads it and refuses a changed one).\n", filepath.Base(rd.Dir))
+	if err := results.WriteFileAtomic(rd.Path(FileConfig), append([]byte(head), data...)); err != nil {
+		return nil, err
+	}
+	pcg := rand.NewPCG(uint64(cfg.Seed), rngStream)
+	if j.m, err = j.spec.New(cfg.MethodOptions(), cfg.Problem(), pcg); err != nil {
+		return nil, err
+	}
+	flat, err := cfg.Flat()
+	if err != nil {
+		return nil, err
+	}
+	state, err := j.m.MarshalState()
+	if err != nil {
+		return nil, err
+	}
+	// The first checkpoint holds the method's initial state, so a stop in
+	// the first step resumes exactly.
+	j.cp = checkpoint{Version: checkpointVersion, Method: cfg.Method, Phase: phaseOptimize,
+		Fingerprint: fingerprint(flat), Config: flat, State: state}
+	if err := os.Remove(rd.Path(FileRecords)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	if err := j.saveCheckpoint(); err != nil {
+		return nil, err
+	}
+	j.logf("roadtune tune: %s on the %s schema (%d genes), seed %d, depth %d, width %d → %s\n",
+		cfg.Method, cfg.Schema, len(cfg.GeneNames()), cfg.Seed, cfg.Engine.Depth, cfg.Engine.Width, rd.Dir)
+	return j, nil
+}
+
+// prepareDir makes dir ready for a new run: created if missing; if it
+// exists it may hold only leftovers of a run stopped before its first
+// checkpoint (config.toml, temporary files), which are removed.
+func prepareDir(dir string) error {
+	if dir == "" {
+		return inputErr("run directory: empty path")
+	}
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return inputErr("run directory: %v", err)
+		}
+		return nil
+	}
+	if err != nil {
+		return inputErr("run directory %s: %v", dir, err)
+	}
+	var leftovers []string
+	for _, e := range entries {
+		switch {
+		case e.Name() == FileCheckpoint:
+			return inputErr("run directory %s holds a run (checkpoint.json): resume it with `tune -resume %s`, or choose another -out", dir, dir)
+		case isTemp(e.Name()) || e.Name() == FileConfig:
+			leftovers = append(leftovers, e.Name())
+		default:
+			return inputErr("run directory %s is not empty (holds %q): choose another -out, or resume the run in it with `tune -resume %s`", dir, e.Name(), dir)
+		}
+	}
+	if err := checkWritable(dir); err != nil {
+		return err
+	}
+	for _, n := range leftovers {
+		if err := os.Remove(filepath.Join(dir, n)); err != nil {
+			return inputErr("run directory %s: %v", dir, err)
+		}
+	}
+	return nil
+}
+
+// isTemp reports whether a file name is a temporary file of an interrupted
+// atomic write (".name.tmp-*" from results, ".name.tmp*" from engine).
+func isTemp(name string) bool {
+	return strings.HasPrefix(name, ".") && strings.Contains(name, ".tmp")
+}
+
+// checkWritable fails unless a file can be created in dir.
+func checkWritable(dir string) error {
+	f, err := os.CreateTemp(dir, ".write-check.tmp-*")
+	if err != nil {
+		return inputErr("run directory %s is not writable: %v", dir, err)
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
+}
+
+// removeTemps removes temporary files of interrupted writes in dir and its
+// plots and games folders.
+func removeTemps(dir string) error {
+	for _, d := range []string{dir, filepath.Join(dir, DirPlots), filepath.Join(dir, DirGames)} {
+		entries, err := os.ReadDir(d)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			if !e.IsDir() && isTemp(e.Name()) {
+				if err := os.Remove(filepath.Join(d, e.Name())); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// Resume opens the run in dir and prepares it to continue from its
+// checkpoint: it checks the directory is writable, removes temporary files
+// of interrupted writes, refuses a config.toml changed since the run started
+// (naming the keys; only concurrency may change, through opts), validates
+// the checkpoint against the method's state and the records, drops records
+// written after the checkpoint (a torn last line included) and rebuilds
+// best.json from the checkpoint. A directory holding a config.toml but no
+// checkpoint (a run stopped before its first checkpoint) starts afresh from
+// that config, which gives exactly the uninterrupted run. Errors:
+// *InputError, *ConfigError.
+func Resume(dir string, opts Options) (*Job, error) {
+	rd, err := results.OpenRunDir(dir)
+	if err != nil {
+		return nil, &InputError{err}
+	}
+	if err := checkWritable(dir); err != nil {
+		return nil, err
+	}
+	if err := removeTemps(dir); err != nil {
+		return nil, inputErr("run directory %s: %v", dir, err)
+	}
+	cfgPath := rd.Path(FileConfig)
+	if _, err := os.Stat(cfgPath); errors.Is(err, os.ErrNotExist) {
+		return nil, inputErr("%s holds no %s: the run stopped before anything usable was written; start it again with the same -out %s", dir, FileConfig, dir)
+	}
+	cfg, err := Load(cfgPath)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Concurrency != nil {
+		cfg.Concurrency = *opts.Concurrency
+	}
+	cpPath := rd.Path(FileCheckpoint)
+	if _, err := os.Stat(cpPath); errors.Is(err, os.ErrNotExist) {
+		j, err := start(cfg, rd, opts)
+		if err != nil {
+			return nil, err
+		}
+		j.logf("%s had no checkpoint yet (stopped before its first one): started the run from its %s\n", dir, FileConfig)
+		return j, nil
+	}
+	j, err := newJob(cfg, rd, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := j.restore(); err != nil {
+		return nil, err
+	}
+	j.logf("roadtune tune: resuming %s after %d %ss (phase %s)\n", dir, j.cp.Status.Steps, j.spec.Unit, j.cp.Phase)
+	return j, nil
+}
+
+func newJob(cfg Config, rd *results.RunDir, opts Options) (*Job, error) {
+	spec, err := cfg.Spec()
+	if err != nil {
+		return nil, err
+	}
+	j := &Job{cfg: cfg, spec: spec, dir: rd, opts: opts, ref: opts.Referee}
+	if j.ref == nil {
+		vr, err := NewReferee(cfg)
+		if err != nil {
+			return nil, err
+		}
+		vr.Progress = opts.Events.Games
+		if cfg.Output.Games {
+			vr.GameLog = func(g tournament.GameRecord) error {
+				j.games = append(j.games, g)
+				return nil
+			}
+		}
+		j.ref = vr
+	}
+	return j, nil
+}
+
+// NewReferee is the in-process engine referee of a config: its schema,
+// engine settings, pairs per match, move limit and concurrency.
+func NewReferee(cfg Config) (*VectorReferee, error) {
+	schema, err := engine.ParseSchema(cfg.Schema)
+	if err != nil {
+		return nil, err
+	}
+	return &VectorReferee{
+		Schema:      schema,
+		Settings:    cfg.engineSettings(cfg.Engine.Depth, cfg.Engine.Width),
+		Pairs:       cfg.Match.Pairs,
+		MaxMoves:    cfg.Engine.MaxMoves,
+		Concurrency: cfg.Concurrency,
+	}, nil
+}
+
+func (j *Job) logf(format string, args ...any) {
+	if j.opts.Log != nil {
+		fmt.Fprintf(j.opts.Log, format, args...)
+	}
+}
+
+// Dir is the run directory.
+func (j *Job) Dir() string { return j.dir.Dir }
+
+// Config is the job's resolved config.
+func (j *Job) Config() Config { return j.cfg }
+
+// Status is what the optimisation has done so far.
+func (j *Job) Status() optimize.Status { return j.cp.Status }
+
+// Best is a copy of the best vector so far (nil before the first step):
+// the one best.json holds and the verification plays.
+func (j *Job) Best() []float64 { return slices.Clone(j.cp.Best) }
+
+// Done reports whether the whole job (optimisation, verification, report)
+// has finished.
+func (j *Job) Done() bool { return j.cp.Phase == phaseDone }
+
+// settings are the driver settings of the job.
+func (j *Job) settings() optimize.Settings {
+	return optimize.Settings{Stall: j.cfg.Stall, Recorder: j.record}
+}
+
+// optimizing reports whether optimisation steps remain.
+func (j *Job) optimizing() bool {
+	return j.cp.Phase == phaseOptimize && !j.m.Done() && !j.settings().Stalled(j.cp.Status)
+}
+
+// Steps runs at most n more optimisation steps (each one recorded and
+// checkpointed), fewer if the method's budget or the stall rule ends the
+// optimisation first. It does not verify: Run finishes the job. It returns
+// *InterruptedError when ctx is cancelled.
+func (j *Job) Steps(ctx context.Context, n int) error {
+	if !j.optimizing() || n <= 0 {
+		return nil
+	}
+	if j.opts.Events.Plan != nil {
+		j.opts.Events.Plan(Plan{Unit: j.spec.Unit, Status: j.cp.Status, Forecast: j.m.Forecast()})
+	}
+	j.games = j.games[:0]
+	st := j.cp.Status
+	if err := optimize.Run(ctx, &limited{Method: j.m, left: n}, j.ref, j.settings(), &st); err != nil {
+		if ctx.Err() != nil {
+			return j.interrupted(ctx)
+		}
+		return err
+	}
+	return nil
+}
+
+// limited lets optimize.Run drive at most left more steps of a method.
+type limited struct {
+	optimize.Method
+	left int
+}
+
+func (l *limited) Done() bool { return l.left <= 0 || l.Method.Done() }
+
+func (l *limited) Step(ctx context.Context, ref optimize.Referee) (optimize.Record, error) {
+	rec, err := l.Method.Step(ctx, ref)
+	if err == nil {
+		l.left--
+	}
+	return rec, err
+}
+
+func (j *Job) interrupted(ctx context.Context) error {
+	return &InterruptedError{Dir: j.dir.Dir, Steps: j.cp.Status.Steps, Unit: j.spec.Unit, Phase: j.cp.Phase, Err: ctx.Err()}
+}
+
+// record persists a completed step, checkpoint last: the record is
+// appended to generations.jsonl, the step's games and best.json written,
+// then the checkpoint. A stop between any two of these resumes from the
+// previous checkpoint, dropping what was written after it.
+func (j *Job) record(rec optimize.Record, st optimize.Status) error {
+	path := j.dir.Path(FileRecords)
+	if err := results.AppendJSONL(path, rec); err != nil {
+		return err
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	if len(j.games) > 0 {
+		if _, err := j.dir.MkdirAll(DirGames); err != nil {
+			return err
+		}
+		name := j.dir.Path(DirGames, fmt.Sprintf("%s-%03d.jsonl", j.spec.Unit, rec.Step))
+		if err := results.WriteJSONL(name, j.games); err != nil {
+			return err
+		}
+	}
+	state, err := j.m.MarshalState()
+	if err != nil {
+		return err
+	}
+	cp := j.cp
+	cp.Status = st
+	cp.RecordsBytes = fi.Size()
+	cp.Best = slices.Clone(rec.Best)
+	cp.BestStep = rec.Step
+	cp.BestFitness = nil
+	if f, ok := rec.Metrics["fitness"]; ok {
+		cp.BestFitness = &f
+	}
+	cp.State = state
+	if err := j.writeBest(cp); err != nil {
+		return err
+	}
+	j.cp = cp
+	if err := j.saveCheckpoint(); err != nil {
+		return err
+	}
+	j.games = j.games[:0]
+	j.logf("%s\n", j.stepLine(rec))
+	if j.opts.Events.Step != nil {
+		j.opts.Events.Step(rec, st, j.m.Forecast())
+	}
+	return nil
+}
+
+// stepLine is the console line of a step.
+func (j *Job) stepLine(rec optimize.Record) string {
+	s := fmt.Sprintf("%s %3d:", j.spec.Unit, rec.Step)
+	if rec.Line != "" {
+		s += " " + rec.Line + ","
+	}
+	return fmt.Sprintf("%s %d games in %.1fs (%.1f games/s) | best %s", s, rec.Games, rec.Seconds,
+		float64(rec.Games)/max(rec.Seconds, 1e-9), formatGenes(j.cfg.GeneNames(), rec.Best))
+}
+
+func formatGenes(names []string, genes []float64) string {
+	parts := make([]string, len(genes))
+	for d, x := range genes {
+		name := fmt.Sprint(d)
+		if d < len(names) {
+			name = names[d]
+		}
+		parts[d] = fmt.Sprintf("%s=%.0f", name, x)
+	}
+	return strings.Join(parts, " ")
+}
+
+// writeBest writes best.json from a checkpoint's best vector.
+func (j *Job) writeBest(cp checkpoint) error {
+	if cp.Best == nil {
+		return nil
+	}
+	wf, err := j.weightFile(cp.Best, cp.BestStep, cp.BestFitness)
+	if err != nil {
+		return err
+	}
+	return engine.WriteWeightFile(j.dir.Path(FileBest), wf)
+}
+
+// weightFile is a vector of the run as an engine weight file named
+// <run>-<unit letter><step> (e.g. run-g12), with its provenance.
+func (j *Job) weightFile(genes []float64, step int, fitness *float64) (*engine.WeightFile, error) {
+	return weightFile(j.cfg, j.spec, filepath.Base(filepath.Clean(j.dir.Dir)), genes, step, fitness)
+}
+
+func weightFile(cfg Config, spec optimize.Spec, run string, genes []float64, step int, fitness *float64) (*engine.WeightFile, error) {
+	schema, err := engine.ParseSchema(cfg.Schema)
+	if err != nil {
+		return nil, err
+	}
+	wf := &engine.WeightFile{
+		Name:   fmt.Sprintf("%s-%c%d", run, spec.Unit[0], step),
+		Schema: schema,
+		Values: slices.Clone(genes),
+		Provenance: engine.Provenance{
+			Tool:       "roadtune tune",
+			Run:        run,
+			Method:     cfg.Method,
+			Generation: step,
+			Date:       time.Now().UTC().Format(time.RFC3339),
+			Note: strings.TrimSuffix(fmt.Sprintf("%s %d; seed %d, depth %d, width %d, %d game pair(s) per match; %s",
+				spec.Unit, step, cfg.Seed, cfg.Engine.Depth, cfg.Engine.Width, cfg.Match.Pairs, cfg.Name), "; "),
+		},
+	}
+	if fitness != nil {
+		wf.Provenance.Fitness = *fitness
+	}
+	return wf, nil
+}
+
+// Run drives the job from where it stands to the end: the optimisation
+// steps (each recorded and checkpointed), the plots, the verification
+// match, the report. It returns *InterruptedError when ctx is cancelled
+// (the last checkpoint is intact), nil when done.
+func (j *Job) Run(ctx context.Context) error {
+	if j.cp.Phase == phaseOptimize {
+		if err := j.Steps(ctx, int(^uint(0)>>1)); err != nil {
+			return err
+		}
+		if err := ctx.Err(); err != nil {
+			return j.interrupted(ctx)
+		}
+		if j.cp.Best == nil {
+			return errors.New("the optimizer produced no best vector")
+		}
+		j.cp.Phase = phaseVerify
+		if err := j.saveCheckpoint(); err != nil {
+			return err
+		}
+	}
+	if j.cp.Phase == phaseVerify {
+		recs, err := readRecords(j.dir.Path(FileRecords), j.cp.Status.Steps, j.cp.RecordsBytes, false)
+		if err != nil {
+			return err
+		}
+		plots, err := j.plots(recs)
+		if err != nil {
+			return fmt.Errorf("plots: %w", err)
+		}
+		var v *verification
+		if j.cfg.Validation.Opponent != "" {
+			if v, err = j.verify(ctx); err != nil {
+				if ctx.Err() != nil {
+					return j.interrupted(ctx)
+				}
+				return fmt.Errorf("verification: %w", err)
+			}
+			plots = append(plots, v.plots...)
+		}
+		if err := j.writeReport(plots, v); err != nil {
+			return err
+		}
+		j.cp.Phase = phaseDone
+		if err := j.saveCheckpoint(); err != nil {
+			return err
+		}
+	}
+	j.logf("done: %d %ss, %d games in %s. Best vector: %s\nreport: %s\n",
+		j.cp.Status.Steps, j.spec.Unit, j.cp.Status.Games, durText(j.cp.Status.Seconds),
+		j.dir.Path(FileBest), j.dir.Path(FileReport))
+	return nil
+}
+
+// durText writes a wall time: tenths of a second below a minute, whole
+// seconds above.
+func durText(seconds float64) string {
+	if seconds < 60 {
+		return fmt.Sprintf("%.1fs", seconds)
+	}
+	return time.Duration(seconds * float64(time.Second)).Round(time.Second).String()
+}

@@ -1,0 +1,465 @@
+package tune
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+
+	"github.com/roadtune/roadtune/engine"
+)
+
+// tinyConfig is a run of well under a second: depth 1, a small population,
+// a 2-pair verification.
+const tinyConfig = `
+method = "%s"
+seed = 5
+[engine]
+depth = 1
+width = 4
+[ga]
+population = 6
+groups = 2
+generations = 3
+[pso]
+particles = 4
+iterations = 3
+[hill]
+steps = 4
+[validation]
+opponent = "zhou2015"
+pairs = 2
+`
+
+func tiny(t *testing.T, method string) Config {
+	t.Helper()
+	c, err := Parse(method+".toml", []byte(strings.Replace(tinyConfig, "%s", method, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// outcome is what a finished run leaves that must not depend on
+// interruptions: the records and the verification without wall times, and
+// the best vector.
+type outcome struct {
+	records    []string
+	best       []float64
+	validation string
+}
+
+func stripSeconds(t *testing.T, data []byte) string {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatalf("%v: %s", err, data)
+	}
+	delete(m, "seconds")
+	out, _ := json.Marshal(m)
+	return string(out)
+}
+
+func readOutcome(t *testing.T, dir string) outcome {
+	t.Helper()
+	var o outcome
+	data, err := os.ReadFile(filepath.Join(dir, FileRecords))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
+		o.records = append(o.records, stripSeconds(t, line))
+	}
+	wf, err := engine.LoadWeightFile(filepath.Join(dir, FileBest))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.best = wf.Values
+	if data, err := os.ReadFile(filepath.Join(dir, FileValidation)); err == nil {
+		o.validation = stripSeconds(t, data)
+	}
+	for _, f := range []string{FileReport, "plots/genes.png", "plots/genes.svg", "plots/validation.png"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("%s lacks %s: %v", dir, f, err)
+		}
+	}
+	return o
+}
+
+func (o outcome) equal(t *testing.T, p outcome, what string) {
+	t.Helper()
+	if len(o.records) != len(p.records) {
+		t.Fatalf("%s: %d records, want %d", what, len(p.records), len(o.records))
+	}
+	for i := range o.records {
+		if o.records[i] != p.records[i] {
+			t.Fatalf("%s: record %d differs:\n%s\n%s", what, i, p.records[i], o.records[i])
+		}
+	}
+	if len(o.best) != len(p.best) {
+		t.Fatalf("%s: best %v, want %v", what, p.best, o.best)
+	}
+	for d := range o.best {
+		if o.best[d] != p.best[d] {
+			t.Fatalf("%s: best %v, want %v", what, p.best, o.best)
+		}
+	}
+	if o.validation != p.validation {
+		t.Fatalf("%s: validation differs:\n%s\n%s", what, p.validation, o.validation)
+	}
+}
+
+func runStraight(t *testing.T, cfg Config) (string, outcome) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "straight")
+	j, err := Start(cfg, dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return dir, readOutcome(t, dir)
+}
+
+// gameCounter cancels a context once n games have been played, counting
+// the batches the Games event reports (fitness and verification alike).
+type gameCounter struct {
+	mu                       sync.Mutex
+	n, offset, last, lastTot int
+	cancel                   context.CancelFunc
+	fired                    bool
+}
+
+func (g *gameCounter) games(done, total int) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if total != g.lastTot || done < g.last {
+		g.offset += g.lastTot
+		g.lastTot = total
+	}
+	g.last = done
+	if !g.fired && g.offset+done >= g.n {
+		g.fired = true
+		g.cancel()
+	}
+}
+
+// TestStopAnywhereResumesToTheUninterruptedResult stops small runs of both
+// methods (and the test-only one) after a random number of games — from
+// before the first game to inside the verification, several times in one
+// run — and resumes each until done: every record, the best vector and the
+// verification equal the uninterrupted run's.
+func TestStopAnywhereResumesToTheUninterruptedResult(t *testing.T) {
+	moments := 24
+	if testing.Short() {
+		moments = 6
+	}
+	for _, method := range []string{"ga", "pso", "hill"} {
+		t.Run(method, func(t *testing.T) {
+			cfg := tiny(t, method)
+			_, want := runStraight(t, cfg)
+			total := 0
+			for _, r := range want.records {
+				var m struct{ Games int }
+				_ = json.Unmarshal([]byte(r), &m)
+				total += m.Games
+			}
+			total += 4 // the verification's games
+			rng := rand.New(rand.NewPCG(uint64(len(method)), 99))
+			stopped := 0
+			for k := range moments {
+				dir := filepath.Join(t.TempDir(), "run")
+				// Moment 0 stops before the first game; the rest anywhere.
+				n := 0
+				if k > 0 {
+					n = rng.IntN(total + 1)
+				}
+				stops := 0
+				j, err := Start(cfg, dir, Options{})
+				for err == nil {
+					ctx, cancel := context.WithCancel(context.Background())
+					gc := &gameCounter{n: n, cancel: cancel}
+					if n == 0 {
+						cancel()
+					}
+					// Reopen the job with the counter wired in.
+					j, err = Resume(dir, Options{Events: Events{Games: gc.games}})
+					if err != nil {
+						cancel()
+						break
+					}
+					err = j.Run(ctx)
+					cancel()
+					var ie *InterruptedError
+					if !errors.As(err, &ie) {
+						break
+					}
+					err = nil
+					stops++
+					n = rng.IntN(total/2 + 2)
+					if stops > 8 {
+						n = total * 10
+					}
+				}
+				if err != nil {
+					t.Fatalf("moment %d: %v", k, err)
+				}
+				if stops > 0 {
+					stopped++
+				}
+				want.equal(t, readOutcome(t, dir), "resumed run")
+			}
+			if stopped < moments/2 {
+				t.Fatalf("only %d of %d runs were really stopped", stopped, moments)
+			}
+			t.Logf("%d of %d runs stopped at least once, all resumed to the uninterrupted result", stopped, moments)
+		})
+	}
+}
+
+func TestStartRefusesAUsedDirectoryAndReusesAnUnstartedOne(t *testing.T) {
+	cfg := tiny(t, "ga")
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var ie *InputError
+	if _, err := Start(cfg, dir, Options{}); !errors.As(err, &ie) || !strings.Contains(err.Error(), "notes.txt") {
+		t.Fatalf("non-empty directory: %v", err)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "notes.txt")); string(data) != "mine" {
+		t.Fatal("a refused start touched the user's file")
+	}
+
+	// A run stopped before its first checkpoint leaves config.toml and a
+	// temporary file: Resume says how to start again; Start reuses it.
+	dir = filepath.Join(t.TempDir(), "run")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, ".checkpoint.json.tmp-123"), []byte("{"), 0o644)
+	if _, err := Resume(dir, Options{}); !errors.As(err, &ie) || !strings.Contains(err.Error(), "start it again with the same -out") {
+		t.Fatalf("resume of a directory with nothing usable: %v", err)
+	}
+	j, err := Start(cfg, dir, Options{})
+	if err != nil {
+		t.Fatalf("start in a directory holding only a temp file: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".checkpoint.json.tmp-123")); !os.IsNotExist(err) {
+		t.Fatal("the leftover temp file is still there")
+	}
+	// A started run is refused by Start.
+	if _, err := Start(cfg, dir, Options{}); !errors.As(err, &ie) || !strings.Contains(err.Error(), "-resume") {
+		t.Fatalf("start over a run: %v", err)
+	}
+	_ = j
+}
+
+// startStopped runs a tiny GA for two steps and returns its directory.
+func startStopped(t *testing.T) (Config, string) {
+	t.Helper()
+	cfg := tiny(t, "ga")
+	dir := filepath.Join(t.TempDir(), "run")
+	j, err := Start(cfg, dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Steps(context.Background(), 2); err != nil {
+		t.Fatal(err)
+	}
+	return cfg, dir
+}
+
+func TestResumeRefusesAChangedConfigNamingTheKey(t *testing.T) {
+	_, dir := startStopped(t)
+	path := filepath.Join(dir, FileConfig)
+	data, _ := os.ReadFile(path)
+	edited := strings.Replace(string(data), "depth = 1", "depth = 2", 1)
+	if edited == string(data) {
+		t.Fatalf("config.toml has no depth = 1:\n%s", data)
+	}
+	os.WriteFile(path, []byte(edited), 0o644)
+	_, err := Resume(dir, Options{})
+	var ie *InputError
+	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "engine.depth: 1 → 2") {
+		t.Fatalf("changed config: %v", err)
+	}
+	// Concurrency may change, through the option.
+	os.WriteFile(path, data, 0o644)
+	conc := 1
+	if _, err := Resume(dir, Options{Concurrency: &conc}); err != nil {
+		t.Fatalf("resume with another concurrency: %v", err)
+	}
+}
+
+func TestResumeValidatesTheCheckpoint(t *testing.T) {
+	cases := []struct {
+		name, want string
+		edit       func(m map[string]any)
+	}{
+		{"version", "version 9", func(m map[string]any) { m["version"] = 9 }},
+		{"phase", `phase "bogus"`, func(m map[string]any) { m["phase"] = "bogus" }},
+		{"steps", "steps", func(m map[string]any) { m["status"].(map[string]any)["steps"] = 3 }},
+		{"games", "games", func(m map[string]any) { m["status"].(map[string]any)["games"] = 1 }},
+		{"done too early", `phase "done"`, func(m map[string]any) { m["phase"] = "done" }},
+		{"best", "best", func(m map[string]any) { m["best"].([]any)[0] = 1.5 }},
+		{"unknown field", "unknown field", func(m map[string]any) { m["extra"] = 1 }},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, dir := startStopped(t)
+			path := filepath.Join(dir, FileCheckpoint)
+			data, _ := os.ReadFile(path)
+			var m map[string]any
+			if err := json.Unmarshal(data, &m); err != nil {
+				t.Fatal(err)
+			}
+			tc.edit(m)
+			data, _ = json.Marshal(m)
+			os.WriteFile(path, data, 0o644)
+			_, err := Resume(dir, Options{})
+			var ie *InputError
+			if !errors.As(err, &ie) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("want an *InputError about %q, got %v", tc.want, err)
+			}
+		})
+	}
+}
+
+func TestResumeDropsRecordsAfterTheCheckpointAndRebuildsBest(t *testing.T) {
+	cfg := tiny(t, "ga")
+	_, want := runStraight(t, cfg)
+	_, dir := startStopped(t)
+	// A torn line after the checkpointed records, a stray temp file, and
+	// an edited best.json.
+	f, _ := os.OpenFile(filepath.Join(dir, FileRecords), os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(`{"step":2,"games":`)
+	f.Close()
+	os.WriteFile(filepath.Join(dir, ".best.json.tmp-9"), nil, 0o644)
+	best := filepath.Join(dir, FileBest)
+	wf, _ := engine.LoadWeightFile(best)
+	wf.Values[0] = 12345
+	if err := engine.WriteWeightFile(best, wf); err != nil {
+		t.Fatal(err)
+	}
+	j, err := Resume(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".best.json.tmp-9")); !os.IsNotExist(err) {
+		t.Fatal("resume left the temp file")
+	}
+	if got, _ := engine.LoadWeightFile(best); got.Values[0] == 12345 {
+		t.Fatal("resume kept an edited best.json")
+	}
+	if err := j.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	want.equal(t, readOutcome(t, dir), "after a torn record")
+
+	// A finished run whose best.json was deleted: rebuilt, not verified
+	// from nothing; Run again does nothing new.
+	os.Remove(best)
+	j, err = Resume(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !j.Done() {
+		t.Fatal("a finished run resumes as not done")
+	}
+	if err := j.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	want.equal(t, readOutcome(t, dir), "after best.json was deleted")
+}
+
+func TestRecordsAreAppendedAndFilesAreReadable(t *testing.T) {
+	cfg := tiny(t, "ga")
+	dir := filepath.Join(t.TempDir(), "run")
+	j, err := Start(cfg, dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Steps(context.Background(), 1); err != nil {
+		t.Fatal(err)
+	}
+	ino := func() uint64 {
+		st, err := os.Stat(filepath.Join(dir, FileRecords))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st.Sys().(*syscall.Stat_t).Ino
+	}
+	before := ino()
+	if err := j.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if ino() != before {
+		t.Fatal("generations.jsonl was replaced, not appended to")
+	}
+	for _, f := range []string{FileConfig, FileCheckpoint, FileRecords, FileBest, FileValidation, FileReport, "plots/genes.png", "games/validation.jsonl"} {
+		st, err := os.Stat(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Mode().Perm() != 0o644 {
+			t.Errorf("%s has mode %v, want 0644", f, st.Mode().Perm())
+		}
+	}
+	rep, _ := os.ReadFile(filepath.Join(dir, FileReport))
+	for _, s := range []string{"## Verification", "zhou2015", "Elo ± 95%"} {
+		if !strings.Contains(string(rep), s) {
+			t.Errorf("report.md lacks %q", s)
+		}
+	}
+}
+
+func TestReadersOfAFinishedRun(t *testing.T) {
+	dir, _ := runStraight(t, tiny(t, "pso"))
+	r, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Phase != phaseDone || len(r.Records) != 3 || r.Records[0].Step != 0 {
+		t.Fatalf("phase %q, %d records", r.Phase, len(r.Records))
+	}
+	for k := range 3 {
+		wf, err := r.WeightFile(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(wf.Values) != 5 || wf.Provenance.Generation != k || wf.Provenance.Method != "pso" {
+			t.Fatalf("step %d: %+v", k, wf)
+		}
+	}
+	if _, err := r.WeightFile(3); err == nil || !strings.Contains(err.Error(), "0..2") {
+		t.Fatalf("step 3: %v", err)
+	}
+	last, _ := r.WeightFile(-1)
+	best, _ := engine.LoadWeightFile(filepath.Join(dir, FileBest))
+	for d := range best.Values {
+		if best.Values[d] != last.Values[d] {
+			t.Fatalf("WeightFile(-1) %v is not best.json %v", last.Values, best.Values)
+		}
+	}
+	for _, m := range []string{"diversity", "gene-std", "gene:S3", "w"} {
+		x, y, err := r.Series(m)
+		if err != nil || len(x) != 3 || len(y) != 3 {
+			t.Fatalf("series %s: %v %v %v", m, x, y, err)
+		}
+	}
+	if _, _, err := r.Series("gene:Q9"); err == nil || !strings.Contains(err.Error(), "S1") {
+		t.Fatalf("unknown gene: %v", err)
+	}
+	if _, _, err := r.Series("nonsense"); err == nil || !strings.Contains(err.Error(), "diversity") {
+		t.Fatalf("unknown metric: %v", err)
+	}
+}

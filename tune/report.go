@@ -1,0 +1,103 @@
+package tune
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/roadtune/roadtune/results"
+)
+
+// writeReport writes report.md: the setting, the best vector, the
+// verification with its verdict, wall time and games/s, and the plots.
+func (j *Job) writeReport(plots []plotRef, v *verification) error {
+	var b strings.Builder
+	c := j.cfg
+	names := c.GeneNames()
+	unit := j.spec.Unit
+	fmt.Fprintf(&b, "# roadtune run %s\n\n", filepath.Base(j.dir.Dir))
+	fmt.Fprintf(&b, "## Setting\n\n")
+	about := c.Method
+	if j.spec.About != "" {
+		about += ": " + j.spec.About
+	}
+	b.WriteString(results.MarkdownTable([]string{"key", "value"}, [][]string{
+		{"method", about},
+		{"schema", fmt.Sprintf("%s (%d genes: %s)", c.Schema, len(names), strings.Join(names, ", "))},
+		{"seed", fmt.Sprint(c.Seed)},
+		{"engine", fmt.Sprintf("depth %d, width %d, threat search %v", c.Engine.Depth, c.Engine.Width, c.Engine.ThreatSearch)},
+		{"match", fmt.Sprintf("%d game pair(s), openings drawn per batch", c.Match.Pairs)},
+		{"initial genes", fmt.Sprintf("[%g, %g]", c.Init.Lo, c.Init.Hi)},
+		{"bounds", boundsText(c.Bounds)},
+		{"stall rule", stallText(c.Stall, unit)},
+	}))
+	b.WriteString("\n")
+	if j.spec.Describe != nil {
+		fmt.Fprintf(&b, "%s. %d %ss run.\n", strings.TrimSuffix(j.spec.Describe(c.MethodOptions()), "."), j.cp.Status.Steps, unit)
+	}
+	fmt.Fprintf(&b, "\nThe full config is in `%s`; every %s is a line of `%s`. Fitness values of different %ss come from different tournaments and are not comparable: the verification match is the verdict.\n\n", FileConfig, unit, FileRecords, unit)
+
+	fmt.Fprintf(&b, "## Best vector (%s %d)\n\n", unit, j.cp.BestStep)
+	if j.cp.Best != nil {
+		row := make([]string, len(j.cp.Best))
+		for d, x := range j.cp.Best {
+			row[d] = fmt.Sprintf("%.1f", x)
+		}
+		b.WriteString(results.MarkdownTable(names, [][]string{row}))
+		fmt.Fprintf(&b, "\nExported as `%s` (an engine weight file: `go run ./cmd/engine -weights %s`).\n\n", FileBest, j.dir.Path(FileBest))
+	}
+
+	b.WriteString("## Verification\n\n")
+	if v == nil {
+		b.WriteString("No verification match was configured (`validation.opponent` is empty). Verify with `go run ./cmd/arena -sprt 0,20 -pairs 500 " + j.dir.Path(FileBest) + " zhou2015`.\n\n")
+	} else {
+		m := v.Match
+		b.WriteString(results.MarkdownTable(
+			[]string{"opponent", "games", "W/D/L", "as Black", "as White", "score", "Elo ± 95%", "LOS", "verdict"},
+			[][]string{{
+				m.B, fmt.Sprint(m.N),
+				fmt.Sprintf("%d/%d/%d", m.Games.W, m.Games.D, m.Games.L),
+				fmt.Sprintf("%d/%d/%d", m.AsBlack.W, m.AsBlack.D, m.AsBlack.L),
+				fmt.Sprintf("%d/%d/%d", m.AsWhite.W, m.AsWhite.D, m.AsWhite.L),
+				fmt.Sprintf("%.1f%% [%.1f, %.1f]", 100*m.Score, 100*max(0, m.ScoreLo), 100*min(1, m.ScoreHi)),
+				fmt.Sprintf("%+.1f ± %.1f", m.Elo, m.EloCI),
+				fmt.Sprintf("%.1f%%", 100*m.LOS),
+				Verdict(m.Elo, m.EloCI),
+			}}))
+		s := v.Summary
+		fmt.Fprintf(&b, "\nGame pairs over %s at depth %d, width %d; pentanomial [LL, LD, WL+DD, WD, WW] = %v. ", s.Openings, s.Depth, s.Width, m.Pentanomial)
+		if t := s.SPRT; t != nil {
+			fmt.Fprintf(&b, "SPRT elo0 %g, elo1 %g: LLR %.2f in [%.2f, %.2f] after %d pairs, decision %s. ", t.Elo0, t.Elo1, t.LLR, t.Lower, t.Upper, t.Pairs, t.Decision)
+		}
+		if Verdict(m.Elo, m.EloCI) == "inconclusive" {
+			b.WriteString("**Inconclusive**: the 95% interval contains 0, so this match does not show the tuned vector stronger or weaker; play more pairs (`arena -sprt`).")
+		}
+		b.WriteString("\n\n")
+	}
+
+	b.WriteString("## Time\n\n")
+	st := j.cp.Status
+	fmt.Fprintf(&b, "%d %ss, %d fitness games in %s (%.1f games/s).", st.Steps, unit, st.Games, durText(st.Seconds), float64(st.Games)/max(st.Seconds, 1e-9))
+	if v != nil {
+		fmt.Fprintf(&b, " Verification: %d games in %s.", v.Match.N, durText(v.Summary.Seconds))
+	}
+	b.WriteString("\n\n## Plots\n\n")
+	for _, p := range plots {
+		fmt.Fprintf(&b, "### %s\n\n![%s](%s.png)\n\n", p.Title, p.Title, filepath.ToSlash(p.File))
+	}
+	return results.WriteFileAtomic(j.dir.Path(FileReport), []byte(b.String()))
+}
+
+func boundsText(bc BoundsConfig) string {
+	if bc.Mode == "off" {
+		return "off (as in the theses)"
+	}
+	return fmt.Sprintf("%s to [%g, %g]", bc.Mode, bc.Lo, bc.Hi)
+}
+
+func stallText(stall int, unit string) string {
+	if stall == 0 {
+		return "off"
+	}
+	return fmt.Sprintf("stop after %d %ss with the best vector unchanged", stall, unit)
+}

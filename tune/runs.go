@@ -1,0 +1,167 @@
+package tune
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/optimize"
+	"github.com/roadtune/roadtune/results"
+)
+
+// RunResults is a run directory opened for reading, finished or not: its
+// config, its checkpointed records and best vector. Opening writes
+// nothing, so it is safe while the run goes on.
+type RunResults struct {
+	Dir    string
+	Config Config
+	Spec   optimize.Spec
+	// Phase is "optimize", "verify" or "done".
+	Phase  string
+	Status optimize.Status
+	// Records are the checkpointed steps' records, step 0 first; Detail
+	// holds each method record as a json.RawMessage.
+	Records []optimize.Record
+	// Best is the best vector after the last checkpointed step.
+	Best []float64
+}
+
+// Open reads the run in dir. Errors name the file and line at fault.
+func Open(dir string) (*RunResults, error) {
+	path := filepath.Join(dir, FileConfig)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := decode(path, data)
+	if err != nil {
+		return nil, err
+	}
+	spec, err := cfg.Spec()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if _, err := engine.ParseSchema(cfg.Schema); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	var cp checkpoint
+	cpPath := filepath.Join(dir, FileCheckpoint)
+	if err := results.ReadJSON(cpPath, &cp); err != nil {
+		return nil, err
+	}
+	if cp.Version != checkpointVersion {
+		return nil, fmt.Errorf("%s: version %d: this roadtune reads version %d", cpPath, cp.Version, checkpointVersion)
+	}
+	recs, err := readRecords(filepath.Join(dir, FileRecords), cp.Status.Steps, cp.RecordsBytes, false)
+	if err != nil {
+		return nil, err
+	}
+	return &RunResults{Dir: dir, Config: cfg, Spec: spec, Phase: cp.Phase, Status: cp.Status, Records: recs, Best: cp.Best}, nil
+}
+
+// Name is the run's name: its directory's base name.
+func (r *RunResults) Name() string { return filepath.Base(filepath.Clean(r.Dir)) }
+
+// WeightFile returns the best vector after step k (k < 0: after the last
+// checkpointed step) as an engine weight file with its provenance. Errors
+// say which steps exist.
+func (r *RunResults) WeightFile(k int) (*engine.WeightFile, error) {
+	if len(r.Records) == 0 {
+		return nil, fmt.Errorf("%s: no %s has been recorded yet", r.Dir, r.Spec.Unit)
+	}
+	if k < 0 {
+		k = len(r.Records) - 1
+	}
+	if k >= len(r.Records) {
+		return nil, fmt.Errorf("%s: no %s %d (the run has %ss 0..%d)", r.Dir, r.Spec.Unit, k, r.Spec.Unit, len(r.Records)-1)
+	}
+	rec := r.Records[k]
+	var fitness *float64
+	if f, ok := rec.Metrics["fitness"]; ok {
+		fitness = &f
+	}
+	return weightFile(r.Config, r.Spec, r.Name(), rec.Best, k, fitness)
+}
+
+// Series returns a metric by step: "diversity" (mean pairwise distance of
+// the population or swarm, gene units), "gene-std" (mean per-gene standard
+// deviation), "gene:NAME" (that gene of the best vector, e.g. "gene:S3"), or
+// any other key of the records' Metrics. The error lists what is there.
+func (r *RunResults) Series(metric string) (x, y []float64, err error) {
+	names := r.Config.GeneNames()
+	gene := -1
+	if name, ok := strings.CutPrefix(metric, "gene:"); ok {
+		if gene = slices.Index(names, name); gene < 0 {
+			return nil, nil, fmt.Errorf("%s: the %s schema has no gene %q (genes %s)", r.Dir, r.Config.Schema, name, strings.Join(names, ", "))
+		}
+	}
+	key := metric
+	if metric == "gene-std" {
+		key = "gene_std"
+	}
+	if len(r.Records) == 0 {
+		return nil, nil, fmt.Errorf("%s: no %ss recorded", r.Dir, r.Spec.Unit)
+	}
+	for _, rec := range r.Records {
+		v, ok := rec.Metrics[key]
+		if gene >= 0 {
+			v, ok = rec.Best[gene], true
+		}
+		if !ok {
+			var keys []string
+			for k := range rec.Metrics {
+				keys = append(keys, k)
+			}
+			slices.Sort(keys)
+			return nil, nil, fmt.Errorf("%s: %s %d has no metric %q (it has %s, and gene:NAME)", r.Dir, r.Spec.Unit, rec.Step, metric, strings.Join(keys, ", "))
+		}
+		x = append(x, float64(rec.Step))
+		y = append(y, v)
+	}
+	return x, y, nil
+}
+
+// Compare reads a metric (as Series) of several runs and returns one line
+// chart of it by step and the same figures as CSV ("run,<unit>,<metric>"
+// rows): e.g. the diversity of an original-form and an improved-form GA
+// run from one initial population (Chen 2010 §4.5).
+func Compare(dirs []string, metric string) (results.LineChart, []byte, error) {
+	var series []results.Series
+	unit := ""
+	var csv strings.Builder
+	for _, dir := range dirs {
+		r, err := Open(dir)
+		if err != nil {
+			return results.LineChart{}, nil, err
+		}
+		x, y, err := r.Series(metric)
+		if err != nil {
+			return results.LineChart{}, nil, err
+		}
+		if unit != "" && unit != r.Spec.Unit {
+			unit = "step"
+		} else {
+			unit = r.Spec.Unit
+		}
+		series = append(series, results.Series{Name: r.Name(), X: x, Y: y})
+		for i := range x {
+			fmt.Fprintf(&csv, "%s,%g,%s\n", r.Name(), x[i], strconv.FormatFloat(y[i], 'g', 10, 64))
+		}
+	}
+	title, ylabel := metric+" by "+unit, metric
+	switch {
+	case metric == "diversity":
+		title, ylabel = "Population diversity: mean pairwise distance", "mean pairwise distance (gene units)"
+	case metric == "gene-std":
+		title, ylabel = "Population diversity: mean per-gene standard deviation", "mean per-gene standard deviation (gene units)"
+	case strings.HasPrefix(metric, "gene:"):
+		name := strings.TrimPrefix(metric, "gene:")
+		title, ylabel = "Best vector's "+name, name+" (road weight)"
+	}
+	chart := results.LineChart{Title: title, XLabel: unit, YLabel: ylabel, Series: series}
+	return chart, []byte("run," + unit + "," + metric + "\n" + csv.String()), nil
+}
