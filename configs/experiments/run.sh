@@ -35,7 +35,7 @@ run_tune() {
 # export_step RUN K: the best of generation/iteration K of a run, as RUN-gK.json.
 export_step() {
   local f=$OUT/$1-g$2.json
-  [ -f "$f" ] || tune export "$OUT/$1" -generation "$2" -o "$f" >/dev/null
+  [ -f "$f" ] || tune export "$OUT/$1" -step "$2" -o "$f" >/dev/null
   echo "$f"
 }
 
@@ -50,7 +50,8 @@ run_arena() {
   cat "$OUT/$name.txt"
 }
 
-# Generations are numbered from 0: "generation 15" of the thesis is index 14,
+# Steps (generations, iterations) are numbered from 0: "generation 15" of the
+# thesis is index 14, its PSO iteration 15 (the last) index 14,
 # "generation 30" index 29.
 e1() {
   run_tune e1-ga configs/experiments/chen2010-ga.toml
@@ -70,13 +71,13 @@ e3() {
   run_tune e3c-pso-wide configs/experiments/pso-wide.toml
   local ga30 chen bounded wide
   ga30=$(export_step e1-ga 29)
-  chen=$(export_step e3-pso-chen 15)
-  bounded=$(export_step e3-pso-bounded 15)
+  chen=$(export_step e3-pso-chen 14)
+  bounded=$(export_step e3-pso-bounded 14)
   run_arena e3-pso-chen-vs-zhou2015 -pairs 300 -depth 3 -width 10 "$chen" $W/zhou2015.json
   run_arena e3-pso-chen-vs-ga30 -pairs 300 -depth 3 -width 10 "$chen" "$ga30"
   run_arena e3-pso-bounded-vs-zhou2015 -pairs 300 -depth 3 -width 10 "$bounded" $W/zhou2015.json
   run_arena e3-pso-bounded-vs-ga30 -pairs 300 -depth 3 -width 10 "$bounded" "$ga30"
-  wide=$(export_step e3c-pso-wide 15)
+  wide=$(export_step e3c-pso-wide 14)
   run_arena e3c-pso-wide-vs-zhou2015 -pairs 300 -depth 3 -width 10 "$wide" $W/zhou2015.json
 }
 
@@ -91,7 +92,7 @@ e4() {
 
 e5() {
   run_arena e5-round-robin -pairs 30 -depth 3 -width 10 \
-    "$(export_step e1-ga 29)" "$(export_step e1-ga 14)" "$(export_step e3-pso-chen 15)" "$(export_step e3-pso-bounded 15)" \
+    "$(export_step e1-ga 29)" "$(export_step e1-ga 14)" "$(export_step e3-pso-chen 14)" "$(export_step e3-pso-bounded 14)" \
     $W/zhou2015.json $W/qi2018-table3-1.json
   run_tune e5-symmetric-d2 configs/experiments/symmetric-d2.toml
   run_tune e5-dual-d2 configs/experiments/dual-d2.toml
