@@ -160,7 +160,7 @@ func (g *gameCounter) games(done, total int) {
 func TestStopAnywhereResumesToTheUninterruptedResult(t *testing.T) {
 	moments := 24
 	if testing.Short() {
-		moments = 6
+		moments = 3
 	}
 	for _, method := range []string{"ga", "pso", "hill"} {
 		t.Run(method, func(t *testing.T) {

@@ -367,6 +367,11 @@ func TestKilledProcessResumesToTheUninterruptedResult(t *testing.T) {
 						args = fresh
 						continue
 					}
+					// A signal that arrives before the handler is installed
+					// (the first milliseconds) kills the process like kill -9.
+					if ee.ExitCode() == -1 {
+						continue
+					}
 					if sig != syscall.SIGKILL && ee.ExitCode() != 130 {
 						t.Fatalf("moment %d: %v after %v, want exit 130: %s", k, sig, err, stderr.String())
 					}
