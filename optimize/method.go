@@ -354,3 +354,79 @@ func CheckVector(field string, x []float64, genes int) error {
 }
 
 const maxFloat = 1.7976931348623157e308
+
+// Typed builds the untyped functions of a Spec from a method's own types:
+// options O (the config table), algorithm config C, checkpoint state S and
+// method M. Every method so checks its options' type, validates before
+// starting or restoring, and decodes its state strictly (DecodeState) the
+// same way.
+type Typed[O, C, S any, M Method] struct {
+	// Defaults returns the options with their defaults.
+	Defaults func() O
+	// Validate checks the options against a problem (errors *OptionError).
+	Validate func(O, Problem) error
+	// Config turns validated options and the problem into the algorithm's
+	// config.
+	Config func(O, Problem) C
+	// New starts a run; Restore continues one from a decoded state.
+	New     func(C, *rand.PCG) (M, error)
+	Restore func(C, S) (M, error)
+	// Describe is a line about the options for reports.
+	Describe func(O) string
+}
+
+// Spec returns s with Options, Validate, New, Restore and Describe taken
+// from t; the functions take a *O (what Options returns) and refuse
+// anything else with an error naming s.Name.
+func (t Typed[O, C, S, M]) Spec(s Spec) Spec {
+	opts := func(v any, p *Problem) (O, error) {
+		o, ok := v.(*O)
+		if !ok || o == nil {
+			var zero O
+			return zero, fmt.Errorf("%s: options are %T, want a non-nil %T", s.Name, v, o)
+		}
+		if p != nil {
+			return *o, t.Validate(*o, *p)
+		}
+		return *o, nil
+	}
+	s.Options = func() any { o := t.Defaults(); return &o }
+	s.Validate = func(v any, p Problem) error {
+		_, err := opts(v, &p)
+		return err
+	}
+	s.New = func(v any, p Problem, rng *rand.PCG) (Method, error) {
+		o, err := opts(v, &p)
+		if err != nil {
+			return nil, err
+		}
+		m, err := t.New(t.Config(o, p), rng)
+		if err != nil {
+			return nil, err
+		}
+		return m, nil
+	}
+	s.Restore = func(v any, p Problem, state []byte) (Method, error) {
+		o, err := opts(v, &p)
+		if err != nil {
+			return nil, err
+		}
+		var st S
+		if err := DecodeState(state, &st); err != nil {
+			return nil, fmt.Errorf("%s: State: %w", s.Name, err)
+		}
+		m, err := t.Restore(t.Config(o, p), st)
+		if err != nil {
+			return nil, err
+		}
+		return m, nil
+	}
+	s.Describe = func(v any) string {
+		o, err := opts(v, nil)
+		if err != nil {
+			return err.Error()
+		}
+		return t.Describe(o)
+	}
+	return s
+}

@@ -3,7 +3,6 @@ package ga
 import (
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 
 	"github.com/roadtune/roadtune/optimize"
@@ -116,82 +115,27 @@ func optionError(err error) error {
 
 // Spec describes the GA to a job runner: options from the [ga] table, one
 // step a generation, the budget in "generations".
-var Spec = optimize.Spec{
+var Spec = optimize.Typed[Options, Config, State, *GA]{
+	Defaults: DefaultOptions,
+	Validate: Options.Validate,
+	Config:   Options.Config,
+	New:      New,
+	Restore:  Restore,
+	Describe: describe,
+}.Spec(optimize.Spec{
 	Name:      "ga",
 	Unit:      "generation",
 	About:     "adaptive GA with grouped tournament fitness (Chen 2010 §4)",
-	Options:   func() any { o := DefaultOptions(); return &o },
 	BudgetKey: "generations",
-	Validate:  specValidate,
-	New:       specNew,
-	Restore:   specRestore,
-	Describe:  describe,
 	Charts: []optimize.Chart{
 		{Name: "fitness", Title: "Normalised fitness by generation (Chen 2010 eq. 4.5)", YLabel: "fitness",
 			Metrics: []string{"fitness", "fitness_mean", "fitness_min"}},
 		{Name: "diversity", Title: "Population diversity: mean pairwise distance", YLabel: "distance (gene units)",
 			Metrics: []string{"diversity"}},
 	},
-}
+})
 
-// options reads the Spec's opts, which must be a non-nil *Options.
-func options(opts any) (*Options, error) {
-	o, ok := opts.(*Options)
-	if !ok || o == nil {
-		return nil, fmt.Errorf("ga: options are %T, want a non-nil *ga.Options", opts)
-	}
-	return o, nil
-}
-
-func specValidate(opts any, p optimize.Problem) error {
-	o, err := options(opts)
-	if err != nil {
-		return err
-	}
-	return o.Validate(p)
-}
-
-func specNew(opts any, p optimize.Problem, rng *rand.PCG) (optimize.Method, error) {
-	o, err := options(opts)
-	if err != nil {
-		return nil, err
-	}
-	if err := o.Validate(p); err != nil {
-		return nil, err
-	}
-	g, err := New(o.Config(p), rng)
-	if err != nil {
-		return nil, err
-	}
-	return g, nil
-}
-
-// specRestore decodes a State (MarshalState's JSON; unknown fields and
-// trailing data are errors) and calls Restore.
-func specRestore(opts any, p optimize.Problem, state []byte) (optimize.Method, error) {
-	o, err := options(opts)
-	if err != nil {
-		return nil, err
-	}
-	if err := o.Validate(p); err != nil {
-		return nil, err
-	}
-	var st State
-	if err := optimize.DecodeState(state, &st); err != nil {
-		return nil, fmt.Errorf("ga: State: %w", err)
-	}
-	g, err := Restore(o.Config(p), st)
-	if err != nil {
-		return nil, err
-	}
-	return g, nil
-}
-
-func describe(opts any) string {
-	o, err := options(opts)
-	if err != nil {
-		return err.Error()
-	}
+func describe(o Options) string {
 	c := o.Config(optimize.Problem{})
 	pm := fmt.Sprintf("Pm fixed %g", c.Pm)
 	if c.pmMode() == PmAdaptive {

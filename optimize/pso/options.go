@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"slices"
 
 	"github.com/roadtune/roadtune/optimize"
@@ -130,16 +129,18 @@ func optionError(err error) error {
 
 // Spec describes the swarm to a job runner: options from the [pso] table,
 // one step an iteration, the budget in "iterations".
-var Spec = optimize.Spec{
+var Spec = optimize.Typed[Options, Config, State, *PSO]{
+	Defaults: DefaultOptions,
+	Validate: Options.Validate,
+	Config:   Options.Config,
+	New:      New,
+	Restore:  Restore,
+	Describe: describe,
+}.Spec(optimize.Spec{
 	Name:      "pso",
 	Unit:      "iteration",
 	About:     "focus-distance particle swarm (Chen 2010 §5)",
-	Options:   func() any { o := DefaultOptions(); return &o },
 	BudgetKey: "iterations",
-	Validate:  specValidate,
-	New:       specNew,
-	Restore:   specRestore,
-	Describe:  describe,
 	Charts: []optimize.Chart{
 		{Name: "inertia", Title: "Inertia weight w and change rate k (Chen 2010 eq. 5-5, 5-6)", YLabel: "value",
 			Metrics: []string{"w", "k"}},
@@ -148,68 +149,11 @@ var Spec = optimize.Spec{
 		{Name: "improvements", Title: "Bests replaced by iteration", YLabel: "particles",
 			Metrics: []string{"personal_bests", "global_bests"}},
 	},
-}
-
-// options reads the Spec's opts, which must be a non-nil *Options.
-func options(opts any) (*Options, error) {
-	o, ok := opts.(*Options)
-	if !ok || o == nil {
-		return nil, fmt.Errorf("pso: options are %T, want a non-nil *pso.Options", opts)
-	}
-	return o, nil
-}
-
-func specValidate(opts any, p optimize.Problem) error {
-	o, err := options(opts)
-	if err != nil {
-		return err
-	}
-	return o.Validate(p)
-}
-
-func specNew(opts any, p optimize.Problem, rng *rand.PCG) (optimize.Method, error) {
-	o, err := options(opts)
-	if err != nil {
-		return nil, err
-	}
-	if err := o.Validate(p); err != nil {
-		return nil, err
-	}
-	s, err := New(o.Config(p), rng)
-	if err != nil {
-		return nil, err
-	}
-	return s, nil
-}
-
-// specRestore decodes a State strictly (optimize.DecodeState) and calls
-// Restore.
-func specRestore(opts any, p optimize.Problem, state []byte) (optimize.Method, error) {
-	o, err := options(opts)
-	if err != nil {
-		return nil, err
-	}
-	if err := o.Validate(p); err != nil {
-		return nil, err
-	}
-	var st State
-	if err := optimize.DecodeState(state, &st); err != nil {
-		return nil, fmt.Errorf("pso: State: %w", err)
-	}
-	s, err := Restore(o.Config(p), st)
-	if err != nil {
-		return nil, err
-	}
-	return s, nil
-}
+})
 
 // describe says what the options set; the bounds and their mode are the
 // Problem's, which Describe does not see.
-func describe(opts any) string {
-	o, err := options(opts)
-	if err != nil {
-		return err.Error()
-	}
+func describe(o Options) string {
 	limit := "no velocity limit"
 	if o.VMaxFraction > 0 {
 		limit = fmt.Sprintf("velocity limit %.4g%% of the bound range", 100*o.VMaxFraction)
