@@ -398,11 +398,9 @@ func (c *Config) Validate() error {
 	if err != nil {
 		return err
 	}
-	schema, err := engine.ParseSchema(c.Schema)
-	if err != nil {
+	if _, err := engine.ParseSchema(c.Schema); err != nil {
 		return bad("schema", "must be \"symmetric\", \"asymmetric\" or \"dual\", not %q", c.Schema)
 	}
-	_ = schema
 	if c.Seed < 0 {
 		return bad("seed", "must be 0 or more, not %d", c.Seed)
 	}

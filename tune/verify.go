@@ -130,12 +130,12 @@ func Verdict(elo, ci float64) string {
 
 func (v *verification) line() string {
 	m := v.Match
-	s := fmt.Sprintf("%d games W/D/L %d/%d/%d, score %.1f%%, Elo %+.1f ± %.1f, LOS %.1f%% — %s than %s",
-		m.N, m.Games.W, m.Games.D, m.Games.L, 100*m.Score, m.Elo, m.EloCI, 100*m.LOS, Verdict(m.Elo, m.EloCI), m.B)
+	verdict := Verdict(m.Elo, m.EloCI) + " than " + m.B
 	if Verdict(m.Elo, m.EloCI) == "inconclusive" {
-		s = fmt.Sprintf("%d games W/D/L %d/%d/%d, score %.1f%%, Elo %+.1f ± %.1f, LOS %.1f%% — inconclusive: the 95%% interval contains 0 (play more pairs, e.g. arena -sprt)",
-			m.N, m.Games.W, m.Games.D, m.Games.L, 100*m.Score, m.Elo, m.EloCI, 100*m.LOS)
+		verdict = "inconclusive: the 95% interval contains 0 (play more pairs, e.g. arena -sprt)"
 	}
+	s := fmt.Sprintf("%d games W/D/L %d/%d/%d, score %.1f%%, Elo %+.1f ± %.1f, LOS %.1f%% — %s",
+		m.N, m.Games.W, m.Games.D, m.Games.L, 100*m.Score, m.Elo, m.EloCI, 100*m.LOS, verdict)
 	if t := v.Summary.SPRT; t != nil {
 		s += fmt.Sprintf("; SPRT LLR %.2f [%.2f, %.2f] %s", t.LLR, t.Lower, t.Upper, t.Decision)
 	}

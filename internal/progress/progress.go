@@ -88,24 +88,33 @@ func (d *Display) Update(done, total int) {
 		return
 	}
 	if d.bar != nil {
-		if int64(want) != d.bar.GetMax64() {
-			d.bar.ChangeMax(want)
-		}
-		_ = d.bar.Set(all)
+		setBar(d.bar, all, want)
 		return
 	}
 	now := time.Now()
 	step := d.Steps > 0 && (all-d.lastShown >= max(want/d.Steps, 1) || all == want)
 	if step || now.Sub(d.lastPrint) >= Interval {
 		d.lastPrint, d.lastShown = now, all
-		el := now.Sub(d.start).Seconds()
-		rate := float64(all) / max(el, 1e-9)
-		eta := "?"
-		if rate > 0 && want >= all {
-			eta = (time.Duration(float64(want-all)/rate) * time.Second).Round(time.Second).String()
-		}
-		fmt.Fprintf(d.out, "%s: %d/%d games, %.1f games/s, elapsed %s, ETA %s\n", d.label, all, want, rate, now.Sub(d.start).Round(time.Second), eta)
+		plainLine(d.out, d.label, all, want, d.start, now)
 	}
+}
+
+// setBar shows all of want games on a bar, growing its end if needed.
+func setBar(bar *progressbar.ProgressBar, all, want int) {
+	if int64(want) != bar.GetMax64() {
+		bar.ChangeMax(want)
+	}
+	_ = bar.Set(all)
+}
+
+// plainLine is the progress line printed where no bar can be drawn.
+func plainLine(out io.Writer, label string, all, want int, start, now time.Time) {
+	rate := float64(all) / max(now.Sub(start).Seconds(), 1e-9)
+	eta := "?"
+	if rate > 0 && want >= all {
+		eta = (time.Duration(float64(want-all)/rate) * time.Second).Round(time.Second).String()
+	}
+	fmt.Fprintf(out, "%s: %d/%d games, %.1f games/s, elapsed %s, ETA %s\n", label, all, want, rate, now.Sub(start).Round(time.Second), eta)
 }
 
 // End finishes the task's bar.

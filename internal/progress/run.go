@@ -1,7 +1,6 @@
 package progress
 
 import (
-	"fmt"
 	"io"
 	"sync"
 	"time"
@@ -91,24 +90,13 @@ func (r *Run) show() {
 	all := r.played + r.offset + r.lastDone
 	want := max(r.total, all)
 	if r.bar != nil {
-		if int64(want) != r.bar.GetMax64() {
-			r.bar.ChangeMax(want)
-		}
-		_ = r.bar.Set(all)
+		setBar(r.bar, all, want)
 		return
 	}
-	now := time.Now()
-	if now.Sub(r.lastPrint) < Interval {
-		return
+	if now := time.Now(); now.Sub(r.lastPrint) >= Interval {
+		r.lastPrint = now
+		plainLine(r.out, r.label, all, want, r.start, now)
 	}
-	r.lastPrint = now
-	el := now.Sub(r.start).Seconds()
-	rate := float64(all) / max(el, 1e-9)
-	eta := "?"
-	if rate > 0 {
-		eta = (time.Duration(float64(want-all)/rate) * time.Second).Round(time.Second).String()
-	}
-	fmt.Fprintf(r.out, "%s: %d/%d games, %.1f games/s, elapsed %s, ETA %s\n", r.label, all, want, rate, now.Sub(r.start).Round(time.Second), eta)
 }
 
 // Write prints p above the bar (it is how the run's lines reach the
