@@ -156,6 +156,10 @@ type Chart struct {
 	Title   string   // the chart's title
 	YLabel  string   // the y axis, with units
 	Metrics []string // keys of Record.Metrics, one series each
+	// Prefix, when set, adds one series per gene: the metric named
+	// Prefix+gene (e.g. "theta_norm.S1"), labelled by the gene, in gene
+	// order, for per-gene figures whose names the Spec cannot know.
+	Prefix string
 }
 
 // Spec describes a method to a job runner (package tune's registry): its

@@ -66,6 +66,15 @@ func (j *Job) plots(recs []optimize.Record) ([]plotRef, error) {
 			}
 			series = append(series, results.Series{Name: m, X: x, Y: y})
 		}
+		if c.Prefix != "" {
+			for _, g := range j.cfg.GeneNames() {
+				y := make([]float64, len(recs))
+				for i, r := range recs {
+					y[i] = r.Metrics[c.Prefix+g]
+				}
+				series = append(series, results.Series{Name: g, X: x, Y: y})
+			}
+		}
 		chart := results.LineChart{Title: c.Title, XLabel: unit, YLabel: c.YLabel, Series: series}
 		ref, err := savePlot(dir, c.Name, chart, c.Title)
 		if err != nil {
