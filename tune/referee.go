@@ -3,6 +3,7 @@ package tune
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 
 	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/optimize"
@@ -10,20 +11,22 @@ import (
 )
 
 // VectorReferee plays matches between weight vectors for the optimizers
-// (it implements optimize.Referee) with the in-process engine.
+// (it implements optimize.Referee and optimize.Sampler) with the
+// in-process engine.
 //
-// A match is Pairs game pairs, colours swapped within each pair. The
-// openings of a batch are drawn by its seed: the first Pairs openings of
-// the generated 3-stone suite shuffled by the seed (tournament.SuiteFor:
-// the smallest radius ≥ 3 with a distinct opening per pair, or radius
-// OpeningRadius when set), or of Openings shuffled by the seed
-// (tournament.ShuffleOpenings) when a suite is given; every match of the
-// batch uses the same openings, so matches of a batch are comparable. All
-// games of a batch go through one worker pool (tournament.Runner), so every
-// core stays busy across matches, and the outcomes depend only on the seed,
-// the matches and the settings, not on the concurrency (Settings must then
-// have no MoveTime). The engines and their tables are allocated by the
-// first batch and reused by the next ones; use a VectorReferee by pointer.
+// A match is Pairs game pairs, colours swapped within each pair, every pair
+// from its own opening. Each match draws its openings afresh (MatchOpenings):
+// Pairs distinct openings of the suite, chosen by the batch seed and the
+// match's index, so no generation or group shares one opening and a fitness
+// built from many matches sees many openings (spec/tuning.md "Why noise
+// decides everything"). The suite is the generated 3-stone suite
+// (tournament.SuiteFor: the smallest radius ≥ 3 with a distinct opening per
+// pair, or radius OpeningRadius when set), or Openings when given. All games
+// of a batch go through one worker pool (tournament.Runner), so every core
+// stays busy across matches, and the outcomes depend only on the seed, the
+// matches and the settings, not on the concurrency (Settings must then have
+// no MoveTime). The engines and their tables are allocated by the first
+// batch and reused by the next ones; use a VectorReferee by pointer.
 type VectorReferee struct {
 	Schema   engine.Schema
 	Settings engine.Settings
@@ -49,31 +52,63 @@ type VectorReferee struct {
 	engines tournament.EnginePool // engines kept between batches
 }
 
-var _ optimize.Referee = (*VectorReferee)(nil)
+var (
+	_ optimize.Referee = (*VectorReferee)(nil)
+	_ optimize.Sampler = (*VectorReferee)(nil)
+)
 
-// BatchOpenings returns the openings a batch with this seed plays, pair k
-// of every match from opening k.
-func (r *VectorReferee) BatchOpenings(seed uint64) ([]tournament.Opening, error) {
+// matchOpeningStream separates the per-match opening draws from other uses
+// of a batch seed ("matchops" in ASCII).
+const matchOpeningStream = 0x6d617463686f7073
+
+// suite is the batch's opening suite, shuffled by the seed.
+func (r *VectorReferee) suite(seed uint64) ([]tournament.Opening, error) {
 	pairs := max(r.Pairs, 1)
-	var suite []tournament.Opening
 	if len(r.Openings) > 0 {
-		suite = append([]tournament.Opening(nil), r.Openings...)
+		suite := append([]tournament.Opening(nil), r.Openings...)
 		tournament.ShuffleOpenings(suite, seed)
-	} else if r.OpeningRadius == 0 {
-		// The smallest suite (radius ≥ 3) with a distinct opening per pair.
-		var err error
-		if suite, _, err = tournament.SuiteFor(pairs, seed); err != nil {
-			return nil, err
-		}
-	} else {
-		var err error
-		if suite, err = tournament.GenerateOpenings(r.OpeningRadius, seed); err != nil {
-			return nil, err
-		}
+		return suite, nil
 	}
-	out := make([]tournament.Opening, pairs)
-	for k := range out {
-		out[k] = suite[k%len(suite)]
+	if r.OpeningRadius == 0 {
+		// The smallest suite (radius ≥ 3) with a distinct opening per pair.
+		suite, _, err := tournament.SuiteFor(pairs, seed)
+		return suite, err
+	}
+	return tournament.GenerateOpenings(r.OpeningRadius, seed)
+}
+
+// MatchOpenings returns the openings of the first n matches of a batch
+// with this seed: out[i][k] is pair k of match i. The Pairs openings of a
+// match are distinct whenever the suite holds that many (else they cycle
+// through it); different matches draw independently (a PCG seeded by the
+// batch seed and the match index), so a match's openings do not depend on
+// how many matches share its batch.
+func (r *VectorReferee) MatchOpenings(seed uint64, n int) ([][]tournament.Opening, error) {
+	suite, err := r.suite(seed)
+	if err != nil {
+		return nil, err
+	}
+	if len(suite) == 0 {
+		return nil, fmt.Errorf("tune: the opening suite is empty")
+	}
+	pairs := max(r.Pairs, 1)
+	out := make([][]tournament.Opening, n)
+	idx := make([]int, len(suite))
+	for i := range out {
+		for j := range idx {
+			idx[j] = j
+		}
+		rng := rand.New(rand.NewPCG(seed^matchOpeningStream, uint64(i)))
+		ops := make([]tournament.Opening, pairs)
+		for k := range ops {
+			j := k % len(idx)
+			if k < len(idx) { // partial Fisher–Yates: a distinct pick per pair
+				s := j + rng.IntN(len(idx)-j)
+				idx[j], idx[s] = idx[s], idx[j]
+			}
+			ops[k] = suite[idx[j]]
+		}
+		out[i] = ops
 	}
 	return out, nil
 }
@@ -86,29 +121,51 @@ func (r *VectorReferee) Play(ctx context.Context, seed uint64, matches []optimiz
 	if len(matches) == 0 {
 		return nil, nil
 	}
-	openings, err := r.BatchOpenings(seed)
+	t, _, err := r.run(ctx, seed, matches, false)
 	if err != nil {
 		return nil, err
+	}
+	return outcomes(t, len(matches))
+}
+
+// run plays a batch; with keep it also returns every game in game order.
+func (r *VectorReferee) run(ctx context.Context, seed uint64, matches []optimize.Match, keep bool) (*tournament.Table, []tournament.GameRecord, error) {
+	perMatch, err := r.MatchOpenings(seed, len(matches))
+	if err != nil {
+		return nil, nil, err
 	}
 	entrants := make([]tournament.Entrant, 0, 2*len(matches))
 	for i, m := range matches {
 		wa, err := engine.NewWeights(r.Schema, m.A)
 		if err != nil {
-			return nil, fmt.Errorf("match %d, vector A: %w", i, err)
+			return nil, nil, fmt.Errorf("match %d, vector A: %w", i, err)
 		}
 		wb, err := engine.NewWeights(r.Schema, m.B)
 		if err != nil {
-			return nil, fmt.Errorf("match %d, vector B: %w", i, err)
+			return nil, nil, fmt.Errorf("match %d, vector B: %w", i, err)
 		}
 		entrants = append(entrants,
 			tournament.Entrant{Name: fmt.Sprintf("m%d.A", i), Weights: wa, Settings: r.Settings},
 			tournament.Entrant{Name: fmt.Sprintf("m%d.B", i), Weights: wb, Settings: r.Settings})
 	}
 	pairs := max(r.Pairs, 1)
+	openings := make([]tournament.Opening, 0, pairs*len(matches))
 	fixtures := make([]tournament.Fixture, 0, pairs*len(matches))
 	for k := range pairs {
 		for i := range matches {
-			fixtures = append(fixtures, tournament.Fixture{A: 2 * i, B: 2*i + 1, Opening: k})
+			fixtures = append(fixtures, tournament.Fixture{A: 2 * i, B: 2*i + 1, Opening: len(openings)})
+			openings = append(openings, perMatch[i][k])
+		}
+	}
+	var games []tournament.GameRecord
+	onGame := r.GameLog
+	if keep {
+		onGame = func(g tournament.GameRecord) error {
+			games = append(games, g)
+			if r.GameLog != nil {
+				return r.GameLog(g)
+			}
+			return nil
 		}
 	}
 	run := tournament.Runner{
@@ -117,15 +174,20 @@ func (r *VectorReferee) Play(ctx context.Context, seed uint64, matches []optimiz
 		MaxMoves:    r.MaxMoves,
 		Concurrency: r.Concurrency,
 		Progress:    r.Progress,
-		OnGame:      r.GameLog,
+		OnGame:      onGame,
 		Engines:     &r.engines,
 	}
 	t, err := run.Run(ctx, fixtures)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	out := make([]optimize.Outcome, len(matches))
-	for i := range matches {
+	return t, games, nil
+}
+
+// outcomes reads the n matches' outcomes from A's view off a batch's table.
+func outcomes(t *tournament.Table, n int) ([]optimize.Outcome, error) {
+	out := make([]optimize.Outcome, n)
+	for i := range out {
 		m, ok := t.Lookup(2*i, 2*i+1)
 		if !ok {
 			return nil, fmt.Errorf("tune: match %d has no games", i)

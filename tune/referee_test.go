@@ -94,20 +94,21 @@ func TestVectorRefereeDeterministic(t *testing.T) {
 			t.Errorf("match %d: %d games, want 4", i, o.Games())
 		}
 	}
-	// All matches of a batch use the batch's openings, pair k from opening k.
+	// Pair k of match i is played from MatchOpenings' out[i][k]; fixtures
+	// run pair by pair, match by match.
 	r := VectorReferee{Pairs: 2}
-	ops, _ := r.BatchOpenings(42)
+	ops, err := r.MatchOpenings(42, len(matches))
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, g := range g1 {
-		if g.Opening != ops[g.Pair/len(matches)].String() {
-			t.Errorf("game %d (pair %d) opening %q, want %q", g.Game, g.Pair, g.Opening, ops[g.Pair/len(matches)])
+		i, k := g.Pair%len(matches), g.Pair/len(matches)
+		if want := ops[i][k].String(); g.Opening != want {
+			t.Errorf("game %d (match %d, pair %d) opening %q, want %q", g.Game, i, k, g.Opening, want)
 		}
 		if !strings.HasPrefix(g.Black, "m") {
 			t.Errorf("player name %q", g.Black)
 		}
-	}
-	ops2, _ := r.BatchOpenings(43)
-	if ops[0].String() == ops2[0].String() && ops[1].String() == ops2[1].String() {
-		t.Error("seeds 42 and 43 draw the same openings")
 	}
 	// A sign-flipped vector (rewards the opponent's roads) loses to the baseline.
 	if o1[2].Wins <= o1[2].Losses {
@@ -132,23 +133,25 @@ func TestVectorRefereeErrors(t *testing.T) {
 	}
 }
 
-// TestBatchOpeningsNeverRepeatWithinAMatch: a VectorReferee asked for more
+// TestMatchOpeningsNeverRepeatWithinAMatch: a VectorReferee asked for more
 // pairs than the radius-3 suite holds draws them from a larger suite, and
 // for fewer pairs keeps the radius-3 suite.
-func TestBatchOpeningsNeverRepeatWithinAMatch(t *testing.T) {
+func TestMatchOpeningsNeverRepeatWithinAMatch(t *testing.T) {
 	r := &VectorReferee{Pairs: 200}
-	ops, err := r.BatchOpenings(9)
+	ops, err := r.MatchOpenings(9, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
-	seen := map[string]bool{}
-	for _, o := range ops {
-		if seen[o.String()] {
-			t.Fatalf("opening %s repeats within a 200-pair match", o)
+	for i, m := range ops {
+		seen := map[string]bool{}
+		for _, o := range m {
+			if seen[o.String()] {
+				t.Fatalf("match %d: opening %s repeats within a 200-pair match", i, o)
+			}
+			seen[o.String()] = true
 		}
-		seen[o.String()] = true
 	}
-	small, err := (&VectorReferee{Pairs: 2}).BatchOpenings(9)
+	small, err := (&VectorReferee{Pairs: 2}).MatchOpenings(9, 50)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,15 +159,65 @@ func TestBatchOpeningsNeverRepeatWithinAMatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if small[0].String() != r3[0].String() || small[1].String() != r3[1].String() {
-		t.Fatalf("2 pairs: got %v, want the radius-3 suite's first openings %v %v", small, r3[0], r3[1])
+	in := map[string]bool{}
+	for _, o := range r3 {
+		in[o.String()] = true
+	}
+	for i, m := range small {
+		for _, o := range m {
+			if !in[o.String()] {
+				t.Fatalf("2 pairs, match %d: opening %s is not in the radius-3 suite", i, o)
+			}
+		}
 	}
 }
 
-// TestBatchOpeningsGolden pins the openings drawn for a seed, as they were
-// when VectorReferee lived in package tournament: a run resumed or repeated
-// with the same seed plays the same openings.
-func TestBatchOpeningsGolden(t *testing.T) {
+// TestMatchOpeningsPerMatch: the matches of one batch draw their own
+// openings (a generation no longer shares one opening), a match's draw does
+// not depend on how many matches share the batch, and another seed draws
+// other openings.
+func TestMatchOpeningsPerMatch(t *testing.T) {
+	r := &VectorReferee{Pairs: 1}
+	few, err := r.MatchOpenings(5, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	many, err := r.MatchOpenings(5, 60)
+	if err != nil {
+		t.Fatal(err)
+	}
+	distinct := map[string]bool{}
+	for i, m := range many {
+		distinct[m[0].String()] = true
+		if i < len(few) && few[i][0].String() != m[0].String() {
+			t.Errorf("match %d: %s in a batch of 3, %s in a batch of 60", i, few[i][0], m[0])
+		}
+	}
+	// 60 draws from 162 openings: about 50 distinct; ≤ 25 would mean the
+	// matches share their openings.
+	if len(distinct) <= 25 {
+		t.Errorf("60 one-pair matches drew only %d distinct openings", len(distinct))
+	}
+	other, err := r.MatchOpenings(6, 60)
+	if err != nil {
+		t.Fatal(err)
+	}
+	same := 0
+	for i := range other {
+		if other[i][0].String() == many[i][0].String() {
+			same++
+		}
+	}
+	if same > 10 {
+		t.Errorf("seeds 5 and 6 drew the same opening for %d of 60 matches", same)
+	}
+}
+
+// TestMatchOpeningsGolden pins the openings drawn for a seed: a run resumed
+// or repeated with the same seed plays the same openings. (Pinned when
+// openings became per match; a change here makes earlier runs' records
+// stale.)
+func TestMatchOpeningsGolden(t *testing.T) {
 	var suite []tournament.Opening
 	for _, s := range []string{"JJ KJJK", "JJ HHKK", "JJ KKLL", "JJ IIKK", "JJ JKJL"} {
 		suite = append(suite, mustOpening(t, s))
@@ -172,19 +225,24 @@ func TestBatchOpeningsGolden(t *testing.T) {
 	for _, c := range []struct {
 		r    *VectorReferee
 		seed uint64
-		want []string
+		want [][]string
 	}{
-		{&VectorReferee{Pairs: 4, Openings: suite}, 42, []string{"JJ JKJL", "JJ KJJK", "JJ KKLL", "JJ HHKK"}},
-		{&VectorReferee{Pairs: 3}, 42, []string{"JJ IGGI", "JJ HGLG", "JJ GGMM"}},
-		{&VectorReferee{Pairs: 2, OpeningRadius: 2}, 7, []string{"JJ HHKJ", "JJ HHLH"}},
+		{&VectorReferee{Pairs: 4, Openings: suite}, 42, [][]string{
+			{"JJ IIKK", "JJ KKLL", "JJ HHKK", "JJ KJJK"}, {"JJ HHKK", "JJ IIKK", "JJ KJJK", "JJ KKLL"}}},
+		{&VectorReferee{Pairs: 3}, 42, [][]string{
+			{"JJ JHIJ", "JJ HGLH", "JJ IHLI"}, {"JJ JHHJ", "JJ IGMJ", "JJ IHIK"}}},
+		{&VectorReferee{Pairs: 2, OpeningRadius: 2}, 7, [][]string{
+			{"JJ HHLL", "JJ IHKI"}, {"JJ IHJL", "JJ HHLL"}}},
 	} {
-		ops, err := c.r.BatchOpenings(c.seed)
+		ops, err := c.r.MatchOpenings(c.seed, 2)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := make([]string, len(ops))
-		for i, o := range ops {
-			got[i] = o.String()
+		got := make([][]string, len(ops))
+		for i, m := range ops {
+			for _, o := range m {
+				got[i] = append(got[i], o.String())
+			}
 		}
 		if !reflect.DeepEqual(got, c.want) {
 			t.Errorf("pairs %d, radius %d, %d openings given, seed %d: %q, want %q",
@@ -192,6 +250,6 @@ func TestBatchOpeningsGolden(t *testing.T) {
 		}
 	}
 	if suite[0].String() != "JJ KJJK" {
-		t.Error("BatchOpenings shuffled the caller's Openings")
+		t.Error("MatchOpenings shuffled the caller's Openings")
 	}
 }
