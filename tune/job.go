@@ -325,6 +325,9 @@ func newJob(cfg Config, rd *results.RunDir, opts Options) (*Job, error) {
 		}
 		j.ref = vr
 	}
+	if smp, ok := j.ref.(optimize.Sampler); ok {
+		j.ref = &PositionStore{Sampler: smp, Dir: rd.Path(DirPositions), Genes: cfg.GeneNames()}
+	}
 	return j, nil
 }
 
