@@ -16,6 +16,12 @@ import "context"
 // A and B hold genes in the schema's order (engine.Schema.GeneNames).
 type Match struct {
 	A, B []float64
+	// WinnerOnly says the method needs only to know whether A beats B
+	// (Outcome.AWins), not the score: the referee may then end the match
+	// as soon as its early-stop rule settles the winner, and the Outcome
+	// counts only the games played (spec/tuning.md: sequential tests on
+	// game pairs).
+	WinnerOnly bool
 }
 
 // Outcome is the result of one match from A's view, counted in games.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
 
@@ -36,6 +37,17 @@ type Runner struct {
 	// holds exactly that prefix. Games in flight are cancelled and dropped.
 	// A schedule of several pairings with SPRT set is an error.
 	SPRT *stats.SPRT
+	// PairingStop, when set, may end a pairing (the fixtures with the same
+	// A and B) before its last fixture, for matches that only need to know
+	// who is better: after each completed game pair of a pairing, taken in
+	// the pairing's fixture order, it is called with the pairing's entrants
+	// A and B, the pentanomial indices
+	// of A's pairs so far (stats.PairScore: 0 = LL … 4 = WW) and the number
+	// of pairs scheduled for the pairing; true ends the pairing. Its later
+	// pairs are not started (or dropped when already in flight), so the
+	// table holds exactly the prefix the rule saw, whatever the concurrency.
+	// It cannot be combined with SPRT.
+	PairingStop func(a, b int, pairs []int, scheduled int) bool
 	// Progress, when set, is called from the collector after each game with
 	// the games finished so far and the games scheduled.
 	Progress func(done, total int)
@@ -78,12 +90,16 @@ func (r *Runner) Run(ctx context.Context, fixtures []Fixture) (*Table, error) {
 			}
 		}
 	}
+	if r.SPRT != nil && r.PairingStop != nil {
+		return nil, errors.New("tournament: SPRT and PairingStop cannot be combined")
+	}
 	jobs := make([]job, 0, 2*len(fixtures))
 	for k, f := range fixtures {
 		jobs = append(jobs,
 			job{game: 2 * k, pair: k, black: f.A, white: f.B, opening: f.Opening},
 			job{game: 2*k + 1, pair: k, black: f.B, white: f.A, opening: f.Opening})
 	}
+	stops := newPairingStops(fixtures, r.PairingStop != nil)
 	conc := r.Concurrency
 	if conc <= 0 {
 		conc = runtime.GOMAXPROCS(0)
@@ -104,6 +120,9 @@ func (r *Runner) Run(ctx context.Context, fixtures []Fixture) (*Table, error) {
 	g.Go(func() error { // feeder
 		defer close(feed)
 		for _, j := range jobs {
+			if stops.ended(j.pair) {
+				continue // its pairing is decided: not started
+			}
 			select {
 			case feed <- j:
 			case <-playCtx.Done():
@@ -152,20 +171,30 @@ func (r *Runner) Run(ctx context.Context, fixtures []Fixture) (*Table, error) {
 	g.Go(func() error { // collector
 		var penta stats.Pentanomial
 		next, finished := 0, 0
-		for rec := range results {
-			i := rec.Game
-			recs[i], have[i] = rec, true
-			finished++
-			if r.Progress != nil {
-				r.Progress(finished, len(jobs))
-			}
-			for next < cutoff && have[next] {
+		skipped := 0 // games of ended pairings never started
+		advance := func() error {
+			for next < cutoff && (have[next] || stops.dropped(jobs[next].pair)) {
+				if stops.dropped(jobs[next].pair) {
+					if !have[next] {
+						skipped++
+						if r.Progress != nil {
+							r.Progress(finished+skipped, len(jobs))
+						}
+					}
+					have[next] = false
+					next++
+					continue
+				}
 				if r.OnGame != nil {
 					if err := r.OnGame(recs[next]); err != nil {
 						return err
 					}
 				}
 				next++
+				if next%2 == 0 && r.PairingStop != nil {
+					k := jobs[next-1].pair
+					stops.add(k, stats.PairScore(recs[next-2].Result.Score(engine.Black), recs[next-1].Result.Score(engine.White)), r.PairingStop)
+				}
 				if sprtState != nil && next%2 == 0 {
 					first := recs[next-2]
 					second := recs[next-1]
@@ -182,8 +211,20 @@ func (r *Runner) Run(ctx context.Context, fixtures []Fixture) (*Table, error) {
 					}
 				}
 			}
+			return nil
 		}
-		return nil
+		for rec := range results {
+			i := rec.Game
+			recs[i], have[i] = rec, true
+			finished++
+			if r.Progress != nil {
+				r.Progress(finished+skipped, len(jobs))
+			}
+			if err := advance(); err != nil {
+				return err
+			}
+		}
+		return advance() // the tail may be games of ended pairings only
 	})
 	err := g.Wait()
 	if ctx.Err() != nil {
@@ -192,16 +233,21 @@ func (r *Runner) Run(ctx context.Context, fixtures []Fixture) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
+	played := recs[:0:0]
 	for i := range cutoff {
-		if !have[i] {
+		switch {
+		case stops.dropped(jobs[i].pair):
+		case !have[i]:
 			return nil, fmt.Errorf("tournament: game %d was not played", i)
+		default:
+			played = append(played, recs[i])
 		}
 	}
 	names := make([]string, len(r.Entrants))
 	for i, e := range r.Entrants {
 		names[i] = e.Name
 	}
-	t, err := BuildTable(names, recs[:cutoff])
+	t, err := BuildTable(names, played)
 	if err != nil {
 		return nil, err
 	}
@@ -284,4 +330,76 @@ func (w *worker) close() {
 			p.Close()
 		}
 	}
+}
+
+// pairingStops tracks Runner.PairingStop: each fixture's pairing and its
+// place in it, the pair scores seen, and where each ended pairing stops.
+// The collector decides (add); the feeder reads ended concurrently.
+type pairingStops struct {
+	on      bool
+	pairing []int    // fixture -> pairing
+	ordinal []int    // fixture -> its index within the pairing
+	count   []int    // pairing -> fixtures scheduled
+	ab      [][2]int // pairing -> its entrants A, B
+	scores  [][]int
+	stopAt  []int          // pairing -> first dropped ordinal (collector only)
+	endedAt []atomic.Int64 // pairing -> first dropped ordinal + 1, 0 = running (feeder)
+}
+
+func newPairingStops(fixtures []Fixture, on bool) *pairingStops {
+	s := &pairingStops{on: on}
+	if !on {
+		return s
+	}
+	ids := map[[2]int]int{}
+	s.pairing = make([]int, len(fixtures))
+	s.ordinal = make([]int, len(fixtures))
+	for k, f := range fixtures {
+		id, ok := ids[[2]int{f.A, f.B}]
+		if !ok {
+			id = len(ids)
+			ids[[2]int{f.A, f.B}] = id
+			s.count = append(s.count, 0)
+			s.ab = append(s.ab, [2]int{f.A, f.B})
+		}
+		s.pairing[k], s.ordinal[k] = id, s.count[id]
+		s.count[id]++
+	}
+	s.scores = make([][]int, len(s.count))
+	s.stopAt = make([]int, len(s.count))
+	for i := range s.stopAt {
+		s.stopAt[i] = s.count[i]
+	}
+	s.endedAt = make([]atomic.Int64, len(s.count))
+	return s
+}
+
+// add records fixture k's pair score and asks the rule whether its pairing
+// is decided.
+func (s *pairingStops) add(k, score int, rule func(a, b int, pairs []int, scheduled int) bool) {
+	p := s.pairing[k]
+	if s.ordinal[k] >= s.stopAt[p] {
+		return
+	}
+	s.scores[p] = append(s.scores[p], score)
+	if len(s.scores[p]) < s.count[p] && rule(s.ab[p][0], s.ab[p][1], s.scores[p], s.count[p]) {
+		s.stopAt[p] = len(s.scores[p])
+		s.endedAt[p].Store(int64(s.stopAt[p]) + 1)
+	}
+}
+
+// dropped reports whether fixture k falls after its pairing's end
+// (collector only).
+func (s *pairingStops) dropped(k int) bool {
+	return s.on && s.ordinal[k] >= s.stopAt[s.pairing[k]]
+}
+
+// ended reports whether fixture k's pairing has already ended before it
+// (safe from any goroutine; a false answer only costs a game).
+func (s *pairingStops) ended(k int) bool {
+	if !s.on {
+		return false
+	}
+	e := s.endedAt[s.pairing[k]].Load()
+	return e != 0 && int64(s.ordinal[k]) >= e-1
 }

@@ -59,6 +59,11 @@ type EngineConfig struct {
 // MatchConfig says how long a match between two vectors is.
 type MatchConfig struct {
 	Pairs int `toml:"pairs"` // game pairs (colours swapped) per match; Chen plays 1
+	// EarlyStop ends a match that only decides who is better (the PSO's
+	// knockout and best updates) early: "decided" (default) once the
+	// remaining pairs cannot change the winner, "sprt:ELO0,ELO1" also when a
+	// GSPRT on its pairs accepts, "off" never (VectorReferee.EarlyStop).
+	EarlyStop string `toml:"early_stop"`
 }
 
 // RangeConfig is a per-gene interval; the alert threshold of the dual schema
@@ -101,7 +106,7 @@ func DefaultConfig() Config {
 		Schema:     "symmetric",
 		Seed:       1,
 		Engine:     EngineConfig{Depth: 2, Width: 10, ThreatSearch: true},
-		Match:      MatchConfig{Pairs: 1},
+		Match:      MatchConfig{Pairs: 1, EarlyStop: "decided"},
 		Init:       RangeConfig{Lo: 0, Hi: 4000, AlertLo: -2000, AlertHi: 2000},
 		Bounds:     BoundsConfig{Mode: "clamp", RangeConfig: RangeConfig{Lo: 0, Hi: 4000, AlertLo: -4000, AlertHi: 4000}},
 		Validation: ValidationConfig{Opponent: "zhou2015", Pairs: 20},
@@ -422,6 +427,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Engine.MaxMoves < 0 {
 		return bad("engine.max_moves", "must be 0 (no limit) or more, not %d", c.Engine.MaxMoves)
+	}
+	if _, _, err := ParseEarlyStop(c.Match.EarlyStop); err != nil {
+		return bad("match.early_stop", "%v", err)
 	}
 	if c.Match.Pairs < 1 {
 		return bad("match.pairs", "must be at least 1, not %d", c.Match.Pairs)

@@ -342,6 +342,7 @@ func NewReferee(cfg Config) (*VectorReferee, error) {
 		Schema:      schema,
 		Settings:    cfg.engineSettings(cfg.Engine.Depth, cfg.Engine.Width),
 		Pairs:       cfg.Match.Pairs,
+		EarlyStop:   cfg.Match.EarlyStop,
 		MaxMoves:    cfg.Engine.MaxMoves,
 		Concurrency: cfg.Concurrency,
 	}, nil

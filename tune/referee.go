@@ -4,10 +4,13 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
+	"strings"
 
 	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/tournament"
+	"github.com/roadtune/roadtune/tournament/stats"
 )
 
 // VectorReferee plays matches between weight vectors for the optimizers
@@ -38,6 +41,15 @@ type VectorReferee struct {
 	OpeningRadius int
 	// Openings, when not empty, replaces the generated suite.
 	Openings []tournament.Opening
+	// EarlyStop is the rule that ends a WinnerOnly match early (checked
+	// after each of its completed game pairs, on the pairs so far, so the
+	// outcome does not depend on the concurrency): "" or "off" plays every
+	// pair; "decided" stops once the remaining pairs cannot change whether
+	// A wins (curtailment: the verdict is the full match's, only games are
+	// saved); "sprt:ELO0,ELO1[,ALPHA,BETA]" stops when a GSPRT on the
+	// pentanomial pair counts (stats.SPRT) accepts either hypothesis, or the
+	// match is decided (the verdict may then differ from the full match's).
+	EarlyStop string
 	// MaxMoves adjudicates a draw after this many moves (0 = none).
 	MaxMoves int
 	// Concurrency is the number of games at once (default GOMAXPROCS).
@@ -168,7 +180,12 @@ func (r *VectorReferee) run(ctx context.Context, seed uint64, matches []optimize
 			return nil
 		}
 	}
+	stop, err := r.pairingStop(matches)
+	if err != nil {
+		return nil, nil, err
+	}
 	run := tournament.Runner{
+		PairingStop: stop,
 		Entrants:    entrants,
 		Openings:    openings,
 		MaxMoves:    r.MaxMoves,
@@ -195,4 +212,62 @@ func outcomes(t *tournament.Table, n int) ([]optimize.Outcome, error) {
 		out[i] = optimize.Outcome{Wins: m.Games.W, Draws: m.Games.D, Losses: m.Games.L}
 	}
 	return out, nil
+}
+
+// ParseEarlyStop checks an EarlyStop rule ("", "off", "decided" or
+// "sprt:ELO0,ELO1[,ALPHA,BETA]") and returns its SPRT, if any.
+func ParseEarlyStop(rule string) (sprt *stats.SPRT, on bool, err error) {
+	switch {
+	case rule == "" || rule == "off":
+		return nil, false, nil
+	case rule == "decided":
+		return nil, true, nil
+	case strings.HasPrefix(rule, "sprt:"):
+		sp, err := stats.ParseSPRT(strings.TrimPrefix(rule, "sprt:"))
+		if err != nil {
+			return nil, false, err
+		}
+		return &sp, true, nil
+	}
+	return nil, false, fmt.Errorf("early stop %q: want off, decided or sprt:ELO0,ELO1[,ALPHA,BETA]", rule)
+}
+
+// pairingStop is the runner's PairingStop for the batch's WinnerOnly
+// matches (entrants 2i, 2i+1 are match i's A and B), nil when none is.
+func (r *VectorReferee) pairingStop(matches []optimize.Match) (func(a, b int, pairs []int, scheduled int) bool, error) {
+	sprt, on, err := ParseEarlyStop(r.EarlyStop)
+	if err != nil || !on || !slices.ContainsFunc(matches, func(m optimize.Match) bool { return m.WinnerOnly }) {
+		return nil, err
+	}
+	return func(a, _ int, pairs []int, scheduled int) bool {
+		if !matches[a/2].WinnerOnly {
+			return false
+		}
+		if Decided(pairs, scheduled) {
+			return true
+		}
+		if sprt == nil {
+			return false
+		}
+		var penta stats.Pentanomial
+		for _, p := range pairs {
+			penta[p]++
+		}
+		_, d, err := sprt.Test(penta.Counts())
+		return err == nil && d != stats.Continue
+	}, nil
+}
+
+// Decided reports whether a match of scheduled game pairs has its winner
+// settled after the pairs played so far (pentanomial indices from A's
+// view, stats.PairScore): A wins the match when its points exceed B's
+// (optimize.Outcome.AWins), and each pair still to play moves the points
+// difference by at most 2 either way.
+func Decided(pairs []int, scheduled int) bool {
+	diff := 0 // A's points minus B's
+	for _, p := range pairs {
+		diff += p - 2 // index = 2·(A's points in the pair), so A − B = index − 2
+	}
+	left := 2 * (scheduled - len(pairs))
+	return diff > left || diff+left <= 0
 }

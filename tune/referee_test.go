@@ -253,3 +253,83 @@ func TestMatchOpeningsGolden(t *testing.T) {
 		t.Error("MatchOpenings shuffled the caller's Openings")
 	}
 }
+
+func TestDecided(t *testing.T) {
+	for _, c := range []struct {
+		pairs     []int
+		scheduled int
+		want      bool
+	}{
+		{nil, 3, false},
+		{[]int{4}, 1, true},        // the last pair: always decided
+		{[]int{4, 4}, 3, true},     // +4 with one pair (±2) left: A wins
+		{[]int{4, 3}, 3, true},     // +3 > 2
+		{[]int{4, 2}, 3, false},    // +2: a LL pair would tie (A does not win)
+		{[]int{0, 2}, 3, true},     // −2: at best a tie, and a tie is not a win
+		{[]int{1, 2}, 3, false},    // −1: a WW pair wins
+		{[]int{2, 2, 2}, 5, false}, // level with two pairs left
+	} {
+		if got := Decided(c.pairs, c.scheduled); got != c.want {
+			t.Errorf("Decided(%v, %d) = %v, want %v", c.pairs, c.scheduled, got, c.want)
+		}
+	}
+}
+
+// TestEarlyStopKeepsTheVerdict: WinnerOnly matches under "decided" end
+// early, keep the full match's verdict (AWins), and do not depend on the
+// concurrency; a match that is not WinnerOnly in the same batch plays every
+// pair.
+func TestEarlyStopKeepsTheVerdict(t *testing.T) {
+	zhou := baseline(t, "zhou2015").Genes
+	vecs := [][]float64{zhou, {1, 1, 1, 1, 1}, {-5, -20, -80, -150, -800}, {20, 60, 300, 200, 900}, {100, 100, 400, 500, 3000}}
+	var matches []optimize.Match
+	for i := range vecs {
+		for j := range vecs {
+			if i != j {
+				matches = append(matches, optimize.Match{A: vecs[i], B: vecs[j], WinnerOnly: true})
+			}
+		}
+	}
+	matches[0].WinnerOnly = false
+	full, err := (&VectorReferee{Schema: engine.Symmetric, Settings: fastSettings(), Pairs: 6, MaxMoves: 40}).Play(context.Background(), 5, matches)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var first []optimize.Outcome
+	for _, conc := range []int{1, 2} {
+		r := &VectorReferee{Schema: engine.Symmetric, Settings: fastSettings(), Pairs: 6, MaxMoves: 40, EarlyStop: "decided", Concurrency: conc}
+		out, err := r.Play(context.Background(), 5, matches)
+		if err != nil {
+			t.Fatal(err)
+		}
+		saved := 0
+		for i, o := range out {
+			if o.AWins() != full[i].AWins() {
+				t.Errorf("match %d: early-stopped %+v, full %+v: another verdict", i, o, full[i])
+			}
+			if o.Games() > full[i].Games() || o.Games()%2 != 0 {
+				t.Errorf("match %d: %d games, full match %d", i, o.Games(), full[i].Games())
+			}
+			saved += full[i].Games() - o.Games()
+		}
+		if out[0] != full[0] {
+			t.Errorf("the match that is not WinnerOnly: %+v, want every pair %+v", out[0], full[0])
+		}
+		if saved == 0 {
+			t.Error("no game saved over 20 matches of unequal vectors")
+		}
+		if first == nil {
+			first = out
+		} else if !reflect.DeepEqual(out, first) {
+			t.Errorf("concurrency %d: %v, concurrency 1: %v", conc, out, first)
+		}
+	}
+	for _, bad := range []string{"maybe", "sprt:", "sprt:5"} {
+		if _, _, err := ParseEarlyStop(bad); err == nil {
+			t.Errorf("ParseEarlyStop(%q) accepted", bad)
+		}
+	}
+	if s, on, err := ParseEarlyStop("sprt:0,10"); err != nil || !on || s == nil || s.Elo1 != 10 {
+		t.Errorf("sprt:0,10: %v %v %v", s, on, err)
+	}
+}

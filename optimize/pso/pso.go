@@ -230,7 +230,8 @@ func (p *PSO) limit(d int, v float64) float64 {
 // record whose Step is the iteration's index (from 0), Best the global best
 // after it, Metrics "w", "k", "mean_dist", "max_dist" (eq. 5-3..5-6),
 // "personal_bests" (personal bests replaced), "global_bests" (global-best
-// challenges won), "diversity" and "gene_std" (of the positions that
+// challenges won), "games_saved" (games the referee's early stop spared:
+// every match is WinnerOnly, it only asks who wins), "diversity" and "gene_std" (of the positions that
 // played, optimize.PopulationDiversity), and Detail an Iteration. On any
 // error (a Referee error, ctx cancelled, a Referee returning the wrong
 // number of outcomes, a position that is no longer finite) the swarm, RNG
@@ -264,6 +265,7 @@ func (p *PSO) play(ctx context.Context, ref optimize.Referee, it *Iteration, gam
 	}
 	it.Seeds = append(it.Seeds, seed)
 	*games += optimize.CountGames(out)
+	it.GamesSaved += 2*p.cfg.Pairs*len(ms) - optimize.CountGames(out)
 	return out, nil
 }
 
@@ -288,7 +290,7 @@ func (p *PSO) step(ctx context.Context, ref optimize.Referee, s *swarm) (Iterati
 		surv := 0
 		for j := 1; j < c.Particles; j++ {
 			seed := p.rng.Uint64()
-			m := optimize.Match{A: slices.Clone(s.x[j]), B: slices.Clone(s.x[surv])}
+			m := optimize.Match{A: slices.Clone(s.x[j]), B: slices.Clone(s.x[surv]), WinnerOnly: true}
 			out, err := p.play(ctx, ref, &it, &games, seed, []optimize.Match{m}, fmt.Sprintf("knockout match %d (particle %d against %d)", j, j, surv), iter)
 			if err != nil {
 				return it, 0, err
@@ -339,7 +341,7 @@ func (p *PSO) step(ctx context.Context, ref optimize.Referee, s *swarm) (Iterati
 	seed := p.rng.Uint64()
 	ms := make([]optimize.Match, c.Particles)
 	for i := range ms {
-		ms[i] = optimize.Match{A: slices.Clone(s.x[i]), B: slices.Clone(s.p[i])}
+		ms[i] = optimize.Match{A: slices.Clone(s.x[i]), B: slices.Clone(s.p[i]), WinnerOnly: true}
 	}
 	out, err := p.play(ctx, ref, &it, &games, seed, ms, "personal-best batch", iter)
 	if err != nil {
@@ -358,7 +360,7 @@ func (p *PSO) step(ctx context.Context, ref optimize.Referee, s *swarm) (Iterati
 	changed := false
 	for _, i := range winners {
 		seed := p.rng.Uint64()
-		m := optimize.Match{A: slices.Clone(s.x[i]), B: slices.Clone(s.g)}
+		m := optimize.Match{A: slices.Clone(s.x[i]), B: slices.Clone(s.g), WinnerOnly: true}
 		out, err := p.play(ctx, ref, &it, &games, seed, []optimize.Match{m}, fmt.Sprintf("global-best challenge of particle %d", i), iter)
 		if err != nil {
 			return it, 0, err

@@ -385,7 +385,7 @@ func TestBestUpdatesFollowOutcomes(t *testing.T) {
 	dv := optimize.PopulationDiversity(x)
 	wantM := map[string]float64{
 		"w": it.W, "k": it.K, "mean_dist": it.MeanDist, "max_dist": it.MaxDist,
-		"personal_bests": 3, "global_bests": 2,
+		"personal_bests": 3, "global_bests": 2, "games_saved": 0, // the stub plays every game
 		"diversity": dv.MeanDistance, "gene_std": dv.MeanGeneStd(),
 	}
 	if !reflect.DeepEqual(rec.Metrics, wantM) {

@@ -72,6 +72,10 @@ type Iteration struct {
 	MaxDist  float64 `json:"max_dist"`
 	// Seeds are the seeds of this Step's Play calls, in call order.
 	Seeds []uint64 `json:"seeds"`
+	// GamesSaved counts the games of the Step's matches (Pairs game pairs
+	// each) that the referee did not play because its early-stop rule had
+	// settled the winner (every PSO match is WinnerOnly).
+	GamesSaved int `json:"games_saved"`
 }
 
 // Improvements counts the personal bests the Step replaced (personal-best
@@ -107,6 +111,7 @@ func (it Iteration) record(step, games int) optimize.Record {
 			"max_dist":       it.MaxDist,
 			"personal_bests": float64(pb),
 			"global_bests":   float64(gb),
+			"games_saved":    float64(it.GamesSaved),
 			"diversity":      dv.MeanDistance,
 			"gene_std":       dv.MeanGeneStd(),
 		},
