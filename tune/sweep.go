@@ -1,0 +1,112 @@
+package tune
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// SweepDir is the run directory of one seed of a sweep in dir.
+func SweepDir(dir string, seed int64) string {
+	return filepath.Join(dir, fmt.Sprintf("seed-%d", seed))
+}
+
+// Sweep runs cfg once per seed (Config.Seed replaced), one run after the
+// other, in SweepDir(dir, seed), and returns the run directories in seed
+// order. It continues a sweep stopped earlier: a finished run is kept as
+// it is, a stopped one resumed; a run directory whose config differs from
+// cfg with that seed (concurrency aside) is an *InputError naming the key,
+// so a sweep never mixes two settings. The same config over several seeds
+// shows how much of a tuned vector's strength is the method and how much
+// luck (spec/tuning.md "Why noise decides everything"); compare the runs
+// with CompareRuns. Errors: a bad config or seed list (ConfigError,
+// InputError), a run's error, an *InterruptedError when ctx is cancelled.
+func Sweep(ctx context.Context, cfg Config, seeds []int64, dir string, opts Options) ([]string, error) {
+	if len(seeds) == 0 {
+		return nil, inputErr("sweep: no seeds")
+	}
+	seen := map[int64]bool{}
+	for _, s := range seeds {
+		if s < 0 {
+			return nil, inputErr("sweep: seed %d: seeds must be ≥ 0", s)
+		}
+		if seen[s] {
+			return nil, inputErr("sweep: seed %d is listed twice", s)
+		}
+		seen[s] = true
+	}
+	var dirs []string
+	for _, seed := range seeds {
+		c := cfg
+		c.Seed = seed
+		if err := c.Validate(); err != nil {
+			return dirs, err
+		}
+		rd := SweepDir(dir, seed)
+		dirs = append(dirs, rd)
+		var job *Job
+		if _, err := os.Stat(filepath.Join(rd, FileCheckpoint)); err == nil {
+			old, err := Open(rd)
+			if err != nil {
+				return dirs, &InputError{err}
+			}
+			if err := sameSetting(c, old.Config); err != nil {
+				return dirs, inputErr("sweep: %s was started with another config: %v", rd, err)
+			}
+			if old.Phase == phaseDone {
+				if opts.Log != nil {
+					fmt.Fprintf(opts.Log, "sweep: seed %d is done (%s)\n", seed, rd)
+				}
+				continue
+			}
+			if job, err = Resume(rd, opts); err != nil {
+				return dirs, err
+			}
+		} else if !errors.Is(err, os.ErrNotExist) {
+			return dirs, &InputError{err}
+		} else {
+			if opts.Log != nil {
+				fmt.Fprintf(opts.Log, "sweep: seed %d → %s\n", seed, rd)
+			}
+			if job, err = Start(c, rd, opts); err != nil {
+				return dirs, err
+			}
+		}
+		if err := job.Run(ctx); err != nil {
+			return dirs, err
+		}
+	}
+	return dirs, nil
+}
+
+// sameSetting compares two resolved configs key by key, concurrency aside.
+func sameSetting(a, b Config) error {
+	fa, err := a.Flat()
+	if err != nil {
+		return err
+	}
+	fb, err := b.Flat()
+	if err != nil {
+		return err
+	}
+	var diff []string
+	for k, v := range fa {
+		if k != "concurrency" && fb[k] != v {
+			diff = append(diff, fmt.Sprintf("%s = %s, not %s", k, fb[k], v))
+		}
+	}
+	for k, v := range fb {
+		if _, ok := fa[k]; !ok && k != "concurrency" {
+			diff = append(diff, fmt.Sprintf("%s = %s, not set", k, v))
+		}
+	}
+	if len(diff) == 0 {
+		return nil
+	}
+	sort.Strings(diff)
+	return errors.New(strings.Join(diff, "; "))
+}

@@ -1,0 +1,74 @@
+package tune
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestSweep: one run per seed, each as Start would make it; a sweep run
+// again keeps finished runs; a changed config is refused, naming the key.
+func TestSweep(t *testing.T) {
+	cfg := tiny(t, "ga")
+	dir := filepath.Join(t.TempDir(), "sweep")
+	dirs, err := Sweep(context.Background(), cfg, []int64{3, 4}, dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(dirs) != 2 || dirs[1] != SweepDir(dir, 4) {
+		t.Fatalf("dirs %v", dirs)
+	}
+	var bests [][]float64
+	for i, d := range dirs {
+		r, err := Open(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Phase != phaseDone || r.Config.Seed != []int64{3, 4}[i] {
+			t.Fatalf("%s: phase %s, seed %d", d, r.Phase, r.Config.Seed)
+		}
+		bests = append(bests, r.Best)
+	}
+	// The same seed alone gives the same run.
+	alone := cfg
+	alone.Seed = 4
+	job, err := Start(alone, filepath.Join(t.TempDir(), "alone"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := job.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := job.Best(); !slices.Equal(got, bests[1]) {
+		t.Errorf("seed 4 alone: best %v, in the sweep %v", got, bests[1])
+	}
+	// Run again: both are done, nothing is rewritten.
+	cp := filepath.Join(dirs[0], FileCheckpoint)
+	before, _ := os.ReadFile(cp)
+	var log bytes.Buffer
+	if _, err := Sweep(context.Background(), cfg, []int64{3, 4}, dir, Options{Log: &log}); err != nil {
+		t.Fatal(err)
+	}
+	after, _ := os.ReadFile(cp)
+	if !bytes.Equal(before, after) || strings.Count(log.String(), "is done") != 2 {
+		t.Errorf("a finished sweep was run again: %q", log.String())
+	}
+	// Another setting into the same directory: refused.
+	other := cfg
+	other.Match.Pairs++
+	_, err = Sweep(context.Background(), other, []int64{3}, dir, Options{})
+	var in *InputError
+	if !errors.As(err, &in) || !strings.Contains(err.Error(), "match.pairs") {
+		t.Errorf("changed config: %v", err)
+	}
+	for _, seeds := range [][]int64{nil, {1, 1}, {-1}} {
+		if _, err := Sweep(context.Background(), cfg, seeds, t.TempDir(), Options{}); !errors.As(err, &in) {
+			t.Errorf("seeds %v: %v", seeds, err)
+		}
+	}
+}
