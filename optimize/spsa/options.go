@@ -18,9 +18,10 @@ const (
 	DefaultStabilityFraction = 0.1
 )
 
-// Options are SPSA's settings as the [spsa] table of a tuning config. The
-// rest of a Config comes from the optimize.Problem: the genes, the initial
-// range, the bounds and their mode, the match length (Options.Config).
+// Options is the [spsa] table of a tuning config: the budget and the gain
+// schedule. Options.Config adds what the optimize.Problem knows (gene
+// names, ranges, bounds and their mode, pairs a match) and resolves the
+// per-gene c_end and r_end.
 type Options struct {
 	// Iterations is the budget N of iterations (one match each); it also
 	// sets the gains, so c_k and a_k reach c_end and a_end at iteration N.

@@ -49,82 +49,63 @@ func TestDefaults(t *testing.T) {
 }
 
 func TestOptionsValidateNamesTheKey(t *testing.T) {
-	type edit func(*Options, *optimize.Problem)
-	cases := []struct {
-		key     string
-		in, out edit // just inside the limit (passes), just outside (fails)
-	}{
-		{"iterations", func(o *Options, _ *optimize.Problem) { o.Iterations = 1 },
-			func(o *Options, _ *optimize.Problem) { o.Iterations = 0 }},
-		{"alpha", func(o *Options, _ *optimize.Problem) { o.Alpha = 1e-9 },
-			func(o *Options, _ *optimize.Problem) { o.Alpha = 0 }},
-		{"alpha", func(o *Options, _ *optimize.Problem) { o.Alpha = 1 },
-			func(o *Options, _ *optimize.Problem) { o.Alpha = math.NaN() }},
-		{"gamma", func(o *Options, _ *optimize.Problem) { o.Gamma = 1e-9 },
-			func(o *Options, _ *optimize.Problem) { o.Gamma = -0.101 }},
-		{"gamma", func(o *Options, _ *optimize.Problem) { o.Gamma = 1 },
-			func(o *Options, _ *optimize.Problem) { o.Gamma = math.Inf(1) }},
-		{"a_stability", func(o *Options, _ *optimize.Problem) { o.AStability = 0 },
-			func(o *Options, _ *optimize.Problem) { o.AStability = -1 }},
-		{"a_stability", func(o *Options, _ *optimize.Problem) { o.AStability = 1e6 },
-			func(o *Options, _ *optimize.Problem) { o.AStability = math.Inf(1) }},
-		{"c_end_fraction", func(o *Options, _ *optimize.Problem) { o.CEndFraction = 1e-6 },
-			func(o *Options, _ *optimize.Problem) { o.CEndFraction = 0 }},
-		{"c_end", func(o *Options, _ *optimize.Problem) { o.CEnd.All = 0 },
-			func(o *Options, _ *optimize.Problem) { o.CEnd.All = -1 }},
-		{"c_end", func(o *Options, _ *optimize.Problem) { o.CEnd.All = 300 },
-			func(o *Options, _ *optimize.Problem) { o.CEnd.All = math.NaN() }},
-		{"c_end.S4", func(o *Options, _ *optimize.Problem) { o.CEnd.Genes = map[string]float64{"S4": 300} },
-			func(o *Options, _ *optimize.Problem) { o.CEnd.Genes = map[string]float64{"S4": 0} }},
-		{"c_end.S9", func(o *Options, _ *optimize.Problem) { o.CEnd.Genes = map[string]float64{"S5": 1} },
-			func(o *Options, _ *optimize.Problem) { o.CEnd.Genes = map[string]float64{"S5": 1, "S9": 1} }},
-		{"r_end", func(o *Options, _ *optimize.Problem) { o.REnd.All = 1e-9 },
-			func(o *Options, _ *optimize.Problem) { o.REnd.All = -0.002 }},
-		{"r_end.S1", func(o *Options, _ *optimize.Problem) { o.REnd.Genes = map[string]float64{"S1": 0.004} },
-			func(o *Options, _ *optimize.Problem) { o.REnd.Genes = map[string]float64{"S1": math.Inf(1)} }},
-		{"r_end.s1", func(o *Options, _ *optimize.Problem) { o.REnd.Genes = map[string]float64{"S1": 0.004} },
-			func(o *Options, _ *optimize.Problem) { o.REnd.Genes = map[string]float64{"s1": 0.004} }},
+	type edit = func(*Options, *optimize.Problem)
+	lim := func(key string, in, out edit) optimizetest.OptionLimit[Options] {
+		return optimizetest.OptionLimit[Options]{Key: key, In: in, Out: out}
+	}
+	cases := []optimizetest.OptionLimit[Options]{
+		lim("iterations", func(o *Options, _ *optimize.Problem) { o.Iterations = 1 },
+			func(o *Options, _ *optimize.Problem) { o.Iterations = 0 }),
+		lim("alpha", func(o *Options, _ *optimize.Problem) { o.Alpha = 1e-9 },
+			func(o *Options, _ *optimize.Problem) { o.Alpha = 0 }),
+		lim("alpha", func(o *Options, _ *optimize.Problem) { o.Alpha = 1 },
+			func(o *Options, _ *optimize.Problem) { o.Alpha = math.NaN() }),
+		lim("gamma", func(o *Options, _ *optimize.Problem) { o.Gamma = 1e-9 },
+			func(o *Options, _ *optimize.Problem) { o.Gamma = -0.101 }),
+		lim("gamma", func(o *Options, _ *optimize.Problem) { o.Gamma = 1 },
+			func(o *Options, _ *optimize.Problem) { o.Gamma = math.Inf(1) }),
+		lim("a_stability", func(o *Options, _ *optimize.Problem) { o.AStability = 0 },
+			func(o *Options, _ *optimize.Problem) { o.AStability = -1 }),
+		lim("a_stability", func(o *Options, _ *optimize.Problem) { o.AStability = 1e6 },
+			func(o *Options, _ *optimize.Problem) { o.AStability = math.Inf(1) }),
+		lim("c_end_fraction", func(o *Options, _ *optimize.Problem) { o.CEndFraction = 1e-6 },
+			func(o *Options, _ *optimize.Problem) { o.CEndFraction = 0 }),
+		lim("c_end", func(o *Options, _ *optimize.Problem) { o.CEnd.All = 0 },
+			func(o *Options, _ *optimize.Problem) { o.CEnd.All = -1 }),
+		lim("c_end", func(o *Options, _ *optimize.Problem) { o.CEnd.All = 300 },
+			func(o *Options, _ *optimize.Problem) { o.CEnd.All = math.NaN() }),
+		lim("c_end.S4", func(o *Options, _ *optimize.Problem) { o.CEnd.Genes = map[string]float64{"S4": 300} },
+			func(o *Options, _ *optimize.Problem) { o.CEnd.Genes = map[string]float64{"S4": 0} }),
+		lim("c_end.S9", func(o *Options, _ *optimize.Problem) { o.CEnd.Genes = map[string]float64{"S5": 1} },
+			func(o *Options, _ *optimize.Problem) { o.CEnd.Genes = map[string]float64{"S5": 1, "S9": 1} }),
+		lim("r_end", func(o *Options, _ *optimize.Problem) { o.REnd.All = 1e-9 },
+			func(o *Options, _ *optimize.Problem) { o.REnd.All = -0.002 }),
+		lim("r_end.S1", func(o *Options, _ *optimize.Problem) { o.REnd.Genes = map[string]float64{"S1": 0.004} },
+			func(o *Options, _ *optimize.Problem) { o.REnd.Genes = map[string]float64{"S1": math.Inf(1)} }),
+		lim("r_end.s1", func(o *Options, _ *optimize.Problem) { o.REnd.Genes = map[string]float64{"S1": 0.004} },
+			func(o *Options, _ *optimize.Problem) { o.REnd.Genes = map[string]float64{"s1": 0.004} }),
 		// From the problem: its shapes, and the initial range inside clamped
 		// bounds; a gene of zero range is fine once its c_end is set.
-		{"", func(_ *Options, p *optimize.Problem) { p.Pairs = 1 },
-			func(_ *Options, p *optimize.Problem) { p.Pairs = 0 }},
-		{"", func(_ *Options, p *optimize.Problem) { p.InitHi[1] = 4000 },
-			func(_ *Options, p *optimize.Problem) { p.InitHi[1] = 4001 }},
-		{"", func(_ *Options, p *optimize.Problem) { p.InitHi[1], p.BoundMode = 4001, "off" },
-			func(_ *Options, p *optimize.Problem) { p.InitHi[1], p.BoundMode = 4001, "reflect" }},
-		{"", func(o *Options, p *optimize.Problem) {
+		lim("", func(_ *Options, p *optimize.Problem) { p.Pairs = 1 },
+			func(_ *Options, p *optimize.Problem) { p.Pairs = 0 }),
+		lim("", func(_ *Options, p *optimize.Problem) { p.InitHi[1] = 4000 },
+			func(_ *Options, p *optimize.Problem) { p.InitHi[1] = 4001 }),
+		lim("", func(_ *Options, p *optimize.Problem) { p.InitHi[1], p.BoundMode = 4001, "off" },
+			func(_ *Options, p *optimize.Problem) { p.InitHi[1], p.BoundMode = 4001, "reflect" }),
+		lim("", func(o *Options, p *optimize.Problem) {
 			p.Bounds, p.BoundMode, p.InitHi[2] = nil, "off", 0
 			o.CEnd.Genes = map[string]float64{"S3": 10}
-		}, func(_ *Options, p *optimize.Problem) { p.Bounds, p.BoundMode, p.InitHi[2] = nil, "off", 0 }},
-		{"", func(_ *Options, p *optimize.Problem) { p.BoundMode = "off" },
-			func(_ *Options, p *optimize.Problem) { p.BoundMode = "wrap" }},
+		}, func(_ *Options, p *optimize.Problem) { p.Bounds, p.BoundMode, p.InitHi[2] = nil, "off", 0 }),
+		lim("", func(_ *Options, p *optimize.Problem) { p.BoundMode = "off" },
+			func(_ *Options, p *optimize.Problem) { p.BoundMode = "wrap" }),
 	}
-	for i, tc := range cases {
-		o, p := DefaultOptions(), problem(5)
-		tc.in(&o, &p)
-		if err := o.Validate(p); err != nil {
-			t.Errorf("case %d (%s) inside the limit: %v", i, tc.key, err)
-		}
-		if err := Spec.Validate(&o, p); err != nil {
-			t.Errorf("case %d (%s) inside the limit, Spec.Validate: %v", i, tc.key, err)
-		}
-		o, p = DefaultOptions(), problem(5)
-		tc.out(&o, &p)
-		err := o.Validate(p)
-		var oe *optimize.OptionError
-		if !errors.As(err, &oe) {
-			t.Errorf("case %d (%s) outside the limit: error %v is not an *optimize.OptionError", i, tc.key, err)
-			continue
-		}
-		if oe.Key != tc.key || oe.Msg == "" {
-			t.Errorf("case %d: key %q (%v), want %q", i, oe.Key, err, tc.key)
-		}
-		if tc.key == "" && !strings.Contains(strings.ToLower(oe.Msg), "problem") {
-			t.Errorf("case %d: %q does not say the problem is at fault", i, oe.Msg)
-		}
-		if _, err := Spec.New(&o, p, rand.NewPCG(1, 2)); err == nil {
-			t.Errorf("case %d (%s): Spec.New accepted it", i, tc.key)
-		}
+	optimizetest.CheckOptionLimits(t, Spec, DefaultOptions, func() optimize.Problem { return problem(5) }, cases)
+	// Options.Validate is what Spec.Validate calls.
+	o := DefaultOptions()
+	o.CEnd.Genes = map[string]float64{"S9": 1}
+	var oe *optimize.OptionError
+	if err := o.Validate(problem(5)); !errors.As(err, &oe) || oe.Key != "c_end.S9" {
+		t.Errorf("Options.Validate: %v", err)
 	}
 }
 
@@ -234,34 +215,12 @@ func TestSpec(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, ch := range Spec.Charts {
-		for _, k := range ch.Metrics {
-			if _, ok := rec.Metrics[k]; !ok {
-				t.Errorf("chart %s plots %q, which no record has", ch.Name, k)
-			}
-		}
-		if ch.Prefix != "" {
-			for _, g := range p.Genes {
-				if _, ok := rec.Metrics[ch.Prefix+g]; !ok {
-					t.Errorf("chart %s plots %q, which no record has", ch.Name, ch.Prefix+g)
-				}
-			}
-		}
-	}
+	optimizetest.CheckCharts(t, Spec, rec, p.Genes)
 	if len(rec.Metrics) != 5+len(p.Genes) {
 		t.Errorf("metrics %v", rec.Metrics)
 	}
-	for _, bad := range []any{DefaultOptions(), (*Options)(nil), nil, "spsa"} {
-		if err := Spec.Validate(bad, p); err == nil || !strings.Contains(err.Error(), "*spsa.Options") {
-			t.Errorf("Validate(%T): %v", bad, err)
-		}
-		if m, err := Spec.New(bad, p, rand.NewPCG(1, 1)); err == nil || m != nil {
-			t.Errorf("New(%T): %v", bad, err)
-		}
-		if m, err := Spec.Restore(bad, p, []byte("{}")); err == nil || m != nil {
-			t.Errorf("Restore(%T): %v", bad, err)
-		}
-	}
+	optimizetest.CheckSpecRefuses(t, Spec, p, DefaultOptions(), "*spsa.Options")
+	optimizetest.CheckSpecRefuses(t, Spec, p, (*Options)(nil), "*spsa.Options")
 	if _, err := New(o.Config(p), nil); err == nil {
 		t.Error("New accepted a nil PCG")
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -15,22 +16,14 @@ import (
 	"github.com/roadtune/roadtune/optimize/optimizetest"
 )
 
-// problem is a problem of genes genes named S1, S2, …, initial range and
-// bounds [0, 4000] clamped, one pair a match.
+// problem is optimizetest.Problem with genes S1, S2, …: initial range
+// and bounds [0, 4000] clamped, one pair a match.
 func problem(genes int) optimize.Problem {
-	p := optimize.Problem{
-		Genes:     make([]string, genes),
-		InitLo:    make([]float64, genes),
-		InitHi:    make([]float64, genes),
-		Bounds:    optimize.UniformBounds(genes, 0, 4000),
-		BoundMode: "clamp",
-		Pairs:     1,
+	names := make([]string, genes)
+	for d := range names {
+		names[d] = fmt.Sprintf("S%d", d+1)
 	}
-	for d := range genes {
-		p.Genes[d] = "S" + string(rune('1'+d))
-		p.InitHi[d] = 4000
-	}
-	return p
+	return optimizetest.Problem(names...)
 }
 
 func mustNew(t testing.TB, o Options, p optimize.Problem, a, b uint64) *SPSA {
@@ -363,24 +356,6 @@ func TestResumeEqualsUninterrupted(t *testing.T) {
 	}
 }
 
-// failing delegates to ref but fails its call number failAt (from 0).
-type failing struct {
-	ref    optimize.Referee
-	failAt int
-	n      int
-}
-
-var errBoom = errors.New("engine crashed")
-
-func (f *failing) Play(ctx context.Context, seed uint64, ms []optimize.Match) ([]optimize.Outcome, error) {
-	n := f.n
-	f.n++
-	if n == f.failAt {
-		return nil, errBoom
-	}
-	return f.ref.Play(ctx, seed, ms)
-}
-
 // cancelling cancels the context of the Play call it receives, as a
 // signal during the games would, and reports it.
 type cancelling context.CancelFunc
@@ -415,8 +390,8 @@ func TestFailureLeavesStateUnchanged(t *testing.T) {
 	cancel()
 	for name, try := range map[string]func(*SPSA) error{
 		"referee error": func(s *SPSA) error {
-			_, err := s.Step(context.Background(), &failing{ref: target, failAt: 0})
-			if !errors.Is(err, errBoom) {
+			_, err := s.Step(context.Background(), &optimizetest.FailingReferee{Ref: target})
+			if !errors.Is(err, optimizetest.ErrEngine) {
 				return errors.New("error does not wrap the referee's: " + err.Error())
 			}
 			return err

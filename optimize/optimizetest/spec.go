@@ -1,0 +1,51 @@
+package optimizetest
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/roadtune/roadtune/optimize"
+)
+
+// CheckCharts checks that rec, a record of a run of spec on a problem with
+// the named genes, has every metric spec's charts plot: each of a chart's
+// Metrics and, for a chart with a Prefix, Prefix+gene for every gene.
+func CheckCharts(t testing.TB, spec optimize.Spec, rec optimize.Record, genes []string) {
+	t.Helper()
+	for _, ch := range spec.Charts {
+		keys := append([]string(nil), ch.Metrics...)
+		if ch.Prefix != "" {
+			for _, g := range genes {
+				keys = append(keys, ch.Prefix+g)
+			}
+		}
+		for _, k := range keys {
+			if _, ok := rec.Metrics[k]; !ok {
+				t.Errorf("chart %s plots %q, which the record lacks", ch.Name, k)
+			}
+		}
+	}
+}
+
+// CheckSpecRefuses checks that spec's functions refuse options of the
+// wrong type (a value instead of a pointer, a nil pointer, nil, a string)
+// with an error, or a Describe line, that names want, the options type
+// (e.g. "*spsa.Options").
+func CheckSpecRefuses(t testing.TB, spec optimize.Spec, p optimize.Problem, value any, want string) {
+	t.Helper()
+	for _, bad := range []any{value, nil, spec.Name} {
+		if err := spec.Validate(bad, p); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Validate(%T): %v", bad, err)
+		}
+		if m, err := spec.New(bad, p, rand.NewPCG(1, 1)); err == nil || m != nil {
+			t.Errorf("New(%T): %v", bad, err)
+		}
+		if m, err := spec.Restore(bad, p, []byte("{}")); err == nil || m != nil {
+			t.Errorf("Restore(%T): %v", bad, err)
+		}
+		if d := spec.Describe(bad); !strings.Contains(d, want) {
+			t.Errorf("Describe(%T): %q", bad, d)
+		}
+	}
+}
