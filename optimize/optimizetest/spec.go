@@ -1,6 +1,7 @@
 package optimizetest
 
 import (
+	"context"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -48,4 +49,19 @@ func CheckSpecRefuses(t testing.TB, spec optimize.Spec, p optimize.Problem, valu
 			t.Errorf("Describe(%T): %q", bad, d)
 		}
 	}
+}
+
+// Step runs one m.Step with a background context, failing t on an error,
+// and returns the record with its Detail as the method's own type D.
+func Step[D any](t testing.TB, m optimize.Method, ref optimize.Referee) (optimize.Record, D) {
+	t.Helper()
+	rec, err := m.Step(context.Background(), ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, ok := rec.Detail.(D)
+	if !ok {
+		t.Fatalf("record detail is %T, want %T", rec.Detail, d)
+	}
+	return rec, d
 }

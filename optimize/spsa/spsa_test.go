@@ -40,15 +40,7 @@ func mustNew(t testing.TB, o Options, p optimize.Problem, a, b uint64) *SPSA {
 
 func step(t testing.TB, s *SPSA, ref optimize.Referee) (optimize.Record, Iteration) {
 	t.Helper()
-	rec, err := s.Step(context.Background(), ref)
-	if err != nil {
-		t.Fatal(err)
-	}
-	it, ok := rec.Detail.(Iteration)
-	if !ok {
-		t.Fatalf("record detail is %T, want spsa.Iteration", rec.Detail)
-	}
-	return rec, it
+	return optimizetest.Step[Iteration](t, s, ref)
 }
 
 // encode returns the record as JSON, its Line included.
@@ -299,13 +291,13 @@ func TestResumeEqualsUninterrupted(t *testing.T) {
 	}
 	full := run(m, ref(), o.Iterations)
 	final, _ := m.MarshalState()
+	best := m.Best()
 	for _, cut := range []int{0, 1, 5, 12} {
 		m, err := Spec.New(&o, p, rand.NewPCG(3, 4))
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := ref() // one referee for both halves, as a resumed job makes a new one
-		part := run(m, r, cut)
+		part := run(m, ref(), cut)
 		blob, err := m.MarshalState()
 		if err != nil {
 			t.Fatal(err)
@@ -321,8 +313,8 @@ func TestResumeEqualsUninterrupted(t *testing.T) {
 		if !reflect.DeepEqual(part, full) {
 			t.Errorf("cut %d: the restored run's records differ", cut)
 		}
-		if b, _ := back.MarshalState(); string(b) != string(final) || !slices.Equal(back.Best(), m.Best()) && cut == o.Iterations {
-			t.Errorf("cut %d: final states differ", cut)
+		if b, _ := back.MarshalState(); string(b) != string(final) || !slices.Equal(back.Best(), best) {
+			t.Errorf("cut %d: final states or bests differ", cut)
 		}
 	}
 	good := final
