@@ -169,9 +169,9 @@ var Spec = optimize.Typed[Options, Config, State, *SPSA]{
 
 // describe says what the options set; the ranges are the Problem's.
 func describe(o Options) string {
-	a := fmt.Sprintf("A %g", o.AStability)
+	a := fmt.Sprintf("A %.4g", o.AStability)
 	if o.AStability == 0 {
-		a = fmt.Sprintf("A %g (0.1·N)", DefaultStabilityFraction*float64(o.Iterations))
+		a = fmt.Sprintf("A %.4g (0.1·N)", DefaultStabilityFraction*float64(o.Iterations))
 	}
 	cEnd := fmt.Sprintf("c_end %g of the range", o.CEndFraction)
 	if o.CEnd.All != 0 || len(o.CEnd.Genes) > 0 {

@@ -200,6 +200,10 @@ func TestSpec(t *testing.T) {
 		t.Errorf("Describe: %q", d)
 	}
 	o2 := *o
+	o2.Iterations = 6 // A = 0.6, not 0.6000000000000001
+	if d := Spec.Describe(&o2); !strings.Contains(d, "A 0.6 (0.1·N)") {
+		t.Errorf("Describe: %q", d)
+	}
 	o2.AStability = 5
 	o2.CEnd = PerGene{Genes: map[string]float64{"S4": 300}}
 	o2.REnd = PerGene{Genes: map[string]float64{"S1": 0.004}}

@@ -74,8 +74,8 @@ func (it Iteration) record(c Config, θ0 []float64, games int) optimize.Record {
 		Best:    slices.Clone(it.Theta),
 		Metrics: m,
 		Detail:  it,
-		Line: fmt.Sprintf("k %d: plus side +%d =%d −%d (r %+d), step %.3f c_end, c_k %.3f c_end",
-			it.K, it.Wins, it.Draws, it.Losses, it.R, m["step_norm"], m["c_k_norm"]),
+		Line: fmt.Sprintf("plus side +%d =%d −%d (r %+d), step %.3f c_end, c_k %.3f c_end",
+			it.Wins, it.Draws, it.Losses, it.R, m["step_norm"], m["c_k_norm"]),
 	}
 }
 

@@ -147,7 +147,7 @@ func TestHandWorkedIterations(t *testing.T) {
 		if !near(rec.Metrics["c_k_norm"], []float64{2, math.Sqrt2}[k-1]) || !near(rec.Metrics["a_k_norm"], []float64{2.5, 5.0 / 3}[k-1]) {
 			t.Errorf("k %d: c_k_norm %g a_k_norm %g", k, rec.Metrics["c_k_norm"], rec.Metrics["a_k_norm"])
 		}
-		if !strings.HasPrefix(rec.Line, "k ") || !strings.Contains(rec.Line, "r +2") {
+		if !strings.HasPrefix(rec.Line, "plus side +3 =0 −1 (r +2)") {
 			t.Errorf("line %q", rec.Line)
 		}
 		θ = it.Theta
