@@ -2,6 +2,7 @@ package optimizetest
 
 import (
 	"context"
+	"encoding/json"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -64,4 +65,20 @@ func Step[D any](t testing.TB, m optimize.Method, ref optimize.Referee) (optimiz
 		t.Fatalf("record detail is %T, want %T", rec.Detail, d)
 	}
 	return rec, d
+}
+
+// RecordJSON returns rec as JSON, its Line included and its wall time
+// zeroed, for comparing the records of two runs (a resumed one and an
+// uninterrupted one) byte for byte.
+func RecordJSON(t testing.TB, rec optimize.Record) string {
+	t.Helper()
+	rec.Seconds = 0
+	b, err := json.Marshal(struct {
+		optimize.Record
+		Line string
+	}{rec, rec.Line})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

@@ -55,8 +55,9 @@ func (c Config) A(d int) float64 {
 }
 
 // Gains returns the per-gene gains of iteration k (from 1):
-// c_k[d] = c[d]/k^γ and a_k[d] = a[d]/(A + k)^α (Spall 1992 eq. 2.2;
-// fishtest), in weight units and weight units² per game of r.
+// c_k[d] = c[d]/k^γ and a_k[d] = a[d]/(A + k)^α (Spall 1992's gain
+// sequences with Spall 1998's stability constant A, as fishtest computes
+// them): c_k in weight units, a_k in weight units² per game of r.
 func (c Config) Gains(k int) (ak, ck []float64) {
 	ak, ck = make([]float64, len(c.CEnd)), make([]float64, len(c.CEnd))
 	kγ := math.Pow(float64(k), c.Gamma)

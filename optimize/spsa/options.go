@@ -10,7 +10,7 @@ import (
 // The defaults of fishtest's and OpenBench's SPSA, and roadtune's budget.
 const (
 	DefaultIterations   = 200
-	DefaultAlpha        = 0.602 // α of a_k (Spall 1998's practical value)
+	DefaultAlpha        = 0.602 // α of a_k (Spall 1998, IEEE TAES 34(3), practical values)
 	DefaultGamma        = 0.101 // γ of c_k
 	DefaultCEndFraction = 0.05  // c_end = range/20
 	DefaultREnd         = 0.002 // r_end = a_end/c_end²

@@ -2,7 +2,6 @@ package spsa
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -41,19 +40,6 @@ func mustNew(t testing.TB, o Options, p optimize.Problem, a, b uint64) *SPSA {
 func step(t testing.TB, s *SPSA, ref optimize.Referee) (optimize.Record, Iteration) {
 	t.Helper()
 	return optimizetest.Step[Iteration](t, s, ref)
-}
-
-// encode returns the record as JSON, its Line included.
-func encode(t testing.TB, rec optimize.Record) string {
-	t.Helper()
-	b, err := json.Marshal(struct {
-		optimize.Record
-		Line string
-	}{rec, rec.Line})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
 }
 
 func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
@@ -281,7 +267,7 @@ func TestResumeEqualsUninterrupted(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			out = append(out, encode(t, rec))
+			out = append(out, optimizetest.RecordJSON(t, rec))
 		}
 		return out
 	}
@@ -376,7 +362,7 @@ func TestFailureLeavesStateUnchanged(t *testing.T) {
 	var want []string
 	for !clean.Done() {
 		rec, _ := step(t, clean, target)
-		want = append(want, encode(t, rec))
+		want = append(want, optimizetest.RecordJSON(t, rec))
 	}
 	cancelled, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -418,7 +404,7 @@ func TestFailureLeavesStateUnchanged(t *testing.T) {
 				}
 			}
 			rec, _ := step(t, s, target)
-			got = append(got, encode(t, rec))
+			got = append(got, optimizetest.RecordJSON(t, rec))
 		}
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: the retried run's records differ", name)
