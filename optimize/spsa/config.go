@@ -1,0 +1,165 @@
+package spsa
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/roadtune/roadtune/optimize"
+)
+
+// Config is the algorithm's settings, every per-gene figure resolved
+// (Options.Config makes one from the [spsa] table and the Problem).
+type Config struct {
+	// Genes names the genes in the schema's order; its length is the
+	// dimension. The names label the "theta_norm.<gene>" metrics.
+	Genes []string
+	// InitLo, InitHi give each gene's range for the uniform θ0.
+	InitLo, InitHi []float64
+	// Bounds are the per-gene limits, enforced on θ (and on the plus and
+	// minus vectors) unless BoundMode is "off"; nil means none.
+	Bounds *optimize.Bounds
+	// BoundMode is "clamp", "reflect" (θ is folded back with
+	// optimize.Bounds.Reflect) or "off".
+	BoundMode string
+	// Iterations is the budget N of iterations, at least 1; it also sets
+	// the gains c and a (see C and A).
+	Iterations int
+	// Alpha and Gamma are the exponents α of a_k and γ of c_k (Spall 1992;
+	// fishtest: 0.602 and 0.101), both > 0.
+	Alpha, Gamma float64
+	// Stability is the stability constant A of a_k = a/(A + k)^α, ≥ 0
+	// (fishtest: 0.1·N).
+	Stability float64
+	// CEnd is c_end per gene, the perturbation size at the last iteration,
+	// in weight units, each > 0.
+	CEnd []float64
+	// REnd is r_end per gene, a_end/c_end² at the last iteration, each > 0
+	// (fishtest: 0.002).
+	REnd []float64
+	// Pairs is the number of game pairs a match lasts, for Forecast only
+	// (the referee decides); 0 means 1.
+	Pairs int
+}
+
+// C is the perturbation scale c of gene d: c = c_end·N^γ, so that
+// c_N = c_end (fishtest's parameterisation by end values).
+func (c Config) C(d int) float64 {
+	return c.CEnd[d] * math.Pow(float64(c.Iterations), c.Gamma)
+}
+
+// A is the step scale a of gene d: a = r_end·c_end²·(A + N)^α, so that
+// a_N = r_end·c_end².
+func (c Config) A(d int) float64 {
+	return c.REnd[d] * c.CEnd[d] * c.CEnd[d] * math.Pow(c.Stability+float64(c.Iterations), c.Alpha)
+}
+
+// Gains returns the per-gene gains of iteration k (from 1):
+// c_k[d] = c[d]/k^γ and a_k[d] = a[d]/(A + k)^α (Spall 1992's gain
+// sequences with Spall 1998's stability constant A, as fishtest computes
+// them): c_k in weight units, a_k in weight units² per game of r.
+func (c Config) Gains(k int) (ak, ck []float64) {
+	ak, ck = make([]float64, len(c.CEnd)), make([]float64, len(c.CEnd))
+	kγ := math.Pow(float64(k), c.Gamma)
+	kα := math.Pow(c.Stability+float64(k), c.Alpha)
+	for d := range ck {
+		ck[d] = c.C(d) / kγ
+		ak[d] = c.A(d) / kα
+	}
+	return ak, ck
+}
+
+// bounded reports whether the mode enforces Bounds.
+func (c Config) bounded() bool { return c.BoundMode == "clamp" || c.BoundMode == "reflect" }
+
+// enforce keeps θ inside the bounds by the bound mode, in place.
+func (c Config) enforce(θ []float64) {
+	switch c.BoundMode {
+	case "clamp":
+		c.Bounds.Clamp(θ)
+	case "reflect":
+		c.Bounds.Reflect(θ, nil)
+	}
+}
+
+// pairs is Pairs with 0 read as 1.
+func (c Config) pairs() int { return max(c.Pairs, 1) }
+
+// clone deep-copies the slices so a run is not affected by later changes
+// to the caller's Config.
+func (c Config) clone() Config {
+	c.Genes = slices.Clone(c.Genes)
+	c.InitLo, c.InitHi = slices.Clone(c.InitLo), slices.Clone(c.InitHi)
+	c.CEnd, c.REnd = slices.Clone(c.CEnd), slices.Clone(c.REnd)
+	if c.Bounds != nil {
+		c.Bounds = &optimize.Bounds{Lo: slices.Clone(c.Bounds.Lo), Hi: slices.Clone(c.Bounds.Hi)}
+	}
+	return c
+}
+
+// Validate checks the settings; errors name the field and gene, e.g.
+// "spsa: config field CEnd[2]: ...".
+func (c Config) Validate() error {
+	bad := func(field, format string, args ...any) error {
+		return fmt.Errorf("spsa: config field %s: %s", field, fmt.Sprintf(format, args...))
+	}
+	n := len(c.Genes)
+	if n == 0 {
+		return bad("Genes", "no genes")
+	}
+	for _, f := range []struct {
+		name string
+		v    []float64
+	}{{"InitLo", c.InitLo}, {"InitHi", c.InitHi}, {"CEnd", c.CEnd}, {"REnd", c.REnd}} {
+		if len(f.v) != n {
+			return bad(f.name, "has %d genes, want %d", len(f.v), n)
+		}
+	}
+	switch c.BoundMode {
+	case "clamp", "reflect", "off":
+	default:
+		return bad("BoundMode", "must be \"clamp\", \"reflect\" or \"off\", not %q", c.BoundMode)
+	}
+	if c.bounded() && c.Bounds == nil {
+		return bad("Bounds", "required when BoundMode is %q", c.BoundMode)
+	}
+	if err := c.Bounds.Validate(n); err != nil {
+		return bad("Bounds", "%v", err)
+	}
+	for d := range n {
+		lo, hi := c.InitLo[d], c.InitHi[d]
+		if !finite(lo) || !finite(hi) || lo > hi {
+			return bad(fmt.Sprintf("InitLo[%d]", d), "range [%g, %g] must be finite with InitLo ≤ InitHi", lo, hi)
+		}
+		if c.bounded() && (lo < c.Bounds.Lo[d] || hi > c.Bounds.Hi[d]) {
+			return bad(fmt.Sprintf("InitLo[%d]", d), "range [%g, %g] is not inside Bounds [%g, %g]", lo, hi, c.Bounds.Lo[d], c.Bounds.Hi[d])
+		}
+		if !finite(c.CEnd[d]) || c.CEnd[d] <= 0 {
+			return bad(fmt.Sprintf("CEnd[%d]", d), "c_end of gene %s must be a finite number > 0, have %g", c.Genes[d], c.CEnd[d])
+		}
+		if !finite(c.REnd[d]) || c.REnd[d] <= 0 {
+			return bad(fmt.Sprintf("REnd[%d]", d), "r_end of gene %s must be a finite number > 0, have %g", c.Genes[d], c.REnd[d])
+		}
+	}
+	if c.Iterations < 1 {
+		return bad("Iterations", "must be at least 1, have %d", c.Iterations)
+	}
+	if !finite(c.Alpha) || c.Alpha <= 0 {
+		return bad("Alpha", "must be a finite number > 0, have %g", c.Alpha)
+	}
+	if !finite(c.Gamma) || c.Gamma <= 0 {
+		return bad("Gamma", "must be a finite number > 0, have %g", c.Gamma)
+	}
+	if !finite(c.Stability) || c.Stability < 0 {
+		return bad("Stability", "must be a finite number ≥ 0, have %g", c.Stability)
+	}
+	for d := range n {
+		if !finite(c.C(d)) || !finite(c.A(d)) {
+			return bad(fmt.Sprintf("CEnd[%d]", d), "the gains of gene %s overflow: c = %g, a = %g", c.Genes[d], c.C(d), c.A(d))
+		}
+	}
+	if c.Pairs < 0 {
+		return bad("Pairs", "must be 0 (one pair) or more, have %d", c.Pairs)
+	}
+	return nil
+}

@@ -1,0 +1,186 @@
+package spsa
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/roadtune/roadtune/optimize"
+)
+
+// The defaults of fishtest's and OpenBench's SPSA, and roadtune's budget.
+const (
+	DefaultIterations   = 200
+	DefaultAlpha        = 0.602 // α of a_k (Spall 1998, IEEE TAES 34(3), practical values)
+	DefaultGamma        = 0.101 // γ of c_k
+	DefaultCEndFraction = 0.05  // c_end = range/20
+	DefaultREnd         = 0.002 // r_end = a_end/c_end²
+	// DefaultStabilityFraction gives A = 0.1·N when a_stability is 0.
+	DefaultStabilityFraction = 0.1
+)
+
+// Options is the [spsa] table of a tuning config: the budget and the gain
+// schedule. Options.Config adds what the optimize.Problem knows (gene
+// names, ranges, bounds and their mode, pairs a match) and resolves the
+// per-gene c_end and r_end.
+type Options struct {
+	// Iterations is the budget N of iterations (one match each); it also
+	// sets the gains, so c_k and a_k reach c_end and a_end at iteration N.
+	Iterations int `toml:"iterations" json:"iterations"`
+	// Alpha is α of a_k = a/(A + k)^α (fishtest: 0.602).
+	Alpha float64 `toml:"alpha" json:"alpha"`
+	// Gamma is γ of c_k = c/k^γ (fishtest: 0.101).
+	Gamma float64 `toml:"gamma" json:"gamma"`
+	// AStability is the stability constant A, in iterations; 0 means
+	// DefaultStabilityFraction·Iterations (fishtest's 0.1·N).
+	AStability float64 `toml:"a_stability" json:"a_stability"`
+	// CEndFraction gives the default c_end of a gene as this fraction of its
+	// range: Bounds.Hi − Bounds.Lo when the problem has bounds (even with
+	// the bound mode off), else InitHi − InitLo (default 0.05 = range/20).
+	CEndFraction float64 `toml:"c_end_fraction" json:"c_end_fraction"`
+	// CEnd sets c_end in weight units: a number for every gene, or a table
+	// by gene name, e.g. c_end = {S4 = 300}; genes it does not set take
+	// CEndFraction of their range.
+	CEnd PerGene `toml:"c_end,omitempty" json:"c_end,omitzero"`
+	// REnd sets r_end = a_end/c_end²: a number for every gene (default
+	// 0.002), or a table by gene name, e.g. r_end = {S1 = 0.004}; genes it
+	// does not set take DefaultREnd.
+	REnd PerGene `toml:"r_end" json:"r_end"`
+}
+
+// DefaultOptions are fishtest's: α = 0.602, γ = 0.101, A = 0.1·N,
+// c_end = range/20, r_end = 0.002, with N = 200 iterations.
+func DefaultOptions() Options {
+	return Options{
+		Iterations:   DefaultIterations,
+		Alpha:        DefaultAlpha,
+		Gamma:        DefaultGamma,
+		CEndFraction: DefaultCEndFraction,
+		REnd:         PerGene{All: DefaultREnd},
+	}
+}
+
+// geneRange is the scale of gene d: the bound range when p has bounds,
+// else the initial range.
+func geneRange(p optimize.Problem, d int) float64 {
+	if p.Bounds != nil && len(p.Bounds.Lo) > d {
+		return p.Bounds.Hi[d] - p.Bounds.Lo[d]
+	}
+	return p.InitHi[d] - p.InitLo[d]
+}
+
+// Config is the Config for o and p: the problem's genes, ranges, bounds
+// (copied), bound mode and pairs; Stability = AStability or, when 0,
+// 0.1·Iterations; per gene CEnd[d] from o.CEnd, else CEndFraction·range,
+// and REnd[d] from o.REnd, else DefaultREnd. It does not validate;
+// Config.Validate does (and Options.Validate checks o first).
+func (o Options) Config(p optimize.Problem) Config {
+	c := Config{
+		Genes:      slices.Clone(p.Genes),
+		InitLo:     slices.Clone(p.InitLo),
+		InitHi:     slices.Clone(p.InitHi),
+		BoundMode:  p.BoundMode,
+		Iterations: o.Iterations,
+		Alpha:      o.Alpha,
+		Gamma:      o.Gamma,
+		Stability:  o.AStability,
+		Pairs:      p.Pairs,
+	}
+	if c.Stability == 0 {
+		c.Stability = DefaultStabilityFraction * float64(o.Iterations)
+	}
+	if p.Bounds != nil {
+		c.Bounds = &optimize.Bounds{Lo: slices.Clone(p.Bounds.Lo), Hi: slices.Clone(p.Bounds.Hi)}
+	}
+	if len(p.InitLo) == len(p.Genes) && len(p.InitHi) == len(p.Genes) {
+		c.CEnd = make([]float64, len(p.Genes))
+		c.REnd = make([]float64, len(p.Genes))
+		for d, name := range p.Genes {
+			c.CEnd[d] = o.CEnd.value(name, o.CEndFraction*geneRange(p, d))
+			c.REnd[d] = o.REnd.value(name, DefaultREnd)
+		}
+	}
+	return c
+}
+
+// Validate checks o against p, every option up front: iterations ≥ 1;
+// alpha, gamma, c_end_fraction finite and > 0; a_stability finite and ≥ 0;
+// c_end and r_end as PerGene (a number finite and ≥ 0, 0 meaning the
+// default; a table's genes named in p.Genes with finite values > 0). Then
+// p.Validate and Config.Validate of o.Config(p), whose faults are the
+// problem's (its ranges and bounds, or a gene of zero range whose c_end
+// is not set). The error is an *optimize.OptionError whose Key is the
+// option at fault ("c_end.S9" for one gene), or "" for the problem.
+func (o Options) Validate(p optimize.Problem) error {
+	bad := func(key, format string, args ...any) error {
+		return &optimize.OptionError{Key: key, Msg: fmt.Sprintf(format, args...)}
+	}
+	if o.Iterations < 1 {
+		return bad("iterations", "must be at least 1, have %d", o.Iterations)
+	}
+	for _, f := range []struct {
+		key string
+		v   float64
+	}{{"alpha", o.Alpha}, {"gamma", o.Gamma}, {"c_end_fraction", o.CEndFraction}} {
+		if !finite(f.v) || f.v <= 0 {
+			return bad(f.key, "must be a finite number > 0, have %g", f.v)
+		}
+	}
+	if !finite(o.AStability) || o.AStability < 0 {
+		return bad("a_stability", "must be a finite number ≥ 0 (0 = 0.1 × iterations), have %g", o.AStability)
+	}
+	if err := o.CEnd.check("c_end", p.Genes); err != nil {
+		return err
+	}
+	if err := o.REnd.check("r_end", p.Genes); err != nil {
+		return err
+	}
+	if err := p.Validate(); err != nil {
+		return &optimize.OptionError{Msg: err.Error()}
+	}
+	if err := o.Config(p).Validate(); err != nil {
+		return &optimize.OptionError{Msg: fmt.Sprintf("%v (from the problem; a gene of zero range needs its c_end set)", err)}
+	}
+	return nil
+}
+
+// Spec describes SPSA to a job runner: options from the [spsa] table, one
+// step an iteration, the budget in "iterations".
+var Spec = optimize.Typed[Options, Config, State, *SPSA]{
+	Defaults: DefaultOptions,
+	Validate: Options.Validate,
+	Config:   Options.Config,
+	New:      New,
+	Restore:  Restore,
+	Describe: describe,
+}.Spec(optimize.Spec{
+	Name:      "spsa",
+	Unit:      "iteration",
+	About:     "simultaneous perturbation stochastic approximation (Spall 1992), as fishtest runs it",
+	BudgetKey: "iterations",
+	Charts: []optimize.Chart{
+		{Name: "theta_norm", Title: "SPSA: θ − θ0 in units of c_end", YLabel: "(θ − θ0) / c_end",
+			Prefix: "theta_norm."},
+		{Name: "score", Title: "SPSA: score of θ + c_k·Δ against θ − c_k·Δ", YLabel: "score fraction of the plus side",
+			Metrics: []string{"score"}},
+		{Name: "gains", Title: "SPSA: gains and step in units of their end values", YLabel: "ratio",
+			Metrics: []string{"c_k_norm", "a_k_norm", "step_norm"}},
+	},
+})
+
+// describe says what the options set; the ranges are the Problem's.
+func describe(o Options) string {
+	a := fmt.Sprintf("A %.4g", o.AStability)
+	if o.AStability == 0 {
+		a = fmt.Sprintf("A %.4g (0.1·N)", DefaultStabilityFraction*float64(o.Iterations))
+	}
+	cEnd := fmt.Sprintf("c_end %g of the range", o.CEndFraction)
+	if o.CEnd.All != 0 || len(o.CEnd.Genes) > 0 {
+		b, _ := o.CEnd.MarshalTOML()
+		cEnd += fmt.Sprintf(", set %s", b)
+	}
+	rEnd, _ := o.REnd.MarshalTOML()
+	if o.REnd.All == 0 && len(o.REnd.Genes) == 0 {
+		rEnd = []byte(fmt.Sprint(DefaultREnd))
+	}
+	return fmt.Sprintf("SPSA, %d iterations, α %g γ %g %s, %s, r_end %s", o.Iterations, o.Alpha, o.Gamma, a, cEnd, rEnd)
+}

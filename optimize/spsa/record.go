@@ -1,0 +1,95 @@
+package spsa
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/roadtune/roadtune/optimize"
+)
+
+// Iteration is SPSA's own record of one Step, the Detail of its
+// optimize.Record (which carries the step's index k − 1, games and wall
+// time). Vectors hold genes in the schema's order, in weight units. Every
+// field is a function of Config, seed and the referee's outcomes, so a
+// resumed run reproduces it exactly.
+type Iteration struct {
+	// K is the iteration number of the formulas, from 1 (the record's Step
+	// is K − 1).
+	K int `json:"k"`
+	// Seed is the seed of the iteration's Play call (its openings).
+	Seed uint64 `json:"seed"`
+	// ThetaBefore is θ before the update.
+	ThetaBefore []float64 `json:"theta_before"`
+	// Delta is the perturbation direction Δ, one ±1 per gene.
+	Delta []int `json:"delta"`
+	// CK and AK are the gains c_k and a_k per gene.
+	CK []float64 `json:"c_k"`
+	AK []float64 `json:"a_k"`
+	// Plus and Minus are the vectors played, θ + c_k·Δ (as A) and
+	// θ − c_k·Δ (as B), clamped to the bounds unless the bound mode is off.
+	Plus  []float64 `json:"plus"`
+	Minus []float64 `json:"minus"`
+	// Wins, Draws, Losses count the match's games from Plus's view.
+	Wins   int `json:"wins"`
+	Draws  int `json:"draws"`
+	Losses int `json:"losses"`
+	// R is Wins − Losses, in games.
+	R int `json:"r"`
+	// Theta is θ after the update and the bound mode.
+	Theta []float64 `json:"theta"`
+}
+
+// Score is the plus side's score fraction, (W + D/2)/games; ½ for a match
+// of no games.
+func (it Iteration) Score() float64 {
+	o := optimize.Outcome{Wins: it.Wins, Draws: it.Draws, Losses: it.Losses}
+	if o.Games() == 0 {
+		return 0.5
+	}
+	return o.Score() / float64(o.Games())
+}
+
+// record wraps it as the optimize.Record of its step. Metrics: "score"
+// (Score), "r", "theta_norm.<gene>" = (θ_d − θ0_d)/c_end[d] for every
+// gene, "step_norm" = mean over genes of |Δθ_d|/c_end[d], and the
+// schedule "c_k_norm" = c_k/c_end = (N/k)^γ and "a_k_norm" =
+// a_k/(r_end·c_end²) = ((A + N)/(A + k))^α, the same for every gene.
+func (it Iteration) record(c Config, θ0 []float64, games int) optimize.Record {
+	m := map[string]float64{
+		"score":    it.Score(),
+		"r":        float64(it.R),
+		"c_k_norm": it.CK[0] / c.CEnd[0],
+		"a_k_norm": it.AK[0] / (c.REnd[0] * c.CEnd[0] * c.CEnd[0]),
+	}
+	step := 0.0
+	for d, name := range c.Genes {
+		m["theta_norm."+name] = (it.Theta[d] - θ0[d]) / c.CEnd[d]
+		step += math.Abs(it.Theta[d]-it.ThetaBefore[d]) / c.CEnd[d]
+	}
+	m["step_norm"] = step / float64(len(c.Genes))
+	return optimize.Record{
+		Step:    it.K - 1,
+		Games:   games,
+		Best:    slices.Clone(it.Theta),
+		Metrics: m,
+		Detail:  it,
+		Line: fmt.Sprintf("plus side +%d =%d −%d (r %+d), step %.3f c_end, c_k %.3f c_end",
+			it.Wins, it.Draws, it.Losses, it.R, m["step_norm"], m["c_k_norm"]),
+	}
+}
+
+// State is everything needed to continue a run with Restore; it is plain
+// data and JSON-serialisable (floats round-trip exactly through
+// encoding/json).
+type State struct {
+	// RNG is the run's *rand.PCG, from its MarshalBinary.
+	RNG []byte `json:"rng"`
+	// Iteration is the number of Steps done.
+	Iteration int `json:"iteration"`
+	// Theta0 is the starting vector θ0, Theta the current θ (Genes each).
+	Theta0 []float64 `json:"theta0"`
+	Theta  []float64 `json:"theta"`
+	// Games is the number of games played so far.
+	Games int `json:"games"`
+}

@@ -1,0 +1,193 @@
+package spsa
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/roadtune/roadtune/optimize"
+)
+
+// SPSA is a simultaneous perturbation stochastic approximation run
+// (Spall 1992, as fishtest runs it) in progress; it implements
+// optimize.Method, one Step an iteration. It is not safe for concurrent
+// use.
+type SPSA struct {
+	cfg   Config
+	pcg   *rand.PCG
+	rng   *rand.Rand
+	iter  int
+	θ0, θ []float64
+	games int
+}
+
+var _ optimize.Method = (*SPSA)(nil)
+
+// New starts a run: θ0 is drawn uniformly from InitLo..InitHi
+// (optimize.UniformPopulation with one vector) and put inside the bounds
+// by the bound mode. The run keeps rng and draws every random number from
+// it: rng belongs to the run from then on. Errors: an invalid Config (see
+// Validate) or a nil rng.
+func New(c Config, rng *rand.PCG) (*SPSA, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	if rng == nil {
+		return nil, errors.New("spsa: New: nil *rand.PCG")
+	}
+	c = c.clone()
+	s := &SPSA{cfg: c, pcg: rng, rng: rand.New(rng)}
+	s.θ0 = optimize.UniformPopulation(s.rng, 1, c.InitLo, c.InitHi)[0]
+	c.enforce(s.θ0)
+	s.θ = slices.Clone(s.θ0)
+	return s, nil
+}
+
+// Restore continues a run from st (from State, possibly through JSON)
+// under c, which should be the Config of the run. Iterations may be raised
+// to extend a run, but the gains c and a follow N = Iterations, so the
+// schedule of the remaining iterations changes with it. It checks the RNG,
+// that Iteration lies in [0, Iterations], that Games is not negative and
+// that Theta0 and Theta have Genes finite genes; not the bounds (a state is
+// trusted to come from the same run). Errors name the State field
+// ("spsa: Restore: state field Theta: …"), or are Config.Validate's.
+func Restore(c Config, st State) (*SPSA, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	c = c.clone()
+	const field = "spsa: Restore: state field "
+	pcg := new(rand.PCG)
+	if err := pcg.UnmarshalBinary(st.RNG); err != nil {
+		return nil, fmt.Errorf(field+"RNG: %v", err)
+	}
+	if st.Iteration < 0 || st.Iteration > c.Iterations {
+		return nil, fmt.Errorf(field+"Iteration: %d iterations done, want 0..Iterations = %d", st.Iteration, c.Iterations)
+	}
+	if st.Games < 0 {
+		return nil, fmt.Errorf(field+"Games: must be ≥ 0, have %d", st.Games)
+	}
+	if err := optimize.CheckVector(field+"Theta0", st.Theta0, len(c.Genes)); err != nil {
+		return nil, err
+	}
+	if err := optimize.CheckVector(field+"Theta", st.Theta, len(c.Genes)); err != nil {
+		return nil, err
+	}
+	return &SPSA{
+		cfg: c, pcg: pcg, rng: rand.New(pcg), iter: st.Iteration,
+		θ0: slices.Clone(st.Theta0), θ: slices.Clone(st.Theta), games: st.Games,
+	}, nil
+}
+
+// State returns a deep copy of the run's state, RNG included.
+func (s *SPSA) State() State {
+	rng, err := s.pcg.MarshalBinary()
+	if err != nil {
+		panic("spsa: PCG.MarshalBinary: " + err.Error()) // never fails (math/rand/v2)
+	}
+	return State{RNG: rng, Iteration: s.iter, Theta0: slices.Clone(s.θ0), Theta: slices.Clone(s.θ), Games: s.games}
+}
+
+// MarshalState returns State as JSON (optimize.Method); Spec.Restore reads
+// it back.
+func (s *SPSA) MarshalState() ([]byte, error) { return json.Marshal(s.State()) }
+
+// Best returns a copy of θ after the last Step (nil before the first):
+// SPSA's estimate of the optimum is its current iterate.
+func (s *SPSA) Best() []float64 {
+	if s.iter == 0 {
+		return nil
+	}
+	return slices.Clone(s.θ)
+}
+
+// Theta0 returns a copy of the starting vector θ0.
+func (s *SPSA) Theta0() []float64 { return slices.Clone(s.θ0) }
+
+// Done reports whether Iterations Steps are done.
+func (s *SPSA) Done() bool { return s.iter >= s.cfg.Iterations }
+
+// Steps is the number of iterations done.
+func (s *SPSA) Steps() int { return s.iter }
+
+// Forecast is the work left (optimize.Method): one match of 2·Pairs games
+// an iteration, exactly.
+func (s *SPSA) Forecast() optimize.Forecast {
+	left := max(s.cfg.Iterations-s.iter, 0)
+	if left == 0 {
+		return optimize.Forecast{}
+	}
+	g := 2 * s.cfg.pairs()
+	return optimize.Forecast{Steps: left, NextGames: g, Games: left * g}
+}
+
+// Step runs iteration k = Steps()+1: draws Δ (one ±1 per gene, in gene
+// order) and then the batch seed from the run's source; plays one match,
+// A = θ + c_k·Δ against B = θ − c_k·Δ (both clamped to the bounds unless
+// the bound mode is off), in one Play call; with r = wins − losses of A,
+// sets θ_d ← θ_d + a_k[d]·r/c_k[d]·Δ_d and applies the bound mode. It
+// returns a record whose Step is k − 1, Best θ, Metrics as described at
+// Iteration.record ("score", "r", "theta_norm.<gene>", "step_norm",
+// "c_k_norm", "a_k_norm") and Detail an Iteration. On any error (a Referee
+// error, ctx cancelled, a wrong number of outcomes, a θ no longer finite)
+// the run, RNG included, is left exactly as before the call, so the Step
+// may be retried. After the budget is spent it returns optimize.ErrDone.
+func (s *SPSA) Step(ctx context.Context, ref optimize.Referee) (optimize.Record, error) {
+	if s.Done() {
+		return optimize.Record{}, optimize.ErrDone
+	}
+	if err := ctx.Err(); err != nil {
+		return optimize.Record{}, err
+	}
+	saved := *s.pcg
+	it, games, err := s.step(ctx, ref)
+	if err != nil {
+		*s.pcg = saved
+		return optimize.Record{}, err
+	}
+	s.iter++
+	s.games += games
+	s.θ = slices.Clone(it.Theta)
+	return it.record(s.cfg, s.θ0, games), nil
+}
+
+// step plays iteration s.iter+1 without changing s but for its source.
+func (s *SPSA) step(ctx context.Context, ref optimize.Referee) (Iteration, int, error) {
+	c := s.cfg
+	k := s.iter + 1
+	it := Iteration{K: k, ThetaBefore: slices.Clone(s.θ), Delta: make([]int, len(s.θ))}
+	for d := range it.Delta {
+		it.Delta[d] = 1 - 2*int(s.rng.Uint64()>>63)
+	}
+	it.Seed = s.rng.Uint64()
+	it.AK, it.CK = c.Gains(k)
+	it.Plus, it.Minus = slices.Clone(s.θ), slices.Clone(s.θ)
+	for d, δ := range it.Delta {
+		it.Plus[d] += it.CK[d] * float64(δ)
+		it.Minus[d] -= it.CK[d] * float64(δ)
+	}
+	if c.bounded() {
+		c.Bounds.Clamp(it.Plus)
+		c.Bounds.Clamp(it.Minus)
+	}
+	m := optimize.Match{A: slices.Clone(it.Plus), B: slices.Clone(it.Minus)}
+	out, err := optimize.Play(ctx, ref, it.Seed, []optimize.Match{m})
+	if err != nil {
+		return it, 0, fmt.Errorf("spsa: iteration %d: %w", k, err)
+	}
+	o := out[0]
+	it.Wins, it.Draws, it.Losses = o.Wins, o.Draws, o.Losses
+	it.R = o.Wins - o.Losses
+	it.Theta = slices.Clone(s.θ)
+	for d, δ := range it.Delta {
+		it.Theta[d] += it.AK[d] * float64(it.R) / it.CK[d] * float64(δ)
+	}
+	c.enforce(it.Theta)
+	if err := optimize.CheckVector(fmt.Sprintf("spsa: iteration %d: θ", k), it.Theta, len(c.Genes)); err != nil {
+		return it, 0, fmt.Errorf("%w (the run diverged; set bounds or lower r_end)", err)
+	}
+	return it, o.Games(), nil
+}
