@@ -124,22 +124,26 @@ func (c Config) Validate() error {
 	bad := func(key, format string, args ...any) error {
 		return &rt.OptionError{Key: key, Msg: fmt.Sprintf(format, args...)}
 	}
-	switch {
-	case c.Rounds < 1:
-		return bad("rounds", "must be at least 1, have %d", c.Rounds)
-	case c.Opponents < 1:
-		return bad("opponents", "must be at least 1, have %d", c.Opponents)
-	case !finite(c.Sigma) || c.Sigma < 0:
-		return bad("sigma", "must be a finite number ≥ 0, have %g", c.Sigma)
-	case c.MinPositions < 1:
-		return bad("min_positions", "must be at least 1, have %d", c.MinPositions)
-	case c.MaxBatches < 1:
-		return bad("max_batches", "must be at least 1, have %d", c.MaxBatches)
-	case c.HoldoutEvery < 2:
+	for _, f := range []struct {
+		key      string
+		v, least int
+	}{{"rounds", c.Rounds, 1}, {"opponents", c.Opponents, 1}, {"min_positions", c.MinPositions, 1}, {"max_batches", c.MaxBatches, 1}} {
+		if f.v < f.least {
+			return bad(f.key, "must be at least %d, have %d", f.least, f.v)
+		}
+	}
+	for _, f := range []struct {
+		key string
+		v   float64
+	}{{"sigma", c.Sigma}, {"ridge", c.Ridge}} {
+		if !finite(f.v) || f.v < 0 {
+			return bad(f.key, "must be a finite number ≥ 0, have %g", f.v)
+		}
+	}
+	if c.HoldoutEvery < 2 {
 		return bad("holdout_every", "must be at least 2 (every game held out leaves none to fit), have %d", c.HoldoutEvery)
-	case !finite(c.Ridge) || c.Ridge < 0:
-		return bad("ridge", "must be a finite number ≥ 0, have %g", c.Ridge)
-	case !(c.Step > 0 && c.Step <= 1):
+	}
+	if !(c.Step > 0 && c.Step <= 1) {
 		return bad("step", "must be in (0, 1], have %g", c.Step)
 	}
 	prob := func(format string, args ...any) error {
