@@ -1,0 +1,224 @@
+package texel
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	rt "github.com/roadtune/roadtune/optimize"
+)
+
+// Options are Texel tuning's settings as the [texel] table of a tuning
+// config. The rest of a Config comes from the optimize.Problem: the genes,
+// the initial range, the bounds and their mode, the match length.
+type Options struct {
+	// Rounds is the budget of rounds (one round = one step = one fit).
+	Rounds int `toml:"rounds" json:"rounds"`
+	// Opponents is the number of matches a batch plays: θ (A) against as
+	// many perturbed copies of θ (B).
+	Opponents int `toml:"opponents" json:"opponents"`
+	// Sigma is σ of the opponents' multiplicative log-normal perturbation
+	// x_d·exp(σ·N(0,1)), per gene (0.3: a gene is scaled by a factor in
+	// [0.55, 1.8] two times in three).
+	Sigma float64 `toml:"sigma" json:"sigma"`
+	// MinPositions is the least number of training positions a fit needs;
+	// with fewer, the round plays another batch.
+	MinPositions int `toml:"min_positions" json:"min_positions"`
+	// MaxBatches is the most batches a round plays to reach MinPositions;
+	// short of them after that, the round fails.
+	MaxBatches int `toml:"max_batches" json:"max_batches"`
+	// HoldoutEvery holds out the positions of every game whose index (unique
+	// within the round) is a multiple of it: 5 holds out a fifth of the
+	// games. At least 2.
+	HoldoutEvery int `toml:"holdout_every" json:"holdout_every"`
+	// Ridge is λ of the fit's penalty λ·mean_d((g_d − θ_d)/s_d)², s_d the
+	// width of gene d's initial range (FitOptions.Ridge).
+	Ridge float64 `toml:"ridge" json:"ridge"`
+	// Step is η of θ ← θ + η·(fit − θ), in (0, 1]: 1 takes the fit.
+	Step float64 `toml:"step" json:"step"`
+}
+
+// DefaultOptions are roadtune's defaults: 10 rounds of 64 opponents with
+// σ = 0.3, at least 5,000 training positions from at most 4 batches, a
+// fifth of the games held out, ridge 1e-3, step 1.
+func DefaultOptions() Options {
+	return Options{
+		Rounds:       10,
+		Opponents:    64,
+		Sigma:        0.3,
+		MinPositions: 5000,
+		MaxBatches:   4,
+		HoldoutEvery: 5,
+		Ridge:        1e-3,
+		Step:         1,
+	}
+}
+
+// Config is Texel tuning's settings: the Options and what the Problem
+// brings.
+type Config struct {
+	Options
+	// Genes is the dimension, the schema's gene count.
+	Genes int
+	// InitLo, InitHi are the per-gene ranges of the uniform θ0.
+	InitLo, InitHi []float64
+	// Scale is s_d, the scale of gene d in the fit (its scaled variable is
+	// g_d/s_d) and in the ridge: the width of its initial range, else of
+	// its bounds, else 1.
+	Scale []float64
+	// Bounds clamp θ0, the opponents and the fit unless BoundMode is "off".
+	Bounds    *rt.Bounds
+	BoundMode string
+	// Pairs is the number of game pairs of a match, for Forecast only.
+	Pairs int
+}
+
+// Config is the Config of o and p (copies of p's slices); it does not
+// validate (Options.Validate and Config.Validate do).
+func (o Options) Config(p rt.Problem) Config {
+	c := Config{
+		Options:   o,
+		Genes:     len(p.Genes),
+		InitLo:    slices.Clone(p.InitLo),
+		InitHi:    slices.Clone(p.InitHi),
+		BoundMode: p.BoundMode,
+		Pairs:     p.Pairs,
+	}
+	if p.Bounds != nil {
+		c.Bounds = &rt.Bounds{Lo: slices.Clone(p.Bounds.Lo), Hi: slices.Clone(p.Bounds.Hi)}
+	}
+	if len(c.InitLo) == c.Genes && len(c.InitHi) == c.Genes {
+		c.Scale = make([]float64, c.Genes)
+		for d := range c.Scale {
+			s := c.InitHi[d] - c.InitLo[d]
+			if !(s > 0) && c.Bounds != nil && len(c.Bounds.Lo) == c.Genes {
+				s = c.Bounds.Hi[d] - c.Bounds.Lo[d]
+			}
+			if !(s > 0) || math.IsInf(s, 0) {
+				s = 1
+			}
+			c.Scale[d] = s
+		}
+	}
+	return c
+}
+
+// Validate checks o against p: p.Validate (an *optimize.OptionError with
+// no key), then every option (an *optimize.OptionError naming its key).
+func (o Options) Validate(p rt.Problem) error {
+	if err := p.Validate(); err != nil {
+		return &rt.OptionError{Msg: err.Error()}
+	}
+	return o.Config(p).Validate()
+}
+
+// bounded reports whether θ is kept inside the bounds.
+func (c Config) bounded() bool {
+	return c.BoundMode != "off" && c.Bounds != nil && len(c.Bounds.Lo) > 0
+}
+
+// Validate checks the options and the problem's shapes; errors are
+// *optimize.OptionError naming the option's key, or no key for the
+// problem's fields.
+func (c Config) Validate() error {
+	bad := func(key, format string, args ...any) error {
+		return &rt.OptionError{Key: key, Msg: fmt.Sprintf(format, args...)}
+	}
+	for _, f := range []struct {
+		key      string
+		v, least int
+	}{{"rounds", c.Rounds, 1}, {"opponents", c.Opponents, 1}, {"min_positions", c.MinPositions, 1}, {"max_batches", c.MaxBatches, 1}} {
+		if f.v < f.least {
+			return bad(f.key, "must be at least %d, have %d", f.least, f.v)
+		}
+	}
+	for _, f := range []struct {
+		key string
+		v   float64
+	}{{"sigma", c.Sigma}, {"ridge", c.Ridge}} {
+		if !finite(f.v) || f.v < 0 {
+			return bad(f.key, "must be a finite number ≥ 0, have %g", f.v)
+		}
+	}
+	if c.HoldoutEvery < 2 {
+		return bad("holdout_every", "must be at least 2 (every game held out leaves none to fit), have %d", c.HoldoutEvery)
+	}
+	if !(c.Step > 0 && c.Step <= 1) {
+		return bad("step", "must be in (0, 1], have %g", c.Step)
+	}
+	prob := func(format string, args ...any) error {
+		return &rt.OptionError{Msg: "texel: " + fmt.Sprintf(format, args...)}
+	}
+	if c.Genes < 1 {
+		return prob("no genes")
+	}
+	if len(c.InitLo) != c.Genes || len(c.InitHi) != c.Genes || len(c.Scale) != c.Genes {
+		return prob("InitLo, InitHi and Scale have %d, %d and %d genes, want %d", len(c.InitLo), len(c.InitHi), len(c.Scale), c.Genes)
+	}
+	for d := range c.Genes {
+		lo, hi := c.InitLo[d], c.InitHi[d]
+		if !finite(lo) || !finite(hi) || lo > hi {
+			return prob("initial range of gene %d is [%g, %g], want finite with lo ≤ hi", d, lo, hi)
+		}
+		if !(c.Scale[d] > 0) || !finite(c.Scale[d]) {
+			return prob("scale of gene %d is %g, want a finite number > 0", d, c.Scale[d])
+		}
+	}
+	switch c.BoundMode {
+	case "off", "clamp", "reflect":
+	default:
+		return prob("bound mode %q is not off, clamp or reflect", c.BoundMode)
+	}
+	if c.BoundMode != "off" && c.Bounds == nil {
+		return prob("bound mode %q needs bounds", c.BoundMode)
+	}
+	if err := c.Bounds.Validate(c.Genes); err != nil {
+		return prob("%v", err)
+	}
+	if c.Pairs < 0 {
+		return prob("pairs is %d, want ≥ 0 (0 = 1)", c.Pairs)
+	}
+	return nil
+}
+
+// pairs is Pairs with 0 read as 1.
+func (c Config) pairs() int { return max(c.Pairs, 1) }
+
+// clone deep-copies the slices.
+func (c Config) clone() Config {
+	c.InitLo, c.InitHi, c.Scale = slices.Clone(c.InitLo), slices.Clone(c.InitHi), slices.Clone(c.Scale)
+	if c.Bounds != nil {
+		c.Bounds = &rt.Bounds{Lo: slices.Clone(c.Bounds.Lo), Hi: slices.Clone(c.Bounds.Hi)}
+	}
+	return c
+}
+
+// Spec describes Texel tuning to a job runner: options from the [texel]
+// table, one step a round, the budget in "rounds". The referee must be an
+// optimize.Sampler.
+var Spec = rt.Typed[Options, Config, State, *Texel]{
+	Defaults: DefaultOptions,
+	Validate: Options.Validate,
+	Config:   Options.Config,
+	New:      New,
+	Restore:  Restore,
+	Describe: describe,
+}.Spec(rt.Spec{
+	Name:      "texel",
+	Unit:      "round",
+	About:     "Texel tuning: logistic regression of game results on road counts (chessprogramming wiki, \"Texel's Tuning Method\")",
+	BudgetKey: "rounds",
+	Charts: []rt.Chart{
+		{Name: "logloss", Title: "Log-loss of the game results (held out: before and after the fit; training)", YLabel: "log-loss (nats per position)",
+			Metrics: []string{"logloss_before", "logloss", "logloss_train"}},
+		{Name: "k", Title: "Scale K of σ(K·eval + b·tempo)", YLabel: "K (log-odds per evaluation unit)",
+			Metrics: []string{"k"}},
+		{Name: "score", Title: "θ's score against its perturbed opponents", YLabel: "score fraction",
+			Metrics: []string{"score"}},
+	},
+})
+
+func describe(o Options) string {
+	return fmt.Sprintf("Texel, %d rounds of %d opponents (σ %g), ≥ %d positions from ≤ %d batches, 1/%d of games held out, ridge %g, step %g",
+		o.Rounds, o.Opponents, o.Sigma, o.MinPositions, o.MaxBatches, o.HoldoutEvery, o.Ridge, o.Step)
+}

@@ -1,0 +1,96 @@
+package texel
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	rt "github.com/roadtune/roadtune/optimize"
+)
+
+// Round is Texel tuning's own record of one Step, the Detail of its
+// optimize.Record. Every field is a function of the Config, the seed and
+// the sampler's answers, so a resumed run reproduces it exactly.
+type Round struct {
+	// Round numbers the round from 0.
+	Round int `json:"round"`
+	// Seeds are the batch seeds of the round's Sample calls, in call order;
+	// the sampler's positions of a batch are a function of its seed and
+	// the matches, so they key the positions a refit needs.
+	Seeds []uint64 `json:"seeds"`
+	// Batches is len(Seeds); Games the games of all batches.
+	Batches int `json:"batches"`
+	Games   int `json:"games"`
+	// Opponents are the B vectors of the matches (A is ThetaBefore), the
+	// same in every batch of the round.
+	Opponents [][]float64 `json:"opponents"`
+	// Outcomes are the matches' outcomes from θ's view, batch after batch.
+	Outcomes []rt.Outcome `json:"outcomes"`
+	// Score is θ's score fraction over Outcomes (0 when no game was
+	// played).
+	Score float64 `json:"score"`
+	// Positions and HoldoutPositions count the training and the held-out
+	// positions.
+	Positions        int `json:"positions"`
+	HoldoutPositions int `json:"holdout_positions"`
+	// ThetaBefore is θ before the round (the vector that played as A),
+	// Theta after it: θ + η·(Fit.Genes − θ).
+	ThetaBefore []float64 `json:"theta_before"`
+	Theta       []float64 `json:"theta"`
+	// Fit is the fit on the training positions (K, b, fitted genes, LBFGS
+	// status and iterations).
+	Fit FitResult `json:"fit"`
+	// HoldoutLogLossBefore is the held-out log-loss (nats per position) of
+	// ThetaBefore with Fit.K and Fit.StartTempo; HoldoutLogLoss that of
+	// Theta with Fit.K and Fit.Tempo. Both 0 when no position was held out.
+	HoldoutLogLossBefore float64 `json:"holdout_log_loss_before"`
+	HoldoutLogLoss       float64 `json:"holdout_log_loss"`
+}
+
+// record wraps the round in its optimize.Record; see Texel.Step for the
+// metrics.
+func (r Round) record() rt.Record {
+	m := map[string]float64{
+		"positions":         float64(r.Positions),
+		"holdout_positions": float64(r.HoldoutPositions),
+		"logloss_train":     r.Fit.LogLoss,
+		"k":                 r.Fit.K,
+		"tempo":             r.Fit.Tempo,
+		"games":             float64(r.Games),
+		"batches":           float64(r.Batches),
+	}
+	held := "none held out"
+	if r.HoldoutPositions > 0 {
+		m["logloss_before"] = r.HoldoutLogLossBefore
+		m["logloss"] = r.HoldoutLogLoss
+		held = fmt.Sprintf("held-out log-loss %.4f → %.4f", r.HoldoutLogLossBefore, r.HoldoutLogLoss)
+	}
+	if r.Games > 0 {
+		m["score"] = r.Score
+	}
+	return rt.Record{
+		Step:    r.Round,
+		Games:   r.Games,
+		Best:    slices.Clone(r.Theta),
+		Metrics: m,
+		Detail:  r,
+		Line: fmt.Sprintf("%d positions (+%d held out) from %d games in %d batches, K %.4g, %s, score %.3f",
+			r.Positions, r.HoldoutPositions, r.Games, r.Batches, r.Fit.K, held, r.Score),
+	}
+}
+
+// State is everything needed to continue a run with Restore; plain data,
+// JSON-serialisable. It holds no positions: a round's positions are
+// replayed from its seeds or kept by the caller.
+type State struct {
+	// RNG is the method's *rand.PCG, from its MarshalBinary.
+	RNG []byte `json:"rng"`
+	// Round is the number of rounds done.
+	Round int `json:"round"`
+	// Theta is θ: θ0 before the first round, then the latest round's.
+	Theta []float64 `json:"theta"`
+	// Games is the number of games played so far.
+	Games int `json:"games"`
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

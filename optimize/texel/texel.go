@@ -1,0 +1,246 @@
+package texel
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	rt "github.com/roadtune/roadtune/optimize"
+)
+
+// Texel is a Texel tuning run in progress; it implements optimize.Method,
+// one Step a round. It is not safe for concurrent use; the sampler may
+// play a batch concurrently.
+type Texel struct {
+	cfg   Config
+	pcg   *rand.PCG
+	round int
+	theta []float64
+	games int
+}
+
+var _ rt.Method = (*Texel)(nil)
+
+// New starts a run: θ0 is optimize.UniformPopulation(rand.New(rng), 1,
+// InitLo, InitHi)[0], clamped to the bounds unless BoundMode is "off".
+// The run keeps rng and draws every random number from it: the caller must
+// not use it afterwards. Errors: an invalid Config or a nil rng.
+func New(c Config, rng *rand.PCG) (*Texel, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	if rng == nil {
+		return nil, errors.New("texel: New: nil *rand.PCG")
+	}
+	c = c.clone()
+	theta := rt.UniformPopulation(rand.New(rng), 1, c.InitLo, c.InitHi)[0]
+	if c.bounded() {
+		c.Bounds.Clamp(theta)
+	}
+	return &Texel{cfg: c, pcg: rng, theta: theta}, nil
+}
+
+// Restore continues a run from st under c, the Config of the run (Rounds
+// may be raised to extend it). It checks the RNG, that Round lies in
+// [0, Rounds], that Theta has Genes finite genes and that Games ≥ 0; errors
+// name the State field, or are Config.Validate's.
+func Restore(c Config, st State) (*Texel, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	const field = "texel: Restore: state field "
+	pcg := new(rand.PCG)
+	if err := pcg.UnmarshalBinary(st.RNG); err != nil {
+		return nil, fmt.Errorf(field+"RNG: %w", err)
+	}
+	if st.Round < 0 || st.Round > c.Rounds {
+		return nil, fmt.Errorf(field+"Round: %d rounds done, want 0..rounds = %d", st.Round, c.Rounds)
+	}
+	if err := rt.CheckVector(field+"Theta", st.Theta, c.Genes); err != nil {
+		return nil, err
+	}
+	if st.Games < 0 {
+		return nil, fmt.Errorf(field+"Games: must be ≥ 0, have %d", st.Games)
+	}
+	return &Texel{cfg: c.clone(), pcg: pcg, round: st.Round, theta: slices.Clone(st.Theta), games: st.Games}, nil
+}
+
+// State returns a copy of the run's state, RNG included.
+func (m *Texel) State() State {
+	b, err := m.pcg.MarshalBinary()
+	if err != nil {
+		panic("texel: PCG.MarshalBinary: " + err.Error()) // never fails (math/rand/v2)
+	}
+	return State{RNG: b, Round: m.round, Theta: slices.Clone(m.theta), Games: m.games}
+}
+
+// MarshalState returns State as JSON (optimize.Method); Spec.Restore reads
+// it back.
+func (m *Texel) MarshalState() ([]byte, error) { return json.Marshal(m.State()) }
+
+// Best returns a copy of θ, nil before the first round.
+func (m *Texel) Best() []float64 {
+	if m.round == 0 {
+		return nil
+	}
+	return slices.Clone(m.theta)
+}
+
+// Done reports whether Rounds rounds are done.
+func (m *Texel) Done() bool { return m.round >= m.cfg.Rounds }
+
+// Steps is the number of rounds done.
+func (m *Texel) Steps() int { return m.round }
+
+// Forecast is the work left (optimize.Method): the rounds left, each of at
+// least one batch of Opponents matches of 2·Pairs games (a round that
+// needs more positions plays up to MaxBatches batches).
+func (m *Texel) Forecast() rt.Forecast {
+	left := max(m.cfg.Rounds-m.round, 0)
+	if left == 0 {
+		return rt.Forecast{}
+	}
+	batch := m.cfg.Opponents * 2 * m.cfg.pairs()
+	return rt.Forecast{Steps: left, NextGames: batch, Games: left * batch}
+}
+
+// Step plays one round (see the package doc): a batch of matches of θ
+// against perturbed copies, more batches while the training positions are
+// fewer than MinPositions (at most MaxBatches), the split by game, Fit,
+// and θ ← θ + η·(fit − θ). ref must be an optimize.Sampler. The record's
+// Best is the new θ, its Detail a Round, its Metrics "positions"
+// (training), "holdout_positions", "logloss_before" and "logloss" (the
+// held-out log-loss of θ before and after; absent when none is held out),
+// "logloss_train" (the fit's training log-loss), "k" (K), "tempo" (b),
+// "score" (θ's score fraction; absent without games), "games" and
+// "batches". On any error (ref not a Sampler, a cancelled ctx, a failing
+// sampler, a wrong number of outcomes, a bad position, too few positions
+// after MaxBatches batches, a failed fit) the run, RNG included, is left
+// exactly as before the call. After the budget it returns
+// optimize.ErrDone.
+func (m *Texel) Step(ctx context.Context, ref rt.Referee) (rt.Record, error) {
+	if m.Done() {
+		return rt.Record{}, rt.ErrDone
+	}
+	if err := ctx.Err(); err != nil {
+		return rt.Record{}, err
+	}
+	smp, ok := ref.(rt.Sampler)
+	if !ok {
+		return rt.Record{}, fmt.Errorf("texel: the referee %T is not an optimize.Sampler: Texel tuning needs the positions of its games", ref)
+	}
+	pcg := rt.ClonePCG(m.pcg)
+	r, err := m.step(ctx, smp, rand.New(pcg))
+	if err != nil {
+		return rt.Record{}, err
+	}
+	*m.pcg = *pcg
+	m.round++
+	m.theta = slices.Clone(r.Theta)
+	m.games += r.Games
+	return r.record(), nil
+}
+
+// step does the work of Step, drawing from rng, without touching m.
+func (m *Texel) step(ctx context.Context, smp rt.Sampler, rng *rand.Rand) (Round, error) {
+	c := m.cfg
+	theta := slices.Clone(m.theta)
+	r := Round{Round: m.round, ThetaBefore: slices.Clone(theta), Seeds: []uint64{}}
+	r.Opponents = Opponents(rng, theta, c.Opponents, c.Sigma)
+	matches := make([]rt.Match, len(r.Opponents))
+	for i, b := range r.Opponents {
+		if c.bounded() {
+			c.Bounds.Clamp(b)
+		}
+		matches[i] = rt.Match{A: slices.Clone(theta), B: slices.Clone(b)}
+	}
+
+	var train, held []rt.Position
+	offset := 0
+	for len(r.Seeds) < c.MaxBatches {
+		seed := rng.Uint64()
+		batch := len(r.Seeds)
+		out, pos, err := smp.Sample(ctx, seed, matches)
+		if err != nil {
+			return r, fmt.Errorf("texel: round %d: batch %d: %w", r.Round, batch, err)
+		}
+		if len(out) != len(matches) {
+			return r, fmt.Errorf("texel: round %d: batch %d: the sampler answered %d outcomes for %d matches", r.Round, batch, len(out), len(matches))
+		}
+		if err := checkPositions(pos, c.Genes); err != nil {
+			return r, fmt.Errorf("round %d: batch %d: %w", r.Round, batch, err)
+		}
+		r.Seeds = append(r.Seeds, seed)
+		r.Outcomes = append(r.Outcomes, out...)
+		games := rt.CountGames(out)
+		r.Games += games
+		next := offset + games
+		for _, p := range pos {
+			p.Game += offset
+			next = max(next, p.Game+1)
+			if p.Game%c.HoldoutEvery == 0 {
+				held = append(held, p)
+			} else {
+				train = append(train, p)
+			}
+		}
+		offset = next
+		if len(train) >= c.MinPositions {
+			break
+		}
+	}
+	r.Batches = len(r.Seeds)
+	r.Positions, r.HoldoutPositions = len(train), len(held)
+	if len(train) < c.MinPositions {
+		return r, fmt.Errorf("texel: round %d: %d training positions after %d batches (%d games), need min_positions = %d: raise max_batches or opponents, or lower min_positions",
+			r.Round, len(train), r.Batches, r.Games, c.MinPositions)
+	}
+	if s := Score(r.Outcomes); !math.IsNaN(s) {
+		r.Score = s
+	}
+
+	opt := FitOptions{Ridge: c.Ridge}
+	if c.bounded() {
+		opt.Bounds = c.Bounds
+	}
+	fit, err := Fit(train, theta, c.Scale, opt)
+	if err != nil {
+		return r, fmt.Errorf("round %d: %w", r.Round, err)
+	}
+	r.Fit = fit
+	r.Theta = slices.Clone(fit.Genes)
+	if c.Step != 1 {
+		for _, d := range fit.Fitted {
+			r.Theta[d] = theta[d] + c.Step*(fit.Genes[d]-theta[d])
+			if c.bounded() {
+				r.Theta[d] = min(max(r.Theta[d], c.Bounds.Lo[d]), c.Bounds.Hi[d])
+			}
+		}
+	}
+	if len(held) > 0 {
+		r.HoldoutLogLossBefore = LogLoss(held, theta, fit.K, fit.StartTempo)
+		r.HoldoutLogLoss = LogLoss(held, r.Theta, fit.K, fit.Tempo)
+	}
+	return r, nil
+}
+
+// Opponents draws n perturbed copies of theta from rng: gene d of each is
+// theta[d]·exp(sigma·N(0,1)), one normal draw per copy and gene in that
+// order. The perturbation is multiplicative so that a gene keeps its sign
+// and its order of magnitude (weights of roads of different lengths differ
+// by orders of magnitude), and a zero gene stays zero.
+func Opponents(rng *rand.Rand, theta []float64, n int, sigma float64) [][]float64 {
+	opp := make([][]float64, n)
+	for i := range opp {
+		b := make([]float64, len(theta))
+		for d, x := range theta {
+			b[d] = x * math.Exp(sigma*rng.NormFloat64())
+		}
+		opp[i] = b
+	}
+	return opp
+}
