@@ -7,6 +7,8 @@ import (
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/optimize/ga"
 	"github.com/roadtune/roadtune/optimize/pso"
+	"github.com/roadtune/roadtune/optimize/spsa"
+	"github.com/roadtune/roadtune/optimize/texel"
 )
 
 // registry holds the methods a config may name, by name.
@@ -17,6 +19,8 @@ var registry = map[string]optimize.Spec{}
 func init() {
 	Register(ga.Spec)
 	Register(pso.Spec)
+	Register(spsa.Spec)
+	Register(texel.Spec)
 }
 
 // Register makes a method available to configs under spec.Name (its options

@@ -36,6 +36,14 @@ type Options struct {
 	Ridge float64 `toml:"ridge" json:"ridge"`
 	// Step is η of θ ← θ + η·(fit − θ), in (0, 1]: 1 takes the fit.
 	Step float64 `toml:"step" json:"step"`
+	// KeepScale rescales each fit to the norm of θ over the fitted genes
+	// (and K by the inverse factor, so the model's predictions are the
+	// same): the positions fix K·g, not g, and a θ far from the optimum
+	// gets a small K and so a fit many times larger than θ, which bounds
+	// would then clamp hard and which moves the dual schema's alert
+	// threshold relative to its scores. The engine's move choice does not
+	// depend on a common factor of the road weights. Default true.
+	KeepScale bool `toml:"keep_scale" json:"keep_scale"`
 }
 
 // DefaultOptions are roadtune's defaults: 10 rounds of 64 opponents with
@@ -51,6 +59,7 @@ func DefaultOptions() Options {
 		HoldoutEvery: 5,
 		Ridge:        1e-3,
 		Step:         1,
+		KeepScale:    true,
 	}
 }
 
@@ -219,6 +228,6 @@ var Spec = rt.Typed[Options, Config, State, *Texel]{
 })
 
 func describe(o Options) string {
-	return fmt.Sprintf("Texel, %d rounds of %d opponents (σ %g), ≥ %d positions from ≤ %d batches, 1/%d of games held out, ridge %g, step %g",
-		o.Rounds, o.Opponents, o.Sigma, o.MinPositions, o.MaxBatches, o.HoldoutEvery, o.Ridge, o.Step)
+	return fmt.Sprintf("Texel, %d rounds of %d opponents (σ %g), ≥ %d positions from ≤ %d batches, 1/%d of games held out, ridge %g, step %g, keep scale %v",
+		o.Rounds, o.Opponents, o.Sigma, o.MinPositions, o.MaxBatches, o.HoldoutEvery, o.Ridge, o.Step, o.KeepScale)
 }

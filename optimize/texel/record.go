@@ -34,15 +34,19 @@ type Round struct {
 	Positions        int `json:"positions"`
 	HoldoutPositions int `json:"holdout_positions"`
 	// ThetaBefore is θ before the round (the vector that played as A),
-	// Theta after it: θ + η·(Fit.Genes − θ).
+	// Theta after it: θ + η·(Rescale·Fit.Genes − θ) over the fitted genes.
 	ThetaBefore []float64 `json:"theta_before"`
 	Theta       []float64 `json:"theta"`
 	// Fit is the fit on the training positions (K, b, fitted genes, LBFGS
 	// status and iterations).
 	Fit FitResult `json:"fit"`
+	// Rescale is the factor the fitted genes were multiplied by to keep
+	// θ's norm (Options.KeepScale; 1 when off); the fitted model's scale is
+	// then Fit.K / Rescale.
+	Rescale float64 `json:"rescale"`
 	// HoldoutLogLossBefore is the held-out log-loss (nats per position) of
 	// ThetaBefore with Fit.K and Fit.StartTempo; HoldoutLogLoss that of
-	// Theta with Fit.K and Fit.Tempo. Both 0 when no position was held out.
+	// Theta with Fit.K/Rescale and Fit.Tempo. Both 0 when no position was held out.
 	HoldoutLogLossBefore float64 `json:"holdout_log_loss_before"`
 	HoldoutLogLoss       float64 `json:"holdout_log_loss"`
 }
@@ -55,6 +59,7 @@ func (r Round) record() rt.Record {
 		"holdout_positions": float64(r.HoldoutPositions),
 		"logloss_train":     r.Fit.LogLoss,
 		"k":                 r.Fit.K,
+		"rescale":           r.Rescale,
 		"tempo":             r.Fit.Tempo,
 		"games":             float64(r.Games),
 		"batches":           float64(r.Batches),

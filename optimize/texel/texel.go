@@ -213,9 +213,26 @@ func (m *Texel) step(ctx context.Context, smp rt.Sampler, rng *rand.Rand) (Round
 	}
 	r.Fit = fit
 	r.Theta = slices.Clone(fit.Genes)
+	r.Rescale = 1
+	if c.KeepScale {
+		nt, nf := 0.0, 0.0
+		for _, d := range fit.Fitted {
+			nt += theta[d] * theta[d]
+			nf += fit.Genes[d] * fit.Genes[d]
+		}
+		if nt > 0 && nf > 0 {
+			r.Rescale = math.Sqrt(nt / nf)
+			for _, d := range fit.Fitted {
+				r.Theta[d] *= r.Rescale
+				if c.bounded() {
+					r.Theta[d] = min(max(r.Theta[d], c.Bounds.Lo[d]), c.Bounds.Hi[d])
+				}
+			}
+		}
+	}
 	if c.Step != 1 {
 		for _, d := range fit.Fitted {
-			r.Theta[d] = theta[d] + c.Step*(fit.Genes[d]-theta[d])
+			r.Theta[d] = theta[d] + c.Step*(r.Theta[d]-theta[d])
 			if c.bounded() {
 				r.Theta[d] = min(max(r.Theta[d], c.Bounds.Lo[d]), c.Bounds.Hi[d])
 			}
@@ -223,7 +240,7 @@ func (m *Texel) step(ctx context.Context, smp rt.Sampler, rng *rand.Rand) (Round
 	}
 	if len(held) > 0 {
 		r.HoldoutLogLossBefore = LogLoss(held, theta, fit.K, fit.StartTempo)
-		r.HoldoutLogLoss = LogLoss(held, r.Theta, fit.K, fit.Tempo)
+		r.HoldoutLogLoss = LogLoss(held, r.Theta, fit.K/r.Rescale, fit.Tempo)
 	}
 	return r, nil
 }

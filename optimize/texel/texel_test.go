@@ -149,8 +149,26 @@ func TestRecordAndForecast(t *testing.T) {
 	if !reflect.DeepEqual(r.ThetaBefore, theta0) || !reflect.DeepEqual(rec.Best, r.Theta) || !reflect.DeepEqual(m.Best(), r.Theta) {
 		t.Error("θ before/after do not match the state and the record's best")
 	}
-	if !reflect.DeepEqual(r.Theta, r.Fit.Genes) {
-		t.Error("step 1 must take the fit")
+	// Step 1 takes the fit, rescaled to θ's norm (KeepScale): the direction
+	// is the fit's, the norm θ's, and the held-out predictions unchanged.
+	nt, nf, nr := 0.0, 0.0, 0.0
+	for d := range r.Theta {
+		if f := r.Theta[d] / r.Fit.Genes[d]; math.Abs(f-r.Rescale) > 1e-12*r.Rescale {
+			t.Errorf("gene %d: θ %g is not %g × the fit %g", d, r.Theta[d], r.Rescale, r.Fit.Genes[d])
+		}
+		nt += theta0[d] * theta0[d]
+		nf += r.Fit.Genes[d] * r.Fit.Genes[d]
+		nr += r.Theta[d] * r.Theta[d]
+	}
+	if math.Abs(math.Sqrt(nr/nt)-1) > 1e-12 || math.Abs(r.Rescale-math.Sqrt(nt/nf)) > 1e-12 {
+		t.Errorf("rescale %g: |θ| %g, |θ0| %g", r.Rescale, math.Sqrt(nr), math.Sqrt(nt))
+	}
+	// Without KeepScale step 1 takes the fit as it is.
+	o2 := smallOptions()
+	o2.KeepScale = false
+	m2 := mustNew(t, o2, problem(5), 9)
+	if _, r2 := stepOK(t, m2, sampler()); !reflect.DeepEqual(r2.Theta, r2.Fit.Genes) || r2.Rescale != 1 {
+		t.Error("without keep_scale, step 1 must take the fit")
 	}
 	for i, b := range r.Opponents {
 		for d := range b {
