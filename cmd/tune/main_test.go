@@ -96,12 +96,12 @@ func TestRunLeavesPlotsReportAndLoadableBest(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, want := range []string{"generation   2:", "verification:", "| best S1="} {
+	for _, want := range []string{"generation   2:", "verification:", "| best S1=", "verdict: "} {
 		if !strings.Contains(stdout, want) {
 			t.Fatalf("stdout lacks %q:\n%s", want, stdout)
 		}
 	}
-	for _, name := range []string{"fitness", "genes", "diversity", "validation"} {
+	for _, name := range []string{"fitness", "genes", "diversity", "ladder"} {
 		f, err := os.Open(filepath.Join(dir, tune.DirPlots, name+".png"))
 		if err != nil {
 			t.Fatal(err)
