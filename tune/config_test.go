@@ -57,6 +57,22 @@ func TestParseErrorsNameFileKeyLine(t *testing.T) {
 		{"unknown opponent", "[validation]\nopponent = \"zhou2016\"\n", 2, "validation.opponent", "zhou2016"},
 		{"bad SPRT", "[validation]\nsprt = \"banana\"\n", 2, "validation.sprt", ""},
 		{"syntax", "seed = \n", 1, "seed", ""},
+		{"both opponent keys", "[validation]\nopponents = [\"zhou2015\"]\nopponent = \"zhou2015\"\n", 3, "validation.opponent", "not both"},
+		{"both depth keys", "[validation]\n\ndepth = 2\ndepths = [2]\n", 3, "validation.depth", "not both"},
+		{"unknown opponent in the list", "seed = 1\n[validation]\nopponents = [\"zhou2015\", \"zhou2016\"]\n", 3, "validation.opponents", "opponent 2"},
+		{"unknown opponent, older key", "[validation]\n\nopponent = \"zhou2016\"\n", 3, "validation.opponent", "zhou2016"},
+		{"opponent twice", "[validation]\nopponents = [\"halfway\", \"halfway\"]\n", 2, "validation.opponents", "twice"},
+		{"opponents not a list", "[validation]\nopponents = \"zhou2015\"\n", 2, "validation.opponents", "incompatible"},
+		{"depth twice", "[engine]\ndepth = 2\n[validation]\ndepths = [0, 2]\n", 4, "validation.depths", "twice"},
+		{"negative depth", "[validation]\ndepths = [2, -1]\n", 2, "validation.depths", "0 (the engine depth) or more"},
+		{"depth too deep", "[validation]\ndepths = [2, 13]\n", 2, "validation.depths", "depth 13"},
+		{"depth too deep, older key", "[validation]\n\n\ndepth = 13\n", 4, "validation.depth", "depth 13"},
+		{"no pairs", "[validation]\npairs = 0\n", 2, "validation.pairs", "at least 1"},
+		{"negative width", "[validation]\nwidth = -1\n", 2, "validation.width", "0 (the engine width)"},
+		{"negative elo_every", "[validation]\nelo_every = -1\n", 2, "validation.elo_every", "0 (off)"},
+		{"no elo pairs", "[validation]\nelo_every = 2\nelo_pairs = 0\n", 3, "validation.elo_pairs", "at least 1"},
+		{"elo against halfway only", "[validation]\nopponents = [\"halfway\"]\nelo_every = 2\n", 3, "validation.elo_every", "halfway"},
+		{"elo_every not a number", "[validation]\nelo_every = \"often\"\n", 2, "validation.elo_every", "incompatible"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -75,44 +75,9 @@ func TestParseValidationKeys(t *testing.T) {
 	}
 }
 
-func TestParseValidationErrorsNameKeyAndLine(t *testing.T) {
-	cases := []struct {
-		name, doc string
-		line      int
-		key, msg  string
-	}{
-		{"both opponent keys", "[validation]\nopponents = [\"zhou2015\"]\nopponent = \"zhou2015\"\n", 3, "validation.opponent", "not both"},
-		{"both depth keys", "[validation]\n\ndepth = 2\ndepths = [2]\n", 3, "validation.depth", "not both"},
-		{"unknown opponent in the list", "seed = 1\n[validation]\nopponents = [\"zhou2015\", \"zhou2016\"]\n", 3, "validation.opponents", "opponent 2"},
-		{"unknown opponent, older key", "[validation]\n\nopponent = \"zhou2016\"\n", 3, "validation.opponent", "zhou2016"},
-		{"opponent twice", "[validation]\nopponents = [\"halfway\", \"halfway\"]\n", 2, "validation.opponents", "twice"},
-		{"opponents not a list", "[validation]\nopponents = \"zhou2015\"\n", 2, "validation.opponents", "incompatible"},
-		{"depth twice", "[engine]\ndepth = 2\n[validation]\ndepths = [0, 2]\n", 4, "validation.depths", "twice"},
-		{"negative depth", "[validation]\ndepths = [2, -1]\n", 2, "validation.depths", "0 (the engine depth) or more"},
-		{"depth too deep", "[validation]\ndepths = [2, 13]\n", 2, "validation.depths", "depth 13"},
-		{"depth too deep, older key", "[validation]\n\n\ndepth = 13\n", 4, "validation.depth", "depth 13"},
-		{"no pairs", "[validation]\npairs = 0\n", 2, "validation.pairs", "at least 1"},
-		{"negative width", "[validation]\nwidth = -1\n", 2, "validation.width", "0 (the engine width)"},
-		{"negative elo_every", "[validation]\nelo_every = -1\n", 2, "validation.elo_every", "0 (off)"},
-		{"no elo pairs", "[validation]\nelo_every = 2\nelo_pairs = 0\n", 3, "validation.elo_pairs", "at least 1"},
-		{"elo against halfway only", "[validation]\nopponents = [\"halfway\"]\nelo_every = 2\n", 3, "validation.elo_every", "halfway"},
-		{"elo_every not a number", "[validation]\nelo_every = \"often\"\n", 2, "validation.elo_every", "incompatible"},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			_, err := Parse("cfg.toml", []byte(tc.doc))
-			var ce *ConfigError
-			if !errors.As(err, &ce) {
-				t.Fatalf("want *ConfigError, got %v", err)
-			}
-			if ce.File != "cfg.toml" || ce.Line != tc.line || ce.Key != tc.key || !strings.Contains(ce.Msg, tc.msg) {
-				t.Fatalf("got file %q line %d key %q msg %q; want line %d key %q msg ~%q", ce.File, ce.Line, ce.Key, ce.Msg, tc.line, tc.key, tc.msg)
-			}
-			if !strings.HasPrefix(err.Error(), fmt.Sprintf("cfg.toml:%d: key %q", tc.line, tc.key)) {
-				t.Fatalf("error text %q does not start with the file, line and key", err)
-			}
-		})
-	}
+// TestValidateRefusesTheOlderFieldsFromGo: Parse and Set fold the older
+// keys in; a program that sets the fields itself is told so.
+func TestValidateRefusesTheOlderFieldsFromGo(t *testing.T) {
 	// From Go, the older fields are refused by Validate, naming them.
 	c := DefaultConfig()
 	c.Validation.Opponent = "zhou2015"
@@ -159,29 +124,28 @@ func TestVerdictLine(t *testing.T) {
 	}
 }
 
-// ladderConfig is a tiny GA run with a ladder of two opponents at two
-// depths.
-const ladderConfig = `
-seed = 3
-[engine]
-depth = 1
-width = 4
-[ga]
-population = 6
-groups = 2
-generations = %d
-[validation]
-opponents = [%s]
-depths = [%s]
-pairs = 2
-`
-
-func ladderRun(t *testing.T, generations int, opponents, depths string) (dir, log string, verify int) {
+// tinyWith is the tiny config of the method with keys set (Config.Set).
+func tinyWith(t *testing.T, method string, kv ...string) Config {
 	t.Helper()
-	cfg, err := Parse("ladder.toml", fmt.Appendf(nil, ladderConfig, generations, opponents, depths))
-	if err != nil {
+	c := tiny(t, method)
+	for i := 0; i+1 < len(kv); i += 2 {
+		if err := c.Set(kv[i], kv[i+1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := c.Validate(); err != nil {
 		t.Fatal(err)
 	}
+	return c
+}
+
+// ladderRun runs a tiny GA of some generations with a ladder of the
+// opponents (TOML list items) at the depths; it returns the run directory,
+// the log and the games Events.Verify announced.
+func ladderRun(t *testing.T, generations int, opponents, depths string) (dir, log string, verify int) {
+	t.Helper()
+	cfg := tinyWith(t, "ga", "ga.generations", fmt.Sprint(generations),
+		"validation.opponents", "["+opponents+"]", "validation.depths", "["+depths+"]")
 	dir = filepath.Join(t.TempDir(), "run")
 	var buf bytes.Buffer
 	j, err := Start(cfg, dir, Options{Log: &buf, Events: Events{Verify: func(g int) { verify += g }}})
@@ -308,29 +272,11 @@ func TestLadderPlaysTheNewBaselinesAndSkipsHalfwayOfOneStep(t *testing.T) {
 	}
 }
 
-// eloConfig measures the best vector's Elo every 2 of 5 generations.
-const eloConfig = `
-seed = 11
-[engine]
-depth = 1
-width = 4
-[ga]
-population = 6
-groups = 2
-generations = 5
-[validation]
-opponents = ["halfway", "zhou2015"]
-depths = [1]
-pairs = 1
-elo_every = 2
-elo_pairs = 2
-`
-
 func TestEloEveryMeasuresTheExpectedStepsAndResumesIdentically(t *testing.T) {
-	cfg, err := Parse("elo.toml", []byte(eloConfig))
-	if err != nil {
-		t.Fatal(err)
-	}
+	// Every 2 of 5 generations, against zhou2015 (the first opponent that
+	// is not halfway).
+	cfg := tinyWith(t, "ga", "ga.generations", "5", "validation.opponents", `["halfway", "zhou2015"]`,
+		"validation.depths", "[1]", "validation.pairs", "1", "validation.elo_every", "2", "validation.elo_pairs", "2")
 	dir, want := runStraight(t, cfg)
 	r, err := Open(dir)
 	if err != nil {
