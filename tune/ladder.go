@@ -297,7 +297,7 @@ func ladderChart(dir string, rungs []Rung) (plotRef, error) {
 		bars[i] = results.Bar{Label: fmt.Sprintf("%s d%d", m.B, r.Depth), Value: m.Elo, Lo: m.Elo - m.EloCI, Hi: m.Elo + m.EloCI}
 	}
 	chart := results.BarChart{
-		Title:   "Verification ladder: Elo of the tuned vector against each opponent and depth",
+		Title:   "Verification ladder: Elo of the tuned vector",
 		YLabel:  "Elo (95% interval)",
 		Bars:    bars,
 		RefLine: &results.HLine{Name: "0 Elo", Y: 0},
