@@ -9,7 +9,7 @@ import (
 )
 
 func TestWeightNames(t *testing.T) {
-	want := []string{"qi2018-attack", "qi2018-defend", "qi2018-dual", "qi2018-table3-1", "zhou2015"}
+	want := []string{"chen2010-ga15", "chen2010-ga30", "chen2010-pso15", "qi2018-attack", "qi2018-defend", "qi2018-dual", "qi2018-table3-1", "zhou2015"}
 	got := WeightNames()
 	if !sort.StringsAreSorted(got) {
 		t.Errorf("WeightNames() = %q: not sorted", got)

@@ -75,3 +75,30 @@ func TestLoadWeightsUnknown(t *testing.T) {
 		}
 	}
 }
+
+// TestChen2010Baselines checks the vectors Chen 2010 prints (Fig. 4.10,
+// generations 15 and 30 of the improved GA; Fig. 5.3, the PSO's Gbest
+// after 15 iterations) and that each cites its figure.
+func TestChen2010Baselines(t *testing.T) {
+	want := map[string]struct {
+		values []float64
+		cite   string
+	}{
+		"chen2010-ga15":  {[]float64{75, 340, 859, 2970, 140}, "Fig. 4.10"},
+		"chen2010-ga30":  {[]float64{56, 352, 766, 3554, 102}, "Fig. 4.10"},
+		"chen2010-pso15": {[]float64{-124, 275, 1229, 6518, 2763}, "Fig. 5.3"},
+	}
+	for name, w := range want {
+		wf, err := LoadWeights(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if wf.Name != name || wf.Schema != engine.Symmetric || !reflect.DeepEqual(wf.Values, w.values) {
+			t.Errorf("%s: %s %s %v, want symmetric %v", name, wf.Name, wf.Schema, wf.Values, w.values)
+		}
+		p := wf.Provenance
+		if p.Method != "published" || !strings.Contains(p.Source, "Chen 2010 "+w.cite) || !strings.Contains(p.Note, "as printed") {
+			t.Errorf("%s: provenance %+v", name, p)
+		}
+	}
+}

@@ -81,14 +81,70 @@ type BoundsConfig struct {
 	RangeConfig
 }
 
-// ValidationConfig is the verification match of the tuned vector against a
-// baseline, played when the optimiser stops.
+// ValidationConfig is the verification ladder of the tuned vector, played
+// when the optimiser stops: one match (a rung) against every opponent at
+// every depth, each with its Elo, 95% interval, LOS and verdict; and,
+// optionally, the best vector's Elo measured during the run.
+//
+// The older single-valued keys of a config file, opponent and depth, are
+// still read: Parse and Set fold each into a one-element list (opponent =
+// "" into no opponents); giving both spellings of one key is an error.
 type ValidationConfig struct {
-	Opponent string `toml:"opponent"` // a baseline name (configs/weights) or a weight-file path; "" = no verification
-	Pairs    int    `toml:"pairs"`    // game pairs over generated openings
-	SPRT     string `toml:"sprt"`     // "elo0,elo1[,alpha,beta]" to stop early; "" = fixed length
-	Depth    int    `toml:"depth"`    // 0 = the engine depth
-	Width    int    `toml:"width"`    // 0 = the engine width
+	// Opponents are the ladder's opponents, in order: baseline names
+	// (configs/weights), weight-file paths, or Halfway (this run's best
+	// vector after step ⌊(steps−1)/2⌋). Empty = no ladder.
+	Opponents []string `toml:"opponents"`
+	Pairs     int      `toml:"pairs"` // game pairs per rung over generated openings
+	SPRT      string   `toml:"sprt"`  // "elo0,elo1[,alpha,beta]" to stop each rung early; "" = fixed length
+	// Depths are the ladder's search depths; empty = [engine.depth,
+	// engine.depth + 1] (engine.depth alone at engine.MaxDepth); a 0
+	// stands for engine.depth.
+	Depths []int `toml:"depths"`
+	Width  int   `toml:"width"` // 0 = the engine width
+	// EloEvery, when > 0, measures the best vector's Elo during the run:
+	// after steps K−1, 2K−1, … and after the last step, EloPairs game
+	// pairs against the first opponent that is not Halfway, at the engine
+	// depth and width; the step's record holds the metrics "elo",
+	// "elo_ci" and "elo_games". 0 = off.
+	EloEvery int `toml:"elo_every"`
+	EloPairs int `toml:"elo_pairs"`
+
+	// Opponent and Depth are the older spellings of Opponents and Depths,
+	// read from files and Set only (folded in there); Validate refuses
+	// them set.
+	Opponent string `toml:"opponent,omitempty"`
+	Depth    int    `toml:"depth,omitzero"`
+}
+
+// Halfway is the ladder opponent that stands for the run's own best vector
+// after step ⌊(steps−1)/2⌋: did the second half of the run still gain?
+const Halfway = "halfway"
+
+// validationAliases maps each older validation key to the list it stands
+// for.
+var validationAliases = map[string]string{"validation.opponent": "validation.opponents", "validation.depth": "validation.depths"}
+
+// foldAliases turns the older keys opponent and depth into the lists they
+// stand for; defined tells which validation keys ("opponent", …) the
+// document sets.
+func (v *ValidationConfig) foldAliases(defined func(key string) bool) error {
+	if defined("opponent") {
+		if defined("opponents") {
+			return bad("validation.opponent", "give validation.opponents or the older validation.opponent, not both")
+		}
+		v.Opponents = []string{}
+		if v.Opponent != "" {
+			v.Opponents = []string{v.Opponent}
+		}
+		v.Opponent = ""
+	}
+	if defined("depth") {
+		if defined("depths") {
+			return bad("validation.depth", "give validation.depths or the older validation.depth, not both")
+		}
+		v.Depths, v.Depth = []int{v.Depth}, 0
+	}
+	return nil
 }
 
 // OutputConfig says what a run directory keeps besides the essentials.
@@ -98,8 +154,9 @@ type OutputConfig struct {
 
 // DefaultConfig is what a key left out of a config file takes: the GA on
 // the symmetric schema at depth 2, width 10, bounds [0, 4000] clamped, a
-// 20-pair verification against zhou2015, and every registered method's
-// default options.
+// verification ladder of 20 pairs a rung against zhou2015 and the run's
+// halfway vector at the engine depth and one deeper, no Elo measurement
+// during the run, and every registered method's default options.
 func DefaultConfig() Config {
 	c := Config{
 		Method:     "ga",
@@ -109,7 +166,7 @@ func DefaultConfig() Config {
 		Match:      MatchConfig{Pairs: 1, EarlyStop: "decided"},
 		Init:       RangeConfig{Lo: 0, Hi: 4000, AlertLo: -2000, AlertHi: 2000},
 		Bounds:     BoundsConfig{Mode: "clamp", RangeConfig: RangeConfig{Lo: 0, Hi: 4000, AlertLo: -4000, AlertHi: 4000}},
-		Validation: ValidationConfig{Opponent: "zhou2015", Pairs: 20},
+		Validation: ValidationConfig{Opponents: []string{"zhou2015", Halfway}, Pairs: 20, Depths: []int{}, EloPairs: 20},
 		Options:    map[string]any{},
 	}
 	for _, s := range Methods() {
@@ -215,6 +272,12 @@ func Parse(name string, data []byte, overrides ...Override) (Config, error) {
 func locate(err error, name string, data []byte, from map[string]string) error {
 	var ce *ConfigError
 	if errors.As(err, &ce) {
+		// A list set through its older single-valued key is named by it.
+		for old, key := range validationAliases {
+			if ce.Key == key && (from[old] != "" || keyLine(data, key) == 0 && keyLine(data, old) > 0) {
+				ce.Key = old
+			}
+		}
 		if src, ok := from[ce.Key]; ok {
 			ce.File, ce.Line = src, 0
 		} else {
@@ -252,6 +315,12 @@ func decode(name string, data []byte) (Config, error) {
 			}
 			return Config{}, ce
 		}
+	}
+	if err := c.Validation.foldAliases(func(k string) bool { return md.IsDefined("validation", k) }); err != nil {
+		var ce *ConfigError
+		errors.As(err, &ce)
+		ce.File, ce.Line = name, keyLine(data, ce.Key)
+		return Config{}, ce
 	}
 	var unknown []string
 	for _, k := range md.Undecoded() {
@@ -332,7 +401,7 @@ func (c *Config) Set(key, value string) error {
 	if len(md.Undecoded()) > 0 {
 		return &ConfigError{Key: key, Msg: "unknown key"}
 	}
-	return nil
+	return c.Validation.foldAliases(func(k string) bool { return key == "validation."+k })
 }
 
 // keyLine finds the line where a dotted key ("ga.population") is set in a
@@ -496,42 +565,106 @@ func settingsErr(table string, err error) error {
 	return bad(table, "%v", err)
 }
 
-// validateVerification resolves the opponent and the SPRT, so a bad one
-// fails before anything is played or written.
+// validateVerification resolves every ladder opponent, depth and the SPRT,
+// so a bad one fails before anything is played or written.
 func (c *Config) validateVerification() error {
 	v := c.Validation
 	if v.Opponent != "" {
-		if v.Pairs < 1 {
-			return bad("validation.pairs", "must be at least 1 when an opponent is set, not %d", v.Pairs)
+		return bad("validation.opponent", "the older spelling of validation.opponents, folded in by Parse and Set: set Opponents instead")
+	}
+	if v.Depth != 0 {
+		return bad("validation.depth", "the older spelling of validation.depths, folded in by Parse and Set: set Depths instead")
+	}
+	seen := map[string]bool{}
+	for i, o := range v.Opponents {
+		if seen[o] {
+			return bad("validation.opponents", "opponent %q is listed twice", o)
 		}
-		if _, err := configs.LoadWeights(v.Opponent); err != nil {
-			return bad("validation.opponent", "%v", err)
+		seen[o] = true
+		if o == Halfway {
+			continue
 		}
+		if _, err := configs.LoadWeights(o); err != nil {
+			return bad("validation.opponents", "opponent %d: %v", i+1, err)
+		}
+	}
+	if len(v.Opponents) > 0 && v.Pairs < 1 {
+		return bad("validation.pairs", "must be at least 1 when there are opponents, not %d", v.Pairs)
 	}
 	if v.SPRT != "" {
 		if _, err := stats.ParseSPRT(v.SPRT); err != nil {
 			return bad("validation.sprt", "%v", err)
 		}
 	}
-	if v.Depth < 0 {
-		return bad("validation.depth", "must be 0 (the engine depth) or more, not %d", v.Depth)
+	for _, d := range v.Depths {
+		if d < 0 {
+			return bad("validation.depths", "depths must be 0 (the engine depth) or more, not %d", d)
+		}
 	}
 	if v.Width < 0 {
 		return bad("validation.width", "must be 0 (the engine width) or more, not %d", v.Width)
 	}
-	depth, width := c.verifyDepthWidth()
-	return settingsErr("validation", c.engineSettings(depth, width).Validate())
+	depths, width := c.ladderDepths()
+	for i, d := range depths {
+		if slices.Contains(depths[:i], d) {
+			return bad("validation.depths", "depth %d is listed twice (0 stands for engine.depth %d)", d, c.Engine.Depth)
+		}
+		s := c.engineSettings(d, width).Validate()
+		var se *engine.SettingsError
+		if errors.As(s, &se) && se.Field == "Depth" {
+			return bad("validation.depths", "depth %d: %s", d, se.Msg)
+		}
+		if err := settingsErr("validation", s); err != nil {
+			return err
+		}
+	}
+	if v.EloEvery < 0 {
+		return bad("validation.elo_every", "must be 0 (off) or more, not %d", v.EloEvery)
+	}
+	if v.EloEvery > 0 {
+		if v.EloPairs < 1 {
+			return bad("validation.elo_pairs", "must be at least 1 when elo_every is set, not %d", v.EloPairs)
+		}
+		if c.eloOpponent() == "" {
+			return bad("validation.elo_every", "needs an opponent other than %q in validation.opponents to measure the Elo against", Halfway)
+		}
+	}
+	return nil
 }
 
-func (c *Config) verifyDepthWidth() (depth, width int) {
-	depth, width = c.Validation.Depth, c.Validation.Width
-	if depth == 0 {
-		depth = c.Engine.Depth
+// ladderDepths are the ladder's depths (Depths with 0 read as the engine
+// depth; [engine depth, engine depth + 1] when empty, the engine depth
+// alone when it is engine.MaxDepth) and its width.
+func (c *Config) ladderDepths() (depths []int, width int) {
+	depths = []int{c.Engine.Depth, c.Engine.Depth + 1}
+	if c.Engine.Depth >= engine.MaxDepth {
+		depths = depths[:1]
 	}
+	if len(c.Validation.Depths) > 0 {
+		depths = make([]int, len(c.Validation.Depths))
+		for i, d := range c.Validation.Depths {
+			if d == 0 {
+				d = c.Engine.Depth
+			}
+			depths[i] = d
+		}
+	}
+	width = c.Validation.Width
 	if width == 0 {
 		width = c.Engine.Width
 	}
-	return depth, width
+	return depths, width
+}
+
+// eloOpponent is the opponent of the Elo measured during the run: the
+// first opponent that is not Halfway, or "".
+func (c *Config) eloOpponent() string {
+	for _, o := range c.Validation.Opponents {
+		if o != Halfway {
+			return o
+		}
+	}
+	return ""
 }
 
 // engineSettings is the search every game of the run uses: fixed depth and

@@ -3,15 +3,17 @@
 // methods (optimize.Spec: "ga", "pso", and any method a program registers),
 // the run directory with its checkpoint, Start, Resume and Run of a job, the
 // referee that turns an optimizer's matches into engine games, the
-// verification match of the tuned vector against a baseline, the report and
+// verification ladder of the tuned vector (a match against every configured
+// opponent at every depth, summed up in a verdict line), the report and
 // plots, and readers of finished runs (Open).
 //
 // A job writes, in its run directory: config.toml (the resolved config,
 // first), checkpoint.json (after config.toml, then after every step),
 // generations.jsonl (one optimize.Record per step, appended), best.json (the
-// best vector as an engine weight file), validation.json (the verification
-// match in tournament.Summary's shape, as arena's summary.json), report.md,
-// plots/ and games/. Every file is written atomically (temporary file and
+// best vector as an engine weight file), ladder.json (the verification
+// ladder, one Rung per opponent and depth), validation.json (its first
+// rung's match in tournament.Summary's shape, as arena's summary.json),
+// report.md, plots/ and games/. Every file is written atomically (temporary file and
 // rename) and the checkpoint last, so a stop at any moment — Ctrl-C,
 // SIGTERM, kill -9, a full disk — loses at most the step in flight, and
 // Resume continues to exactly the result of an uninterrupted run: the same

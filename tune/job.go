@@ -24,8 +24,8 @@ const (
 	FileCheckpoint = "checkpoint.json"   // where a resume starts; written after every step
 	FileRecords    = "generations.jsonl" // one optimize.Record per step, appended
 	FileBest       = "best.json"         // the best vector so far as an engine weight file
-	FileValidation = "validation.json"   // the verification match (tournament.Summary, as arena's summary.json)
-	FileReport     = "report.md"         // setting, best vector, verification, time, plots
+	FileValidation = "validation.json"   // the first rung of the verification ladder (tournament.Summary, as arena's summary.json)
+	FileReport     = "report.md"         // setting, best vector, verification ladder and verdict, time, plots
 	DirPlots       = "plots"             // PNG and SVG charts
 	DirGames       = "games"             // verification games, and fitness games with output.games
 )
@@ -37,7 +37,8 @@ const rngStream = 0x726f616474756e65 // "roadtune"
 // results.
 type Options struct {
 	// Log receives the job's human lines: the start, one line per step,
-	// the verification, the end. nil discards them.
+	// one per rung of the verification ladder, the verdict, the end. nil
+	// discards them.
 	Log io.Writer
 	// Events, when set, are told of the job's progress.
 	Events Events
@@ -62,8 +63,9 @@ type Events struct {
 	// Step is called after each step is recorded and checkpointed, with
 	// the status and the method's forecast after it.
 	Step func(rec optimize.Record, st optimize.Status, f optimize.Forecast)
-	// Verify is called when the verification match starts, with its most
-	// games.
+	// Verify is called once when the verification ladder starts, with
+	// its most games over all rungs (Games then reports each rung as a
+	// batch).
 	Verify func(games int)
 }
 
@@ -87,7 +89,7 @@ type InterruptedError struct {
 func (e *InterruptedError) Error() string {
 	what := fmt.Sprintf("%d %ss complete and checkpointed in %s; the games in flight were abandoned", e.Steps, e.Unit, e.Dir)
 	if e.Phase == phaseVerify {
-		what = fmt.Sprintf("during the verification match (the %d %ss are checkpointed in %s; the match starts again)", e.Steps, e.Unit, e.Dir)
+		what = fmt.Sprintf("during the verification ladder (the %d %ss are checkpointed in %s; the ladder starts again)", e.Steps, e.Unit, e.Dir)
 	}
 	return fmt.Sprintf("interrupted: %s.\nResume with: go run ./cmd/tune -resume %s", what, e.Dir)
 }
@@ -371,9 +373,9 @@ func (j *Job) Best() []float64 { return slices.Clone(j.cp.Best) }
 // has finished.
 func (j *Job) Done() bool { return j.cp.Phase == phaseDone }
 
-// settings are the driver settings of the job.
+// settings are the driver settings of the job, without its recorder.
 func (j *Job) settings() optimize.Settings {
-	return optimize.Settings{Stall: j.cfg.Stall, Recorder: j.record}
+	return optimize.Settings{Stall: j.cfg.Stall}
 }
 
 // optimizing reports whether optimisation steps remain.
@@ -394,7 +396,9 @@ func (j *Job) Steps(ctx context.Context, n int) error {
 	}
 	j.games = j.games[:0]
 	st := j.cp.Status
-	if err := optimize.Run(ctx, &limited{Method: j.m, left: n}, j.ref, j.settings(), &st); err != nil {
+	s := j.settings()
+	s.Recorder = func(rec optimize.Record, st optimize.Status) error { return j.record(ctx, rec, st) }
+	if err := optimize.Run(ctx, &limited{Method: j.m, left: n}, j.ref, s, &st); err != nil {
 		if ctx.Err() != nil {
 			return j.interrupted(ctx)
 		}
@@ -423,11 +427,18 @@ func (j *Job) interrupted(ctx context.Context) error {
 	return &InterruptedError{Dir: j.dir.Dir, Steps: j.cp.Status.Steps, Unit: j.spec.Unit, Phase: j.cp.Phase, Err: ctx.Err()}
 }
 
-// record persists a completed step, checkpoint last: the record is
-// appended to generations.jsonl, the step's games and best.json written,
-// then the checkpoint. A stop between any two of these resumes from the
-// previous checkpoint, dropping what was written after it.
-func (j *Job) record(rec optimize.Record, st optimize.Status) error {
+// record persists a completed step, checkpoint last: the best vector's
+// Elo is measured when due (validation.elo_every) and added to the
+// record's metrics, the record is appended to generations.jsonl, the
+// step's games and best.json written, then the checkpoint. A stop between
+// any two of these resumes from the previous checkpoint, dropping what was
+// written after it.
+func (j *Job) record(ctx context.Context, rec optimize.Record, st optimize.Status) error {
+	if j.eloDue(rec, st) {
+		if err := j.measureElo(ctx, &rec); err != nil {
+			return fmt.Errorf("%s %d: Elo of the best vector: %w", j.spec.Unit, rec.Step, err)
+		}
+	}
 	path := j.dir.Path(FileRecords)
 	if err := results.AppendJSONL(path, rec); err != nil {
 		return err
@@ -541,7 +552,8 @@ func weightFile(cfg Config, spec optimize.Spec, run string, genes []float64, ste
 
 // Run drives the job from where it stands to the end: the optimisation
 // steps (each recorded and checkpointed), the plots, the verification
-// match, the report. It returns *InterruptedError when ctx is cancelled
+// ladder with its verdict line, the report. A run stopped during the
+// ladder plays the whole ladder again on resume. It returns *InterruptedError when ctx is cancelled
 // (the last checkpoint is intact), nil when done.
 func (j *Job) Run(ctx context.Context) error {
 	if j.cp.Phase == phaseOptimize {
@@ -568,17 +580,18 @@ func (j *Job) Run(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("plots: %w", err)
 		}
-		var v *verification
-		if j.cfg.Validation.Opponent != "" {
-			if v, err = j.verify(ctx); err != nil {
-				if ctx.Err() != nil {
-					return j.interrupted(ctx)
-				}
-				return fmt.Errorf("verification: %w", err)
+		lr, err := j.ladder(ctx, recs)
+		if err != nil {
+			if ctx.Err() != nil {
+				return j.interrupted(ctx)
 			}
-			plots = append(plots, v.plots...)
+			return fmt.Errorf("verification: %w", err)
 		}
-		if err := j.writeReport(plots, v); err != nil {
+		plots = append(plots, lr.plots...)
+		if len(lr.Rungs) > 0 {
+			j.logf("%s\n", VerdictLine(lr.Rungs))
+		}
+		if err := j.writeReport(plots, lr); err != nil {
 			return err
 		}
 		j.cp.Phase = phaseDone

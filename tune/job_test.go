@@ -54,6 +54,7 @@ type outcome struct {
 	records    []string
 	best       []float64
 	validation string
+	ladder     []string
 }
 
 func stripSeconds(t *testing.T, data []byte) string {
@@ -85,7 +86,22 @@ func readOutcome(t *testing.T, dir string) outcome {
 	if data, err := os.ReadFile(filepath.Join(dir, FileValidation)); err == nil {
 		o.validation = stripSeconds(t, data)
 	}
-	for _, f := range []string{FileReport, "plots/genes.png", "plots/genes.svg", "plots/validation.png"} {
+	if data, err := os.ReadFile(filepath.Join(dir, FileLadder)); err == nil {
+		var rungs []json.RawMessage
+		if err := json.Unmarshal(data, &rungs); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rungs {
+			var m map[string]json.RawMessage
+			if err := json.Unmarshal(r, &m); err != nil {
+				t.Fatal(err)
+			}
+			m["summary"] = json.RawMessage(stripSeconds(t, m["summary"]))
+			out, _ := json.Marshal(m)
+			o.ladder = append(o.ladder, string(out))
+		}
+	}
+	for _, f := range []string{FileReport, "plots/genes.png", "plots/genes.svg", "plots/ladder.png", "plots/ladder.svg"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Errorf("%s lacks %s: %v", dir, f, err)
 		}
@@ -113,6 +129,9 @@ func (o outcome) equal(t *testing.T, p outcome, what string) {
 	}
 	if o.validation != p.validation {
 		t.Fatalf("%s: validation differs:\n%s\n%s", what, p.validation, o.validation)
+	}
+	if strings.Join(o.ladder, "\n") != strings.Join(p.ladder, "\n") {
+		t.Fatalf("%s: ladder differs:\n%s\n%s", what, p.ladder, o.ladder)
 	}
 }
 
@@ -172,7 +191,8 @@ func TestStopAnywhereResumesToTheUninterruptedResult(t *testing.T) {
 				_ = json.Unmarshal([]byte(r), &m)
 				total += m.Games
 			}
-			total += 4 // the verification's games
+			depths, _ := cfg.ladderDepths()
+			total += 2 * cfg.Validation.Pairs * len(cfg.Validation.Opponents) * len(depths) // the ladder's games
 			rng := rand.New(rand.NewPCG(uint64(len(method)), 99))
 			stopped := 0
 			for k := range moments {
@@ -405,7 +425,7 @@ func TestRecordsAreAppendedAndFilesAreReadable(t *testing.T) {
 	if ino() != before {
 		t.Fatal("generations.jsonl was replaced, not appended to")
 	}
-	for _, f := range []string{FileConfig, FileCheckpoint, FileRecords, FileBest, FileValidation, FileReport, "plots/genes.png", "games/validation.jsonl"} {
+	for _, f := range []string{FileConfig, FileCheckpoint, FileRecords, FileBest, FileValidation, FileLadder, FileReport, "plots/genes.png", "plots/ladder.png", "games/ladder-zhou2015-d1.jsonl", "games/ladder-zhou2015-d2.jsonl"} {
 		st, err := os.Stat(filepath.Join(dir, f))
 		if err != nil {
 			t.Fatal(err)

@@ -34,8 +34,9 @@ func geneSeries(names []string, x []float64, vectors [][]float64) []results.Seri
 	return out
 }
 
-// plots draws the best vector's genes by step and the method's own charts
-// (Spec.Charts over the records' metrics).
+// plots draws the best vector's genes by step, the method's own charts
+// (Spec.Charts over the records' metrics) and, when it was measured, the
+// best vector's Elo by step.
 func (j *Job) plots(recs []optimize.Record) ([]plotRef, error) {
 	if len(recs) == 0 {
 		return nil, nil
@@ -81,6 +82,13 @@ func (j *Job) plots(recs []optimize.Record) ([]plotRef, error) {
 			return nil, err
 		}
 		refs = append(refs, ref)
+	}
+	elo, err := j.eloChart(recs)
+	if err != nil {
+		return nil, err
+	}
+	if elo != nil {
+		refs = append(refs, *elo)
 	}
 	return refs, nil
 }

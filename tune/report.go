@@ -9,8 +9,9 @@ import (
 )
 
 // writeReport writes report.md: the setting, the best vector, the
-// verification with its verdict, wall time and games/s, and the plots.
-func (j *Job) writeReport(plots []plotRef, v *verification) error {
+// verification ladder with its verdict, wall time and games/s, and the
+// plots.
+func (j *Job) writeReport(plots []plotRef, lr *ladderResult) error {
 	var b strings.Builder
 	c := j.cfg
 	names := c.GeneNames()
@@ -35,7 +36,7 @@ func (j *Job) writeReport(plots []plotRef, v *verification) error {
 	if j.spec.Describe != nil {
 		fmt.Fprintf(&b, "%s. %d %ss run.\n", strings.TrimSuffix(j.spec.Describe(c.MethodOptions()), "."), j.cp.Status.Steps, unit)
 	}
-	fmt.Fprintf(&b, "\nThe full config is in `%s`; every %s is a line of `%s`. Fitness values of different %ss come from different tournaments and are not comparable: the verification match is the verdict.\n\n", FileConfig, unit, FileRecords, unit)
+	fmt.Fprintf(&b, "\nThe full config is in `%s`; every %s is a line of `%s`. Fitness values of different %ss come from different tournaments and are not comparable: the verification ladder is the verdict.\n\n", FileConfig, unit, FileRecords, unit)
 
 	fmt.Fprintf(&b, "## Best vector (%s %d)\n\n", unit, j.cp.BestStep)
 	if j.cp.Best != nil {
@@ -47,39 +48,18 @@ func (j *Job) writeReport(plots []plotRef, v *verification) error {
 		fmt.Fprintf(&b, "\nExported as `%s` (an engine weight file: `go run ./cmd/engine -weights %s`).\n\n", FileBest, j.dir.Path(FileBest))
 	}
 
-	b.WriteString("## Verification\n\n")
-	if v == nil {
-		b.WriteString("No verification match was configured (`validation.opponent` is empty). Verify with `go run ./cmd/arena -sprt 0,20 -pairs 500 " + j.dir.Path(FileBest) + " zhou2015`.\n\n")
-	} else {
-		m := v.Match
-		b.WriteString(results.MarkdownTable(
-			[]string{"opponent", "games", "W/D/L", "as Black", "as White", "score", "Elo ± 95%", "LOS", "verdict"},
-			[][]string{{
-				m.B, fmt.Sprint(m.N),
-				fmt.Sprintf("%d/%d/%d", m.Games.W, m.Games.D, m.Games.L),
-				fmt.Sprintf("%d/%d/%d", m.AsBlack.W, m.AsBlack.D, m.AsBlack.L),
-				fmt.Sprintf("%d/%d/%d", m.AsWhite.W, m.AsWhite.D, m.AsWhite.L),
-				fmt.Sprintf("%.1f%% [%.1f, %.1f]", 100*m.Score, 100*max(0, m.ScoreLo), 100*min(1, m.ScoreHi)),
-				fmt.Sprintf("%+.1f ± %.1f", m.Elo, m.EloCI),
-				fmt.Sprintf("%.1f%%", 100*m.LOS),
-				Verdict(m.Elo, m.EloCI),
-			}}))
-		s := v.Summary
-		fmt.Fprintf(&b, "\nGame pairs over %s at depth %d, width %d; pentanomial [LL, LD, WL+DD, WD, WW] = %v. ", s.Openings, s.Depth, s.Width, m.Pentanomial)
-		if t := s.SPRT; t != nil {
-			fmt.Fprintf(&b, "SPRT elo0 %g, elo1 %g: LLR %.2f in [%.2f, %.2f] after %d pairs, decision %s. ", t.Elo0, t.Elo1, t.LLR, t.Lower, t.Upper, t.Pairs, t.Decision)
-		}
-		if Verdict(m.Elo, m.EloCI) == "inconclusive" {
-			b.WriteString("**Inconclusive**: the 95% interval contains 0, so this match does not show the tuned vector stronger or weaker; play more pairs (`arena -sprt`).")
-		}
-		b.WriteString("\n\n")
-	}
+	j.writeLadder(&b, lr)
 
 	b.WriteString("## Time\n\n")
 	st := j.cp.Status
 	fmt.Fprintf(&b, "%d %ss, %d fitness games in %s (%.1f games/s).", st.Steps, unit, st.Games, durText(st.Seconds), float64(st.Games)/max(st.Seconds, 1e-9))
-	if v != nil {
-		fmt.Fprintf(&b, " Verification: %d games in %s.", v.Match.N, durText(v.Summary.Seconds))
+	if len(lr.Rungs) > 0 {
+		games, secs := 0, 0.0
+		for _, r := range lr.Rungs {
+			games += r.Match().N
+			secs += r.Summary.Seconds
+		}
+		fmt.Fprintf(&b, " Verification ladder: %d games in %s.", games, durText(secs))
 	}
 	b.WriteString("\n\n## Plots\n\n")
 	for _, p := range plots {
@@ -100,4 +80,47 @@ func stallText(stall int, unit string) string {
 		return "off"
 	}
 	return fmt.Sprintf("stop after %d %ss with the best vector unchanged", stall, unit)
+}
+
+// writeLadder writes the report's verification section: the verdict line,
+// a table of the rungs, the openings and SPRT of each, and notes.
+func (j *Job) writeLadder(b *strings.Builder, lr *ladderResult) {
+	b.WriteString("## Verification\n\n")
+	for _, n := range lr.Notes {
+		fmt.Fprintf(b, "Note: %s.\n\n", n)
+	}
+	if len(lr.Rungs) == 0 {
+		fmt.Fprintf(b, "No verification ladder was played (`validation.opponents` is empty or left nothing to play). Verify with `go run ./cmd/arena -sprt 0,20 -pairs 500 %s zhou2015`.\n\n", j.dir.Path(FileBest))
+		return
+	}
+	fmt.Fprintf(b, "**%s**\n\n", VerdictLine(lr.Rungs))
+	rows := make([][]string, len(lr.Rungs))
+	for i, r := range lr.Rungs {
+		m := r.Match()
+		rows[i] = []string{
+			m.B, fmt.Sprint(r.Depth), fmt.Sprint(m.N),
+			fmt.Sprintf("%d/%d/%d", m.Games.W, m.Games.D, m.Games.L),
+			fmt.Sprintf("%.1f%% [%.1f, %.1f]", 100*m.Score, 100*max(0, m.ScoreLo), 100*min(1, m.ScoreHi)),
+			fmt.Sprintf("%+.1f ± %.1f", m.Elo, m.EloCI),
+			fmt.Sprintf("%.1f%%", 100*m.LOS),
+			fmt.Sprint(m.Pentanomial),
+			r.Verdict,
+		}
+	}
+	b.WriteString(results.MarkdownTable(
+		[]string{"opponent", "depth", "games", "W/D/L", "score", "Elo ± 95%", "LOS", "pentanomial [LL, LD, WL+DD, WD, WW]", "verdict"}, rows))
+	first := lr.Rungs[0].Summary
+	fmt.Fprintf(b, "\nThe tuned vector (A) against each opponent at each depth, width %d, over game pairs of generated openings (rung 1: %s; every rung has its own seed). `%s` holds every rung; `%s` the first, in the shape of arena's summary.json. ", first.Width, first.Openings, FileLadder, FileValidation)
+	for _, r := range lr.Rungs {
+		if t := r.Summary.SPRT; t != nil {
+			fmt.Fprintf(b, "SPRT against %s at depth %d (elo0 %g, elo1 %g): LLR %.2f in [%.2f, %.2f] after %d pairs, decision %s. ", r.Match().B, r.Depth, t.Elo0, t.Elo1, t.LLR, t.Lower, t.Upper, t.Pairs, t.Decision)
+		}
+	}
+	for _, r := range lr.Rungs {
+		if r.Verdict == "inconclusive" {
+			b.WriteString("**Inconclusive** where the 95% interval contains 0: such a rung does not show the tuned vector stronger or weaker; play more pairs (`arena -sprt`).")
+			break
+		}
+	}
+	b.WriteString("\n\n")
 }

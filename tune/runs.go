@@ -90,7 +90,10 @@ func (r *RunResults) WeightFile(k int) (*engine.WeightFile, error) {
 // Series returns a metric by step: "diversity" (mean pairwise distance of
 // the population or swarm, gene units), "gene-std" (mean per-gene standard
 // deviation), "gene:NAME" (that gene of the best vector, e.g. "gene:S3"), or
-// any other key of the records' Metrics. The error lists what is there.
+// any other key of the records' Metrics. Steps whose record lacks the
+// metric are left out (the Elo of validation.elo_every is measured every
+// K steps only); it is an error when no step has it, listing what is
+// there.
 func (r *RunResults) Series(metric string) (x, y []float64, err error) {
 	names := r.Config.GeneNames()
 	gene := -1
@@ -106,21 +109,28 @@ func (r *RunResults) Series(metric string) (x, y []float64, err error) {
 	if len(r.Records) == 0 {
 		return nil, nil, fmt.Errorf("%s: no %ss recorded", r.Dir, r.Spec.Unit)
 	}
+	have := map[string]bool{}
 	for _, rec := range r.Records {
 		v, ok := rec.Metrics[key]
 		if gene >= 0 {
 			v, ok = rec.Best[gene], true
 		}
+		for k := range rec.Metrics {
+			have[k] = true
+		}
 		if !ok {
-			var keys []string
-			for k := range rec.Metrics {
-				keys = append(keys, k)
-			}
-			slices.Sort(keys)
-			return nil, nil, fmt.Errorf("%s: %s %d has no metric %q (it has %s, and gene:NAME)", r.Dir, r.Spec.Unit, rec.Step, metric, strings.Join(keys, ", "))
+			continue
 		}
 		x = append(x, float64(rec.Step))
 		y = append(y, v)
+	}
+	if len(x) == 0 {
+		keys := make([]string, 0, len(have))
+		for k := range have {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		return nil, nil, fmt.Errorf("%s: no %s has the metric %q (they have %s, and gene:NAME)", r.Dir, r.Spec.Unit, metric, strings.Join(keys, ", "))
 	}
 	return x, y, nil
 }
@@ -158,6 +168,8 @@ func Compare(dirs []string, metric string) (results.LineChart, []byte, error) {
 		title, ylabel = "Population diversity: mean pairwise distance", "mean pairwise distance (gene units)"
 	case metric == "gene-std":
 		title, ylabel = "Population diversity: mean per-gene standard deviation", "mean per-gene standard deviation (gene units)"
+	case metric == MetricElo:
+		title, ylabel = "Elo of the best vector by "+unit, "Elo against the run's first baseline opponent"
 	case strings.HasPrefix(metric, "gene:"):
 		name := strings.TrimPrefix(metric, "gene:")
 		title, ylabel = "Best vector's "+name, name+" (road weight)"

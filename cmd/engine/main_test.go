@@ -59,7 +59,7 @@ func TestRunFlags(t *testing.T) {
 			stdin: "name\nprint\nquit\n", code: 0, stderrHas: `"asym" (asymmetric) depth 1 width 3 vcf false`},
 		{args: []string{"-weights", "zhou2015", "-depth", "1"}, stdin: "name\nquit\n", code: 0, stdout: "name roadtune\n", stderrHas: `"zhou2015" (symmetric) depth 1`},
 		{args: []string{"-weights", "qi2018-table3-1"}, stdin: "quit\n", code: 0, stderrHas: `"qi2018-table3-1" (asymmetric)`},
-		{args: []string{"-weights", "zhou2016"}, code: 2, stderrHas: `"zhou2016": not a baseline (qi2018-attack, `},
+		{args: []string{"-weights", "zhou2016"}, code: 2, stderrHas: `"zhou2016": not a baseline (chen2010-ga15, `},
 		{args: []string{"-weights", filepath.Join(dir, "none.json")}, code: 2, stderrHas: "none.json"},
 		{args: []string{"-weights", bad}, code: 2, stderrHas: "short.json"},
 		{args: []string{"-depth", "0"}, code: 2, stderrHas: fmt.Sprintf("flag -depth 0: want 1..%d", protocol.MaxDepth)},

@@ -96,12 +96,12 @@ func TestRunLeavesPlotsReportAndLoadableBest(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, want := range []string{"generation   2:", "verification:", "| best S1="} {
+	for _, want := range []string{"generation   2:", "verification:", "| best S1=", "verdict: "} {
 		if !strings.Contains(stdout, want) {
 			t.Fatalf("stdout lacks %q:\n%s", want, stdout)
 		}
 	}
-	for _, name := range []string{"fitness", "genes", "diversity", "validation"} {
+	for _, name := range []string{"fitness", "genes", "diversity", "ladder"} {
 		f, err := os.Open(filepath.Join(dir, tune.DirPlots, name+".png"))
 		if err != nil {
 			t.Fatal(err)
@@ -201,6 +201,8 @@ func TestBadInputExits2AndWritesNothing(t *testing.T) {
 		{"negative seed", []string{"-config", write("seed.toml", "seed = -1\n")}, "seed.toml:1: key \"seed\"", fresh()},
 		{"bad SPRT", []string{"-config", write("sprt.toml", "[validation]\nsprt = \"banana\"\n")}, "validation.sprt", fresh()},
 		{"unknown opponent", []string{"-config", write("opp.toml", "[validation]\nopponent = \"zhou2016\"\n")}, "zhou2016", fresh()},
+		{"unknown ladder opponent", []string{"-config", write("opps.toml", "[validation]\nopponents = [\"halfway\", \"zhou2016\"]\n")}, "opps.toml:2: key \"validation.opponents\"", fresh()},
+		{"both opponent keys", []string{"-config", write("both.toml", "[validation]\nopponent = \"zhou2015\"\nopponents = [\"zhou2015\"]\n")}, "both.toml:2: key \"validation.opponent\"", fresh()},
 		{"missing config", []string{"-config", filepath.Join(t.TempDir(), "none.toml")}, "none.toml", fresh()},
 		{"unknown flag", []string{"-bogus"}, "bogus", fresh()},
 		{"bad method flag", []string{"-method", "sa"}, "method", fresh()},
@@ -388,5 +390,32 @@ func TestKilledProcessResumesToTheUninterruptedResult(t *testing.T) {
 			}
 			t.Logf("%d stops over %d runs, every resumed run equal to the uninterrupted one", killed, moments)
 		})
+	}
+}
+
+// TestCompareElo measures the best vector's Elo every generation and
+// charts it across two runs with compare -metric elo.
+func TestCompareElo(t *testing.T) {
+	var dirs []string
+	for _, name := range []string{"a", "b"} {
+		p := filepath.Join(t.TempDir(), "elo.toml")
+		doc := strings.Replace(fmt.Sprintf(tinyConfig, "ga", 2), "pairs = 2\n", "pairs = 1\ndepths = [1]\nelo_every = 1\nelo_pairs = 1\n", 1)
+		if err := os.WriteFile(p, []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		dir := filepath.Join(t.TempDir(), name)
+		if code, _, stderr := runTune(t, "-config", p, "-out", dir, "-quiet"); code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		dirs = append(dirs, dir)
+	}
+	base := filepath.Join(t.TempDir(), "elo")
+	if code, _, stderr := runTune(t, append([]string{"compare", "-o", base, "-metric", "elo"}, dirs...)...); code != 0 {
+		t.Fatalf("compare -metric elo: exit %d: %s", code, stderr)
+	}
+	csv, _ := os.ReadFile(base + ".csv")
+	lines := strings.Split(strings.TrimSpace(string(csv)), "\n")
+	if len(lines) != 1+2+2 || lines[0] != "run,generation,elo" || !strings.HasPrefix(lines[1], "a,0,") || !strings.HasPrefix(lines[4], "b,1,") {
+		t.Fatalf("compare CSV:\n%s", csv)
 	}
 }

@@ -1,0 +1,346 @@
+package tune
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/roadtune/roadtune/configs"
+	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/optimize"
+	"github.com/roadtune/roadtune/results"
+	"github.com/roadtune/roadtune/tournament"
+	"github.com/roadtune/roadtune/tournament/stats"
+)
+
+// FileLadder is the verification ladder of a finished run: a JSON list of
+// Rung, one per opponent and depth, in the config's order (opponent by
+// opponent, each at every depth). validation.json holds the first rung's
+// summary, as it held the single verification match before the ladder.
+const FileLadder = "ladder.json"
+
+// Rung is one match of the verification ladder: the tuned vector against
+// one opponent at one search depth.
+type Rung struct {
+	// Opponent is as configured: a baseline name, a weight-file path or
+	// Halfway.
+	Opponent string `json:"opponent"`
+	// Depth and Width are the search of both sides.
+	Depth int `json:"depth"`
+	Width int `json:"width"`
+	// Summary is the match in the shape arena writes as summary.json; its
+	// one matchup is the tuned vector's view.
+	Summary tournament.Summary `json:"summary"`
+	// Verdict is Verdict of the match's Elo and interval: "stronger",
+	// "weaker" or "inconclusive".
+	Verdict string `json:"verdict"`
+}
+
+// Match is the rung's matchup, the tuned vector's view.
+func (r Rung) Match() tournament.MatchSummary { return r.Summary.Matchups[0] }
+
+// ladderResult is the ladder of a run: its rungs, notes on opponents that
+// were not played, and its charts.
+type ladderResult struct {
+	Rungs []Rung
+	Notes []string
+	plots []plotRef
+}
+
+// opponent is a ladder opponent resolved to a vector, with the slug that
+// names its game logs and charts.
+type opponent struct {
+	given string
+	slug  string
+	player
+}
+
+// opponents resolves the configured opponents: baselines and weight files
+// by configs.LoadWeights, Halfway from the records (recs are the run's
+// steps). An opponent that cannot be played is left out with a note.
+func (j *Job) opponents(recs []optimize.Record) ([]opponent, []string, error) {
+	var out []opponent
+	var notes []string
+	slugs := map[string]bool{}
+	for _, given := range j.cfg.Validation.Opponents {
+		o := opponent{given: given}
+		if given == Halfway {
+			if len(recs) < 2 {
+				notes = append(notes, fmt.Sprintf("%q was skipped: the run has only %d %s, so its halfway vector is the tuned one", Halfway, len(recs), j.spec.Unit))
+				continue
+			}
+			h := (len(recs) - 1) / 2
+			w, err := j.vector(recs[h].Best)
+			if err != nil {
+				return nil, nil, fmt.Errorf("%s %d's best vector: %w", j.spec.Unit, h, err)
+			}
+			o.player = player{name: Halfway, weights: w,
+				source: fmt.Sprintf("%s: the run's best vector after %s %d of %d", Halfway, j.spec.Unit, h, len(recs))}
+		} else {
+			wf, err := configs.LoadWeights(given)
+			if err != nil {
+				return nil, nil, err
+			}
+			w := wf.Weights()
+			o.player = player{name: wf.Name, source: given, weights: w}
+			if o.name == "" {
+				o.name = given
+			}
+		}
+		if o.name == "tuned" {
+			o.name = "tuned#2"
+		}
+		o.slug = slug(given)
+		for base, k := o.slug, 2; slugs[o.slug]; k++ {
+			o.slug = fmt.Sprintf("%s-%d", base, k)
+		}
+		slugs[o.slug] = true
+		out = append(out, o)
+	}
+	return out, notes, nil
+}
+
+// slug is an opponent as a file-name part: a baseline name or Halfway as
+// it is, a path by its base name without extension, other characters than
+// letters, digits, '.', '_' and '-' replaced by '_'.
+func slug(given string) string {
+	s := given
+	if strings.ContainsAny(s, `/\`) || strings.HasSuffix(s, ".json") {
+		s = strings.TrimSuffix(filepath.Base(s), filepath.Ext(s))
+	}
+	s = strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '_' || r == '-' {
+			return r
+		}
+		return '_'
+	}, s)
+	if s == "" {
+		s = "opponent"
+	}
+	return s
+}
+
+// ladder plays the checkpoint's best vector against every opponent at
+// every depth (Config.ladderDepths), each rung over its own fixed openings
+// (a seed from the run's seed and the rung's number; rung 0 has the seed
+// the single verification match had), optionally stopping each on the
+// SPRT. It writes each rung's games (games/ladder-<opponent>-d<depth>.jsonl),
+// ladder.json, validation.json (the first rung's summary) and the charts.
+func (j *Job) ladder(ctx context.Context, recs []optimize.Record) (*ladderResult, error) {
+	v := j.cfg.Validation
+	tuned, err := j.tunedPlayer()
+	if err != nil {
+		return nil, err
+	}
+	opps, notes, err := j.opponents(recs)
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range notes {
+		j.logf("verification: %s\n", n)
+	}
+	var sprt *stats.SPRT
+	if v.SPRT != "" {
+		sp, err := stats.ParseSPRT(v.SPRT)
+		if err != nil {
+			return nil, fmt.Errorf("validation.sprt: %w", err)
+		}
+		sprt = &sp
+	}
+	depths, width := j.cfg.ladderDepths()
+	lr := &ladderResult{Rungs: []Rung{}, Notes: notes}
+	if len(opps) == 0 {
+		return lr, nil
+	}
+	j.logf("verification ladder: tuned vs %s at depth %s, width %d, %d game pairs a rung\n",
+		strings.Join(names(opps), ", "), joinInts(depths), width, v.Pairs)
+	if j.opts.Events.Verify != nil {
+		j.opts.Events.Verify(2 * v.Pairs * len(opps) * len(depths))
+	}
+	if _, err := j.dir.MkdirAll(DirGames); err != nil {
+		return nil, err
+	}
+	dir := j.dir.Path(DirPlots)
+	for _, o := range opps {
+		for _, d := range depths {
+			k := len(lr.Rungs)
+			sum, table, err := j.play(ctx, match{
+				a: tuned, b: o.player, depth: d, width: width, pairs: v.Pairs,
+				seed: uint64(j.cfg.Seed) ^ verificationSeed ^ uint64(k)*seedMix,
+				sprt: sprt, progress: j.opts.Events.Games,
+			})
+			if err != nil {
+				return nil, err
+			}
+			m := sum.Matchups[0]
+			r := Rung{Opponent: o.given, Depth: d, Width: width, Summary: sum, Verdict: Verdict(m.Elo, m.EloCI)}
+			lr.Rungs = append(lr.Rungs, r)
+			name := fmt.Sprintf("ladder-%s-d%d", o.slug, d)
+			if err := results.WriteJSONL(j.dir.Path(DirGames, name+".jsonl"), table.Games); err != nil {
+				return nil, err
+			}
+			if k == 0 {
+				if err := results.WriteJSONAtomic(j.dir.Path(FileValidation), sum); err != nil {
+					return nil, err
+				}
+			}
+			j.logf("verification: vs %s at depth %d: %s\n", m.B, d, rungLine(r))
+			if table.SPRT != nil {
+				ref, err := llrChart(dir, "sprt-"+o.slug+"-d"+fmt.Sprint(d), fmt.Sprintf("SPRT against %s at depth %d", m.B, d), table)
+				if err != nil {
+					return nil, err
+				}
+				if ref != nil {
+					lr.plots = append(lr.plots, *ref)
+				}
+			}
+		}
+	}
+	if err := results.WriteJSONAtomic(j.dir.Path(FileLadder), lr.Rungs); err != nil {
+		return nil, err
+	}
+	ref, err := ladderChart(dir, lr.Rungs)
+	if err != nil {
+		return nil, err
+	}
+	lr.plots = append([]plotRef{ref}, lr.plots...)
+	return lr, nil
+}
+
+func names(opps []opponent) []string {
+	out := make([]string, len(opps))
+	for i, o := range opps {
+		out[i] = o.name
+	}
+	return out
+}
+
+func joinInts(xs []int) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = fmt.Sprint(x)
+	}
+	return strings.Join(s, " and ")
+}
+
+// rungLine is the console line of a rung.
+func rungLine(r Rung) string {
+	m := r.Match()
+	s := fmt.Sprintf("%d games W/D/L %d/%d/%d, score %.1f%%, Elo %+.1f ± %.1f, LOS %.1f%% — %s",
+		m.N, m.Games.W, m.Games.D, m.Games.L, 100*m.Score, m.Elo, m.EloCI, 100*m.LOS, r.Verdict)
+	if t := r.Summary.SPRT; t != nil {
+		s += fmt.Sprintf("; SPRT LLR %.2f [%.2f, %.2f] %s", t.LLR, t.Lower, t.Upper, t.Decision)
+	}
+	return s
+}
+
+// VerdictLine sums a ladder up in one line: each opponent's rungs grouped
+// by verdict, with Elo ± the 95% half-width and games, e.g. "verdict:
+// stronger than zhou2015 at depth 2 (+54 ± 23 Elo, 200 games) and depth 3
+// (+40 ± 25); inconclusive against halfway at depth 3 (+5 ± 30 Elo: the
+// 95% interval contains 0)". The word "inconclusive" stands wherever an
+// interval contains 0.
+func VerdictLine(rungs []Rung) string {
+	if len(rungs) == 0 {
+		return "verdict: none (no verification ladder was played)"
+	}
+	var groups []string
+	for i := 0; i < len(rungs); {
+		r := rungs[i]
+		k := i + 1
+		for k < len(rungs) && rungs[k].Opponent == r.Opponent && rungs[k].Verdict == r.Verdict {
+			k++
+		}
+		opp := r.Match().B
+		var items []string
+		games := r.Match().N
+		for n, q := range rungs[i:k] {
+			m := q.Match()
+			fig := fmt.Sprintf("%+.0f ± %.0f", m.Elo, m.EloCI)
+			switch {
+			case n == 0:
+				fig += fmt.Sprintf(" Elo, %d games", m.N)
+			case m.N != games:
+				fig += fmt.Sprintf(", %d games", m.N)
+			}
+			items = append(items, fmt.Sprintf("depth %d (%s)", q.Depth, fig))
+		}
+		at := strings.Join(items[:len(items)-1], ", ")
+		if at != "" {
+			at += " and "
+		}
+		at += items[len(items)-1]
+		switch r.Verdict {
+		case "inconclusive":
+			contain := "the 95% interval contains 0"
+			if k-i > 1 {
+				contain = "the 95% intervals contain 0"
+			}
+			// "(… games)" → "(… games: the 95% interval contains 0)"
+			at = strings.TrimSuffix(at, ")") + ": " + contain + ")"
+			groups = append(groups, fmt.Sprintf("inconclusive against %s at %s", opp, at))
+		default:
+			groups = append(groups, fmt.Sprintf("%s than %s at %s", r.Verdict, opp, at))
+		}
+		i = k
+	}
+	return "verdict: " + strings.Join(groups, "; ")
+}
+
+// ladderChart draws every rung's Elo with its 95% interval, a bar per
+// opponent and depth, and the 0 Elo line.
+func ladderChart(dir string, rungs []Rung) (plotRef, error) {
+	bars := make([]results.Bar, len(rungs))
+	for i, r := range rungs {
+		m := r.Match()
+		bars[i] = results.Bar{Label: fmt.Sprintf("%s d%d", m.B, r.Depth), Value: m.Elo, Lo: m.Elo - m.EloCI, Hi: m.Elo + m.EloCI}
+	}
+	chart := results.BarChart{
+		Title:   "Verification ladder: Elo of the tuned vector",
+		YLabel:  "Elo (95% interval)",
+		Bars:    bars,
+		RefLine: &results.HLine{Name: "0 Elo", Y: 0},
+	}
+	return savePlot(dir, "ladder", chart, "Verification ladder: Elo with 95% interval per opponent and depth")
+}
+
+// llrChart draws a rung's SPRT log-likelihood ratio after each completed
+// game pair, in pair order (as the runner decides); nil when no pair was
+// complete.
+func llrChart(dir, name, title string, table *tournament.Table) (*plotRef, error) {
+	var penta stats.Pentanomial
+	first := map[int]float64{}
+	var xs, ys []float64
+	for _, g := range table.Games {
+		c := engine.White
+		if g.BlackIndex == 0 {
+			c = engine.Black
+		}
+		s := g.Result.Score(c)
+		f, ok := first[g.Pair]
+		if !ok {
+			first[g.Pair] = s
+			continue
+		}
+		if err := penta.Add(f, s); err != nil {
+			return nil, err
+		}
+		llr, _, err := table.SPRT.SPRT.Test(penta.Counts())
+		if err != nil {
+			return nil, err
+		}
+		xs = append(xs, float64(2*penta.N()))
+		ys = append(ys, llr)
+	}
+	if len(xs) == 0 {
+		return nil, nil
+	}
+	chart := results.LineChart{
+		Title: title + ": log-likelihood ratio against games", XLabel: "games", YLabel: "LLR",
+		Series: []results.Series{{Name: "LLR", X: xs, Y: ys}},
+		HLines: []results.HLine{{Name: "accept H1", Y: table.SPRT.Upper}, {Name: "accept H0", Y: table.SPRT.Lower}},
+	}
+	ref, err := savePlot(dir, name, chart, title+": log-likelihood ratio")
+	return &ref, err
+}
