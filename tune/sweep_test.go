@@ -47,6 +47,39 @@ func TestSweep(t *testing.T) {
 	if got := job.Best(); !slices.Equal(got, bests[1]) {
 		t.Errorf("seed 4 alone: best %v, in the sweep %v", got, bests[1])
 	}
+	// The ladder comparison: a row per seed, a column per rung.
+	cmp, err := CompareRuns(dirs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cmp.Runs) != 2 || len(cmp.Columns) != 2 || cmp.Columns[0] != (RungKey{"zhou2015", 1}) || cmp.Columns[1] != (RungKey{"zhou2015", 2}) {
+		t.Fatalf("comparison columns %v of %d runs", cmp.Columns, len(cmp.Runs))
+	}
+	for _, r := range cmp.Runs {
+		g := r.Rungs[RungKey{"zhou2015", 1}]
+		if g.Match().N != 4 || g.Verdict != Verdict(g.Match().Elo, g.Match().EloCI) {
+			t.Errorf("%s: rung %+v", r.Name, g.Match())
+		}
+	}
+	if md := cmp.Markdown(); !strings.Contains(md, "| seed-3 | ga | 3 |") || !strings.Contains(md, "| vs zhou2015 d2 | 2 |") {
+		t.Errorf("markdown:\n%s", md)
+	}
+	if bars := cmp.Chart().Bars; len(bars) != 4 || bars[0].Label != "seed-3 vs zhou2015 d1" {
+		t.Errorf("chart bars %+v", bars)
+	}
+	// A run without a ladder cannot be compared by Elo.
+	none := cfg
+	none.Validation.Opponents = []string{}
+	job, err = Start(none, filepath.Join(t.TempDir(), "noladder"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := job.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := CompareRuns([]string{job.Dir()}); err == nil || !strings.Contains(err.Error(), "ladder") {
+		t.Errorf("a run without a ladder: %v", err)
+	}
 	// Run again: both are done, nothing is rewritten.
 	cp := filepath.Join(dirs[0], FileCheckpoint)
 	before, _ := os.ReadFile(cp)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/results"
@@ -84,7 +85,9 @@ func exportCmd(args []string, stdout, stderr io.Writer) error {
 // compareCmd is `tune compare -o BASE [-metric M] RUNDIR...`: one chart
 // (BASE.png, BASE.svg) and a CSV table of a metric by step for several runs,
 // e.g. the population diversity of an original-form and an improved-form GA
-// run from the same initial population (Chen 2010 §4.5).
+// run from the same initial population (Chen 2010 §4.5); and, when every
+// run has finished its verification ladder, BASE.md and BASE-ladder.png
+// with each run's Elo against the ladder's opponents, games and wall time.
 func compareCmd(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("tune compare", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -113,5 +116,32 @@ func compareCmd(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "wrote %s.png, %s.svg, %s.csv\n", *out, *out, *out)
+	// The runs' verification ladders side by side, when every run has one.
+	if _, err := tune.CompareRuns(dirs); err != nil {
+		fmt.Fprintf(stdout, "no ladder table: %v\n", err)
+		return nil
+	}
+	return writeComparison(*out, dirs, stdout)
+}
+
+// writeComparison writes BASE.md (the runs' ladder table) and
+// BASE-ladder.png/.svg (their Elo bars) for runs that finished their
+// verification ladder.
+func writeComparison(base string, dirs []string, stdout io.Writer) error {
+	c, err := tune.CompareRuns(dirs)
+	if err != nil {
+		return err
+	}
+	md := "# Runs compared\n\nEach run's best vector against the verification ladder's opponents (Elo ± 95% CI, pentanomial; " +
+		"\"inconclusive\" when the interval contains 0). Games and wall time are the optimisation's.\n\n" + c.Markdown() +
+		"\n![Elo of each run's best vector](" + filepath.Base(base) + "-ladder.png)\n"
+	if err := results.WriteFileAtomic(base+".md", []byte(md)); err != nil {
+		return err
+	}
+	if err := c.Chart().Save(base + "-ladder"); err != nil {
+		return err
+	}
+	fmt.Fprint(stdout, c.Markdown())
+	fmt.Fprintf(stdout, "wrote %s.md, %s-ladder.png, %s-ladder.svg\n", base, base, base)
 	return nil
 }

@@ -6,6 +6,8 @@
 //	tune                           run the embedded default config (configs/default.toml)
 //	tune -config FILE.toml [flags] run a configured job; flags override the file
 //	tune -resume RUNDIR            continue a stopped run from its checkpoint
+//	tune -seeds 1,2,3 [-out DIR] …  the same config once per seed (a sweep), then a comparison;
+//	                               the same command continues a stopped sweep
 //	tune export RUNDIR [-step K] [-o FILE]
 //	                               write the run's best vector (or step K's) as an engine weight file
 //	tune compare -o BASE [-metric M] RUNDIR...
@@ -25,6 +27,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -50,6 +53,7 @@ var keyFlags = []struct{ flag, key, kind string }{
 	{"method", "method", "string"}, {"schema", "schema", "string"}, {"seed", "seed", "int"},
 	{"concurrency", "concurrency", "int"}, {"depth", "engine.depth", "int"}, {"width", "engine.width", "int"},
 	{"steps", "@budget", "int"}, {"generations", "@budget", "int"}, {"iterations", "@budget", "int"},
+	{"rounds", "@budget", "int"},
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -65,6 +69,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	resume := fs.String("resume", "", "continue the stopped run in this directory")
 	out := fs.String("out", "", "run directory (default runs/<UTC timestamp>-<method>); must not exist or be empty")
 	quiet := fs.Bool("quiet", false, "no progress bar or per-step lines")
+	seedList := fs.String("seeds", "", "run the config once per seed (comma-separated, e.g. 1,2,3) into -out/seed-N; run again to continue a stopped sweep")
 	values := map[string]*string{}
 	for _, k := range keyFlags {
 		values[k.flag] = fs.String(k.flag, "", "override "+k.key+keyHelp[k.flag])
@@ -121,7 +126,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 				v = strconv.Quote(v)
 			}
 			o := tune.Override{Key: k.key, Value: v, Source: "flag -" + k.flag}
-			if k.flag == "generations" || k.flag == "iterations" {
+			if k.flag == "generations" || k.flag == "iterations" || k.flag == "rounds" {
 				o.Unit = k.flag[:len(k.flag)-1]
 			}
 			ov = append(ov, o)
@@ -136,6 +141,24 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return exitCode(usageError{err}, stderr)
 		}
 		dir := *out
+		if *seedList != "" {
+			if set["seed"] {
+				return exitCode(usageError{errors.New("-seed and -seeds cannot be combined")}, stderr)
+			}
+			seeds, err := parseSeeds(*seedList)
+			if err != nil {
+				return exitCode(usageError{err}, stderr)
+			}
+			if dir == "" {
+				dir = filepath.Join("runs", time.Now().UTC().Format("20060102-150405")+"-"+cfg.Method+"-sweep")
+			}
+			dirs, err := tune.Sweep(ctx, cfg, seeds, dir, opts)
+			disp.End()
+			if err == nil {
+				err = writeComparison(filepath.Join(dir, "compare"), dirs, stdout)
+			}
+			return exitCode(err, stderr)
+		}
 		if dir == "" {
 			dir = filepath.Join("runs", time.Now().UTC().Format("20060102-150405")+"-"+cfg.Method)
 		}
@@ -157,7 +180,8 @@ var keyHelp = map[string]string{
 	"method": ": " + fmt.Sprint(tune.MethodNames()), "schema": ": symmetric, asymmetric or dual",
 	"concurrency": " (games at once; 0 = all cores; may change on -resume)",
 	"steps":       " (the method's step budget, e.g. ga.generations)",
-	"generations": " (GA runs only)", "iterations": " (PSO runs only)",
+	"generations": " (GA runs only)", "iterations": " (PSO and SPSA runs only)",
+	"rounds": " (Texel runs only)",
 }
 
 // events wires the job's progress to the run display: one bar for the
@@ -198,4 +222,17 @@ func exitCode(err error, stderr io.Writer) int {
 		return 2
 	}
 	return 1
+}
+
+// parseSeeds reads -seeds: comma-separated non-negative integers.
+func parseSeeds(s string) ([]int64, error) {
+	var out []int64
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.ParseInt(strings.TrimSpace(f), 10, 64)
+		if err != nil || n < 0 {
+			return nil, fmt.Errorf("flag -seeds: %q is not a seed (want non-negative integers separated by commas, e.g. 1,2,3)", f)
+		}
+		out = append(out, n)
+	}
+	return out, nil
 }

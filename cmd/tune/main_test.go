@@ -419,3 +419,52 @@ func TestCompareElo(t *testing.T) {
 		t.Fatalf("compare CSV:\n%s", csv)
 	}
 }
+
+// TestSeedsSweepAndLadderComparison: -seeds runs the config once per seed
+// and writes the ladder comparison; the same command again finds the runs
+// done; compare writes the same table for any runs; bad seed lists exit 2.
+func TestSeedsSweepAndLadderComparison(t *testing.T) {
+	cfg := writeConfig(t, "ga", 2)
+	dir := filepath.Join(t.TempDir(), "sweep")
+	code, stdout, stderr := runTune(t, "-config", cfg, "-seeds", "3,4", "-out", dir, "-quiet")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "compare.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"| seed-3 | ga | 3 | 2 |", "| seed-4 | ga | 4 | 2 |", "vs zhou2015 d1", "vs zhou2015 d2", "mean Elo"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("compare.md lacks %q:\n%s", want, md)
+		}
+	}
+	f, err := os.Open(filepath.Join(dir, "compare-ladder.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := png.Decode(f); err != nil {
+		t.Errorf("compare-ladder.png: %v", err)
+	}
+	f.Close()
+	if !strings.Contains(stdout, "seed-4") {
+		t.Errorf("stdout lacks the table: %s", stdout)
+	}
+	code, stdout, stderr = runTune(t, "-config", cfg, "-seeds", "3,4", "-out", dir)
+	if code != 0 || strings.Count(stdout, "is done") != 2 {
+		t.Fatalf("second sweep: exit %d, %s %s", code, stdout, stderr)
+	}
+	base := filepath.Join(t.TempDir(), "cmp")
+	if code, _, stderr := runTune(t, "compare", "-o", base, filepath.Join(dir, "seed-3"), filepath.Join(dir, "seed-4")); code != 0 {
+		t.Fatalf("compare: exit %d: %s", code, stderr)
+	}
+	md2, err := os.ReadFile(base + ".md")
+	if err != nil || !bytes.Equal(bytes.ReplaceAll(md2, []byte("cmp-ladder"), []byte("compare-ladder")), md) {
+		t.Errorf("compare.md differs between the sweep and compare: %v\n%s\n%s", err, md, md2)
+	}
+	for _, args := range [][]string{{"-seeds", "1,x"}, {"-seeds", "-1"}, {"-seeds", "1,2", "-seed", "3"}, {"-seeds", "1,1"}} {
+		if code, _, _ := runTune(t, append([]string{"-config", cfg, "-out", filepath.Join(t.TempDir(), "x")}, args...)...); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+}

@@ -1,0 +1,144 @@
+package tune
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/roadtune/roadtune/results"
+	"gonum.org/v1/gonum/stat"
+)
+
+// RunComparison puts finished runs side by side by what decides a tuned
+// vector's worth: the Elo of each run's best against the same ladder
+// opponents and depths (spec/tuning.md "Verifying a tuned vector"), the
+// games spent and the wall time. Build it with CompareRuns.
+type RunComparison struct {
+	Runs []ComparedRun
+	// Columns are the ladder's (opponent, depth) rungs, in the first run's
+	// order, then any other run's extra rungs.
+	Columns []RungKey
+}
+
+// RungKey names a ladder rung: an opponent at a depth.
+type RungKey struct {
+	Opponent string
+	Depth    int
+}
+
+func (k RungKey) String() string { return fmt.Sprintf("%s d%d", k.Opponent, k.Depth) }
+
+// ComparedRun is one run of a comparison.
+type ComparedRun struct {
+	Name    string
+	Method  string
+	Seed    int64
+	Steps   int
+	Games   int     // optimisation games (the ladder's are in the rungs)
+	Seconds float64 // optimisation wall time
+	// Rungs holds the run's ladder by rung; a rung the run did not play is
+	// absent.
+	Rungs map[RungKey]Rung
+}
+
+// CompareRuns reads the runs in dirs; each must have finished its ladder
+// (ladder.json). Errors name the run directory.
+func CompareRuns(dirs []string) (*RunComparison, error) {
+	c := &RunComparison{}
+	seen := map[RungKey]bool{}
+	for _, dir := range dirs {
+		r, err := Open(dir)
+		if err != nil {
+			return nil, err
+		}
+		var rungs []Rung
+		path := filepath.Join(dir, FileLadder)
+		if err := results.ReadJSON(path, &rungs); err != nil {
+			if os.IsNotExist(err) {
+				return nil, fmt.Errorf("%s: no %s: the run has not finished its verification ladder (phase %s)", dir, FileLadder, r.Phase)
+			}
+			return nil, err
+		}
+		run := ComparedRun{Name: r.Name(), Method: r.Config.Method, Seed: r.Config.Seed, Steps: r.Status.Steps,
+			Games: r.Status.Games, Seconds: r.Status.Seconds, Rungs: map[RungKey]Rung{}}
+		for _, g := range rungs {
+			if len(g.Summary.Matchups) != 1 {
+				return nil, fmt.Errorf("%s: rung %s at depth %d has %d matchups, want 1", path, g.Opponent, g.Depth, len(g.Summary.Matchups))
+			}
+			k := RungKey{g.Opponent, g.Depth}
+			run.Rungs[k] = g
+			if !seen[k] {
+				seen[k] = true
+				c.Columns = append(c.Columns, k)
+			}
+		}
+		c.Runs = append(c.Runs, run)
+	}
+	return c, nil
+}
+
+// Markdown writes the comparison as a table (one row per run: method,
+// seed, steps, games, wall time, Elo ± 95% CI per rung with its verdict)
+// and, per rung, the runs' mean Elo, their spread (sample standard
+// deviation) and how many runs' intervals lie above 0.
+func (c *RunComparison) Markdown() string {
+	var b strings.Builder
+	b.WriteString("| run | method | seed | steps | games | wall time |")
+	for _, k := range c.Columns {
+		fmt.Fprintf(&b, " vs %s |", k)
+	}
+	b.WriteString("\n|---|---|---|---:|---:|---:|" + strings.Repeat("---|", len(c.Columns)) + "\n")
+	for _, r := range c.Runs {
+		fmt.Fprintf(&b, "| %s | %s | %d | %d | %d | %s |", r.Name, r.Method, r.Seed, r.Steps, r.Games, durText(r.Seconds))
+		for _, k := range c.Columns {
+			g, ok := r.Rungs[k]
+			if !ok {
+				b.WriteString(" — |")
+				continue
+			}
+			m := g.Match()
+			fmt.Fprintf(&b, " %+.0f ± %.0f (%d games, %s) |", m.Elo, m.EloCI, m.N, g.Verdict)
+		}
+		b.WriteString("\n")
+	}
+	if len(c.Runs) > 1 {
+		b.WriteString("\n| rung | runs | mean Elo | spread (SD) | runs stronger | runs inconclusive | runs weaker |\n|---|---:|---:|---:|---:|---:|---:|\n")
+		for _, k := range c.Columns {
+			var elos []float64
+			count := map[string]int{}
+			for _, r := range c.Runs {
+				if g, ok := r.Rungs[k]; ok {
+					elos = append(elos, g.Match().Elo)
+					count[g.Verdict]++
+				}
+			}
+			mean, sd := stat.MeanStdDev(elos, nil) // sd is NaN for one run
+			if len(elos) < 2 {
+				sd = 0
+			}
+			fmt.Fprintf(&b, "| vs %s | %d | %+.0f | %.0f | %d | %d | %d |\n", k, len(elos), mean, sd,
+				count["stronger"], count["inconclusive"], count["weaker"])
+		}
+	}
+	return b.String()
+}
+
+// Chart is a bar chart of every run's Elo ± 95% CI per rung.
+func (c *RunComparison) Chart() results.BarChart {
+	ch := results.BarChart{
+		Title:   "Tuned vectors: Elo against the ladder's opponents (95% CI)",
+		YLabel:  "Elo of the run's best vector",
+		RefLine: &results.HLine{Name: "equal strength", Y: 0},
+		Width:   max(16, 1.2*float64(len(c.Runs)*len(c.Columns))),
+	}
+	for _, k := range c.Columns {
+		for _, r := range c.Runs {
+			if g, ok := r.Rungs[k]; ok {
+				m := g.Match()
+				ch.Bars = append(ch.Bars, results.Bar{Label: r.Name + " vs " + k.String(), Value: m.Elo, Lo: m.Elo - m.EloCI, Hi: m.Elo + m.EloCI})
+			}
+		}
+	}
+	return ch
+}
