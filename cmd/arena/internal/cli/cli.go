@@ -61,6 +61,11 @@ game pairs (each opening twice, colours swapped), more play a round robin.
 Each WEIGHTS is a baseline name (%s)
 or a weight file path (JSON). Flags may come before or after the weights.
 
+       arena openings [flags]
+
+builds a balanced opening suite (see arena openings -h); write ./openings
+for a weight file of that name.
+
 `
 
 func parseFlags(args []string, stderr io.Writer) (*options, error) {
@@ -190,8 +195,11 @@ func setup(o *options) (*tournament.Runner, []tournament.PlayerInfo, *stats.SPRT
 }
 
 // Main runs arena with args (without the program name) and returns the exit
-// status.
+// status. A first argument "openings" runs the openings subcommand.
 func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "openings" {
+		return openingsMain(ctx, args[1:], stdout, stderr)
+	}
 	o, err := parseFlags(args, stderr)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
