@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -78,11 +79,11 @@ func parseOpeningsFlags(args []string, stderr io.Writer) (*openingsOptions, erro
 	}
 	fset.IntVar(&o.radius, "radius", 0, fmt.Sprintf("candidates: the generated 3-stone suite of radius `R` shuffled by -seed (default %d unless -candidates)", defaultRadius))
 	fset.StringVar(&o.candidates, "candidates", "", "candidates: the opening `FILE` (one opening per line, # comments)")
-	fset.Func("ref", "reference player: a baseline `NAME_OR_FILE` (repeatable; default every baseline: "+strings.Join(configs.WeightNames(), ", ")+")", func(s string) error {
+	fset.Func("ref", "reference player: a baseline `NAME_OR_FILE` (repeatable; default every baseline: "+strings.Join(configs.WeightNames(), ", ")+"; none: only the -random ones)", func(s string) error {
 		o.refs = append(o.refs, s)
 		return nil
 	})
-	fset.IntVar(&o.random, "random", 0, "add `K` random symmetric references, genes uniform in [0, 4000], drawn from -seed")
+	fset.IntVar(&o.random, "random", 0, "add `K` random symmetric references (named random-SEED-k), genes uniform in [0, 4000], drawn from -seed")
 	fset.IntVar(&o.depth, "depth", def.Depth, "alpha-beta depth in moves of the references")
 	fset.IntVar(&o.width, "width", def.Width, "moves kept per node of the references")
 	fset.Uint64Var(&o.seed, "seed", 1, "seed of the generated candidates' order and of the random references")
@@ -132,8 +133,13 @@ func parseOpeningsFlags(args []string, stderr io.Writer) (*openingsOptions, erro
 	if !radiusSet && o.candidates == "" {
 		o.radius = defaultRadius
 	}
-	if len(o.refs) == 0 {
+	switch {
+	case len(o.refs) == 0:
 		o.refs = configs.WeightNames()
+	case slices.Contains(o.refs, "none") && len(o.refs) > 1:
+		return nil, usagef("-ref none excludes other -ref players")
+	case slices.Contains(o.refs, "none"):
+		o.refs = nil
 	}
 	if o.out != "" && !o.force {
 		if _, err := os.Lstat(o.out); err == nil {

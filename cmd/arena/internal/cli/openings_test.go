@@ -136,6 +136,8 @@ func TestOpeningsUsageErrors(t *testing.T) {
 		{[]string{"-o", existing}, "exists: not replaced without -force"},
 		{[]string{"zhou2015"}, "unexpected argument"},
 		{[]string{"-ref", "zhou2015"}, "1 reference players: want at least 2"},
+		{[]string{"-ref", "none", "-random", "1"}, "1 reference players: want at least 2"},
+		{[]string{"-ref", "none", "-ref", "zhou2015", "-random", "1"}, "-ref none excludes"},
 		{[]string{"-ref", "zhou2015", "-ref", zhou}, "the same weights as zhou2015"},
 		{[]string{"-ref", "zhou2016", "-ref", "zhou2015"}, "not a baseline"},
 		{[]string{"-candidates", bad, "-ref", "zhou2015", "-random", "1"}, "bad.txt:2"},
