@@ -208,15 +208,22 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "arena:", err)
 		return exitUsage
 	}
-	if err := run(ctx, o, stdout, stderr); err != nil {
-		fmt.Fprintln(stderr, "arena:", err)
-		var u usageError
-		if errors.As(err, &u) {
-			return exitUsage
-		}
-		return exitFail
+	return exitCode(stderr, "arena:", run(ctx, o, stdout, stderr))
+}
+
+// exitCode prints err after prefix and returns its exit status: exitOK for
+// nil or -h, exitUsage for a usageError, exitFail otherwise.
+func exitCode(stderr io.Writer, prefix string, err error) int {
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return exitOK
 	}
-	return exitOK
+	fmt.Fprintln(stderr, prefix, err)
+	var u usageError
+	if errors.As(err, &u) {
+		return exitUsage
+	}
+	return exitFail
 }
 
 func run(ctx context.Context, o *options, stdout, stderr io.Writer) error {

@@ -226,18 +226,7 @@ func openingsMain(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err == nil {
 		err = runOpenings(ctx, o, args, stdout, stderr)
 	}
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		fmt.Fprintln(stderr, "arena openings:", err)
-		var u usageError
-		if errors.As(err, &u) {
-			return exitUsage
-		}
-		return exitFail
-	}
-	return exitOK
+	return exitCode(stderr, "arena openings:", err)
 }
 
 func runOpenings(ctx context.Context, o *openingsOptions, args []string, stdout, stderr io.Writer) error {
