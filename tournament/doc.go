@@ -9,6 +9,9 @@
 //   - game.go: the referee (PlayGame) and the game record;
 //   - opening.go: opening suites, generated from a seed or read from a file
 //     (connect6.md "Openings and fair pairs");
+//   - balance.go: the colour bias of openings against reference players
+//     and balanced suites cut from candidates by it (the analogue of
+//     pruning an opening book);
 //   - schedule.go, knockout.go: head-to-head, round robin, grouped round
 //     robin (Chen 2010 §4.4.2.2), gauntlet and knockout schedules of game
 //     pairs (each opening played twice, colours swapped);

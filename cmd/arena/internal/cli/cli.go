@@ -61,6 +61,11 @@ game pairs (each opening twice, colours swapped), more play a round robin.
 Each WEIGHTS is a baseline name (%s)
 or a weight file path (JSON). Flags may come before or after the weights.
 
+       arena openings [flags]
+
+builds a balanced opening suite (see arena openings -h); write ./openings
+for a weight file of that name.
+
 `
 
 func parseFlags(args []string, stderr io.Writer) (*options, error) {
@@ -190,8 +195,11 @@ func setup(o *options) (*tournament.Runner, []tournament.PlayerInfo, *stats.SPRT
 }
 
 // Main runs arena with args (without the program name) and returns the exit
-// status.
+// status. A first argument "openings" runs the openings subcommand.
 func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "openings" {
+		return openingsMain(ctx, args[1:], stdout, stderr)
+	}
 	o, err := parseFlags(args, stderr)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -200,15 +208,22 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "arena:", err)
 		return exitUsage
 	}
-	if err := run(ctx, o, stdout, stderr); err != nil {
-		fmt.Fprintln(stderr, "arena:", err)
-		var u usageError
-		if errors.As(err, &u) {
-			return exitUsage
-		}
-		return exitFail
+	return exitCode(stderr, "arena:", run(ctx, o, stdout, stderr))
+}
+
+// exitCode prints err after prefix and returns its exit status: exitOK for
+// nil or -h, exitUsage for a usageError, exitFail otherwise.
+func exitCode(stderr io.Writer, prefix string, err error) int {
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return exitOK
 	}
-	return exitOK
+	fmt.Fprintln(stderr, prefix, err)
+	var u usageError
+	if errors.As(err, &u) {
+		return exitUsage
+	}
+	return exitFail
 }
 
 func run(ctx context.Context, o *options, stdout, stderr io.Writer) error {

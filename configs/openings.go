@@ -1,0 +1,42 @@
+package configs
+
+import (
+	"embed"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strings"
+)
+
+// openingFiles are the shipped opening suites: one opening per line in
+// protocol notation, '#' comments (tournament.ReadOpenings), each headed by
+// comments saying how it was made.
+//
+//go:embed openings/*.txt
+var openingFiles embed.FS
+
+// Openings returns the bytes of the embedded opening suite
+// openings/<name>.txt (name without ".txt", e.g. "balanced": the suite
+// `arena openings` cut from the generated radius-5 suite by colour bias);
+// parse them with tournament.ReadOpenings. An unknown name is an error
+// listing the known names.
+func Openings(name string) ([]byte, error) {
+	if name != "" && !strings.ContainsAny(name, `/\`) {
+		if data, err := openingFiles.ReadFile("openings/" + name + ".txt"); err == nil {
+			return data, nil
+		}
+	}
+	return nil, fmt.Errorf("configs: no embedded opening suite %q: want one of %s", name, strings.Join(OpeningNames(), ", "))
+}
+
+// OpeningNames lists the embedded opening suites by name (without ".txt"),
+// sorted.
+func OpeningNames() []string {
+	matches, _ := fs.Glob(openingFiles, "openings/*.txt") // the pattern is valid
+	names := make([]string, 0, len(matches))
+	for _, m := range matches {
+		names = append(names, strings.TrimSuffix(strings.TrimPrefix(m, "openings/"), ".txt"))
+	}
+	sort.Strings(names)
+	return names
+}
