@@ -3,7 +3,7 @@
 # with `tune` and `arena` only.
 #
 #   configs/experiments/run.sh            all experiments, then collect
-#   configs/experiments/run.sh e1 e4      some of them (e1..e6), then collect
+#   configs/experiments/run.sh e1 e4      some of them (e1..e7), then collect
 #
 # Outputs go to $OUT (default runs/experiments); `collect` copies the small
 # results (reports, summaries, plots, tuned weight files) to docs/experiments.
@@ -109,6 +109,18 @@ e6() {
   tune compare -o "$OUT/e6-gene-S4" -metric gene:S4 "$OUT/e1-ga" "$OUT/e6-ga-4pairs"
 }
 
+# Chen 2010's published vectors (configs/weights/chen2010-*.json) replayed in
+# roadtune's engine against zhou2015 at depths 3 and 4: does roadtune's
+# engine or roadtune's tuner explain the gap to the thesis?
+e7() {
+  local v d
+  for v in chen2010-ga15 chen2010-ga30 chen2010-pso15; do
+    for d in 3 4; do
+      run_arena "e7-$v-vs-zhou2015-d$d" -pairs 300 -depth "$d" -width 10 $W/$v.json $W/zhou2015.json
+    done
+  done
+}
+
 # collect copies the small results into $DOCS: no game logs or SGFs.
 collect() {
   local d name
@@ -116,7 +128,7 @@ collect() {
   for d in "$OUT"/e*/; do
     name=$(basename "$d")
     mkdir -p "$DOCS/$name"
-    for f in report.md validation.json config.toml best.json summary.json winrate.png; do
+    for f in report.md validation.json ladder.json config.toml best.json summary.json winrate.png; do
       [ -f "$d/$f" ] && cp "$d/$f" "$DOCS/$name/"
     done
     if [ -d "$d/plots" ]; then mkdir -p "$DOCS/$name/plots"; cp "$d"/plots/*.png "$DOCS/$name/plots/"; fi
@@ -128,11 +140,11 @@ collect() {
 }
 
 steps=("$@")
-[ ${#steps[@]} -gt 0 ] || steps=(e1 e2 e3 e4 e5 e6)
+[ ${#steps[@]} -gt 0 ] || steps=(e1 e2 e3 e4 e5 e6 e7)
 for s in "${steps[@]}"; do
   case $s in
-    e1|e2|e3|e4|e5|e6|collect) log "== $s"; "$s" ;;
-    *) echo "unknown experiment $s (want e1..e6 or collect)" >&2; exit 2 ;;
+    e1|e2|e3|e4|e5|e6|e7|collect) log "== $s"; "$s" ;;
+    *) echo "unknown experiment $s (want e1..e7 or collect)" >&2; exit 2 ;;
   esac
 done
 [[ " ${steps[*]} " == *" collect "* ]] || collect
