@@ -1,11 +1,16 @@
 package configs
 
 import (
+	"bytes"
 	"embed"
 	"fmt"
 	"io/fs"
+	"os"
+	"slices"
 	"sort"
 	"strings"
+
+	"github.com/roadtune/roadtune/tournament"
 )
 
 // openingFiles are the shipped opening suites: one opening per line in
@@ -39,4 +44,27 @@ func OpeningNames() []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// LoadOpenings returns the opening suite nameOrPath names: an embedded
+// suite (OpeningNames, e.g. "balanced") or an opening file's path (one
+// opening per line in protocol notation, '#' comments). Errors name the
+// file and line (tournament.ReadOpenings), or list the embedded names.
+func LoadOpenings(nameOrPath string) ([]tournament.Opening, error) {
+	if slices.Contains(OpeningNames(), nameOrPath) {
+		data, err := Openings(nameOrPath)
+		if err != nil {
+			return nil, err
+		}
+		return tournament.ReadOpenings("configs/openings/"+nameOrPath+".txt", bytes.NewReader(data))
+	}
+	if nameOrPath == "" || !fileExists(nameOrPath) {
+		return nil, fmt.Errorf("configs: openings %q: not an embedded suite (%s) and not a readable file", nameOrPath, strings.Join(OpeningNames(), ", "))
+	}
+	return tournament.LoadOpenings(nameOrPath)
+}
+
+func fileExists(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && !st.IsDir()
 }

@@ -58,3 +58,26 @@ func TestOpeningsUnknown(t *testing.T) {
 		}
 	}
 }
+
+func TestLoadOpenings(t *testing.T) {
+	suite, err := LoadOpenings("balanced")
+	if err != nil || len(suite) < 300 {
+		t.Fatalf("balanced: %d openings, %v", len(suite), err)
+	}
+	path := filepath.Join(t.TempDir(), "mine.txt")
+	if err := os.WriteFile(path, []byte("# two openings\nJJ KJJK\nJJ HHKK\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if s, err := LoadOpenings(path); err != nil || len(s) != 2 || s[1].String() != "JJ HHKK" {
+		t.Errorf("file: %v %v", s, err)
+	}
+	if err := os.WriteFile(path, []byte("JJ KJJK\nJJ ZZ\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadOpenings(path); err == nil || !strings.Contains(err.Error(), ":2") {
+		t.Errorf("a bad line 2: %v", err)
+	}
+	if _, err := LoadOpenings("nosuch"); err == nil || !strings.Contains(err.Error(), "balanced") {
+		t.Errorf("unknown name: %v", err)
+	}
+}

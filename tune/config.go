@@ -19,6 +19,7 @@ import (
 	"github.com/roadtune/roadtune/configs"
 	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/optimize"
+	"github.com/roadtune/roadtune/tournament"
 	"github.com/roadtune/roadtune/tournament/stats"
 )
 
@@ -34,6 +35,11 @@ type Config struct {
 	Concurrency int    `toml:"concurrency"` // games played at once; 0 = all cores
 	Name        string `toml:"name"`        // a label for the run, written into provenance
 	Stall       int    `toml:"stall"`       // stop once the best vector is unchanged this many steps; 0 = off
+	// Openings is the opening suite of every match, fitness and ladder: ""
+	// the generated 3-stone suites (the smallest radius ≥ 3 with a distinct
+	// opening per pair), an embedded suite name ("balanced") or an opening
+	// file's path (configs.LoadOpenings).
+	Openings string `toml:"openings"`
 
 	Engine     EngineConfig     `toml:"engine"`
 	Match      MatchConfig      `toml:"match"`
@@ -497,6 +503,17 @@ func (c *Config) Validate() error {
 	if c.Engine.MaxMoves < 0 {
 		return bad("engine.max_moves", "must be 0 (no limit) or more, not %d", c.Engine.MaxMoves)
 	}
+	if c.Openings != "" {
+		suite, err := configs.LoadOpenings(c.Openings)
+		if err != nil {
+			return bad("openings", "%v", err)
+		}
+		if distinct := distinctOpenings(suite); c.Match.Pairs > distinct {
+			return bad("match.pairs", "%d pairs a match need as many distinct openings; the suite %q has %d", c.Match.Pairs, c.Openings, distinct)
+		} else if len(c.Validation.Opponents) > 0 && c.Validation.Pairs > distinct {
+			return bad("validation.pairs", "%d pairs a rung need as many distinct openings; the suite %q has %d", c.Validation.Pairs, c.Openings, distinct)
+		}
+	}
 	if _, _, err := ParseEarlyStop(c.Match.EarlyStop); err != nil {
 		return bad("match.early_stop", "%v", err)
 	}
@@ -797,4 +814,13 @@ func diffFlat(old, cur map[string]string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// distinctOpenings counts the distinct openings of a suite.
+func distinctOpenings(suite []tournament.Opening) int {
+	seen := map[string]bool{}
+	for _, o := range suite {
+		seen[o.String()] = true
+	}
+	return len(seen)
 }

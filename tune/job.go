@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/roadtune/roadtune/configs"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -340,7 +341,14 @@ func NewReferee(cfg Config) (*VectorReferee, error) {
 	if err != nil {
 		return nil, err
 	}
+	var suite []tournament.Opening
+	if cfg.Openings != "" {
+		if suite, err = configs.LoadOpenings(cfg.Openings); err != nil {
+			return nil, err
+		}
+	}
 	return &VectorReferee{
+		Openings:    suite,
 		Schema:      schema,
 		Settings:    cfg.engineSettings(cfg.Engine.Depth, cfg.Engine.Width),
 		Pairs:       cfg.Match.Pairs,

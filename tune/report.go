@@ -110,7 +110,7 @@ func (j *Job) writeLadder(b *strings.Builder, lr *ladderResult) {
 	b.WriteString(results.MarkdownTable(
 		[]string{"opponent", "depth", "games", "W/D/L", "score", "Elo ± 95%", "LOS", "pentanomial [LL, LD, WL+DD, WD, WW]", "verdict"}, rows))
 	first := lr.Rungs[0].Summary
-	fmt.Fprintf(b, "\nThe tuned vector (A) against each opponent at each depth, width %d, over game pairs of generated openings (rung 1: %s; every rung has its own seed). `%s` holds every rung; `%s` the first, in the shape of arena's summary.json. ", first.Width, first.Openings, FileLadder, FileValidation)
+	fmt.Fprintf(b, "\nThe tuned vector (A) against each opponent at each depth, width %d, over game pairs (rung 1 openings: %s; every rung has its own seed). `%s` holds every rung; `%s` the first, in the shape of arena's summary.json. ", first.Width, first.Openings, FileLadder, FileValidation)
 	for _, r := range lr.Rungs {
 		if t := r.Summary.SPRT; t != nil {
 			fmt.Fprintf(b, "SPRT against %s at depth %d (elo0 %g, elo1 %g): LLR %.2f in [%.2f, %.2f] after %d pairs, decision %s. ", r.Match().B, r.Depth, t.Elo0, t.Elo1, t.LLR, t.Lower, t.Upper, t.Pairs, t.Decision)

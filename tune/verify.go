@@ -2,7 +2,9 @@ package tune
 
 import (
 	"context"
+
 	"fmt"
+	"github.com/roadtune/roadtune/configs"
 	"time"
 
 	"github.com/roadtune/roadtune/engine"
@@ -42,7 +44,7 @@ type match struct {
 func (j *Job) play(ctx context.Context, m match) (tournament.Summary, *tournament.Table, error) {
 	s := j.cfg.engineSettings(m.depth, m.width)
 	// Distinct openings for every pair: a repeated opening replays a game.
-	openings, radius, err := tournament.SuiteFor(m.pairs, m.seed)
+	openings, label, err := j.matchOpenings(m.pairs, m.seed)
 	if err != nil {
 		return tournament.Summary{}, nil, err
 	}
@@ -69,7 +71,7 @@ func (j *Job) play(ctx context.Context, m match) (tournament.Summary, *tournamen
 			{Name: m.b.name, Kind: "weights", Source: m.b.source},
 		},
 		Pairs:    m.pairs,
-		Openings: fmt.Sprintf("generated 3-stone suite, radius %d, seed %d (%d openings)", radius, m.seed, len(openings)),
+		Openings: label,
 		Depth:    m.depth,
 		Width:    m.width,
 		MaxMoves: j.cfg.Engine.MaxMoves,
@@ -111,4 +113,24 @@ func Verdict(elo, ci float64) string {
 		return "weaker"
 	}
 	return "inconclusive"
+}
+
+// matchOpenings are the openings of a verification match of pairs game
+// pairs shuffled by seed, and how to name them: the config's suite
+// (shuffled, its first pairs; Validate made sure it has enough distinct
+// openings) or the generated suite with a distinct opening per pair.
+func (j *Job) matchOpenings(pairs int, seed uint64) ([]tournament.Opening, string, error) {
+	if j.cfg.Openings == "" {
+		openings, radius, err := tournament.SuiteFor(pairs, seed)
+		if err != nil {
+			return nil, "", err
+		}
+		return openings, fmt.Sprintf("generated 3-stone suite, radius %d, seed %d (%d openings)", radius, seed, len(openings)), nil
+	}
+	suite, err := configs.LoadOpenings(j.cfg.Openings)
+	if err != nil {
+		return nil, "", err
+	}
+	tournament.ShuffleOpenings(suite, seed)
+	return suite[:min(pairs, len(suite))], fmt.Sprintf("suite %s, shuffled by seed %d (%d openings)", j.cfg.Openings, seed, len(suite)), nil
 }
