@@ -46,8 +46,16 @@ type Options struct {
 	KeepScale bool `toml:"keep_scale" json:"keep_scale"`
 	// Pairing is who plays the matches after the explore rounds: "theta",
 	// θ (A) against perturbed copies (B); "perturbed", two perturbed
-	// copies of θ against each other, so neither side is always θ.
+	// copies of θ against each other, so neither side is always θ; "self",
+	// each perturbed copy against itself (no strength difference between
+	// the sides to confound the positions' results).
 	Pairing string `toml:"pairing" json:"pairing"`
+	// ExplorePairing is who plays the explore rounds' matches:
+	// "independent", two vectors drawn uniform in the initial range; "self",
+	// one such vector against itself (colour-swapped games of a pair are
+	// then the same game); "perturbed", one such vector against a perturbed
+	// copy of it (Sigma): sides of nearly equal strength, games that differ.
+	ExplorePairing string `toml:"explore_pairing" json:"explore_pairing"`
 	// ExploreRounds is the number of first rounds whose matches are
 	// between vectors drawn uniform in the initial range (both sides): a
 	// random θ0 makes poor games, random pairs make diverse ones.
@@ -61,6 +69,9 @@ type Options struct {
 const (
 	PairingTheta     = "theta"
 	PairingPerturbed = "perturbed"
+	PairingSelf      = "self"
+	// PairingIndependent is ExplorePairing's two independent draws.
+	PairingIndependent = "independent"
 )
 
 // DefaultOptions are roadtune's defaults: 10 rounds of 64 opponents with
@@ -68,17 +79,18 @@ const (
 // fifth of the games held out, ridge 1e-3, step 1.
 func DefaultOptions() Options {
 	return Options{
-		Rounds:       10,
-		Opponents:    64,
-		Sigma:        0.3,
-		MinPositions: 5000,
-		MaxBatches:   4,
-		HoldoutEvery: 5,
-		Ridge:        1e-3,
-		Step:         1,
-		KeepScale:    true,
-		Pairing:      PairingTheta,
-		Window:       1,
+		Rounds:         10,
+		Opponents:      64,
+		Sigma:          0.3,
+		MinPositions:   5000,
+		MaxBatches:     4,
+		HoldoutEvery:   5,
+		Ridge:          1e-3,
+		Step:           1,
+		KeepScale:      true,
+		Pairing:        PairingTheta,
+		ExplorePairing: PairingIndependent,
+		Window:         1,
 	}
 }
 
@@ -175,8 +187,11 @@ func (c Config) Validate() error {
 	if !(c.Step > 0 && c.Step <= 1) {
 		return bad("step", "must be in (0, 1], have %g", c.Step)
 	}
-	if c.Pairing != PairingTheta && c.Pairing != PairingPerturbed {
-		return bad("pairing", "must be %q or %q, have %q", PairingTheta, PairingPerturbed, c.Pairing)
+	if c.Pairing != PairingTheta && c.Pairing != PairingPerturbed && c.Pairing != PairingSelf {
+		return bad("pairing", "must be %q, %q or %q, have %q", PairingTheta, PairingPerturbed, PairingSelf, c.Pairing)
+	}
+	if c.ExplorePairing != PairingIndependent && c.ExplorePairing != PairingSelf && c.ExplorePairing != PairingPerturbed {
+		return bad("explore_pairing", "must be %q, %q or %q, have %q", PairingIndependent, PairingSelf, PairingPerturbed, c.ExplorePairing)
 	}
 	prob := func(format string, args ...any) error {
 		return &rt.OptionError{Msg: "texel: " + fmt.Sprintf(format, args...)}

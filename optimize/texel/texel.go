@@ -261,9 +261,27 @@ func (m *Texel) step(ctx context.Context, smp rt.Sampler, rng *rand.Rand, pastPo
 	r := Round{Round: m.round, ThetaBefore: slices.Clone(theta), Seeds: []uint64{}}
 	var as [][]float64
 	switch {
+	case m.round < c.ExploreRounds && c.ExplorePairing == PairingSelf:
+		as = Uniform(rng, c.InitLo, c.InitHi, c.Opponents)
+		r.Opponents = make([][]float64, len(as))
+		for i, a := range as {
+			r.Opponents[i] = slices.Clone(a)
+		}
+	case m.round < c.ExploreRounds && c.ExplorePairing == PairingPerturbed:
+		as = Uniform(rng, c.InitLo, c.InitHi, c.Opponents)
+		r.Opponents = make([][]float64, len(as))
+		for i, a := range as {
+			r.Opponents[i] = Opponents(rng, a, 1, c.Sigma)[0]
+		}
 	case m.round < c.ExploreRounds:
 		as = Uniform(rng, c.InitLo, c.InitHi, c.Opponents)
 		r.Opponents = Uniform(rng, c.InitLo, c.InitHi, c.Opponents)
+	case c.Pairing == PairingSelf:
+		as = Opponents(rng, theta, c.Opponents, c.Sigma)
+		r.Opponents = make([][]float64, len(as))
+		for i, a := range as {
+			r.Opponents[i] = slices.Clone(a)
+		}
 	case c.Pairing == PairingPerturbed:
 		as = Opponents(rng, theta, c.Opponents, c.Sigma)
 		r.Opponents = Opponents(rng, theta, c.Opponents, c.Sigma)
