@@ -44,22 +44,53 @@ type Options struct {
 	// threshold relative to its scores. The engine's move choice does not
 	// depend on a common factor of the road weights. Default true.
 	KeepScale bool `toml:"keep_scale" json:"keep_scale"`
+	// Pairing is who plays the matches after the explore rounds: "theta",
+	// θ (A) against perturbed copies (B); "perturbed", two perturbed
+	// copies of θ against each other, so neither side is always θ; "self",
+	// each perturbed copy against itself (no strength difference between
+	// the sides to confound the positions' results).
+	Pairing string `toml:"pairing" json:"pairing"`
+	// ExplorePairing is who plays the explore rounds' matches:
+	// "independent", two vectors drawn uniform in the initial range; "self",
+	// one such vector against itself (colour-swapped games of a pair are
+	// then the same game); "perturbed", one such vector against a perturbed
+	// copy of it (Sigma): sides of nearly equal strength, games that differ.
+	ExplorePairing string `toml:"explore_pairing" json:"explore_pairing"`
+	// ExploreRounds is the number of first rounds whose matches are
+	// between vectors drawn uniform in the initial range (both sides): a
+	// random θ0 makes poor games, random pairs make diverse ones.
+	ExploreRounds int `toml:"explore_rounds" json:"explore_rounds"`
+	// Window is the number of rounds whose training positions a fit uses,
+	// this round's included: 1 fits this round's only, 0 every round's.
+	Window int `toml:"window" json:"window"`
 }
+
+// The values of Options.Pairing.
+const (
+	PairingTheta     = "theta"
+	PairingPerturbed = "perturbed"
+	PairingSelf      = "self"
+	// PairingIndependent is ExplorePairing's two independent draws.
+	PairingIndependent = "independent"
+)
 
 // DefaultOptions are roadtune's defaults: 10 rounds of 64 opponents with
 // σ = 0.3, at least 5,000 training positions from at most 4 batches, a
 // fifth of the games held out, ridge 1e-3, step 1.
 func DefaultOptions() Options {
 	return Options{
-		Rounds:       10,
-		Opponents:    64,
-		Sigma:        0.3,
-		MinPositions: 5000,
-		MaxBatches:   4,
-		HoldoutEvery: 5,
-		Ridge:        1e-3,
-		Step:         1,
-		KeepScale:    true,
+		Rounds:         10,
+		Opponents:      64,
+		Sigma:          0.3,
+		MinPositions:   5000,
+		MaxBatches:     4,
+		HoldoutEvery:   5,
+		Ridge:          1e-3,
+		Step:           1,
+		KeepScale:      true,
+		Pairing:        PairingTheta,
+		ExplorePairing: PairingIndependent,
+		Window:         1,
 	}
 }
 
@@ -136,7 +167,8 @@ func (c Config) Validate() error {
 	for _, f := range []struct {
 		key      string
 		v, least int
-	}{{"rounds", c.Rounds, 1}, {"opponents", c.Opponents, 1}, {"min_positions", c.MinPositions, 1}, {"max_batches", c.MaxBatches, 1}} {
+	}{{"rounds", c.Rounds, 1}, {"opponents", c.Opponents, 1}, {"min_positions", c.MinPositions, 1}, {"max_batches", c.MaxBatches, 1},
+		{"explore_rounds", c.ExploreRounds, 0}, {"window", c.Window, 0}} {
 		if f.v < f.least {
 			return bad(f.key, "must be at least %d, have %d", f.least, f.v)
 		}
@@ -154,6 +186,12 @@ func (c Config) Validate() error {
 	}
 	if !(c.Step > 0 && c.Step <= 1) {
 		return bad("step", "must be in (0, 1], have %g", c.Step)
+	}
+	if c.Pairing != PairingTheta && c.Pairing != PairingPerturbed && c.Pairing != PairingSelf {
+		return bad("pairing", "must be %q, %q or %q, have %q", PairingTheta, PairingPerturbed, PairingSelf, c.Pairing)
+	}
+	if c.ExplorePairing != PairingIndependent && c.ExplorePairing != PairingSelf && c.ExplorePairing != PairingPerturbed {
+		return bad("explore_pairing", "must be %q, %q or %q, have %q", PairingIndependent, PairingSelf, PairingPerturbed, c.ExplorePairing)
 	}
 	prob := func(format string, args ...any) error {
 		return &rt.OptionError{Msg: "texel: " + fmt.Sprintf(format, args...)}
@@ -228,6 +266,6 @@ var Spec = rt.Typed[Options, Config, State, *Texel]{
 })
 
 func describe(o Options) string {
-	return fmt.Sprintf("Texel, %d rounds of %d opponents (σ %g), ≥ %d positions from ≤ %d batches, 1/%d of games held out, ridge %g, step %g, keep scale %v",
-		o.Rounds, o.Opponents, o.Sigma, o.MinPositions, o.MaxBatches, o.HoldoutEvery, o.Ridge, o.Step, o.KeepScale)
+	return fmt.Sprintf("Texel, %d rounds of %d opponents (σ %g, pairing %s, %d explore rounds), ≥ %d positions from ≤ %d batches, window %d, 1/%d of games held out, ridge %g, step %g, keep scale %v",
+		o.Rounds, o.Opponents, o.Sigma, o.Pairing, o.ExploreRounds, o.MinPositions, o.MaxBatches, o.Window, o.HoldoutEvery, o.Ridge, o.Step, o.KeepScale)
 }

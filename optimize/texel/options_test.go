@@ -30,6 +30,10 @@ func TestOptionsValidateNamesTheKey(t *testing.T) {
 		{"ridge", func(o *Options) { o.Ridge = -1e-3 }},
 		{"step", func(o *Options) { o.Step = 0 }},
 		{"step", func(o *Options) { o.Step = 1.5 }},
+		{"explore_rounds", func(o *Options) { o.ExploreRounds = -1 }},
+		{"window", func(o *Options) { o.Window = -1 }},
+		{"pairing", func(o *Options) { o.Pairing = "both" }},
+		{"explore_pairing", func(o *Options) { o.ExplorePairing = "theta" }},
 	} {
 		o := DefaultOptions()
 		tc.edit(&o)

@@ -24,7 +24,13 @@ type Round struct {
 	// Opponents are the B vectors of the matches (A is ThetaBefore), the
 	// same in every batch of the round.
 	Opponents [][]float64 `json:"opponents"`
-	// Outcomes are the matches' outcomes from θ's view, batch after batch.
+	// Players are the A vectors of the matches when they are not θ
+	// (explore rounds and Pairing "perturbed"); absent when θ played A.
+	Players [][]float64 `json:"players,omitempty"`
+	// WindowPositions counts the training positions of earlier rounds
+	// (Options.Window) the fit used besides Positions.
+	WindowPositions int `json:"window_positions,omitempty"`
+	// Outcomes are the matches' outcomes from A's view, batch after batch.
 	Outcomes []rt.Outcome `json:"outcomes"`
 	// Score is θ's score fraction over Outcomes (0 when no game was
 	// played).
@@ -64,6 +70,9 @@ func (r Round) record() rt.Record {
 		"games":             float64(r.Games),
 		"batches":           float64(r.Batches),
 	}
+	if r.WindowPositions > 0 {
+		m["window_positions"] = float64(r.WindowPositions)
+	}
 	held := "none held out"
 	if r.HoldoutPositions > 0 {
 		m["logloss_before"] = r.HoldoutLogLossBefore
@@ -96,6 +105,28 @@ type State struct {
 	Theta []float64 `json:"theta"`
 	// Games is the number of games played so far.
 	Games int `json:"games"`
+	// Past are the earlier rounds whose training positions the next fit
+	// reuses (Options.Window), oldest first: their positions are a
+	// function of the seeds and matches, so a restored run samples them
+	// again (a run's positions store answers from disk).
+	Past []PastRound `json:"past,omitempty"`
+}
+
+// PastRound keys the positions of one earlier round of the window.
+type PastRound struct {
+	Round   int        `json:"round"`
+	Seeds   []uint64   `json:"seeds"`
+	Matches []rt.Match `json:"matches"`
+}
+
+func (p PastRound) clone() PastRound {
+	p.Seeds = slices.Clone(p.Seeds)
+	ms := make([]rt.Match, len(p.Matches))
+	for i, m := range p.Matches {
+		ms[i] = rt.Match{A: slices.Clone(m.A), B: slices.Clone(m.B), WinnerOnly: m.WinnerOnly}
+	}
+	p.Matches = ms
+	return p
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

@@ -21,6 +21,11 @@ type Texel struct {
 	round int
 	theta []float64
 	games int
+	// past are the earlier rounds whose training positions the next fit
+	// reuses (Options.Window), oldest first; pastPos their positions, nil
+	// after Restore until the next Step samples them again.
+	past    []PastRound
+	pastPos [][]rt.Position
 }
 
 var _ rt.Method = (*Texel)(nil)
@@ -66,7 +71,37 @@ func Restore(c Config, st State) (*Texel, error) {
 	if st.Games < 0 {
 		return nil, fmt.Errorf(field+"Games: must be ≥ 0, have %d", st.Games)
 	}
-	return &Texel{cfg: c.clone(), pcg: pcg, round: st.Round, theta: slices.Clone(st.Theta), games: st.Games}, nil
+	for i, pr := range st.Past {
+		if len(pr.Seeds) == 0 || len(pr.Matches) == 0 {
+			return nil, fmt.Errorf(field+"Past: round %d has %d seeds and %d matches, want at least one of each", i, len(pr.Seeds), len(pr.Matches))
+		}
+		for j, mt := range pr.Matches {
+			if err := rt.CheckVector(fmt.Sprintf(field+"Past: round %d: match %d: A", i, j), mt.A, c.Genes); err != nil {
+				return nil, err
+			}
+			if err := rt.CheckVector(fmt.Sprintf(field+"Past: round %d: match %d: B", i, j), mt.B, c.Genes); err != nil {
+				return nil, err
+			}
+		}
+	}
+	m := &Texel{cfg: c.clone(), pcg: pcg, round: st.Round, theta: slices.Clone(st.Theta), games: st.Games}
+	for _, pr := range st.Past {
+		m.past = append(m.past, pr.clone())
+	}
+	m.trimPast()
+	return m, nil
+}
+
+// trimPast keeps the last Window−1 past rounds (all when Window is 0):
+// with the round to come they make the window.
+func (m *Texel) trimPast() {
+	if m.cfg.Window > 0 && len(m.past) > m.cfg.Window-1 {
+		cut := len(m.past) - (m.cfg.Window - 1)
+		m.past = slices.Clone(m.past[cut:])
+		if m.pastPos != nil {
+			m.pastPos = slices.Clone(m.pastPos[cut:])
+		}
+	}
 }
 
 // State returns a copy of the run's state, RNG included.
@@ -75,7 +110,11 @@ func (m *Texel) State() State {
 	if err != nil {
 		panic("texel: PCG.MarshalBinary: " + err.Error()) // never fails (math/rand/v2)
 	}
-	return State{RNG: b, Round: m.round, Theta: slices.Clone(m.theta), Games: m.games}
+	st := State{RNG: b, Round: m.round, Theta: slices.Clone(m.theta), Games: m.games}
+	for _, pr := range m.past {
+		st.Past = append(st.Past, pr.clone())
+	}
+	return st
 }
 
 // MarshalState returns State as JSON (optimize.Method); Spec.Restore reads
@@ -133,8 +172,21 @@ func (m *Texel) Step(ctx context.Context, ref rt.Referee) (rt.Record, error) {
 	if !ok {
 		return rt.Record{}, fmt.Errorf("texel: the referee %T is not an optimize.Sampler: Texel tuning needs the positions of its games", ref)
 	}
+	pastPos := m.pastPos
+	if len(m.past) > 0 && pastPos == nil {
+		// Restored: the window's positions are a function of its rounds'
+		// seeds and matches (a run's PositionStore reads them from disk).
+		pastPos = make([][]rt.Position, len(m.past))
+		for i, pr := range m.past {
+			train, _, _, _, err := collect(ctx, smp, pr.Seeds, pr.Matches, m.cfg, pr.Round)
+			if err != nil {
+				return rt.Record{}, fmt.Errorf("texel: replaying round %d of the window: %w", pr.Round, err)
+			}
+			pastPos[i] = train
+		}
+	}
 	pcg := rt.ClonePCG(m.pcg)
-	r, err := m.step(ctx, smp, rand.New(pcg))
+	r, train, matches, err := m.step(ctx, smp, rand.New(pcg), pastPos)
 	if err != nil {
 		return rt.Record{}, err
 	}
@@ -142,53 +194,129 @@ func (m *Texel) Step(ctx context.Context, ref rt.Referee) (rt.Record, error) {
 	m.round++
 	m.theta = slices.Clone(r.Theta)
 	m.games += r.Games
+	if m.cfg.Window != 1 {
+		m.past = append(slices.Clone(m.past), PastRound{Round: r.Round, Seeds: slices.Clone(r.Seeds), Matches: matches})
+		m.pastPos = append(slices.Clone(pastPos), train)
+		m.trimPast()
+	}
 	return r.record(), nil
 }
 
-// step does the work of Step, drawing from rng, without touching m.
-func (m *Texel) step(ctx context.Context, smp rt.Sampler, rng *rand.Rand) (Round, error) {
+// collect samples the given batches of one round (seeds known) and splits
+// their positions by game as step does.
+func collect(ctx context.Context, smp rt.Sampler, seeds []uint64, matches []rt.Match, c Config, round int) (train, held []rt.Position, out []rt.Outcome, games int, err error) {
+	offset := 0
+	for batch, seed := range seeds {
+		var o []rt.Outcome
+		var pos []rt.Position
+		if o, pos, err = sampleBatch(ctx, smp, seed, matches, c, round, batch); err != nil {
+			return nil, nil, nil, 0, err
+		}
+		out = append(out, o...)
+		g := rt.CountGames(o)
+		games += g
+		train, held, offset = split(train, held, pos, offset, g, c.HoldoutEvery)
+	}
+	return train, held, out, games, nil
+}
+
+// sampleBatch is one Sample call with its answer checked.
+func sampleBatch(ctx context.Context, smp rt.Sampler, seed uint64, matches []rt.Match, c Config, round, batch int) ([]rt.Outcome, []rt.Position, error) {
+	out, pos, err := smp.Sample(ctx, seed, matches)
+	if err != nil {
+		return nil, nil, fmt.Errorf("texel: round %d: batch %d: %w", round, batch, err)
+	}
+	if len(out) != len(matches) {
+		return nil, nil, fmt.Errorf("texel: round %d: batch %d: the sampler answered %d outcomes for %d matches", round, batch, len(out), len(matches))
+	}
+	if err := checkPositions(pos, c.Genes); err != nil {
+		return nil, nil, fmt.Errorf("round %d: batch %d: %w", round, batch, err)
+	}
+	return out, pos, nil
+}
+
+// split numbers the positions' games on from offset (a batch's games
+// follow the previous batch's) and appends them to train or held (every
+// game whose index is a multiple of every held out); it returns the next
+// offset.
+func split(train, held, pos []rt.Position, offset, games, every int) ([]rt.Position, []rt.Position, int) {
+	next := offset + games
+	for _, p := range pos {
+		p.Game += offset
+		next = max(next, p.Game+1)
+		if p.Game%every == 0 {
+			held = append(held, p)
+		} else {
+			train = append(train, p)
+		}
+	}
+	return train, held, next
+}
+
+// step does the work of Step, drawing from rng, without touching m; it
+// also returns the round's training positions and matches for the window.
+func (m *Texel) step(ctx context.Context, smp rt.Sampler, rng *rand.Rand, pastPos [][]rt.Position) (Round, []rt.Position, []rt.Match, error) {
 	c := m.cfg
 	theta := slices.Clone(m.theta)
 	r := Round{Round: m.round, ThetaBefore: slices.Clone(theta), Seeds: []uint64{}}
-	r.Opponents = Opponents(rng, theta, c.Opponents, c.Sigma)
+	var as [][]float64
+	switch {
+	case m.round < c.ExploreRounds && c.ExplorePairing == PairingSelf:
+		as = Uniform(rng, c.InitLo, c.InitHi, c.Opponents)
+		r.Opponents = make([][]float64, len(as))
+		for i, a := range as {
+			r.Opponents[i] = slices.Clone(a)
+		}
+	case m.round < c.ExploreRounds && c.ExplorePairing == PairingPerturbed:
+		as = Uniform(rng, c.InitLo, c.InitHi, c.Opponents)
+		r.Opponents = make([][]float64, len(as))
+		for i, a := range as {
+			r.Opponents[i] = Opponents(rng, a, 1, c.Sigma)[0]
+		}
+	case m.round < c.ExploreRounds:
+		as = Uniform(rng, c.InitLo, c.InitHi, c.Opponents)
+		r.Opponents = Uniform(rng, c.InitLo, c.InitHi, c.Opponents)
+	case c.Pairing == PairingSelf:
+		as = Opponents(rng, theta, c.Opponents, c.Sigma)
+		r.Opponents = make([][]float64, len(as))
+		for i, a := range as {
+			r.Opponents[i] = slices.Clone(a)
+		}
+	case c.Pairing == PairingPerturbed:
+		as = Opponents(rng, theta, c.Opponents, c.Sigma)
+		r.Opponents = Opponents(rng, theta, c.Opponents, c.Sigma)
+	default:
+		r.Opponents = Opponents(rng, theta, c.Opponents, c.Sigma)
+	}
 	matches := make([]rt.Match, len(r.Opponents))
 	for i, b := range r.Opponents {
+		a := theta
+		if as != nil {
+			a = as[i]
+		}
 		if c.bounded() {
+			c.Bounds.Clamp(a)
 			c.Bounds.Clamp(b)
 		}
-		matches[i] = rt.Match{A: slices.Clone(theta), B: slices.Clone(b)}
+		matches[i] = rt.Match{A: slices.Clone(a), B: slices.Clone(b)}
+	}
+	if as != nil {
+		r.Players = as
 	}
 
 	var train, held []rt.Position
 	offset := 0
 	for len(r.Seeds) < c.MaxBatches {
 		seed := rng.Uint64()
-		batch := len(r.Seeds)
-		out, pos, err := smp.Sample(ctx, seed, matches)
+		out, pos, err := sampleBatch(ctx, smp, seed, matches, c, r.Round, len(r.Seeds))
 		if err != nil {
-			return r, fmt.Errorf("texel: round %d: batch %d: %w", r.Round, batch, err)
-		}
-		if len(out) != len(matches) {
-			return r, fmt.Errorf("texel: round %d: batch %d: the sampler answered %d outcomes for %d matches", r.Round, batch, len(out), len(matches))
-		}
-		if err := checkPositions(pos, c.Genes); err != nil {
-			return r, fmt.Errorf("round %d: batch %d: %w", r.Round, batch, err)
+			return r, nil, nil, err
 		}
 		r.Seeds = append(r.Seeds, seed)
 		r.Outcomes = append(r.Outcomes, out...)
 		games := rt.CountGames(out)
 		r.Games += games
-		next := offset + games
-		for _, p := range pos {
-			p.Game += offset
-			next = max(next, p.Game+1)
-			if p.Game%c.HoldoutEvery == 0 {
-				held = append(held, p)
-			} else {
-				train = append(train, p)
-			}
-		}
-		offset = next
+		train, held, offset = split(train, held, pos, offset, games, c.HoldoutEvery)
 		if len(train) >= c.MinPositions {
 			break
 		}
@@ -196,7 +324,7 @@ func (m *Texel) step(ctx context.Context, smp rt.Sampler, rng *rand.Rand) (Round
 	r.Batches = len(r.Seeds)
 	r.Positions, r.HoldoutPositions = len(train), len(held)
 	if len(train) < c.MinPositions {
-		return r, fmt.Errorf("texel: round %d: %d training positions after %d batches (%d games), need min_positions = %d: raise max_batches or opponents, or lower min_positions",
+		return r, nil, nil, fmt.Errorf("texel: round %d: %d training positions after %d batches (%d games), need min_positions = %d: raise max_batches or opponents, or lower min_positions",
 			r.Round, len(train), r.Batches, r.Games, c.MinPositions)
 	}
 	if s := Score(r.Outcomes); !math.IsNaN(s) {
@@ -207,9 +335,18 @@ func (m *Texel) step(ctx context.Context, smp rt.Sampler, rng *rand.Rand) (Round
 	if c.bounded() {
 		opt.Bounds = c.Bounds
 	}
-	fit, err := Fit(train, theta, c.Scale, opt)
+	all := train
+	if len(pastPos) > 0 {
+		all = nil
+		for _, p := range pastPos {
+			all = append(all, p...)
+			r.WindowPositions += len(p)
+		}
+		all = append(all, train...)
+	}
+	fit, err := Fit(all, theta, c.Scale, opt)
 	if err != nil {
-		return r, fmt.Errorf("round %d: %w", r.Round, err)
+		return r, nil, nil, fmt.Errorf("round %d: %w", r.Round, err)
 	}
 	r.Fit = fit
 	r.Theta = slices.Clone(fit.Genes)
@@ -242,7 +379,20 @@ func (m *Texel) step(ctx context.Context, smp rt.Sampler, rng *rand.Rand) (Round
 		r.HoldoutLogLossBefore = LogLoss(held, theta, fit.K, fit.StartTempo)
 		r.HoldoutLogLoss = LogLoss(held, r.Theta, fit.K/r.Rescale, fit.Tempo)
 	}
-	return r, nil
+	return r, train, matches, nil
+}
+
+// Uniform draws n vectors uniform in [lo, hi] from rng, gene by gene.
+func Uniform(rng *rand.Rand, lo, hi []float64, n int) [][]float64 {
+	v := make([][]float64, n)
+	for i := range v {
+		x := make([]float64, len(lo))
+		for d := range x {
+			x[d] = lo[d] + (hi[d]-lo[d])*rng.Float64()
+		}
+		v[i] = x
+	}
+	return v
 }
 
 // Opponents draws n perturbed copies of theta from rng: gene d of each is

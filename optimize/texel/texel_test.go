@@ -318,6 +318,58 @@ func TestResumeEqualsUninterrupted(t *testing.T) {
 	}
 }
 
+// TestWindowResumeEqualsUninterrupted: with explore rounds, pairs of
+// perturbed copies and a window of every round, a run restored from its
+// State JSON (no positions in it) samples the window's rounds again and
+// continues record for record; the fit uses the earlier rounds' positions.
+func TestWindowResumeEqualsUninterrupted(t *testing.T) {
+	for _, tc := range []struct {
+		window  int
+		explore string
+	}{{0, PairingPerturbed}, {2, PairingIndependent}, {3, PairingSelf}} {
+		o, p := smallOptions(), problem(5)
+		o.Rounds, o.ExploreRounds, o.ExplorePairing, o.Pairing, o.Window, o.Sigma = 5, 1, tc.explore, PairingPerturbed, tc.window, 1
+		whole := mustNew(t, o, p, 5)
+		var want []string
+		for !whole.Done() {
+			rec, r := stepOK(t, whole, sampler())
+			want = append(want, recordJSON(t, rec))
+			if n := min(r.Round, tc.window-1); r.Round > 0 && (tc.window == 0 || n > 0) && r.WindowPositions == 0 {
+				t.Errorf("window %d: round %d fitted no earlier positions", tc.window, r.Round)
+			}
+			if len(r.Players) != o.Opponents {
+				t.Errorf("window %d: round %d has %d players", tc.window, r.Round, len(r.Players))
+			}
+		}
+		if st := whole.State(); tc.window > 0 && len(st.Past) != tc.window-1 {
+			t.Errorf("window %d: state keeps %d past rounds", tc.window, len(st.Past))
+		}
+		m := mustNew(t, o, p, 5)
+		var got []string
+		for range 3 {
+			rec, _ := stepOK(t, m, sampler())
+			got = append(got, recordJSON(t, rec))
+		}
+		r, err := Spec.Restore(&o, p, []byte(stateJSON(t, m)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for !r.Done() {
+			rec, err := r.Step(context.Background(), sampler())
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, recordJSON(t, rec))
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("window %d: resumed records differ from the uninterrupted run's", tc.window)
+		}
+		if stateJSON(t, r) != stateJSON(t, whole) {
+			t.Errorf("window %d: final states differ", tc.window)
+		}
+	}
+}
+
 func TestRestoreRejectsBadStates(t *testing.T) {
 	o, p := smallOptions(), problem(5)
 	good := mustNew(t, o, p, 1).State()
@@ -331,6 +383,10 @@ func TestRestoreRejectsBadStates(t *testing.T) {
 		{"Theta: has 4 genes", func(s *State) { s.Theta = s.Theta[:4] }},
 		{"Theta: gene 2 is NaN", func(s *State) { s.Theta[2] = math.NaN() }},
 		{"Games", func(s *State) { s.Games = -1 }},
+		{"Past: round 0 has 0 seeds", func(s *State) { s.Past = []PastRound{{Matches: []rt.Match{{A: s.Theta, B: s.Theta}}}} }},
+		{"Past: round 0: match 0: B: has 4 genes", func(s *State) {
+			s.Past = []PastRound{{Seeds: []uint64{1}, Matches: []rt.Match{{A: s.Theta, B: s.Theta[:4]}}}}
+		}},
 	} {
 		st := good
 		st.Theta = slices.Clone(good.Theta)
