@@ -3,7 +3,7 @@
 # with `tune` and `arena` only.
 #
 #   configs/experiments/run.sh            all experiments, then collect
-#   configs/experiments/run.sh e1 e4      some of them (e1..e7), then collect
+#   configs/experiments/run.sh e1 e4      some of them (e1..e8), then collect
 #
 # Outputs go to $OUT (default runs/experiments); `collect` copies the small
 # results (reports, summaries, plots, tuned weight files) to docs/experiments.
@@ -121,6 +121,29 @@ e7() {
   done
 }
 
+# run_sweep NAME CONFIG STEPS: the config with a budget of STEPS over seeds
+# 1, 2, 3 in $OUT/NAME/seed-N, with NAME/compare.md (tune continues a
+# stopped sweep itself).
+run_sweep() {
+  local name=$1 cfg=$2 steps=$3 start
+  start=$(date +%s)
+  tune -config "$cfg" -steps "$steps" -seeds 1,2,3 -out "$OUT/$name" -quiet > "$OUT/$name.txt"
+  log "$name: sweep took $(( $(date +%s) - start )) s"
+}
+
+# Methods compared (issue 11): GA, PSO, SPSA and Texel from random starts,
+# tuned at depth 2 over the balanced suite, each at two budgets (about 6,000
+# and 20,000 games), three seeds each, every best vector against zhou2015 at
+# depths 3 and 4 (300 pairs); e8-methods.md puts all 24 runs side by side.
+e8() {
+  local spec m steps
+  for spec in texel:6 texel:20 ga:9 ga:30 pso:30 pso:100 spsa:750 spsa:2500; do
+    m=${spec%:*}; steps=${spec#*:}
+    run_sweep "e8-$m-$steps" "configs/experiments/m-$m.toml" "$steps"
+  done
+  tune compare -o "$OUT/e8-methods" -metric gene:S4 "$OUT"/e8-*/seed-* > /dev/null
+}
+
 # collect copies the small results into $DOCS: no game logs or SGFs.
 collect() {
   local d name
@@ -132,19 +155,26 @@ collect() {
       [ -f "$d/$f" ] && cp "$d/$f" "$DOCS/$name/"
     done
     if [ -d "$d/plots" ]; then mkdir -p "$DOCS/$name/plots"; cp "$d"/plots/*.png "$DOCS/$name/plots/"; fi
+    for f in compare.md compare-ladder.png; do [ -f "$d/$f" ] && cp "$d/$f" "$DOCS/$name/"; done
+    for s in "$d"/seed-*/; do  # sweeps: each seed's report, ladder and best vector
+      [ -d "$s" ] || continue
+      mkdir -p "$DOCS/$name/$(basename "$s")"
+      for f in report.md ladder.json best.json; do [ -f "$s/$f" ] && cp "$s/$f" "$DOCS/$name/$(basename "$s")/"; done
+    done
     [ -f "$OUT/$name.txt" ] && cp "$OUT/$name.txt" "$DOCS/$name/table.txt"
   done
   cp "$OUT"/e2-*.png "$OUT"/e2-*.csv "$OUT"/e6-*.png "$OUT"/e6-*.csv "$DOCS/" 2>/dev/null || true
+  cp "$OUT"/e8-methods.md "$OUT"/e8-methods-ladder.png "$DOCS/" 2>/dev/null || true
   cp "$OUT"/e*-g*.json "$DOCS/" 2>/dev/null || true
   log "collected into $DOCS"
 }
 
 steps=("$@")
-[ ${#steps[@]} -gt 0 ] || steps=(e1 e2 e3 e4 e5 e6 e7)
+[ ${#steps[@]} -gt 0 ] || steps=(e1 e2 e3 e4 e5 e6 e7 e8)
 for s in "${steps[@]}"; do
   case $s in
-    e1|e2|e3|e4|e5|e6|e7|collect) log "== $s"; "$s" ;;
-    *) echo "unknown experiment $s (want e1..e7 or collect)" >&2; exit 2 ;;
+    e1|e2|e3|e4|e5|e6|e7|e8|collect) log "== $s"; "$s" ;;
+    *) echo "unknown experiment $s (want e1..e8 or collect)" >&2; exit 2 ;;
   esac
 done
 [[ " ${steps[*]} " == *" collect "* ]] || collect
