@@ -32,6 +32,7 @@ func TestOptionsValidateNamesTheKey(t *testing.T) {
 		{"step", func(o *Options) { o.Step = 1.5 }},
 		{"explore_rounds", func(o *Options) { o.ExploreRounds = -1 }},
 		{"window", func(o *Options) { o.Window = -1 }},
+		{"average", func(o *Options) { o.Average = -1 }},
 		{"pairing", func(o *Options) { o.Pairing = "both" }},
 		{"explore_pairing", func(o *Options) { o.ExplorePairing = "theta" }},
 	} {

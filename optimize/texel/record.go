@@ -50,6 +50,11 @@ type Round struct {
 	// θ's norm (Options.KeepScale; 1 when off); the fitted model's scale is
 	// then Fit.K / Rescale.
 	Rescale float64 `json:"rescale"`
+	// Best is the vector the round reports as the run's best: the mean of
+	// the θ of the latest Averaged rounds, this one's included
+	// (Options.Average; θ itself when Averaged is 1).
+	Best     []float64 `json:"best"`
+	Averaged int       `json:"averaged"`
 	// HoldoutLogLossBefore is the held-out log-loss (nats per position) of
 	// ThetaBefore with Fit.K and Fit.StartTempo; HoldoutLogLoss that of
 	// Theta with Fit.K/Rescale and Fit.Tempo. Both 0 when no position was held out.
@@ -85,7 +90,7 @@ func (r Round) record() rt.Record {
 	return rt.Record{
 		Step:    r.Round,
 		Games:   r.Games,
-		Best:    slices.Clone(r.Theta),
+		Best:    slices.Clone(r.Best),
 		Metrics: m,
 		Detail:  r,
 		Line: fmt.Sprintf("%d positions (+%d held out) from %d games in %d batches, K %.4g, %s, score %.3f",
@@ -110,6 +115,9 @@ type State struct {
 	// function of the seeds and matches, so a restored run samples them
 	// again (a run's positions store answers from disk).
 	Past []PastRound `json:"past,omitempty"`
+	// Recent are the latest rounds' θ, oldest first (at most
+	// Options.Average): the best vector is their mean.
+	Recent [][]float64 `json:"recent,omitempty"`
 }
 
 // PastRound keys the positions of one earlier round of the window.

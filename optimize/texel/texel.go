@@ -26,6 +26,9 @@ type Texel struct {
 	// after Restore until the next Step samples them again.
 	past    []PastRound
 	pastPos [][]rt.Position
+	// recent are the latest rounds' θ, oldest first, at most
+	// Options.Average; Best is their mean.
+	recent [][]float64
 }
 
 var _ rt.Method = (*Texel)(nil)
@@ -84,7 +87,13 @@ func Restore(c Config, st State) (*Texel, error) {
 			}
 		}
 	}
-	m := &Texel{cfg: c.clone(), pcg: pcg, round: st.Round, theta: slices.Clone(st.Theta), games: st.Games}
+	if len(st.Recent) > max(c.Average, 1) || len(st.Recent) > st.Round {
+		return nil, fmt.Errorf(field+"Recent: %d vectors after %d rounds, want at most min(average = %d, rounds)", len(st.Recent), st.Round, max(c.Average, 1))
+	}
+	if err := rt.CheckPopulation(field+"Recent", st.Recent, len(st.Recent), c.Genes); err != nil {
+		return nil, err
+	}
+	m := &Texel{cfg: c.clone(), pcg: pcg, round: st.Round, theta: slices.Clone(st.Theta), games: st.Games, recent: rt.Clone(st.Recent)}
 	for _, pr := range st.Past {
 		m.past = append(m.past, pr.clone())
 	}
@@ -110,7 +119,7 @@ func (m *Texel) State() State {
 	if err != nil {
 		panic("texel: PCG.MarshalBinary: " + err.Error()) // never fails (math/rand/v2)
 	}
-	st := State{RNG: b, Round: m.round, Theta: slices.Clone(m.theta), Games: m.games}
+	st := State{RNG: b, Round: m.round, Theta: slices.Clone(m.theta), Games: m.games, Recent: rt.Clone(m.recent)}
 	for _, pr := range m.past {
 		st.Past = append(st.Past, pr.clone())
 	}
@@ -126,7 +135,24 @@ func (m *Texel) Best() []float64 {
 	if m.round == 0 {
 		return nil
 	}
-	return slices.Clone(m.theta)
+	if len(m.recent) == 0 { // restored from a state written before Average
+		return slices.Clone(m.theta)
+	}
+	return mean(m.recent)
+}
+
+// mean is the gene-wise mean of vectors (at least one).
+func mean(vs [][]float64) []float64 {
+	out := make([]float64, len(vs[0]))
+	for _, v := range vs {
+		for d, x := range v {
+			out[d] += x
+		}
+	}
+	for d := range out {
+		out[d] /= float64(len(vs))
+	}
+	return out
 }
 
 // Done reports whether Rounds rounds are done.
@@ -190,8 +216,14 @@ func (m *Texel) Step(ctx context.Context, ref rt.Referee) (rt.Record, error) {
 	if err != nil {
 		return rt.Record{}, err
 	}
+	recent := append(rt.Clone(m.recent), slices.Clone(r.Theta))
+	if keep := max(m.cfg.Average, 1); len(recent) > keep {
+		recent = recent[len(recent)-keep:]
+	}
+	r.Best, r.Averaged = mean(recent), len(recent)
 	*m.pcg = *pcg
 	m.round++
+	m.recent = recent
 	m.theta = slices.Clone(r.Theta)
 	m.games += r.Games
 	if m.cfg.Window != 1 {

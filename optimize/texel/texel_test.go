@@ -466,3 +466,61 @@ func TestBadSamplerAnswers(t *testing.T) {
 		}
 	}
 }
+
+// TestAverageReportsTheMeanOfTheLatestRounds: with Average 3 the best
+// vector is the mean of the latest three rounds' θ (fewer at the start), θ
+// itself goes on unaveraged, and a restored run continues record for
+// record.
+func TestAverageReportsTheMeanOfTheLatestRounds(t *testing.T) {
+	o, p := smallOptions(), problem(5)
+	o.Rounds, o.Average = 5, 3
+	whole := mustNew(t, o, p, 4)
+	var thetas [][]float64
+	var want []string
+	for !whole.Done() {
+		rec, r := stepOK(t, whole, sampler())
+		thetas = append(thetas, r.Theta)
+		window := thetas[max(0, len(thetas)-3):]
+		for d := range rec.Best {
+			sum := 0.0
+			for _, v := range window {
+				sum += v[d]
+			}
+			if got, w := rec.Best[d], sum/float64(len(window)); math.Abs(got-w) > 1e-9*math.Abs(w) {
+				t.Fatalf("round %d gene %d: best %g, want the mean %g of the last %d θ", r.Round, d, got, w, len(window))
+			}
+		}
+		if r.Averaged != len(window) || !slices.Equal(whole.Best(), rec.Best) || !slices.Equal(whole.State().Theta, r.Theta) {
+			t.Fatalf("round %d: averaged %d, Best %v, θ %v", r.Round, r.Averaged, whole.Best(), whole.State().Theta)
+		}
+		want = append(want, recordJSON(t, rec))
+	}
+	if slices.Equal(thetas[4], whole.Best()) {
+		t.Error("the best vector is the last θ: nothing was averaged")
+	}
+	m := mustNew(t, o, p, 4)
+	var got []string
+	for range 2 {
+		rec, _ := stepOK(t, m, sampler())
+		got = append(got, recordJSON(t, rec))
+	}
+	r, err := Spec.Restore(&o, p, []byte(stateJSON(t, m)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for !r.Done() {
+		rec, err := r.Step(context.Background(), sampler())
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, recordJSON(t, rec))
+	}
+	if !slices.Equal(got, want) {
+		t.Error("a restored averaging run differs from the uninterrupted one")
+	}
+	bad := whole.State()
+	bad.Recent = append(bad.Recent, bad.Theta)
+	if _, err := Restore(o.Config(p), bad); err == nil || !strings.Contains(err.Error(), "Recent") {
+		t.Errorf("4 recent vectors with average 3: %v", err)
+	}
+}
