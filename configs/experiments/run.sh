@@ -3,7 +3,7 @@
 # with `tune` and `arena` only.
 #
 #   configs/experiments/run.sh            all experiments, then collect
-#   configs/experiments/run.sh e1 e4      some of them (e1..e8), then collect
+#   configs/experiments/run.sh e1 e4      some of them (e1..e9), then collect
 #
 # Outputs go to $OUT (default runs/experiments); `collect` copies the small
 # results (reports, summaries, plots, tuned weight files) to docs/experiments.
@@ -144,6 +144,14 @@ e8() {
   tune compare -o "$OUT/e8-methods" -metric gene:S4 "$OUT"/e8-*/seed-* > /dev/null
 }
 
+# The README's main job (the embedded configs/default.toml) over seeds 1, 2, 3.
+e9() {
+  local start
+  start=$(date +%s)
+  tune -seeds 1,2,3 -out "$OUT/e9-default" -quiet > "$OUT/e9-default.txt"
+  log "e9-default: sweep took $(( $(date +%s) - start )) s"
+}
+
 # collect copies the small results into $DOCS: no game logs or SGFs.
 collect() {
   local d name
@@ -170,11 +178,11 @@ collect() {
 }
 
 steps=("$@")
-[ ${#steps[@]} -gt 0 ] || steps=(e1 e2 e3 e4 e5 e6 e7 e8)
+[ ${#steps[@]} -gt 0 ] || steps=(e1 e2 e3 e4 e5 e6 e7 e8 e9)
 for s in "${steps[@]}"; do
   case $s in
-    e1|e2|e3|e4|e5|e6|e7|e8|collect) log "== $s"; "$s" ;;
-    *) echo "unknown experiment $s (want e1..e8 or collect)" >&2; exit 2 ;;
+    e1|e2|e3|e4|e5|e6|e7|e8|e9|collect) log "== $s"; "$s" ;;
+    *) echo "unknown experiment $s (want e1..e9 or collect)" >&2; exit 2 ;;
   esac
 done
 [[ " ${steps[*]} " == *" collect "* ]] || collect

@@ -92,8 +92,17 @@
 //	explore perturbed + pairs, window all, σ 1, 6 rnds  6144  v100 −160 ± 55 (3 rounds: −89 ± 43)
 //	  σ 1.5                                             6144  v100 −42 ± 44
 //	  σ 2                                               6144  v100 −14 ± 39, a300 +81 ± 27
-//	  σ 3 (configs/texel.toml)                          6144  v100 +3.5 ± 43, a300 +94 ± 28, a162 +19 ± 35
+//	  σ 3                                               6144  v100 +3.5 ± 43, a300 +94 ± 28, a162 +19 ± 35
 //	  σ 3, seeds 1/2/3, job validation 300 pairs        6144  +106 ± 27 / +83 ± 24 / +95 ± 28; a162 +19 / +54 / +15
+//	  σ 3, balanced suite, ladder 300 pairs, 1/2/3      6144  +100 ± 26 / +78 ± 27 / +42 ± 26 (depth 4: +131 / +104 / +100)
+//	  the same tuned at depth 3                         6144  −14 ± 29 / +15 ± 29 / +17 ± 27 (depth 4: −24 / −9 / +24)
+//	  σ 3, 20 rounds, 1/2/3                            20480  +33 ± 27 / +2 ± 26 / +43 ± 26 (depth 4: +84 / +74 / +85)
+//	  σ 3, rounds 2..9 averaged (Average 8), 1/2/3     10240  +74 ± 26 / +81 ± 26 / +74 ± 28
+//
+// One round's θ swings by ±50 Elo from the round before (seed 1, rounds
+// 1..7 at depth 3: +68, −8, +48, +93, +108, +101), so more rounds alone do
+// not help; the mean of the latest rounds' θ (Options.Average, Polyak–
+// Ruppert averaging) does, and it is what the default job reports.
 //
 // Fits on θ's own games with narrow perturbations drift, round after
 // round, to S1..S3 ≤ 0 with S4 ≫ S5 — even from zhou2015 — and held-out
