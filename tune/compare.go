@@ -31,7 +31,12 @@ func (k RungKey) String() string { return fmt.Sprintf("%s d%d", k.Opponent, k.De
 
 // ComparedRun is one run of a comparison.
 type ComparedRun struct {
-	Name    string
+	// Name is the run directory's base name, prefixed by its sweep's
+	// ("e8-ga-30/seed-1") when it is a sweep's run.
+	Name string
+	// Sweep is the sweep the run belongs to, "" for a run of its own; the
+	// per-rung summary groups the runs by it.
+	Sweep   string
 	Method  string
 	Seed    int64
 	Steps   int
@@ -60,7 +65,11 @@ func CompareRuns(dirs []string) (*RunComparison, error) {
 			}
 			return nil, err
 		}
-		run := ComparedRun{Name: r.Name(), Method: r.Config.Method, Seed: r.Config.Seed, Steps: r.Status.Steps,
+		name := r.Name()
+		if r.Sweep() != "" {
+			name = r.Sweep() + "/" + name
+		}
+		run := ComparedRun{Name: name, Sweep: r.Sweep(), Method: r.Config.Method, Seed: r.Config.Seed, Steps: r.Status.Steps,
 			Games: r.Status.Games, Seconds: r.Status.Seconds, Rungs: map[RungKey]Rung{}}
 		for _, g := range rungs {
 			if len(g.Summary.Matchups) != 1 {
@@ -80,8 +89,9 @@ func CompareRuns(dirs []string) (*RunComparison, error) {
 
 // Markdown writes the comparison as a table (one row per run: method,
 // seed, steps, games, wall time, Elo ± 95% CI per rung with its verdict)
-// and, per rung, the runs' mean Elo, their spread (sample standard
-// deviation) and how many runs' intervals lie above 0.
+// and, per sweep and rung, the runs' mean Elo, their spread (sample
+// standard deviation) and how many runs' intervals lie above 0 (runs of
+// their own form one group).
 func (c *RunComparison) Markdown() string {
 	var b strings.Builder
 	b.WriteString("| run | method | seed | steps | games | wall time |")
@@ -102,23 +112,40 @@ func (c *RunComparison) Markdown() string {
 		}
 		b.WriteString("\n")
 	}
+	var groups []string
+	seenGroup := map[string]bool{}
+	for _, r := range c.Runs {
+		if !seenGroup[r.Sweep] {
+			seenGroup[r.Sweep] = true
+			groups = append(groups, r.Sweep)
+		}
+	}
 	if len(c.Runs) > 1 {
-		b.WriteString("\n| rung | runs | mean Elo | spread (SD) | runs stronger | runs inconclusive | runs weaker |\n|---|---:|---:|---:|---:|---:|---:|\n")
-		for _, k := range c.Columns {
-			var elos []float64
-			count := map[string]int{}
-			for _, r := range c.Runs {
-				if g, ok := r.Rungs[k]; ok {
-					elos = append(elos, g.Match().Elo)
-					count[g.Verdict]++
+		b.WriteString("\n| runs | rung | n | mean Elo | spread (SD) | stronger | inconclusive | weaker |\n|---|---|---:|---:|---:|---:|---:|---:|\n")
+		for _, grp := range groups {
+			label := grp
+			if label == "" {
+				label = "(single runs)"
+			}
+			for _, k := range c.Columns {
+				var elos []float64
+				count := map[string]int{}
+				for _, r := range c.Runs {
+					if g, ok := r.Rungs[k]; ok && r.Sweep == grp {
+						elos = append(elos, g.Match().Elo)
+						count[g.Verdict]++
+					}
 				}
+				if len(elos) == 0 {
+					continue
+				}
+				mean, sd := stat.MeanStdDev(elos, nil) // sd is NaN for one run
+				if len(elos) < 2 {
+					sd = 0
+				}
+				fmt.Fprintf(&b, "| %s | vs %s | %d | %+.0f | %.0f | %d | %d | %d |\n", label, k, len(elos), mean, sd,
+					count["stronger"], count["inconclusive"], count["weaker"])
 			}
-			mean, sd := stat.MeanStdDev(elos, nil) // sd is NaN for one run
-			if len(elos) < 2 {
-				sd = 0
-			}
-			fmt.Fprintf(&b, "| vs %s | %d | %+.0f | %.0f | %d | %d | %d |\n", k, len(elos), mean, sd,
-				count["stronger"], count["inconclusive"], count["weaker"])
 		}
 	}
 	return b.String()

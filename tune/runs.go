@@ -66,6 +66,17 @@ func Open(dir string) (*RunResults, error) {
 // Name is the run's name: its directory's base name.
 func (r *RunResults) Name() string { return filepath.Base(filepath.Clean(r.Dir)) }
 
+// Sweep is the name of the sweep the run belongs to (the parent
+// directory's base name when the run's directory is a sweep's seed-N, see
+// SweepDir), "" for a run of its own.
+func (r *RunResults) Sweep() string {
+	dir := filepath.Clean(r.Dir)
+	if !strings.HasPrefix(filepath.Base(dir), "seed-") {
+		return ""
+	}
+	return filepath.Base(filepath.Dir(dir))
+}
+
 // WeightFile returns the best vector after step k (k < 0: after the last
 // checkpointed step) as an engine weight file with its provenance. Errors
 // say which steps exist.

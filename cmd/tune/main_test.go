@@ -434,7 +434,7 @@ func TestSeedsSweepAndLadderComparison(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"| seed-3 | ga | 3 | 2 |", "| seed-4 | ga | 4 | 2 |", "vs zhou2015 d1", "vs zhou2015 d2", "mean Elo"} {
+	for _, want := range []string{"| sweep/seed-3 | ga | 3 | 2 |", "| sweep/seed-4 | ga | 4 | 2 |", "vs zhou2015 d1", "vs zhou2015 d2", "mean Elo"} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("compare.md lacks %q:\n%s", want, md)
 		}

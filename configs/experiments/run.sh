@@ -164,10 +164,10 @@ collect() {
     done
     if [ -d "$d/plots" ]; then mkdir -p "$DOCS/$name/plots"; cp "$d"/plots/*.png "$DOCS/$name/plots/"; fi
     for f in compare.md compare-ladder.png; do [ -f "$d/$f" ] && cp "$d/$f" "$DOCS/$name/"; done
-    for s in "$d"/seed-*/; do  # sweeps: each seed's report, ladder and best vector
+    for s in "$d"/seed-*/; do  # sweeps: each seed's ladder, best vector and config
       [ -d "$s" ] || continue
       mkdir -p "$DOCS/$name/$(basename "$s")"
-      for f in report.md ladder.json best.json; do [ -f "$s/$f" ] && cp "$s/$f" "$DOCS/$name/$(basename "$s")/"; done
+      for f in ladder.json best.json config.toml; do [ -f "$s/$f" ] && cp "$s/$f" "$DOCS/$name/$(basename "$s")/"; done
     done
     [ -f "$OUT/$name.txt" ] && cp "$OUT/$name.txt" "$DOCS/$name/table.txt"
   done
