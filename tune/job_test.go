@@ -33,6 +33,18 @@ particles = 4
 iterations = 3
 [hill]
 steps = 4
+[spsa]
+iterations = 4
+[texel]
+rounds = 3
+opponents = 8
+min_positions = 200
+explore_rounds = 1
+explore_pairing = "perturbed"
+pairing = "perturbed"
+sigma = 3.0
+window = 0
+average = 2
 [validation]
 opponent = "zhou2015"
 pairs = 2
@@ -171,8 +183,9 @@ func (g *gameCounter) games(done, total int) {
 	}
 }
 
-// TestStopAnywhereResumesToTheUninterruptedResult stops small runs of both
-// methods (and the test-only one) after a random number of games — from
+// TestStopAnywhereResumesToTheUninterruptedResult stops small runs of every
+// shipped method (and the test-only one; Texel with a window of every round,
+// whose earlier positions a resumed run reads back from positions/) after a random number of games — from
 // before the first game to inside the verification, several times in one
 // run — and resumes each until done: every record, the best vector and the
 // verification equal the uninterrupted run's.
@@ -181,7 +194,7 @@ func TestStopAnywhereResumesToTheUninterruptedResult(t *testing.T) {
 	if testing.Short() {
 		moments = 3
 	}
-	for _, method := range []string{"ga", "pso", "hill"} {
+	for _, method := range []string{"ga", "pso", "spsa", "texel", "hill"} {
 		t.Run(method, func(t *testing.T) {
 			cfg := tiny(t, method)
 			_, want := runStraight(t, cfg)
