@@ -35,10 +35,11 @@ type Config struct {
 	Concurrency int    `toml:"concurrency"` // games played at once; 0 = all cores
 	Name        string `toml:"name"`        // a label for the run, written into provenance
 	Stall       int    `toml:"stall"`       // stop once the best vector is unchanged this many steps; 0 = off
-	// Openings is the opening suite of every match, fitness and ladder: ""
-	// the generated 3-stone suites (the smallest radius ≥ 3 with a distinct
-	// opening per pair), an embedded suite name ("balanced") or an opening
-	// file's path (configs.LoadOpenings).
+	// Openings is the opening suite of every match, fitness and ladder: an
+	// embedded suite name ("balanced", the default: openings cut by colour
+	// bias), an opening file's path (configs.LoadOpenings), or "generated"
+	// (or "") for the generated 3-stone suites, the smallest radius ≥ 3
+	// with a distinct opening per pair.
 	Openings string `toml:"openings"`
 
 	Engine     EngineConfig     `toml:"engine"`
@@ -169,6 +170,7 @@ func DefaultConfig() Config {
 		Schema:     "symmetric",
 		Seed:       1,
 		Engine:     EngineConfig{Depth: 2, Width: 10, ThreatSearch: true},
+		Openings:   "balanced",
 		Match:      MatchConfig{Pairs: 1, EarlyStop: "decided"},
 		Init:       RangeConfig{Lo: 0, Hi: 4000, AlertLo: -2000, AlertHi: 2000},
 		Bounds:     BoundsConfig{Mode: "clamp", RangeConfig: RangeConfig{Lo: 0, Hi: 4000, AlertLo: -4000, AlertHi: 4000}},
@@ -503,7 +505,7 @@ func (c *Config) Validate() error {
 	if c.Engine.MaxMoves < 0 {
 		return bad("engine.max_moves", "must be 0 (no limit) or more, not %d", c.Engine.MaxMoves)
 	}
-	if c.Openings != "" {
+	if !c.generatedOpenings() {
 		suite, err := configs.LoadOpenings(c.Openings)
 		if err != nil {
 			return bad("openings", "%v", err)
@@ -824,3 +826,7 @@ func distinctOpenings(suite []tournament.Opening) int {
 	}
 	return len(seen)
 }
+
+// generatedOpenings reports whether the config plays the generated suites
+// rather than a suite file.
+func (c *Config) generatedOpenings() bool { return c.Openings == "" || c.Openings == "generated" }

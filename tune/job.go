@@ -342,7 +342,7 @@ func NewReferee(cfg Config) (*VectorReferee, error) {
 		return nil, err
 	}
 	var suite []tournament.Opening
-	if cfg.Openings != "" {
+	if !cfg.generatedOpenings() {
 		if suite, err = configs.LoadOpenings(cfg.Openings); err != nil {
 			return nil, err
 		}

@@ -120,7 +120,7 @@ func Verdict(elo, ci float64) string {
 // (shuffled, its first pairs; Validate made sure it has enough distinct
 // openings) or the generated suite with a distinct opening per pair.
 func (j *Job) matchOpenings(pairs int, seed uint64) ([]tournament.Opening, string, error) {
-	if j.cfg.Openings == "" {
+	if j.cfg.generatedOpenings() {
 		openings, radius, err := tournament.SuiteFor(pairs, seed)
 		if err != nil {
 			return nil, "", err
