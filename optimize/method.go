@@ -106,6 +106,11 @@ type Problem struct {
 	BoundMode string
 	// Pairs is the number of game pairs of one match, for Forecast.
 	Pairs int
+	// Start, if not nil, is the vector a single-vector method (SPSA, Texel)
+	// starts from instead of a uniform draw from InitLo..InitHi: a vector
+	// to refine (fishtest's SPSA starts from the engine's values). Methods
+	// with a population refuse it.
+	Start []float64
 }
 
 // Validate checks the shapes of p.
@@ -130,6 +135,11 @@ func (p Problem) Validate() error {
 	}
 	if err := p.Bounds.Validate(n); err != nil {
 		return fmt.Errorf("optimize: Problem.Bounds: %w", err)
+	}
+	if p.Start != nil {
+		if err := CheckVector("optimize: Problem.Start", p.Start, n); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -41,6 +42,12 @@ type Config struct {
 	// (or "") for the generated 3-stone suites, the smallest radius ≥ 3
 	// with a distinct opening per pair.
 	Openings string `toml:"openings"`
+	// Start is the vector a single-vector method (spsa, texel) starts from
+	// instead of a uniform draw from [init]: a weight file of the config's
+	// schema, a baseline name, or a run directory (its best.json), to refine
+	// an earlier result. "" = a random start. Experiments that judge a
+	// method start at random: a hand-set start is only for what it tests.
+	Start string `toml:"start"`
 
 	Engine     EngineConfig     `toml:"engine"`
 	Match      MatchConfig      `toml:"match"`
@@ -540,9 +547,17 @@ func (c *Config) Validate() error {
 	if opts == nil {
 		return bad(c.Method, "no options for method %q", c.Method)
 	}
+	if c.Start != "" {
+		if _, err := c.startVector(); err != nil {
+			return bad("start", "%v", err)
+		}
+	}
 	if err := spec.Validate(opts, c.Problem()); err != nil {
 		var oe *optimize.OptionError
 		if errors.As(err, &oe) {
+			if oe.Key == "" && c.Start != "" && strings.Contains(oe.Msg, "start vector") {
+				return bad("start", "%s", oe.Msg)
+			}
 			key := c.Method
 			if oe.Key != "" {
 				key += "." + oe.Key
@@ -717,6 +732,10 @@ func (c *Config) geneRange(r RangeConfig) (lo, hi []float64) {
 
 // Problem is what the config tells a method of the vectors it tunes.
 func (c *Config) Problem() optimize.Problem {
+	var start []float64
+	if c.Start != "" {
+		start, _ = c.startVector() // Validate reports its error
+	}
 	lo, hi := c.geneRange(c.Init)
 	blo, bhi := c.geneRange(c.Bounds.RangeConfig)
 	return optimize.Problem{
@@ -725,7 +744,25 @@ func (c *Config) Problem() optimize.Problem {
 		Bounds:    &optimize.Bounds{Lo: blo, Hi: bhi},
 		BoundMode: c.Bounds.Mode,
 		Pairs:     c.Match.Pairs,
+		Start:     start,
 	}
+}
+
+// startVector loads Start: a run directory's best.json, a weight file or a
+// baseline, of the config's schema.
+func (c *Config) startVector() ([]float64, error) {
+	path := c.Start
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		path = filepath.Join(path, FileBest)
+	}
+	wf, err := configs.LoadWeights(path)
+	if err != nil {
+		return nil, err
+	}
+	if string(wf.Schema) != c.Schema {
+		return nil, fmt.Errorf("%s holds a %s vector, the run tunes the %s schema", path, wf.Schema, c.Schema)
+	}
+	return wf.Values, nil
 }
 
 // Encode writes the resolved config as TOML: every common key, then the

@@ -40,6 +40,9 @@ type Config struct {
 	// Pairs is the number of game pairs a match lasts, for Forecast only
 	// (the referee decides); 0 means 1.
 	Pairs int
+	// Start, when not nil, is θ0 (put inside the bounds) instead of the
+	// uniform draw (optimize.Problem.Start): a vector to refine.
+	Start []float64
 }
 
 // C is the perturbation scale c of gene d: c = c_end·N^γ, so that
@@ -91,6 +94,7 @@ func (c Config) clone() Config {
 	c.Genes = slices.Clone(c.Genes)
 	c.InitLo, c.InitHi = slices.Clone(c.InitLo), slices.Clone(c.InitHi)
 	c.CEnd, c.REnd = slices.Clone(c.CEnd), slices.Clone(c.REnd)
+	c.Start = slices.Clone(c.Start)
 	if c.Bounds != nil {
 		c.Bounds = &optimize.Bounds{Lo: slices.Clone(c.Bounds.Lo), Hi: slices.Clone(c.Bounds.Hi)}
 	}
@@ -106,6 +110,11 @@ func (c Config) Validate() error {
 	n := len(c.Genes)
 	if n == 0 {
 		return bad("Genes", "no genes")
+	}
+	if c.Start != nil {
+		if err := optimize.CheckVector("spsa: config field Start", c.Start, n); err != nil {
+			return err
+		}
 	}
 	for _, f := range []struct {
 		name string

@@ -84,6 +84,7 @@ func (o Options) Config(p optimize.Problem) Config {
 		Gamma:      o.Gamma,
 		Stability:  o.AStability,
 		Pairs:      p.Pairs,
+		Start:      slices.Clone(p.Start),
 	}
 	if c.Stability == 0 {
 		c.Stability = DefaultStabilityFraction * float64(o.Iterations)

@@ -27,8 +27,9 @@ type SPSA struct {
 var _ optimize.Method = (*SPSA)(nil)
 
 // New starts a run: θ0 is drawn uniformly from InitLo..InitHi
-// (optimize.UniformPopulation with one vector) and put inside the bounds
-// by the bound mode. The run keeps rng and draws every random number from
+// (optimize.UniformPopulation with one vector), or is Config.Start when set
+// (drawn all the same, so the later draws do not depend on it), and put
+// inside the bounds by the bound mode. The run keeps rng and draws every random number from
 // it: rng belongs to the run from then on. Errors: an invalid Config (see
 // Validate) or a nil rng.
 func New(c Config, rng *rand.PCG) (*SPSA, error) {
@@ -41,6 +42,9 @@ func New(c Config, rng *rand.PCG) (*SPSA, error) {
 	c = c.clone()
 	s := &SPSA{cfg: c, pcg: rng, rng: rand.New(rng)}
 	s.θ0 = optimize.UniformPopulation(s.rng, 1, c.InitLo, c.InitHi)[0]
+	if c.Start != nil { // drawn all the same, so the source's stream does not depend on it
+		s.θ0 = slices.Clone(c.Start)
+	}
 	c.enforce(s.θ0)
 	s.θ = slices.Clone(s.θ0)
 	return s, nil

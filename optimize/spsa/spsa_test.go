@@ -411,3 +411,28 @@ func TestFailureLeavesStateUnchanged(t *testing.T) {
 		}
 	}
 }
+
+// TestStartVector: a Problem's Start is θ0 (inside the bounds), and the
+// run's random draws after it are those of a random start with the same
+// seed.
+func TestStartVector(t *testing.T) {
+	o := DefaultOptions()
+	o.Iterations = 3
+	p := problem(3)
+	ref := &optimizetest.FixedReferee{Outcome: optimize.Outcome{Wins: 2, Losses: 0}}
+	random := mustNew(t, o, p, 5, 6)
+	p.Start = []float64{100, 200, 300}
+	started := mustNew(t, o, p, 5, 6)
+	if !slices.Equal(started.Theta0(), p.Start) {
+		t.Fatalf("θ0 %v, want the start %v", started.Theta0(), p.Start)
+	}
+	_, a := step(t, random, ref)
+	_, b := step(t, started, ref)
+	if !slices.Equal(a.Delta, b.Delta) || a.Seed != b.Seed {
+		t.Errorf("the start changed the draws: Δ %v/%v, seeds %d/%d", a.Delta, b.Delta, a.Seed, b.Seed)
+	}
+	p.Start = []float64{1, 2}
+	if err := o.Validate(p); err == nil {
+		t.Error("a start vector of 2 genes for 3 accepted")
+	}
+}

@@ -118,6 +118,9 @@ type Config struct {
 	BoundMode string
 	// Pairs is the number of game pairs of a match, for Forecast only.
 	Pairs int
+	// Start, when not nil, is θ0 (clamped to the bounds when they are on)
+	// instead of the uniform draw (optimize.Problem.Start).
+	Start []float64
 }
 
 // Config is the Config of o and p (copies of p's slices); it does not
@@ -130,6 +133,7 @@ func (o Options) Config(p rt.Problem) Config {
 		InitHi:    slices.Clone(p.InitHi),
 		BoundMode: p.BoundMode,
 		Pairs:     p.Pairs,
+		Start:     slices.Clone(p.Start),
 	}
 	if p.Bounds != nil {
 		c.Bounds = &rt.Bounds{Lo: slices.Clone(p.Bounds.Lo), Hi: slices.Clone(p.Bounds.Hi)}
@@ -178,6 +182,11 @@ func (c Config) Validate() error {
 		{"explore_rounds", c.ExploreRounds, 0}, {"window", c.Window, 0}, {"average", c.Average, 0}} {
 		if f.v < f.least {
 			return bad(f.key, "must be at least %d, have %d", f.least, f.v)
+		}
+	}
+	if c.Start != nil {
+		if err := rt.CheckVector("texel: Config.Start", c.Start, c.Genes); err != nil {
+			return &rt.OptionError{Msg: err.Error()}
 		}
 	}
 	for _, f := range []struct {
@@ -241,6 +250,7 @@ func (c Config) pairs() int { return max(c.Pairs, 1) }
 // clone deep-copies the slices.
 func (c Config) clone() Config {
 	c.InitLo, c.InitHi, c.Scale = slices.Clone(c.InitLo), slices.Clone(c.InitHi), slices.Clone(c.Scale)
+	c.Start = slices.Clone(c.Start)
 	if c.Bounds != nil {
 		c.Bounds = &rt.Bounds{Lo: slices.Clone(c.Bounds.Lo), Hi: slices.Clone(c.Bounds.Hi)}
 	}

@@ -34,7 +34,9 @@ type Texel struct {
 var _ rt.Method = (*Texel)(nil)
 
 // New starts a run: θ0 is optimize.UniformPopulation(rand.New(rng), 1,
-// InitLo, InitHi)[0], clamped to the bounds unless BoundMode is "off".
+// InitLo, InitHi)[0], or Config.Start when set (drawn all the same, so the
+// later draws do not depend on it), clamped to the bounds unless BoundMode
+// is "off".
 // The run keeps rng and draws every random number from it: the caller must
 // not use it afterwards. Errors: an invalid Config or a nil rng.
 func New(c Config, rng *rand.PCG) (*Texel, error) {
@@ -46,6 +48,9 @@ func New(c Config, rng *rand.PCG) (*Texel, error) {
 	}
 	c = c.clone()
 	theta := rt.UniformPopulation(rand.New(rng), 1, c.InitLo, c.InitHi)[0]
+	if c.Start != nil { // drawn all the same, so the source's stream does not depend on it
+		theta = slices.Clone(c.Start)
+	}
 	if c.bounded() {
 		c.Bounds.Clamp(theta)
 	}

@@ -524,3 +524,18 @@ func TestAverageReportsTheMeanOfTheLatestRounds(t *testing.T) {
 		t.Errorf("4 recent vectors with average 3: %v", err)
 	}
 }
+
+// TestStartVector: a Problem's Start is θ0, and the draws after it are a
+// random start's.
+func TestStartVector(t *testing.T) {
+	o, p := smallOptions(), problem(5)
+	random := mustNew(t, o, p, 8)
+	p.Start = []float64{10, 40, 100, 600, 900}
+	started := mustNew(t, o, p, 8)
+	if !slices.Equal(started.State().Theta, p.Start) {
+		t.Fatalf("θ0 %v, want the start %v", started.State().Theta, p.Start)
+	}
+	if !slices.Equal(random.State().RNG, started.State().RNG) {
+		t.Error("the start changed the random source's state")
+	}
+}

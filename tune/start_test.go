@@ -1,0 +1,75 @@
+package tune
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/roadtune/roadtune/optimize"
+	"github.com/roadtune/roadtune/optimize/spsa"
+	"github.com/roadtune/roadtune/optimize/texel"
+)
+
+// TestStartVector: spsa and texel start from the configured vector (a
+// baseline or a run directory's best.json) instead of a random draw.
+func TestStartVector(t *testing.T) {
+	zhou := baseline(t, "zhou2015").Genes
+	cfg := tiny(t, "spsa")
+	cfg.Start = "zhou2015"
+	cfg.Validation.Opponents = []string{}
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	job, err := Start(cfg, filepath.Join(t.TempDir(), "spsa"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := job.Steps(context.Background(), 1); err != nil {
+		t.Fatal(err)
+	}
+	recs := records(t, job.Dir())
+	var it spsa.Iteration
+	if err := json.Unmarshal(recs[0].Detail.(json.RawMessage), &it); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(it.ThetaBefore, zhou) {
+		t.Errorf("spsa started from %v, want zhou2015 %v", it.ThetaBefore, zhou)
+	}
+	// A run directory: its best.json.
+	cfg2 := tiny(t, "texel")
+	cfg2.Start = job.Dir()
+	cfg2.Validation.Opponents = []string{}
+	if err := cfg2.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	job2, err := Start(cfg2, filepath.Join(t.TempDir(), "texel"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := job2.Steps(context.Background(), 1); err != nil {
+		t.Fatal(err)
+	}
+	var r texel.Round
+	if err := json.Unmarshal(records(t, job2.Dir())[0].Detail.(json.RawMessage), &r); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(r.ThetaBefore, job.Best()) {
+		t.Errorf("texel started from %v, want the spsa run's best %v", r.ThetaBefore, job.Best())
+	}
+	if _, err := os.Stat(filepath.Join(job.Dir(), FileBest)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// records reads a run's checkpointed records.
+func records(t *testing.T, dir string) []optimize.Record {
+	t.Helper()
+	r, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r.Records
+}
