@@ -20,16 +20,7 @@ func TestStartVector(t *testing.T) {
 	cfg := tiny(t, "spsa")
 	cfg.Start = "zhou2015"
 	cfg.Validation.Opponents = []string{}
-	if err := cfg.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	job, err := Start(cfg, filepath.Join(t.TempDir(), "spsa"), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := job.Steps(context.Background(), 1); err != nil {
-		t.Fatal(err)
-	}
+	job := oneStep(t, cfg)
 	recs := records(t, job.Dir())
 	var it spsa.Iteration
 	if err := json.Unmarshal(recs[0].Detail.(json.RawMessage), &it); err != nil {
@@ -42,16 +33,7 @@ func TestStartVector(t *testing.T) {
 	cfg2 := tiny(t, "texel")
 	cfg2.Start = job.Dir()
 	cfg2.Validation.Opponents = []string{}
-	if err := cfg2.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	job2, err := Start(cfg2, filepath.Join(t.TempDir(), "texel"), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := job2.Steps(context.Background(), 1); err != nil {
-		t.Fatal(err)
-	}
+	job2 := oneStep(t, cfg2)
 	var r texel.Round
 	if err := json.Unmarshal(records(t, job2.Dir())[0].Detail.(json.RawMessage), &r); err != nil {
 		t.Fatal(err)
@@ -72,4 +54,20 @@ func records(t *testing.T, dir string) []optimize.Record {
 		t.Fatal(err)
 	}
 	return r.Records
+}
+
+// oneStep starts cfg in a new directory and plays its first step.
+func oneStep(t *testing.T, cfg Config) *Job {
+	t.Helper()
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	job, err := Start(cfg, filepath.Join(t.TempDir(), cfg.Method), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := job.Steps(context.Background(), 1); err != nil {
+		t.Fatal(err)
+	}
+	return job
 }
