@@ -134,6 +134,10 @@ type ValidationConfig struct {
 // after step ⌊(steps−1)/2⌋: did the second half of the run still gain?
 const Halfway = "halfway"
 
+// StartOpponent is the ladder opponent that stands for the run's start
+// vector (Config.Start): did refining it gain? Valid only with a start.
+const StartOpponent = "start"
+
 // validationAliases maps each older validation key to the list it stands
 // for.
 var validationAliases = map[string]string{"validation.opponent": "validation.opponents", "validation.depth": "validation.depths"}
@@ -618,6 +622,12 @@ func (c *Config) validateVerification() error {
 		if o == Halfway {
 			continue
 		}
+		if o == StartOpponent {
+			if c.Start == "" {
+				return bad("validation.opponents", "opponent %d: %q is the run's start vector, and the config sets no start", i+1, o)
+			}
+			continue
+		}
 		if _, err := configs.LoadWeights(o); err != nil {
 			return bad("validation.opponents", "opponent %d: %v", i+1, err)
 		}
@@ -694,7 +704,7 @@ func (c *Config) ladderDepths() (depths []int, width int) {
 // first opponent that is not Halfway, or "".
 func (c *Config) eloOpponent() string {
 	for _, o := range c.Validation.Opponents {
-		if o != Halfway {
+		if o != Halfway && o != StartOpponent {
 			return o
 		}
 	}

@@ -77,6 +77,16 @@ func (j *Job) opponents(recs []optimize.Record) ([]opponent, []string, error) {
 			}
 			o.player = player{name: Halfway, weights: w,
 				source: fmt.Sprintf("%s: the run's best vector after %s %d of %d", Halfway, j.spec.Unit, h, len(recs))}
+		} else if given == StartOpponent {
+			genes, err := j.cfg.startVector()
+			if err != nil {
+				return nil, nil, fmt.Errorf("the start vector: %w", err)
+			}
+			w, err := j.vector(genes)
+			if err != nil {
+				return nil, nil, fmt.Errorf("the start vector: %w", err)
+			}
+			o.player = player{name: StartOpponent, weights: w, source: "start: " + j.cfg.Start}
 		} else {
 			wf, err := configs.LoadWeights(given)
 			if err != nil {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/roadtune/roadtune/optimize"
@@ -41,8 +42,24 @@ func TestStartVector(t *testing.T) {
 	if !slices.Equal(r.ThetaBefore, job.Best()) {
 		t.Errorf("texel started from %v, want the spsa run's best %v", r.ThetaBefore, job.Best())
 	}
-	if _, err := os.Stat(filepath.Join(job.Dir(), FileBest)); err != nil {
+	// The ladder can play the start vector itself.
+	cfg3 := tiny(t, "spsa")
+	cfg3.Start = "zhou2015"
+	cfg3.Validation.Opponents = []string{StartOpponent}
+	cfg3.Validation.Depths = []int{1}
+	job3 := oneStep(t, cfg3)
+	if err := job3.Run(context.Background()); err != nil {
 		t.Fatal(err)
+	}
+	var rungs []Rung
+	data, err := os.ReadFile(filepath.Join(job3.Dir(), FileLadder))
+	if err != nil || json.Unmarshal(data, &rungs) != nil || len(rungs) != 1 || rungs[0].Opponent != StartOpponent ||
+		rungs[0].Summary.Players[1].Source != "start: zhou2015" {
+		t.Fatalf("ladder against the start: %v %s", err, data)
+	}
+	cfg3.Start = ""
+	if err := cfg3.Validate(); err == nil || !strings.Contains(err.Error(), "no start") {
+		t.Errorf("opponent start without a start: %v", err)
 	}
 }
 

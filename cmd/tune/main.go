@@ -54,6 +54,7 @@ var keyFlags = []struct{ flag, key, kind string }{
 	{"concurrency", "concurrency", "int"}, {"depth", "engine.depth", "int"}, {"width", "engine.width", "int"},
 	{"steps", "@budget", "int"}, {"generations", "@budget", "int"}, {"iterations", "@budget", "int"},
 	{"rounds", "@budget", "int"},
+	{"start", "start", "string"}, {"openings", "openings", "string"},
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -181,7 +182,9 @@ var keyHelp = map[string]string{
 	"concurrency": " (games at once; 0 = all cores; may change on -resume)",
 	"steps":       " (the method's step budget, e.g. ga.generations)",
 	"generations": " (GA runs only)", "iterations": " (PSO and SPSA runs only)",
-	"rounds": " (Texel runs only)",
+	"rounds":   " (Texel runs only)",
+	"start":    " (spsa, texel: start from a run directory, weight file or baseline instead of a random vector)",
+	"openings": " (balanced, generated or an opening file)",
 }
 
 // events wires the job's progress to the run display: one bar for the

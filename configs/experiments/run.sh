@@ -3,7 +3,7 @@
 # with `tune` and `arena` only.
 #
 #   configs/experiments/run.sh            all experiments, then collect
-#   configs/experiments/run.sh e1 e4      some of them (e1..e9), then collect
+#   configs/experiments/run.sh e1 e4      some of them (e1..e10), then collect
 #
 # Outputs go to $OUT (default runs/experiments); `collect` copies the small
 # results (reports, summaries, plots, tuned weight files) to docs/experiments.
@@ -152,6 +152,23 @@ e9() {
   log "e9-default: sweep took $(( $(date +%s) - start )) s"
 }
 
+# SPSA refining the main job's vectors of e9 (configs/refine-spsa.toml with
+# -start), each against zhou2015, chen2010-pso15 and its start.
+e10() {
+  local s name start
+  for s in 1 2 3; do
+    name=e10-refine-seed-$s
+    if [ -f "$OUT/$name/checkpoint.json" ] && grep -q '"phase": "done"' "$OUT/$name/checkpoint.json"; then
+      log "$name: done already"; continue
+    fi
+    start=$(date +%s)
+    if [ -f "$OUT/$name/checkpoint.json" ]; then tune -resume "$OUT/$name" -quiet
+    else tune -config configs/refine-spsa.toml -start "$OUT/e9-default/seed-$s" -seed "$s" -out "$OUT/$name" -quiet; fi
+    log "$name: tune took $(( $(date +%s) - start )) s"
+  done
+  tune compare -o "$OUT/e10-refine" -metric gene:S4 "$OUT"/e10-refine-seed-* > /dev/null
+}
+
 # collect copies the small results into $DOCS: no game logs or SGFs.
 collect() {
   local d name
@@ -172,17 +189,17 @@ collect() {
     [ -f "$OUT/$name.txt" ] && cp "$OUT/$name.txt" "$DOCS/$name/table.txt"
   done
   cp "$OUT"/e2-*.png "$OUT"/e2-*.csv "$OUT"/e6-*.png "$OUT"/e6-*.csv "$DOCS/" 2>/dev/null || true
-  cp "$OUT"/e8-methods.md "$OUT"/e8-methods-ladder.png "$DOCS/" 2>/dev/null || true
+  cp "$OUT"/e8-methods.md "$OUT"/e8-methods-ladder.png "$OUT"/e10-refine.md "$OUT"/e10-refine-ladder.png "$DOCS/" 2>/dev/null || true
   cp "$OUT"/e*-g*.json "$DOCS/" 2>/dev/null || true
   log "collected into $DOCS"
 }
 
 steps=("$@")
-[ ${#steps[@]} -gt 0 ] || steps=(e1 e2 e3 e4 e5 e6 e7 e8 e9)
+[ ${#steps[@]} -gt 0 ] || steps=(e1 e2 e3 e4 e5 e6 e7 e8 e9 e10)
 for s in "${steps[@]}"; do
   case $s in
-    e1|e2|e3|e4|e5|e6|e7|e8|e9|collect) log "== $s"; "$s" ;;
-    *) echo "unknown experiment $s (want e1..e9 or collect)" >&2; exit 2 ;;
+    e1|e2|e3|e4|e5|e6|e7|e8|e9|e10|collect) log "== $s"; "$s" ;;
+    *) echo "unknown experiment $s (want e1..e10 or collect)" >&2; exit 2 ;;
   esac
 done
 [[ " ${steps[*]} " == *" collect "* ]] || collect
