@@ -146,10 +146,13 @@ func (p Problem) Validate() error {
 
 // OptionError is a bad option of a method: Key is the option's TOML key in
 // the method's table (e.g. "population" of [ga]), or "" when the fault lies
-// in what the Problem brought (its ranges or bounds), which Msg then names.
+// in what the Problem brought (its ranges, bounds or start), which Msg then
+// names and Field, when set, gives as the Problem's field name ("Start"),
+// so a job runner can point at its own key for it.
 type OptionError struct {
-	Key string
-	Msg string
+	Key   string
+	Msg   string
+	Field string
 }
 
 func (e *OptionError) Error() string {

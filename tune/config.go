@@ -559,8 +559,8 @@ func (c *Config) Validate() error {
 	if err := spec.Validate(opts, c.Problem()); err != nil {
 		var oe *optimize.OptionError
 		if errors.As(err, &oe) {
-			if oe.Key == "" && c.Start != "" && strings.Contains(oe.Msg, "start vector") {
-				return bad("start", "%s", oe.Msg)
+			if k, ok := problemKeys[oe.Field]; ok && oe.Key == "" {
+				return bad(k, "%s", oe.Msg)
 			}
 			key := c.Method
 			if oe.Key != "" {
@@ -757,6 +757,10 @@ func (c *Config) Problem() optimize.Problem {
 		Start:     start,
 	}
 }
+
+// problemKeys are the config keys behind the optimize.Problem fields a
+// method's OptionError may name (OptionError.Field).
+var problemKeys = map[string]string{"Start": "start", "InitLo": "init", "InitHi": "init", "Bounds": "bounds"}
 
 // startVector loads Start: a run directory's best.json, a weight file or a
 // baseline, of the config's schema.

@@ -96,7 +96,7 @@ func (o Options) Validate(p optimize.Problem) error {
 		return &optimize.OptionError{Msg: err.Error()}
 	}
 	if p.Start != nil {
-		return &optimize.OptionError{Msg: "the GA draws its whole population from the initial range: a start vector applies to single-vector methods (spsa, texel)"}
+		return &optimize.OptionError{Field: "Start", Msg: "the GA draws its whole population from the initial range: a start vector applies to single-vector methods (spsa, texel)"}
 	}
 	return optionError(o.Config(p).Validate())
 }

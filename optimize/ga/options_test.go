@@ -316,7 +316,7 @@ func TestStartVectorRefused(t *testing.T) {
 	p := optimize.Problem{Genes: []string{"S1", "S2"}, InitLo: []float64{0, 0}, InitHi: []float64{1, 1}, BoundMode: "off", Pairs: 1, Start: []float64{0.5, 0.5}}
 	err := DefaultOptions().Validate(p)
 	var oe *optimize.OptionError
-	if !errors.As(err, &oe) || oe.Key != "" || !strings.Contains(oe.Msg, "single-vector") {
+	if !errors.As(err, &oe) || oe.Key != "" || oe.Field != "Start" || !strings.Contains(oe.Msg, "single-vector") {
 		t.Errorf("GA with a start vector: %v", err)
 	}
 }

@@ -107,7 +107,7 @@ func (o Options) Validate(p optimize.Problem) error {
 		return &optimize.OptionError{Msg: err.Error()}
 	}
 	if p.Start != nil {
-		return &optimize.OptionError{Msg: "the PSO draws its whole swarm from the initial range: a start vector applies to single-vector methods (spsa, texel)"}
+		return &optimize.OptionError{Field: "Start", Msg: "the PSO draws its whole swarm from the initial range: a start vector applies to single-vector methods (spsa, texel)"}
 	}
 	if !(o.VMaxFraction >= 0) || math.IsInf(o.VMaxFraction, 1) {
 		return &optimize.OptionError{Key: "vmax_fraction", Msg: fmt.Sprintf("must be a finite number ≥ 0 (0 = no limit), have %g", o.VMaxFraction)}

@@ -334,7 +334,7 @@ func TestStartVectorRefused(t *testing.T) {
 	p := optimize.Problem{Genes: []string{"S1", "S2"}, InitLo: []float64{0, 0}, InitHi: []float64{1, 1}, BoundMode: "off", Pairs: 1, Start: []float64{0.5, 0.5}}
 	err := DefaultOptions().Validate(p)
 	var oe *optimize.OptionError
-	if !errors.As(err, &oe) || !strings.Contains(oe.Msg, "single-vector") {
+	if !errors.As(err, &oe) || oe.Field != "Start" || !strings.Contains(oe.Msg, "single-vector") {
 		t.Errorf("PSO with a start vector: %v", err)
 	}
 }
