@@ -32,11 +32,15 @@ func Weights(name string) ([]byte, error) {
 
 // WeightNames lists the embedded weight files by name (without ".json"),
 // sorted.
-func WeightNames() []string {
-	matches, _ := fs.Glob(weightFiles, "weights/*.json") // the pattern is valid
+func WeightNames() []string { return embeddedNames(weightFiles, "weights/", ".json") }
+
+// embeddedNames lists the files dir*ext of fsys by name (dir and ext cut
+// off), sorted.
+func embeddedNames(fsys embed.FS, dir, ext string) []string {
+	matches, _ := fs.Glob(fsys, dir+"*"+ext) // the pattern is valid
 	names := make([]string, 0, len(matches))
 	for _, m := range matches {
-		names = append(names, strings.TrimSuffix(strings.TrimPrefix(m, "weights/"), ".json"))
+		names = append(names, strings.TrimSuffix(strings.TrimPrefix(m, dir), ext))
 	}
 	sort.Strings(names)
 	return names
@@ -59,12 +63,4 @@ func Config(name string) ([]byte, error) {
 
 // ConfigNames lists the embedded tuning configs by name (without ".toml"),
 // sorted.
-func ConfigNames() []string {
-	matches, _ := fs.Glob(configFiles, "*.toml") // the pattern is valid
-	names := make([]string, 0, len(matches))
-	for _, m := range matches {
-		names = append(names, strings.TrimSuffix(m, ".toml"))
-	}
-	sort.Strings(names)
-	return names
-}
+func ConfigNames() []string { return embeddedNames(configFiles, "", ".toml") }

@@ -4,10 +4,8 @@ import (
 	"bytes"
 	"embed"
 	"fmt"
-	"io/fs"
 	"os"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/roadtune/roadtune/tournament"
@@ -36,15 +34,7 @@ func Openings(name string) ([]byte, error) {
 
 // OpeningNames lists the embedded opening suites by name (without ".txt"),
 // sorted.
-func OpeningNames() []string {
-	matches, _ := fs.Glob(openingFiles, "openings/*.txt") // the pattern is valid
-	names := make([]string, 0, len(matches))
-	for _, m := range matches {
-		names = append(names, strings.TrimSuffix(strings.TrimPrefix(m, "openings/"), ".txt"))
-	}
-	sort.Strings(names)
-	return names
-}
+func OpeningNames() []string { return embeddedNames(openingFiles, "openings/", ".txt") }
 
 // LoadOpenings returns the opening suite nameOrPath names: an embedded
 // suite (OpeningNames, e.g. "balanced") or an opening file's path (one

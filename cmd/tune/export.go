@@ -117,21 +117,17 @@ func compareCmd(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "wrote %s.png, %s.svg, %s.csv\n", *out, *out, *out)
 	// The runs' verification ladders side by side, when every run has one.
-	if _, err := tune.CompareRuns(dirs); err != nil {
+	c, err := tune.CompareRuns(dirs)
+	if err != nil {
 		fmt.Fprintf(stdout, "no ladder table: %v\n", err)
 		return nil
 	}
-	return writeComparison(*out, dirs, stdout)
+	return writeComparison(*out, c, stdout)
 }
 
 // writeComparison writes BASE.md (the runs' ladder table) and
-// BASE-ladder.png/.svg (their Elo bars) for runs that finished their
-// verification ladder.
-func writeComparison(base string, dirs []string, stdout io.Writer) error {
-	c, err := tune.CompareRuns(dirs)
-	if err != nil {
-		return err
-	}
+// BASE-ladder.png/.svg (their Elo bars) of a comparison.
+func writeComparison(base string, c *tune.RunComparison, stdout io.Writer) error {
 	md := "# Runs compared\n\nEach run's best vector against the verification ladder's opponents (Elo ± 95% CI, pentanomial; " +
 		"\"inconclusive\" when the interval contains 0). Games and wall time are the optimisation's.\n\n" + c.Markdown() +
 		"\n![Elo of each run's best vector](" + filepath.Base(base) + "-ladder.png)\n"

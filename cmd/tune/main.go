@@ -156,7 +156,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			dirs, err := tune.Sweep(ctx, cfg, seeds, dir, opts)
 			disp.End()
 			if err == nil {
-				err = writeComparison(filepath.Join(dir, "compare"), dirs, stdout)
+				var c *tune.RunComparison
+				if c, err = tune.CompareRuns(dirs); err == nil {
+					err = writeComparison(filepath.Join(dir, "compare"), c, stdout)
+				}
 			}
 			return exitCode(err, stderr)
 		}
