@@ -21,14 +21,16 @@ tune() { "$OUT/bin/tune" "$@"; }
 arena() { "$OUT/bin/arena" "$@"; }
 log() { echo "[$(date -u +%H:%M:%S)] $*"; }
 
-# run_tune NAME CONFIG: a tune run in $OUT/NAME; resumed if interrupted.
+# run_tune NAME CONFIG [FLAG...]: a tune run in $OUT/NAME (the flags
+# override the config); resumed if interrupted.
 run_tune() {
   local name=$1 cfg=$2 dir=$OUT/$1 start
+  shift 2
   if [ -f "$dir/checkpoint.json" ] && grep -q '"phase": "done"' "$dir/checkpoint.json"; then
     log "$name: done already"; return
   fi
   start=$(date +%s)
-  if [ -f "$dir/checkpoint.json" ]; then tune -resume "$dir" -quiet; else tune -config "$cfg" -out "$dir" -quiet; fi
+  if [ -f "$dir/checkpoint.json" ]; then tune -resume "$dir" -quiet; else tune -config "$cfg" "$@" -out "$dir" -quiet; fi
   log "$name: tune took $(( $(date +%s) - start )) s"
 }
 
@@ -155,16 +157,9 @@ e9() {
 # SPSA refining the main job's vectors of e9 (configs/refine-spsa.toml with
 # -start), each against zhou2015, chen2010-pso15 and its start.
 e10() {
-  local s name start
+  local s
   for s in 1 2 3; do
-    name=e10-refine-seed-$s
-    if [ -f "$OUT/$name/checkpoint.json" ] && grep -q '"phase": "done"' "$OUT/$name/checkpoint.json"; then
-      log "$name: done already"; continue
-    fi
-    start=$(date +%s)
-    if [ -f "$OUT/$name/checkpoint.json" ]; then tune -resume "$OUT/$name" -quiet
-    else tune -config configs/refine-spsa.toml -start "$OUT/e9-default/seed-$s" -seed "$s" -out "$OUT/$name" -quiet; fi
-    log "$name: tune took $(( $(date +%s) - start )) s"
+    run_tune "e10-refine-seed-$s" configs/refine-spsa.toml -start "$OUT/e9-default/seed-$s" -seed "$s"
   done
   tune compare -o "$OUT/e10-refine" -metric gene:S4 "$OUT"/e10-refine-seed-* > /dev/null
 }
