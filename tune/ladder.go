@@ -88,15 +88,11 @@ func (j *Job) opponents(recs []optimize.Record) ([]opponent, []string, error) {
 			}
 			o.player = player{name: StartOpponent, weights: w, source: "start: " + j.cfg.Start}
 		} else {
-			wf, err := configs.LoadWeights(given)
+			p, err := baselinePlayer(given)
 			if err != nil {
 				return nil, nil, err
 			}
-			w := wf.Weights()
-			o.player = player{name: wf.Name, source: given, weights: w}
-			if o.name == "" {
-				o.name = given
-			}
+			o.player = p
 		}
 		if o.name == "tuned" {
 			o.name = "tuned#2"
@@ -109,6 +105,24 @@ func (j *Job) opponents(recs []optimize.Record) ([]opponent, []string, error) {
 		out = append(out, o)
 	}
 	return out, notes, nil
+}
+
+// baselinePlayer is a baseline name or weight-file path as an opponent,
+// named by its file's name (or as given), never "tuned" (the tuned
+// vector's name in every match).
+func baselinePlayer(given string) (player, error) {
+	wf, err := configs.LoadWeights(given)
+	if err != nil {
+		return player{}, err
+	}
+	p := player{name: wf.Name, source: given, weights: wf.Weights()}
+	if p.name == "" {
+		p.name = given
+	}
+	if p.name == "tuned" {
+		p.name = "tuned#2"
+	}
+	return p, nil
 }
 
 // slug is an opponent as a file-name part: a baseline name or Halfway as

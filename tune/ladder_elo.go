@@ -3,8 +3,8 @@ package tune
 import (
 	"context"
 	"fmt"
+	"maps"
 
-	"github.com/roadtune/roadtune/configs"
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/results"
 )
@@ -39,18 +39,13 @@ func (j *Job) eloDue(rec optimize.Record, st optimize.Status) bool {
 // is written, so a resumed run, which replays the step, measures the same.
 func (j *Job) measureElo(ctx context.Context, rec *optimize.Record) error {
 	v := j.cfg.Validation
-	given := j.cfg.eloOpponent()
-	wf, err := configs.LoadWeights(given)
+	opp, err := baselinePlayer(j.cfg.eloOpponent())
 	if err != nil {
 		return err
 	}
 	best, err := j.vector(rec.Best)
 	if err != nil {
 		return fmt.Errorf("%s %d's best vector: %w", j.spec.Unit, rec.Step, err)
-	}
-	opp := player{name: wf.Name, source: given, weights: wf.Weights()}
-	if opp.name == "" || opp.name == "tuned" {
-		opp.name = "opponent"
 	}
 	sum, _, err := j.play(ctx, match{
 		a:     player{name: "tuned", source: fmt.Sprintf("the best vector after %s %d", j.spec.Unit, rec.Step), weights: best},
@@ -62,9 +57,9 @@ func (j *Job) measureElo(ctx context.Context, rec *optimize.Record) error {
 		return err
 	}
 	m := sum.Matchups[0]
-	metrics := make(map[string]float64, len(rec.Metrics)+3)
-	for k, x := range rec.Metrics {
-		metrics[k] = x
+	metrics := maps.Clone(rec.Metrics) // the method's map is not ours to change
+	if metrics == nil {
+		metrics = map[string]float64{}
 	}
 	metrics[MetricElo], metrics[MetricEloCI], metrics[MetricEloGames] = m.Elo, m.EloCI, float64(m.N)
 	rec.Metrics = metrics

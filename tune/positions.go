@@ -114,7 +114,11 @@ func encodePositions(b PositionBatch, pos []optimize.Position, genes []string) (
 			return nil, fmt.Errorf("tune: a position has %d features, want %d", len(p.X), len(genes))
 		}
 		line = strconv.AppendInt(line[:0], int64(p.Game), 10)
-		for _, v := range append([]float64{p.Tempo, p.Y}, p.X...) {
+		line = append(line, ',')
+		line = strconv.AppendFloat(line, p.Tempo, 'g', -1, 64)
+		line = append(line, ',')
+		line = strconv.AppendFloat(line, p.Y, 'g', -1, 64)
+		for _, v := range p.X {
 			line = append(line, ',')
 			line = strconv.AppendFloat(line, v, 'g', -1, 64)
 		}

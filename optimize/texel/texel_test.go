@@ -344,23 +344,7 @@ func TestWindowResumeEqualsUninterrupted(t *testing.T) {
 		if st := whole.State(); tc.window > 0 && len(st.Past) != tc.window-1 {
 			t.Errorf("window %d: state keeps %d past rounds", tc.window, len(st.Past))
 		}
-		m := mustNew(t, o, p, 5)
-		var got []string
-		for range 3 {
-			rec, _ := stepOK(t, m, sampler())
-			got = append(got, recordJSON(t, rec))
-		}
-		r, err := Spec.Restore(&o, p, []byte(stateJSON(t, m)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for !r.Done() {
-			rec, err := r.Step(context.Background(), sampler())
-			if err != nil {
-				t.Fatal(err)
-			}
-			got = append(got, recordJSON(t, rec))
-		}
+		got, r := cutAndResume(t, o, p, 5, 3)
 		if !slices.Equal(got, want) {
 			t.Errorf("window %d: resumed records differ from the uninterrupted run's", tc.window)
 		}
@@ -498,24 +482,7 @@ func TestAverageReportsTheMeanOfTheLatestRounds(t *testing.T) {
 	if slices.Equal(thetas[4], whole.Best()) {
 		t.Error("the best vector is the last θ: nothing was averaged")
 	}
-	m := mustNew(t, o, p, 4)
-	var got []string
-	for range 2 {
-		rec, _ := stepOK(t, m, sampler())
-		got = append(got, recordJSON(t, rec))
-	}
-	r, err := Spec.Restore(&o, p, []byte(stateJSON(t, m)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for !r.Done() {
-		rec, err := r.Step(context.Background(), sampler())
-		if err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, recordJSON(t, rec))
-	}
-	if !slices.Equal(got, want) {
+	if got, _ := cutAndResume(t, o, p, 4, 2); !slices.Equal(got, want) {
 		t.Error("a restored averaging run differs from the uninterrupted one")
 	}
 	bad := whole.State()
@@ -538,4 +505,29 @@ func TestStartVector(t *testing.T) {
 	if !slices.Equal(random.State().RNG, started.State().RNG) {
 		t.Error("the start changed the random source's state")
 	}
+}
+
+// cutAndResume runs cut rounds of a new run with seed, restores it from its
+// State JSON through Spec.Restore and finishes it on the synthetic
+// sampler: the records of the whole run, and the restored method.
+func cutAndResume(t *testing.T, o Options, p rt.Problem, seed uint64, cut int) ([]string, rt.Method) {
+	t.Helper()
+	m := mustNew(t, o, p, seed)
+	var got []string
+	for range cut {
+		rec, _ := stepOK(t, m, sampler())
+		got = append(got, recordJSON(t, rec))
+	}
+	r, err := Spec.Restore(&o, p, []byte(stateJSON(t, m)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for !r.Done() {
+		rec, err := r.Step(context.Background(), sampler())
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, recordJSON(t, rec))
+	}
+	return got, r
 }
