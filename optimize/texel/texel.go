@@ -99,6 +99,9 @@ func Restore(c Config, st State) (*Texel, error) {
 		return nil, err
 	}
 	m := &Texel{cfg: c.clone(), pcg: pcg, round: st.Round, theta: slices.Clone(st.Theta), games: st.Games, recent: rt.Clone(st.Recent)}
+	if st.Round > 0 && len(m.recent) == 0 { // a state that keeps no history: θ is the best
+		m.recent = [][]float64{slices.Clone(st.Theta)}
+	}
 	for _, pr := range st.Past {
 		m.past = append(m.past, pr.clone())
 	}
@@ -139,9 +142,6 @@ func (m *Texel) MarshalState() ([]byte, error) { return json.Marshal(m.State()) 
 func (m *Texel) Best() []float64 {
 	if m.round == 0 {
 		return nil
-	}
-	if len(m.recent) == 0 { // restored from a state written before Average
-		return slices.Clone(m.theta)
 	}
 	return mean(m.recent)
 }
