@@ -28,6 +28,15 @@ func Problem(genes ...string) optimize.Problem {
 	return p
 }
 
+// Letters names n genes "a", "b", … for Problem.
+func Letters(n int) []string {
+	out := make([]string, n)
+	for d := range out {
+		out[d] = string(rune('a' + d))
+	}
+	return out
+}
+
 // FailingReferee delegates to Ref but fails its call number FailAt (from
 // 0) with Err (ErrEngine when nil); N counts the calls.
 type FailingReferee struct {

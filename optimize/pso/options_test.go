@@ -17,19 +17,7 @@ import (
 // problem is Chen's problem for genes genes: initial range [0, 4000],
 // bounds [0, 4000] clamped, one game pair a match.
 func problem(genes int) optimize.Problem {
-	p := optimize.Problem{
-		Genes:     make([]string, genes),
-		InitLo:    make([]float64, genes),
-		InitHi:    make([]float64, genes),
-		Bounds:    optimize.UniformBounds(genes, 0, 4000),
-		BoundMode: "clamp",
-		Pairs:     1,
-	}
-	for d := range genes {
-		p.Genes[d] = string(rune('a' + d))
-		p.InitHi[d] = 4000
-	}
-	return p
+	return optimizetest.Problem(optimizetest.Letters(genes)...)
 }
 
 func TestOptionsConfig(t *testing.T) {

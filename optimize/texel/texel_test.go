@@ -19,16 +19,9 @@ import (
 // [0, 100000] clamped (the fit keeps θ0's scale, which may exceed the
 // initial range), one game pair a match.
 func problem(genes int) rt.Problem {
-	p := rt.Problem{
-		Genes:     make([]string, genes),
-		InitLo:    make([]float64, genes),
-		InitHi:    make([]float64, genes),
-		Bounds:    rt.UniformBounds(genes, 0, 100000),
-		BoundMode: "clamp",
-		Pairs:     1,
-	}
+	p := optimizetest.Problem(optimizetest.Letters(genes)...)
+	p.Bounds = rt.UniformBounds(genes, 0, 100000)
 	for d := range genes {
-		p.Genes[d] = string(rune('a' + d))
 		p.InitHi[d] = 1000
 	}
 	return p
