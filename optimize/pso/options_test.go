@@ -204,7 +204,7 @@ func TestSpecRoundTripContinuesIdentically(t *testing.T) {
 	}
 	var full []string
 	for _, rec := range runAll(t, m, ref(), optimize.Settings{}, nil) {
-		full = append(full, withoutWall(t, rec))
+		full = append(full, optimizetest.RecordJSON(t, rec))
 	}
 	finalState, err := m.MarshalState()
 	if err != nil {
@@ -219,7 +219,7 @@ func TestSpecRoundTripContinuesIdentically(t *testing.T) {
 		var part []string
 		if cut > 0 {
 			err := optimize.Run(context.Background(), m, ref(), optimize.Settings{Recorder: func(r optimize.Record, s optimize.Status) error {
-				part = append(part, withoutWall(t, r))
+				part = append(part, optimizetest.RecordJSON(t, r))
 				if s.Steps == cut {
 					return errCut
 				}
@@ -241,7 +241,7 @@ func TestSpecRoundTripContinuesIdentically(t *testing.T) {
 			t.Fatalf("cut %d: restored at step %d, best %v, forecast %+v", cut, r.Steps(), r.Best(), r.Forecast())
 		}
 		for _, rec := range runAll(t, r, ref(), optimize.Settings{}, &st) {
-			part = append(part, withoutWall(t, rec))
+			part = append(part, optimizetest.RecordJSON(t, rec))
 		}
 		if !reflect.DeepEqual(part, full) {
 			t.Errorf("cut %d: the restored run's records differ", cut)

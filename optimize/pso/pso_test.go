@@ -68,21 +68,6 @@ func mustNew(t testing.TB, c Config, a, b uint64) *PSO {
 	return p
 }
 
-// withoutWall returns the record as JSON (its Detail and Line included)
-// with the wall time zeroed.
-func withoutWall(t testing.TB, rec optimize.Record) string {
-	t.Helper()
-	rec.Seconds = 0
-	b, err := json.Marshal(struct {
-		optimize.Record
-		Line string
-	}{rec, rec.Line})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
 // detail is the swarm's own record of a step.
 func detail(t testing.TB, rec optimize.Record) Iteration {
 	t.Helper()
@@ -538,7 +523,7 @@ func TestResumeEqualsUninterrupted(t *testing.T) {
 	var want []string
 	full := mustNew(t, c, 42, 1)
 	for _, rec := range runAll(t, full, &optimizetest.TargetReferee{Target: target, Temperature: 200}, optimize.Settings{}, nil) {
-		want = append(want, withoutWall(t, rec))
+		want = append(want, optimizetest.RecordJSON(t, rec))
 	}
 	wantFinal := stateJSON(t, full.State())
 	for _, cut := range []int{0, 1, 5} {
@@ -547,7 +532,7 @@ func TestResumeEqualsUninterrupted(t *testing.T) {
 		var got []string
 		for range cut {
 			rec, _ := step(t, p, ref)
-			got = append(got, withoutWall(t, rec))
+			got = append(got, optimizetest.RecordJSON(t, rec))
 		}
 		var st State
 		if err := json.Unmarshal([]byte(stateJSON(t, p.State())), &st); err != nil {
@@ -558,7 +543,7 @@ func TestResumeEqualsUninterrupted(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, rec := range runAll(t, q, ref, optimize.Settings{}, &optimize.Status{Steps: cut}) {
-			got = append(got, withoutWall(t, rec))
+			got = append(got, optimizetest.RecordJSON(t, rec))
 		}
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("cut after %d: resumed iterations differ", cut)
@@ -578,7 +563,7 @@ func TestFailedStepLeavesStateUnchanged(t *testing.T) {
 	var want []string
 	for range 2 {
 		rec, _ := step(t, clean, good())
-		want = append(want, withoutWall(t, rec))
+		want = append(want, optimizetest.RecordJSON(t, rec))
 	}
 	// Fail the second Step at its first call (the batch) and at a later
 	// one (a challenge, if any), and the first Step inside the knockout.
@@ -598,7 +583,7 @@ func TestFailedStepLeavesStateUnchanged(t *testing.T) {
 			t.Fatalf("step %d fail at %d: state changed by a failed Step", tc.step, tc.failAt)
 		}
 		rec, _ := step(t, p, good())
-		if withoutWall(t, rec) != want[tc.step] {
+		if optimizetest.RecordJSON(t, rec) != want[tc.step] {
 			t.Errorf("step %d fail at %d: the retried Step differs from the clean one", tc.step, tc.failAt)
 		}
 	}

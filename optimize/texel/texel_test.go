@@ -2,7 +2,6 @@ package texel
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -62,19 +61,6 @@ func stepOK(t testing.TB, m *Texel, ref rt.Referee) (rt.Record, Round) {
 		t.Fatalf("detail is %T, want texel.Round", rec.Detail)
 	}
 	return rec, r
-}
-
-func recordJSON(t testing.TB, rec rt.Record) string {
-	t.Helper()
-	rec.Seconds = 0
-	b, err := json.Marshal(struct {
-		rt.Record
-		Line string
-	}{rec, rec.Line})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
 }
 
 func stateJSON(t testing.TB, m rt.Method) string {
@@ -252,14 +238,14 @@ func TestResumeEqualsUninterrupted(t *testing.T) {
 	var want []string
 	for !whole.Done() {
 		rec, _ := stepOK(t, whole, sampler())
-		want = append(want, recordJSON(t, rec))
+		want = append(want, optimizetest.RecordJSON(t, rec))
 	}
 
 	m := mustNew(t, o, p, 11)
 	var got []string
 	for range 2 {
 		rec, _ := stepOK(t, m, sampler())
-		got = append(got, recordJSON(t, rec))
+		got = append(got, optimizetest.RecordJSON(t, rec))
 	}
 	before := stateJSON(t, m)
 	// Failures: the second batch's call (a round needing two batches), the
@@ -301,7 +287,7 @@ func TestResumeEqualsUninterrupted(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got = append(got, recordJSON(t, rec))
+		got = append(got, optimizetest.RecordJSON(t, rec))
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("resumed records differ from the uninterrupted run's:\n%v\n%v", got, want)
@@ -326,7 +312,7 @@ func TestWindowResumeEqualsUninterrupted(t *testing.T) {
 		var want []string
 		for !whole.Done() {
 			rec, r := stepOK(t, whole, sampler())
-			want = append(want, recordJSON(t, rec))
+			want = append(want, optimizetest.RecordJSON(t, rec))
 			if n := min(r.Round, tc.window-1); r.Round > 0 && (tc.window == 0 || n > 0) && r.WindowPositions == 0 {
 				t.Errorf("window %d: round %d fitted no earlier positions", tc.window, r.Round)
 			}
@@ -470,7 +456,7 @@ func TestAverageReportsTheMeanOfTheLatestRounds(t *testing.T) {
 		if r.Averaged != len(window) || !slices.Equal(whole.Best(), rec.Best) || !slices.Equal(whole.State().Theta, r.Theta) {
 			t.Fatalf("round %d: averaged %d, Best %v, θ %v", r.Round, r.Averaged, whole.Best(), whole.State().Theta)
 		}
-		want = append(want, recordJSON(t, rec))
+		want = append(want, optimizetest.RecordJSON(t, rec))
 	}
 	if slices.Equal(thetas[4], whole.Best()) {
 		t.Error("the best vector is the last θ: nothing was averaged")
@@ -509,7 +495,7 @@ func cutAndResume(t *testing.T, o Options, p rt.Problem, seed uint64, cut int) (
 	var got []string
 	for range cut {
 		rec, _ := stepOK(t, m, sampler())
-		got = append(got, recordJSON(t, rec))
+		got = append(got, optimizetest.RecordJSON(t, rec))
 	}
 	r, err := Spec.Restore(&o, p, []byte(stateJSON(t, m)))
 	if err != nil {
@@ -520,7 +506,7 @@ func cutAndResume(t *testing.T, o Options, p rt.Problem, seed uint64, cut int) (
 		if err != nil {
 			t.Fatal(err)
 		}
-		got = append(got, recordJSON(t, rec))
+		got = append(got, optimizetest.RecordJSON(t, rec))
 	}
 	return got, r
 }
