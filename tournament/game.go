@@ -104,30 +104,42 @@ type GameRecord struct {
 	Detail     string           // forfeit detail (offending line, engine error, stderr tail)
 	Time       [2]time.Duration // wall-clock thinking time of Black, White as measured by the referee (see PlayGame)
 	Nodes      [2]int64         // search nodes of Black, White (0 for external engines)
+	// TC are the time controls of Black, White (TimeControl.String; ""
+	// for none); Clock their game clocks at the end (tc= only); MoveTimes
+	// the thinking time of each move after the opening, in order (kept
+	// only when a side has a time control).
+	TC        [2]string
+	Clock     [2]time.Duration
+	MoveTimes []time.Duration
 }
 
 // gameJSON is the JSON Lines form of a GameRecord: times in seconds, moves
 // in protocol notation.
 type gameJSON struct {
-	Game       int        `json:"game"`
-	Pair       int        `json:"pair"`
-	Black      string     `json:"black"`
-	White      string     `json:"white"`
-	BlackIndex int        `json:"black_index"`
-	WhiteIndex int        `json:"white_index"`
-	Opening    string     `json:"opening"`
-	Result     Result     `json:"result"`
-	Reason     string     `json:"reason"`
-	Detail     string     `json:"detail,omitempty"`
-	Moves      []string   `json:"moves"`
-	TimeS      [2]float64 `json:"time_s"`
-	Nodes      [2]int64   `json:"nodes"`
+	Game       int         `json:"game"`
+	Pair       int         `json:"pair"`
+	Black      string      `json:"black"`
+	White      string      `json:"white"`
+	BlackIndex int         `json:"black_index"`
+	WhiteIndex int         `json:"white_index"`
+	Opening    string      `json:"opening"`
+	Result     Result      `json:"result"`
+	Reason     string      `json:"reason"`
+	Detail     string      `json:"detail,omitempty"`
+	Moves      []string    `json:"moves"`
+	TimeS      [2]float64  `json:"time_s"`
+	Nodes      [2]int64    `json:"nodes"`
+	TC         *[2]string  `json:"tc,omitempty"`
+	ClockS     *[2]float64 `json:"clock_s,omitempty"`
+	MoveS      []float64   `json:"move_s,omitempty"`
 }
 
 // MarshalJSON writes the record as one JSON object: game, pair, black,
 // white, black_index, white_index, opening, result ("B+", "W+", "0"),
 // reason, detail (when not empty), moves (protocol notation), time_s
-// (seconds of Black, White) and nodes (of Black, White).
+// (seconds of Black, White) and nodes (of Black, White); with a time
+// control also tc (Black's, White's), clock_s (clocks left, seconds) and
+// move_s (seconds per move after the opening).
 func (g GameRecord) MarshalJSON() ([]byte, error) {
 	j := gameJSON{
 		Game: g.Game, Pair: g.Pair, Black: g.Black, White: g.White,
@@ -138,6 +150,15 @@ func (g GameRecord) MarshalJSON() ([]byte, error) {
 	}
 	for i, m := range g.Moves {
 		j.Moves[i] = m.String()
+	}
+	if g.TC != [2]string{} {
+		tc := g.TC
+		clock := [2]float64{g.Clock[0].Seconds(), g.Clock[1].Seconds()}
+		j.TC, j.ClockS = &tc, &clock
+		j.MoveS = make([]float64, len(g.MoveTimes))
+		for i, d := range g.MoveTimes {
+			j.MoveS[i] = d.Seconds()
+		}
 	}
 	return json.Marshal(j)
 }
@@ -163,12 +184,22 @@ func (g *GameRecord) UnmarshalJSON(b []byte) error {
 		Moves: moves, Result: j.Result, Reason: j.Reason, Detail: j.Detail,
 		Nodes: j.Nodes,
 		Time: [2]time.Duration{
-			time.Duration(j.TimeS[0] * float64(time.Second)),
-			time.Duration(j.TimeS[1] * float64(time.Second)),
+			secondsDuration(j.TimeS[0]), secondsDuration(j.TimeS[1]),
 		},
+	}
+	if j.TC != nil {
+		g.TC = *j.TC
+	}
+	if j.ClockS != nil {
+		g.Clock = [2]time.Duration{secondsDuration(j.ClockS[0]), secondsDuration(j.ClockS[1])}
+	}
+	for _, x := range j.MoveS {
+		g.MoveTimes = append(g.MoveTimes, secondsDuration(x))
 	}
 	return nil
 }
+
+func secondsDuration(x float64) time.Duration { return time.Duration(x * float64(time.Second)) }
 
 // colorIndex maps Black to 0 and White to 1.
 func colorIndex(c engine.Color) int {
@@ -189,7 +220,36 @@ func colorIndex(c engine.Color) int {
 // forfeit (a cancelled ctx, an illegal opening, a player that cannot start)
 // is returned as is.
 func PlayGame(ctx context.Context, b *engine.Board, black, white Player, opening Opening, maxMoves int) (GameRecord, error) {
+	return PlayGameTimed(ctx, b, black, white, opening, maxMoves, [2]TimeControl{})
+}
+
+// PlayGameTimed is PlayGame with time controls for Black and White
+// (tcs[0], tcs[1]; zero: none). Before each move of a side with a time
+// control a Timed player is told its MoveClock; a move that overruns the
+// side's time plus its margin loses the game on time (forfeit:timeout),
+// even when the move came. The record holds the time controls, the clocks
+// at the end and each move's time.
+func PlayGameTimed(ctx context.Context, b *engine.Board, black, white Player, opening Opening, maxMoves int, tcs [2]TimeControl) (GameRecord, error) {
 	rec := GameRecord{Opening: opening.String(), Moves: make([]engine.Move, 0, 64)}
+	timed := !tcs[0].IsZero() || !tcs[1].IsZero()
+	clocks := [2]gameClock{newGameClock(tcs[0]), newGameClock(tcs[1])}
+	if timed {
+		rec.TC = [2]string{tcs[0].String(), tcs[1].String()}
+	}
+	rec, err := playGame(ctx, b, black, white, opening, maxMoves, tcs, &clocks, rec)
+	if timed {
+		for i := range clocks {
+			if tcs[i].PerMove == 0 {
+				rec.Clock[i] = clocks[i].remaining
+			}
+		}
+	}
+	return rec, err
+}
+
+// playGame is PlayGameTimed's game loop; clocks are the colours' clocks.
+func playGame(ctx context.Context, b *engine.Board, black, white Player, opening Opening, maxMoves int, tcs [2]TimeControl, clocks *[2]gameClock, rec GameRecord) (GameRecord, error) {
+	timed := rec.TC != [2]string{}
 	b.Reset()
 	for i, m := range opening.Moves {
 		if err := b.Play(m); err != nil {
@@ -238,11 +298,20 @@ func PlayGame(ctx context.Context, b *engine.Board, black, white Player, opening
 		}
 		c := b.ToMove()
 		ci := colorIndex(c)
+		onClock := !tcs[ci].IsZero()
+		if t, ok := players[ci].(Timed); ok && onClock {
+			t.SetClock(clocks[ci].next())
+			clock = time.Now() // the player's time starts now
+		}
 		reply, err := players[ci].Play(ctx, b, last)
 		now := time.Now()
-		rec.Time[ci] += now.Sub(clock)
+		took := now.Sub(clock)
+		rec.Time[ci] += took
 		clock = now
 		rec.Nodes[ci] += reply.Nodes
+		if timed {
+			rec.MoveTimes = append(rec.MoveTimes, took)
+		}
 		if err != nil {
 			var f *Forfeit
 			if errors.As(err, &f) {
@@ -250,6 +319,12 @@ func PlayGame(ctx context.Context, b *engine.Board, black, white Player, opening
 				return rec, nil
 			}
 			return rec, err
+		}
+		if onClock {
+			if detail := clocks[ci].spend(took); detail != "" {
+				forfeitGame(&rec, c, &Forfeit{Kind: ForfeitTimeout, Detail: detail})
+				return rec, nil
+			}
 		}
 		before := b.Stones()
 		if err := b.Play(reply.Move); err != nil {

@@ -3,6 +3,7 @@ package tournament
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/roadtune/roadtune/engine"
 )
@@ -67,7 +68,8 @@ func (f *Forfeit) Error() string {
 // with its own weights and settings. It allocates its transposition table
 // once, in NewEnginePlayer; NewGame only clears it (engine.Engine.NewGame).
 type EnginePlayer struct {
-	eng *engine.Engine
+	eng    *engine.Engine
+	budget time.Duration // thinking time of the next Play (SetClock); 0: search to depth
 }
 
 // NewEnginePlayer creates an engine player; errors are engine.New's.
@@ -86,12 +88,48 @@ func (p *EnginePlayer) Engine() *engine.Engine { return p.eng }
 // NewGame forgets the previous game (no allocation).
 func (p *EnginePlayer) NewGame(context.Context, Opening, engine.Color) error {
 	p.eng.NewGame()
+	p.budget = 0
 	return nil
 }
 
-// Play searches b (engine.Engine.Search). It returns ctx.Err() if ctx was
-// cancelled during the search.
+// SetClock implements Timed: the next Play searches by iterative deepening
+// (up to the engine's Depth) within a budget taken from the clock: the
+// whole per-move time less a safety share (st=), or the remaining time
+// over the moves to go (20 when the period is the whole game) plus most of
+// the increment (tc=), never more than half the clock; always under
+// c.Limit. The safety share (5% and at least 2 ms) covers the stop
+// latency of the search.
+func (p *EnginePlayer) SetClock(c MoveClock) {
+	var b time.Duration
+	if c.Remaining == 0 && c.Inc == 0 { // st=
+		b = c.Limit
+	} else {
+		togo := c.MovesToGo
+		if togo == 0 {
+			togo = 20
+		}
+		b = min(c.Remaining/time.Duration(togo)+c.Inc*3/4, c.Remaining/2)
+	}
+	safety := max(c.Limit/20, 2*time.Millisecond)
+	p.budget = max(min(b, c.Limit-safety), time.Millisecond)
+}
+
+// Play searches b (engine.Engine.Search), within the budget of the last
+// SetClock if any. It returns ctx.Err() if ctx was cancelled during the
+// search.
 func (p *EnginePlayer) Play(ctx context.Context, b *engine.Board, _ engine.Move) (Reply, error) {
+	if p.budget > 0 {
+		s := p.eng.Settings()
+		s.MoveTime = p.budget
+		if err := p.eng.SetSettings(s); err != nil {
+			return Reply{}, err
+		}
+		p.budget = 0
+		defer func() {
+			s.MoveTime = 0
+			_ = p.eng.SetSettings(s)
+		}()
+	}
 	r := p.eng.Search(ctx, b)
 	if err := ctx.Err(); err != nil {
 		return Reply{}, err

@@ -316,7 +316,8 @@ func (w *worker) play(ctx context.Context, j job) (GameRecord, error) {
 	if n := len(w.r.Openings); n > 0 {
 		op = w.r.Openings[j.opening%n]
 	}
-	rec, err := PlayGame(ctx, w.board, black, white, op, w.r.MaxMoves)
+	tcs := [2]TimeControl{w.r.Entrants[j.black].Time, w.r.Entrants[j.white].Time}
+	rec, err := PlayGameTimed(ctx, w.board, black, white, op, w.r.MaxMoves, tcs)
 	rec.Game, rec.Pair = j.game, j.pair
 	rec.BlackIndex, rec.WhiteIndex = j.black, j.white
 	rec.Black, rec.White = w.r.Entrants[j.black].Name, w.r.Entrants[j.white].Name

@@ -13,8 +13,9 @@ import (
 //   - New != nil: a custom player; each worker calls New once, at the
 //     entrant's first game on that worker, and reuses the instance.
 //   - len(Command) > 0: an external protocol engine (ExternalPlayer), argv
-//     Command, per-move limit MoveTime (DefaultMoveTime when 0); a worker
-//     keeps one process per entrant and restarts it after a forfeit.
+//     Command, per-move limit MoveTime (DefaultMoveTime when 0) when Time
+//     is zero; a worker keeps one process per entrant and restarts it
+//     after a forfeit.
 //   - otherwise: the in-process roadtune engine with Weights and Settings.
 //     A worker holds one engine.Engine per colour, allocated once (or lent
 //     by Runner.Engines), and switches weights and settings between games
@@ -28,7 +29,13 @@ type Entrant struct {
 	Settings engine.Settings
 	Command  []string
 	MoveTime time.Duration
-	New      func() (Player, error)
+	// Time is the entrant's time control (st= or tc=, PlayGameTimed),
+	// for every kind of player; zero: none. In-process engines then think
+	// within the clock by iterative deepening up to Settings.Depth
+	// (EnginePlayer.SetClock), which makes their games depend on the
+	// machine; without a time control they are deterministic.
+	Time TimeControl
+	New  func() (Player, error)
 }
 
 // Fixture is one game pair of a schedule: A has Black in the pair's first

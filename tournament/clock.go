@@ -1,0 +1,182 @@
+package tournament
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// TimeControl is the time a player has to think, in cutechess-cli's terms:
+// a fixed time per move (st=) or a game clock of Base per period of Moves
+// moves (0: the whole game) plus Inc after every move (tc=). A move is one
+// turn (one or two stones). A player that takes longer than its time plus
+// Margin loses the game on time (forfeit:timeout). The zero value is no
+// time control: in-process engines search to their depth, external engines
+// get a generous per-move limit (Entrant.MoveTime).
+type TimeControl struct {
+	PerMove time.Duration // st=: the time of each move; exclusive with Base
+	Moves   int           // tc=: moves per period (0 = the whole game)
+	Base    time.Duration // tc=: the clock at the start of each period
+	Inc     time.Duration // tc=: added to the clock after each move
+	Margin  time.Duration // timemargin=: tolerated overrun before a time forfeit
+}
+
+// IsZero reports whether tc sets no time (Margin alone does not count).
+func (tc TimeControl) IsZero() bool { return tc.PerMove == 0 && tc.Base == 0 && tc.Inc == 0 }
+
+// String returns cutechess-cli's notation: "st=1.5", "tc=40/60+0.5",
+// "tc=60", with " timemargin=50" (milliseconds) when set; "" for none.
+func (tc TimeControl) String() string {
+	var s string
+	switch {
+	case tc.PerMove > 0:
+		s = "st=" + seconds(tc.PerMove)
+	case tc.Base > 0 || tc.Inc > 0:
+		s = "tc="
+		if tc.Moves > 0 {
+			s += strconv.Itoa(tc.Moves) + "/"
+		}
+		s += seconds(tc.Base)
+		if tc.Inc > 0 {
+			s += "+" + seconds(tc.Inc)
+		}
+	}
+	if tc.Margin > 0 {
+		if s != "" {
+			s += " "
+		}
+		s += "timemargin=" + strconv.FormatInt(tc.Margin.Milliseconds(), 10)
+	}
+	return s
+}
+
+func seconds(d time.Duration) string { return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) }
+
+// Validate checks the combination: durations ≥ 0, Moves ≥ 0, st= and tc=
+// not both, Moves only with a Base.
+func (tc TimeControl) Validate() error {
+	switch {
+	case tc.PerMove < 0 || tc.Base < 0 || tc.Inc < 0 || tc.Margin < 0:
+		return errors.New("time control: negative time")
+	case tc.Moves < 0:
+		return fmt.Errorf("time control: %d moves per period", tc.Moves)
+	case tc.PerMove > 0 && (tc.Base > 0 || tc.Inc > 0):
+		return errors.New("time control: st= and tc= exclude each other")
+	case tc.Moves > 0 && tc.Base == 0:
+		return errors.New("time control: moves per period without a base time")
+	}
+	return nil
+}
+
+// ParseSeconds reads a time in cutechess-cli's notation: seconds ("2",
+// "0.25") or minutes:seconds ("1:30"). Errors name the text.
+func ParseSeconds(s string) (time.Duration, error) {
+	min, sec, colon := strings.Cut(s, ":")
+	if !colon {
+		min, sec = "0", s
+	}
+	m, err1 := strconv.ParseUint(min, 10, 32)
+	x, err2 := strconv.ParseFloat(sec, 64)
+	if err1 != nil || err2 != nil || x < 0 || x > 1e7 || x != x || (colon && x >= 60) {
+		return 0, fmt.Errorf("time %q: want seconds (2, 0.25) or minutes:seconds (1:30)", s)
+	}
+	return time.Duration(m)*time.Minute + time.Duration(x*float64(time.Second)), nil
+}
+
+// ParseTC reads a game clock in cutechess-cli's tc= notation:
+// [moves/]time[+increment], times as for ParseSeconds, e.g. "60+0.5",
+// "40/120", "1:00+1". "inf" is no time control.
+func ParseTC(s string) (TimeControl, error) {
+	if s == "inf" {
+		return TimeControl{}, nil
+	}
+	var tc TimeControl
+	rest := s
+	if m, r, ok := strings.Cut(rest, "/"); ok {
+		n, err := strconv.Atoi(m)
+		if err != nil || n < 1 {
+			return tc, fmt.Errorf("tc %q: moves per period %q: want a positive integer", s, m)
+		}
+		tc.Moves, rest = n, r
+	}
+	base, inc, hasInc := strings.Cut(rest, "+")
+	var err error
+	if tc.Base, err = ParseSeconds(base); err != nil {
+		return tc, fmt.Errorf("tc %q: %w", s, err)
+	}
+	if hasInc {
+		if tc.Inc, err = ParseSeconds(inc); err != nil {
+			return tc, fmt.Errorf("tc %q: increment: %w", s, err)
+		}
+	}
+	if tc.Base == 0 {
+		return tc, fmt.Errorf("tc %q: zero base time", s)
+	}
+	return tc, nil
+}
+
+// MoveClock is what a player is told before each move under a time
+// control (see Timed).
+type MoveClock struct {
+	// Limit is the time this move may take: the per-move time (st=) or
+	// the clock's remaining time (tc=).
+	Limit time.Duration
+	// Hard is Limit plus the margin: past it the referee forfeits the
+	// player on time, so a driver waiting on an engine can stop there.
+	Hard time.Duration
+	// Remaining and Inc are the game clock (tc=; 0 with st=), MovesToGo
+	// the moves left in the period including this one (0: the whole game
+	// or st=).
+	Remaining, Inc time.Duration
+	MovesToGo      int
+}
+
+// Timed is implemented by players that adapt to the clock: PlayGame calls
+// SetClock before each Play of a game with a time control.
+type Timed interface {
+	SetClock(MoveClock)
+}
+
+// gameClock is one colour's clock during a game.
+type gameClock struct {
+	tc        TimeControl
+	remaining time.Duration
+	moves     int // moves played by this colour
+}
+
+func newGameClock(tc TimeControl) gameClock { return gameClock{tc: tc, remaining: tc.Base} }
+
+// next returns the MoveClock of the colour's next move.
+func (c *gameClock) next() MoveClock {
+	if c.tc.PerMove > 0 {
+		return MoveClock{Limit: c.tc.PerMove, Hard: c.tc.PerMove + c.tc.Margin}
+	}
+	mc := MoveClock{Limit: c.remaining, Hard: c.remaining + c.tc.Margin, Remaining: c.remaining, Inc: c.tc.Inc}
+	if c.tc.Moves > 0 {
+		mc.MovesToGo = c.tc.Moves - c.moves%c.tc.Moves
+	}
+	return mc
+}
+
+// spend charges a move that took d and reports a time forfeit's detail
+// ("" when in time).
+func (c *gameClock) spend(d time.Duration) string {
+	if c.tc.PerMove > 0 {
+		if d > c.tc.PerMove+c.tc.Margin {
+			return fmt.Sprintf("move took %v, st=%v, margin %v", d.Round(time.Millisecond), c.tc.PerMove, c.tc.Margin)
+		}
+		return ""
+	}
+	c.remaining -= d
+	if c.remaining < -c.tc.Margin {
+		return fmt.Sprintf("clock exhausted: move took %v with %v left, margin %v", d.Round(time.Millisecond), (c.remaining + d).Round(time.Millisecond), c.tc.Margin)
+	}
+	c.remaining = max(c.remaining, 0) + c.tc.Inc
+	c.moves++
+	if c.tc.Moves > 0 && c.moves%c.tc.Moves == 0 {
+		c.remaining += c.tc.Base
+	}
+	return ""
+}

@@ -1,0 +1,140 @@
+package tournament
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/roadtune/roadtune/engine"
+)
+
+func TestParseTC(t *testing.T) {
+	cases := []struct {
+		in   string
+		want TimeControl
+		str  string
+	}{
+		{"60", TimeControl{Base: time.Minute}, "tc=60"},
+		{"60+0.5", TimeControl{Base: time.Minute, Inc: 500 * time.Millisecond}, "tc=60+0.5"},
+		{"40/120", TimeControl{Moves: 40, Base: 2 * time.Minute}, "tc=40/120"},
+		{"1:30+1", TimeControl{Base: 90 * time.Second, Inc: time.Second}, "tc=90+1"},
+		{"inf", TimeControl{}, ""},
+	}
+	for _, c := range cases {
+		got, err := ParseTC(c.in)
+		if err != nil || got != c.want || got.String() != c.str {
+			t.Errorf("ParseTC(%q) = %+v %q, %v; want %+v %q", c.in, got, got.String(), err, c.want, c.str)
+		}
+	}
+	for _, bad := range []string{"", "0", "x", "0/10", "-1", "1:75", "10+x", "a/10"} {
+		if _, err := ParseTC(bad); err == nil || !strings.Contains(err.Error(), bad) {
+			t.Errorf("ParseTC(%q): error %v, want one naming the text", bad, err)
+		}
+	}
+	if err := (TimeControl{PerMove: time.Second, Base: time.Second}).Validate(); err == nil {
+		t.Error("st= with tc= validated")
+	}
+	if s := (TimeControl{PerMove: 1500 * time.Millisecond, Margin: 50 * time.Millisecond}).String(); s != "st=1.5 timemargin=50" {
+		t.Errorf("String %q", s)
+	}
+}
+
+// TestGameClock works a 2-moves-per-period clock by hand: 1s base, 0.1s
+// increment.
+func TestGameClock(t *testing.T) {
+	c := newGameClock(TimeControl{Moves: 2, Base: time.Second, Inc: 100 * time.Millisecond, Margin: 10 * time.Millisecond})
+	if mc := c.next(); mc.Limit != time.Second || mc.Hard != 1010*time.Millisecond || mc.MovesToGo != 2 {
+		t.Fatalf("first move clock %+v", mc)
+	}
+	if d := c.spend(400 * time.Millisecond); d != "" || c.remaining != 700*time.Millisecond {
+		t.Fatalf("after 0.4s: %q, %v left", d, c.remaining)
+	}
+	// The period ends with the second move: the base is added again.
+	if d := c.spend(600 * time.Millisecond); d != "" || c.remaining != 1200*time.Millisecond {
+		t.Fatalf("after 0.6s: %q, %v left", d, c.remaining)
+	}
+	if mc := c.next(); mc.MovesToGo != 2 || mc.Remaining != 1200*time.Millisecond {
+		t.Fatalf("new period %+v", mc)
+	}
+	// Within the margin is no forfeit; past it is.
+	if d := c.spend(1205 * time.Millisecond); d != "" || c.remaining != 100*time.Millisecond {
+		t.Fatalf("within margin: %q, %v", d, c.remaining)
+	}
+	if d := c.spend(115 * time.Millisecond); !strings.Contains(d, "clock exhausted") {
+		t.Fatalf("past margin: %q", d)
+	}
+	st := newGameClock(TimeControl{PerMove: 50 * time.Millisecond})
+	if d := st.spend(49 * time.Millisecond); d != "" {
+		t.Error(d)
+	}
+	if d := st.spend(51 * time.Millisecond); !strings.Contains(d, "st=50ms") {
+		t.Errorf("st overrun: %q", d)
+	}
+}
+
+// slowPlayer plays the first legal points after sleeping.
+type slowPlayer struct {
+	firstLegal
+	sleep time.Duration
+	clock []MoveClock
+}
+
+func (p *slowPlayer) SetClock(c MoveClock) { p.clock = append(p.clock, c) }
+func (p *slowPlayer) Play(ctx context.Context, b *engine.Board, last engine.Move) (Reply, error) {
+	time.Sleep(p.sleep)
+	return p.firstLegal.Play(ctx, b, last)
+}
+
+func TestPlayGameTimed(t *testing.T) {
+	t.Parallel()
+	slow := &slowPlayer{sleep: 30 * time.Millisecond}
+	tcs := [2]TimeControl{{PerMove: 10 * time.Millisecond}, {}}
+	rec, err := PlayGameTimed(context.Background(), engine.NewBoard(), slow, &firstLegal{}, Opening{}, 0, tcs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Reason != "forfeit:timeout" || rec.Result != WhiteWins || !strings.Contains(rec.Detail, "st=10ms") {
+		t.Errorf("slow Black: %s %s %q", rec.Result, rec.Reason, rec.Detail)
+	}
+	if len(slow.clock) != 1 || slow.clock[0].Limit != 10*time.Millisecond {
+		t.Errorf("clock told %+v", slow.clock)
+	}
+	if rec.TC != [2]string{"st=0.01", ""} || len(rec.MoveTimes) != 1 || rec.MoveTimes[0] < 30*time.Millisecond {
+		t.Errorf("record TC %q move times %v", rec.TC, rec.MoveTimes)
+	}
+
+	// An in-process engine at depth 6 plays by the clock and never
+	// overruns 40 ms per move (5 ms margin).
+	w := baseline(t, "zhou2015")
+	s := engine.DefaultSettings()
+	s.Depth, s.Width = 6, 20
+	e1, _ := NewEnginePlayer(w, s)
+	e2, _ := NewEnginePlayer(w, s)
+	tcs = [2]TimeControl{{PerMove: 40 * time.Millisecond, Margin: 5 * time.Millisecond}, {Base: 2 * time.Second, Inc: 20 * time.Millisecond, Margin: 5 * time.Millisecond}}
+	rec, err = PlayGameTimed(context.Background(), engine.NewBoard(), e1, e2, mustOpening(t, "JJ KJJK"), 40, tcs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.HasPrefix(rec.Reason, "forfeit") {
+		t.Fatalf("engine forfeited: %s %s", rec.Reason, rec.Detail)
+	}
+	if rec.Clock[0] != 0 || rec.Clock[1] <= 0 || len(rec.MoveTimes) != len(rec.Moves)-2 {
+		t.Errorf("clocks %v, %d move times for %d moves", rec.Clock, len(rec.MoveTimes), len(rec.Moves))
+	}
+	if e1.eng.Settings().MoveTime != 0 {
+		t.Error("the engine kept the move's time budget")
+	}
+	// The record survives its JSON form.
+	b, err := rec.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back GameRecord
+	if err := back.UnmarshalJSON(b); err != nil {
+		t.Fatal(err)
+	}
+	if back.TC != rec.TC || len(back.MoveTimes) != len(rec.MoveTimes) || (back.Clock[1]-rec.Clock[1]).Abs() > time.Microsecond {
+		t.Errorf("round trip: %+v %v %v", back.TC, back.Clock, len(back.MoveTimes))
+	}
+}
