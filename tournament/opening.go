@@ -67,8 +67,9 @@ func ParseOpening(s string) (Opening, error) {
 }
 
 // ReadOpenings reads an opening suite: one opening per line in protocol
-// notation (see ParseOpening), '#' starting a comment to the end of the
-// line, blank lines ignored. name is used in errors, which read
+// notation (see ParseOpening), or the word "empty" for a game from the
+// empty board, '#' starting a comment to the end of the line, blank lines
+// ignored. name is used in errors, which read
 // "name:line: ...". A suite without any opening is an error.
 func ReadOpenings(name string, r io.Reader) ([]Opening, error) {
 	var out []Opening
@@ -81,6 +82,10 @@ func ReadOpenings(name string, r io.Reader) ([]Opening, error) {
 			text = text[:i]
 		}
 		if strings.TrimSpace(text) == "" {
+			continue
+		}
+		if strings.TrimSpace(text) == "empty" {
+			out = append(out, Opening{})
 			continue
 		}
 		o, err := ParseOpening(text)

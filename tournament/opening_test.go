@@ -34,12 +34,12 @@ func TestParseOpening(t *testing.T) {
 }
 
 func TestReadOpeningsErrorsNameLine(t *testing.T) {
-	good := "# suite\n\nJJ KJJK  # a comment\nJJ IIKK\n"
+	good := "# suite\n\nJJ KJJK  # a comment\nJJ IIKK\nempty # the empty board\n"
 	ops, err := ReadOpenings("good.txt", strings.NewReader(good))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ops) != 2 || ops[1].String() != "JJ IIKK" {
+	if len(ops) != 3 || ops[1].String() != "JJ IIKK" || len(ops[2].Moves) != 0 {
 		t.Fatalf("openings = %v", ops)
 	}
 	for _, c := range []struct{ text, want string }{

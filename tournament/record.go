@@ -1,10 +1,12 @@
 package tournament
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -191,4 +193,122 @@ func writeFileAtomic(path string, data []byte) error {
 		d.Close()
 	}
 	return nil
+}
+
+// GameLog appends game records to a JSON Lines games log kept open, for
+// long matches (AppendGameLog opens, fsyncs and closes the file per game).
+// Each Append reaches the operating system before it returns, so a stop of
+// the process at any moment loses no appended game; Close fsyncs. Not safe
+// for concurrent use (the Runner's OnGame is called from one goroutine).
+type GameLog struct {
+	path string
+	f    *os.File
+	buf  bytes.Buffer
+	enc  *json.Encoder
+}
+
+// OpenGameLog opens path for appending, creating it (mode 0644) if needed.
+// A last line without a newline — a write cut short by an interrupted
+// match — is removed first (its game was not complete), and the number of
+// bytes removed is returned. Errors name path.
+func OpenGameLog(path string) (*GameLog, int64, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, 0, fmt.Errorf("tournament: games log %w", err)
+	}
+	fail := func(err error) (*GameLog, int64, error) {
+		f.Close()
+		return nil, 0, fmt.Errorf("tournament: games log %s: %w", path, err)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		return fail(err)
+	}
+	size := st.Size()
+	keep := size
+	if size > 0 {
+		// Find the end of the last whole line.
+		const chunk = 64 << 10
+		tail := make([]byte, 0, chunk)
+		for keep = size; keep > 0; {
+			n := min(int64(chunk), keep)
+			tail = tail[:n]
+			if _, err := f.ReadAt(tail, keep-n); err != nil {
+				return fail(err)
+			}
+			if i := bytes.LastIndexByte(tail, '\n'); i >= 0 {
+				keep = keep - n + int64(i) + 1
+				break
+			}
+			keep -= n
+		}
+		if keep < size {
+			if err := f.Truncate(keep); err != nil {
+				return fail(err)
+			}
+		}
+	}
+	if _, err := f.Seek(keep, io.SeekStart); err != nil {
+		return fail(err)
+	}
+	l := &GameLog{path: path, f: f}
+	l.enc = json.NewEncoder(&l.buf)
+	l.enc.SetEscapeHTML(false)
+	return l, size - keep, nil
+}
+
+// Append writes one game as a line. Errors name the log and the game.
+func (l *GameLog) Append(g GameRecord) error {
+	l.buf.Reset()
+	if err := l.enc.Encode(g); err != nil {
+		return fmt.Errorf("tournament: games log %s: game %d: %w", l.path, g.Game, err)
+	}
+	if _, err := l.f.Write(l.buf.Bytes()); err != nil {
+		return fmt.Errorf("tournament: games log %s: game %d: %w", l.path, g.Game, err)
+	}
+	return nil
+}
+
+// Close fsyncs and closes the log.
+func (l *GameLog) Close() error {
+	err := l.f.Sync()
+	if cerr := l.f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("tournament: games log %s: %w", l.path, err)
+	}
+	return nil
+}
+
+// ScanGameLog calls fn with each record of a games log in file order,
+// without holding the whole log in memory; errors are ReadGameLog's (a
+// last line without a newline is skipped: an interrupted append that
+// OpenGameLog removes).
+func ScanGameLog(path string, fn func(GameRecord) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("tournament: read %w", err)
+	}
+	defer f.Close()
+	r := bufio.NewReaderSize(f, 64<<10)
+	for lineNo := 1; ; lineNo++ {
+		line, err := r.ReadBytes('\n')
+		if err == io.EOF {
+			return nil // a last line without newline: not a whole record
+		}
+		if err != nil {
+			return fmt.Errorf("tournament: read %s: %w", path, err)
+		}
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		var g GameRecord
+		if err := json.Unmarshal(line, &g); err != nil {
+			return fmt.Errorf("tournament: %s:%d: %w", path, lineNo, err)
+		}
+		if err := fn(g); err != nil {
+			return err
+		}
+	}
 }

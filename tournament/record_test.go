@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -128,5 +129,48 @@ func TestGameLogAppendRead(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(cut); string(got) != partial {
 		t.Error("refused append changed the file")
+	}
+}
+
+func TestGameLogCutsTornLineAndScans(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "games.jsonl")
+	l, cut, err := OpenGameLog(path)
+	if err != nil || cut != 0 {
+		t.Fatal(err, cut)
+	}
+	g := GameRecord{Game: 0, Black: "a", White: "b", BlackIndex: 0, WhiteIndex: 1, Result: BlackWins, Reason: ReasonSix, Moves: []engine.Move{engine.Single(engine.PointAt(9, 9))}}
+	if err := l.Append(g); err != nil {
+		t.Fatal(err)
+	}
+	g.Game = 1
+	if err := l.Append(g); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// A torn third line is skipped by ScanGameLog and cut by OpenGameLog.
+	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(`{"game":2,"pa`)
+	f.Close()
+	var games []int
+	if err := ScanGameLog(path, func(r GameRecord) error { games = append(games, r.Game); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(games, []int{0, 1}) {
+		t.Fatalf("scanned %v", games)
+	}
+	l, cut, err = OpenGameLog(path)
+	if err != nil || cut != int64(len(`{"game":2,"pa`)) {
+		t.Fatalf("reopen: cut %d, %v", cut, err)
+	}
+	g.Game = 2
+	if err := l.Append(g); err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	recs, err := ReadGameLog(path)
+	if err != nil || len(recs) != 3 || recs[2].Game != 2 {
+		t.Fatalf("after append: %d records, %v", len(recs), err)
 	}
 }
