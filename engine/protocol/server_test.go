@@ -212,7 +212,7 @@ func TestErrorsKeepGoing(t *testing.T) {
 	ss.errorLine("move AA", "two stones")   // one stone where two are due
 	ss.errorLine("move ABAB", "two stones") // a doubled point is one stone
 	ss.errorLine("move AAAAAB", "want 2 or 4 letters")
-	ss.errorLine("white AAAB", "white stones out of turn, black to move")
+	ss.errorLine("white JJAA", "JJ is occupied")
 	ss.errorLine("depth 0", fmt.Sprintf("want a whole number 1..%d", MaxDepth))
 	ss.errorLine("width x", fmt.Sprintf("want a whole number 1..%d", MaxWidth))
 	ss.errorLine("new black now", "new takes one word")
