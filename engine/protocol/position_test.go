@@ -223,7 +223,7 @@ func TestFinishedPositionSetUp(t *testing.T) {
 			ss := newSession(t)
 			ss.sayAll(append([]string{"new xxx"}, c.lines...))
 			stones := ss.s.board.Stones()
-			for _, l := range []string{"next", "next"} {
+			for _, l := range []string{"next", "move SSSR", "next"} {
 				if r := ss.say(l); len(r) != 1 || r[0] != c.want {
 					t.Fatalf("%s: %q, want %q\n%s", l, r, c.want, ss.s.board)
 				}

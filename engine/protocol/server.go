@@ -39,9 +39,10 @@
 //
 // The game over. A position with a six, whether made by `move`, by the
 // engine or set up with `black`/`white` lines, or a full board is finished.
-// Then `next` answers exactly one line, `result black`, `result white` or
-// `result draw`, as does a `move` whose own stones complete a six; a further
-// `move`, `black` or `white` gets an error line until `new`.
+// Then `move XXXX` and `next` answer exactly one line, `result black`,
+// `result white` or `result draw` (the stones of such a `move` are not
+// placed), and `black`/`white` lines get an error line until `new`. A `move`
+// whose own stones complete a six is answered the same way.
 package protocol
 
 import (
@@ -264,13 +265,11 @@ func (s *Server) Execute(ctx context.Context, c Command) (quit bool) {
 		if s.incomplete(c) {
 			return false
 		}
-		if s.board.Over() {
-			s.fail(fmt.Errorf("%s: the game is over (%s); send new", c, resultWord(s.board)))
-			return false
-		}
-		if err := s.board.Play(c.Move); err != nil {
-			s.fail(fmt.Errorf("%s: %w", c, err))
-			return false
+		if !s.board.Over() {
+			if err := s.board.Play(c.Move); err != nil {
+				s.fail(fmt.Errorf("%s: %w", c, err))
+				return false
+			}
 		}
 		s.answer(ctx)
 	case Next:
@@ -494,7 +493,7 @@ var helpLines = []string{
 	"  white XXXX    put White's stones XXXX down, no search; the side to move follows from the counts",
 	"  move XXXX     the opponent played XXXX; the engine replies `move YYYY`",
 	"  next          the engine moves for the side to move: `move YYYY`",
-	"                (once the game is over, next answers `result black|white|draw`)",
+	"                (once the game is over, move and next answer `result black|white|draw`)",
 	fmt.Sprintf("  depth d       search depth in moves, 1..%d; reply `depth d`", MaxDepth),
 	fmt.Sprintf("  width n       moves kept per node, 1..%d; reply `width n`", MaxWidth),
 	"  vcf / unvcf   threat search on / off",
