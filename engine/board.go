@@ -274,6 +274,69 @@ func (b *Board) Play(m Move) error {
 	return nil
 }
 
+// ReachableCounts reports whether a game played in turn order from the
+// empty board (Black's first move one stone, then two stones a move,
+// alternately) has exactly black Black and white White stones on the board
+// after some stone: at the end of a move or after the first stone of a pair.
+// That is (0,0), (1,0), (1,1), (1,2), (2,2), (3,2), (3,3), (3,4), ...: equal
+// counts, or one colour one stone ahead with Black's count odd. Negative
+// counts and more than NumPoints stones are not reachable.
+func ReachableCounts(black, white int) bool {
+	n := black + white
+	if black < 0 || white < 0 || n > NumPoints {
+		return false
+	}
+	if n == 0 {
+		return true
+	}
+	// Stone 0 is Black's; of the stones after it, each group of four is two
+	// White then two Black (sideOf).
+	q, r := (n-1)/4, (n-1)%4
+	return black == 1+2*q+max(0, r-2)
+}
+
+// SetUp replaces the position by the given stones, as if the game had been
+// played in turn order: the stones are placed alternately by turn (Black's
+// single first stone, then White's pair, Black's pair, ...), each colour's in
+// the order given, so History lists them in that order and ToMove and
+// StonesLeft follow from the counts. A six of one colour ends the game
+// (Winner); stones after it are still placed, as the caller asked for them.
+// Errors, which leave b unchanged: a point off the board or given twice,
+// counts that ReachableCounts rejects, or a six of both colours.
+func (b *Board) SetUp(black, white []Point) error {
+	if !ReachableCounts(len(black), len(white)) {
+		return fmt.Errorf("engine: set-up: %d black and %d white stones: no game in turn order has these counts", len(black), len(white))
+	}
+	var seen [NumPoints]bool
+	for _, list := range [][]Point{black, white} {
+		for _, p := range list {
+			if !p.OnBoard() {
+				return fmt.Errorf("engine: set-up: stone %d is off the board", int(p))
+			}
+			if seen[p] {
+				return fmt.Errorf("engine: set-up: %s is given twice", p)
+			}
+			seen[p] = true
+		}
+	}
+	nb := NewBoard()
+	var next [3]int // per colour: stones of its list placed so far
+	for range len(black) + len(white) {
+		c := nb.ToMove()
+		list := black
+		if c == White {
+			list = white
+		}
+		nb.Place(list[next[c]])
+		next[c]++
+	}
+	if nb.winner != Empty && nb.h[nb.winner.Opponent()]>>(histBits*5)&histMask != 0 {
+		return fmt.Errorf("engine: set-up: both black and white have six in a row")
+	}
+	b.CopyFrom(nb)
+	return nil
+}
+
 func (b *Board) checkPoint(m Move, p Point) error {
 	if !p.OnBoard() {
 		return fmt.Errorf("engine: move %s: stone %d is off the board", m, int(p))

@@ -8,6 +8,16 @@
 // -weights takes an embedded baseline's name (zhou2015, qi2018-table3-1, …;
 // see configs.WeightNames) or a weight file's path; without it the engine
 // plays the zhou2015 baseline (Zhou 2015).
+//
+// `black XXXX` and `white XXXX` lines may come in any order, one or two
+// stones a line (`white KKLL` before `black JJ`); the engine checks the
+// stones as a position and takes the side to move from the stone counts. A
+// line that would make the position impossible (an occupied point, or one
+// colour more than a move ahead of the other) is answered `error ...` and
+// changes nothing. Once the game is over (a six, also one set up with
+// black/white lines, or a full board) `move XXXX` and `next` answer the one
+// line `result black`, `result white` or `result draw`.
+//
 // Protocol replies go to stdout, diagnostics to stderr. Bad flags or a bad
 // weight file: a message on stderr naming the flag or the file and field,
 // exit status 2. An I/O error while serving: exit status 1.

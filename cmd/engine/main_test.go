@@ -157,3 +157,58 @@ func TestBinary(t *testing.T) {
 		t.Fatalf("bad -weights: stdout %q stderr %q", stdout.String(), stderr.String())
 	}
 }
+
+// TestRunPositionAnyOrder drives run with black/white lines out of turn
+// order, as Cloudict accepts them: the engine sets the position up, answers
+// for the side the counts give, refuses an impossible line without losing
+// the position, and reports a finished game with a result line.
+func TestRunPositionAnyOrder(t *testing.T) {
+	in := strings.Join([]string{
+		"new xxx",
+		"white KKLL", // before Black's first stone: waits for it
+		"next",       // not a position yet
+		"black JJ",
+		"white MM", // one stone of White's next pair, before Black's move
+		"white NN",
+		"white OO",   // a fifth white stone to one black: impossible
+		"black HHII", // now 3 black and 4 white: Black to move
+		"next",
+		"new xxx", // a finished game set up White first
+		"white AAAB", "black JJ", "white ACAD", "black KKLL", "white AEAF", "black MMNN",
+		"next",
+		"move SSSR",
+		"white SS",
+		"quit",
+	}, "\n") + "\n"
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"-depth", "1", "-width", "4"}, strings.NewReader(in), &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d; stderr:\n%s", code, stderr.String())
+	}
+	lines := strings.Split(strings.TrimSuffix(stdout.String(), "\n"), "\n")
+	want := []string{
+		"error next: 0 black and 2 white stones are 1 black stone(s) short of a position a game reaches; send them with black/white, or new",
+		"error white OO: 1 black and 5 white stones: no game reaches these counts, nor with one more move of one colour",
+		"", // Black's move, checked below
+		"result white",
+		"result white",
+		"error white SS: the game is over (white); send new",
+	}
+	if len(lines) != len(want) {
+		t.Fatalf("stdout %q: want %d lines", lines, len(want))
+	}
+	for i, w := range want {
+		if w != "" && lines[i] != w {
+			t.Errorf("stdout line %d = %q, want %q", i+1, lines[i], w)
+		}
+	}
+	if !pairReply.MatchString(lines[2]) {
+		t.Fatalf("next for Black: %q, want a two-stone move", lines[2])
+	}
+	taken := map[string]bool{"JJ": true, "HH": true, "II": true, "KK": true, "LL": true, "MM": true, "NN": true}
+	if a, b := lines[2][5:7], lines[2][7:9]; taken[a] || taken[b] || a == b {
+		t.Errorf("next for Black: %s plays on an occupied point", lines[2])
+	}
+	if !strings.Contains(stderr.String(), "info black "+lines[2][5:]) {
+		t.Errorf("stderr lacks the search line for Black's move:\n%s", stderr.String())
+	}
+}

@@ -56,6 +56,8 @@ func FuzzServe(f *testing.F) {
 		"foo\nmove\nmove JJK\nmove TTAA\nwhite AAAB\ndepth 0\n\n   \n",
 		"new white\nmove KJJK\nmove JJ\nmove JJAA\nmove AA\n",
 		"exit\nname\n",
+		"new xxx\nwhite KKLL\nblack JJ\nwhite MM\nnext\nprint\nwhite NN\nblack OOPP\nnext\nmove AA\n",
+		"new white\nwhite AAAB\nblack JJ\nwhite ACAD\nblack KKLL\nwhite AEAF\nmove MMNN\nblack MMNN\nnext\nmove SS\n",
 	} {
 		f.Add(s)
 	}

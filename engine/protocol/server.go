@@ -9,7 +9,7 @@
 //	move <stones>            to `new black`, `move XXXX` and `next`: the engine's move, already placed
 //	result black|white|draw  to `move XXXX` or `next` when the game is over and there is nothing to play
 //	depth <d> / width <n>    confirmation of `depth d` / `width n`
-//	error <text>             one line for a malformed, unknown or illegal command; nothing else changes
+//	error <text>             one line for a malformed, unknown or illegal command; nothing changes
 //
 // `print` and `help` answer with free text (no line of it starts with
 // "move "). Everything else (`new white`, `new xxx`, `black`/`white`, `vcf`,
@@ -17,13 +17,32 @@
 // `move XXXX` and `next` always answer exactly one line. Search information
 // and error detail go to the diagnostic writer.
 //
-// Positions. The board only holds positions reached by legal play: `black`
-// and `white` lines must come in turn order from the start (`black JJJJ` or
-// `black JJ`, then `white ..`, ...), as ConnectMore replays a game; a colour
-// out of turn is an error. The game being over is reported, not hidden: a
-// `move` that wins for the opponent is answered `result <winner>`, a further
-// `move`, `black` or `white` gets an error line, and `next` repeats the
-// result.
+// Positions. `black` and `white` lines put stones down without search, in
+// any order and one or two stones a line, as Cloudict takes them: `white
+// KKLL` before `black JJ`, or `white KK` then `white LL`, set up the same
+// position as ConnectMore's `black JJ`, `white KKLL`. The server checks what
+// the lines add up to as a position, not as moves in turn order: every stone
+// on its own empty point, and stone counts that a game reaches (Black's first
+// move is one stone, then two stones a move alternately; a pair cut in half
+// counts, see engine.ReachableCounts). The side to move, and whether it has
+// one or two stones to place, follows from the counts. One colour may run at
+// most one move ahead of the other: a line after which the counts are
+// reachable with two more stones of one colour at the most is accepted and
+// waits for the rest, and until the counts are reachable `move` and `next`
+// answer an error line. A line that leaves the counts further off, such as
+// `white MM` after `white KKLL` with no black stone, is an error. The engine's
+// board is rebuilt from the stones as a game in turn order
+// (engine.Board.SetUp).
+//
+// Errors change nothing: after an error line the position is the one before
+// the line, and `next` moves for it.
+//
+// The game over. A position with a six, whether made by `move`, by the
+// engine or set up with `black`/`white` lines, or a full board is finished.
+// Then `move XXXX` and `next` answer exactly one line, `result black`,
+// `result white` or `result draw` (the stones of such a `move` are not
+// placed), and `black`/`white` lines get an error line until `new`. A `move`
+// whose own stones complete a six is answered the same way.
 package protocol
 
 import (
@@ -32,6 +51,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -65,6 +85,10 @@ type Server struct {
 	eng   *engine.Engine
 	board *engine.Board
 	side  engine.Color // the side named by the last `new`: Black, White or Empty (not fixed)
+	// pending holds, per colour, the stones of `black`/`white` lines that
+	// are not on board because the counts with them are not reachable yet:
+	// the driver's position is board plus pending.
+	pending [3][]engine.Point
 
 	out  *bufio.Writer
 	diag io.Writer
@@ -223,33 +247,35 @@ func (s *Server) Execute(ctx context.Context, c Command) (quit bool) {
 		s.reply("name " + s.name)
 	case New:
 		s.board.Reset()
+		s.pending = [3][]engine.Point{}
 		s.eng.NewGame()
 		s.side = c.Side
 		if c.Side == engine.Black {
 			s.answer(ctx)
 		}
 	case Place:
-		if s.gameOver(c) {
+		if s.board.Over() {
+			s.fail(fmt.Errorf("%s: the game is over (%s); send new", c, resultWord(s.board)))
 			return false
 		}
-		if c.Side != s.board.ToMove() {
-			s.fail(fmt.Errorf("%s: %s stones out of turn, %s to move", c, c.Side, s.board.ToMove()))
-			return false
-		}
-		if err := s.board.Play(c.Move); err != nil {
+		if err := s.place(c.Side, c.Move); err != nil {
 			s.fail(fmt.Errorf("%s: %w", c, err))
 		}
 	case Play:
-		if s.gameOver(c) {
+		if s.incomplete(c) {
 			return false
 		}
-		if err := s.board.Play(c.Move); err != nil {
-			s.fail(fmt.Errorf("%s: %w", c, err))
-			return false
+		if !s.board.Over() {
+			if err := s.board.Play(c.Move); err != nil {
+				s.fail(fmt.Errorf("%s: %w", c, err))
+				return false
+			}
 		}
 		s.answer(ctx)
 	case Next:
-		s.answer(ctx)
+		if !s.incomplete(c) {
+			s.answer(ctx)
+		}
 	case Depth, Width:
 		st := s.eng.Settings()
 		if c.Kind == Depth {
@@ -287,14 +313,85 @@ func (s *Server) Execute(ctx context.Context, c Command) (quit bool) {
 // Err is the first error met writing replies, or nil.
 func (s *Server) Err() error { return s.werr }
 
-// gameOver answers an error line and reports true when the board's game is
-// over, so no more stones may be put down.
-func (s *Server) gameOver(c Command) bool {
-	if !s.board.Over() {
+// place adds the stones m of colour side, from a `black`/`white` line, to
+// the driver's position (see the package doc, "Positions"). When the counts
+// with them are reachable the board is set up from all the stones, each
+// colour's in the order they came; when they are at most two stones of one
+// colour short, the stones wait in pending. Errors, which change nothing: a
+// stone on an occupied point, counts further off, or a position
+// engine.Board.SetUp refuses (a six of both colours).
+func (s *Server) place(side engine.Color, m engine.Move) error {
+	var stones [3][]engine.Point
+	for _, p := range s.board.History() {
+		c := s.board.At(p)
+		stones[c] = append(stones[c], p)
+	}
+	for _, c := range []engine.Color{engine.Black, engine.White} {
+		stones[c] = append(stones[c], s.pending[c]...)
+	}
+	added := []engine.Point{m.A}
+	if m.B != engine.NoPoint {
+		added = append(added, m.B)
+	}
+	for _, p := range added {
+		if slices.Contains(stones[engine.Black], p) || slices.Contains(stones[engine.White], p) {
+			return fmt.Errorf("%s is occupied", p)
+		}
+		stones[side] = append(stones[side], p)
+	}
+	nb, nw := len(stones[engine.Black]), len(stones[engine.White])
+	if engine.ReachableCounts(nb, nw) {
+		if err := s.board.SetUp(stones[engine.Black], stones[engine.White]); err != nil {
+			return err
+		}
+		s.pending = [3][]engine.Point{}
+		return nil
+	}
+	if stonesShort(nb, nw) == "" {
+		return fmt.Errorf("%d black and %d white stones: no game reaches these counts, nor with one more move of one colour", nb, nw)
+	}
+	s.pending[side] = append(s.pending[side], added...)
+	return nil
+}
+
+// stonesShort names the fewest stones of one colour, at most two, that make
+// the counts reachable: "1 black", "2 white", "" when no such number exists
+// or none is needed.
+func stonesShort(black, white int) string {
+	for k := 1; k <= 2; k++ {
+		switch {
+		case engine.ReachableCounts(black+k, white):
+			return fmt.Sprintf("%d black", k)
+		case engine.ReachableCounts(black, white+k):
+			return fmt.Sprintf("%d white", k)
+		}
+	}
+	return ""
+}
+
+// incomplete answers an error line and reports true while `black`/`white`
+// stones wait for the other colour's (pending), so there is no position to
+// move in.
+func (s *Server) incomplete(c Command) bool {
+	if !s.waiting() {
 		return false
 	}
-	s.fail(fmt.Errorf("%s: the game is over (%s); send new", c, resultWord(s.board)))
+	black, white := len(s.pending[engine.Black]), len(s.pending[engine.White])
+	for _, p := range s.board.History() {
+		if s.board.At(p) == engine.Black {
+			black++
+		} else {
+			white++
+		}
+	}
+	s.fail(fmt.Errorf("%s: %d black and %d white stones are %s stone(s) short of a position a game reaches; send them with black/white, or new",
+		c, black, white, stonesShort(black, white)))
 	return true
+}
+
+// waiting reports whether stones of `black`/`white` lines wait in pending.
+func (s *Server) waiting() bool {
+	return len(s.pending[engine.Black])+len(s.pending[engine.White]) > 0
 }
 
 // answer searches for the side to move, places the move and replies
@@ -367,11 +464,16 @@ func readWeightFile(path string) ([]byte, error) {
 	return data, nil
 }
 
-// printBoard writes the board diagram of engine.Board.String and one line
-// with the turn count and the settings.
+// printBoard writes the board diagram of engine.Board.String, a line with
+// the pending stones when there are any, and one line with the turn count
+// and the settings.
 func (s *Server) printBoard() {
 	for _, l := range strings.Split(strings.TrimRight(s.board.String(), "\n"), "\n") {
 		s.reply(strings.TrimRight(l, "\r"))
+	}
+	if s.waiting() {
+		s.reply(fmt.Sprintf("not on the board yet, waiting for the other colour: black %v, white %v",
+			s.pending[engine.Black], s.pending[engine.White]))
 	}
 	st := s.eng.Settings()
 	side := "not fixed"
@@ -387,10 +489,11 @@ var helpLines = []string{
 	"  new black     new game; the engine plays Black and moves at once",
 	"  new white     new game; the engine plays White and waits for `move`",
 	"  new xxx       new game, side not fixed (ConnectMore)",
-	"  black XXXX    put Black's stones XXXX down, no search (turn order from the start)",
-	"  white XXXX    put White's stones XXXX down, no search",
+	"  black XXXX    put Black's stones XXXX (one or two) down, no search; black/white lines in any order",
+	"  white XXXX    put White's stones XXXX down, no search; the side to move follows from the counts",
 	"  move XXXX     the opponent played XXXX; the engine replies `move YYYY`",
 	"  next          the engine moves for the side to move: `move YYYY`",
+	"                (once the game is over, move and next answer `result black|white|draw`)",
 	fmt.Sprintf("  depth d       search depth in moves, 1..%d; reply `depth d`", MaxDepth),
 	fmt.Sprintf("  width n       moves kept per node, 1..%d; reply `width n`", MaxWidth),
 	"  vcf / unvcf   threat search on / off",

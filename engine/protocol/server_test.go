@@ -212,7 +212,7 @@ func TestErrorsKeepGoing(t *testing.T) {
 	ss.errorLine("move AA", "two stones")   // one stone where two are due
 	ss.errorLine("move ABAB", "two stones") // a doubled point is one stone
 	ss.errorLine("move AAAAAB", "want 2 or 4 letters")
-	ss.errorLine("white AAAB", "white stones out of turn, black to move")
+	ss.errorLine("white JJAA", "JJ is occupied")
 	ss.errorLine("depth 0", fmt.Sprintf("want a whole number 1..%d", MaxDepth))
 	ss.errorLine("width x", fmt.Sprintf("want a whole number 1..%d", MaxWidth))
 	ss.errorLine("new black now", "new takes one word")
@@ -298,11 +298,14 @@ func TestWinInOne(t *testing.T) {
 	if ss.s.board.Winner() != engine.Black {
 		t.Fatalf("with four in a row the engine played %s and did not win\n%s", m, ss.s.board)
 	}
-	// The game is over: next repeats the result, stones are refused.
-	if r := ss.say("next"); len(r) != 1 || r[0] != "result black" {
-		t.Fatalf("next after the win: %q", r)
+	// The game is over: next and move repeat the result, placing nothing;
+	// black and white lines are refused.
+	stones := ss.s.board.Stones()
+	for _, l := range []string{"next", "move ABAD"} {
+		if r := ss.say(l); len(r) != 1 || r[0] != "result black" || ss.s.board.Stones() != stones {
+			t.Fatalf("%s after the win: %q, %d stones (want %d)", l, r, ss.s.board.Stones(), stones)
+		}
 	}
-	ss.errorLine("move ABAD", "the game is over (black)")
 	ss.errorLine("white ABAD", "the game is over (black)")
 	ss.silent("new xxx")
 	if ss.s.board.Stones() != 0 || ss.s.board.Over() {
