@@ -615,7 +615,9 @@ func (p *ExternalPlayer) Play(ctx context.Context, _ *engine.Board, last engine.
 		p.clockAt = time.Time{}
 	}
 	pr := p.proc
-	if err := pr.write(p.out, time.Now().Add(max(limit, 0))); err != nil {
+	// The write may block only when the engine leaves its input unread
+	// (a full pipe); it gets the move's time, but at least 100 ms.
+	if err := pr.write(p.out, time.Now().Add(max(limit, 100*time.Millisecond))); err != nil {
 		return Reply{}, p.writeFailed(err, "the move")
 	}
 	timer := time.NewTimer(max(limit, 0))
