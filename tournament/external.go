@@ -5,8 +5,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -14,39 +16,120 @@ import (
 	"github.com/roadtune/roadtune/engine"
 )
 
-// DefaultMoveTime is the per-move limit of an external engine when none is
-// given.
-const DefaultMoveTime = 10 * time.Second
+// Defaults and bounds of the external-engine driver.
+const (
+	// DefaultMoveTime is the per-move limit of an external engine when
+	// none is given.
+	DefaultMoveTime = 10 * time.Second
+	// DefaultHandshake bounds the wait for an engine's reply to "name".
+	DefaultHandshake = 10 * time.Second
+	// DefaultQuitGrace is how long an engine may take to exit after
+	// "quit" before its process group is killed.
+	DefaultQuitGrace = time.Second
+	// MaxLineBytes is the longest output line an engine may write; a
+	// longer line (or endless output without a newline) loses the game
+	// (forfeit:malformed, "line too long").
+	MaxLineBytes = 64 << 10
+)
 
-// stderrTailSize is how many bytes of an external engine's standard error
-// are kept for the record.
-const stderrTailSize = 2048
+const (
+	stderrTailSize = 2048 // bytes of standard error kept (StderrTail)
+	quoteMax       = 200  // bytes of an engine line quoted in a forfeit detail
+	detailMax      = 2048 // bytes of a forfeit detail, stderr tail included
+	nameMax        = 100  // bytes of an engine name kept
+	shortToken     = 6    // longest word after "move" still taken for a move attempt
+	exitDrain      = 100 * time.Millisecond
+)
+
+// ExternalOptions are the settings of an external engine beyond its
+// command and per-move limit (Entrant.External, NewExternal). The zero
+// value is the engine in the arena's working directory with the defaults.
+type ExternalOptions struct {
+	// Dir is the working directory of the engine process ("" = the
+	// arena's); a relative program path in the command is taken relative
+	// to it (as exec.Cmd does).
+	Dir string
+	// InitStrings are sent one per line after the handshake of every
+	// process, e.g. "depth 2" or "vcf".
+	InitStrings []string
+	// Handshake bounds the wait for the reply to "name" at process start
+	// (DefaultHandshake when ≤ 0).
+	Handshake time.Duration
+	// QuitGrace is how long the process may take to exit after "quit"
+	// (Close, restart after a forfeit) before its process group is
+	// killed (DefaultQuitGrace when ≤ 0).
+	QuitGrace time.Duration
+	// Transcript, when not nil, records every line sent and received and
+	// the driver's events.
+	Transcript *Transcript
+	// Name labels the engine in the transcript (default: the base name of
+	// the program; Runner uses the entrant's name).
+	Name string
+
+	onStart func(pid int) // test hook: the pid (= process group id) of each process started
+}
 
 // ExternalPlayer drives an engine process that speaks the Cloudict /
 // ConnectMore text protocol (connect6.md "Engine text protocol") over its
 // standard input and output.
 //
-// From the empty board it speaks the Cloudict way: "new black" (the engine
-// answers its first stone "move JJ"), or "new white" and then "move XXXX"
-// with Black's move. After an opening it speaks the ConnectMore way:
-// "new xxx", one "black XXXX" / "white XXXX" line per opening move, then
-// "next" if the engine is to move, or "move XXXX" with the opponent's move
-// otherwise. From then on each "move XXXX" (the opponent's move) is answered
-// by the engine's "move XXXX". Only output lines whose first word is "move"
-// are moves (one more word, the move, is required); other lines are
-// ignored.
+// Process start. The program is started with exec (no shell) in
+// ExternalOptions.Dir, in a process group of its own. The driver sends
+// "name" and reads lines until the reply "name X": a line that begins,
+// without leading blanks, with "name", a blank and a text X that does not
+// start with "-" (so help lines such as "    name   - print the name" are
+// not taken for it). Everything before it (banners, help text) is only
+// transcribed. Without a reply within the handshake time the driver goes
+// on without an engine name (EngineName is "") and notes it in the
+// transcript: an engine that does not know "name" can still play, and one
+// that does not start at all loses its first move on time. Then each init
+// string is sent.
 //
-// A crash, an exit, a hang past the per-move limit or a malformed move line
-// is returned as a *Forfeit; the process is then killed and reaped, and a
-// fresh one is started by the next NewGame. The process is started with
-// exec (no shell). The last 2 KiB of its standard error are kept
-// (StderrTail) and attached to forfeits.
+// Games. From the empty board the driver speaks the Cloudict way: "new
+// black" (the engine answers its first stone "move JJ"), or "new white"
+// and then "move XXXX" with Black's move. After an opening it speaks the
+// ConnectMore way: "new xxx", one "black XXXX" / "white XXXX" line per
+// opening move, then "next" if the engine is to move, or "move XXXX" with
+// the opponent's move otherwise. From then on each "move XXXX" (the
+// opponent's move) is answered by the engine's "move XXXX".
+//
+// Move lines. Surrounding blanks aside, a line is a move when it is
+// "move" (any case) and one word of two or four letters A–S (any case),
+// or two words of two letters each ("move JJ KK"). A line whose first word
+// is "move" and which has no more words, or one or two more words of at
+// most six bytes that do not make a move ("move ZZ9", "move J10 K10"), is
+// a malformed move (forfeit:malformed). Any other line, such as
+// "move XXXX   - tell the engine ..." or "move ordering done", is free text
+// and only transcribed.
+//
+// Forfeits. A crash, an exit, a hang past the time limit, a malformed move
+// line, a line over MaxLineBytes or input the engine does not read is
+// returned as a *Forfeit whose detail says what happened ("exited with
+// status N", "killed by signal N (name)", "output closed", "no move within
+// T", "line too long (over N bytes)"), quotes at most 200 bytes of an
+// offending line, names the transcript line when there is a transcript and
+// ends with the engine's standard error tail, 2 KiB in all at most. The
+// process is then ended (see Close) and a fresh one is started by the next
+// NewGame. The exit of the engine is noticed at once, even when a child
+// of it still holds its output.
+//
+// Time. Without a clock each move may take the per-move limit. Under a
+// time control (SetClock, from PlayGameTimed) the next move may take until
+// the clock's Hard limit, counted from SetClock.
+//
+// Processes. When the engine exits, or is ended, its whole process group
+// is killed, so that children it left behind do not outlive it; on Linux
+// the engine also dies with the arena (parent-death signal SIGKILL).
 type ExternalPlayer struct {
 	argv     []string
 	moveTime time.Duration
+	opts     ExternalOptions
 	stderr   *tailBuffer
 	proc     *process
-	timer    *time.Timer
+	name     string // reply to "name" of the last handshake
+
+	clock   MoveClock // the next move's clock, when clockAt is set
+	clockAt time.Time // when SetClock was called; zero: per-move limit
 
 	opening Opening
 	color   engine.Color
@@ -54,99 +137,198 @@ type ExternalPlayer struct {
 	out     []byte
 }
 
-// process is one running engine process.
-type process struct {
-	cmd      *exec.Cmd
-	stdin    *os.File
-	stdout   *os.File
-	in       *bufio.Writer
-	lines    chan string   // stdout lines; closed at EOF
-	quit     chan struct{} // closed to stop the reader
-	waitDone chan struct{} // closed when cmd.Wait returned
-	waitErr  error
+// lineKind classifies an output line of an engine.
+type lineKind uint8
+
+const (
+	lineText      lineKind = iota // free text
+	lineMove                      // a move
+	lineMalformed                 // a malformed move
+	lineName                      // the reply to "name"
+	lineTooLong                   // a line over MaxLineBytes (the start of it)
+)
+
+// outEvent is an output line that matters to the driver.
+type outEvent struct {
+	kind lineKind
+	move engine.Move
+	text string // the line, or the name (lineName)
+	why  string // what is wrong with a malformed move
 }
 
-// NewExternalPlayer returns a player for the engine started by argv
-// (argv[0] is the program, found by exec.LookPath). moveTime is the
-// per-move limit (DefaultMoveTime when ≤ 0); it covers the process start
-// for the first move of a process. The process starts at the first NewGame.
+// process is one running engine process.
+type process struct {
+	cmd        *exec.Cmd
+	pid        int
+	label      string // "Name[pid]" in the transcript
+	t          *Transcript
+	stdin      *os.File
+	stdout     *os.File
+	errOut     *os.File      // read end of standard error
+	events     chan outEvent // lines that matter; closed when the reader stops
+	quit       chan struct{} // closed to stop the reader
+	stderrDone chan struct{} // closed when standard error reached its end
+	waitDone   chan struct{} // closed when the process was reaped and its group killed
+	state      *os.ProcessState
+}
+
+// NewExternalPlayer is NewExternal with zero options.
 func NewExternalPlayer(argv []string, moveTime time.Duration) (*ExternalPlayer, error) {
+	return NewExternal(argv, moveTime, ExternalOptions{})
+}
+
+// NewExternal returns a player for the engine started by argv (argv[0] is
+// the program, found by exec.LookPath unless it holds a path separator).
+// moveTime is the per-move limit without a clock (DefaultMoveTime when
+// ≤ 0). The process starts, with its handshake, at the first NewGame. The
+// only error is an empty command.
+func NewExternal(argv []string, moveTime time.Duration, o ExternalOptions) (*ExternalPlayer, error) {
 	if len(argv) == 0 || argv[0] == "" {
 		return nil, errors.New("external engine: empty command")
 	}
 	if moveTime <= 0 {
 		moveTime = DefaultMoveTime
 	}
-	t := time.NewTimer(time.Hour)
-	t.Stop()
+	if o.Handshake <= 0 {
+		o.Handshake = DefaultHandshake
+	}
+	if o.QuitGrace <= 0 {
+		o.QuitGrace = DefaultQuitGrace
+	}
+	if o.Name == "" {
+		o.Name = filepath.Base(argv[0])
+	}
+	o.InitStrings = append([]string(nil), o.InitStrings...)
 	return &ExternalPlayer{
-		argv:     slicesClone(argv),
+		argv:     append([]string(nil), argv...),
 		moveTime: moveTime,
+		opts:     o,
 		stderr:   &tailBuffer{max: stderrTailSize},
-		timer:    t,
 	}, nil
 }
 
-func slicesClone(s []string) []string { return append([]string(nil), s...) }
+// externalOptions returns the entrant's ExternalOptions, labelled with the
+// entrant's name when they have no name.
+func (e *Entrant) externalOptions() ExternalOptions {
+	o := e.External
+	if o.Name == "" {
+		o.Name = e.Name
+	}
+	return o
+}
+
+// ProbeName starts the engine of argv with options o (its init strings are
+// not sent), reads its reply to "name" within o.Handshake and ends it
+// (quit, then its process group is killed). The error says why there is no
+// name: the program did not start, it ended (a *Forfeit inside), it gave no
+// reply in time, or ctx ended.
+func ProbeName(ctx context.Context, argv []string, o ExternalOptions) (string, error) {
+	p, err := NewExternal(argv, 0, o)
+	if err != nil {
+		return "", err
+	}
+	defer p.Close()
+	if err := p.spawn(); err != nil {
+		return "", err
+	}
+	if err := p.handshake(ctx, false); err != nil {
+		return "", fmt.Errorf("external engine %q: %w", strings.Join(argv, " "), err)
+	}
+	if p.name == "" {
+		return "", fmt.Errorf("external engine %q: no reply to \"name\" within %v", strings.Join(argv, " "), p.opts.Handshake)
+	}
+	return p.name, nil
+}
+
+// EngineName returns the engine's reply to "name" at the start of its
+// current (or last) process; "" before the first start or when the
+// engine did not reply in time.
+func (p *ExternalPlayer) EngineName() string { return p.name }
 
 // StderrTail returns the last bytes (up to 2 KiB) the engine wrote to its
 // standard error, across processes.
 func (p *ExternalPlayer) StderrTail() string { return p.stderr.String() }
 
-func (p *ExternalPlayer) start() error {
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		return err
+// spawn starts the engine process with its reader, stderr copier and
+// waiter. The error (not a forfeit) names the command.
+func (p *ExternalPlayer) spawn() error {
+	var f [6]*os.File // stdin r/w, stdout r/w, stderr r/w
+	closeAll := func() {
+		for _, x := range f {
+			if x != nil {
+				x.Close()
+			}
+		}
 	}
-	inR, inW, err := os.Pipe()
-	if err != nil {
-		outR.Close()
-		outW.Close()
-		return err
+	for i := 0; i < len(f); i += 2 {
+		r, w, err := os.Pipe()
+		if err != nil {
+			closeAll()
+			return fmt.Errorf("external engine %q: %w", strings.Join(p.argv, " "), err)
+		}
+		f[i], f[i+1] = r, w
 	}
 	cmd := exec.Command(p.argv[0], p.argv[1:]...)
-	cmd.Stdin = inR
-	cmd.Stdout = outW
-	cmd.Stderr = p.stderr
-	cmd.WaitDelay = time.Second
+	cmd.Dir = p.opts.Dir
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = f[0], f[3], f[5]
+	cmd.SysProcAttr = sysProcAttr()
 	if err := cmd.Start(); err != nil {
-		outR.Close()
-		outW.Close()
-		inR.Close()
-		inW.Close()
+		closeAll()
 		return fmt.Errorf("external engine %q: %w", strings.Join(p.argv, " "), err)
 	}
-	outW.Close()
-	inR.Close()
+	f[0].Close()
+	f[3].Close()
+	f[5].Close()
 	pr := &process{
-		cmd:      cmd,
-		stdin:    inW,
-		stdout:   outR,
-		in:       bufio.NewWriter(inW),
-		lines:    make(chan string, 64),
-		quit:     make(chan struct{}),
-		waitDone: make(chan struct{}),
+		cmd:        cmd,
+		pid:        cmd.Process.Pid,
+		t:          p.opts.Transcript,
+		stdin:      f[1],
+		stdout:     f[2],
+		errOut:     f[4],
+		events:     make(chan outEvent, 16),
+		quit:       make(chan struct{}),
+		stderrDone: make(chan struct{}),
+		waitDone:   make(chan struct{}),
+	}
+	pr.label = fmt.Sprintf("%s[%d]", p.opts.Name, pr.pid)
+	pr.t.logf(pr.label, "start %q in %q (process group %d)", p.argv, p.opts.Dir, pr.pid)
+	if p.opts.onStart != nil {
+		p.opts.onStart(pr.pid)
 	}
 	go pr.read()
 	go func() {
-		pr.waitErr = cmd.Wait()
-		close(pr.waitDone)
+		_, _ = io.Copy(p.stderr, pr.errOut)
+		close(pr.stderrDone)
 	}()
+	go pr.wait()
 	p.proc = pr
 	return nil
 }
 
-func (pr *process) read() {
-	defer close(pr.lines)
-	sc := bufio.NewScanner(pr.stdout)
-	sc.Buffer(make([]byte, 4096), 1<<20)
-	for sc.Scan() {
-		select {
-		case pr.lines <- sc.Text():
-		case <-pr.quit:
-			return
-		}
+// wait reaps the process and kills its group: on Linux before reaping it
+// (the group id cannot be reused while the leader is a zombie), elsewhere
+// just after.
+func (pr *process) wait() {
+	early := waitExited(pr.pid)
+	if early {
+		killGroup(pr.pid)
 	}
+	_ = pr.cmd.Wait()
+	if !early {
+		killGroup(pr.pid)
+	}
+	pr.state = pr.cmd.ProcessState
+	pr.t.logf(pr.label, "%s; process group killed", pr.status())
+	close(pr.waitDone)
+}
+
+// status says how the process ended; only after waitDone.
+func (pr *process) status() string {
+	if pr.state == nil {
+		return "lost (wait failed)"
+	}
+	return exitText(pr.state)
 }
 
 // exited reports whether the process has been reaped.
@@ -159,134 +341,367 @@ func (pr *process) exited() bool {
 	}
 }
 
-// kill stops and reaps the process and its reader.
-func (p *ExternalPlayer) kill() {
-	pr := p.proc
-	if pr == nil {
-		return
-	}
-	p.proc = nil
-	close(pr.quit)
-	pr.stdin.Close()
-	if !pr.exited() {
-		_ = pr.cmd.Process.Kill()
-	}
-	<-pr.waitDone
-	pr.stdout.Close()
-	for range pr.lines { // let the reader finish
+// read splits the engine's output into lines of at most MaxLineBytes,
+// transcribes them and passes on those that matter (parseLine). A longer
+// line is passed on as lineTooLong as soon as it passes the bound and its
+// rest is discarded, so memory stays bounded whatever the engine writes.
+func (pr *process) read() {
+	defer close(pr.events)
+	r := bufio.NewReaderSize(pr.stdout, 4096)
+	var line []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if len(line)+len(chunk) > MaxLineBytes+1 { // +1: the newline
+			line = append(line, chunk[:min(len(chunk), quoteMax)]...)
+			head := string(line[:min(len(line), quoteMax)])
+			pr.t.logf(pr.label, "line too long (over %d bytes), starts %q; rest discarded", MaxLineBytes, head)
+			if !pr.send(outEvent{kind: lineTooLong, text: head}) {
+				return
+			}
+			for err == bufio.ErrBufferFull {
+				_, err = r.ReadSlice('\n')
+			}
+			if err != nil {
+				return
+			}
+			line = line[:0]
+			continue
+		}
+		line = append(line, chunk...)
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if len(line) > 0 {
+			text := strings.TrimRight(string(line), "\r\n")
+			pr.t.log(pr.label, '<', text)
+			if kind, m, s := parseLine(text); kind != lineText {
+				ev := outEvent{kind: kind, move: m, text: text, why: s}
+				if kind == lineName {
+					ev.text = s
+				}
+				if !pr.send(ev) {
+					return
+				}
+			}
+		}
+		if err != nil {
+			return
+		}
+		line = line[:0]
 	}
 }
 
-// NewGame starts the engine process if none is running and remembers the
-// opening and colour; the protocol's "new" is sent with the first Play.
-// Only a failure to start the process is an error (not a forfeit).
-func (p *ExternalPlayer) NewGame(_ context.Context, opening Opening, c engine.Color) error {
-	if p.proc != nil && p.proc.exited() {
-		p.kill()
+// send passes ev to the driver; false when the reader is to stop.
+func (pr *process) send(ev outEvent) bool {
+	select {
+	case pr.events <- ev:
+		return true
+	case <-pr.quit:
+		return false
 	}
-	if p.proc == nil {
-		if err := p.start(); err != nil {
-			return err
+}
+
+// parseLine classifies an engine output line (the rules are in
+// ExternalPlayer's documentation). It returns the move of a lineMove,
+// what is wrong with a lineMalformed and the name of a lineName.
+func parseLine(line string) (lineKind, engine.Move, string) {
+	if name, ok := nameReply(line); ok {
+		return lineName, NoMove, name
+	}
+	f := strings.Fields(line)
+	if len(f) == 0 || !strings.EqualFold(f[0], "move") {
+		return lineText, NoMove, ""
+	}
+	var s string
+	switch {
+	case len(f) == 1:
+		return lineMalformed, NoMove, `want "move XXXX"`
+	case len(f) == 2 && len(f[1]) <= shortToken:
+		s = f[1]
+	case len(f) == 3 && len(f[1]) == 2 && len(f[2]) == 2:
+		s = f[1] + f[2]
+	case len(f) == 3 && len(f[1]) <= shortToken && len(f[2]) <= shortToken:
+		return lineMalformed, NoMove, `want "move XXXX" or "move XX XX" with letters A-S`
+	default:
+		return lineText, NoMove, ""
+	}
+	m, err := engine.ParseMove(s)
+	if err != nil {
+		return lineMalformed, NoMove, err.Error()
+	}
+	return lineMove, m, ""
+}
+
+// nameReply reports whether line is a reply to "name" and returns the
+// name (cut to 100 bytes).
+func nameReply(line string) (string, bool) {
+	if len(line) < 6 || !strings.EqualFold(line[:4], "name") || (line[4] != ' ' && line[4] != '\t') {
+		return "", false
+	}
+	name := strings.TrimSpace(line[5:])
+	if name == "" || name[0] == '-' {
+		return "", false
+	}
+	return cutHead(name, nameMax), true
+}
+
+// write sends b to the engine, transcribing it line by line; the write
+// gives up at deadline (an engine that does not read its input).
+func (pr *process) write(b []byte, deadline time.Time) error {
+	if pr.t != nil {
+		for _, l := range strings.SplitAfter(string(b), "\n") {
+			if l != "" {
+				pr.t.log(pr.label, '>', strings.TrimSuffix(l, "\n"))
+			}
 		}
 	}
-	// Drop output left over from the previous game.
+	if err := pr.stdin.SetWriteDeadline(deadline); err != nil {
+		return err
+	}
+	_, err := pr.stdin.Write(b)
+	return err
+}
+
+// waitResult says what process.next found.
+type waitResult uint8
+
+const (
+	gotEvent   waitResult = iota
+	gotClosed             // the engine's output reached its end
+	gotExited             // the engine exited and no more events came
+	gotTimeout            // the timer fired
+	gotCancel             // ctx ended
+)
+
+// next waits for the next event of the engine's output, its end, the
+// engine's exit, the timer or ctx. After the exit the lines it wrote just
+// before are still taken (for up to 100 ms, the pipe may be held by a
+// child that escaped the process group).
+func (pr *process) next(ctx context.Context, timer <-chan time.Time) (outEvent, waitResult) {
+	select {
+	case ev, ok := <-pr.events:
+		if !ok {
+			return ev, gotClosed
+		}
+		return ev, gotEvent
+	case <-pr.waitDone:
+		t := time.NewTimer(exitDrain)
+		defer t.Stop()
+		select {
+		case ev, ok := <-pr.events:
+			if ok {
+				return ev, gotEvent
+			}
+		case <-t.C:
+		}
+		return outEvent{}, gotExited
+	case <-timer:
+		return outEvent{}, gotTimeout
+	case <-ctx.Done():
+		return outEvent{}, gotCancel
+	}
+}
+
+// handshake sends "name" and waits for the reply (see ExternalPlayer),
+// then the init strings when init is set. A dead engine is a *Forfeit.
+func (p *ExternalPlayer) handshake(ctx context.Context, init bool) error {
+	pr := p.proc
+	p.name = ""
+	deadline := time.Now().Add(p.opts.Handshake)
+	if err := pr.write([]byte("name\n"), deadline); err != nil {
+		return p.writeFailed(err, "name")
+	}
+	timer := time.NewTimer(p.opts.Handshake)
+	defer timer.Stop()
+wait:
+	for {
+		ev, res := pr.next(ctx, timer.C)
+		switch res {
+		case gotClosed:
+			return p.died("before the reply to name", true)
+		case gotExited:
+			return p.died("before the reply to name", false)
+		case gotTimeout:
+			pr.t.logf(pr.label, "no reply to name within %v; going on without a name", p.opts.Handshake)
+			break wait
+		case gotCancel:
+			p.stop(false)
+			return ctx.Err()
+		}
+		switch ev.kind {
+		case lineName:
+			p.name = ev.text
+			break wait
+		case lineTooLong:
+			return p.forfeit(ForfeitMalformed, tooLong(ev))
+		} // moves before a game are ignored
+	}
+	if !init || len(p.opts.InitStrings) == 0 {
+		return nil
+	}
+	p.out = p.out[:0]
+	for _, s := range p.opts.InitStrings {
+		p.out = append(p.out, s...)
+		p.out = append(p.out, '\n')
+	}
+	if err := pr.write(p.out, time.Now().Add(p.opts.Handshake)); err != nil {
+		return p.writeFailed(err, "the init strings")
+	}
+	return nil
+}
+
+func tooLong(ev outEvent) string {
+	return fmt.Sprintf("line too long (over %d bytes), starts %s", MaxLineBytes, quoteLine(ev.text))
+}
+
+// NewGame starts the engine process with its handshake if none is running
+// and remembers the opening and colour; the protocol's "new" is sent with
+// the first Play. A failure to start the program is an error (it aborts a
+// run); an engine that dies during the handshake is a *Forfeit; ctx ending
+// returns ctx.Err().
+func (p *ExternalPlayer) NewGame(ctx context.Context, opening Opening, c engine.Color) error {
+	p.opening, p.color, p.started = opening, c, false
+	p.clockAt = time.Time{}
+	if p.proc != nil && p.proc.exited() {
+		p.stop(false)
+	}
+	if p.proc == nil {
+		if err := p.spawn(); err != nil {
+			return err
+		}
+		return p.handshake(ctx, true)
+	}
+	// Drop what matters of the output left over from the previous game.
 	for drained := false; !drained; {
 		select {
-		case _, ok := <-p.proc.lines:
+		case _, ok := <-p.proc.events:
 			drained = !ok
 		default:
 			drained = true
 		}
 	}
-	p.opening = opening
-	p.color = c
-	p.started = false
 	return nil
 }
 
+// SetClock implements Timed: the next Play waits for the engine's move
+// until c.Hard after this call (instead of the per-move limit) before
+// forfeiting on time.
+func (p *ExternalPlayer) SetClock(c MoveClock) {
+	p.clock, p.clockAt = c, time.Now()
+}
+
 // Play sends the game so far (first call of a game) or the opponent's last
-// move, and waits up to the per-move limit for the engine's "move" line.
+// move, and waits for the engine's move line until the time limit (the
+// per-move limit or the clock given by SetClock). The engine's failures
+// are *Forfeit errors; ctx ending kills the engine and returns ctx.Err();
+// a call out of turn (no NewGame, no opponent's move) is another error.
 func (p *ExternalPlayer) Play(ctx context.Context, _ *engine.Board, last engine.Move) (Reply, error) {
 	if p.proc == nil {
 		return Reply{}, errors.New("external engine: Play without NewGame")
 	}
-	p.out = p.out[:0]
-	if !p.started {
-		p.started = true
-		switch {
-		case len(p.opening.Moves) == 0 && p.color == engine.Black:
-			p.out = append(p.out, "new black\n"...)
-		case len(p.opening.Moves) == 0:
-			if last == NoMove {
-				return Reply{}, errors.New("external engine: White's first move without Black's")
-			}
-			p.out = append(p.out, "new white\nmove "...)
-			p.out = append(p.out, last.String()...)
-			p.out = append(p.out, '\n')
-		default:
-			p.out = append(p.out, "new xxx\n"...)
-			for i, m := range p.opening.Moves {
-				p.out = append(p.out, MoveColor(i).String()...)
-				p.out = append(p.out, ' ')
-				p.out = append(p.out, m.String()...)
-				p.out = append(p.out, '\n')
-			}
-			if last == NoMove {
-				p.out = append(p.out, "next\n"...)
-			} else {
-				p.out = append(p.out, "move "...)
-				p.out = append(p.out, last.String()...)
-				p.out = append(p.out, '\n')
-			}
+	if err := p.request(last); err != nil {
+		return Reply{}, err
+	}
+	limit := p.moveTime
+	within := limit.String()
+	if !p.clockAt.IsZero() {
+		c := p.clock
+		limit = time.Until(p.clockAt.Add(c.Hard))
+		if c.Remaining == 0 && c.Inc == 0 {
+			within = fmt.Sprintf("%v (st=%v, margin %v)", c.Hard, c.Limit, c.Hard-c.Limit)
+		} else {
+			within = fmt.Sprintf("%v (clock %v, margin %v)", c.Hard, c.Remaining, c.Hard-c.Limit)
 		}
-	} else {
-		if last == NoMove {
-			return Reply{}, errors.New("external engine: Play without the opponent's move")
-		}
-		p.out = append(p.out, "move "...)
-		p.out = append(p.out, last.String()...)
-		p.out = append(p.out, '\n')
+		p.clockAt = time.Time{}
 	}
 	pr := p.proc
-	if _, err := pr.in.Write(p.out); err != nil {
-		return Reply{}, p.died(fmt.Sprintf("writing to the engine: %v", err))
+	// The write may block only when the engine leaves its input unread
+	// (a full pipe); it gets the move's time, but at least 100 ms.
+	if err := pr.write(p.out, time.Now().Add(max(limit, 100*time.Millisecond))); err != nil {
+		return Reply{}, p.writeFailed(err, "the move")
 	}
-	if err := pr.in.Flush(); err != nil {
-		return Reply{}, p.died(fmt.Sprintf("writing to the engine: %v", err))
-	}
-	p.timer.Reset(p.moveTime)
-	defer p.timer.Stop()
+	timer := time.NewTimer(max(limit, 0))
+	defer timer.Stop()
 	for {
-		select {
-		case line, ok := <-pr.lines:
-			if !ok {
-				return Reply{}, p.died("the engine closed its output")
-			}
-			line = strings.TrimSpace(line)
-			f := strings.Fields(line)
-			if len(f) == 0 || f[0] != "move" {
-				continue // free text (search info, VCF nodes, ...)
-			}
-			if len(f) != 2 {
-				return Reply{}, p.forfeit(ForfeitMalformed, fmt.Sprintf("line %q: want \"move XXXX\"", line))
-			}
-			m, err := engine.ParseMove(f[1])
-			if err != nil {
-				return Reply{}, p.forfeit(ForfeitMalformed, fmt.Sprintf("line %q: %v", line, err))
-			}
-			return Reply{Move: m}, nil
-		case <-p.timer.C:
-			return Reply{}, p.forfeit(ForfeitTimeout, fmt.Sprintf("no move within %v", p.moveTime))
-		case <-ctx.Done():
-			p.kill()
+		ev, res := pr.next(ctx, timer.C)
+		switch res {
+		case gotClosed:
+			return Reply{}, p.died("", true)
+		case gotExited:
+			return Reply{}, p.died("", false)
+		case gotTimeout:
+			return Reply{}, p.forfeit(ForfeitTimeout, "no move within "+within)
+		case gotCancel:
+			p.stop(false)
 			return Reply{}, ctx.Err()
 		}
+		switch ev.kind {
+		case lineMove:
+			return Reply{Move: ev.move}, nil
+		case lineMalformed:
+			return Reply{}, p.forfeit(ForfeitMalformed, fmt.Sprintf("line %s: %s", quoteLine(ev.text), ev.why))
+		case lineTooLong:
+			return Reply{}, p.forfeit(ForfeitMalformed, tooLong(ev))
+		} // a late reply to name
 	}
 }
 
+// request puts the protocol lines of this turn into p.out.
+func (p *ExternalPlayer) request(last engine.Move) error {
+	p.out = p.out[:0]
+	move := func(m engine.Move) {
+		p.out = append(p.out, "move "...)
+		p.out = append(p.out, m.String()...)
+		p.out = append(p.out, '\n')
+	}
+	if p.started {
+		if last == NoMove {
+			return errors.New("external engine: Play without the opponent's move")
+		}
+		move(last)
+		return nil
+	}
+	p.started = true
+	switch {
+	case len(p.opening.Moves) == 0 && p.color == engine.Black:
+		p.out = append(p.out, "new black\n"...)
+	case len(p.opening.Moves) == 0:
+		if last == NoMove {
+			return errors.New("external engine: White's first move without Black's")
+		}
+		p.out = append(p.out, "new white\n"...)
+		move(last)
+	default:
+		p.out = append(p.out, "new xxx\n"...)
+		for i, m := range p.opening.Moves {
+			p.out = append(p.out, MoveColor(i).String()...)
+			p.out = append(p.out, ' ')
+			p.out = append(p.out, m.String()...)
+			p.out = append(p.out, '\n')
+		}
+		if last == NoMove {
+			p.out = append(p.out, "next\n"...)
+		} else {
+			move(last)
+		}
+	}
+	return nil
+}
+
+// writeFailed turns a failed write of what into a forfeit: on time when
+// the engine does not read its input, else the engine's death.
+func (p *ExternalPlayer) writeFailed(err error, what string) error {
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return p.forfeit(ForfeitTimeout, "the engine does not read its input (sending "+what+")")
+	}
+	return p.died(fmt.Sprintf("writing %s: %v", what, err), false)
+}
+
 // died turns the loss of the process into a forfeit: "exit" if it exited
-// with status 0, "crash" otherwise (it is given a second to exit).
-func (p *ExternalPlayer) died(what string) error {
+// with status 0, "crash" otherwise. It gives the process a second to exit;
+// closed says the engine's output ended, which the detail names only when
+// the process is still running. what, if not empty, comes first.
+func (p *ExternalPlayer) died(what string, closed bool) error {
 	pr := p.proc
 	t := time.NewTimer(time.Second)
 	defer t.Stop()
@@ -295,30 +710,124 @@ func (p *ExternalPlayer) died(what string) error {
 	case <-t.C:
 	}
 	kind := ForfeitCrash
-	status := "still running"
-	if pr.exited() {
-		if pr.waitErr == nil {
+	var status string
+	switch {
+	case pr.exited():
+		status = pr.status()
+		if pr.state != nil && pr.state.Success() {
 			kind = ForfeitExit
-			status = "exit status 0"
-		} else {
-			status = pr.waitErr.Error()
+		}
+	case closed:
+		status = "output closed; still running"
+	default:
+		status = "still running"
+	}
+	if what != "" {
+		status = what + "; " + status
+	}
+	return p.forfeit(kind, status)
+}
+
+// forfeit records the forfeit in the transcript, ends the process (Close)
+// and returns the forfeit with the transcript line and the stderr tail.
+func (p *ExternalPlayer) forfeit(kind, detail string) error {
+	pr := p.proc
+	if n := pr.t.logf(pr.label, "forfeit:%s: %s", kind, detail); n > 0 {
+		detail += fmt.Sprintf(" (transcript: %s, line %d)", pr.label, n)
+	}
+	p.stop(true)
+	return &Forfeit{Kind: kind, Detail: boundDetail(detail, strings.TrimSpace(p.stderr.String()))}
+}
+
+// boundDetail joins a forfeit detail and the stderr tail within detailMax
+// bytes: the detail keeps at most half, the tail the end that fits.
+func boundDetail(detail, stderr string) string {
+	if len(detail) > detailMax/2 {
+		detail = cutHead(detail, detailMax/2-3) + "…"
+	}
+	if stderr == "" {
+		return detail
+	}
+	const sep = "; stderr: "
+	if room := detailMax - len(detail) - len(sep); len(stderr) > room {
+		stderr = "…" + cutTail(stderr, room-3)
+	}
+	return detail + sep + stderr
+}
+
+// quoteLine quotes an engine line, cut to quoteMax bytes.
+func quoteLine(s string) string {
+	if len(s) > quoteMax {
+		return fmt.Sprintf("%q…", cutHead(s, quoteMax))
+	}
+	return fmt.Sprintf("%q", s)
+}
+
+// cutHead returns the first n bytes of s at most, without a broken
+// UTF-8 sequence at the end.
+func cutHead(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return strings.ToValidUTF8(s[:n], "")
+}
+
+// cutTail returns the last n bytes of s at most, without a broken UTF-8
+// sequence at the start.
+func cutTail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return strings.ToValidUTF8(s[len(s)-n:], "")
+}
+
+// stop ends the process. graceful: "quit" is sent, the input closed and
+// the process given QuitGrace to exit. Then its process group is killed,
+// the process reaped and the pipes closed. Nothing is left running when
+// stop returns, except processes that left the group themselves.
+func (p *ExternalPlayer) stop(graceful bool) {
+	pr := p.proc
+	if pr == nil {
+		return
+	}
+	p.proc = nil
+	if graceful && !pr.exited() {
+		deadline := time.Now().Add(p.opts.QuitGrace)
+		if pr.write([]byte("quit\n"), deadline) == nil {
+			pr.stdin.Close()
+			t := time.NewTimer(p.opts.QuitGrace)
+			select {
+			case <-pr.waitDone:
+			case <-t.C:
+				pr.t.logf(pr.label, "no exit within %v of quit", p.opts.QuitGrace)
+			}
+			t.Stop()
 		}
 	}
-	return p.forfeit(kind, what+" ("+status+")")
-}
-
-// forfeit kills the process and returns the forfeit with the stderr tail.
-func (p *ExternalPlayer) forfeit(kind, detail string) error {
-	p.kill()
-	if tail := strings.TrimSpace(p.stderr.String()); tail != "" {
-		detail += "; stderr: " + tail
+	pr.stdin.Close()
+	if !pr.exited() {
+		pr.t.logf(pr.label, "killing process group %d", pr.pid)
+		killGroup(pr.pid)
+		_ = pr.cmd.Process.Kill() // in case it left its group
 	}
-	return &Forfeit{Kind: kind, Detail: detail}
+	<-pr.waitDone
+	t := time.NewTimer(exitDrain) // let the stderr tail complete
+	select {
+	case <-pr.stderrDone:
+	case <-t.C:
+	}
+	t.Stop()
+	close(pr.quit)
+	pr.stdout.Close()
+	pr.errOut.Close()
+	for range pr.events { // let the reader finish
+	}
 }
 
-// Close kills the engine process, if any.
+// Close ends the engine process, if any: "quit", QuitGrace for it to exit,
+// then SIGKILL to its process group. It returns nil.
 func (p *ExternalPlayer) Close() error {
-	p.kill()
+	p.stop(true)
 	return nil
 }
 

@@ -294,7 +294,7 @@ func (w *worker) player(i int, c engine.Color) (Player, error) {
 	if e.New != nil {
 		p, err = e.New()
 	} else {
-		p, err = NewExternalPlayer(e.Command, e.MoveTime)
+		p, err = NewExternal(e.Command, e.MoveTime, e.externalOptions())
 	}
 	if err != nil {
 		return nil, fmt.Errorf("entrant %q: %w", e.Name, err)

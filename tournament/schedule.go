@@ -13,9 +13,11 @@ import (
 //   - New != nil: a custom player; each worker calls New once, at the
 //     entrant's first game on that worker, and reuses the instance.
 //   - len(Command) > 0: an external protocol engine (ExternalPlayer), argv
-//     Command, per-move limit MoveTime (DefaultMoveTime when 0) when Time
-//     is zero; a worker keeps one process per entrant and restarts it
-//     after a forfeit.
+//     Command, options External (working directory, init strings,
+//     transcript; labelled Name in the transcript unless External.Name is
+//     set), per-move limit MoveTime (DefaultMoveTime when 0) when Time is
+//     zero; a worker keeps one process per entrant and restarts it after
+//     a forfeit.
 //   - otherwise: the in-process roadtune engine with Weights and Settings.
 //     A worker holds one engine.Engine per colour, allocated once (or lent
 //     by Runner.Engines), and switches weights and settings between games
@@ -28,6 +30,7 @@ type Entrant struct {
 	Weights  engine.Weights
 	Settings engine.Settings
 	Command  []string
+	External ExternalOptions
 	MoveTime time.Duration
 	// Time is the entrant's time control (st= or tc=, PlayGameTimed),
 	// for every kind of player; zero: none. In-process engines then think

@@ -2,21 +2,37 @@
 // Connect6 protocol engine (Cloudict/ConnectMore commands) that plays the
 // first empty points in row-major order, and misbehaves on request.
 //
-//	fakeengine [-mode good|crash|hang|illegal|garbage|empty|exit|single] [-after N] [-noise]
+//	fakeengine [-mode good|crash|hang|illegal|garbage|empty|exit|single|slow|long|endless|stubborn]
+//	           [-after N] [-delay D] [-noise] [-banner] [-spaced] [-noname]
+//	           [-needfile F] [-needinit LINE] [-child]
 //
 // After N good moves (default 0) the engine misbehaves on its next move:
 // crash exits with status 3 after writing to stderr, hang never answers,
 // illegal plays an occupied point, garbage answers "move ZZ9", empty
 // answers "move" without a move, exit ends with
-// status 0, single answers one stone where two are due. -noise writes
-// free-text lines before each move (they must be ignored by a driver).
+// status 0, single answers one stone where two are due, slow sleeps D
+// before each move, long writes a 2 MB line before the move, endless
+// writes without a newline forever. stubborn plays well but ignores
+// "quit" and the end of its input (it sleeps for an hour).
+//
+// -noise writes free-text lines before each move (they must be ignored by
+// a driver, one of them begins "move JJ" and goes on). -banner writes a
+// Cloudict-style help text at start (with "move XXXX   - ..." and
+// "name - ..." lines). -spaced answers "move jj kk" (lower case, a blank
+// between the stones). -noname does not answer "name". -needfile exits
+// with status 4 at start unless file F is in its working directory.
+// -needinit answers "move ZZ" until it has read the line LINE. -child
+// starts a copy of itself that sleeps for an hour, holding the same
+// standard output and error.
 package main
 
 import (
 	"bufio"
+	"bytes"
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"strings"
 	"time"
 )
@@ -65,7 +81,36 @@ func main() {
 	mode := flag.String("mode", "good", "good|crash|hang|illegal|garbage|empty|exit|single")
 	after := flag.Int("after", 0, "good moves before misbehaving")
 	noise := flag.Bool("noise", false, "free-text lines before each move")
+	delay := flag.Duration("delay", time.Second, "slow: the time before each move")
+	banner := flag.Bool("banner", false, "a help text at start")
+	spaced := flag.Bool("spaced", false, `answer "move jj kk"`)
+	noname := flag.Bool("noname", false, `do not answer "name"`)
+	needFile := flag.String("needfile", "", "a file the engine needs in its working directory")
+	needInit := flag.String("needinit", "", "a line the engine needs before it plays well")
+	child := flag.Bool("child", false, "start a sleeping child holding the output")
 	flag.Parse()
+	if *mode == "sleeper" {
+		time.Sleep(time.Hour)
+		return
+	}
+	if *needFile != "" {
+		if _, err := os.ReadFile(*needFile); err != nil {
+			fmt.Fprintln(os.Stderr, "fakeengine: cannot open", *needFile)
+			os.Exit(4)
+		}
+	}
+	if *child {
+		c := exec.Command(os.Args[0], "-mode", "sleeper")
+		c.Stdout, c.Stderr = os.Stdout, os.Stderr
+		if err := c.Start(); err != nil {
+			fmt.Fprintln(os.Stderr, "fakeengine:", err)
+			os.Exit(5)
+		}
+	}
+	if *banner {
+		fmt.Print(bannerText)
+	}
+	initDone := *needInit == ""
 	in := bufio.NewScanner(os.Stdin)
 	out := bufio.NewWriter(os.Stdout)
 	moves := 0
@@ -74,6 +119,12 @@ func main() {
 			fmt.Fprintln(out, "info thinking hard")
 			fmt.Fprintln(out, "VCF node: 12")
 			fmt.Fprintln(out, "moved on") // not "move "
+			fmt.Fprintln(out, "move JJ is the best so far, score 12")
+		}
+		if !initDone {
+			fmt.Fprintln(out, "move ZZ")
+			out.Flush()
+			return
 		}
 		if moves >= *after && *mode != "good" {
 			switch *mode {
@@ -101,6 +152,16 @@ func main() {
 			case "exit":
 				out.Flush()
 				os.Exit(0)
+			case "slow":
+				time.Sleep(*delay)
+			case "long":
+				out.Write(bytes.Repeat([]byte("x"), 2<<20))
+				out.WriteString("\n")
+			case "endless":
+				x := bytes.Repeat([]byte("y"), 4096)
+				for {
+					out.Write(x)
+				}
 			case "single":
 				if stones > 0 {
 					for p := range board {
@@ -126,17 +187,25 @@ func main() {
 		}
 		place(m, me)
 		moves++
+		if *spaced && len(m) == 4 {
+			m = strings.ToLower(m[:2] + " " + m[2:])
+		}
 		fmt.Fprintf(out, "move %s\n", m)
 		out.Flush()
 	}
 	for in.Scan() {
+		if in.Text() == *needInit {
+			initDone = true
+		}
 		f := strings.Fields(in.Text())
 		if len(f) == 0 {
 			continue
 		}
 		switch strings.ToLower(f[0]) {
 		case "name":
-			fmt.Fprintln(out, "name fakeengine")
+			if !*noname {
+				fmt.Fprintln(out, "name fakeengine")
+			}
 		case "new":
 			board, stones = [size * size]int8{}, 0
 			if len(f) > 1 && f[1] == "black" {
@@ -159,8 +228,23 @@ func main() {
 			reply()
 		case "quit", "exit":
 			out.Flush()
+			if *mode == "stubborn" {
+				time.Sleep(time.Hour)
+			}
 			return
 		}
 		out.Flush()
 	}
+	if *mode == "stubborn" {
+		time.Sleep(time.Hour)
+	}
 }
+
+const bannerText = `On help for GameEngine fakeengine
+name - print the name of the engine.
+            name        - print the name of the Game Engine.
+move XXXX   - tell the engine that the opponent take the move XXXX,
+            move XXXX   - tell the engine that the opponent take the move XXXX,
+                            and the engine will search the move for next step.
+            new black   - start a new game and set the engine to Black player.
+`
