@@ -49,6 +49,14 @@ type Summary struct {
 	Standings []StandingSummary `json:"standings,omitempty"`
 	// SPRT is the state of the sequential test when the match used one.
 	SPRT *SPRTSummary `json:"sprt,omitempty"`
+	// Champion is a knockout's winner.
+	Champion string `json:"champion,omitempty"`
+	// Resumed is the number of games read back from the games log of an
+	// interrupted match rather than played in this run; Interrupted is set
+	// when the match was stopped before its end (the table then holds the
+	// completed game pairs).
+	Resumed     int  `json:"resumed,omitempty"`
+	Interrupted bool `json:"interrupted,omitempty"`
 }
 
 // PlayerInfo describes an entrant in a Summary.
@@ -61,6 +69,10 @@ type PlayerInfo struct {
 	// Source is what the player was given as: a baseline name or weight
 	// file path, or the engine command.
 	Source string `json:"source"`
+	// Settings says how the player plays: search depth and width of the
+	// in-process engine, working directory and init strings of an
+	// external engine, and the time control.
+	Settings string `json:"settings,omitempty"`
 }
 
 // WDLCount is a count of games won, drawn and lost, from the view of the

@@ -32,7 +32,7 @@ func TestSummarizeHeadToHead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	head := Summary{Schedule: "head-to-head", Players: []PlayerInfo{{"a", "weights", "zhou2015"}, {"b", "weights", "b.json"}},
+	head := Summary{Schedule: "head-to-head", Players: []PlayerInfo{{Name: "a", Kind: "weights", Source: "zhou2015"}, {Name: "b", Kind: "weights", Source: "b.json"}},
 		Pairs: 3, Openings: "file x (3 openings)", Depth: 1, Width: 4, MoveTime: "10s", Seconds: 1.5,
 		Games: 99, Matchups: []MatchSummary{{A: "stale"}}}
 	s := Summarize(tab, head)
