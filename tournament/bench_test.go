@@ -44,6 +44,7 @@ func BenchmarkRunnerOverhead(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*2*pairs), "ns/game")
+	b.ReportMetric(float64(b.N*2*pairs)/b.Elapsed().Seconds(), "games/s")
 	b.ReportMetric(0, "ns/op")
 }
 
