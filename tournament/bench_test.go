@@ -29,12 +29,21 @@ func BenchmarkPlayGameTrivial(b *testing.B) {
 
 // BenchmarkRunnerOverhead is the whole runner per game (feeder, worker,
 // collector, table) with trivial in-process players, at concurrency 1.
-func BenchmarkRunnerOverhead(b *testing.B) {
-	r := Runner{
-		Entrants:    []Entrant{{Name: "a", New: newFirstLegal}, {Name: "b", New: newFirstLegal}},
-		Openings:    []Opening{mustOpening(b, "JJ KJJK"), mustOpening(b, "JJ IIKK")},
-		Concurrency: 1,
-	}
+func BenchmarkRunnerOverhead(b *testing.B) { benchRunner(b, Runner{}) }
+
+// BenchmarkRunnerStream is BenchmarkRunnerOverhead with Discard and an
+// OnGame that does nothing: a streaming run, whose memory per run does not
+// grow with its games.
+func BenchmarkRunnerStream(b *testing.B) {
+	benchRunner(b, Runner{Discard: true, OnGame: func(GameRecord) error { return nil }})
+}
+
+// benchRunner runs r, given two trivial players, two openings and
+// concurrency 1, on 500 game pairs per op and reports ns/game and games/s.
+func benchRunner(b *testing.B, r Runner) {
+	r.Entrants = []Entrant{{Name: "a", New: newFirstLegal}, {Name: "b", New: newFirstLegal}}
+	r.Openings = []Opening{mustOpening(b, "JJ KJJK"), mustOpening(b, "JJ IIKK")}
+	r.Concurrency = 1
 	const pairs = 500
 	fx := HeadToHead(0, 1, pairs)
 	b.ReportAllocs()
@@ -44,6 +53,7 @@ func BenchmarkRunnerOverhead(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*2*pairs), "ns/game")
+	b.ReportMetric(float64(b.N*2*pairs)/b.Elapsed().Seconds(), "games/s")
 	b.ReportMetric(0, "ns/op")
 }
 

@@ -34,13 +34,17 @@ type Knockout struct {
 // meet first against last, second against second-to-last, and so on (all
 // matches of a round on one worker pool); the one with more points
 // advances, and a tied match goes to the higher seed (the better-placed in
-// seeds). Survivors keep their seed order. r.SPRT must be nil.
+// seeds). Survivors keep their seed order. r.SPRT must be nil and r.Resume
+// empty.
 func (r *Runner) Knockout(ctx context.Context, seeds []int, pairs int) (*Knockout, error) {
 	if len(seeds) < 2 {
 		return nil, errors.New("tournament: knockout needs at least 2 entrants")
 	}
 	if r.SPRT != nil {
 		return nil, errors.New("tournament: SPRT applies to head-to-head matches, not a knockout")
+	}
+	if len(r.Resume) > 0 {
+		return nil, errors.New("tournament: Resume applies to one schedule, not a knockout")
 	}
 	if pairs < 1 {
 		return nil, fmt.Errorf("tournament: knockout with %d game pairs per match", pairs)

@@ -49,11 +49,29 @@ type Runner struct {
 	// It cannot be combined with SPRT.
 	PairingStop func(a, b int, pairs []int, scheduled int) bool
 	// Progress, when set, is called from the collector after each game with
-	// the games finished so far and the games scheduled.
+	// the games done so far (finished, resumed, or skipped because their
+	// pairing ended) and the games scheduled; once before any game when
+	// games are resumed.
 	Progress func(done, total int)
-	// OnGame, when set, receives each game record in game order (a game is
-	// passed on once all games before it are); an error stops the run.
+	// OnGame, when set, receives each game record played in game order (a
+	// game is passed on once all games before it are; resumed games are
+	// not passed on); an error stops the run.
 	OnGame func(GameRecord) error
+	// Discard, when set, keeps no game records: the table Run returns has
+	// nil Games (its Matchups, Played, Reasons and SPRT are whole), and
+	// each record goes only to OnGame, so a long match runs in memory that
+	// does not grow with its games.
+	Discard bool
+	// Resume holds games of this same schedule already played, e.g. read
+	// with ReadGameLog from the games log of an interrupted run, in any
+	// order, with gaps (games lost in flight) and a half pair allowed. Each
+	// must match the schedule (game index, pair, Black and White entrant
+	// indices and names, opening text of r.Openings) or Run fails naming
+	// it. They are not played again and count in the table, the SPRT,
+	// PairingStop and Progress as if just played, but are not passed to
+	// OnGame; the missing games are played. With deterministic players the
+	// table is the uninterrupted run's. Knockout refuses it.
+	Resume []GameRecord
 	// Engines, when set, lends the workers their in-process engines and
 	// takes them back at the end of the run, so that repeated runs do not
 	// reallocate transposition tables. Nil: each run allocates its own.
@@ -67,10 +85,33 @@ type job struct {
 	opening      int
 }
 
-// Run plays the fixtures and returns the table of the games played. Fixture
-// k is game pair k: game 2k has A as Black, game 2k+1 B as Black. Run
-// returns ctx.Err() (wrapped) if ctx is cancelled, and the first error of a
-// player that cannot start or of OnGame.
+// jobOf returns game i of the fixtures: fixture i/2, A Black when i is
+// even, B when odd.
+func jobOf(fixtures []Fixture, i int) job {
+	f := fixtures[i/2]
+	j := job{game: i, pair: i / 2, black: f.A, white: f.B, opening: f.Opening}
+	if i%2 == 1 {
+		j.black, j.white = f.B, f.A
+	}
+	return j
+}
+
+// opening returns job j's opening from the suite.
+func (r *Runner) opening(j job) Opening {
+	if n := len(r.Openings); n > 0 {
+		return r.Openings[j.opening%n]
+	}
+	return Opening{}
+}
+
+// Run plays the fixtures and returns the table of the games played (and
+// resumed). Fixture k is game pair k: game 2k has A as Black, game 2k+1 B
+// as Black. Run holds the games finished before an earlier one (to pass
+// them on in order) and, unless Discard, the table's records; jobs are
+// made from the fixtures as they are fed. Run returns an error naming the
+// game for a Resume record that does not fit the schedule, ctx.Err()
+// (wrapped) if ctx is cancelled, and the first error of a player that
+// cannot start or of OnGame.
 func (r *Runner) Run(ctx context.Context, fixtures []Fixture) (*Table, error) {
 	if err := checkFixtures(fixtures, len(r.Entrants)); err != nil {
 		return nil, err
@@ -93,18 +134,17 @@ func (r *Runner) Run(ctx context.Context, fixtures []Fixture) (*Table, error) {
 	if r.SPRT != nil && r.PairingStop != nil {
 		return nil, errors.New("tournament: SPRT and PairingStop cannot be combined")
 	}
-	jobs := make([]job, 0, 2*len(fixtures))
-	for k, f := range fixtures {
-		jobs = append(jobs,
-			job{game: 2 * k, pair: k, black: f.A, white: f.B, opening: f.Opening},
-			job{game: 2*k + 1, pair: k, black: f.B, white: f.A, opening: f.Opening})
+	total := 2 * len(fixtures)
+	resumed, err := r.resumeIndex(fixtures)
+	if err != nil {
+		return nil, err
 	}
 	stops := newPairingStops(fixtures, r.PairingStop != nil)
 	conc := r.Concurrency
 	if conc <= 0 {
 		conc = runtime.GOMAXPROCS(0)
 	}
-	conc = min(conc, len(jobs))
+	conc = min(conc, total-len(resumed))
 
 	pool := r.Engines
 	if pool == nil {
@@ -119,12 +159,15 @@ func (r *Runner) Run(ctx context.Context, fixtures []Fixture) (*Table, error) {
 
 	g.Go(func() error { // feeder
 		defer close(feed)
-		for _, j := range jobs {
-			if stops.ended(j.pair) {
+		for i := range total {
+			if _, ok := resumed[i]; ok {
+				continue // played before the interruption
+			}
+			if stops.ended(i / 2) {
 				continue // its pairing is decided: not started
 			}
 			select {
-			case feed <- j:
+			case feed <- jobOf(fixtures, i):
 			case <-playCtx.Done():
 				return nil
 			}
@@ -160,99 +203,194 @@ func (r *Runner) Run(ctx context.Context, fixtures []Fixture) (*Table, error) {
 		return err
 	})
 
-	recs := make([]GameRecord, len(jobs))
-	have := make([]bool, len(jobs))
-	var sprtState *SPRTStatus
+	names := make([]string, len(r.Entrants))
+	for i, e := range r.Entrants {
+		names[i] = e.Name
+	}
+	c := &collector{
+		r: r, total: total, cutoff: total, resumed: resumed, out: map[int]GameRecord{},
+		stops: stops, table: NewTableBuilder(names, !r.Discard), stop: stop,
+	}
 	if r.SPRT != nil {
 		lo, hi := r.SPRT.Bounds()
-		sprtState = &SPRTStatus{SPRT: *r.SPRT, Lower: lo, Upper: hi, Decision: stats.Continue.String()}
+		c.sprt = &SPRTStatus{SPRT: *r.SPRT, Lower: lo, Upper: hi, Decision: stats.Continue.String()}
 	}
-	cutoff := len(jobs)
-	g.Go(func() error { // collector
-		var penta stats.Pentanomial
-		next, finished := 0, 0
-		skipped := 0 // games of ended pairings never started
-		advance := func() error {
-			for next < cutoff && (have[next] || stops.dropped(jobs[next].pair)) {
-				if stops.dropped(jobs[next].pair) {
-					if !have[next] {
-						skipped++
-						if r.Progress != nil {
-							r.Progress(finished+skipped, len(jobs))
-						}
-					}
-					have[next] = false
-					next++
-					continue
-				}
-				if r.OnGame != nil {
-					if err := r.OnGame(recs[next]); err != nil {
-						return err
-					}
-				}
-				next++
-				if next%2 == 0 && r.PairingStop != nil {
-					k := jobs[next-1].pair
-					stops.add(k, stats.PairScore(recs[next-2].Result.Score(engine.Black), recs[next-1].Result.Score(engine.White)), r.PairingStop)
-				}
-				if sprtState != nil && next%2 == 0 {
-					first := recs[next-2]
-					second := recs[next-1]
-					penta[stats.PairScore(first.Result.Score(engine.Black), second.Result.Score(engine.White))]++
-					llr, dec, err := r.SPRT.Test(penta.Counts())
-					if err != nil {
-						return err
-					}
-					sprtState.LLR, sprtState.Pairs = llr, next/2
-					if dec != stats.Continue {
-						sprtState.Decision = dec.String()
-						cutoff = next
-						stop()
-					}
-				}
-			}
-			return nil
+	g.Go(func() error {
+		if len(resumed) > 0 {
+			c.progress(len(resumed))
+		}
+		if err := c.advance(); err != nil { // the resumed prefix
+			return err
 		}
 		for rec := range results {
-			i := rec.Game
-			recs[i], have[i] = rec, true
-			finished++
-			if r.Progress != nil {
-				r.Progress(finished+skipped, len(jobs))
-			}
-			if err := advance(); err != nil {
+			if err := c.receive(rec); err != nil {
 				return err
 			}
 		}
-		return advance() // the tail may be games of ended pairings only
+		return c.advance() // the tail may be games of ended pairings only
 	})
-	err := g.Wait()
+	err = g.Wait()
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("tournament: %w", ctx.Err())
 	}
 	if err != nil {
 		return nil, err
 	}
-	played := recs[:0:0]
-	for i := range cutoff {
+	if c.next < c.cutoff {
+		return nil, fmt.Errorf("tournament: game %d was not played", c.next)
+	}
+	t := c.table.Table()
+	t.SPRT = c.sprt
+	return t, nil
+}
+
+// resumeIndex checks r.Resume against the schedule and returns the
+// position in r.Resume of each resumed game by game index. A record must
+// be a game of the schedule, once, with its pair, entrants (indices and
+// names) and opening text, and a result; an error names the game.
+func (r *Runner) resumeIndex(fixtures []Fixture) (map[int]int, error) {
+	idx := make(map[int]int, len(r.Resume))
+	for p, g := range r.Resume {
+		bad := func(format string, a ...any) error {
+			return fmt.Errorf("tournament: resumed game %d: %s", g.Game, fmt.Sprintf(format, a...))
+		}
+		if g.Game < 0 || g.Game >= 2*len(fixtures) {
+			return nil, bad("not in the schedule of %d games", 2*len(fixtures))
+		}
+		if q, ok := idx[g.Game]; ok {
+			return nil, bad("given twice (records %d and %d)", q, p)
+		}
+		j := jobOf(fixtures, g.Game)
+		black, white := r.Entrants[j.black].Name, r.Entrants[j.white].Name
 		switch {
-		case stops.dropped(jobs[i].pair):
-		case !have[i]:
-			return nil, fmt.Errorf("tournament: game %d was not played", i)
+		case g.Pair != j.pair:
+			return nil, bad("pair %d, the schedule's is %d", g.Pair, j.pair)
+		case g.BlackIndex != j.black || g.WhiteIndex != j.white || g.Black != black || g.White != white:
+			return nil, bad("%q (%d) vs %q (%d), the schedule has %q (%d) vs %q (%d)",
+				g.Black, g.BlackIndex, g.White, g.WhiteIndex, black, j.black, white, j.white)
+		case g.Opening != r.opening(j).String():
+			return nil, bad("opening %q, the schedule's is %q", g.Opening, r.opening(j).String())
+		case g.Result == NoResult:
+			return nil, bad("no result")
+		}
+		idx[g.Game] = p
+	}
+	return idx, nil
+}
+
+// collector takes the finished games in any order and passes them on in
+// game order (OnGame, the table, PairingStop, the SPRT), holding only the
+// games that finished before an earlier one. It runs on one goroutine.
+type collector struct {
+	r       *Runner
+	total   int                // games scheduled
+	cutoff  int                // games after this are not counted (SPRT decided)
+	next    int                // first game not passed on yet
+	done    int                // games finished, resumed or skipped (Progress)
+	resumed map[int]int        // game -> position in r.Resume
+	out     map[int]GameRecord // reorder buffer: finished games ≥ next
+	prev    Result             // result of game next−1
+	penta   stats.Pentanomial
+	sprt    *SPRTStatus
+	stops   *pairingStops
+	table   *TableBuilder
+	stop    func() // cancels the games in flight
+}
+
+func (c *collector) progress(n int) {
+	c.done += n
+	if c.r.Progress != nil {
+		c.r.Progress(c.done, c.total)
+	}
+}
+
+// receive takes a finished game. The next game in order is passed on at
+// once; others wait in the reorder buffer (a map: a GameRecord is too big
+// for a map to hold inline, so an insert allocates).
+func (c *collector) receive(rec GameRecord) error {
+	if rec.Game < c.next {
+		return nil // of an ended pairing, skipped (and counted) while in flight
+	}
+	c.progress(1)
+	switch {
+	case rec.Game >= c.cutoff:
+		return nil // finished as the SPRT decided
+	case rec.Game == c.next && !c.stops.dropped(rec.Game/2):
+		if err := c.pass(rec, true); err != nil {
+			return err
+		}
+	default:
+		c.out[rec.Game] = rec
+	}
+	return c.advance()
+}
+
+// advance passes on the games from next while they are there.
+func (c *collector) advance() error {
+	for c.next < c.cutoff {
+		i := c.next
+		_, finished := c.out[i]
+		p, resumed := c.resumed[i]
+		switch {
+		case c.stops.dropped(i / 2):
+			if finished {
+				delete(c.out, i)
+			} else if !resumed {
+				c.progress(1) // never started, or in flight: receive will ignore it
+			}
+			c.next++
+		case finished:
+			rec := c.out[i]
+			delete(c.out, i)
+			if err := c.pass(rec, true); err != nil {
+				return err
+			}
+		case resumed:
+			if err := c.pass(c.r.Resume[p], false); err != nil {
+				return err
+			}
 		default:
-			played = append(played, recs[i])
+			return nil
 		}
 	}
-	names := make([]string, len(r.Entrants))
-	for i, e := range r.Entrants {
-		names[i] = e.Name
+	return nil
+}
+
+// pass passes on game next, played now (to OnGame) or resumed, and counts
+// a completed pair in PairingStop and the SPRT.
+func (c *collector) pass(rec GameRecord, played bool) error {
+	if played && c.r.OnGame != nil {
+		if err := c.r.OnGame(rec); err != nil {
+			return err
+		}
 	}
-	t, err := BuildTable(names, played)
-	if err != nil {
-		return nil, err
+	if err := c.table.Add(rec); err != nil {
+		return fmt.Errorf("tournament: %w", err)
 	}
-	t.SPRT = sprtState
-	return t, nil
+	c.next++
+	if c.next%2 == 1 {
+		c.prev = rec.Result
+		return nil
+	}
+	// A pair is complete: A had Black in its first game.
+	score := stats.PairScore(c.prev.Score(engine.Black), rec.Result.Score(engine.White))
+	if c.r.PairingStop != nil {
+		c.stops.add(rec.Game/2, score, c.r.PairingStop)
+	}
+	if c.sprt != nil {
+		c.penta[score]++
+		llr, dec, err := c.r.SPRT.Test(c.penta.Counts())
+		if err != nil {
+			return err
+		}
+		c.sprt.LLR, c.sprt.Pairs = llr, c.next/2
+		if dec != stats.Continue {
+			c.sprt.Decision = dec.String()
+			c.cutoff = c.next
+			c.stop()
+		}
+	}
+	return nil
 }
 
 // worker owns the players and the board of one goroutine of the pool.
@@ -312,10 +450,7 @@ func (w *worker) play(ctx context.Context, j job) (GameRecord, error) {
 	if err != nil {
 		return GameRecord{}, err
 	}
-	var op Opening
-	if n := len(w.r.Openings); n > 0 {
-		op = w.r.Openings[j.opening%n]
-	}
+	op := w.r.opening(j)
 	tcs := [2]TimeControl{w.r.Entrants[j.black].Time, w.r.Entrants[j.white].Time}
 	rec, err := PlayGameTimed(ctx, w.board, black, white, op, w.r.MaxMoves, tcs)
 	rec.Game, rec.Pair = j.game, j.pair

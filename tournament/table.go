@@ -2,6 +2,7 @@ package tournament
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/roadtune/roadtune/engine"
@@ -56,12 +57,14 @@ type SPRTStatus struct {
 
 // Table is the result of a schedule: the players, one Matchup per pairing
 // (in order of first appearance in the games), and every game record in
-// game order.
+// game order unless they were discarded.
 type Table struct {
 	Players  []string
 	Matchups []Matchup
-	Games    []GameRecord
-	SPRT     *SPRTStatus // set when the run used an SPRT
+	Games    []GameRecord   // nil when the games were not kept (NewTableBuilder, Runner.Discard)
+	Played   int            // games counted, kept or not
+	Reasons  map[string]int // games by GameRecord.Reason, kept or not
+	SPRT     *SPRTStatus    // set when the run used an SPRT
 	index    map[[2]int]int
 }
 
@@ -115,52 +118,212 @@ func (t *Table) Standings() []Standing {
 // Pair form a game pair; a pair must hold two games between the same two
 // players with colours swapped, and it counts in the pentanomial once both
 // are present. It is how a table is rebuilt from a games log
-// (ReadGameLog). Errors name the offending game.
+// (ReadGameLog). The records are added to a TableBuilder in game order, so
+// the errors are Add's, each naming the offending game; the table's Games
+// are a sorted copy of recs.
 func BuildTable(players []string, recs []GameRecord) (*Table, error) {
-	t := &Table{Players: slices.Clone(players), Games: slices.Clone(recs), index: map[[2]int]int{}}
-	slices.SortStableFunc(t.Games, func(x, y GameRecord) int { return x.Game - y.Game })
-	for i, g := range t.Games {
-		if i > 0 && t.Games[i-1].Game == g.Game {
-			return nil, fmt.Errorf("game %d appears twice", g.Game)
-		}
-		if g.BlackIndex < 0 || g.BlackIndex >= len(players) || g.WhiteIndex < 0 || g.WhiteIndex >= len(players) || g.BlackIndex == g.WhiteIndex {
-			return nil, fmt.Errorf("game %d: player indices %d, %d invalid for %d players", g.Game, g.BlackIndex, g.WhiteIndex, len(players))
-		}
-		if g.Black != players[g.BlackIndex] || g.White != players[g.WhiteIndex] {
-			return nil, fmt.Errorf("game %d: players %q, %q do not match entrants %d (%q), %d (%q)",
-				g.Game, g.Black, g.White, g.BlackIndex, players[g.BlackIndex], g.WhiteIndex, players[g.WhiteIndex])
-		}
-		if g.Result == NoResult {
-			return nil, fmt.Errorf("game %d: no result", g.Game)
+	sorted := slices.Clone(recs)
+	slices.SortStableFunc(sorted, func(x, y GameRecord) int { return x.Game - y.Game })
+	b := NewTableBuilder(players, true)
+	for _, g := range sorted {
+		if err := b.Add(g); err != nil {
+			return nil, err
 		}
 	}
-	pending := map[int]int{} // pair -> position in t.Games of its first game
-	for i, g := range t.Games {
-		m := t.matchup(g.BlackIndex, g.WhiteIndex)
-		blackScore := g.Result.Score(engine.Black)
-		if m.A == g.BlackIndex {
-			addScore(&m.Games, blackScore)
-			addScore(&m.AsBlack, blackScore)
-		} else {
-			addScore(&m.Games, 1-blackScore)
-			addScore(&m.AsWhite, 1-blackScore)
-		}
-		j, ok := pending[g.Pair]
-		if !ok {
-			pending[g.Pair] = i
-			continue
-		}
-		f := t.Games[j]
-		if f.BlackIndex != g.WhiteIndex || f.WhiteIndex != g.BlackIndex {
-			return nil, fmt.Errorf("game %d: pair %d with game %d but colours are not swapped between the same players", g.Game, g.Pair, f.Game)
-		}
-		delete(pending, g.Pair)
-		// A's scores in the pair's two games.
-		s1 := f.Result.Score(colorOf(f, m.A))
-		s2 := g.Result.Score(colorOf(g, m.A))
-		m.Pairs[stats.PairScore(s1, s2)]++
+	return b.Table(), nil
+}
+
+// TableBuilder builds a Table one game record at a time, the records in
+// any order, for a table that grows while games are played (a live line
+// every N games, a streaming Runner). Without kept games its memory does
+// not grow with the number of games: it holds the matchups, the first game
+// of each pair whose second game has not come yet, and the game indices
+// seen as a set of intervals (a few when games come roughly in order).
+// It is not safe for concurrent use.
+type TableBuilder struct {
+	players  []string
+	keep     bool
+	matchups []Matchup        // in order of creation
+	first    []int            // matchup -> lowest game index added
+	index    map[[2]int]int   // entrants {low, high} -> matchups position
+	pending  map[int]halfPair // pair -> its game added first, until the second comes
+	seen     gameSet
+	reasons  map[string]int
+	played   int
+	games    []GameRecord // kept games, in order of Add until Table sorts them
+	sorted   bool         // games is in game order
+}
+
+// halfPair is what a pair's first game leaves for its second.
+type halfPair struct {
+	game, black, white int
+	result             Result
+}
+
+// NewTableBuilder returns an empty builder over the named players (entrant
+// indices index players). keepGames: the tables it returns hold every game
+// record (Table.Games); otherwise only the counts.
+func NewTableBuilder(players []string, keepGames bool) *TableBuilder {
+	return &TableBuilder{
+		players: slices.Clone(players), keep: keepGames, sorted: true,
+		index: map[[2]int]int{}, pending: map[int]halfPair{}, reasons: map[string]int{},
 	}
-	return t, nil
+}
+
+// Add counts one game. The record must have a game index not added
+// before, valid entrant indices (two different players) whose names match
+// the builder's players, and a result; the second game of a Pair must be
+// between the same players as the first, colours swapped, and the pair
+// then counts in the pentanomial. An error names the game ("game 7: no
+// result"; a bad pair names the later game first) and leaves the builder
+// as it was.
+func (b *TableBuilder) Add(g GameRecord) error {
+	players := b.players
+	if b.seen.has(g.Game) {
+		return fmt.Errorf("game %d appears twice", g.Game)
+	}
+	if g.BlackIndex < 0 || g.BlackIndex >= len(players) || g.WhiteIndex < 0 || g.WhiteIndex >= len(players) || g.BlackIndex == g.WhiteIndex {
+		return fmt.Errorf("game %d: player indices %d, %d invalid for %d players", g.Game, g.BlackIndex, g.WhiteIndex, len(players))
+	}
+	if g.Black != players[g.BlackIndex] || g.White != players[g.WhiteIndex] {
+		return fmt.Errorf("game %d: players %q, %q do not match entrants %d (%q), %d (%q)",
+			g.Game, g.Black, g.White, g.BlackIndex, players[g.BlackIndex], g.WhiteIndex, players[g.WhiteIndex])
+	}
+	if g.Result == NoResult {
+		return fmt.Errorf("game %d: no result", g.Game)
+	}
+	h, paired := b.pending[g.Pair]
+	if paired && (h.black != g.WhiteIndex || h.white != g.BlackIndex) {
+		return fmt.Errorf("game %d: pair %d with game %d but colours are not swapped between the same players", max(g.Game, h.game), g.Pair, min(g.Game, h.game))
+	}
+
+	b.seen.add(g.Game)
+	m := b.matchup(g)
+	blackScore := g.Result.Score(engine.Black)
+	if m.A == g.BlackIndex {
+		addScore(&m.Games, blackScore)
+		addScore(&m.AsBlack, blackScore)
+	} else {
+		addScore(&m.Games, 1-blackScore)
+		addScore(&m.AsWhite, 1-blackScore)
+	}
+	if paired {
+		delete(b.pending, g.Pair)
+		// A's scores in the pair's two games (PairScore is symmetric).
+		hs := h.result.Score(engine.Black)
+		if h.black != m.A {
+			hs = 1 - hs
+		}
+		m.Pairs[stats.PairScore(hs, g.Result.Score(colorOf(g, m.A)))]++
+	} else {
+		b.pending[g.Pair] = halfPair{game: g.Game, black: g.BlackIndex, white: g.WhiteIndex, result: g.Result}
+	}
+	b.played++
+	b.reasons[g.Reason]++
+	if b.keep {
+		if n := len(b.games); n > 0 && b.games[n-1].Game > g.Game {
+			b.sorted = false
+		}
+		b.games = append(b.games, g)
+	}
+	return nil
+}
+
+// matchup returns the matchup of g's players, added if new. A is Black of
+// the lowest-indexed game of the pairing added so far, as BuildTable's
+// order makes it: a game older than the matchup's first one flips it.
+func (b *TableBuilder) matchup(g GameRecord) *Matchup {
+	key := [2]int{min(g.BlackIndex, g.WhiteIndex), max(g.BlackIndex, g.WhiteIndex)}
+	i, ok := b.index[key]
+	if !ok {
+		i = len(b.matchups)
+		b.index[key] = i
+		b.matchups = append(b.matchups, Matchup{A: g.BlackIndex, B: g.WhiteIndex})
+		b.first = append(b.first, g.Game)
+	}
+	m := &b.matchups[i]
+	if g.Game < b.first[i] {
+		b.first[i] = g.Game
+		if m.A != g.BlackIndex {
+			*m = m.Flip()
+		}
+	}
+	return m
+}
+
+// Table returns the table of the games added so far, as BuildTable would
+// build it from them: matchups in order of their first game, Games in game
+// order (nil when the builder keeps no games). The builder may go on
+// adding: the table does not change. Cost: the matchups; kept games are
+// shared with the builder (copied once, when they came out of order), so
+// treat the table's Games as read-only.
+func (b *TableBuilder) Table() *Table {
+	order := make([]int, len(b.matchups))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(x, y int) int { return b.first[x] - b.first[y] })
+	t := &Table{
+		Players:  slices.Clone(b.players),
+		Matchups: make([]Matchup, len(order)),
+		Played:   b.played,
+		Reasons:  maps.Clone(b.reasons),
+		index:    make(map[[2]int]int, len(order)),
+	}
+	for i, j := range order {
+		m := b.matchups[j]
+		t.Matchups[i] = m
+		t.index[[2]int{m.A, m.B}] = i
+	}
+	if b.keep {
+		if !b.sorted {
+			// A new array: earlier tables keep theirs as they were.
+			b.games = slices.Clone(b.games)
+			slices.SortFunc(b.games, func(x, y GameRecord) int { return x.Game - y.Game })
+			b.sorted = true
+		}
+		t.Games = b.games[:len(b.games):len(b.games)]
+	}
+	return t
+}
+
+// gameSet is a set of game indices as sorted, disjoint, non-adjacent
+// half-open intervals [lo, hi), so that games added roughly in order take
+// a few intervals however many they are.
+type gameSet [][2]int
+
+// search returns the position of the first interval starting after g.
+func (s gameSet) search(g int) int {
+	i, _ := slices.BinarySearchFunc(s, g, func(iv [2]int, g int) int {
+		if iv[0] <= g {
+			return -1
+		}
+		return 1
+	})
+	return i
+}
+
+func (s gameSet) has(g int) bool {
+	i := s.search(g)
+	return i > 0 && g < s[i-1][1]
+}
+
+// add inserts g, which must not be in the set.
+func (s *gameSet) add(g int) {
+	i := s.search(g)
+	left := i > 0 && (*s)[i-1][1] == g
+	right := i < len(*s) && (*s)[i][0] == g+1
+	switch {
+	case left && right:
+		(*s)[i-1][1] = (*s)[i][1]
+		*s = slices.Delete(*s, i, i+1)
+	case left:
+		(*s)[i-1][1] = g + 1
+	case right:
+		(*s)[i][0] = g
+	default:
+		*s = slices.Insert(*s, i, [2]int{g, g + 1})
+	}
 }
 
 // colorOf returns the colour entrant e had in game g.
@@ -180,18 +343,4 @@ func addScore(r *stats.WDL, s float64) {
 	default:
 		r.D++
 	}
-}
-
-// matchup returns the table's matchup of a and b (either order), adding it
-// with A = a if new.
-func (t *Table) matchup(a, b int) *Matchup {
-	if i, ok := t.index[[2]int{a, b}]; ok {
-		return &t.Matchups[i]
-	}
-	if i, ok := t.index[[2]int{b, a}]; ok {
-		return &t.Matchups[i]
-	}
-	t.index[[2]int{a, b}] = len(t.Matchups)
-	t.Matchups = append(t.Matchups, Matchup{A: a, B: b})
-	return &t.Matchups[len(t.Matchups)-1]
 }
