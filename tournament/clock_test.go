@@ -2,6 +2,7 @@ package tournament
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -104,20 +105,27 @@ func TestPlayGameTimed(t *testing.T) {
 		t.Errorf("record TC %q move times %v", rec.TC, rec.MoveTimes)
 	}
 
-	// An in-process engine at depth 6 plays by the clock and never
-	// overruns 40 ms per move (5 ms margin).
+	// In-process engines at depth 12, width 40 (seconds per move without
+	// a clock) play by the clock: no move overruns st=40ms by the 1 s
+	// margin (kept wide for loaded machines), and the median move stays
+	// far below an unbudgeted search.
 	w := baseline(t, "zhou2015")
 	s := engine.DefaultSettings()
-	s.Depth, s.Width = 6, 20
+	s.Depth, s.Width = engine.MaxDepth, 40
 	e1, _ := NewEnginePlayer(w, s)
 	e2, _ := NewEnginePlayer(w, s)
-	tcs = [2]TimeControl{{PerMove: 40 * time.Millisecond, Margin: 5 * time.Millisecond}, {Base: 2 * time.Second, Inc: 20 * time.Millisecond, Margin: 5 * time.Millisecond}}
-	rec, err = PlayGameTimed(context.Background(), engine.NewBoard(), e1, e2, mustOpening(t, "JJ KJJK"), 40, tcs)
+	tcs = [2]TimeControl{{PerMove: 40 * time.Millisecond, Margin: time.Second}, {Base: 2 * time.Second, Inc: 20 * time.Millisecond, Margin: time.Second}}
+	rec, err = PlayGameTimed(context.Background(), engine.NewBoard(), e1, e2, mustOpening(t, "JJ KJJK"), 30, tcs)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if strings.HasPrefix(rec.Reason, "forfeit") {
 		t.Fatalf("engine forfeited: %s %s", rec.Reason, rec.Detail)
+	}
+	times := slices.Clone(rec.MoveTimes)
+	slices.Sort(times)
+	if med := times[len(times)/2]; med > 300*time.Millisecond {
+		t.Errorf("median move time %v: the engines do not stop on the clock", med)
 	}
 	if rec.Clock[0] != 0 || rec.Clock[1] <= 0 || len(rec.MoveTimes) != len(rec.Moves)-2 {
 		t.Errorf("clocks %v, %d move times for %d moves", rec.Clock, len(rec.MoveTimes), len(rec.Moves))

@@ -197,10 +197,10 @@ func (m Matchup) Summary(a, b string) MatchSummary {
 // are replaced.
 func Summarize(t *Table, head Summary) Summary {
 	s := head
-	s.Games = len(t.Games)
+	s.Games = t.Played
 	s.Reasons = map[string]int{}
-	for _, g := range t.Games {
-		s.Reasons[g.Reason]++
+	for k, v := range t.Reasons {
+		s.Reasons[k] = v
 	}
 	s.Matchups, s.Standings, s.SPRT = nil, nil, nil
 	for _, m := range t.Matchups {

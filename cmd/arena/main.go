@@ -9,19 +9,22 @@
 // `arena zhou2015 qi2018-table3-1`. Two players play a head-to-head match,
 // more a round robin. Run
 // `arena -h` for the flags. Exit status: 0 done, 1 a failure while playing
-// or writing, 2 bad flags, arguments or input files.
+// or writing, 2 bad flags, arguments or input files, 130 stopped by SIGINT
+// or SIGTERM (the table of the completed game pairs is still written; see
+// -resume).
 package main
 
 import (
 	"context"
 	"os"
 	"os/signal"
+	"syscall"
 
 	"github.com/roadtune/roadtune/cmd/arena/internal/cli"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := cli.Main(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)

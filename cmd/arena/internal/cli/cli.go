@@ -9,15 +9,16 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/roadtune/roadtune/configs"
 	"github.com/roadtune/roadtune/engine"
-	"github.com/roadtune/roadtune/internal/progress"
-	"github.com/roadtune/roadtune/results"
 	"github.com/roadtune/roadtune/tournament"
 	"github.com/roadtune/roadtune/tournament/stats"
 )
@@ -27,6 +28,8 @@ const (
 	exitOK    = 0
 	exitFail  = 1 // a failure while playing or writing results
 	exitUsage = 2 // bad flags, arguments or input files
+
+	exitInterrupted = 130 // stopped by SIGINT or SIGTERM (128 + SIGINT)
 )
 
 // usageError marks errors that exit with status 2.
@@ -40,60 +43,97 @@ func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format
 type options struct {
 	pairs, depth, width, concurrency int
 	openings                         string
+	openingOrder                     string // "sequential" or "random"
+	openingStart                     int    // 1-based first opening
 	randomOpenings                   int
 	radius                           int // of the generated suite used
 	seed                             uint64
 	sprt                             string
-	engines                          []string
+	engines                          []engineSpec
+	each                             *engineSpec
 	moveTime                         time.Duration
 	maxMoves                         int
 	out                              string
 	json                             bool
+	schedule                         string // head-to-head, round-robin, gauntlet, knockout
+	ratingInterval                   int
+	logFile                          string
+	resume                           bool     // out is an interrupted match's directory
+	args                             []string // the command line, saved for -resume
 	files                            []string // WEIGHTS arguments: baseline names or weight file paths
 }
 
 // usageText heads the -h output; %s is the list of baselines.
-const usageText = `usage: arena [flags] WEIGHTS WEIGHTS [WEIGHTS ...]
-
-Plays weight vectors (in-process roadtune engine) and any -engine
-external protocol engines: two players play a head-to-head match of -pairs
-game pairs (each opening twice, colours swapped), more play a round robin.
-Each WEIGHTS is a baseline name (%s)
-or a weight file path (JSON). Flags may come before or after the weights.
-
+const usageText = `usage: arena [flags] [WEIGHTS ...] [-engine OPTIONS ...] [-each OPTIONS]
+       arena -resume DIR
        arena openings [flags]
 
-builds a balanced opening suite (see arena openings -h); write ./openings
-for a weight file of that name.
+Plays a match between players: weight vectors on the in-process roadtune
+engine (each WEIGHTS is a baseline name — %s —
+or a weight file path) and external engines speaking the Connect6
+protocol (Cloudict/ConnectMore). Games come in pairs: each opening twice,
+colours swapped. Two players play head to head, more a round robin
+unless -tournament says otherwise.
+
+-engine OPTIONS, after cutechess-cli, is a list of key=value words (repeat
+-engine for each player); -each OPTIONS applies to every player unless it
+sets the key itself:
+  name=NAME       the player's name (default: the engine's reply to "name",
+                  or the weight file's name)
+  cmd=PROG        an external engine's program (words after it: arg=)
+  dir=DIR         its working directory (a relative cmd is taken from DIR)
+  arg=A           one argument (repeatable)
+  initstr=LINE    a line sent after the "name" handshake (repeatable),
+                  e.g. initstr="depth 2" for Cloudict
+  proto=connect6  the protocol (the only one; also "cloudict")
+  weights=FILE    the in-process engine with these weights, with
+  depth=D width=W its own search settings (default -depth, -width)
+  st=SECONDS      a fixed time per move
+  tc=[MOVES/]SECONDS[+INC]  a game clock (e.g. tc=60+0.5, tc=40/120)
+  timemargin=MS   tolerated overrun before a time forfeit
+The short form -engine 'CMD ARGS' is an external engine's command line.
+-openings takes a FILE, "empty" (the empty board), or file=FILE order=
+sequential|random start=N. The openings subcommand builds a balanced
+opening suite (arena openings -h). Ctrl-C (or SIGTERM) stops the match,
+writes the table of the completed game pairs and exits 130; -resume DIR
+continues it. Exit status: 0 done, 1 a failure while playing or writing,
+2 bad flags, arguments or input files, 130 interrupted.
 
 `
 
+// parseFlags parses args (the -engine/-each lists taken out first).
 func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	def := engine.DefaultSettings()
-	o := &options{}
+	o := &options{args: append([]string(nil), args...)}
+	rest, engines, each, openingWords, err := splitEngineArgs(args)
+	if err != nil {
+		return nil, err
+	}
+	o.engines, o.each = engines, each
 	fs := flag.NewFlagSet("arena", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, usageText, strings.Join(configs.WeightNames(), ", "))
 		fs.PrintDefaults()
 	}
+	var rounds, games int
 	fs.IntVar(&o.pairs, "pairs", 10, "game pairs per pairing (with -sprt: the most pairs)")
+	fs.IntVar(&rounds, "rounds", 0, "game pairs per pairing (cutechess-cli's name for -pairs)")
+	fs.IntVar(&games, "games", 0, "games per pairing: an even number (a pair is the unit)")
 	fs.IntVar(&o.depth, "depth", def.Depth, "alpha-beta depth in moves of the in-process engines")
 	fs.IntVar(&o.width, "width", def.Width, "moves kept per node of the in-process engines")
 	fs.IntVar(&o.concurrency, "concurrency", runtime.GOMAXPROCS(0), "games played at once")
-	fs.StringVar(&o.openings, "openings", "", "opening `FILE`: one opening per line in protocol notation (JJ KJJK), # comments")
+	fs.StringVar(&o.openings, "openings", "", "opening `FILE` (one opening per line in protocol notation, JJ KJJK; 'empty' for the empty board; # comments), an embedded suite (balanced), or empty (every game from the empty board)")
 	fs.IntVar(&o.randomOpenings, "random-openings", 0, "use N openings of the generated 3-stone suite shuffled by -seed (0 = the whole suite: radius 3, 162 openings, or the smallest larger radius with -pairs distinct openings)")
-	fs.Uint64Var(&o.seed, "seed", 1, "seed of the generated opening suite")
+	fs.Uint64Var(&o.seed, "seed", 1, "seed of the generated opening suite and of order=random")
 	fs.StringVar(&o.sprt, "sprt", "", "SPRT `elo0,elo1[,alpha,beta]` for a head-to-head match: stop once the LLR crosses a bound")
-	fs.Func("engine", "external protocol engine `'CMD ARGS'` as a player (repeatable; split on blanks, '…' and \"…\" quote)", func(s string) error {
-		o.engines = append(o.engines, s)
-		return nil
-	})
-	fs.DurationVar(&o.moveTime, "movetime", tournament.DefaultMoveTime, "per-move limit of external engines (a forfeit past it); in-process engines search to -depth")
+	fs.DurationVar(&o.moveTime, "movetime", tournament.DefaultMoveTime, "per-move limit of external engines without st= or tc= (a forfeit past it)")
 	fs.IntVar(&o.maxMoves, "maxmoves", 0, "adjudicate a draw after N moves in all, opening included (0 = none; a full board is a draw)")
 	fs.StringVar(&o.out, "out", "", "`DIR` for summary.json, games.jsonl, sgf/ and winrate.png/.svg (must be new or empty)")
 	fs.BoolVar(&o.json, "json", false, "print the summary as JSON instead of the table")
-	rest := args
+	fs.StringVar(&o.schedule, "tournament", "", "round-robin, gauntlet (the first player against each other) or knockout (seeded in the order given); default head-to-head for two players, round-robin for more")
+	fs.IntVar(&o.ratingInterval, "ratinginterval", 10, "print the score line of the pairing every N games (0 = a progress bar instead)")
+	fs.StringVar(&o.logFile, "log", "", "`FILE`: transcript of every line sent to and received from each external engine")
 	for {
 		if err := fs.Parse(rest); err != nil {
 			return nil, usageError{err}
@@ -104,6 +144,46 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		}
 		o.files = append(o.files, rest[0])
 		rest = rest[1:]
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	switch {
+	case set["rounds"] && set["pairs"], set["games"] && (set["pairs"] || set["rounds"]):
+		return nil, usagef("-pairs, -rounds and -games exclude each other")
+	case set["rounds"]:
+		o.pairs = rounds
+	case set["games"]:
+		if games < 2 || games%2 != 0 {
+			return nil, usagef("-games %d: want an even number ≥ 2 (games come in colour-swapped pairs)", games)
+		}
+		o.pairs = games / 2
+	}
+	o.openingOrder = "sequential"
+	if len(openingWords) > 0 {
+		if set["openings"] {
+			return nil, usagef("-openings given twice")
+		}
+		for _, w := range openingWords {
+			k, v, _ := strings.Cut(w, "=")
+			switch k {
+			case "file":
+				o.openings = v
+			case "order":
+				if v != "sequential" && v != "random" {
+					return nil, usagef("-openings order=%s: want sequential or random", v)
+				}
+				o.openingOrder = v
+			case "start":
+				n, err := strconv.Atoi(v)
+				if err != nil || n < 1 {
+					return nil, usagef("-openings start=%s: want a positive integer (1 = the first opening)", v)
+				}
+				o.openingStart = n
+			}
+		}
+		if o.openings == "" {
+			return nil, usagef("-openings %s: want file=FILE", strings.Join(openingWords, " "))
+		}
 	}
 	switch {
 	case o.pairs < 1:
@@ -122,16 +202,46 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		return nil, usagef("-movetime %v: want a positive duration", o.moveTime)
 	case o.maxMoves < 0:
 		return nil, usagef("-maxmoves %d: want 0 or more", o.maxMoves)
+	case o.ratingInterval < 0:
+		return nil, usagef("-ratinginterval %d: want 0 or more", o.ratingInterval)
 	case len(o.files)+len(o.engines) < 2:
 		return nil, usagef("need at least two players (weights or -engine), have %d", len(o.files)+len(o.engines))
+	}
+	switch o.schedule {
+	case "", "round-robin", "gauntlet", "knockout":
+	case "head-to-head":
+		if len(o.files)+len(o.engines) != 2 {
+			return nil, usagef("-tournament head-to-head needs exactly two players")
+		}
+	default:
+		return nil, usagef("-tournament %q: want round-robin, gauntlet or knockout", o.schedule)
+	}
+	if o.schedule == "" {
+		o.schedule = "round-robin"
+		if len(o.files)+len(o.engines) == 2 {
+			o.schedule = "head-to-head"
+		}
 	}
 	return o, nil
 }
 
-// setup turns the options into a runner and its players.
-func setup(o *options) (*tournament.Runner, []tournament.PlayerInfo, *stats.SPRT, error) {
-	r := &tournament.Runner{MaxMoves: o.maxMoves, Concurrency: o.concurrency}
-	var players []tournament.PlayerInfo
+// match is a set-up match: the runner with its entrants and openings, the
+// players' descriptions and the schedule.
+type match struct {
+	r        *tournament.Runner
+	players  []tournament.PlayerInfo
+	fixtures []tournament.Fixture
+	seeds    []int // knockout
+	sprt     *stats.SPRT
+	log      *tournament.Transcript
+	logFile  *os.File
+}
+
+// setup turns the options into a match. External engines without name=
+// are started once to learn their names.
+func setup(ctx context.Context, o *options, stderr io.Writer) (*match, error) {
+	m := &match{r: &tournament.Runner{MaxMoves: o.maxMoves, Concurrency: o.concurrency, Discard: true}}
+	r := m.r
 	used := map[string]int{}
 	unique := func(name string) string {
 		used[name]++
@@ -140,65 +250,194 @@ func setup(o *options) (*tournament.Runner, []tournament.PlayerInfo, *stats.SPRT
 		}
 		return name
 	}
-	settings := engine.DefaultSettings()
-	settings.Depth, settings.Width = o.depth, o.width
-	for _, f := range o.files {
-		wf, err := configs.LoadWeights(f)
+	each := engineSpec{opts: map[string][]string{}}
+	if o.each != nil {
+		each = *o.each
+	}
+	if o.logFile != "" {
+		f, err := os.OpenFile(o.logFile, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 		if err != nil {
-			return nil, nil, nil, usageError{err}
+			return nil, usageError{fmt.Errorf("-log: %w", err)}
 		}
-		name := wf.Name
-		if name == "" {
-			name = strings.TrimSuffix(filepath.Base(f), filepath.Ext(f))
+		m.logFile, m.log = f, tournament.NewTranscript(f)
+	}
+	var specs []playerSpec
+	for _, f := range o.files {
+		// A WEIGHTS argument takes -each's time control and search settings.
+		s := engineSpec{text: f, opts: map[string][]string{"weights": {f}}}
+		for _, k := range []string{"st", "tc", "timemargin", "depth", "width"} {
+			if v, ok := each.opts[k]; ok {
+				s.opts[k] = v
+			}
 		}
-		name = unique(name)
-		r.Entrants = append(r.Entrants, tournament.Entrant{Name: name, Weights: wf.Weights(), Settings: settings})
-		players = append(players, tournament.PlayerInfo{Name: name, Kind: "weights", Source: f})
+		p, err := s.resolve()
+		if err != nil {
+			return nil, usagef("%s: -each: %v", f, err)
+		}
+		specs = append(specs, p)
 	}
 	for _, e := range o.engines {
-		argv, err := splitCommand(e)
+		p, err := e.withEach(each).resolve()
 		if err != nil {
-			return nil, nil, nil, usagef("-engine %q: %v", e, err)
+			return nil, usagef("-engine %s: %v", e.text, err)
 		}
-		name := unique(filepath.Base(argv[0]))
-		r.Entrants = append(r.Entrants, tournament.Entrant{Name: name, Command: argv, MoveTime: o.moveTime})
-		players = append(players, tournament.PlayerInfo{Name: name, Kind: "external", Source: e})
+		specs = append(specs, p)
 	}
+	for _, p := range specs {
+		var info tournament.PlayerInfo
+		var ent tournament.Entrant
+		if p.weights != "" {
+			wf, err := configs.LoadWeights(p.weights)
+			if err != nil {
+				return nil, usageError{err}
+			}
+			settings := engine.DefaultSettings()
+			settings.Depth, settings.Width = o.depth, o.width
+			if p.depth > 0 {
+				settings.Depth = p.depth
+			}
+			if p.width > 0 {
+				settings.Width = p.width
+			}
+			if err := settings.Validate(); err != nil {
+				return nil, usagef("%s: %v", p.text, err)
+			}
+			name := p.name
+			if name == "" {
+				name = wf.Name
+			}
+			if name == "" {
+				name = strings.TrimSuffix(filepath.Base(p.weights), filepath.Ext(p.weights))
+			}
+			ent = tournament.Entrant{Name: name, Weights: wf.Weights(), Settings: settings, Time: p.tc}
+			info = tournament.PlayerInfo{Kind: "weights", Source: p.weights,
+				Settings: fmt.Sprintf("depth %d, width %d", settings.Depth, settings.Width)}
+		} else {
+			xo := tournament.ExternalOptions{Dir: p.dir, InitStrings: p.initStr, Transcript: m.log}
+			name := p.name
+			if name == "" {
+				probeCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
+				got, err := tournament.ProbeName(probeCtx, p.argv, xo)
+				cancel()
+				switch {
+				case err != nil && ctx.Err() != nil:
+					return nil, ctx.Err()
+				case err != nil:
+					return nil, usagef("-engine %s: %v", p.text, err)
+				}
+				name = got
+			}
+			if name == "" {
+				name = filepath.Base(p.argv[0])
+			}
+			ent = tournament.Entrant{Name: name, Command: p.argv, MoveTime: o.moveTime, Time: p.tc, External: xo}
+			info = tournament.PlayerInfo{Kind: "external", Source: p.text}
+			var parts []string
+			if p.dir != "" {
+				parts = append(parts, "dir "+p.dir)
+			}
+			for _, s := range p.initStr {
+				parts = append(parts, fmt.Sprintf("init %q", s))
+			}
+			if p.tc.IsZero() {
+				parts = append(parts, fmt.Sprintf("%v per move at most", o.moveTime))
+			}
+			info.Settings = strings.Join(parts, ", ")
+		}
+		if tc := p.tc.String(); tc != "" {
+			info.Settings = strings.TrimPrefix(info.Settings+", "+tc, ", ")
+		}
+		ent.Name = unique(ent.Name)
+		ent.External.Name = ent.Name
+		info.Name = ent.Name
+		r.Entrants = append(r.Entrants, ent)
+		m.players = append(m.players, info)
+	}
+	if err := setupOpenings(o, r); err != nil {
+		return nil, err
+	}
+	n := len(m.players)
+	switch o.schedule {
+	case "head-to-head":
+		m.fixtures = tournament.HeadToHead(0, 1, o.pairs)
+	case "round-robin":
+		m.fixtures = tournament.RoundRobin(tournament.Indices(n), o.pairs)
+	case "gauntlet":
+		m.fixtures = tournament.Gauntlet(0, tournament.Indices(n)[1:], o.pairs)
+	case "knockout":
+		m.seeds = tournament.Indices(n)
+		if o.resume {
+			return nil, usagef("-resume: a knockout cannot be resumed (its later rounds depend on the earlier ones); rerun it")
+		}
+	}
+	if o.sprt != "" {
+		s, err := stats.ParseSPRT(o.sprt)
+		if err != nil {
+			return nil, usagef("-sprt: %v", err)
+		}
+		if n != 2 || o.schedule != "head-to-head" {
+			return nil, usagef("-sprt needs exactly two players (a head-to-head match), have %d", n)
+		}
+		m.sprt = &s
+		r.SPRT = m.sprt
+	}
+	return m, nil
+}
+
+// setupOpenings fills r.Openings from -openings (a file, an embedded suite
+// or "empty") or the generated suite, in the order asked for.
+func setupOpenings(o *options, r *tournament.Runner) error {
 	var err error
 	switch {
+	case o.openings == "empty":
+		r.Openings = []tournament.Opening{{}}
 	case o.openings != "":
-		if r.Openings, err = tournament.LoadOpenings(o.openings); err != nil {
-			return nil, nil, nil, usageError{err}
+		if r.Openings, err = configs.LoadOpenings(o.openings); err != nil {
+			return usageError{err}
 		}
 	default:
 		// The smallest suite (radius ≥ 3) in which no opening repeats.
 		if r.Openings, o.radius, err = tournament.SuiteFor(max(o.pairs, o.randomOpenings), o.seed); err != nil {
-			return nil, nil, nil, usageError{err}
+			return usageError{err}
 		}
 		if o.randomOpenings > 0 {
 			r.Openings = r.Openings[:o.randomOpenings]
 		}
 	}
-	var sprt *stats.SPRT
-	if o.sprt != "" {
-		s, err := stats.ParseSPRT(o.sprt)
-		if err != nil {
-			return nil, nil, nil, usagef("-sprt: %v", err)
-		}
-		if len(players) != 2 {
-			return nil, nil, nil, usagef("-sprt needs exactly two players (a head-to-head match), have %d", len(players))
-		}
-		sprt = &s
-		r.SPRT = sprt
+	if o.openingOrder == "random" {
+		rng := rand.New(rand.NewPCG(o.seed, 0x6f70656e696e6773)) // "openings"
+		rng.Shuffle(len(r.Openings), func(i, j int) { r.Openings[i], r.Openings[j] = r.Openings[j], r.Openings[i] })
 	}
-	return r, players, sprt, nil
+	if k := o.openingStart; k > 0 {
+		if k > len(r.Openings) {
+			return usagef("-openings start=%d: the suite has %d openings", k, len(r.Openings))
+		}
+		r.Openings = append(r.Openings[k-1:], r.Openings[:k-1]...)
+	}
+	return nil
 }
 
 // Main runs arena with args (without the program name) and returns the exit
-// status. A first argument "openings" runs the openings subcommand.
+// status. A first argument "openings" runs the openings subcommand;
+// "-resume DIR" continues an interrupted match with the command line saved
+// in DIR.
 func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "openings" {
 		return openingsMain(ctx, args[1:], stdout, stderr)
+	}
+	resume := ""
+	if len(args) > 0 && (args[0] == "-resume" || args[0] == "--resume") {
+		if len(args) != 2 {
+			fmt.Fprintln(stderr, "arena: -resume DIR takes no other arguments: the match's own are read from DIR/"+commandFile)
+			return exitUsage
+		}
+		resume = args[1]
+		saved, err := readCommand(resume)
+		if err != nil {
+			fmt.Fprintln(stderr, "arena: -resume:", err)
+			return exitUsage
+		}
+		args = saved
 	}
 	o, err := parseFlags(args, stderr)
 	if err != nil {
@@ -207,6 +446,9 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintln(stderr, "arena:", err)
 		return exitUsage
+	}
+	if resume != "" {
+		o.out, o.resume = resume, true
 	}
 	return exitCode(stderr, "arena:", run(ctx, o, stdout, stderr))
 }
@@ -217,6 +459,9 @@ func exitCode(stderr io.Writer, prefix string, err error) int {
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return exitOK
+	case errors.Is(err, errInterrupted):
+		fmt.Fprintln(stderr, prefix, err)
+		return exitInterrupted
 	}
 	fmt.Fprintln(stderr, prefix, err)
 	var u usageError
@@ -224,69 +469,4 @@ func exitCode(stderr io.Writer, prefix string, err error) int {
 		return exitUsage
 	}
 	return exitFail
-}
-
-func run(ctx context.Context, o *options, stdout, stderr io.Writer) error {
-	r, players, _, err := setup(o)
-	if err != nil {
-		return err
-	}
-	if len(r.Openings) < o.pairs {
-		fmt.Fprintf(stderr, "arena: warning: %d openings for %d game pairs: openings repeat, and deterministic engines replay the same games, which narrows the interval without information\n", len(r.Openings), o.pairs)
-	}
-	var dir *results.RunDir
-	if o.out != "" {
-		if dir, err = results.CreateRunDir(o.out); err != nil {
-			return usageError{err}
-		}
-	}
-	var fixtures []tournament.Fixture
-	schedule := "head-to-head"
-	if len(players) == 2 {
-		fixtures = tournament.HeadToHead(0, 1, o.pairs)
-	} else {
-		schedule = "round-robin"
-		fixtures = tournament.RoundRobin(tournament.Indices(len(players)), o.pairs)
-	}
-	prog := progress.New(stderr, progress.IsTerminal(stdout), false)
-	prog.Steps = 10
-	prog.Begin("arena", 2*len(fixtures))
-	r.Progress = prog.Update
-	if dir != nil {
-		logPath := dir.Path("games.jsonl")
-		sgfDir := dir.Path("sgf")
-		r.OnGame = func(g tournament.GameRecord) error {
-			if err := tournament.AppendGameLog(logPath, g); err != nil {
-				return err
-			}
-			_, err := tournament.WriteSGF(sgfDir, g)
-			return err
-		}
-	}
-	start := time.Now()
-	tab, err := r.Run(ctx, fixtures)
-	prog.End()
-	if err != nil {
-		return err
-	}
-	sum := summarize(o, schedule, players, r, tab, time.Since(start))
-	if o.json {
-		if err := writeJSON(stdout, sum); err != nil {
-			return err
-		}
-	} else {
-		printTable(stdout, sum)
-	}
-	if dir != nil {
-		if err := results.WriteJSONAtomic(dir.Path("summary.json"), sum); err != nil {
-			return err
-		}
-		if err := winRateChart(sum).Save(dir.Path("winrate")); err != nil {
-			return err
-		}
-		if !o.json {
-			fmt.Fprintf(stdout, "\nWrote %s (summary.json, games.jsonl, sgf/, winrate.png, winrate.svg)\n", o.out)
-		}
-	}
-	return nil
 }

@@ -122,9 +122,9 @@ func TestMainBaselineNames(t *testing.T) {
 		t.Fatalf("stdout is not the JSON summary: %v\n%s", err, stdout.String())
 	}
 	want := []tournament.PlayerInfo{
-		{Name: "zhou2015", Kind: "weights", Source: "zhou2015"},
-		{Name: "qi2018-table3-1", Kind: "weights", Source: "qi2018-table3-1"},
-		{Name: "qi2018-table3-1#2", Kind: "weights", Source: tbl},
+		{Name: "zhou2015", Kind: "weights", Source: "zhou2015", Settings: "depth 1, width 4"},
+		{Name: "qi2018-table3-1", Kind: "weights", Source: "qi2018-table3-1", Settings: "depth 1, width 4"},
+		{Name: "qi2018-table3-1#2", Kind: "weights", Source: tbl, Settings: "depth 1, width 4"},
 	}
 	if !reflect.DeepEqual(sum.Players, want) {
 		t.Errorf("players %+v, want %+v", sum.Players, want)

@@ -22,9 +22,19 @@ func summarize(o *options, schedule string, players []tournament.PlayerInfo, r *
 		Depth: o.depth, Width: o.width, MaxMoves: o.maxMoves, MoveTime: o.moveTime.String(),
 		Seconds: el.Seconds(),
 	}
-	if o.openings != "" {
-		head.Openings = fmt.Sprintf("file %s (%d openings)", o.openings, len(r.Openings))
-	} else {
+	switch {
+	case o.openings == "empty":
+		head.Openings = "the empty board"
+	case o.openings != "":
+		head.Openings = fmt.Sprintf("file %s (%d openings", o.openings, len(r.Openings))
+		if o.openingOrder == "random" {
+			head.Openings += fmt.Sprintf(", order random by seed %d", o.seed)
+		}
+		if o.openingStart > 1 {
+			head.Openings += fmt.Sprintf(", from opening %d", o.openingStart)
+		}
+		head.Openings += ")"
+	default:
 		head.Openings = fmt.Sprintf("generated 3-stone suite, radius %d, seed %d (%d openings)", o.radius, o.seed, len(r.Openings))
 	}
 	return tournament.Summarize(tab, head)
@@ -40,11 +50,24 @@ func fmtWDL(r tournament.WDLCount) string { return fmt.Sprintf("%d-%d-%d", r.W, 
 
 // printTable writes the human report.
 func printTable(w io.Writer, s tournament.Summary) {
-	fmt.Fprintf(w, "%s, %d games in %.2fs; openings: %s; depth %d, width %d", s.Schedule, s.Games, s.Seconds, s.Openings, s.Depth, s.Width)
+	fmt.Fprintf(w, "%s, %d games in %.2fs; openings: %s", s.Schedule, s.Games, s.Seconds, s.Openings)
 	if s.MaxMoves > 0 {
 		fmt.Fprintf(w, ", draw after %d moves", s.MaxMoves)
 	}
+	if s.Resumed > 0 {
+		fmt.Fprintf(w, "; %d games resumed from the log", s.Resumed)
+	}
+	if s.Interrupted {
+		fmt.Fprint(w, "; INTERRUPTED: completed game pairs only")
+	}
 	fmt.Fprintln(w)
+	for _, p := range s.Players {
+		fmt.Fprintf(w, "  %s: %s %s", p.Name, p.Kind, p.Source)
+		if p.Settings != "" {
+			fmt.Fprintf(w, " (%s)", p.Settings)
+		}
+		fmt.Fprintln(w)
+	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "A\tB\tgames\tW-D-L\tscore\tElo\t±95%\tLOS\tpairs LL-LD-WL/DD-WD-WW\tA as Black\tA as White\t")

@@ -1,0 +1,289 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/roadtune/roadtune/internal/progress"
+	"github.com/roadtune/roadtune/results"
+	"github.com/roadtune/roadtune/tournament"
+	"github.com/roadtune/roadtune/tournament/stats"
+)
+
+// commandFile holds the command line of a match in its -out directory, for
+// -resume.
+const commandFile = "command.json"
+
+type savedCommand struct {
+	Args []string `json:"args"`
+}
+
+// readCommand reads the command line saved in dir.
+func readCommand(dir string) ([]string, error) {
+	data, err := os.ReadFile(dir + string(os.PathSeparator) + commandFile)
+	if err != nil {
+		return nil, fmt.Errorf("%w (is %s a match directory written by arena -out?)", err, dir)
+	}
+	var c savedCommand
+	if err := json.Unmarshal(data, &c); err != nil {
+		return nil, fmt.Errorf("%s/%s: %w", dir, commandFile, err)
+	}
+	return c.Args, nil
+}
+
+// errInterrupted ends a match stopped by a signal (exit status 130).
+var errInterrupted = errors.New("interrupted")
+
+// tally is the table of a match's completed game pairs, built as games
+// arrive in game order; it holds no game records.
+type tally struct {
+	b       *tournament.TableBuilder
+	half    *tournament.GameRecord // first game of a pair, waiting for the second
+	games   int
+	reasons map[string]int
+}
+
+func newTally(players []string) *tally {
+	return &tally{b: tournament.NewTableBuilder(players, false), reasons: map[string]int{}}
+}
+
+// add counts g once its pair is complete.
+func (t *tally) add(g tournament.GameRecord) error {
+	g.Moves, g.MoveTimes, g.Detail = nil, nil, ""
+	if t.half == nil || t.half.Pair != g.Pair {
+		t.half = &g
+		return nil
+	}
+	first := *t.half
+	t.half = nil
+	for _, r := range []tournament.GameRecord{first, g} {
+		if err := t.b.Add(r); err != nil {
+			return err
+		}
+		t.games++
+		t.reasons[r.Reason]++
+	}
+	return nil
+}
+
+// live prints cutechess-cli's running score line for one pairing.
+func live(w io.Writer, tab *tournament.Table, a, b int, sprt *stats.SPRT) {
+	m, ok := tab.Lookup(a, b)
+	if !ok {
+		return
+	}
+	s := m.Summary(tab.Players[a], tab.Players[b])
+	fmt.Fprintf(w, "Score of %s vs %s: %d - %d - %d [%.3f] %d; Elo %+.1f ± %.1f; LOS %.1f%%",
+		s.A, s.B, s.Games.W, s.Games.L, s.Games.D, s.Score, s.N, s.Elo, s.EloCI, 100*s.LOS)
+	if sprt != nil {
+		if llr, _, err := sprt.Test(m.Pairs.Counts()); err == nil {
+			lo, hi := sprt.Bounds()
+			fmt.Fprintf(w, "; LLR %.2f [%.2f, %.2f]", llr, lo, hi)
+		}
+	}
+	fmt.Fprintln(w)
+}
+
+// run plays the match and writes its report. A cancelled ctx (SIGINT,
+// SIGTERM) writes the table of the completed game pairs and returns
+// errInterrupted.
+func run(ctx context.Context, o *options, stdout, stderr io.Writer) (err error) {
+	m, err := setup(ctx, o, stderr)
+	if err != nil {
+		return err
+	}
+	if m.logFile != nil {
+		defer func() {
+			if cerr := m.log.Close(); cerr != nil && err == nil {
+				err = fmt.Errorf("-log: %w", cerr)
+			}
+			m.logFile.Close()
+		}()
+	}
+	r := m.r
+	if len(r.Openings) < o.pairs && o.openings != "empty" {
+		fmt.Fprintf(stderr, "arena: warning: %d openings for %d game pairs: openings repeat, and deterministic engines replay the same games, which narrows the interval without information\n", len(r.Openings), o.pairs)
+	}
+	names := make([]string, len(m.players))
+	for i, p := range m.players {
+		names[i] = p.Name
+	}
+	t := newTally(names)
+	var dir *results.RunDir
+	var glog *tournament.GameLog
+	resumed := 0
+	if o.out != "" {
+		if o.resume {
+			if dir, err = results.OpenRunDir(o.out); err != nil {
+				return usageError{err}
+			}
+		} else {
+			if dir, err = results.CreateRunDir(o.out); err != nil {
+				return usageError{err}
+			}
+			if err := results.WriteJSONAtomic(dir.Path(commandFile), savedCommand{Args: o.args}); err != nil {
+				return err
+			}
+		}
+		var cut int64
+		if glog, cut, err = tournament.OpenGameLog(dir.Path("games.jsonl")); err != nil {
+			return err
+		}
+		defer func() {
+			if cerr := glog.Close(); cerr != nil && err == nil {
+				err = cerr
+			}
+		}()
+		if cut > 0 {
+			fmt.Fprintf(stderr, "arena: removed an incomplete last line (%d bytes) from games.jsonl\n", cut)
+		}
+		if o.resume {
+			err := tournament.ScanGameLog(dir.Path("games.jsonl"), func(g tournament.GameRecord) error {
+				g.Moves, g.MoveTimes, g.Detail = nil, nil, ""
+				r.Resume = append(r.Resume, g)
+				return t.add(g)
+			})
+			if err != nil {
+				return err
+			}
+			resumed = len(r.Resume)
+			fmt.Fprintf(stderr, "arena: resuming %s: %d games already played\n", o.out, resumed)
+		}
+	}
+	total := 2 * len(m.fixtures)
+	if m.seeds != nil {
+		total = 0 // unknown in advance
+	}
+	var prog *progress.Display
+	if o.ratingInterval == 0 && total > 0 {
+		prog = progress.New(stderr, progress.IsTerminal(stdout), false)
+		prog.Steps = 10
+		prog.Begin("arena", total)
+		r.Progress = prog.Update
+	}
+	// A knockout restarts game numbers each round: offset them so the log
+	// and the SGF files number the games of the whole knockout.
+	offset, last := 0, -1
+	played := 0
+	r.OnGame = func(g tournament.GameRecord) error {
+		if g.Game <= last {
+			offset += last + 1
+		}
+		last = g.Game
+		g.Game += offset
+		g.Pair += offset / 2
+		if glog != nil {
+			if err := glog.Append(g); err != nil {
+				return err
+			}
+			if _, err := tournament.WriteSGF(dir.Path("sgf"), g); err != nil {
+				return err
+			}
+		}
+		if err := t.add(g); err != nil {
+			return err
+		}
+		played++
+		if o.ratingInterval > 0 && played%o.ratingInterval == 0 {
+			a, b := g.BlackIndex, g.WhiteIndex // the fixture's A has Black in a pair's first game
+			if g.Game%2 == 1 {
+				a, b = b, a
+			}
+			live(stderr, t.b.Table(), a, b, m.sprt)
+		}
+		return nil
+	}
+	start := time.Now()
+	var champion string
+	var runTab *tournament.Table
+	var runErr error
+	if m.seeds != nil {
+		var k *tournament.Knockout
+		if k, runErr = r.Knockout(ctx, m.seeds, o.pairs); runErr == nil {
+			champion = names[k.Champion]
+			printKnockout(stdout, k, names, o.json)
+		}
+	} else {
+		runTab, runErr = r.Run(ctx, m.fixtures)
+	}
+	if prog != nil {
+		prog.End()
+	}
+	interrupted := runErr != nil && ctx.Err() != nil
+	if runErr != nil && !interrupted {
+		return runErr
+	}
+	tab := t.b.Table()
+	switch {
+	case runTab != nil:
+		tab.SPRT = runTab.SPRT
+	case m.sprt != nil:
+		tab.SPRT = sprtStatus(*m.sprt, tab)
+	}
+	sum := summarize(o, o.schedule, m.players, r, tab, time.Since(start))
+	sum.Games, sum.Reasons = t.games, t.reasons
+	sum.Champion, sum.Resumed, sum.Interrupted = champion, resumed, interrupted
+	if o.json {
+		if err := writeJSON(stdout, sum); err != nil {
+			return err
+		}
+	} else {
+		printTable(stdout, sum)
+	}
+	if dir != nil {
+		if err := results.WriteJSONAtomic(dir.Path("summary.json"), sum); err != nil {
+			return err
+		}
+		if err := winRateChart(sum).Save(dir.Path("winrate")); err != nil {
+			return err
+		}
+		if !o.json {
+			fmt.Fprintf(stdout, "\nWrote %s (summary.json, games.jsonl, sgf/, winrate.png, winrate.svg)\n", o.out)
+		}
+	}
+	if interrupted {
+		how := ""
+		if dir != nil && m.seeds == nil {
+			how = "; continue with: arena -resume " + o.out
+		}
+		return fmt.Errorf("%w after %d games in this run: the table holds the %d completed game pairs%s", errInterrupted, played, t.games/2, how)
+	}
+	return nil
+}
+
+// sprtStatus is the SPRT state of the table's one pairing (a match
+// stopped before the test decided).
+func sprtStatus(s stats.SPRT, tab *tournament.Table) *tournament.SPRTStatus {
+	lo, hi := s.Bounds()
+	st := &tournament.SPRTStatus{SPRT: s, Lower: lo, Upper: hi, Decision: stats.Continue.String()}
+	if len(tab.Matchups) == 1 {
+		p := tab.Matchups[0].Pairs
+		if llr, dec, err := s.Test(p.Counts()); err == nil {
+			st.LLR, st.Pairs, st.Decision = llr, p.N(), dec.String()
+		}
+	}
+	return st
+}
+
+// printKnockout writes the rounds of a knockout (text mode only).
+func printKnockout(w io.Writer, k *tournament.Knockout, names []string, asJSON bool) {
+	if asJSON {
+		return
+	}
+	for i, rd := range k.Rounds {
+		fmt.Fprintf(w, "knockout round %d:", i+1)
+		for _, b := range rd.Byes {
+			fmt.Fprintf(w, " %s (bye);", names[b])
+		}
+		for _, mt := range rd.Matches {
+			fmt.Fprintf(w, " %s %.1f-%.1f %s → %s;", names[mt.A], mt.Score, float64(mt.Games)-mt.Score, names[mt.B], names[mt.Winner])
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "champion: %s\n\n", names[k.Champion])
+}
