@@ -52,6 +52,19 @@ func (c BarChart) Save(base string) error {
 	return layout.save(base, w, h)
 }
 
+// SVG renders the chart as an SVG document, with Save's checks and errors.
+func (c BarChart) SVG() ([]byte, error) {
+	w, h, err := chartSize("bar chart", c.Width, c.Height)
+	if err != nil {
+		return nil, err
+	}
+	layout, err := c.layout()
+	if err != nil {
+		return nil, fmt.Errorf("results: bar chart %q: %w", c.Title, err)
+	}
+	return layout.svg(w, h)
+}
+
 // layout validates the chart and builds its plot and legend.
 func (c BarChart) layout() (chartLayout, error) {
 	if len(c.Bars) == 0 {

@@ -246,17 +246,10 @@ func (l chartLayout) save(base string, w, h vg.Length) error {
 	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(&pngBuf); err != nil {
 		return fmt.Errorf("results: chart %s.png: %w", base, err)
 	}
-
-	svg := vgsvg.New(w, h)
-	l.draw(draw.New(svg))
-	var svgBuf bytes.Buffer
-	if _, err := svg.WriteTo(&svgBuf); err != nil {
+	svgData, err := l.svg(w, h)
+	if err != nil {
 		return fmt.Errorf("results: chart %s.svg: %w", base, err)
 	}
-	// Name metric-compatible fallbacks for viewers without Liberation Sans.
-	svgData := bytes.ReplaceAll(svgBuf.Bytes(), []byte("font-family:Liberation Sans;"),
-		[]byte("font-family:'Liberation Sans',Arimo,Arial,Helvetica,sans-serif;"))
-
 	if err := os.MkdirAll(filepath.Dir(base), 0o755); err != nil {
 		return fmt.Errorf("results: chart: %w", err)
 	}
@@ -264,6 +257,27 @@ func (l chartLayout) save(base string, w, h vg.Length) error {
 		return err
 	}
 	return WriteFileAtomic(base+".svg", svgData)
+}
+
+// svg renders the chart at w x h as an SVG document.
+func (l chartLayout) svg(w, h vg.Length) ([]byte, error) {
+	svg := vgsvg.New(w, h)
+	l.draw(draw.New(svg))
+	var svgBuf bytes.Buffer
+	if _, err := svg.WriteTo(&svgBuf); err != nil {
+		return nil, err
+	}
+	// Name metric-compatible fallbacks for viewers without Liberation Sans.
+	return bytes.ReplaceAll(svgBuf.Bytes(), []byte("font-family:Liberation Sans;"),
+		[]byte("font-family:'Liberation Sans',Arimo,Arial,Helvetica,sans-serif;")), nil
+}
+
+// Chart is a chart that can be saved as PNG and SVG files or rendered as
+// an SVG document in memory (for a web page or a self-contained report):
+// LineChart and BarChart.
+type Chart interface {
+	Save(base string) error
+	SVG() ([]byte, error)
 }
 
 // hline is a horizontal reference line across the whole data area. Its

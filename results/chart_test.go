@@ -1,6 +1,7 @@
 package results
 
 import (
+	"bytes"
 	"fmt"
 	"image"
 	"image/color"
@@ -270,4 +271,32 @@ func BenchmarkAppendJSONL(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "games/s")
+}
+
+// TestChartSVGMatchesSave: the in-memory SVG is the file Save writes.
+func TestChartSVGMatchesSave(t *testing.T) {
+	dir := t.TempDir()
+	charts := map[string]Chart{
+		"line": LineChart{Title: "t", Series: []Series{{Name: "a", X: []float64{0, 1}, Y: []float64{1, 2}}}},
+		"bar":  BarChart{Title: "b", Bars: []Bar{{Label: "x", Value: 1, Lo: 0, Hi: 2}}},
+	}
+	for name, c := range charts {
+		svg, err := c.SVG()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Save(filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+		file, err := os.ReadFile(filepath.Join(dir, name+".svg"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(svg, file) || !bytes.HasPrefix(bytes.TrimSpace(svg), []byte("<?xml")) {
+			t.Errorf("%s: SVG() differs from the saved file (%d vs %d bytes)", name, len(svg), len(file))
+		}
+	}
+	if _, err := (LineChart{}).SVG(); err == nil {
+		t.Error("a chart without series rendered")
+	}
 }

@@ -57,6 +57,19 @@ func (c LineChart) Save(base string) error {
 	return layout.save(base, w, h)
 }
 
+// SVG renders the chart as an SVG document, with Save's checks and errors.
+func (c LineChart) SVG() ([]byte, error) {
+	w, h, err := chartSize("line chart", c.Width, c.Height)
+	if err != nil {
+		return nil, err
+	}
+	layout, err := c.layout()
+	if err != nil {
+		return nil, fmt.Errorf("results: line chart %q: %w", c.Title, err)
+	}
+	return layout.svg(w, h)
+}
+
 // layout validates the chart and builds its plot and legend.
 func (c LineChart) layout() (chartLayout, error) {
 	if len(c.Series) == 0 {

@@ -224,7 +224,8 @@ func (j *Job) ladder(ctx context.Context, recs []optimize.Record) (*ladderResult
 	if err := results.WriteJSONAtomic(j.dir.Path(FileLadder), lr.Rungs); err != nil {
 		return nil, err
 	}
-	ref, err := ladderChart(dir, lr.Rungs)
+	lc := ladderChart(lr.Rungs)
+	ref, err := savePlot(dir, lc.Name, lc.Chart, lc.Title)
 	if err != nil {
 		return nil, err
 	}
@@ -314,19 +315,18 @@ func VerdictLine(rungs []Rung) string {
 
 // ladderChart draws every rung's Elo with its 95% interval, a bar per
 // opponent and depth, and the 0 Elo line.
-func ladderChart(dir string, rungs []Rung) (plotRef, error) {
+func ladderChart(rungs []Rung) Chart {
 	bars := make([]results.Bar, len(rungs))
 	for i, r := range rungs {
 		m := r.Match()
 		bars[i] = results.Bar{Label: fmt.Sprintf("%s d%d", m.B, r.Depth), Value: m.Elo, Lo: m.Elo - m.EloCI, Hi: m.Elo + m.EloCI}
 	}
-	chart := results.BarChart{
+	return Chart{Name: "ladder", Title: "Verification ladder: Elo with 95% interval per opponent and depth", Chart: results.BarChart{
 		Title:   "Verification ladder: Elo of the tuned vector",
 		YLabel:  "Elo (95% interval)",
 		Bars:    bars,
 		RefLine: &results.HLine{Name: "0 Elo", Y: 0},
-	}
-	return savePlot(dir, "ladder", chart, "Verification ladder: Elo with 95% interval per opponent and depth")
+	}}
 }
 
 // llrChart draws a rung's SPRT log-likelihood ratio after each completed

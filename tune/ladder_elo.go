@@ -67,9 +67,9 @@ func (j *Job) measureElo(ctx context.Context, rec *optimize.Record) error {
 }
 
 // eloChart draws the best vector's Elo by step, with its 95% interval as
-// two more lines and the 0 Elo line, over the steps that measured it; no
-// chart when none did.
-func (j *Job) eloChart(recs []optimize.Record) (*plotRef, error) {
+// two more lines and the 0 Elo line, over the steps that measured it; nil
+// when none did.
+func eloChart(cfg Config, unit string, recs []optimize.Record) *Chart {
 	var x, elo, lo, hi []float64
 	for _, r := range recs {
 		e, ok := r.Metrics[MetricElo]
@@ -81,20 +81,18 @@ func (j *Job) eloChart(recs []optimize.Record) (*plotRef, error) {
 		elo, lo, hi = append(elo, e), append(lo, e-ci), append(hi, e+ci)
 	}
 	if len(x) == 0 {
-		return nil, nil
+		return nil
 	}
-	opp := j.cfg.eloOpponent()
-	title := fmt.Sprintf("Elo of the best vector against %s by %s", opp, j.spec.Unit)
-	chart := results.LineChart{
-		Title: title, XLabel: j.spec.Unit,
-		YLabel: fmt.Sprintf("Elo (%d game pairs, depth %d)", j.cfg.Validation.EloPairs, j.cfg.Engine.Depth),
+	opp := cfg.eloOpponent()
+	title := fmt.Sprintf("Elo of the best vector against %s by %s", opp, unit)
+	return &Chart{Name: "elo", Title: title, Chart: results.LineChart{
+		Title: title, XLabel: unit,
+		YLabel: fmt.Sprintf("Elo (%d game pairs, depth %d)", cfg.Validation.EloPairs, cfg.Engine.Depth),
 		Series: []results.Series{
 			{Name: "Elo", X: x, Y: elo},
 			{Name: "95% low", X: x, Y: lo},
 			{Name: "95% high", X: x, Y: hi},
 		},
 		HLines: []results.HLine{{Name: "0 Elo", Y: 0}},
-	}
-	ref, err := savePlot(j.dir.Path(DirPlots), "elo", chart, title)
-	return &ref, err
+	}}
 }

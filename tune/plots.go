@@ -1,6 +1,8 @@
 package tune
 
 import (
+	"errors"
+	"io/fs"
 	"path/filepath"
 
 	"github.com/roadtune/roadtune/optimize"
@@ -34,31 +36,33 @@ func geneSeries(names []string, x []float64, vectors [][]float64) []results.Seri
 	return out
 }
 
-// plots draws the best vector's genes by step, the method's own charts
-// (Spec.Charts over the records' metrics) and, when it was measured, the
-// best vector's Elo by step.
-func (j *Job) plots(recs []optimize.Record) ([]plotRef, error) {
+// Chart is one chart of a run: Name is its file base under plots/ (Name
+// .png and .svg), Title what the report calls it.
+type Chart struct {
+	Name, Title string
+	Chart       results.Chart
+}
+
+// runCharts builds the charts of a run's records: the best vector's genes
+// by step, the method's own charts (Spec.Charts over the records' metrics)
+// and, when it was measured, the best vector's Elo by step.
+func runCharts(cfg Config, spec optimize.Spec, recs []optimize.Record) []Chart {
 	if len(recs) == 0 {
-		return nil, nil
+		return nil
 	}
-	dir := j.dir.Path(DirPlots)
-	unit := j.spec.Unit
+	unit := spec.Unit
 	x := make([]float64, len(recs))
 	best := make([][]float64, len(recs))
 	for i, r := range recs {
 		x[i] = float64(r.Step)
 		best[i] = r.Best
 	}
-	genes := results.LineChart{
-		Title: "The best vector's genes by " + unit, XLabel: unit, YLabel: "road weight",
-		Series: geneSeries(j.cfg.GeneNames(), x, best),
-	}
-	ref, err := savePlot(dir, "genes", genes, "The best vector's genes by "+unit)
-	if err != nil {
-		return nil, err
-	}
-	refs := []plotRef{ref}
-	for _, c := range j.spec.Charts {
+	title := "The best vector's genes by " + unit
+	out := []Chart{{Name: "genes", Title: title, Chart: results.LineChart{
+		Title: title, XLabel: unit, YLabel: "road weight",
+		Series: geneSeries(cfg.GeneNames(), x, best),
+	}}}
+	for _, c := range spec.Charts {
 		var series []results.Series
 		for _, m := range c.Metrics {
 			y := make([]float64, len(recs))
@@ -68,7 +72,7 @@ func (j *Job) plots(recs []optimize.Record) ([]plotRef, error) {
 			series = append(series, results.Series{Name: m, X: x, Y: y})
 		}
 		if c.Prefix != "" {
-			for _, g := range j.cfg.GeneNames() {
+			for _, g := range cfg.GeneNames() {
 				y := make([]float64, len(recs))
 				for i, r := range recs {
 					y[i] = r.Metrics[c.Prefix+g]
@@ -76,19 +80,45 @@ func (j *Job) plots(recs []optimize.Record) ([]plotRef, error) {
 				series = append(series, results.Series{Name: g, X: x, Y: y})
 			}
 		}
-		chart := results.LineChart{Title: c.Title, XLabel: unit, YLabel: c.YLabel, Series: series}
-		ref, err := savePlot(dir, c.Name, chart, c.Title)
+		out = append(out, Chart{Name: c.Name, Title: c.Title,
+			Chart: results.LineChart{Title: c.Title, XLabel: unit, YLabel: c.YLabel, Series: series}})
+	}
+	if elo := eloChart(cfg, unit, recs); elo != nil {
+		out = append(out, *elo)
+	}
+	return out
+}
+
+// plots saves the charts of the records under plots/.
+func (j *Job) plots(recs []optimize.Record) ([]plotRef, error) {
+	dir := j.dir.Path(DirPlots)
+	var refs []plotRef
+	for _, c := range runCharts(j.cfg, j.spec, recs) {
+		ref, err := savePlot(dir, c.Name, c.Chart, c.Title)
 		if err != nil {
 			return nil, err
 		}
 		refs = append(refs, ref)
 	}
-	elo, err := j.eloChart(recs)
-	if err != nil {
-		return nil, err
-	}
-	if elo != nil {
-		refs = append(refs, *elo)
-	}
 	return refs, nil
+}
+
+// Charts returns the run's charts from what is on disk now, finished or
+// not: those of the checkpointed records (the best vector's genes, the
+// method's charts, the best vector's Elo when measured) and, once the run
+// has its verification ladder, the ladder's chart. They are the charts
+// the run writes under plots/, for a page or a report to render (SVG).
+// Errors are those of reading ladder.json.
+func (r *RunResults) Charts() ([]Chart, error) {
+	out := runCharts(r.Config, r.Spec, r.Records)
+	var rungs []Rung
+	err := results.ReadJSON(filepath.Join(r.Dir, FileLadder), &rungs)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return nil, err
+	case len(rungs) > 0:
+		out = append(out, ladderChart(rungs))
+	}
+	return out, nil
 }
