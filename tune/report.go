@@ -10,7 +10,7 @@ import (
 
 // writeReport writes report.md: the setting, the best vector, the
 // verification ladder with its verdict, wall time and games/s, and the
-// plots.
+// plots; then report.html beside it (WriteReportHTML).
 func (j *Job) writeReport(plots []plotRef, lr *ladderResult) error {
 	var b strings.Builder
 	c := j.cfg
@@ -65,7 +65,10 @@ func (j *Job) writeReport(plots []plotRef, lr *ladderResult) error {
 	for _, p := range plots {
 		fmt.Fprintf(&b, "### %s\n\n![%s](%s.png)\n\n", p.Title, p.Title, filepath.ToSlash(p.File))
 	}
-	return results.WriteFileAtomic(j.dir.Path(FileReport), []byte(b.String()))
+	if err := results.WriteFileAtomic(j.dir.Path(FileReport), []byte(b.String())); err != nil {
+		return err
+	}
+	return WriteReportHTML(j.dir.Dir)
 }
 
 func boundsText(bc BoundsConfig) string {
