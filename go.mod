@@ -7,6 +7,7 @@ require (
 	github.com/schollz/progressbar/v3 v3.19.1
 	github.com/yuin/goldmark v1.8.7
 	golang.org/x/image v0.30.0
+	golang.org/x/net v0.43.0
 	golang.org/x/sync v0.24.0
 	gonum.org/v1/gonum v0.17.0
 	gonum.org/v1/plot v0.17.0
