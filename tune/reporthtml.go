@@ -84,8 +84,9 @@ func reportHTML(dir string, md []byte) ([]byte, error) {
 }
 
 // reportCSS is the page's whole stylesheet: a readable column, tables with
-// borders that scroll sideways on a narrow screen, charts as wide as the
-// column.
+// borders that scroll sideways on a narrow screen (a cell keeps a number and
+// its interval on one line; headers and the last column, where the long
+// text of the setting table is, wrap), charts as wide as the column.
 const reportCSS = `body { margin: 0; background: #fff; color: #1f2328; line-height: 1.5;
   font-family: system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif; }
 main { max-width: 62rem; margin: 0 auto; padding: 1rem 1.5rem 3rem; }
@@ -95,7 +96,8 @@ h2 { font-size: 1.35rem; margin-top: 2.2rem; }
 table { display: block; max-width: 100%; overflow-x: auto; border-collapse: collapse;
   margin: 1rem 0; font-variant-numeric: tabular-nums; }
 th, td { border: 1px solid #d0d7de; padding: .3rem .65rem; }
-td[style*="right"] { white-space: nowrap; }
+td { white-space: nowrap; }
+td:last-child { white-space: normal; }
 th { background: #f6f8fa; }
 tbody tr:nth-child(even) { background: #fafbfc; }
 code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: .9em;
