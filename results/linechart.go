@@ -3,6 +3,7 @@ package results
 import (
 	"errors"
 	"fmt"
+	"image/color"
 	"math"
 
 	"gonum.org/v1/plot"
@@ -31,20 +32,34 @@ type HLine struct {
 //
 // Series i is drawn in colour i mod 12 with dash pattern i / 12 (solid for the
 // first 12), with markers when it has at most 40 points. With more than one
-// series, or a named HLine, a legend sits right of the plot, in several columns
-// if needed. When every X is a whole number the X axis ticks only whole numbers.
+// series, a named HLine or a BaselineName, a legend sits right of the plot, in
+// several columns if needed, or under the plot when it would take more than
+// 35% of the width. When every X is a whole number the X axis ticks only whole
+// numbers. The title is set across the chart, in smaller type or on two
+// lines (more if need be) when it is too long for one line.
 type LineChart struct {
 	Title, XLabel, YLabel string
 	Series                []Series
 	HLines                []HLine
-	Width, Height         float64
+	// Baseline, when not empty, holds one reference value per series (NaN
+	// for none), e.g. a baseline vector's value of each gene: each is
+	// drawn as a thin dashed horizontal line in its series' colour, and
+	// BaselineName, when set, names them in the legend with a grey dashed
+	// line (e.g. "zhou2015 (dashed)").
+	Baseline     []float64
+	BaselineName string
+	// Note, when set, is a caption in small italic type under the chart,
+	// wrapped to its width: what a reader must know to read the chart right.
+	Note          string
+	Width, Height float64
 }
 
 // Save writes the chart to base+".png" (150 dpi) and base+".svg", creating the
 // parent directory; each file is replaced atomically. It is an error to have no
 // series, a series with no points or with len(X) != len(Y), a NaN or infinite
-// coordinate or HLine, or a size outside [4, 100] cm; errors name the series
-// and the point index.
+// coordinate or HLine, a Baseline not of one value per series or with an
+// infinite value, or a size outside [4, 100] cm; errors name the series and
+// the point index.
 func (c LineChart) Save(base string) error {
 	w, h, err := chartSize("line chart "+base, c.Width, c.Height)
 	if err != nil {
@@ -100,7 +115,16 @@ func (c LineChart) layout() (chartLayout, error) {
 		}
 	}
 
-	p := newPlot(c.Title, c.XLabel, c.YLabel)
+	if len(c.Baseline) > 0 && len(c.Baseline) != len(c.Series) {
+		return chartLayout{}, fmt.Errorf("%d baseline values for %d series", len(c.Baseline), len(c.Series))
+	}
+	for i, v := range c.Baseline {
+		if math.IsInf(v, 0) {
+			return chartLayout{}, fmt.Errorf("baseline of series %d (%q): %g", i, c.Series[i].Name, v)
+		}
+	}
+
+	p := newPlot(c.XLabel, c.YLabel)
 	p.Add(gridLines(true))
 	if wholeX {
 		p.X.Tick.Marker = niceTicks{integer: true}
@@ -141,11 +165,27 @@ func (c LineChart) layout() (chartLayout, error) {
 			name = fmt.Sprintf("series %d", i+1)
 		}
 		seriesLegend = append(seriesLegend, legendEntry{name: name, thumbs: thumbs})
+		if len(c.Baseline) > 0 && !math.IsNaN(c.Baseline[i]) {
+			p.Add(baselineLine(c.Baseline[i], line.LineStyle.Color))
+		}
 	}
-	if len(c.Series) > 1 || len(legend) > 0 {
+	if len(c.Baseline) > 0 && c.BaselineName != "" {
+		seriesLegend = append(seriesLegend, legendEntry{name: c.BaselineName,
+			thumbs: []plot.Thumbnailer{baselineLine(0, refColor)}})
+	}
+	if len(c.Series) > 1 || len(legend) > 0 || len(seriesLegend) > 1 {
 		legend = append(seriesLegend, legend...)
 	}
-	return chartLayout{plot: p, legend: legend}, nil
+	return chartLayout{plot: p, title: c.Title, note: c.Note, legend: legend}, nil
+}
+
+// baselineLine is a series' baseline value: a thin dashed line in its colour.
+func baselineLine(y float64, col color.Color) hline {
+	return hline{y: y, style: draw.LineStyle{
+		Color:  col,
+		Width:  vg.Points(1),
+		Dashes: []vg.Length{vg.Points(4), vg.Points(3)},
+	}}
 }
 
 // seriesStyle is the line and marker style of series i: colour i mod 12, dash
