@@ -90,8 +90,8 @@ func eloChart(cfg Config, unit string, recs []optimize.Record) *Chart {
 		YLabel: fmt.Sprintf("Elo (%d game pairs, depth %d)", cfg.Validation.EloPairs, cfg.Engine.Depth),
 		Series: []results.Series{
 			{Name: "Elo", X: x, Y: elo},
-			{Name: "95% low", X: x, Y: lo},
-			{Name: "95% high", X: x, Y: hi},
+			{Name: "95% interval (low)", X: x, Y: lo},
+			{Name: "95% interval (high)", X: x, Y: hi},
 		},
 		HLines: []results.HLine{{Name: "0 Elo", Y: 0}},
 	}}
