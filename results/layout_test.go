@@ -286,3 +286,29 @@ func TestLineChartBaseline(t *testing.T) {
 		t.Error("one baseline value for two series: no error")
 	}
 }
+
+func TestLineChartBand(t *testing.T) {
+	x := []float64{0, 1, 2}
+	c := LineChart{Series: []Series{{Name: "Elo", X: x, Y: []float64{0, 10, 5}}},
+		Bands: []Band{{Name: IntervalName, X: x, Lo: []float64{-20, -5, -15}, Hi: []float64{20, 25, 25}}}}
+	l, err := c.layout()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.legend) != 2 || l.legend[0].name != "Elo" || l.legend[1].name != IntervalName {
+		t.Errorf("legend %v", l.legend)
+	}
+	if l.plot.Y.Min != -20 || l.plot.Y.Max != 25 {
+		t.Errorf("Y axis [%g, %g], want the band's [-20, 25]", l.plot.Y.Min, l.plot.Y.Max)
+	}
+	for _, bad := range []Band{
+		{X: x, Lo: x, Hi: x, Series: 1},
+		{X: x, Lo: x[:2], Hi: x},
+		{X: x, Lo: x, Hi: []float64{0, math.Inf(1), 0}},
+	} {
+		c.Bands = []Band{bad}
+		if _, err := c.layout(); err == nil {
+			t.Errorf("band %+v: no error", bad)
+		}
+	}
+}
