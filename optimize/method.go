@@ -169,10 +169,27 @@ type Chart struct {
 	Title   string   // the chart's title
 	YLabel  string   // the y axis, with units
 	Metrics []string // keys of Record.Metrics, one series each
+	// Labels are the legend's words for Metrics, in the same order (e.g.
+	// "mean distance to the focus" for "mean_dist"); a missing or empty
+	// label falls back to the metric's key. See Chart.Label.
+	Labels []string
 	// Prefix, when set, adds one series per gene: the metric named
 	// Prefix+gene (e.g. "theta_norm.S1"), labelled by the gene, in gene
 	// order, for per-gene figures whose names the Spec cannot know.
 	Prefix string
+	// Note, when set, is a caption under the chart: what a reader must
+	// know to read it right (e.g. that a generation's fitness is relative
+	// to that generation's population).
+	Note string
+}
+
+// Label is the legend's name of Metrics[i]: Labels[i], or the metric's key
+// when that is missing or empty.
+func (c Chart) Label(i int) string {
+	if i < len(c.Labels) && c.Labels[i] != "" {
+		return c.Labels[i]
+	}
+	return c.Metrics[i]
 }
 
 // Spec describes a method to a job runner (package tune's registry): its

@@ -26,13 +26,16 @@ type Bar struct {
 // fit) and each bar's value is printed above its whisker. RefLine, if set, is
 // drawn dashed across the chart (named in a legend when its Name is set).
 // YMin and YMax, if set, fix the Y axis; otherwise it fits the bars, the
-// intervals and the reference line. Width and Height are in centimetres;
-// 0 means 16 x 10 cm.
+// intervals and the reference line. When a bar has an interval, the legend
+// names the whiskers "95% interval". The title is fitted to the width as
+// LineChart's is, and Note, when set, is a caption under the chart. Width and
+// Height are in centimetres; 0 means 16 x 10 cm.
 type BarChart struct {
 	Title, YLabel string
 	Bars          []Bar
 	RefLine       *HLine
 	YMin, YMax    *float64
+	Note          string
 	Width, Height float64
 }
 
@@ -103,7 +106,7 @@ func (c BarChart) layout() (chartLayout, error) {
 		}
 	}
 
-	p := newPlot(c.Title, "", c.YLabel)
+	p := newPlot("", c.YLabel)
 	p.Add(gridLines(false))
 
 	bars, err := plotter.NewBarChart(values, vg.Points(20))
@@ -123,6 +126,13 @@ func (c BarChart) layout() (chartLayout, error) {
 	}
 	errs.LineStyle = draw.LineStyle{Color: rgb(0x22, 0x22, 0x22), Width: vg.Points(1.2)}
 	p.Add(errs)
+	var legend []legendEntry
+	for _, b := range c.Bars {
+		if b.Lo < b.Hi {
+			legend = append(legend, legendEntry{name: IntervalName, thumbs: []plot.Thumbnailer{whisker{errs.LineStyle}}})
+			break
+		}
+	}
 
 	// Value labels just above each whisker, skipped where a fixed YMax
 	// would put them outside the chart.
@@ -153,7 +163,6 @@ func (c BarChart) layout() (chartLayout, error) {
 		p.Add(valueLabels)
 	}
 
-	var legend []legendEntry
 	if c.RefLine != nil {
 		ref := refLine(c.RefLine.Y, 0)
 		p.Add(ref)
@@ -200,7 +209,22 @@ func (c BarChart) layout() (chartLayout, error) {
 			p.X.Tick.Label.YAlign = text.YTop
 		}
 	}
-	return chartLayout{plot: p, legend: legend, prepare: prepare}, nil
+	return chartLayout{plot: p, title: c.Title, note: c.Note, legend: legend, prepare: prepare}, nil
+}
+
+// IntervalName is the legend's name of a BarChart's whiskers.
+const IntervalName = "95% interval"
+
+// whisker is the legend thumbnail of an interval: a vertical line with caps.
+type whisker struct{ style draw.LineStyle }
+
+func (w whisker) Thumbnail(c *draw.Canvas) {
+	x := c.Center().X
+	lo, hi := c.Min.Y+vg.Points(1), c.Max.Y-vg.Points(1)
+	capW := (c.Max.X - c.Min.X) * 0.2
+	c.StrokeLine2(w.style, x, lo, x, hi)
+	c.StrokeLine2(w.style, x-capW, lo, x+capW, lo)
+	c.StrokeLine2(w.style, x-capW, hi, x+capW, hi)
 }
 
 // valueDecimals is the number of decimals that shows largest (the largest

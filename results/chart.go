@@ -91,12 +91,10 @@ func sans(size float64, bold bool) font.Font {
 }
 
 // newPlot returns a plot with the package's fonts, a light grid and the given
-// title and axis labels.
-func newPlot(title, xLabel, yLabel string) *plot.Plot {
+// axis labels. It has no title: chartLayout draws the title across the whole
+// chart, fitted to its width.
+func newPlot(xLabel, yLabel string) *plot.Plot {
 	p := plot.New()
-	p.Title.Text = title
-	p.Title.TextStyle.Font = sans(13, true)
-	p.Title.Padding = vg.Points(8)
 	for _, ax := range []*plot.Axis{&p.X, &p.Y} {
 		ax.Label.TextStyle.Font = sans(11, false)
 		ax.Tick.Label.Font = sans(9.5, false)
@@ -126,109 +124,6 @@ func chartSize(kind string, wCm, hCm float64) (vg.Length, vg.Length, error) {
 		}
 	}
 	return vg.Length(wCm) * vg.Centimeter, vg.Length(hCm) * vg.Centimeter, nil
-}
-
-// legendEntry is one line of a chart legend.
-type legendEntry struct {
-	name   string
-	thumbs []plot.Thumbnailer
-}
-
-// chartLayout is what a chart needs to draw itself: the plot, the legend
-// entries to place outside the data area on the right (in as many columns as
-// the height requires), and an optional hook run once the width left for the
-// plot is known (bar widths, label rotation).
-type chartLayout struct {
-	plot    *plot.Plot
-	legend  []legendEntry
-	prepare func(p *plot.Plot, plotArea draw.Canvas)
-}
-
-// draw renders the chart on dc: white background, plot on the left, legend
-// columns on the right aligned with the top of the data area.
-func (l chartLayout) draw(dc draw.Canvas) {
-	dc.SetColor(color.White)
-	dc.Fill(dc.Rectangle.Path())
-	margin := vg.Points(6)
-	dc = draw.Crop(dc, margin, -margin, margin, -margin)
-	p := l.plot
-	if len(l.legend) == 0 {
-		if l.prepare != nil {
-			l.prepare(p, dc)
-		}
-		p.Draw(dc)
-		return
-	}
-
-	// The height from the top of the data area to the bottom of the chart
-	// decides the number of columns; a legend wider than half the chart is
-	// set in smaller type, down to 6.5 pt, before it is cut.
-	data := p.DataCanvas(dc)
-	avail := data.Max.Y - dc.Min.Y
-	gap := vg.Points(10)
-	var cols []plot.Legend
-	var widths []vg.Length
-	var total vg.Length
-	for _, size := range []float64{9.5, 8.5, 7.5, 6.5} {
-		sty := p.Legend.TextStyle
-		sty.Font.Size = vg.Points(size)
-		pad := vg.Points(size / 4)
-		cols, widths, total = legendColumns(l.legend, sty, pad, p.Legend.ThumbnailWidth, avail, gap)
-		if total <= (dc.Max.X-dc.Min.X)/2 {
-			break
-		}
-	}
-	total = min(total, (dc.Max.X-dc.Min.X)/2)
-
-	plotArea := draw.Crop(dc, 0, -total, 0, 0)
-	if l.prepare != nil {
-		l.prepare(p, plotArea)
-	}
-	p.Draw(plotArea)
-
-	data = p.DataCanvas(plotArea)
-	x := plotArea.Max.X + gap
-	for i := range cols {
-		c := dc
-		c.Rectangle = vg.Rectangle{
-			Min: vg.Point{X: x, Y: dc.Min.Y},
-			Max: vg.Point{X: x + widths[i], Y: data.Max.Y},
-		}
-		cols[i].Draw(c)
-		x += widths[i] + gap
-	}
-}
-
-// legendColumns splits entries into as few top-aligned legend columns as fit
-// in height avail, and returns them with their widths and the total width
-// including a gap before each column and after the last.
-func legendColumns(entries []legendEntry, sty text.Style, pad, thumbW, avail, gap vg.Length) ([]plot.Legend, []vg.Length, vg.Length) {
-	var entryH vg.Length
-	for _, e := range entries {
-		entryH = max(entryH, sty.Rectangle(e.name).Max.Y)
-	}
-	rows := max(1, int((avail+pad)/(entryH+pad)))
-	ncol := (len(entries) + rows - 1) / rows
-	perCol := (len(entries) + ncol - 1) / ncol
-
-	var cols []plot.Legend
-	var widths []vg.Length
-	total := gap
-	for start := 0; start < len(entries); start += perCol {
-		leg := plot.NewLegend()
-		leg.TextStyle = sty
-		leg.Padding = pad
-		leg.ThumbnailWidth = thumbW
-		leg.Top, leg.Left = true, true
-		for _, e := range entries[start:min(start+perCol, len(entries))] {
-			leg.Add(e.name, e.thumbs...)
-		}
-		w := leg.Rectangle(draw.Canvas{}).Size().X
-		cols = append(cols, leg)
-		widths = append(widths, w)
-		total += w + gap
-	}
-	return cols, widths, total
 }
 
 // save renders the chart at w x h as base+".png" (chartDPI) and base+".svg",

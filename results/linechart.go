@@ -3,6 +3,7 @@ package results
 import (
 	"errors"
 	"fmt"
+	"image/color"
 	"math"
 
 	"gonum.org/v1/plot"
@@ -18,6 +19,16 @@ type Series struct {
 	X, Y []float64
 }
 
+// Band is a shaded area between Lo[i] and Hi[i] at X[i], such as the 95%
+// interval of a measured Elo, drawn under the series in a light tint of the
+// colour of the series it goes with (Series, an index into the chart's
+// Series) and named Name in the legend.
+type Band struct {
+	Name      string
+	Series    int
+	X, Lo, Hi []float64
+}
+
 // HLine is a horizontal reference line at Y, such as an SPRT bound or the 50%
 // score line. A non-empty Name puts it in the legend.
 type HLine struct {
@@ -31,20 +42,36 @@ type HLine struct {
 //
 // Series i is drawn in colour i mod 12 with dash pattern i / 12 (solid for the
 // first 12), with markers when it has at most 40 points. With more than one
-// series, or a named HLine, a legend sits right of the plot, in several columns
-// if needed. When every X is a whole number the X axis ticks only whole numbers.
+// series, a named HLine or a BaselineName, a legend sits right of the plot, in
+// several columns if needed, or under the plot when it would take more than
+// 35% of the width. When every X is a whole number the X axis ticks only whole
+// numbers. The title is set across the chart, in smaller type or on two
+// lines (more if need be) when it is too long for one line.
 type LineChart struct {
 	Title, XLabel, YLabel string
 	Series                []Series
 	HLines                []HLine
-	Width, Height         float64
+	Bands                 []Band
+	// Baseline, when not empty, holds one reference value per series (NaN
+	// for none), e.g. a baseline vector's value of each gene: each is
+	// drawn as a thin dashed horizontal line in its series' colour, and
+	// BaselineName, when set, names them in the legend with a grey dashed
+	// line (e.g. "zhou2015 (dashed)").
+	Baseline     []float64
+	BaselineName string
+	// Note, when set, is a caption in small italic type under the chart,
+	// wrapped to its width: what a reader must know to read the chart right.
+	Note          string
+	Width, Height float64
 }
 
 // Save writes the chart to base+".png" (150 dpi) and base+".svg", creating the
 // parent directory; each file is replaced atomically. It is an error to have no
 // series, a series with no points or with len(X) != len(Y), a NaN or infinite
-// coordinate or HLine, or a size outside [4, 100] cm; errors name the series
-// and the point index.
+// coordinate or HLine, a Band whose Series is not a series index or whose
+// X, Lo and Hi differ in length or are not finite, a Baseline not of one value per series or with an
+// infinite value, or a size outside [4, 100] cm; errors name the series and
+// the point index.
 func (c LineChart) Save(base string) error {
 	w, h, err := chartSize("line chart "+base, c.Width, c.Height)
 	if err != nil {
@@ -100,12 +127,45 @@ func (c LineChart) layout() (chartLayout, error) {
 		}
 	}
 
-	p := newPlot(c.Title, c.XLabel, c.YLabel)
+	for i, b := range c.Bands {
+		name := fmt.Sprintf("band %d (%q)", i, b.Name)
+		if b.Series < 0 || b.Series >= len(c.Series) {
+			return chartLayout{}, fmt.Errorf("%s: series %d of %d", name, b.Series, len(c.Series))
+		}
+		if len(b.X) == 0 || len(b.Lo) != len(b.X) || len(b.Hi) != len(b.X) {
+			return chartLayout{}, fmt.Errorf("%s: %d X, %d Lo and %d Hi values", name, len(b.X), len(b.Lo), len(b.Hi))
+		}
+		for _, xs := range [][]float64{b.X, b.Lo, b.Hi} {
+			if j, ok := checkFinite(xs); !ok {
+				return chartLayout{}, fmt.Errorf("%s: value %d = %g", name, j, xs[j])
+			}
+		}
+	}
+	if len(c.Baseline) > 0 && len(c.Baseline) != len(c.Series) {
+		return chartLayout{}, fmt.Errorf("%d baseline values for %d series", len(c.Baseline), len(c.Series))
+	}
+	for i, v := range c.Baseline {
+		if math.IsInf(v, 0) {
+			return chartLayout{}, fmt.Errorf("baseline of series %d (%q): %g", i, c.Series[i].Name, v)
+		}
+	}
+
+	p := newPlot(c.XLabel, c.YLabel)
 	p.Add(gridLines(true))
 	if wholeX {
 		p.X.Tick.Marker = niceTicks{integer: true}
 	}
 	var legend []legendEntry
+	for _, b := range c.Bands {
+		band, err := bandPolygon(b)
+		if err != nil {
+			return chartLayout{}, err
+		}
+		p.Add(band)
+		if b.Name != "" {
+			legend = append(legend, legendEntry{name: b.Name, thumbs: []plot.Thumbnailer{band}})
+		}
+	}
 	for i, hl := range c.HLines {
 		ref := refLine(hl.Y, i)
 		p.Add(ref)
@@ -141,11 +201,49 @@ func (c LineChart) layout() (chartLayout, error) {
 			name = fmt.Sprintf("series %d", i+1)
 		}
 		seriesLegend = append(seriesLegend, legendEntry{name: name, thumbs: thumbs})
+		if len(c.Baseline) > 0 && !math.IsNaN(c.Baseline[i]) {
+			p.Add(baselineLine(c.Baseline[i], line.LineStyle.Color))
+		}
 	}
-	if len(c.Series) > 1 || len(legend) > 0 {
+	if len(c.Baseline) > 0 && c.BaselineName != "" {
+		seriesLegend = append(seriesLegend, legendEntry{name: c.BaselineName,
+			thumbs: []plot.Thumbnailer{baselineLine(0, refColor)}})
+	}
+	if len(c.Series) > 1 || len(legend) > 0 || len(seriesLegend) > 1 {
 		legend = append(seriesLegend, legend...)
 	}
-	return chartLayout{plot: p, legend: legend}, nil
+	return chartLayout{plot: p, title: c.Title, note: c.Note, legend: legend}, nil
+}
+
+// bandPolygon is b's area: along Hi by X, back along Lo, filled with a
+// light tint of its series' colour.
+func bandPolygon(b Band) (*plotter.Polygon, error) {
+	ring := make(plotter.XYs, 0, 2*len(b.X))
+	for i := range b.X {
+		ring = append(ring, plotter.XY{X: b.X[i], Y: b.Hi[i]})
+	}
+	for i := len(b.X) - 1; i >= 0; i-- {
+		ring = append(ring, plotter.XY{X: b.X[i], Y: b.Lo[i]})
+	}
+	poly, err := plotter.NewPolygon(ring)
+	if err != nil {
+		return nil, err
+	}
+	line, _ := seriesStyle(b.Series)
+	r, g, bl, _ := line.Color.RGBA()
+	tint := func(v uint32) uint8 { return uint8(255 - (255-v>>8)*30/100) }
+	poly.Color = color.RGBA{R: tint(r), G: tint(g), B: tint(bl), A: 255}
+	poly.LineStyle.Width = 0
+	return poly, nil
+}
+
+// baselineLine is a series' baseline value: a thin dashed line in its colour.
+func baselineLine(y float64, col color.Color) hline {
+	return hline{y: y, style: draw.LineStyle{
+		Color:  col,
+		Width:  vg.Points(1),
+		Dashes: []vg.Length{vg.Points(4), vg.Points(3)},
+	}}
 }
 
 // seriesStyle is the line and marker style of series i: colour i mod 12, dash

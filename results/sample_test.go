@@ -90,6 +90,35 @@ func sampleCharts() (map[string]LineChart, map[string]BarChart) {
 	lines["wide"] = LineChart{Title: "30 particles", XLabel: "time (s)", YLabel: "fitness", Series: wide}
 	lines["smallline"] = LineChart{Title: "Small", XLabel: "generation", YLabel: "Elo", Width: 8, Height: 6,
 		Series: []Series{{Name: "a", X: []float64{1, 2, 3}, Y: []float64{0.001, 0.002, 0.0015}}, {Name: "b", X: []float64{1, 2, 3}, Y: []float64{0.0012, 0.0018, 0.0011}}}}
+
+	// A long title, a note and a legend too wide for the right side.
+	pb := Series{Name: "personal bests replaced (particles whose own best improved)"}
+	gb := Series{Name: "global best replaced (the swarm's best improved)"}
+	for it := range 15 {
+		pb.X, gb.X = append(pb.X, float64(it)), append(gb.X, float64(it))
+		pb.Y, gb.Y = append(pb.Y, float64(20-it)+3*rng.Float64()), append(gb.Y, float64(rng.IntN(3)))
+	}
+	lines["long"] = LineChart{Title: "Bests replaced by iteration against qi2018-table3-1 at depth 3, width 10, in the dual schema's attacking set",
+		XLabel: "iteration", YLabel: "particles", Series: []Series{pb, gb},
+		Note: "Fitness is measured against each generation's own population, so values are not comparable across generations."}
+
+	// Genes with a baseline's values.
+	var five []Series
+	var base []float64
+	for g := range 5 {
+		s := Series{Name: "S" + strconv.Itoa(g+1)}
+		v := 500 + 600*float64(g)
+		for gen := range 10 {
+			s.X = append(s.X, float64(gen))
+			s.Y = append(s.Y, v)
+			v *= 1 + 0.1*(rng.Float64()*2-1)
+		}
+		five = append(five, s)
+		base = append(base, 400+650*float64(g))
+	}
+	base[2] = math.NaN()
+	lines["baseline"] = LineChart{Title: "The best vector's genes by generation", XLabel: "generation", YLabel: "road weight",
+		Series: five, Baseline: base, BaselineName: "zhou2015 (dashed)"}
 	return lines, bars
 }
 

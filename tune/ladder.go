@@ -323,7 +323,7 @@ func ladderChart(rungs []Rung) Chart {
 	}
 	return Chart{Name: "ladder", Title: "Verification ladder: Elo with 95% interval per opponent and depth", Chart: results.BarChart{
 		Title:   "Verification ladder: Elo of the tuned vector",
-		YLabel:  "Elo (95% interval)",
+		YLabel:  "Elo",
 		Bars:    bars,
 		RefLine: &results.HLine{Name: "0 Elo", Y: 0},
 	}}

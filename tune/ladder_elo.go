@@ -67,7 +67,7 @@ func (j *Job) measureElo(ctx context.Context, rec *optimize.Record) error {
 }
 
 // eloChart draws the best vector's Elo by step, with its 95% interval as
-// two more lines and the 0 Elo line, over the steps that measured it; nil
+// a shaded band and the 0 Elo line, over the steps that measured it; nil
 // when none did.
 func eloChart(cfg Config, unit string, recs []optimize.Record) *Chart {
 	var x, elo, lo, hi []float64
@@ -88,11 +88,8 @@ func eloChart(cfg Config, unit string, recs []optimize.Record) *Chart {
 	return &Chart{Name: "elo", Title: title, Chart: results.LineChart{
 		Title: title, XLabel: unit,
 		YLabel: fmt.Sprintf("Elo (%d game pairs, depth %d)", cfg.Validation.EloPairs, cfg.Engine.Depth),
-		Series: []results.Series{
-			{Name: "Elo", X: x, Y: elo},
-			{Name: "95% low", X: x, Y: lo},
-			{Name: "95% high", X: x, Y: hi},
-		},
+		Series: []results.Series{{Name: "Elo", X: x, Y: elo}},
+		Bands:  []results.Band{{Name: "95% interval", X: x, Lo: lo, Hi: hi}},
 		HLines: []results.HLine{{Name: "0 Elo", Y: 0}},
 	}}
 }

@@ -1,10 +1,15 @@
 package tune
 
 import (
+	"cmp"
 	"errors"
+	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
+	"strings"
 
+	"github.com/roadtune/roadtune/configs"
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/results"
 )
@@ -23,17 +28,108 @@ func savePlot(dir, name string, c interface{ Save(string) error }, title string)
 	return plotRef{Title: title, File: filepath.Join(DirPlots, name)}, nil
 }
 
-// geneSeries is one series per gene of vectors[i], against x.
-func geneSeries(names []string, x []float64, vectors [][]float64) []results.Series {
-	out := make([]results.Series, len(names))
-	for d, n := range names {
-		y := make([]float64, len(vectors))
-		for i, v := range vectors {
-			y[i] = v[d]
+// maxGeneSeries is the most genes one chart shows: a schema with more
+// (the dual schema's 21) gets a chart per gene set.
+const maxGeneSeries = 12
+
+// geneSetNames name the gene sets of a schema too large for one chart, by
+// the prefix of their genes' names before the dot ("D.M1") or, for a gene
+// without one, by its name: the slug that suffixes the chart's name, the
+// words that end its title and its Y axis.
+var geneSetNames = map[string]struct{ slug, about, yLabel string }{
+	"D":     {"defend", "defensive set (D)", "road weight"},
+	"A":     {"attack", "attacking set (A)", "road weight"},
+	"alert": {"alert", "alert threshold", "alert threshold"},
+}
+
+// geneSet is the genes one chart shows: idx indexes the schema's genes;
+// slug suffixes the chart's name ("" for all the genes), about ends its
+// title ("" for all the genes), yLabel names its Y axis ("" for the
+// chart's own).
+type geneSet struct {
+	slug, about, yLabel string
+	idx                 []int
+}
+
+// geneSets splits the genes names for charts: all in one set when they are
+// at most maxGeneSeries, else one set per prefix before a dot (genes
+// without one in a set of their own when geneSetNames knows them, the
+// others together in "other"), each cut into parts of at most
+// maxGeneSeries.
+func geneSets(names []string) []geneSet {
+	if len(names) <= maxGeneSeries {
+		all := geneSet{}
+		for i := range names {
+			all.idx = append(all.idx, i)
 		}
-		out[d] = results.Series{Name: n, X: x, Y: y}
+		return []geneSet{all}
+	}
+	var sets []geneSet
+	at := map[string]int{}
+	for i, n := range names {
+		key, _, dotted := strings.Cut(n, ".")
+		set := geneSet{slug: "other", about: "other genes"}
+		if known, ok := geneSetNames[key]; ok {
+			set = geneSet{slug: known.slug, about: known.about, yLabel: known.yLabel}
+		} else if dotted {
+			set = geneSet{slug: key, about: "set " + key}
+		}
+		k, ok := at[set.slug]
+		if !ok {
+			k = len(sets)
+			at[set.slug] = k
+			sets = append(sets, set)
+		}
+		sets[k].idx = append(sets[k].idx, i)
+	}
+	var out []geneSet
+	for _, s := range sets {
+		if len(s.idx) <= maxGeneSeries {
+			out = append(out, s)
+			continue
+		}
+		for part, start := 1, 0; start < len(s.idx); part, start = part+1, start+maxGeneSeries {
+			p := s
+			p.slug = fmt.Sprintf("%s-%d", s.slug, part)
+			p.about = fmt.Sprintf("%s, part %d", s.about, part)
+			p.idx = s.idx[start:min(start+maxGeneSeries, len(s.idx))]
+			out = append(out, p)
+		}
 	}
 	return out
+}
+
+// name is a chart's name for the set: base, or base-slug.
+func (s geneSet) name(base string) string {
+	if s.slug == "" {
+		return base
+	}
+	return base + "-" + s.slug
+}
+
+// title is a chart's title for the set: base, or base: about.
+func (s geneSet) title(base string) string {
+	if s.about == "" {
+		return base
+	}
+	return base + ": " + s.about
+}
+
+// baselineGenes returns the first validation opponent that is a baseline
+// (configs.WeightNames) of the run's schema, and its genes; "" and nil when
+// there is none.
+func baselineGenes(cfg Config) (string, []float64) {
+	for _, o := range cfg.Validation.Opponents {
+		if !slices.Contains(configs.WeightNames(), o) {
+			continue
+		}
+		wf, err := configs.LoadWeights(o)
+		if err != nil || string(wf.Schema) != cfg.Schema || len(wf.Values) != len(cfg.GeneNames()) {
+			continue
+		}
+		return o, wf.Values
+	}
+	return "", nil
 }
 
 // Chart is one chart of a run: Name is its file base under plots/ (Name
@@ -44,44 +140,66 @@ type Chart struct {
 }
 
 // runCharts builds the charts of a run's records: the best vector's genes
-// by step, the method's own charts (Spec.Charts over the records' metrics)
-// and, when it was measured, the best vector's Elo by step.
+// by step (one chart per gene set when the schema has more than
+// maxGeneSeries genes, "genes-<set>", else "genes"), with the first
+// baseline opponent's genes as dashed lines when it has the run's schema;
+// the method's own charts (Spec.Charts over the records' metrics, a chart
+// with a Prefix split by gene set as the genes are); and, when it was
+// measured, the best vector's Elo by step.
 func runCharts(cfg Config, spec optimize.Spec, recs []optimize.Record) []Chart {
 	if len(recs) == 0 {
 		return nil
 	}
 	unit := spec.Unit
 	x := make([]float64, len(recs))
-	best := make([][]float64, len(recs))
 	for i, r := range recs {
 		x[i] = float64(r.Step)
-		best[i] = r.Best
 	}
-	title := "The best vector's genes by " + unit
-	out := []Chart{{Name: "genes", Title: title, Chart: results.LineChart{
-		Title: title, XLabel: unit, YLabel: "road weight",
-		Series: geneSeries(cfg.GeneNames(), x, best),
-	}}}
+	// series is the figure f(r) of every record, against x.
+	series := func(name string, f func(r optimize.Record) float64) results.Series {
+		y := make([]float64, len(recs))
+		for i, r := range recs {
+			y[i] = f(r)
+		}
+		return results.Series{Name: name, X: x, Y: y}
+	}
+	genes := cfg.GeneNames()
+	sets := geneSets(genes)
+	baseName, baseGenes := baselineGenes(cfg)
+
+	var out []Chart
+	for _, set := range sets {
+		title := set.title("The best vector's genes by " + unit)
+		lc := results.LineChart{Title: title, XLabel: unit, YLabel: cmp.Or(set.yLabel, "road weight")}
+		for _, d := range set.idx {
+			lc.Series = append(lc.Series, series(genes[d], func(r optimize.Record) float64 { return r.Best[d] }))
+			if baseGenes != nil {
+				lc.Baseline = append(lc.Baseline, baseGenes[d])
+			}
+		}
+		if baseGenes != nil {
+			lc.BaselineName = baseName + " (dashed)"
+		}
+		out = append(out, Chart{Name: set.name("genes"), Title: title, Chart: lc})
+	}
 	for _, c := range spec.Charts {
-		var series []results.Series
-		for _, m := range c.Metrics {
-			y := make([]float64, len(recs))
-			for i, r := range recs {
-				y[i] = r.Metrics[m]
-			}
-			series = append(series, results.Series{Name: m, X: x, Y: y})
+		lc := results.LineChart{Title: c.Title, XLabel: unit, YLabel: c.YLabel, Note: c.Note}
+		for i, m := range c.Metrics {
+			lc.Series = append(lc.Series, series(c.Label(i), func(r optimize.Record) float64 { return r.Metrics[m] }))
 		}
-		if c.Prefix != "" {
-			for _, g := range cfg.GeneNames() {
-				y := make([]float64, len(recs))
-				for i, r := range recs {
-					y[i] = r.Metrics[c.Prefix+g]
-				}
-				series = append(series, results.Series{Name: g, X: x, Y: y})
-			}
+		if c.Prefix == "" {
+			out = append(out, Chart{Name: c.Name, Title: c.Title, Chart: lc})
+			continue
 		}
-		out = append(out, Chart{Name: c.Name, Title: c.Title,
-			Chart: results.LineChart{Title: c.Title, XLabel: unit, YLabel: c.YLabel, Series: series}})
+		for _, set := range sets {
+			part := lc
+			part.Title = set.title(c.Title)
+			part.Series = slices.Clone(lc.Series)
+			for _, d := range set.idx {
+				part.Series = append(part.Series, series(genes[d], func(r optimize.Record) float64 { return r.Metrics[c.Prefix+genes[d]] }))
+			}
+			out = append(out, Chart{Name: set.name(c.Name), Title: part.Title, Chart: part})
+		}
 	}
 	if elo := eloChart(cfg, unit, recs); elo != nil {
 		out = append(out, *elo)

@@ -132,9 +132,11 @@ var Spec = optimize.Typed[Options, Config, State, *GA]{
 	BudgetKey: "generations",
 	Charts: []optimize.Chart{
 		{Name: "fitness", Title: "Normalised fitness by generation (Chen 2010 eq. 4.5)", YLabel: "fitness",
-			Metrics: []string{"fitness", "fitness_mean", "fitness_min"}},
+			Metrics: []string{"fitness", "fitness_mean", "fitness_min"},
+			Labels:  []string{"best champion", "population mean", "population minimum"},
+			Note:    "A generation's fitness comes from its own tournament among that generation's individuals, so values are not comparable across generations."},
 		{Name: "diversity", Title: "Population diversity: mean pairwise distance", YLabel: "distance (gene units)",
-			Metrics: []string{"diversity"}},
+			Metrics: []string{"diversity"}, Labels: []string{"mean pairwise distance"}},
 	},
 })
 

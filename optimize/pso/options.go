@@ -146,11 +146,13 @@ var Spec = optimize.Typed[Options, Config, State, *PSO]{
 	BudgetKey: "iterations",
 	Charts: []optimize.Chart{
 		{Name: "inertia", Title: "Inertia weight w and change rate k (Chen 2010 eq. 5-5, 5-6)", YLabel: "value",
-			Metrics: []string{"w", "k"}},
+			Metrics: []string{"w", "k"}, Labels: []string{"inertia weight w", "change rate k"}},
 		{Name: "focus", Title: "Focus distances (Chen 2010 eq. 5-3, 5-4)", YLabel: "distance (gene units)",
-			Metrics: []string{"mean_dist", "max_dist"}},
+			Metrics: []string{"mean_dist", "max_dist"},
+			Labels:  []string{"mean distance to the focus", "largest distance to the focus"}},
 		{Name: "improvements", Title: "Bests replaced by iteration", YLabel: "particles",
-			Metrics: []string{"personal_bests", "global_bests"}},
+			Metrics: []string{"personal_bests", "global_bests"},
+			Labels:  []string{"personal bests replaced", "global-best challenges won"}},
 	},
 })
 

@@ -274,11 +274,12 @@ var Spec = rt.Typed[Options, Config, State, *Texel]{
 	BudgetKey: "rounds",
 	Charts: []rt.Chart{
 		{Name: "logloss", Title: "Log-loss of the game results (held out: before and after the fit; training)", YLabel: "log-loss (nats per position)",
-			Metrics: []string{"logloss_before", "logloss", "logloss_train"}},
+			Metrics: []string{"logloss_before", "logloss", "logloss_train"},
+			Labels:  []string{"held out, before the fit", "held out, after the fit", "training positions"}},
 		{Name: "k", Title: "Scale K of σ(K·eval + b·tempo)", YLabel: "K (log-odds per evaluation unit)",
-			Metrics: []string{"k"}},
+			Metrics: []string{"k"}, Labels: []string{"scale K"}},
 		{Name: "score", Title: "θ's score against its perturbed opponents", YLabel: "score fraction",
-			Metrics: []string{"score"}},
+			Metrics: []string{"score"}, Labels: []string{"score of θ"}},
 	},
 })
 
