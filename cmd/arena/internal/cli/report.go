@@ -109,13 +109,13 @@ func printTable(w io.Writer, s tournament.Summary) {
 func winRateChart(s tournament.Summary) results.BarChart {
 	c := results.BarChart{
 		Title:   fmt.Sprintf("arena: %s, %d games", s.Schedule, s.Games),
-		YLabel:  "score of A (%), 95% interval",
+		YLabel:  "score of A (%)",
 		RefLine: &results.HLine{Name: "50%", Y: 50},
 	}
 	lo, hi := 0.0, 100.0
 	c.YMin, c.YMax = &lo, &hi
 	if len(s.Standings) > 0 {
-		c.YLabel = "score against the field (%), 95% interval"
+		c.YLabel = "score against the field (%)"
 		for _, st := range s.Standings {
 			c.Bars = append(c.Bars, results.Bar{Label: st.Name, Value: 100 * st.Score, Lo: 100 * st.ScoreLo, Hi: 100 * st.ScoreHi})
 		}
