@@ -164,7 +164,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			if dir == "" {
 				dir = filepath.Join("runs", time.Now().UTC().Format("20060102-150405")+"-"+cfg.Method+"-sweep")
 			}
-			if err := live.serve(ctx, dir, stderr); err != nil {
+			if err := live.serve(dir, stderr); err != nil {
 				return exitCode(err, stderr)
 			}
 			dirs, err := tune.Sweep(ctx, cfg, seeds, dir, opts)
@@ -184,7 +184,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		job, err = tune.Start(cfg, dir, opts)
 	}
 	if err == nil {
-		err = live.serve(ctx, job.Dir(), stderr)
+		err = live.serve(job.Dir(), stderr)
 	}
 	if err != nil {
 		return exitCode(err, stderr)

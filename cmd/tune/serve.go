@@ -52,8 +52,7 @@ type liveServer struct {
 	ln      net.Listener
 	url     string
 	tracker *web.Tracker
-	stop    context.CancelFunc
-	done    chan struct{}
+	stop    func() error
 }
 
 // listenHTTP binds addr before the run starts, so a bad address fails
@@ -80,7 +79,7 @@ func (l *liveServer) track(dir string, opts *tune.Options) {
 
 // serve starts serving dir (a run, or a sweep's directory, created if
 // missing) in the background and says where.
-func (l *liveServer) serve(ctx context.Context, dir string, stderr io.Writer) error {
+func (l *liveServer) serve(dir string, stderr io.Writer) error {
 	if l == nil {
 		return nil
 	}
@@ -91,18 +90,11 @@ func (l *liveServer) serve(ctx context.Context, dir string, stderr io.Writer) er
 	if l.tracker != nil {
 		o.Live = l.tracker.Live
 	}
-	s, err := web.New([]string{dir}, o)
+	stop, err := web.Background(l.ln, []string{dir}, o)
 	if err != nil {
 		return err
 	}
-	ctx, l.stop = context.WithCancel(ctx)
-	l.done = make(chan struct{})
-	go func() {
-		defer close(l.done)
-		if err := s.Serve(ctx, l.ln); err != nil {
-			fmt.Fprintf(stderr, "tune: -http: %v\n", err)
-		}
-	}()
+	l.stop = stop
 	fmt.Fprintf(stderr, "tune: the run's pages are at %s until tune ends (tune serve %s keeps them up)\n", l.url, dir)
 	return nil
 }
@@ -115,6 +107,5 @@ func (l *liveServer) close() {
 		l.ln.Close()
 	default:
 		l.stop()
-		<-l.done
 	}
 }

@@ -265,3 +265,22 @@ func (s *Server) live(r *run) (Live, bool) {
 func validRel(p string) bool {
 	return p != "" && !strings.Contains(p, "\\") && filepath.IsLocal(filepath.FromSlash(p))
 }
+
+// Background serves the pages of dirs (New with o) on ln in a goroutine
+// until stop is called; stop then ends the server, waits for it and
+// reports the error that stopped the listener early, if any. Errors:
+// New's (the listener is closed then).
+func Background(ln net.Listener, dirs []string, o Options) (stop func() error, err error) {
+	s, err := New(dirs, o)
+	if err != nil {
+		ln.Close()
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx, ln) }()
+	return func() error {
+		cancel()
+		return <-done
+	}, nil
+}
