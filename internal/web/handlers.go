@@ -35,7 +35,9 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /runs.json", s.runsJSON)
 	m.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(staticFS)))
 	m.HandleFunc("GET /run/{id}", func(w http.ResponseWriter, req *http.Request) {
-		http.Redirect(w, req, "/run/"+req.PathValue("id")+"/", http.StatusMovedPermanently)
+		if r := s.runOf(w, req); r != nil {
+			http.Redirect(w, req, "/run/"+r.id+"/", http.StatusMovedPermanently)
+		}
 	})
 	m.HandleFunc("GET /run/{id}/{$}", s.runPage)
 	m.HandleFunc("GET /run/{id}/status.json", s.statusJSON)

@@ -281,6 +281,7 @@ func (s *Server) arenaData(r *run, root *os.Root, st Status, files []link) arena
 	n := len(g.offsets)
 	from := max(0, n-maxInline)
 	recs, err := g.games(root, from, n)
+	seen := slices.Clone(g.table.names)
 	r.mu.Unlock()
 	if err != nil {
 		d.TableErr = err.Error()
@@ -296,8 +297,8 @@ func (s *Server) arenaData(r *run, root *os.Root, st Status, files []link) arena
 	if l, ok := s.live(r); ok && len(d.Players) == 0 {
 		d.Players = l.Players
 	}
-	if len(d.Players) == 0 && g.table.b != nil {
-		for _, name := range g.table.names {
+	if len(d.Players) == 0 {
+		for _, name := range seen {
 			d.Players = append(d.Players, tournament.PlayerInfo{Name: name})
 		}
 	}

@@ -234,9 +234,7 @@ func (r *run) arenaStatus(root *os.Root) Status {
 		if sum.Seconds > 0 {
 			st.GamesPerSecond = float64(sum.Games-sum.Resumed) / sum.Seconds
 		}
-		if p := arenaPlan(root); p.total > 0 && sum.Interrupted {
-			st.TotalGames = p.total
-		}
+		st.TotalGames = arenaPlan(root).total // more than Games when an SPRT or Ctrl-C stopped the match
 		return st
 	}
 	p := arenaPlan(root)

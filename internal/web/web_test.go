@@ -153,6 +153,7 @@ func TestTuneRunPages(t *testing.T) {
 		t.Errorf("runs.json = %+v", runs)
 	}
 
+	mustGet(t, ts.URL+"/run/"+id, "text/html") // redirected to /run/ID/
 	page := mustGet(t, ts.URL+"/run/"+id+"/", "text/html")
 	wantIn(t, "run page", page, `id="status"`, `id="status-step"`, "step 3 of 3", `id="status-method"`, ">ga<",
 		`id="status-rate"`, `id="status-eta"`, `id="status-phase"`, `class="chart"`, `data-src="/run/tiny-ga/chart/genes.svg"`,
