@@ -12,6 +12,8 @@
 //	                               write the run's best vector (or step K's) as an engine weight file
 //	tune compare -o BASE [-metric M] RUNDIR...
 //	                               chart a metric (diversity, gene-std, gene:NAME, …) across runs
+//	tune serve [-http ADDR] DIR... read-only web pages of runs (and arena -out directories) until Ctrl-C;
+//	                               -http ADDR on a run serves its pages live while it runs
 //
 // Exit status: 0 done, 1 run failed, 2 bad usage, config or input, 130
 // interrupted (the checkpoint is written; the message says how to resume).
@@ -64,19 +66,23 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "compare" {
 		return exitCode(compareCmd(args[1:], stdout, stderr), stderr)
 	}
+	if len(args) > 0 && args[0] == "serve" {
+		return exitCode(serveCmd(ctx, args[1:], stdout, stderr), stderr)
+	}
 	fs := flag.NewFlagSet("tune", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	configPath := fs.String("config", "", "TOML config file (default: the embedded configs/default.toml)")
 	resume := fs.String("resume", "", "continue the stopped run in this directory")
 	out := fs.String("out", "", "run directory (default runs/<UTC timestamp>-<method>); must not exist or be empty")
 	quiet := fs.Bool("quiet", false, "no progress bar or per-step lines")
+	httpAddr := fs.String("http", "", "serve the run's pages live on `ADDR` while it runs (:8080 binds 127.0.0.1)")
 	seedList := fs.String("seeds", "", "run the config once per seed (comma-separated, e.g. 1,2,3) into -out/seed-N; run again to continue a stopped sweep")
 	values := map[string]*string{}
 	for _, k := range keyFlags {
 		values[k.flag] = fs.String(k.flag, "", "override "+k.key+keyHelp[k.flag])
 	}
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: tune [-config FILE.toml] [flags]\n       tune -resume RUNDIR [-concurrency N] [-quiet]\n       tune export RUNDIR [-step K] [-o FILE]\n       tune compare -o BASE [-metric M] RUNDIR...\n\nmethods: %v\nflags:\n", tune.MethodNames())
+		fmt.Fprintf(stderr, "usage: tune [-config FILE.toml] [flags]\n       tune -resume RUNDIR [-concurrency N] [-quiet] [-http ADDR]\n       tune export RUNDIR [-step K] [-o FILE]\n       tune compare -o BASE [-metric M] RUNDIR...\n       tune serve [-http ADDR] DIR...\n\nmethods: %v\nflags:\n", tune.MethodNames())
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -101,20 +107,25 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		conc = &n
 	}
+	live, err := listenHTTP(*httpAddr, stderr)
+	if err != nil {
+		return exitCode(err, stderr)
+	}
+	defer live.close()
 	disp := progress.NewRun(stdout, progress.IsTerminal(stdout), *quiet)
 	opts := tune.Options{Log: disp, Concurrency: conc, Events: events(disp)}
 	if *quiet {
 		opts.Log = nil
 	}
 	var job *tune.Job
-	var err error
 	if *resume != "" {
 		for name := range set {
-			if name != "resume" && name != "concurrency" && name != "quiet" {
-				fmt.Fprintf(stderr, "tune: -%s cannot be given with -resume: a resumed run keeps its config (only -concurrency and -quiet may change)\n", name)
+			if name != "resume" && name != "concurrency" && name != "quiet" && name != "http" {
+				fmt.Fprintf(stderr, "tune: -%s cannot be given with -resume: a resumed run keeps its config (only -concurrency, -quiet and -http may change)\n", name)
 				return 2
 			}
 		}
+		live.track(*resume, &opts)
 		job, err = tune.Resume(*resume, opts)
 	} else {
 		var ov []tune.Override
@@ -153,6 +164,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			if dir == "" {
 				dir = filepath.Join("runs", time.Now().UTC().Format("20060102-150405")+"-"+cfg.Method+"-sweep")
 			}
+			if err := live.serve(dir, stderr); err != nil {
+				return exitCode(err, stderr)
+			}
 			dirs, err := tune.Sweep(ctx, cfg, seeds, dir, opts)
 			disp.End()
 			if err == nil {
@@ -166,7 +180,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if dir == "" {
 			dir = filepath.Join("runs", time.Now().UTC().Format("20060102-150405")+"-"+cfg.Method)
 		}
+		live.track(dir, &opts)
 		job, err = tune.Start(cfg, dir, opts)
+	}
+	if err == nil {
+		err = live.serve(job.Dir(), stderr)
 	}
 	if err != nil {
 		return exitCode(err, stderr)

@@ -58,6 +58,7 @@ type options struct {
 	schedule                         string // head-to-head, round-robin, gauntlet, knockout
 	ratingInterval                   int
 	logFile                          string
+	http                             string   // serve the -out directory's pages on this address while playing
 	resume                           bool     // out is an interrupted match's directory
 	args                             []string // the command line, saved for -resume
 	files                            []string // WEIGHTS arguments: baseline names or weight file paths
@@ -133,6 +134,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.BoolVar(&o.json, "json", false, "print the summary as JSON instead of the table")
 	fs.StringVar(&o.schedule, "tournament", "", "round-robin, gauntlet (the first player against each other) or knockout (seeded in the order given); default head-to-head for two players, round-robin for more")
 	fs.IntVar(&o.ratingInterval, "ratinginterval", 10, "print the score line of the pairing every N games (0 = a progress bar instead)")
+	fs.StringVar(&o.http, "http", "", "serve the match's pages (table, games) live on `ADDR` while it plays; needs -out (:8080 binds 127.0.0.1)")
 	fs.StringVar(&o.logFile, "log", "", "`FILE`: transcript of every line sent to and received from each external engine")
 	for {
 		if err := fs.Parse(rest); err != nil {
@@ -204,6 +206,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		return nil, usagef("-maxmoves %d: want 0 or more", o.maxMoves)
 	case o.ratingInterval < 0:
 		return nil, usagef("-ratinginterval %d: want 0 or more", o.ratingInterval)
+	case o.http != "" && o.out == "":
+		return nil, usagef("-http serves the match's -out directory: give -out DIR too")
 	case len(o.files)+len(o.engines) < 2:
 		return nil, usagef("need at least two players (weights or -engine), have %d", len(o.files)+len(o.engines))
 	}

@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"time"
 
 	"github.com/roadtune/roadtune/internal/progress"
+	"github.com/roadtune/roadtune/internal/web"
 	"github.com/roadtune/roadtune/results"
 	"github.com/roadtune/roadtune/tournament"
 	"github.com/roadtune/roadtune/tournament/stats"
@@ -93,6 +95,14 @@ func live(w io.Writer, tab *tournament.Table, a, b int, sprt *stats.SPRT) {
 // SIGTERM) writes the table of the completed game pairs and returns
 // errInterrupted.
 func run(ctx context.Context, o *options, stdout, stderr io.Writer) (err error) {
+	var ln net.Listener
+	var url string
+	if o.http != "" { // bound first: a bad address fails before anything is played or written
+		if ln, url, err = web.Listen(o.http, stderr); err != nil {
+			return usageError{err}
+		}
+		defer ln.Close()
+	}
 	m, err := setup(ctx, o, stderr)
 	if err != nil {
 		return err
@@ -159,6 +169,17 @@ func run(ctx context.Context, o *options, stdout, stderr io.Writer) (err error) 
 	if m.seeds != nil {
 		total = 0 // unknown in advance
 	}
+	var tracker *web.Tracker
+	if ln != nil {
+		tracker = web.NewTracker(o.out)
+		tracker.Update(func(l *web.Live) { l.Phase, l.Players, l.BatchTotal = "playing", m.players, total })
+		stop, err := web.Background(ln, []string{o.out}, web.Options{Live: tracker.Live})
+		if err != nil {
+			return err
+		}
+		defer stop()
+		fmt.Fprintf(stderr, "arena: the match's pages are at %s while it plays\n", url)
+	}
 	var prog *progress.Display
 	if o.ratingInterval == 0 && total > 0 {
 		prog = progress.New(stderr, progress.IsTerminal(stdout), false)
@@ -189,6 +210,9 @@ func run(ctx context.Context, o *options, stdout, stderr io.Writer) (err error) 
 			return err
 		}
 		played++
+		if tracker != nil {
+			tracker.Games(resumed, resumed+played, total)
+		}
 		if o.ratingInterval > 0 && played%o.ratingInterval == 0 {
 			a, b := g.BlackIndex, g.WhiteIndex // the fixture's A has Black in a pair's first game
 			if g.Game%2 == 1 {

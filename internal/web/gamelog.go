@@ -1,0 +1,148 @@
+package web
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"strings"
+
+	"github.com/roadtune/roadtune/tournament"
+)
+
+// gameLog is the index of one games log (JSON Lines of
+// tournament.GameRecord) of a run, read incrementally: it remembers where
+// each complete line starts and how far the file was read, so a poll
+// reads only what was appended since. A log replaced by another file (an
+// atomic rewrite) or cut shorter is read again from the start. An arena
+// log also feeds its table.
+type gameLog struct {
+	rel     string      // path inside the run directory, slash-separated
+	fi      os.FileInfo // the file as last read
+	end     int64       // bytes read: the end of the last complete line
+	offsets []int64     // start of each game's line
+	table   *liveTable  // arena: the table of the games read; nil otherwise
+}
+
+// logFor returns r's index of the log at rel, made on first use. Call with
+// r.mu held.
+func (r *run) logFor(rel string) *gameLog {
+	g := r.logs[rel]
+	if g == nil {
+		g = &gameLog{rel: rel}
+		if r.kind == kindArena && rel == arenaGameLog {
+			g.table = &liveTable{}
+		}
+		r.logs[rel] = g
+	}
+	return g
+}
+
+// isGameLog reports whether rel may name a games log of a run of kind:
+// arena's games.jsonl, or a tune run's games/*.jsonl.
+func isGameLog(kind, rel string) bool {
+	if !validRel(rel) || !strings.HasSuffix(rel, ".jsonl") {
+		return false
+	}
+	if kind == kindArena {
+		return rel == arenaGameLog
+	}
+	return path.Dir(rel) == "games"
+}
+
+// errForbidden is a log that cannot be opened for another reason than
+// being absent: outside the run directory (a link), or unreadable.
+var errForbidden = errors.New("forbidden path")
+
+// update reads what was appended to the log since the last call. A
+// missing log is an empty one (fs.ErrNotExist is not an error).
+func (g *gameLog) update(root *os.Root) error {
+	f, err := root.Open(g.rel)
+	if errors.Is(err, fs.ErrNotExist) {
+		g.reset(nil)
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w (%v)", g.rel, errForbidden, err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("%s is not a file", g.rel)
+	}
+	if g.fi == nil || !os.SameFile(g.fi, fi) || fi.Size() < g.end {
+		g.reset(fi)
+	}
+	g.fi = fi
+	if fi.Size() == g.end {
+		return nil
+	}
+	if _, err := f.Seek(g.end, io.SeekStart); err != nil {
+		return err
+	}
+	br := bufio.NewReaderSize(io.LimitReader(f, fi.Size()-g.end), 64<<10)
+	for {
+		line, err := br.ReadBytes('\n')
+		if err != nil {
+			return nil // EOF: a line without its newline is still being written
+		}
+		start := g.end
+		g.end += int64(len(line))
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		g.offsets = append(g.offsets, start)
+		if g.table != nil {
+			g.table.add(line, root, g)
+		}
+	}
+}
+
+// reset forgets what was read.
+func (g *gameLog) reset(fi os.FileInfo) {
+	g.fi, g.end, g.offsets = fi, 0, nil
+	if g.table != nil {
+		g.table = &liveTable{}
+	}
+}
+
+// games reads the records of games [from, to) of the log (to clipped to
+// the games read), in file order.
+func (g *gameLog) games(root *os.Root, from, to int) ([]tournament.GameRecord, error) {
+	to = min(to, len(g.offsets))
+	if from >= to {
+		return nil, nil
+	}
+	f, err := root.Open(g.rel)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if _, err := f.Seek(g.offsets[from], io.SeekStart); err != nil {
+		return nil, err
+	}
+	br := bufio.NewReaderSize(io.LimitReader(f, g.end-g.offsets[from]), 64<<10)
+	out := make([]tournament.GameRecord, 0, to-from)
+	for len(out) < to-from {
+		line, err := br.ReadBytes('\n')
+		if len(bytes.TrimSpace(line)) > 0 {
+			var rec tournament.GameRecord
+			if err := json.Unmarshal(line, &rec); err != nil {
+				return out, fmt.Errorf("%s: game %d: %w", g.rel, from+len(out), err)
+			}
+			out = append(out, rec)
+		}
+		if err != nil {
+			break
+		}
+	}
+	return out, nil
+}

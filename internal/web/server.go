@@ -1,0 +1,286 @@
+// Package web serves roadtune's run directories as read-only web pages:
+// the list of runs, a tuning run's status, charts, verification ladder and
+// games, an arena match's table built live from its games log, and a game
+// viewer. Pages update without a reload through server-sent events.
+//
+// Everything is read from the run directories as the commands write them
+// (tune's run directory, arena's -out directory), through an os.Root per
+// run, so a request never reaches a file outside a served directory and
+// never writes anything. Pages are plain HTML, CSS and a little JavaScript
+// embedded in the binary: no external URL is loaded.
+package web
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/roadtune/roadtune/tournament"
+	"github.com/roadtune/roadtune/tune"
+)
+
+// Options are a Server's settings; the zero value serves from the files
+// alone.
+type Options struct {
+	// Live, when set, reports the status of a run played in this process
+	// (tune -http, arena -http); the run it names (Live.Run) shows it in
+	// place of the status derived from its files. It is called from the
+	// server's goroutines and must be safe for concurrent use (Tracker.Live
+	// is).
+	Live func() Live
+}
+
+// Live is the status of a run as its own process knows it, between the
+// checkpoints on disk.
+type Live struct {
+	Run   string // the run directory, as given to New
+	Phase string // tune: "optimize", "verify", "done"; arena: "playing", "done", "interrupted"
+	// Step is the steps completed of Steps planned (tune; 0 for arena).
+	Step, Steps int
+	// Games is the games played so far.
+	Games int
+	// GamesPerSecond is the rate since the process started playing.
+	GamesPerSecond float64
+	// ETA is the time left at that rate (0 when unknown).
+	ETA time.Duration
+	// BatchDone of BatchTotal games of the batch in flight (tune: a step
+	// or a ladder rung; arena: the whole match).
+	BatchDone, BatchTotal int
+	// Updated is when the status last changed.
+	Updated time.Time
+	// Players are an arena match's entrants with their settings (optional).
+	Players []tournament.PlayerInfo
+}
+
+// Server serves the runs found in its directories. Create it with New and
+// mount Handler; it is safe for concurrent use.
+type Server struct {
+	dirs []string
+	opts Options
+	ctx  context.Context // cancelled by Close: ends the event streams
+	stop context.CancelFunc
+
+	mu   sync.Mutex
+	runs []*run // in discovery order
+	mux  *http.ServeMux
+}
+
+// run is one served run directory.
+type run struct {
+	id   string
+	dir  string // as found: a served directory or its subdirectory
+	abs  string // absolute, to match Live.Run
+	kind string // kindTune or kindArena
+
+	mu     sync.Mutex
+	logs   map[string]*gameLog // by path inside dir
+	status *statusCache
+	charts *chartCache
+}
+
+const (
+	kindTune  = "tune"
+	kindArena = "arena"
+)
+
+// New returns a server of dirs: each is a run directory (a tuning run,
+// which holds config.toml, or an arena match, which holds command.json or
+// summary.json) or a directory whose immediate subdirectories are runs (a
+// sweep, runs/); such a directory is looked at again for new runs when the
+// list of runs is asked for. Errors: no directory given, a directory that
+// does not exist or is not a directory.
+func New(dirs []string, o Options) (*Server, error) {
+	if len(dirs) == 0 {
+		return nil, errors.New("web: no directory to serve")
+	}
+	for _, d := range dirs {
+		fi, err := os.Stat(d)
+		if err != nil {
+			return nil, fmt.Errorf("web: %w", err)
+		}
+		if !fi.IsDir() {
+			return nil, fmt.Errorf("web: %s is not a directory", d)
+		}
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	s := &Server{dirs: slices.Clone(dirs), opts: o, ctx: ctx, stop: stop}
+	s.scan()
+	s.routes()
+	return s, nil
+}
+
+// Close ends the server's event streams (an http.Server's Shutdown waits
+// for them otherwise). The handler keeps answering other requests.
+func (s *Server) Close() { s.stop() }
+
+// Serve serves Handler on ln until ctx is done, then ends the event
+// streams and shuts down, waiting at most two seconds for requests in
+// flight. It returns nil after ctx is done, or the error that stopped the
+// listener.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	hs := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	done := make(chan error, 1)
+	go func() { done <- hs.Serve(ln) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	s.Close()
+	sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	hs.Shutdown(sctx)
+	return nil
+}
+
+// kindOf says what run dir holds: kindTune, kindArena or "".
+func kindOf(dir string) string {
+	exists := func(name string) bool {
+		fi, err := os.Stat(filepath.Join(dir, name))
+		return err == nil && fi.Mode().IsRegular()
+	}
+	switch {
+	case exists(tune.FileConfig):
+		return kindTune
+	case exists(commandFile), exists(summaryFile):
+		return kindArena
+	}
+	return ""
+}
+
+// Files of an arena -out directory.
+const (
+	commandFile  = "command.json"
+	summaryFile  = "summary.json"
+	arenaGameLog = "games.jsonl"
+)
+
+var unsafeID = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+// scan finds the runs of the served directories, keeping the runs already
+// known (and their caches) and adding new ones. A run's ID is its
+// directory's base name, made URL-safe; a name already taken gets its
+// parent's name in front, then a number.
+func (s *Server) scan() {
+	var found []string
+	for _, d := range s.dirs {
+		if kindOf(d) != "" {
+			found = append(found, d)
+			continue
+		}
+		ents, err := os.ReadDir(d)
+		if err != nil {
+			continue
+		}
+		for _, e := range ents {
+			sub := filepath.Join(d, e.Name())
+			if e.IsDir() && kindOf(sub) != "" {
+				found = append(found, sub)
+			}
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	known := map[string]bool{}
+	taken := map[string]bool{}
+	for _, r := range s.runs {
+		known[r.dir], taken[r.id] = true, true
+	}
+	for _, d := range found {
+		if known[d] {
+			continue
+		}
+		known[d] = true
+		clean := filepath.Clean(d)
+		id := unsafeID.ReplaceAllString(filepath.Base(clean), "_")
+		if taken[id] || id == "." || id == ".." {
+			id = unsafeID.ReplaceAllString(filepath.Base(filepath.Dir(clean)), "_") + "_" + id
+		}
+		for base, k := id, 2; taken[id]; k++ {
+			id = fmt.Sprintf("%s-%d", base, k)
+		}
+		taken[id] = true
+		abs, err := filepath.Abs(d)
+		if err != nil {
+			abs = clean
+		}
+		s.runs = append(s.runs, &run{id: id, dir: d, abs: abs, kind: kindOf(d), logs: map[string]*gameLog{}})
+	}
+}
+
+// list returns the runs, looking for new ones first.
+func (s *Server) list() []*run {
+	s.scan()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.runs)
+}
+
+// lookup finds a run by ID, looking for new runs when it is not known.
+func (s *Server) lookup(id string) *run {
+	find := func() *run {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		for _, r := range s.runs {
+			if r.id == id {
+				return r
+			}
+		}
+		return nil
+	}
+	if r := find(); r != nil {
+		return r
+	}
+	s.scan()
+	return find()
+}
+
+// live returns the Live status of r when the provider reports on it.
+func (s *Server) live(r *run) (Live, bool) {
+	if s.opts.Live == nil {
+		return Live{}, false
+	}
+	l := s.opts.Live()
+	if l.Run == "" {
+		return Live{}, false
+	}
+	abs, err := filepath.Abs(l.Run)
+	if err != nil || filepath.Clean(abs) != filepath.Clean(r.abs) {
+		return Live{}, false
+	}
+	return l, true
+}
+
+// validRel reports whether p (slash-separated, from a URL) names a file
+// inside a run directory: not empty, not absolute, no "..".
+func validRel(p string) bool {
+	return p != "" && !strings.Contains(p, "\\") && filepath.IsLocal(filepath.FromSlash(p))
+}
+
+// Background serves the pages of dirs (New with o) on ln in a goroutine
+// until stop is called; stop then ends the server, waits for it and
+// reports the error that stopped the listener early, if any. Errors:
+// New's (the listener is closed then).
+func Background(ln net.Listener, dirs []string, o Options) (stop func() error, err error) {
+	s, err := New(dirs, o)
+	if err != nil {
+		ln.Close()
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx, ln) }()
+	return func() error {
+		cancel()
+		return <-done
+	}, nil
+}

@@ -1,0 +1,354 @@
+package web
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io/fs"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/roadtune/roadtune/results"
+	"github.com/roadtune/roadtune/tournament"
+	"github.com/roadtune/roadtune/tune"
+)
+
+// Status is a run's status, the JSON of /run/ID/status.json and of each
+// event of /run/ID/events.
+type Status struct {
+	ID   string `json:"id"`
+	Kind string `json:"kind"` // "tune" or "arena"
+	// Method is a tuning run's method ("ga", "pso", …), a match's schedule
+	// ("head-to-head", "round-robin", …).
+	Method string `json:"method"`
+	Unit   string `json:"unit,omitempty"` // a tuning run's step: "generation", "iteration"
+	// Phase is a tuning run's "starting", "optimize", "verify" or "done";
+	// a match's "starting", "playing", "done" or "interrupted".
+	Phase string `json:"phase"`
+	// Step of Steps: steps completed of the method's budget (tuning runs).
+	Step  int `json:"step"`
+	Steps int `json:"steps"`
+	// Games played: a tuning run's optimisation games, a match's games;
+	// TotalGames is a match's games scheduled (0 when unknown: knockout).
+	Games      int `json:"games"`
+	TotalGames int `json:"total_games,omitempty"`
+	// GamesPerSecond and ETA (seconds, 0 when unknown or done) at the rate
+	// so far.
+	GamesPerSecond float64 `json:"games_per_second"`
+	ETASeconds     float64 `json:"eta_seconds"`
+	// BatchDone of BatchTotal games of the batch in flight (live runs).
+	BatchDone  int `json:"batch_done,omitempty"`
+	BatchTotal int `json:"batch_total,omitempty"`
+	// Verdict is the verification ladder's verdict line, once played.
+	Verdict string `json:"verdict,omitempty"`
+	// Live is set when the status comes from the process playing the run.
+	Live bool `json:"live"`
+	// Version changes whenever the run's files change: the page then
+	// reloads its charts and tables.
+	Version string    `json:"version"`
+	Updated time.Time `json:"updated"`
+	// Error says why the run's files could not be read (a run just
+	// started, a damaged file).
+	Error string `json:"error,omitempty"`
+	// The status in words, for the page: "step 3 of 10" (or "game 40 of
+	// 100"), "12.50" games/s, "1m30s" (or "—"), "40/120" of the batch (or
+	// "—").
+	StepText  string `json:"step_text"`
+	RateText  string `json:"rate_text"`
+	ETAText   string `json:"eta_text"`
+	BatchText string `json:"batch_text"`
+}
+
+// texts fills in the status in words: StepText "step K of N" (a tuning
+// run) or "game K of N" (a match), RateText the games per second, ETAText
+// the time left ("1h2m3s", "—" when unknown), BatchText "done/total".
+func (st *Status) texts() {
+	switch {
+	case st.Kind != kindArena:
+		st.StepText = fmt.Sprintf("step %d of %d", st.Step, st.Steps)
+	case st.TotalGames > 0:
+		st.StepText = fmt.Sprintf("game %d of %d", st.Games, st.TotalGames)
+	default:
+		st.StepText = fmt.Sprintf("game %d", st.Games)
+	}
+	st.RateText = fmt.Sprintf("%.2f", st.GamesPerSecond)
+	st.ETAText = "—"
+	if st.ETASeconds > 0 {
+		st.ETAText = time.Duration(st.ETASeconds * float64(time.Second)).Round(time.Second).String()
+	}
+	st.BatchText = "—"
+	if st.BatchTotal > 0 {
+		st.BatchText = fmt.Sprintf("%d/%d", st.BatchDone, st.BatchTotal)
+	}
+}
+
+// statusCache is a run's status from its files at one fingerprint.
+type statusCache struct {
+	fp string
+	st Status
+}
+
+// watched are the files whose change changes a run's status or pages.
+var watched = map[string][]string{
+	kindTune:  {tune.FileConfig, tune.FileCheckpoint, tune.FileRecords, tune.FileLadder, tune.FileBest, tune.FileReport, "report.html", "games"},
+	kindArena: {commandFile, arenaGameLog, summaryFile, "winrate.svg"},
+}
+
+// fingerprint sums up the sizes and times of r's watched files.
+func (r *run) fingerprint(root *os.Root) string {
+	h := fnv.New64a()
+	for _, name := range watched[r.kind] {
+		if fi, err := root.Stat(name); err == nil {
+			fmt.Fprintf(h, "%s:%d:%d;", name, fi.Size(), fi.ModTime().UnixNano())
+		}
+	}
+	return strconv.FormatUint(h.Sum64(), 36)
+}
+
+// status returns r's status: from its files (cached until they change),
+// with the Live provider's figures over them when it reports on r.
+func (s *Server) status(r *run) Status {
+	root, err := os.OpenRoot(r.dir)
+	if err != nil {
+		return Status{ID: r.id, Kind: r.kind, Phase: "starting", Error: err.Error(), Updated: time.Now()}
+	}
+	defer root.Close()
+	fp := r.fingerprint(root)
+	r.mu.Lock()
+	var st Status
+	if c := r.status; c != nil && c.fp == fp {
+		st = c.st
+	} else {
+		if r.kind == kindTune {
+			st = tuneStatus(r.dir)
+		} else {
+			st = r.arenaStatus(root)
+		}
+		st.ID, st.Kind, st.Version, st.Updated = r.id, r.kind, fp, time.Now()
+		r.status = &statusCache{fp: fp, st: st}
+	}
+	r.mu.Unlock()
+	if l, ok := s.live(r); ok {
+		st.Live, st.Updated = true, l.Updated
+		if l.Phase != "" && st.Phase != "done" {
+			st.Phase = l.Phase
+		}
+		if l.Steps > 0 {
+			st.Step, st.Steps = l.Step, l.Steps
+		}
+		if r.kind == kindArena && l.BatchTotal > 0 {
+			st.TotalGames = l.BatchTotal
+		}
+		st.Games, st.GamesPerSecond, st.ETASeconds = max(st.Games, l.Games), l.GamesPerSecond, l.ETA.Seconds()
+		st.BatchDone, st.BatchTotal = l.BatchDone, l.BatchTotal
+	}
+	st.texts()
+	return st
+}
+
+// tuneStatus is a tuning run's status from its files (tune.Open): the
+// steps checkpointed of the method's budget, the optimisation games, their
+// rate and the time the steps left take at the mean step time so far.
+func tuneStatus(dir string) Status {
+	res, err := tune.Open(dir)
+	if err != nil {
+		st := Status{Phase: "starting"}
+		if !errors.Is(err, fs.ErrNotExist) {
+			st.Error = err.Error()
+		}
+		return st
+	}
+	st := Status{Method: res.Config.Method, Unit: res.Spec.Unit, Phase: res.Phase,
+		Step: res.Status.Steps, Games: res.Status.Games}
+	st.Steps = budget(res)
+	if res.Phase != "optimize" || st.Steps < st.Step {
+		st.Steps = st.Step // the optimisation is over, by the budget or the stall rule
+	}
+	if sec := res.Status.Seconds; sec > 0 {
+		st.GamesPerSecond = float64(st.Games) / sec
+		if res.Phase == "optimize" && st.Step > 0 {
+			st.ETASeconds = float64(st.Steps-st.Step) * sec / float64(st.Step)
+		}
+	}
+	if rungs, err := readLadder(dir); err == nil && len(rungs) > 0 {
+		st.Verdict = tune.VerdictLine(rungs)
+	}
+	return st
+}
+
+// budget is the run's step budget: its method's budget key in the config.
+func budget(res *tune.RunResults) int {
+	flat, err := res.Config.Flat()
+	if err != nil {
+		return 0
+	}
+	n, _ := strconv.Atoi(flat[res.Config.Method+"."+res.Spec.BudgetKey])
+	return n
+}
+
+// readLadder reads a tuning run's ladder.json; a run without one has no
+// rungs (nil, nil).
+func readLadder(dir string) ([]tune.Rung, error) {
+	var rungs []tune.Rung
+	err := results.ReadJSON(dir+string(os.PathSeparator)+tune.FileLadder, &rungs)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	return rungs, err
+}
+
+// readSummary reads an arena match's summary.json; ok is false when the
+// match has none yet.
+func readSummary(root *os.Root) (sum tournament.Summary, ok bool, err error) {
+	data, err := root.ReadFile(summaryFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return sum, false, nil
+	}
+	if err == nil {
+		err = json.Unmarshal(data, &sum)
+	}
+	if err != nil {
+		return sum, false, fmt.Errorf("%s: %w", summaryFile, err)
+	}
+	return sum, true, nil
+}
+
+// arenaStatus is a match's status from its files: summary.json once
+// written; before that the games in games.jsonl of the games the saved
+// command line schedules, at the rate from command.json's time to the
+// log's last write. Call with r.mu held.
+func (r *run) arenaStatus(root *os.Root) Status {
+	st := Status{Phase: "starting"}
+	sum, done, err := readSummary(root)
+	if err != nil {
+		st.Error = err.Error()
+	}
+	if done {
+		st.Method, st.Games, st.Phase = sum.Schedule, sum.Games, "done"
+		if sum.Interrupted {
+			st.Phase = "interrupted"
+		}
+		if sum.Seconds > 0 {
+			st.GamesPerSecond = float64(sum.Games-sum.Resumed) / sum.Seconds
+		}
+		st.TotalGames = arenaPlan(root).total // more than Games when an SPRT or Ctrl-C stopped the match
+		return st
+	}
+	p := arenaPlan(root)
+	st.Method, st.TotalGames = p.schedule, p.total
+	g := r.logFor(arenaGameLog)
+	if err := g.update(root); err != nil {
+		st.Error = err.Error()
+	}
+	st.Games = len(g.offsets)
+	if st.Games > 0 {
+		st.Phase = "playing"
+		cmd, err1 := root.Stat(commandFile)
+		log, err2 := root.Stat(arenaGameLog)
+		if err1 == nil && err2 == nil {
+			if el := log.ModTime().Sub(cmd.ModTime()).Seconds(); el > 0 {
+				st.GamesPerSecond = float64(st.Games) / el
+				if st.TotalGames > st.Games {
+					st.ETASeconds = float64(st.TotalGames-st.Games) / st.GamesPerSecond
+				}
+			}
+		}
+	}
+	return st
+}
+
+// plan is what an arena command line schedules.
+type plan struct {
+	args     []string
+	schedule string
+	players  int
+	pairs    int // game pairs per pairing
+	total    int // games; 0 when unknown (a knockout)
+}
+
+// arenaPlan reads command.json (the arena command line, saved for
+// -resume) and works out the schedule and its games: the players (WEIGHTS
+// arguments and -engine options), the pairs per pairing (-pairs, -rounds,
+// -games/2, default 10) and the pairings of the schedule. It reads the
+// flags the way arena does, without running it: a line it cannot read
+// gives what it could.
+func arenaPlan(root *os.Root) plan {
+	var p plan
+	data, err := root.ReadFile(commandFile)
+	if err != nil {
+		return p
+	}
+	var c struct {
+		Args []string `json:"args"`
+	}
+	if json.Unmarshal(data, &c) != nil {
+		return p
+	}
+	p.args = c.Args
+	pairs := 10
+	value := map[string]bool{"pairs": true, "rounds": true, "games": true, "depth": true, "width": true,
+		"concurrency": true, "openings": true, "random-openings": true, "seed": true, "sprt": true, "movetime": true,
+		"maxmoves": true, "out": true, "tournament": true, "ratinginterval": true, "log": true, "http": true}
+	args := c.Args
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			p.players += len(args) - i - 1
+			break
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			p.players++
+			continue
+		}
+		name, v, hasV := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		switch {
+		case name == "engine" || name == "each" || name == "openings" && i+1 < len(args) && strings.Contains(args[i+1], "="):
+			n := 0
+			for i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") && strings.Contains(args[i+1], "=") {
+				i, n = i+1, n+1
+			}
+			if name == "engine" {
+				if n == 0 && i+1 < len(args) {
+					i++ // the short form: one command line
+				}
+				p.players++
+			}
+			continue
+		case !value[name] || hasV:
+		case i+1 < len(args):
+			i++
+			v = args[i]
+		}
+		n, err := strconv.Atoi(v)
+		switch {
+		case name == "tournament":
+			p.schedule = v
+		case err != nil:
+		case name == "pairs", name == "rounds":
+			pairs = n
+		case name == "games":
+			pairs = n / 2
+		}
+	}
+	if p.schedule == "" {
+		p.schedule = "round-robin"
+		if p.players == 2 {
+			p.schedule = "head-to-head"
+		}
+	}
+	pairings := 0
+	switch p.schedule {
+	case "head-to-head":
+		pairings = 1
+	case "round-robin":
+		pairings = p.players * (p.players - 1) / 2
+	case "gauntlet":
+		pairings = p.players - 1
+	}
+	p.pairs = pairs
+	p.total = 2 * pairs * max(pairings, 0)
+	return p
+}
