@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/roadtune/roadtune/internal/web"
@@ -95,7 +97,8 @@ func (l *liveServer) serve(dir string, stderr io.Writer) error {
 		return err
 	}
 	l.stop = stop
-	fmt.Fprintf(stderr, "tune: the run's pages are at %s until tune ends (tune serve %s keeps them up)\n", l.url, dir)
+	page := strings.TrimSuffix(l.url, "/") + "/run/" + url.PathEscape(filepath.Base(dir)) + "/"
+	fmt.Fprintf(stderr, "tune: the run's page is at %s until tune ends (tune serve %s keeps it up)\n", page, dir)
 	return nil
 }
 
