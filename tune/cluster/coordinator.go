@@ -88,6 +88,14 @@ func (c *Coordinator) Sample(ctx context.Context, seed uint64, matches []optimiz
 	return c.call(ctx, seed, matches, true)
 }
 
+// Prepare creates the queue (CreateQueue) if it is not there yet; the
+// first call does it otherwise. Errors: no connection, no referee
+// settings, a server without JetStream.
+func (c *Coordinator) Prepare(ctx context.Context) error {
+	_, err := c.queue(ctx)
+	return err
+}
+
 // queue creates (or updates) the streams and the workers' consumer once.
 func (c *Coordinator) queue(ctx context.Context) (jetstream.JetStream, error) {
 	c.mu.Lock()
