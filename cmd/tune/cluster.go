@@ -71,13 +71,21 @@ func (c *clusterFlags) referee(stderr io.Writer) (*cluster.Coordinator, error) {
 	return c.coord, nil
 }
 
+// fits fails for a config whose run cannot yet be played on workers.
+func (c *clusterFlags) fits(cfg tune.Config) error {
+	if c.coord != nil && cfg.Output.Games {
+		return usageError{errors.New("output.games cannot be written yet when the games are played on workers (-listen, -nats)")}
+	}
+	return nil
+}
+
 // start connects the coordinator to the job (its game settings, its
 // progress), starts the embedded server in the run directory (-listen)
 // and the in-process worker, and returns the function that stops them.
 func (c *clusterFlags) start(ctx context.Context, job *tune.Job, games func(done, total int), stderr io.Writer) (func(), error) {
 	cfg := job.Config()
-	if cfg.Output.Games {
-		return nil, usageError{errors.New("output.games cannot be written yet when the games are played on workers (-listen, -nats)")}
+	if err := c.fits(cfg); err != nil {
+		return nil, err
 	}
 	ref, err := tune.NewReferee(cfg)
 	if err != nil {

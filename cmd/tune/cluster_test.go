@@ -109,6 +109,16 @@ func TestClusterFlagsRefuseBadUse(t *testing.T) {
 			t.Errorf("%v: wrote %s", c.args, dir)
 		}
 	}
+	withGames := filepath.Join(t.TempDir(), "games.toml")
+	data, _ := os.ReadFile(cfg)
+	os.WriteFile(withGames, append(data, "[output]\ngames = true\n"...), 0o644)
+	dir := filepath.Join(t.TempDir(), "run")
+	if code, _, errs := runTune(t, "-config", withGames, "-out", dir, "-listen", "127.0.0.1:0"); code != 2 || !strings.Contains(errs, "output.games") {
+		t.Errorf("output.games on workers: exit %d, %q", code, errs)
+	}
+	if _, err := os.Stat(dir); err == nil {
+		t.Errorf("output.games on workers: wrote %s", dir)
+	}
 	if code, _, errs := runTune(t, "worker"); code != 2 || !strings.Contains(errs, "-connect") {
 		t.Errorf("worker without -connect: exit %d, %q", code, errs)
 	}

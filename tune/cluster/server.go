@@ -157,10 +157,10 @@ func Dial(url, token, name string, log io.Writer) (*nats.Conn, error) {
 		nats.ReconnectWait(time.Second),
 		nats.DisconnectErrHandler(func(nc *nats.Conn, err error) {
 			if err != nil {
-				say("disconnected from %s: %v; reconnecting", nc.ConnectedUrlRedacted(), err)
+				say("disconnected from %s: %v; reconnecting", url, err)
 			}
 		}),
-		nats.ReconnectHandler(func(nc *nats.Conn) { say("reconnected to %s", nc.ConnectedUrlRedacted()) }),
+		nats.ReconnectHandler(func(*nats.Conn) { say("reconnected to %s", url) }),
 	}
 	if token != "" {
 		opts = append(opts, nats.Token(token))
