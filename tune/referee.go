@@ -96,6 +96,12 @@ func (r *VectorReferee) suite(seed uint64) ([]tournament.Opening, error) {
 // batch seed and the match index), so a match's openings do not depend on
 // how many matches share its batch.
 func (r *VectorReferee) MatchOpenings(seed uint64, n int) ([][]tournament.Opening, error) {
+	return r.matchOpenings(seed, 0, n)
+}
+
+// matchOpenings returns the openings of matches [first, first+n) of a
+// batch with this seed, as MatchOpenings does for the whole batch.
+func (r *VectorReferee) matchOpenings(seed uint64, first, n int) ([][]tournament.Opening, error) {
 	suite, err := r.suite(seed)
 	if err != nil {
 		return nil, err
@@ -110,7 +116,7 @@ func (r *VectorReferee) MatchOpenings(seed uint64, n int) ([][]tournament.Openin
 		for j := range idx {
 			idx[j] = j
 		}
-		rng := rand.New(rand.NewPCG(seed^matchOpeningStream, uint64(i)))
+		rng := rand.New(rand.NewPCG(seed^matchOpeningStream, uint64(first+i)))
 		ops := make([]tournament.Opening, pairs)
 		for k := range ops {
 			j := k % len(idx)
@@ -125,6 +131,38 @@ func (r *VectorReferee) MatchOpenings(seed uint64, n int) ([][]tournament.Openin
 	return out, nil
 }
 
+// Range places a slice of matches inside a batch: they are matches
+// [First, First+len(matches)) of a batch of Total matches. A batch played
+// in ranges (anywhere, in any order) gives exactly the games of the whole
+// batch: each match draws its openings by its index in the batch, the
+// early-stop rule sees only its own match, and games keep their numbers
+// and names in the whole batch (match i's players are "m<i>.A" and
+// "m<i>.B"; pair k of match i is game pair k·Total+i, its games 2(k·Total+i)
+// and 2(k·Total+i)+1).
+type Range struct {
+	First int // index of the range's first match in the batch (≥ 0)
+	Total int // matches in the whole batch (≥ First + the range's matches)
+}
+
+// check fails unless n matches fit the range.
+func (rg Range) check(n int) error {
+	if rg.First < 0 || rg.Total < rg.First+n {
+		return fmt.Errorf("tune: range of %d matches from %d does not fit a batch of %d", n, rg.First, rg.Total)
+	}
+	return nil
+}
+
+// game maps a game of the range's own schedule (range-local game and
+// entrant indices) to its place in the whole batch.
+func (rg Range) game(g tournament.GameRecord, n int) tournament.GameRecord {
+	k, i := g.Pair/n, g.Pair%n // pair k of range match i
+	g.Pair = k*rg.Total + rg.First + i
+	g.Game = 2*g.Pair + g.Game%2
+	g.BlackIndex += 2 * rg.First
+	g.WhiteIndex += 2 * rg.First
+	return g
+}
+
 // Play plays every match and returns their outcomes from A's view, in the
 // order of matches. Errors: a vector with the wrong number of genes or a
 // NaN/Inf gene (naming the match), a cancelled ctx (wrapping ctx.Err()), a
@@ -133,16 +171,34 @@ func (r *VectorReferee) Play(ctx context.Context, seed uint64, matches []optimiz
 	if len(matches) == 0 {
 		return nil, nil
 	}
-	t, _, err := r.run(ctx, seed, matches, false)
+	return r.PlayRange(ctx, seed, Range{Total: len(matches)}, matches)
+}
+
+// PlayRange plays matches [rg.First, rg.First+len(matches)) of a batch of
+// rg.Total matches with this seed, exactly as Play plays them inside the
+// whole batch (see Range), and returns their outcomes in the order of
+// matches; GameLog receives the range's games in game order, numbered
+// and named as in the whole batch. Errors: those of Play, and a range
+// that does not fit.
+func (r *VectorReferee) PlayRange(ctx context.Context, seed uint64, rg Range, matches []optimize.Match) ([]optimize.Outcome, error) {
+	if len(matches) == 0 {
+		return nil, nil
+	}
+	t, _, err := r.run(ctx, seed, rg, matches, false)
 	if err != nil {
 		return nil, err
 	}
 	return outcomes(t, len(matches))
 }
 
-// run plays a batch; with keep it also returns every game in game order.
-func (r *VectorReferee) run(ctx context.Context, seed uint64, matches []optimize.Match, keep bool) (*tournament.Table, []tournament.GameRecord, error) {
-	perMatch, err := r.MatchOpenings(seed, len(matches))
+// run plays a range of a batch; with keep it also returns every game in
+// game order. The table is indexed by the range's own entrants (2i, 2i+1
+// for its match i); the games are numbered as in the whole batch.
+func (r *VectorReferee) run(ctx context.Context, seed uint64, rg Range, matches []optimize.Match, keep bool) (*tournament.Table, []tournament.GameRecord, error) {
+	if err := rg.check(len(matches)); err != nil {
+		return nil, nil, err
+	}
+	perMatch, err := r.matchOpenings(seed, rg.First, len(matches))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -150,15 +206,15 @@ func (r *VectorReferee) run(ctx context.Context, seed uint64, matches []optimize
 	for i, m := range matches {
 		wa, err := engine.NewWeights(r.Schema, m.A)
 		if err != nil {
-			return nil, nil, fmt.Errorf("match %d, vector A: %w", i, err)
+			return nil, nil, fmt.Errorf("match %d, vector A: %w", rg.First+i, err)
 		}
 		wb, err := engine.NewWeights(r.Schema, m.B)
 		if err != nil {
-			return nil, nil, fmt.Errorf("match %d, vector B: %w", i, err)
+			return nil, nil, fmt.Errorf("match %d, vector B: %w", rg.First+i, err)
 		}
 		entrants = append(entrants,
-			tournament.Entrant{Name: fmt.Sprintf("m%d.A", i), Weights: wa, Settings: r.Settings},
-			tournament.Entrant{Name: fmt.Sprintf("m%d.B", i), Weights: wb, Settings: r.Settings})
+			tournament.Entrant{Name: fmt.Sprintf("m%d.A", rg.First+i), Weights: wa, Settings: r.Settings},
+			tournament.Entrant{Name: fmt.Sprintf("m%d.B", rg.First+i), Weights: wb, Settings: r.Settings})
 	}
 	pairs := max(r.Pairs, 1)
 	openings := make([]tournament.Opening, 0, pairs*len(matches))
@@ -170,10 +226,13 @@ func (r *VectorReferee) run(ctx context.Context, seed uint64, matches []optimize
 		}
 	}
 	var games []tournament.GameRecord
-	onGame := r.GameLog
-	if keep {
+	var onGame func(tournament.GameRecord) error
+	if keep || r.GameLog != nil {
 		onGame = func(g tournament.GameRecord) error {
-			games = append(games, g)
+			g = rg.game(g, len(matches))
+			if keep {
+				games = append(games, g)
+			}
 			if r.GameLog != nil {
 				return r.GameLog(g)
 			}

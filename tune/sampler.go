@@ -22,10 +22,20 @@ import (
 // engine.Features of match A's vector (for the dual schema, A's judge picks
 // the set).
 func (r *VectorReferee) Sample(ctx context.Context, seed uint64, matches []optimize.Match) ([]optimize.Outcome, []optimize.Position, error) {
+	return r.SampleRange(ctx, seed, Range{Total: len(matches)}, matches)
+}
+
+// SampleRange plays matches [rg.First, rg.First+len(matches)) of a batch
+// of rg.Total matches as Sample plays them inside the whole batch (see
+// Range) and returns their outcomes and the positions of their games, in
+// game order, with Game numbered in the whole batch. The positions of a
+// batch played in ranges, merged by a stable sort on Game, are Sample's of
+// the whole batch. Errors: those of Sample, and a range that does not fit.
+func (r *VectorReferee) SampleRange(ctx context.Context, seed uint64, rg Range, matches []optimize.Match) ([]optimize.Outcome, []optimize.Position, error) {
 	if len(matches) == 0 {
 		return nil, nil, nil
 	}
-	t, games, err := r.run(ctx, seed, matches, true)
+	t, games, err := r.run(ctx, seed, rg, matches, true)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -36,14 +46,14 @@ func (r *VectorReferee) Sample(ctx context.Context, seed uint64, matches []optim
 	judges := make([]engine.Weights, len(matches))
 	for i, m := range matches {
 		if judges[i], err = engine.NewWeights(r.Schema, m.A); err != nil {
-			return nil, nil, fmt.Errorf("match %d, vector A: %w", i, err)
+			return nil, nil, fmt.Errorf("match %d, vector A: %w", rg.First+i, err)
 		}
 	}
 	var pos []optimize.Position
 	b := engine.NewBoard()
 	for _, g := range games {
-		// Entrants 2i and 2i+1 are match i's A and B.
-		if pos, err = appendPositions(pos, b, g, judges[g.BlackIndex/2]); err != nil {
+		// Entrants 2i and 2i+1 are match i's A and B (batch indices).
+		if pos, err = appendPositions(pos, b, g, judges[g.BlackIndex/2-rg.First]); err != nil {
 			return nil, nil, fmt.Errorf("game %d: %w", g.Game, err)
 		}
 	}

@@ -14,6 +14,10 @@
 //	                               chart a metric (diversity, gene-std, gene:NAME, …) across runs
 //	tune serve [-http ADDR] DIR... read-only web pages of runs (and arena -out directories) until Ctrl-C;
 //	                               -http ADDR on a run serves its pages live while it runs
+//	tune … -listen HOST:PORT       play the games on workers through an embedded NATS server
+//	tune … -nats URL               … through an existing NATS server (package tune/cluster)
+//	tune worker -connect URL [-concurrency N]
+//	                               play batches of games for such runs until Ctrl-C
 //
 // Exit status: 0 done, 1 run failed, 2 bad usage, config or input, 130
 // interrupted (the checkpoint is written; the message says how to resume).
@@ -28,6 +32,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -69,6 +74,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "serve" {
 		return exitCode(serveCmd(ctx, args[1:], stdout, stderr), stderr)
 	}
+	if len(args) > 0 && args[0] == "worker" {
+		return exitCode(workerCmd(ctx, args[1:], stdout, stderr), stderr)
+	}
 	fs := flag.NewFlagSet("tune", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	configPath := fs.String("config", "", "TOML config file (default: the embedded configs/default.toml)")
@@ -77,12 +85,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	quiet := fs.Bool("quiet", false, "no progress bar or per-step lines")
 	httpAddr := fs.String("http", "", "serve the run's pages live on `ADDR` while it runs (:8080 binds 127.0.0.1)")
 	seedList := fs.String("seeds", "", "run the config once per seed (comma-separated, e.g. 1,2,3) into -out/seed-N; run again to continue a stopped sweep")
+	cl := newClusterFlags(fs)
 	values := map[string]*string{}
 	for _, k := range keyFlags {
 		values[k.flag] = fs.String(k.flag, "", "override "+k.key+keyHelp[k.flag])
 	}
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: tune [-config FILE.toml] [flags]\n       tune -resume RUNDIR [-concurrency N] [-quiet] [-http ADDR]\n       tune export RUNDIR [-step K] [-o FILE]\n       tune compare -o BASE [-metric M] RUNDIR...\n       tune serve [-http ADDR] DIR...\n\nmethods: %v\nflags:\n", tune.MethodNames())
+		fmt.Fprintf(stderr, "usage: tune [-config FILE.toml] [flags]\n       tune -resume RUNDIR [-concurrency N] [-quiet] [-http ADDR]\n       tune export RUNDIR [-step K] [-o FILE]\n       tune compare -o BASE [-metric M] RUNDIR...\n       tune serve [-http ADDR] DIR...\n       tune worker -connect URL [-concurrency N]\n\nmethods: %v\nflags:\n", tune.MethodNames())
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -117,11 +126,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if *quiet {
 		opts.Log = nil
 	}
+	coord, err := cl.referee(stderr)
+	if err != nil {
+		return exitCode(err, stderr)
+	}
+	if coord != nil {
+		opts.Referee = coord
+	}
 	var job *tune.Job
 	if *resume != "" {
 		for name := range set {
-			if name != "resume" && name != "concurrency" && name != "quiet" && name != "http" {
-				fmt.Fprintf(stderr, "tune: -%s cannot be given with -resume: a resumed run keeps its config (only -concurrency, -quiet and -http may change)\n", name)
+			if name != "resume" && name != "concurrency" && name != "quiet" && name != "http" && !slices.Contains(clusterFlagNames, name) {
+				fmt.Fprintf(stderr, "tune: -%s cannot be given with -resume: a resumed run keeps its config (only -concurrency, -quiet, -http and -listen, -nats, -token-file, -local-worker may change)\n", name)
 				return 2
 			}
 		}
@@ -152,8 +168,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			return exitCode(usageError{err}, stderr)
 		}
+		if err := cl.fits(cfg); err != nil {
+			return exitCode(err, stderr)
+		}
 		dir := *out
 		if *seedList != "" {
+			if coord != nil {
+				return exitCode(usageError{errors.New("-seeds cannot be played on workers yet (-listen, -nats)")}, stderr)
+			}
 			if set["seed"] {
 				return exitCode(usageError{errors.New("-seed and -seeds cannot be combined")}, stderr)
 			}
@@ -185,6 +207,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if err == nil {
 		err = live.serve(job.Dir(), stderr)
+	}
+	if err == nil && coord != nil {
+		var stop func()
+		if stop, err = cl.start(ctx, job, opts.Events.Games, stderr); err == nil {
+			defer stop()
+		}
 	}
 	if err != nil {
 		return exitCode(err, stderr)

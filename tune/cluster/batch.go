@@ -1,0 +1,192 @@
+package cluster
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/optimize"
+	"github.com/roadtune/roadtune/tournament"
+	"github.com/roadtune/roadtune/tune"
+)
+
+// EngineBuild names the version of the game play (engine search, move
+// generation, threat search, adjudication, opening suites) that workers
+// must share with the coordinator. Bump it with every change that can
+// alter a game for the same settings: a worker of another build then
+// refuses the batches instead of playing different games.
+const EngineBuild = "roadtune-play-1"
+
+// protocol is the version of the batch and result messages.
+const protocol = 1
+
+// The JetStream names: a work-queue stream of batches (one subject per
+// run), a stream of results (one subject per run and call seed) and the
+// durable pull consumer every worker shares.
+const (
+	BatchStream   = "ROADTUNE_BATCHES"
+	ResultStream  = "ROADTUNE_RESULTS"
+	WorkerGroup   = "roadtune-workers"
+	batchSubjects = "roadtune.batch."
+	resultPrefix  = "roadtune.result."
+)
+
+// Setup is everything about the games of a batch but the matches: the
+// settings of the referee that plays it (tune.VectorReferee without its
+// concurrency and callbacks).
+type Setup struct {
+	Schema        engine.Schema   `json:"schema"`
+	Settings      engine.Settings `json:"settings"`
+	Pairs         int             `json:"pairs"`
+	OpeningRadius int             `json:"opening_radius,omitempty"`
+	Openings      []string        `json:"openings,omitempty"` // protocol notation; empty: the generated suite
+	EarlyStop     string          `json:"early_stop,omitempty"`
+	MaxMoves      int             `json:"max_moves,omitempty"`
+}
+
+// SetupOf reads the game settings off an in-process referee.
+func SetupOf(r *tune.VectorReferee) Setup {
+	s := Setup{Schema: r.Schema, Settings: r.Settings, Pairs: max(r.Pairs, 1),
+		OpeningRadius: r.OpeningRadius, EarlyStop: r.EarlyStop, MaxMoves: r.MaxMoves}
+	for _, o := range r.Openings {
+		s.Openings = append(s.Openings, o.String())
+	}
+	return s
+}
+
+// Referee is the in-process referee that plays the setup's games with
+// concurrency games at once. Errors: a schema, engine setting, opening or
+// early-stop rule this build cannot read.
+func (s Setup) Referee(concurrency int) (*tune.VectorReferee, error) {
+	schema, err := engine.ParseSchema(string(s.Schema))
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Settings.Validate(); err != nil {
+		return nil, err
+	}
+	if _, _, err := tune.ParseEarlyStop(s.EarlyStop); err != nil {
+		return nil, err
+	}
+	r := &tune.VectorReferee{Schema: schema, Settings: s.Settings, Pairs: s.Pairs, OpeningRadius: s.OpeningRadius,
+		EarlyStop: s.EarlyStop, MaxMoves: s.MaxMoves, Concurrency: concurrency}
+	for i, text := range s.Openings {
+		o, err := tournament.ParseOpening(text)
+		if err != nil {
+			return nil, fmt.Errorf("opening %d: %w", i, err)
+		}
+		r.Openings = append(r.Openings, o)
+	}
+	return r, nil
+}
+
+// Fingerprint identifies what a batch's games depend on besides its
+// matches and seed: the engine build, the message protocol and the setup
+// as this build encodes it (16 hex digits of a SHA-256). A build whose
+// settings gained or lost a field encodes the same setup differently, so
+// its fingerprint differs too.
+func Fingerprint(build string, s Setup) string {
+	data, err := json.Marshal(s)
+	if err != nil { // a Setup holds only numbers and strings
+		panic(err)
+	}
+	sum := sha256.Sum256(fmt.Appendf(nil, "%s\n%d\n%s", build, protocol, data))
+	return hex.EncodeToString(sum[:8])
+}
+
+// Batch is one unit of work: matches [First, First+len(Matches)) of a
+// Referee call of Total matches with seed Seed (tune.Range), with all a
+// worker needs to play them.
+type Batch struct {
+	Protocol    int              `json:"protocol"`
+	Build       string           `json:"build"`       // the coordinator's EngineBuild
+	Fingerprint string           `json:"fingerprint"` // Fingerprint(Build, Setup)
+	Run         string           `json:"run"`
+	Seed        uint64           `json:"seed"`
+	First       int              `json:"first"`
+	Total       int              `json:"total"`
+	Sample      bool             `json:"sample,omitempty"` // return the positions too (optimize.Sampler)
+	Setup       Setup            `json:"setup"`
+	Matches     []optimize.Match `json:"matches"`
+}
+
+// Key is the batch's identity, its message id and the key of its result:
+// run, seed and first match, then a digest of the whole batch, so that
+// re-publishing the same batch is recognised as a duplicate and two calls
+// with the same seed but other matches are not.
+func (b *Batch) Key() string {
+	data, _ := json.Marshal(b)
+	sum := sha256.Sum256(data)
+	return fmt.Sprintf("%s.%016x.%d.%s", b.Run, b.Seed, b.First, hex.EncodeToString(sum[:8]))
+}
+
+// Range is the batch's place in its call.
+func (b *Batch) Range() tune.Range { return tune.Range{First: b.First, Total: b.Total} }
+
+// Result is what a worker sends back for a batch: the outcomes of its
+// matches in order and, for a Sample batch, the positions of its games
+// (tune.VectorReferee.SampleRange), or the reason it could not play it.
+type Result struct {
+	Key       string              `json:"key"`
+	Worker    string              `json:"worker"`
+	Outcomes  []optimize.Outcome  `json:"outcomes,omitempty"`
+	Positions []optimize.Position `json:"positions,omitempty"`
+	Seconds   float64             `json:"seconds"` // wall time of the play
+	Error     string              `json:"error,omitempty"`
+}
+
+// batchSubject is where a run's batches are published.
+func batchSubject(run string) string { return batchSubjects + run }
+
+// resultSubject is where the results of one call (run, seed) go.
+func resultSubject(run string, seed uint64) string {
+	return fmt.Sprintf("%s%s.%016x", resultPrefix, run, seed)
+}
+
+// RunName turns a name (e.g. a run directory's) into a subject token:
+// letters, digits, '-' and '_' kept, anything else '_'.
+func RunName(name string) string {
+	s := strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
+			return r
+		}
+		return '_'
+	}, name)
+	if s == "" {
+		return "run"
+	}
+	return s
+}
+
+// encodeResult is a result as gzip-compressed JSON (positions repeat a
+// lot: a tenth of the size).
+func encodeResult(r Result) ([]byte, error) {
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	if err := json.NewEncoder(zw).Encode(r); err != nil {
+		return nil, err
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+func decodeResult(data []byte) (Result, error) {
+	var r Result
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return r, err
+	}
+	body, err := io.ReadAll(zr)
+	if err != nil {
+		return r, err
+	}
+	return r, json.Unmarshal(body, &r)
+}

@@ -1,0 +1,386 @@
+package cluster
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/roadtune/roadtune/configs"
+	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/optimize"
+	"github.com/roadtune/roadtune/tune"
+)
+
+// tinyConfig is a run of well under a second (tune's job tests' tiny
+// config): depth 1, a small population.
+const tinyConfig = `
+method = "%s"
+seed = 5
+[engine]
+depth = 1
+width = 4
+[ga]
+population = 6
+groups = 2
+generations = 3
+[pso]
+particles = 4
+iterations = 3
+[texel]
+rounds = 3
+opponents = 8
+min_positions = 200
+explore_rounds = 1
+explore_pairing = "perturbed"
+pairing = "perturbed"
+sigma = 3.0
+window = 0
+average = 2
+[validation]
+opponent = "zhou2015"
+pairs = 2
+`
+
+// testCluster is an embedded server on a random loopback port, storage in
+// a temporary directory, and a coordinator connected to it.
+type testCluster struct {
+	srv   *Server
+	coord *Coordinator
+	wg    sync.WaitGroup
+}
+
+func newCluster(t *testing.T, ref *tune.VectorReferee) *testCluster {
+	t.Helper()
+	srv, err := StartServer(ServerOptions{Listen: "127.0.0.1:0", StoreDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &testCluster{srv: srv}
+	t.Cleanup(func() { c.wg.Wait(); srv.Shutdown() })
+	nc, err := srv.Connect("coordinator")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	c.coord = &Coordinator{Conn: nc, Run: t.Name(), Referee: ref, BatchGames: 8, AckWait: time.Second}
+	return c
+}
+
+// dial connects a client over TCP, as a remote worker does.
+func (c *testCluster) dial(t *testing.T, name string) *nats.Conn {
+	t.Helper()
+	nc, err := Dial(c.srv.URL(), "", name, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	return nc
+}
+
+// worker runs w until the test ends (or its ctx is cancelled through the
+// returned function).
+func (c *testCluster) worker(t *testing.T, w *Worker) context.CancelFunc {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	c.wg.Go(func() {
+		if err := w.Run(ctx); err != nil && !w.Conn.IsClosed() {
+			t.Errorf("worker %s: %v", w.Name, err)
+		}
+	})
+	return cancel
+}
+
+func testMatches(t *testing.T) []optimize.Match {
+	t.Helper()
+	f, err := configs.LoadWeights("zhou2015")
+	if err != nil {
+		t.Fatal(err)
+	}
+	vecs := [][]float64{f.Weights().Genes, {1, 1, 1, 1, 1}, {-5, -20, -80, -150, -800}, {20, 60, 300, 200, 900}}
+	var ms []optimize.Match
+	for i := range vecs {
+		for j := range vecs {
+			if i != j && len(ms) < 9 {
+				ms = append(ms, optimize.Match{A: vecs[i], B: vecs[j], WinnerOnly: (i+j)%2 == 0})
+			}
+		}
+	}
+	return ms
+}
+
+func testReferee() *tune.VectorReferee {
+	s := engine.DefaultSettings()
+	s.Depth, s.Width, s.TableBits = 1, 6, 12
+	return &tune.VectorReferee{Schema: engine.Symmetric, Settings: s, Pairs: 2, MaxMoves: 40, EarlyStop: "decided", Concurrency: 2}
+}
+
+// TestCoordinatorEqualsInProcess: Play and Sample through two workers give
+// the in-process referee's outcomes and positions, and progress reaches
+// the games scheduled.
+func TestCoordinatorEqualsInProcess(t *testing.T) {
+	matches := testMatches(t)
+	wantOut, wantPos, err := testReferee().Sample(context.Background(), 21, matches)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newCluster(t, testReferee())
+	var last [2]int
+	c.coord.Progress = func(done, total int) { last = [2]int{done, total} }
+	for _, name := range []string{"w1", "w2"} {
+		c.worker(t, &Worker{Conn: c.dial(t, name), Name: name, Concurrency: 1})
+	}
+	out, pos, err := c.coord.Sample(context.Background(), 21, matches)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(out, wantOut) || !reflect.DeepEqual(pos, wantPos) {
+		t.Fatalf("cluster Sample: %v and %d positions, in-process %v and %d", out, len(pos), wantOut, len(wantPos))
+	}
+	if last != [2]int{36, 36} {
+		t.Errorf("progress %v, want 36 of 36 games", last)
+	}
+	out, err = c.coord.Play(context.Background(), 21, matches)
+	if err != nil || !reflect.DeepEqual(out, wantOut) {
+		t.Fatalf("cluster Play: %v (%v), in-process %v", out, err, wantOut)
+	}
+	if out, err := c.coord.Play(context.Background(), 22, nil); out != nil || err != nil {
+		t.Errorf("no matches: %v, %v", out, err)
+	}
+}
+
+// TestJobsEqualInProcess: GA, PSO and Texel runs through the cluster
+// referee (a worker in the coordinator's process, as tune -listen runs
+// it, and one over TCP) leave the in-process run's records and best
+// vector.
+func TestJobsEqualInProcess(t *testing.T) {
+	for _, method := range []string{"ga", "pso", "texel"} {
+		t.Run(method, func(t *testing.T) {
+			cfg, err := tune.Parse(method+".toml", []byte(strings.Replace(tinyConfig, "%s", method, 1)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := runSteps(t, cfg, tune.Options{})
+			ref, err := tune.NewReferee(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := newCluster(t, ref)
+			local, err := c.srv.Connect("local")
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(local.Close)
+			c.worker(t, &Worker{Conn: local, Name: "local"})
+			c.worker(t, &Worker{Conn: c.dial(t, "remote"), Name: "remote", Concurrency: 1})
+			got := runSteps(t, cfg, tune.Options{Referee: c.coord})
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("cluster run:\n%s\nin-process run:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+		})
+	}
+}
+
+// runSteps runs a job's optimisation steps and returns its records
+// without wall times, then best.json's vector.
+func runSteps(t *testing.T, cfg tune.Config, opts tune.Options) []string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "run")
+	j, err := tune.Start(cfg, dir, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Steps(context.Background(), 100); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, tune.FileRecords))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
+		var m map[string]any
+		if err := json.Unmarshal(line, &m); err != nil {
+			t.Fatal(err)
+		}
+		delete(m, "seconds")
+		rec, _ := json.Marshal(m)
+		out = append(out, string(rec))
+	}
+	wf, err := engine.LoadWeightFile(filepath.Join(dir, tune.FileBest))
+	if err != nil {
+		t.Fatal(err)
+	}
+	best, _ := json.Marshal(wf.Values)
+	return append(out, "best "+string(best))
+}
+
+// TestWorkerLostMidBatch: a worker that drops its connection in the middle
+// of a batch, without acknowledging it, loses nothing: the batch is
+// delivered again after the ack wait and played by another worker, with
+// the same outcomes.
+func TestWorkerLostMidBatch(t *testing.T) {
+	matches := testMatches(t)
+	want, err := testReferee().Play(context.Background(), 9, matches)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newCluster(t, testReferee())
+	if _, err := c.coord.queue(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	lostConn := c.dial(t, "lost")
+	var once sync.Once
+	lost := &Worker{Conn: lostConn, Name: "lost", Concurrency: 1, Slots: 1}
+	var stop context.CancelFunc
+	lost.onGame = func() { once.Do(func() { lostConn.Close(); stop() }) }
+	stop = c.worker(t, lost)
+	time.Sleep(300 * time.Millisecond) // the lost worker waits for the first batch
+	c.worker(t, &Worker{Conn: c.dial(t, "steady"), Name: "steady", Concurrency: 1})
+	start := time.Now()
+	out, err := c.coord.Play(context.Background(), 9, matches)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(out, want) {
+		t.Fatalf("after a lost worker: %v, in-process %v", out, want)
+	}
+	if !lostConn.IsClosed() {
+		t.Fatal("the lost worker never played a game")
+	}
+	if d := time.Since(start); d < c.coord.AckWait {
+		t.Errorf("done in %v, before the lost batch's ack wait %v", d, c.coord.AckWait)
+	}
+}
+
+// TestDuplicatesAreIgnored: a call made again (a restarted coordinator's
+// step) re-publishes its batches as duplicates, which are not played
+// again; it reads the stored results and ignores later result messages
+// for the same batches, even with other outcomes.
+func TestDuplicatesAreIgnored(t *testing.T) {
+	matches := testMatches(t)
+	c := newCluster(t, testReferee())
+	c.worker(t, &Worker{Conn: c.dial(t, "w"), Name: "w"})
+	want, err := c.coord.Play(context.Background(), 4, matches)
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, err := jetstream.New(c.coord.Conn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	batches := c.coord.batches(4, matches, false)
+	for _, b := range batches {
+		fake := Result{Key: b.Key(), Worker: "forger", Outcomes: make([]optimize.Outcome, len(b.Matches))}
+		data, err := encodeResult(fake)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := js.Publish(context.Background(), resultSubject(b.Run, b.Seed), data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := c.coord.Play(context.Background(), 4, matches)
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("again: %v (%v), first %v", got, err, want)
+	}
+	info, err := js.Stream(context.Background(), ResultStream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := info.Info(context.Background()); st.State.Msgs != uint64(2*len(batches)) {
+		t.Errorf("%d result messages, want %d played once and %d forged", st.State.Msgs, len(batches), len(batches))
+	}
+}
+
+// TestForeignFingerprintIsRefused: a worker of another engine build
+// terminates the batch and the call fails naming both builds.
+func TestForeignFingerprintIsRefused(t *testing.T) {
+	c := newCluster(t, testReferee())
+	c.worker(t, &Worker{Conn: c.dial(t, "old"), Name: "old", Build: "roadtune-play-0"})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, err := c.coord.Play(ctx, 3, testMatches(t))
+	if err == nil || !strings.Contains(err.Error(), "fingerprint") || !strings.Contains(err.Error(), "roadtune-play-0") || !strings.Contains(err.Error(), EngineBuild) {
+		t.Fatalf("error %v, want a refusal naming the fingerprint and both builds", err)
+	}
+}
+
+// TestMaxDeliveriesFailTheCall: a batch taken and never acknowledged
+// MaxDeliver times fails the call clearly.
+func TestMaxDeliveriesFailTheCall(t *testing.T) {
+	c := newCluster(t, testReferee())
+	c.coord.AckWait, c.coord.MaxDeliver = 300*time.Millisecond, 2
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	go func() { // a worker that takes batches and dies every time
+		js, err := jetstream.New(c.dial(t, "flaky"))
+		if err != nil {
+			return
+		}
+		for ctx.Err() == nil {
+			cons, err := js.Consumer(ctx, BatchStream, WorkerGroup)
+			if err != nil {
+				time.Sleep(50 * time.Millisecond)
+				continue
+			}
+			mb, err := cons.Fetch(10, jetstream.FetchMaxWait(200*time.Millisecond))
+			if err == nil {
+				for range mb.Messages() {
+				}
+			}
+		}
+	}()
+	_, err := c.coord.Play(ctx, 3, testMatches(t))
+	if err == nil || !strings.Contains(err.Error(), "delivered 2 times") {
+		t.Fatalf("error %v, want a batch delivered 2 times without a result", err)
+	}
+}
+
+func TestListenNeedsATokenBeyondLoopback(t *testing.T) {
+	for _, addr := range []string{"0.0.0.0:0", ":0", "192.0.2.1:0"} {
+		_, err := StartServer(ServerOptions{Listen: addr, StoreDir: t.TempDir()})
+		if err == nil || !strings.Contains(err.Error(), "token") {
+			t.Errorf("listen %s without a token: %v", addr, err)
+		}
+	}
+	for _, host := range []string{"127.0.0.1", "::1", "[::1]", "localhost", "127.3.2.1"} {
+		if !Loopback(host) {
+			t.Errorf("%s is loopback", host)
+		}
+	}
+	srv, err := StartServer(ServerOptions{Listen: "127.0.0.1:0", StoreDir: t.TempDir(), Token: "s3cret"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Shutdown()
+	if _, err := Dial(srv.URL(), "wrong", "w", nil); err == nil || !strings.Contains(err.Error(), "credentials") {
+		t.Errorf("wrong token: %v", err)
+	}
+	nc, err := Dial(srv.URL(), "s3cret", "w", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nc.Close()
+	if _, err := Dial("nats://127.0.0.1:1", "", "w", nil); err == nil || !strings.Contains(err.Error(), "no NATS server") {
+		t.Errorf("refused connection: %v", err)
+	}
+	t.Setenv(TokenEnv, " from-env\n")
+	if tok, err := ReadToken(""); tok != "from-env" || err != nil {
+		t.Errorf("token from the environment: %q %v", tok, err)
+	}
+	f := filepath.Join(t.TempDir(), "token")
+	os.WriteFile(f, []byte("from-file\n"), 0o600)
+	if tok, err := ReadToken(f); tok != "from-file" || err != nil {
+		t.Errorf("token from a file: %q %v", tok, err)
+	}
+}

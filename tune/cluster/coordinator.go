@@ -1,0 +1,302 @@
+// Package cluster plays a tuning run's games on many machines through NATS
+// JetStream: a Coordinator is the run's optimize.Referee (and
+// optimize.Sampler), which cuts every call into batches of matches and
+// publishes them to a work-queue stream; Workers anywhere pull the
+// batches, play them with the in-process engine referee
+// (tune.VectorReferee.PlayRange) and publish the results, which the
+// coordinator puts back in order. A batch is a pure function of its
+// content (seed, matches, game settings), so a run's results do not depend
+// on the number of workers, on which worker played which batch, or on
+// redeliveries: they equal the in-process referee's.
+//
+// The server is either embedded in the coordinator's process (StartServer,
+// its storage in the run directory) or an existing NATS deployment (Dial).
+// An unacknowledged batch is delivered again after the consumer's ack
+// wait, so a worker that dies loses only the batch it was playing; a
+// worker extends the wait with in-progress acknowledgements while it
+// plays; message ids de-duplicate re-published batches and results, and
+// the coordinator drops any result it already has.
+package cluster
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/roadtune/roadtune/optimize"
+	"github.com/roadtune/roadtune/tune"
+)
+
+// Coordinator is an optimize.Referee and optimize.Sampler that plays its
+// matches on workers. Set its fields before the first call; it is safe for
+// one call at a time.
+type Coordinator struct {
+	// Conn is the connection to the NATS server.
+	Conn *nats.Conn
+	// Run names the run on the server (RunName of it is used): the subject
+	// its batches and results go to.
+	Run string
+	// Referee holds the game settings (schema, engine settings, pairs,
+	// openings, early stop, move limit) sent with every batch; its
+	// concurrency and callbacks are not used.
+	Referee *tune.VectorReferee
+	// BatchGames is the least number of games of a batch (default 16): a
+	// batch holds ⌈BatchGames / (2·Pairs)⌉ matches, the last one of a call
+	// fewer.
+	BatchGames int
+	// AckWait is how long a worker may hold a batch without acknowledging
+	// it or reporting progress before it is delivered to another (default
+	// 30 s); MaxDeliver the most deliveries of a batch (default 5), after
+	// which the call fails. Both configure the workers' consumer.
+	AckWait    time.Duration
+	MaxDeliver int
+	// Progress, when set, is told the games of the call's finished batches
+	// and the games scheduled (2·Pairs per match).
+	Progress func(done, total int)
+	// Build is the engine build announced in batches (default EngineBuild);
+	// tests change it.
+	Build string
+
+	mu sync.Mutex
+	js jetstream.JetStream
+}
+
+var (
+	_ optimize.Referee = (*Coordinator)(nil)
+	_ optimize.Sampler = (*Coordinator)(nil)
+)
+
+// Play plays the matches on the workers and returns their outcomes in
+// order: those tune.VectorReferee.Play gives with the same settings and
+// seed. Errors: no connection or queue, a batch a worker refused or could
+// not play (its reason), a batch delivered MaxDeliver times without a
+// result, a cancelled ctx (wrapping ctx.Err()).
+func (c *Coordinator) Play(ctx context.Context, seed uint64, matches []optimize.Match) ([]optimize.Outcome, error) {
+	out, _, err := c.call(ctx, seed, matches, false)
+	return out, err
+}
+
+// Sample plays the matches as Play does and also returns the positions of
+// their games: those tune.VectorReferee.Sample gives. Errors: as Play.
+func (c *Coordinator) Sample(ctx context.Context, seed uint64, matches []optimize.Match) ([]optimize.Outcome, []optimize.Position, error) {
+	return c.call(ctx, seed, matches, true)
+}
+
+// Prepare creates the queue (CreateQueue) if it is not there yet; the
+// first call does it otherwise. Errors: no connection, no referee
+// settings, a server without JetStream.
+func (c *Coordinator) Prepare(ctx context.Context) error {
+	_, err := c.queue(ctx)
+	return err
+}
+
+// queue creates (or updates) the streams and the workers' consumer once.
+func (c *Coordinator) queue(ctx context.Context) (jetstream.JetStream, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.js != nil {
+		return c.js, nil
+	}
+	if c.Conn == nil || c.Referee == nil {
+		return nil, errors.New("cluster: the coordinator has no connection or no referee settings")
+	}
+	js, err := jetstream.New(c.Conn)
+	if err != nil {
+		return nil, err
+	}
+	if err := CreateQueue(ctx, js, c.AckWait, c.MaxDeliver); err != nil {
+		return nil, err
+	}
+	c.js = js
+	return js, nil
+}
+
+// CreateQueue creates or updates the streams (file storage) and the
+// workers' durable pull consumer: explicit acks, ackWait (default 30 s),
+// maxDeliver deliveries at most (default 5). Results are kept a day, long
+// enough for a restarted coordinator to find those of its last step.
+func CreateQueue(ctx context.Context, js jetstream.JetStream, ackWait time.Duration, maxDeliver int) error {
+	if ackWait <= 0 {
+		ackWait = 30 * time.Second
+	}
+	if maxDeliver <= 0 {
+		maxDeliver = 5
+	}
+	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+		Name: BatchStream, Subjects: []string{batchSubjects + ">"},
+		Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage, Duplicates: 2 * time.Minute,
+	}); err != nil {
+		return fmt.Errorf("cluster: stream %s: %w", BatchStream, err)
+	}
+	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+		Name: ResultStream, Subjects: []string{resultPrefix + ">"},
+		Retention: jetstream.LimitsPolicy, Storage: jetstream.FileStorage, Duplicates: 2 * time.Minute, MaxAge: 24 * time.Hour,
+	}); err != nil {
+		return fmt.Errorf("cluster: stream %s: %w", ResultStream, err)
+	}
+	if _, err := js.CreateOrUpdateConsumer(ctx, BatchStream, jetstream.ConsumerConfig{
+		Durable: WorkerGroup, AckPolicy: jetstream.AckExplicitPolicy, AckWait: ackWait, MaxDeliver: maxDeliver,
+		FilterSubject: batchSubjects + ">",
+	}); err != nil {
+		return fmt.Errorf("cluster: consumer %s: %w", WorkerGroup, err)
+	}
+	return nil
+}
+
+// batches cuts a call into batches of at least BatchGames games.
+func (c *Coordinator) batches(seed uint64, matches []optimize.Match, sample bool) []*Batch {
+	setup := SetupOf(c.Referee)
+	build := c.Build
+	if build == "" {
+		build = EngineBuild
+	}
+	games := c.BatchGames
+	if games <= 0 {
+		games = 16
+	}
+	per := max(1, (games+2*setup.Pairs-1)/(2*setup.Pairs))
+	var out []*Batch
+	for first := 0; first < len(matches); first += per {
+		end := min(first+per, len(matches))
+		out = append(out, &Batch{Protocol: protocol, Build: build, Fingerprint: Fingerprint(build, setup),
+			Run: RunName(c.Run), Seed: seed, First: first, Total: len(matches), Sample: sample,
+			Setup: setup, Matches: matches[first:end]})
+	}
+	return out
+}
+
+// advisory is the part of a JetStream consumer advisory the coordinator
+// reads (max deliveries reached, message terminated).
+type advisory struct {
+	StreamSeq  uint64 `json:"stream_seq"`
+	Deliveries uint64 `json:"deliveries"`
+	Reason     string `json:"reason"`
+	kind       string
+}
+
+// call publishes the call's batches and gathers their results.
+func (c *Coordinator) call(ctx context.Context, seed uint64, matches []optimize.Match, sample bool) ([]optimize.Outcome, []optimize.Position, error) {
+	if len(matches) == 0 {
+		return nil, nil, nil
+	}
+	js, err := c.queue(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	batches := c.batches(seed, matches, sample)
+	run := batches[0].Run
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	// Listen before publishing: for results (those already stored
+	// included, e.g. of a step a restarted coordinator plays again) and
+	// for the workers' consumer's advisories.
+	results := make(chan jetstream.Msg, 64)
+	cons, err := js.OrderedConsumer(ctx, ResultStream, jetstream.OrderedConsumerConfig{
+		FilterSubjects: []string{resultSubject(run, seed)}, DeliverPolicy: jetstream.DeliverAllPolicy})
+	if err != nil {
+		return nil, nil, fmt.Errorf("cluster: results of seed %d: %w", seed, err)
+	}
+	cc, err := cons.Consume(func(m jetstream.Msg) {
+		select {
+		case results <- m:
+		case <-ctx.Done():
+		}
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("cluster: results of seed %d: %w", seed, err)
+	}
+	defer cc.Stop()
+	advisories := make(chan advisory, 16)
+	for _, kind := range []string{"MAX_DELIVERIES", "MSG_TERMINATED"} {
+		sub, err := c.Conn.Subscribe(fmt.Sprintf("$JS.EVENT.ADVISORY.CONSUMER.%s.%s.%s", kind, BatchStream, WorkerGroup), func(m *nats.Msg) {
+			a := advisory{kind: kind}
+			if json.Unmarshal(m.Data, &a) == nil {
+				select {
+				case advisories <- a:
+				case <-ctx.Done():
+				}
+			}
+		})
+		if err != nil {
+			return nil, nil, fmt.Errorf("cluster: advisories: %w", err)
+		}
+		defer sub.Unsubscribe()
+	}
+
+	pending := map[string]*Batch{}
+	bySeq := map[uint64]*Batch{}
+	for _, b := range batches {
+		data, err := json.Marshal(b)
+		if err != nil {
+			return nil, nil, err
+		}
+		key := b.Key()
+		ack, err := js.PublishMsg(ctx, &nats.Msg{Subject: batchSubject(run), Data: data}, jetstream.WithMsgID(key))
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, nil, fmt.Errorf("cluster: %w", ctx.Err())
+			}
+			return nil, nil, fmt.Errorf("cluster: publishing batch %s: %w", key, err)
+		}
+		pending[key] = b
+		bySeq[ack.Sequence] = b
+	}
+
+	out := make([]optimize.Outcome, len(matches))
+	var pos []optimize.Position
+	pairs := SetupOf(c.Referee).Pairs
+	total, done := 2*pairs*len(matches), 0
+	for len(pending) > 0 {
+		select {
+		case <-ctx.Done():
+			return nil, nil, fmt.Errorf("cluster: %w", ctx.Err())
+		case a := <-advisories:
+			b, ok := bySeq[a.StreamSeq]
+			if !ok || pending[b.Key()] == nil {
+				continue // another run's batch, or one already answered
+			}
+			if a.kind == "MSG_TERMINATED" {
+				return nil, nil, fmt.Errorf("cluster: batch %s refused by a worker: %s", describe(b), a.Reason)
+			}
+			return nil, nil, fmt.Errorf("cluster: batch %s delivered %d times without a result (max_deliver of consumer %s): the workers that took it stopped or failed", describe(b), a.Deliveries, WorkerGroup)
+		case m := <-results:
+			r, err := decodeResult(m.Data())
+			if err != nil {
+				continue // not a result of this protocol
+			}
+			b := pending[r.Key]
+			if b == nil {
+				continue // a duplicate, or another call's with the same seed
+			}
+			if r.Error != "" {
+				return nil, nil, fmt.Errorf("cluster: batch %s: worker %s: %s", describe(b), r.Worker, r.Error)
+			}
+			if len(r.Outcomes) != len(b.Matches) {
+				return nil, nil, fmt.Errorf("cluster: batch %s: worker %s returned %d outcomes", describe(b), r.Worker, len(r.Outcomes))
+			}
+			copy(out[b.First:], r.Outcomes)
+			pos = append(pos, r.Positions...)
+			delete(pending, r.Key)
+			done += 2 * pairs * len(b.Matches)
+			if c.Progress != nil {
+				c.Progress(done, total)
+			}
+		}
+	}
+	// Each batch's positions are in game order; games of different
+	// batches interleave (tune.Range), so merge by game number.
+	slices.SortStableFunc(pos, func(a, b optimize.Position) int { return a.Game - b.Game })
+	return out, pos, nil
+}
+
+// describe names a batch in messages.
+func describe(b *Batch) string {
+	return fmt.Sprintf("(run %s, seed %d, matches %d–%d of %d)", b.Run, b.Seed, b.First, b.First+len(b.Matches)-1, b.Total)
+}

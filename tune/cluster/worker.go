@@ -1,0 +1,257 @@
+package cluster
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/roadtune/roadtune/tournament"
+	"github.com/roadtune/roadtune/tune"
+)
+
+// Worker pulls batches from the queue, plays them with the in-process
+// engine and publishes their results: the fishtest or OpenBench client,
+// over JetStream. It takes one batch per slot at a time, reports progress
+// to the server while playing (so a long batch is not given to another
+// worker), publishes the result with the batch's key as message id, then
+// acknowledges the batch. A batch whose fingerprint this build cannot
+// reproduce is refused: a result naming the reason, and the batch
+// terminated (not delivered again).
+type Worker struct {
+	// Conn is the connection to the NATS server.
+	Conn *nats.Conn
+	// Name identifies the worker in results and messages (default the
+	// connection's name).
+	Name string
+	// Concurrency is the number of games a batch plays at once (default
+	// GOMAXPROCS).
+	Concurrency int
+	// Slots is the number of batches played at once (default 2: the next
+	// batch fills the cores while the last games of one finish).
+	Slots int
+	// Log, when set, receives one line per refused or failed batch and
+	// per connection trouble.
+	Log io.Writer
+	// Build is the engine build this worker plays (default EngineBuild);
+	// tests change it.
+	Build string
+
+	onGame func() // test hook: called after each game played
+}
+
+// Run plays batches until ctx is cancelled (then it returns nil, the
+// batches in hand given back for redelivery at once) or the connection is
+// closed for good. It waits for the queue when no coordinator has created
+// it yet, and rides out network breaks (the connection reconnects, Run
+// retries).
+func (w *Worker) Run(ctx context.Context) error {
+	js, err := jetstream.New(w.Conn)
+	if err != nil {
+		return err
+	}
+	var cons jetstream.Consumer
+	for waited := false; ; waited = true {
+		if cons, err = js.Consumer(ctx, BatchStream, WorkerGroup); err == nil {
+			break
+		}
+		if ctx.Err() != nil {
+			return nil
+		}
+		if w.Conn.IsClosed() {
+			return fmt.Errorf("cluster: connection closed: %w", err)
+		}
+		if !waited {
+			w.logf("waiting for a coordinator to create the queue (%v)", err)
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(time.Second):
+		}
+	}
+	every := cons.CachedInfo().Config.AckWait / 3
+	if every <= 0 {
+		every = 10 * time.Second
+	}
+	slots := max(w.Slots, 1)
+	if w.Slots == 0 {
+		slots = 2
+	}
+	errs := make(chan error, slots)
+	for range slots {
+		go func() { errs <- w.loop(ctx, js, cons, every) }()
+	}
+	for range slots {
+		if e := <-errs; e != nil && err == nil {
+			err = e
+		}
+	}
+	if ctx.Err() != nil {
+		return nil
+	}
+	return err
+}
+
+func (w *Worker) logf(format string, args ...any) {
+	if w.Log != nil {
+		fmt.Fprintf(w.Log, "worker %s: "+format+"\n", append([]any{w.name()}, args...)...)
+	}
+}
+
+func (w *Worker) name() string {
+	if w.Name != "" {
+		return w.Name
+	}
+	return w.Conn.Opts.Name
+}
+
+// loop is one slot: fetch a batch, play it, again.
+func (w *Worker) loop(ctx context.Context, js jetstream.JetStream, cons jetstream.Consumer, every time.Duration) error {
+	var ref *tune.VectorReferee // kept between batches of the same setup: engines are reused
+	var refPrint string
+	for ctx.Err() == nil {
+		fctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		mb, err := cons.Fetch(1, jetstream.FetchContext(fctx))
+		if err != nil {
+			cancel()
+			if w.Conn.IsClosed() {
+				return fmt.Errorf("cluster: connection closed: %w", err)
+			}
+			if ctx.Err() == nil { // a network break: the connection reconnects
+				time.Sleep(time.Second)
+			}
+			continue
+		}
+		for msg := range mb.Messages() {
+			if ctx.Err() != nil {
+				msg.Nak()
+				continue
+			}
+			var b Batch
+			if err := json.Unmarshal(msg.Data(), &b); err != nil || b.Protocol != protocol {
+				reason := fmt.Sprintf("worker %s cannot read the batch (protocol %d, this worker's %d): %v", w.name(), b.Protocol, protocol, err)
+				w.logf("%s", reason)
+				msg.TermWithReason(reason)
+				continue
+			}
+			if b.Fingerprint != refPrint || ref == nil {
+				ref, refPrint = nil, ""
+				if reason := w.refuse(&b); reason != "" {
+					w.logf("refused batch %s: %s", describe(&b), reason)
+					w.publish(ctx, js, &b, Result{Error: reason})
+					msg.TermWithReason(reason)
+					continue
+				}
+				if ref, err = b.Setup.Referee(w.Concurrency); err != nil { // refuse checked it
+					cancel()
+					return err
+				}
+				refPrint = b.Fingerprint
+			}
+			w.play(ctx, js, msg, &b, ref, every)
+		}
+		cancel()
+	}
+	return nil
+}
+
+// refuse is why this worker cannot play the batch's games exactly, "" if
+// it can.
+func (w *Worker) refuse(b *Batch) string {
+	build := w.Build
+	if build == "" {
+		build = EngineBuild
+	}
+	if fp := Fingerprint(build, b.Setup); fp != b.Fingerprint {
+		return fmt.Sprintf("fingerprint %s is not this worker's %s for the same settings: the coordinator plays engine build %q, this worker %q (or another roadtune version's engine settings); run workers built from the coordinator's version",
+			b.Fingerprint, fp, b.Build, build)
+	}
+	if _, err := b.Setup.Referee(w.Concurrency); err != nil {
+		return fmt.Sprintf("game settings this worker cannot play: %v", err)
+	}
+	return ""
+}
+
+// play plays one batch, reporting progress to the server while it does,
+// and publishes its result. A cancelled ctx gives the batch back.
+func (w *Worker) play(ctx context.Context, js jetstream.JetStream, msg jetstream.Msg, b *Batch, ref *tune.VectorReferee, every time.Duration) {
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+				msg.InProgress()
+			}
+		}
+	})
+	defer func() { close(stop); wg.Wait() }()
+	ref.GameLog = nil
+	if w.onGame != nil {
+		ref.GameLog = func(tournament.GameRecord) error { w.onGame(); return nil }
+	}
+	start := time.Now()
+	var r Result
+	var err error
+	if b.Sample {
+		r.Outcomes, r.Positions, err = ref.SampleRange(ctx, b.Seed, b.Range(), b.Matches)
+	} else {
+		r.Outcomes, err = ref.PlayRange(ctx, b.Seed, b.Range(), b.Matches)
+	}
+	r.Seconds = time.Since(start).Seconds()
+	switch {
+	case ctx.Err() != nil:
+		msg.Nak() // stopping: another worker takes it at once
+		return
+	case err != nil: // the same on every worker: do not deliver it again
+		r.Error = err.Error()
+		w.logf("batch %s failed: %v", describe(b), err)
+		w.publish(ctx, js, b, r)
+		msg.TermWithReason(r.Error)
+		return
+	}
+	if err := w.publish(ctx, js, b, r); err != nil {
+		w.logf("batch %s: %v; it will be delivered again", describe(b), err)
+		msg.Nak()
+		return
+	}
+	msg.Ack()
+}
+
+// publish sends a batch's result, its key as message id, retrying through
+// a network break until ctx ends. A result larger than the server takes is
+// replaced by an error result saying so.
+func (w *Worker) publish(ctx context.Context, js jetstream.JetStream, b *Batch, r Result) error {
+	r.Key, r.Worker = b.Key(), w.name()
+	data, err := encodeResult(r)
+	if err != nil {
+		return err
+	}
+	if limit := w.Conn.MaxPayload(); int64(len(data)) > limit {
+		r = Result{Key: r.Key, Worker: r.Worker, Error: fmt.Sprintf("the result takes %d bytes, more than the server's max_payload %d: make batches smaller or raise max_payload", len(data), limit)}
+		if data, err = encodeResult(r); err != nil {
+			return err
+		}
+	}
+	msg := &nats.Msg{Subject: resultSubject(b.Run, b.Seed), Data: data}
+	for {
+		_, err := js.PublishMsg(ctx, msg, jetstream.WithMsgID(r.Key))
+		if err == nil || ctx.Err() != nil || w.Conn.IsClosed() {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Second):
+		}
+	}
+}
