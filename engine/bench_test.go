@@ -93,6 +93,12 @@ func benchSearch(b *testing.B, s Settings) {
 
 func BenchmarkSearchDepth2Width10(b *testing.B) { benchSearch(b, DefaultSettings()) }
 
+func BenchmarkSearchDepth3Width10(b *testing.B) {
+	s := DefaultSettings()
+	s.Depth = 3
+	benchSearch(b, s)
+}
+
 func BenchmarkSearchDepth4Width20(b *testing.B) {
 	s := DefaultSettings()
 	s.Depth, s.Width = 4, 20

@@ -18,6 +18,7 @@ func TestSettingsValidate(t *testing.T) {
 		{Singles: 2}, {Singles: MaxSingles},
 		{TableBits: MinTableBits}, {TableBits: MaxTableBits},
 		{MaxNodes: 1}, {MoveTime: time.Nanosecond},
+		{DefendNodes: 1}, {DefendDepth: 1}, {DefendDepth: maxThreatPly}, {DefendMoves: 1}, {DefendMoves: MaxWidth},
 	}
 	for _, s := range ok {
 		if err := s.Validate(); err != nil {
@@ -41,6 +42,11 @@ func TestSettingsValidate(t *testing.T) {
 		{Settings{Singles: MaxSingles + 1}, "Singles", "65 out of range 2..64"},
 		{Settings{TableBits: MinTableBits - 1}, "TableBits", "7 out of range 8..28"},
 		{Settings{TableBits: MaxTableBits + 1}, "TableBits", "29 out of range 8..28"},
+		{Settings{DefendNodes: -1}, "DefendNodes", "-1 is negative"},
+		{Settings{DefendDepth: -1}, "DefendDepth", "-1 out of range 1..16"},
+		{Settings{DefendDepth: maxThreatPly + 1}, "DefendDepth", "17 out of range 1..16"},
+		{Settings{DefendMoves: -1}, "DefendMoves", "-1 out of range 1..100"},
+		{Settings{DefendMoves: MaxWidth + 1}, "DefendMoves", "101 out of range 1..100"},
 		{Settings{MaxNodes: -1}, "MaxNodes", "-1 is negative"},
 		{Settings{MoveTime: -time.Millisecond}, "MoveTime", "-1ms is negative"},
 		// The first field at fault is named.

@@ -22,9 +22,10 @@ type scoredMove struct {
 
 // plyBuf is the per-ply scratch of the search.
 type plyBuf struct {
-	cands   [NumPoints]Point
-	singles [MaxSingles]scoredPoint
-	moves   []scoredMove
+	cands    [NumPoints]Point
+	singles  [MaxSingles]scoredPoint
+	nSingles int // singles kept by the last topSingles
+	moves    []scoredMove
 }
 
 const rowMask = 1<<Size - 1
@@ -146,6 +147,7 @@ func (e *Engine) topSingles(pb *plyBuf, s Color) int {
 		pb.singles[i] = scoredPoint{p, v}
 		n++
 	}
+	pb.nSingles = n
 	return n
 }
 

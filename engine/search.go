@@ -10,7 +10,9 @@ import (
 // an immediate six if there is one; else, when enabled, a forced win found
 // by the threat search (victory by continuous double threat); else
 // iterative-deepening negamax alpha-beta to Settings.Depth moves over the
-// best Width moves per node, with a transposition table. Scores are applied
+// best Width moves per node, with a transposition table, whose choice the
+// defensive check (defend.go) replaces by a later root move when the
+// opponent would win by continuous double threats after it. Scores are applied
 // from the side to move's (the root's) view and negamax flips their sign; it
 // never swaps the roles of the my/enemy weights.
 //
@@ -100,7 +102,7 @@ func (e *Engine) search() Result {
 		return Result{Move: m.m, Score: -(Mate - 1), Reason: "lost"}
 	}
 	if e.set.ThreatSearch {
-		if m, plies, ok := e.threatSearch(); ok {
+		if m, plies, ok := e.threatSearch(e.set.ThreatDepth, e.set.ThreatNodes); ok {
 			return Result{Move: m, Score: Mate - float64(plies), Reason: "threat"}
 		}
 		if e.stop {
@@ -148,6 +150,11 @@ func (e *Engine) search() Result {
 		res = Result{Move: top.m, Score: alpha, Depth: d, Reason: reason}
 		if IsMate(alpha) {
 			break
+		}
+	}
+	if e.set.DefendNodes > 0 && !e.stop && !IsMate(res.Score) {
+		if m, ok := e.defend(moves, ts, t); ok {
+			res = Result{Move: m.m, Score: m.s, Depth: res.Depth, Reason: "defend"}
 		}
 	}
 	return res

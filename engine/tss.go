@@ -63,15 +63,18 @@ func (b *Board) threatRoadCount(c Color) int {
 }
 
 // threatSearch looks for a forced win of the side to move by continuous
-// double threats. It returns the first move, the number of moves (plies)
-// until the six, and whether a win was proved. It deepens iteratively from
-// one attacker move to ThreatDepth, sharing the ThreatNodes budget, so the
-// shortest win is found first and, once a win is proved, the attacker's
-// later searches find its continuation (a shallower tree) within budget.
-func (e *Engine) threatSearch() (Move, int, bool) {
+// double threats of at most depth attacker moves, visiting at most limit
+// positions (0 = no limit). It
+// returns the first move, the number of moves (plies) until the six, and
+// whether a win was proved. It deepens iteratively from one attacker move
+// to depth, sharing the budget, so the shortest win is found first
+// and, once a win is proved, the attacker's later searches find its
+// continuation (a shallower tree) within budget. The side to move need not
+// be the root's: the defensive check (defend.go) runs it for the opponent.
+func (e *Engine) threatSearch(depth int, limit int64) (Move, int, bool) {
 	e.tsNodes = 0
-	e.tsLimit = e.set.ThreatNodes
-	for left := 1; left <= e.set.ThreatDepth && !e.tsOut(); left++ {
+	e.tsLimit = limit
+	for left := 1; left <= depth && !e.tsOut(); left++ {
 		if ok, plies, m := e.tsAttack(0, left); ok && !e.stop {
 			return m, plies, true
 		}
@@ -82,9 +85,29 @@ func (e *Engine) threatSearch() (Move, int, bool) {
 // tsOut reports whether the threat search must give up.
 func (e *Engine) tsOut() bool { return e.stop || (e.tsLimit > 0 && e.tsNodes >= e.tsLimit) }
 
+// tsTableBits: the threat search's own transposition table has
+// 1<<tsTableBits entries of 16 bytes (1 MiB).
+const tsTableBits = 16
+
+// tsEntry is one slot of the threat search's table: the outcome of an
+// attacker node, keyed by the position's hash and the search's salt. A win
+// (plies > 0, with its first move) holds whatever the remaining depth; a
+// failure holds for every depth up to left. Failures cut short by the node
+// budget are not stored, so entries depend only on the position and the
+// move ordering (weights and root side), like the main table's.
+type tsEntry struct {
+	key   uint64
+	m     Move
+	plies int8 // > 0: attacker wins in plies; 0: no win within left moves
+	left  int8
+}
+
 // tsAttack is an attacker node k attacker moves below the root with left
 // attacker moves allowed. It returns whether the attacker wins by force,
-// the plies until its six, and the first move of the win.
+// the plies until its six, and the first move of the win. Proved wins and
+// complete failures are kept in the threat table (tsEntry): the iterative
+// deepening of threatSearch and the defensive check's searches after
+// different root moves revisit many positions.
 func (e *Engine) tsAttack(k, left int) (bool, int, Move) {
 	none := Move{NoPoint, NoPoint}
 	e.tsNodes++
@@ -92,6 +115,34 @@ func (e *Engine) tsAttack(k, left int) (bool, int, Move) {
 	if e.tsOut() {
 		return false, 0, none
 	}
+	b := &e.board
+	key := b.Hash() ^ e.salt ^ tsSalt
+	ent := &e.tsTT[key&tsMask]
+	if ent.key == key {
+		if ent.plies > 0 {
+			return true, int(ent.plies), ent.m
+		}
+		if int(ent.left) >= left {
+			return false, 0, none
+		}
+	}
+	ok, plies, m := e.tsAttackNode(k, left)
+	if ok {
+		*ent = tsEntry{key: key, m: m, plies: int8(plies), left: int8(left)}
+	} else if !e.tsOut() {
+		*ent = tsEntry{key: key, m: none, left: int8(left)}
+	}
+	return ok, plies, m
+}
+
+// tsSalt separates the threat table's keys from the main table's.
+const tsSalt = 0x5bd1e9955bd1e995
+
+const tsMask = 1<<tsTableBits - 1
+
+// tsAttackNode searches an attacker node for tsAttack (no table lookup).
+func (e *Engine) tsAttackNode(k, left int) (bool, int, Move) {
+	none := Move{NoPoint, NoPoint}
 	b := &e.board
 	a := b.ToMove()
 	d := a.Opponent()

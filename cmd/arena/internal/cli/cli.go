@@ -89,6 +89,8 @@ sets the key itself:
   proto=connect6  the protocol (the only one; also "cloudict")
   weights=FILE    the in-process engine with these weights, with
   depth=D width=W its own search settings (default -depth, -width)
+  defend=N        its defensive check's node budget per checked move
+                  (engine.Settings.DefendNodes; 0 = off)
   st=SECONDS      a fixed time per move
   tc=[MOVES/]SECONDS[+INC]  a game clock (e.g. tc=60+0.5, tc=40/120)
   timemargin=MS   tolerated overrun before a time forfeit
@@ -302,6 +304,9 @@ func setup(ctx context.Context, o *options, stderr io.Writer) (*match, error) {
 			}
 			if p.width > 0 {
 				settings.Width = p.width
+			}
+			if p.defend >= 0 {
+				settings.DefendNodes = p.defend
 			}
 			if err := settings.Validate(); err != nil {
 				return nil, usagef("%s: %v", p.text, err)

@@ -18,7 +18,7 @@ import (
 var engineKeys = map[string]bool{
 	"name": false, "cmd": false, "dir": false, "arg": true, "initstr": true,
 	"proto": false, "tc": false, "st": false, "timemargin": false,
-	"weights": false, "depth": false, "width": false,
+	"weights": false, "depth": false, "width": false, "defend": false,
 }
 
 // engineSpec is one -engine (or -each) option list.
@@ -157,6 +157,7 @@ type playerSpec struct {
 	weights string // in-process: baseline name or weight file
 	depth   int    // in-process; 0 = -depth
 	width   int    // in-process; 0 = -width
+	defend  int64  // in-process: engine.Settings.DefendNodes; -1 = the default
 	argv    []string
 	dir     string
 	initStr []string
@@ -167,7 +168,7 @@ type playerSpec struct {
 // resolve checks an option list and turns it into a player. Errors name
 // the option.
 func (s engineSpec) resolve() (playerSpec, error) {
-	p := playerSpec{text: s.text}
+	p := playerSpec{text: s.text, defend: -1}
 	p.name, _ = s.get("name")
 	cmd, hasCmd := s.get("cmd")
 	w, hasW := s.get("weights")
@@ -221,6 +222,16 @@ func (s engineSpec) resolve() (playerSpec, error) {
 		} else {
 			p.width = n
 		}
+	}
+	if v, ok := s.get("defend"); ok {
+		if hasCmd {
+			return p, fmt.Errorf("defend= applies to the in-process engine (weights=)")
+		}
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 0 {
+			return p, fmt.Errorf("defend=%s: want a node count ≥ 0 (0 = no defensive check)", v)
+		}
+		p.defend = n
 	}
 	if hasW {
 		for _, k := range []string{"dir", "arg", "initstr"} {

@@ -54,6 +54,8 @@ func TestSplitEngineArgs(t *testing.T) {
 		{[]string{"name=A"}, "want cmd=PROG"},
 		{[]string{"cmd=x", "weights=zhou2015"}, "exclude"},
 		{[]string{"cmd=x", "depth=3"}, "initstr="},
+		{[]string{"cmd=x", "defend=0"}, "in-process"},
+		{[]string{"weights=zhou2015", "defend=-1"}, "defend=-1"},
 		{[]string{"weights=zhou2015", "initstr=x"}, "external engine"},
 		{[]string{"cmd=x", "st=0"}, "st=0"},
 		{[]string{"cmd=x", "tc=abc"}, `"abc"`},

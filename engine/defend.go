@@ -1,0 +1,135 @@
+package engine
+
+// Defensive check (issue 14, "see the opponent's threat sequences"). In
+// matches against Cloudict every roadtune loss came from a position where
+// roadtune faced three or more threats, built by a sequence of double
+// threats that a depth-2..4 alpha-beta over the Width best moves does not
+// see coming. Before committing to alpha-beta's move, the engine therefore
+// runs the threat search (tss.go) for the opponent on the position after it:
+// if the opponent has a victory by continuous double threat there, the move
+// loses by force (the threat search is sound) and other moves are tried:
+// the next root moves, then moves through the stones of the opponent's
+// winning first moves (its refutations of the moves tried), which may lie
+// outside the Width best by the evaluation.
+
+// maxRefutations bounds the refutation points kept by defend: the two
+// stones of the opponent's first move against each of up to DefendMoves
+// root moves.
+const maxRefutations = 2 * MaxWidth
+
+// defend returns the move to play instead of alpha-beta's choice moves[0]
+// and its ordering score (from the side to move's view), or ok = false to
+// keep the choice. moves are the root moves, alpha-beta's choice first, then
+// the rest in their order from the last completed iteration; ts and t are
+// the opponent's threats at the root (t = 1 or 2: every move must block).
+//
+// It checks the first DefendMoves root moves in order, running the threat
+// search for the opponent on the position after each within DefendNodes
+// positions, and plays the first after which no win is proved. If all lose
+// it collects the stones of the opponent's winning first moves, forms the
+// legal pairs through them (with each other and with the root's best single
+// stones, or with the blocking stone when t = 1; none when t = 2, the root
+// list then holds every blocking pair), keeps the DefendMoves best by leaf
+// score and checks them the same way. It keeps the choice when every checked
+// move loses or the search budgets (MaxNodes, MoveTime, ctx) run out. "No
+// win proved" is not a proof of safety: the check is bounded by ThreatDepth
+// and DefendNodes. It is deterministic without a clock budget and allocates
+// nothing.
+func (e *Engine) defend(moves []scoredMove, ts *threatSet, t int) (m scoredMove, ok bool) {
+	b := &e.board
+	k := min(e.set.DefendMoves, len(moves))
+	refs := e.defRefs[:0]
+	for i := 0; i < k; i++ {
+		lost, first := e.opponentWins(moves[i].m)
+		if e.stop {
+			return m, false
+		}
+		if !lost {
+			return moves[i], i > 0
+		}
+		for _, p := range [2]Point{first.A, first.B} {
+			if p != NoPoint && b.cells[p] == Empty && !containsPoint(refs, p) {
+				refs = append(refs, p)
+			}
+		}
+	}
+	if len(refs) == 0 || t == 2 {
+		return m, false
+	}
+	// Partners: the other refutation points, and the root's best singles
+	// (t = 0) or the blocking stones (t = 1, which every move must hold).
+	var partners []Point
+	if t == 1 {
+		partners = ts.singles[:ts.nSingle]
+	} else {
+		partners = e.defPartners[:0]
+		partners = append(partners, refs...)
+		for _, sp := range e.plies[0].singles[:e.plies[0].nSingles] {
+			if !containsPoint(partners, sp.p) {
+				partners = append(partners, sp.p)
+			}
+		}
+	}
+	extra := e.defMoves[:0]
+	var scored int64
+	for _, r := range refs {
+		b.Place(r)
+		for _, q := range partners {
+			if q == r || b.cells[q] != Empty {
+				continue
+			}
+			pm := Pair(min(r, q), max(r, q))
+			if hasMove(moves[:k], pm) || hasMove(extra, pm) {
+				continue
+			}
+			b.Place(q)
+			v := -e.leaf(1)
+			b.Unplace()
+			scored++
+			extra = pushTop(extra, e.set.DefendMoves, scoredMove{pm, v})
+		}
+		b.Unplace()
+	}
+	e.count(scored)
+	e.defMoves = extra
+	for _, c := range extra {
+		if e.stop {
+			return m, false
+		}
+		if lost, _ := e.opponentWins(c.m); !lost && !e.stop {
+			return c, true
+		}
+	}
+	return m, false
+}
+
+// opponentWins plays m for the side to move and reports whether the
+// opponent then has a win by continuous double threats that the threat
+// search proves within DefendNodes positions, with the opponent's first move.
+func (e *Engine) opponentWins(m Move) (bool, Move) {
+	b := &e.board
+	b.Place(m.A)
+	b.Place(m.B)
+	first, _, lost := e.threatSearch(e.set.DefendDepth, e.set.DefendNodes)
+	b.Unplace()
+	b.Unplace()
+	return lost, first
+}
+
+func containsPoint(ps []Point, p Point) bool {
+	for _, q := range ps {
+		if q == p {
+			return true
+		}
+	}
+	return false
+}
+
+func hasMove(ms []scoredMove, m Move) bool {
+	for i := range ms {
+		if ms[i].m == m {
+			return true
+		}
+	}
+	return false
+}
