@@ -131,21 +131,24 @@ func solves(t testing.TB, e *Engine, v verifier, tc tactic) (bool, Result) {
 }
 
 // tacticsNodeBudget bounds the nodes of one Search on a suite position at
-// the default settings (alpha-beta, threat search and defensive check; the
+// the play settings (alpha-beta, threat search and the defensive check at
+// PlayDefendNodes; the
 // check alone may take up to 2 × DefendMoves × DefendNodes = 400000).
 const tacticsNodeBudget = 100000
 
-// TestTactics: at the default settings the engine solves every "defend"
-// and "win" position of the suite within tacticsNodeBudget nodes; with the
-// defensive check off (DefendNodes 0, the engine before issue 14) it solves
+// TestTactics: with the defensive check at PlayDefendNodes the engine
+// solves every "defend" and "win" position of the suite within
+// tacticsNodeBudget nodes; with the check off (DefendNodes 0, the default:
+// the engine before issue 14) it solves
 // strictly fewer "defend" positions. The counts, with the "defend-open"
 // ones, are logged.
 func TestTactics(t *testing.T) {
 	suite := loadTactics(t)
 	v := newVerifier(t)
-	on := newEngine(t, zhou(t), DefaultSettings())
+	onSet := DefaultSettings()
+	onSet.DefendNodes = PlayDefendNodes
+	on := newEngine(t, zhou(t), onSet)
 	offSet := DefaultSettings()
-	offSet.DefendNodes = 0
 	off := newEngine(t, zhou(t), offSet)
 	count := map[string]int{}
 	solvedOn, solvedOff := map[string]int{}, map[string]int{}
@@ -193,9 +196,10 @@ func TestMineTactics(t *testing.T) {
 		t.Skip("run with -update-tactics -tactics-games 'FILE=LABEL;...' to regenerate " + tacticsPath)
 	}
 	v := newVerifier(t)
-	on := newEngine(t, zhou(t), DefaultSettings())
+	onSet := DefaultSettings()
+	onSet.DefendNodes = PlayDefendNodes
+	on := newEngine(t, zhou(t), onSet)
 	offSet := DefaultSettings()
-	offSet.DefendNodes = 0
 	off := newEngine(t, zhou(t), offSet)
 	wide := newEngine(t, zhou(t), Settings{Depth: 1, Width: 40, TableBits: MinTableBits})
 	var lines []string

@@ -115,6 +115,9 @@ func (e *Engine) tsAttack(k, left int) (bool, int, Move) {
 	if e.tsOut() {
 		return false, 0, none
 	}
+	if e.set.DefendNodes == 0 {
+		return e.tsAttackNode(k, left) // without the check: no table, as before it
+	}
 	b := &e.board
 	key := b.Hash() ^ e.salt ^ tsSalt
 	ent := &e.tsTT[key&tsMask]

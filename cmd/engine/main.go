@@ -3,7 +3,7 @@
 // engine/protocol), so that a tuned weight file can play in the ConnectMore
 // GUI, against Cloudict, or in the arena as an external engine.
 //
-//	engine [-weights NAME|FILE] [-depth N] [-width N] [-vcf=true|false] [-name S] [-movetime D]
+//	engine [-weights NAME|FILE] [-depth N] [-width N] [-vcf=true|false] [-defend N] [-name S] [-movetime D]
 //
 // -weights takes an embedded baseline's name (zhou2015, qi2018-table3-1, …;
 // see configs.WeightNames) or a weight file's path; without it the engine
@@ -54,6 +54,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	width := fl.Int("width", def.Width, fmt.Sprintf("moves kept per node, 1..%d", protocol.MaxWidth))
 	vcf := fl.Bool("vcf", def.ThreatSearch, "threat (forced-win) search before alpha-beta")
 	name := fl.String("name", protocol.DefaultName, "engine name for the `name` command (one word)")
+	defend := fl.Int64("defend", engine.PlayDefendNodes, "node budget of the defensive check per checked move (the opponent's threat wins after a move); 0 = off")
 	moveTime := fl.Duration("movetime", def.MoveTime, "clock budget per move, e.g. 500ms; 0 = none (results then depend on the machine)")
 	fl.Usage = func() {
 		fmt.Fprintf(fl.Output(), "usage: engine [flags]\nSpeaks the Cloudict/ConnectMore Connect6 protocol on stdin/stdout; send `help` for the commands.\n")
@@ -78,6 +79,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *width < 1 || *width > protocol.MaxWidth {
 		return bad("flag -width %d: want 1..%d", *width, protocol.MaxWidth)
 	}
+	if *defend < 0 {
+		return bad("flag -defend %d: want 0 or more", *defend)
+	}
 	if *moveTime < 0 {
 		return bad("flag -movetime %s: want 0 or more", *moveTime)
 	}
@@ -87,7 +91,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return bad("flag -weights: %v", err)
 	}
 	st := def
-	st.Depth, st.Width, st.ThreatSearch, st.MoveTime = *depth, *width, *vcf, *moveTime
+	st.Depth, st.Width, st.ThreatSearch, st.MoveTime, st.DefendNodes = *depth, *width, *vcf, *moveTime, *defend
 	srv, err := protocol.NewServer(protocol.Config{Name: *name, Weights: wf.Weights(), Settings: st}, stdout, stderr)
 	if err != nil {
 		return bad("%v", err)
