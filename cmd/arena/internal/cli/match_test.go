@@ -145,7 +145,7 @@ func TestResumeEqualsUninterrupted(t *testing.T) {
 	t.Parallel()
 	base := t.TempDir()
 	args := func(out string) []string {
-		return []string{"-json", "-pairs", "12", "-depth", "2", "-concurrency", "2", "-ratinginterval", "0", "-out", out, "zhou2015", "qi2018-table3-1"}
+		return []string{"-json", "-pairs", "40", "-depth", "2", "-concurrency", "2", "-ratinginterval", "0", "-out", out, "zhou2015", "qi2018-table3-1"}
 	}
 	full := filepath.Join(base, "full")
 	var stdout, stderr bytes.Buffer
