@@ -8,7 +8,8 @@
 //
 // After N good moves (default 0) the engine misbehaves on its next move:
 // crash exits with status 3 after writing to stderr, hang never answers,
-// illegal plays an occupied point, garbage answers "move ZZ9", empty
+// illegal plays an occupied point (from the empty board it first plays
+// JJ), garbage answers "move ZZ9", empty
 // answers "move" without a move, exit ends with
 // status 0, single answers one stone where two are due, slow sleeps D
 // before each move, long writes a 2 MB line before the move, endless
@@ -143,8 +144,9 @@ func main() {
 						return
 					}
 				}
-				fmt.Fprintln(out, "move JJJJ")
-				fmt.Fprintln(out, "move JJ")
+				// An empty board has no occupied point: play JJ (one line
+				// only, so no stale reply is left in the pipe) and
+				// misbehave on the next move.
 			case "garbage":
 				fmt.Fprintln(out, "move ZZ9")
 			case "empty":
