@@ -169,3 +169,16 @@ func (c *RunComparison) Chart() results.BarChart {
 	}
 	return ch
 }
+
+// Write writes the comparison as BASE.md (the runs' ladder table, with a
+// note on how to read it, and the chart) and BASE-ladder.png/.svg (their
+// Elo bars), each atomically. Errors name the file.
+func (c *RunComparison) Write(base string) error {
+	md := "# Runs compared\n\nEach run's best vector against the verification ladder's opponents (Elo ± 95% CI, pentanomial; " +
+		"\"inconclusive\" when the interval contains 0). Games and wall time are the optimisation's.\n\n" + c.Markdown() +
+		"\n![Elo of each run's best vector](" + filepath.Base(base) + "-ladder.png)\n"
+	if err := results.WriteFileAtomic(base+".md", []byte(md)); err != nil {
+		return err
+	}
+	return c.Chart().Save(base + "-ladder")
+}

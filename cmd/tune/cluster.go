@@ -6,28 +6,15 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net"
 	"os"
-	"path/filepath"
-	"sync"
 
-	"github.com/nats-io/nats.go"
-	"github.com/roadtune/roadtune/tune"
 	"github.com/roadtune/roadtune/tune/cluster"
 )
-
-// DirNATS is the embedded NATS server's JetStream storage inside the run
-// directory.
-const DirNATS = "nats"
 
 // clusterFlags are the coordinator's flags: where the games are played.
 type clusterFlags struct {
 	listen, url, tokenFile *string
 	local                  *bool
-
-	token string
-	coord *cluster.Coordinator
-	conn  *nats.Conn // -nats: dialled before the job starts
 }
 
 func newClusterFlags(fs *flag.FlagSet) *clusterFlags {
@@ -42,105 +29,21 @@ func newClusterFlags(fs *flag.FlagSet) *clusterFlags {
 // names of the flags a resumed run may change.
 var clusterFlagNames = []string{"listen", "nats", "token-file", "local-worker"}
 
-// referee checks the flags and returns the coordinator the job plays
-// through (nil without -listen or -nats), so that nothing is written
-// when the address or the server is wrong; with -nats it connects.
-func (c *clusterFlags) referee(stderr io.Writer) (*cluster.Coordinator, error) {
+// session checks the flags and returns the cluster session the job plays
+// through (nil without -listen or -nats), before anything is written.
+func (c *clusterFlags) session(stderr io.Writer) (*cluster.Session, error) {
 	if *c.listen == "" && *c.url == "" {
 		return nil, nil
 	}
-	if *c.listen != "" && *c.url != "" {
-		return nil, usageError{errors.New("-listen and -nats cannot be combined: -listen runs its own NATS server, -nats uses another")}
-	}
-	var err error
-	if c.token, err = cluster.ReadToken(*c.tokenFile); err != nil {
+	token, err := cluster.ReadToken(*c.tokenFile)
+	if err != nil {
 		return nil, usageError{err}
 	}
-	if *c.listen != "" {
-		host, _, err := net.SplitHostPort(*c.listen)
-		if err != nil {
-			return nil, usageError{fmt.Errorf("flag -listen %q: want HOST:PORT, e.g. 127.0.0.1:4222", *c.listen)}
-		}
-		if !cluster.Loopback(host) && c.token == "" {
-			return nil, usageError{fmt.Errorf("flag -listen %s: a non-loopback address needs a token workers present (-token-file FILE or $%s); or listen on 127.0.0.1", *c.listen, cluster.TokenEnv)}
-		}
-	} else if c.conn, err = cluster.Dial(*c.url, c.token, "roadtune-coordinator", stderr); err != nil {
-		return nil, err
+	s, err := cluster.NewSession(cluster.SessionOptions{Listen: *c.listen, URL: *c.url, Token: token, LocalWorker: *c.local, Log: stderr})
+	if err != nil && *c.listen != "" {
+		err = usageError{err}
 	}
-	c.coord = &cluster.Coordinator{Conn: c.conn}
-	return c.coord, nil
-}
-
-// fits fails for a config whose run cannot yet be played on workers.
-func (c *clusterFlags) fits(cfg tune.Config) error {
-	if c.coord != nil && cfg.Output.Games {
-		return usageError{errors.New("output.games cannot be written yet when the games are played on workers (-listen, -nats)")}
-	}
-	return nil
-}
-
-// start connects the coordinator to the job (its game settings, its
-// progress), starts the embedded server in the run directory (-listen)
-// and the in-process worker, and returns the function that stops them.
-func (c *clusterFlags) start(ctx context.Context, job *tune.Job, games func(done, total int), stderr io.Writer) (func(), error) {
-	cfg := job.Config()
-	if err := c.fits(cfg); err != nil {
-		return nil, err
-	}
-	ref, err := tune.NewReferee(cfg)
-	if err != nil {
-		return nil, err
-	}
-	c.coord.Referee, c.coord.Run, c.coord.Progress = ref, filepath.Base(filepath.Clean(job.Dir())), games
-	var stops []func()
-	stop := func() {
-		for i := len(stops) - 1; i >= 0; i-- {
-			stops[i]()
-		}
-	}
-	var local func(name string) (*nats.Conn, error)
-	url := *c.url
-	if *c.listen != "" {
-		srv, err := cluster.StartServer(cluster.ServerOptions{Listen: *c.listen, StoreDir: filepath.Join(job.Dir(), DirNATS), Token: c.token})
-		if err != nil {
-			return nil, err
-		}
-		stops = append(stops, srv.Shutdown)
-		if c.conn, err = srv.Connect("roadtune-coordinator"); err != nil {
-			stop()
-			return nil, err
-		}
-		c.coord.Conn = c.conn
-		local = srv.Connect
-		url = srv.URL()
-	} else {
-		local = func(name string) (*nats.Conn, error) { return cluster.Dial(url, c.token, name, stderr) }
-	}
-	stops = append(stops, c.conn.Close)
-	if err := c.coord.Prepare(ctx); err != nil {
-		stop()
-		return nil, err
-	}
-	fmt.Fprintf(stderr, "tune: games go to NATS at %s; start workers with: tune worker -connect %s\n", url, url)
-	if *c.local {
-		nc, err := local("roadtune-local-worker")
-		if err != nil {
-			stop()
-			return nil, err
-		}
-		wctx, cancel := context.WithCancel(ctx)
-		var wg sync.WaitGroup
-		w := &cluster.Worker{Conn: nc, Name: "local", Concurrency: cfg.Concurrency, Log: stderr}
-		wg.Go(func() {
-			if err := w.Run(wctx); err != nil {
-				fmt.Fprintf(stderr, "tune: in-process worker: %v\n", err)
-			}
-		})
-		stops = append(stops, func() { cancel(); wg.Wait(); nc.Close() })
-	} else {
-		fmt.Fprintln(stderr, "tune: no in-process worker (-local-worker=false): the run waits for workers")
-	}
-	return stop, nil
+	return s, err
 }
 
 // workerCmd is `tune worker`: play batches from a coordinator until

@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/roadtune/roadtune/tune/cluster"
 )
 
 // TestCoordinatorAndWorkerProcesses runs a coordinator (tune -listen,
@@ -77,7 +79,7 @@ func TestCoordinatorAndWorkerProcesses(t *testing.T) {
 	if err := worker.Wait(); err != nil {
 		t.Errorf("worker after Ctrl-C: %v\n%s", err, wout.String())
 	}
-	if _, err := os.Stat(filepath.Join(dir, DirNATS)); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, cluster.DirNATS)); err != nil {
 		t.Errorf("no JetStream storage in the run directory: %v", err)
 	}
 }

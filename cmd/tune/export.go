@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/results"
@@ -125,16 +124,10 @@ func compareCmd(args []string, stdout, stderr io.Writer) error {
 	return writeComparison(*out, c, stdout)
 }
 
-// writeComparison writes BASE.md (the runs' ladder table) and
-// BASE-ladder.png/.svg (their Elo bars) of a comparison.
+// writeComparison writes BASE.md and BASE-ladder.png/.svg of a
+// comparison (RunComparison.Write) and prints its table.
 func writeComparison(base string, c *tune.RunComparison, stdout io.Writer) error {
-	md := "# Runs compared\n\nEach run's best vector against the verification ladder's opponents (Elo ± 95% CI, pentanomial; " +
-		"\"inconclusive\" when the interval contains 0). Games and wall time are the optimisation's.\n\n" + c.Markdown() +
-		"\n![Elo of each run's best vector](" + filepath.Base(base) + "-ladder.png)\n"
-	if err := results.WriteFileAtomic(base+".md", []byte(md)); err != nil {
-		return err
-	}
-	if err := c.Chart().Save(base + "-ladder"); err != nil {
+	if err := c.Write(base); err != nil {
 		return err
 	}
 	fmt.Fprint(stdout, c.Markdown())

@@ -39,8 +39,10 @@ import (
 	"time"
 
 	"github.com/roadtune/roadtune/internal/progress"
+	"github.com/roadtune/roadtune/internal/web"
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/tune"
+	"github.com/roadtune/roadtune/tune/cluster"
 )
 
 func main() {
@@ -116,22 +118,23 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		conc = &n
 	}
-	live, err := listenHTTP(*httpAddr, stderr)
+	live, err := web.ListenRun(*httpAddr, stderr)
 	if err != nil {
-		return exitCode(err, stderr)
+		return exitCode(usageError{err}, stderr)
 	}
-	defer live.close()
+	defer live.Close()
 	disp := progress.NewRun(stdout, progress.IsTerminal(stdout), *quiet)
 	opts := tune.Options{Log: disp, Concurrency: conc, Events: events(disp)}
 	if *quiet {
 		opts.Log = nil
 	}
-	coord, err := cl.referee(stderr)
+	sess, err := cl.session(stderr)
 	if err != nil {
 		return exitCode(err, stderr)
 	}
-	if coord != nil {
-		opts.Referee = coord
+	if sess != nil {
+		defer sess.Close()
+		opts.Referee = sess.Referee()
 	}
 	var job *tune.Job
 	if *resume != "" {
@@ -141,7 +144,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 				return 2
 			}
 		}
-		live.track(*resume, &opts)
+		live.Track(*resume, &opts)
 		job, err = tune.Resume(*resume, opts)
 	} else {
 		var ov []tune.Override
@@ -168,12 +171,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			return exitCode(usageError{err}, stderr)
 		}
-		if err := cl.fits(cfg); err != nil {
-			return exitCode(err, stderr)
+		if sess != nil {
+			if err := cluster.Fits(cfg); err != nil {
+				return exitCode(usageError{err}, stderr)
+			}
 		}
 		dir := *out
 		if *seedList != "" {
-			if coord != nil {
+			if sess != nil {
 				return exitCode(usageError{errors.New("-seeds cannot be played on workers yet (-listen, -nats)")}, stderr)
 			}
 			if set["seed"] {
@@ -186,7 +191,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			if dir == "" {
 				dir = filepath.Join("runs", time.Now().UTC().Format("20060102-150405")+"-"+cfg.Method+"-sweep")
 			}
-			if err := live.serve(dir, stderr); err != nil {
+			if err := live.Serve(dir, stderr); err != nil {
 				return exitCode(err, stderr)
 			}
 			dirs, err := tune.Sweep(ctx, cfg, seeds, dir, opts)
@@ -202,17 +207,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if dir == "" {
 			dir = filepath.Join("runs", time.Now().UTC().Format("20060102-150405")+"-"+cfg.Method)
 		}
-		live.track(dir, &opts)
+		live.Track(dir, &opts)
 		job, err = tune.Start(cfg, dir, opts)
 	}
 	if err == nil {
-		err = live.serve(job.Dir(), stderr)
+		err = live.Serve(job.Dir(), stderr)
 	}
-	if err == nil && coord != nil {
-		var stop func()
-		if stop, err = cl.start(ctx, job, opts.Events.Games, stderr); err == nil {
-			defer stop()
-		}
+	if err == nil && sess != nil {
+		err = sess.Start(ctx, job, opts.Events.Games)
 	}
 	if err != nil {
 		return exitCode(err, stderr)

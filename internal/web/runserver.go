@@ -1,0 +1,80 @@
+package web
+
+import (
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/roadtune/roadtune/tune"
+)
+
+// RunServer serves the pages of the run a tune command plays (-http),
+// with its progress from the job's events, until the command ends. A nil
+// *RunServer (no -http) does nothing.
+type RunServer struct {
+	ln      net.Listener
+	url     string
+	tracker *Tracker
+	stop    func() error
+}
+
+// ListenRun binds addr (as Listen) before the run starts, so a bad
+// address fails first; "" is no server (a nil *RunServer).
+func ListenRun(addr string, stderr io.Writer) (*RunServer, error) {
+	if addr == "" {
+		return nil, nil
+	}
+	ln, url, err := Listen(addr, stderr)
+	if err != nil {
+		return nil, err
+	}
+	return &RunServer{ln: ln, url: url}, nil
+}
+
+// Track makes the job's events report to the pages of the run in dir.
+func (l *RunServer) Track(dir string, opts *tune.Options) {
+	if l == nil {
+		return
+	}
+	l.tracker = NewTracker(dir)
+	opts.Events = l.tracker.TuneEvents(opts.Events)
+}
+
+// Serve starts serving dir (a run, or a sweep's directory, created if
+// missing) in the background and tells stderr the run page's address.
+func (l *RunServer) Serve(dir string, stderr io.Writer) error {
+	if l == nil {
+		return nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	var o Options
+	if l.tracker != nil {
+		o.Live = l.tracker.Live
+	}
+	stop, err := Background(l.ln, []string{dir}, o)
+	if err != nil {
+		return err
+	}
+	l.stop = stop
+	page := strings.TrimSuffix(l.url, "/") + "/run/" + url.PathEscape(filepath.Base(dir)) + "/"
+	fmt.Fprintf(stderr, "tune: the run's page is at %s until tune ends (tune serve %s keeps it up)\n", page, dir)
+	return nil
+}
+
+// Close stops the server (or releases the address when it never
+// started).
+func (l *RunServer) Close() {
+	switch {
+	case l == nil:
+	case l.stop == nil:
+		l.ln.Close()
+	default:
+		l.stop()
+	}
+}

@@ -1,0 +1,146 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"path/filepath"
+	"sync"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/roadtune/roadtune/tune"
+)
+
+// DirNATS is the embedded NATS server's JetStream storage inside the run
+// directory.
+const DirNATS = "nats"
+
+// SessionOptions say where a run's games are played: Listen (HOST:PORT)
+// starts an embedded server, URL uses an existing one; exactly one is set.
+// Token is what workers present (required for a non-loopback Listen);
+// LocalWorker also plays batches in this process; Log receives one line
+// per event (connections, the workers' address).
+type SessionOptions struct {
+	Listen, URL, Token string
+	LocalWorker        bool
+	Log                io.Writer
+}
+
+// Session is a job's side of a cluster: the coordinator the job plays its
+// games through (Referee) and, once Start has run, the embedded server
+// and the in-process worker.
+type Session struct {
+	o     SessionOptions
+	coord *Coordinator
+	conn  *nats.Conn
+	stops []func()
+}
+
+// NewSession checks the options and, with URL, connects; nothing is
+// started and nothing written, so a bad address or an unreachable server
+// fails before the run directory exists. Errors name the option.
+func NewSession(o SessionOptions) (*Session, error) {
+	switch {
+	case o.Listen != "" && o.URL != "":
+		return nil, errors.New("-listen and -nats cannot be combined: -listen runs its own NATS server, -nats uses another")
+	case o.Listen == "" && o.URL == "":
+		return nil, errors.New("cluster: neither a listen address nor a server URL")
+	}
+	if o.Log == nil {
+		o.Log = io.Discard
+	}
+	s := &Session{o: o}
+	if o.Listen != "" {
+		host, _, err := net.SplitHostPort(o.Listen)
+		if err != nil {
+			return nil, fmt.Errorf("flag -listen %q: want HOST:PORT, e.g. 127.0.0.1:4222", o.Listen)
+		}
+		if !Loopback(host) && o.Token == "" {
+			return nil, fmt.Errorf("flag -listen %s: a non-loopback address needs a token workers present (-token-file FILE or $%s); or listen on 127.0.0.1", o.Listen, TokenEnv)
+		}
+	} else {
+		var err error
+		if s.conn, err = Dial(o.URL, o.Token, "roadtune-coordinator", o.Log); err != nil {
+			return nil, err
+		}
+	}
+	s.coord = &Coordinator{Conn: s.conn}
+	return s, nil
+}
+
+// Referee is the coordinator to give the job (tune.Options.Referee).
+func (s *Session) Referee() *Coordinator { return s.coord }
+
+// Fits fails for a config whose run cannot yet be played on workers.
+func Fits(cfg tune.Config) error {
+	if cfg.Output.Games {
+		return errors.New("output.games cannot be written yet when the games are played on workers (-listen, -nats)")
+	}
+	return nil
+}
+
+// Start connects the coordinator to the job (its game settings; games
+// reports batch progress), starts the embedded server in the run
+// directory (Listen) and the in-process worker (LocalWorker). Close stops
+// them.
+func (s *Session) Start(ctx context.Context, job *tune.Job, games func(done, total int)) error {
+	cfg := job.Config()
+	if err := Fits(cfg); err != nil {
+		return err
+	}
+	ref, err := tune.NewReferee(cfg)
+	if err != nil {
+		return err
+	}
+	s.coord.Referee, s.coord.Run, s.coord.Progress = ref, filepath.Base(filepath.Clean(job.Dir())), games
+	local := func(name string) (*nats.Conn, error) { return Dial(s.o.URL, s.o.Token, name, s.o.Log) }
+	url := s.o.URL
+	if s.o.Listen != "" {
+		srv, err := StartServer(ServerOptions{Listen: s.o.Listen, StoreDir: filepath.Join(job.Dir(), DirNATS), Token: s.o.Token})
+		if err != nil {
+			return err
+		}
+		s.stops = append(s.stops, srv.Shutdown)
+		if s.conn, err = srv.Connect("roadtune-coordinator"); err != nil {
+			return err
+		}
+		s.coord.Conn, local, url = s.conn, srv.Connect, srv.URL()
+	}
+	s.stops = append(s.stops, s.conn.Close)
+	if err := s.coord.Prepare(ctx); err != nil {
+		return err
+	}
+	fmt.Fprintf(s.o.Log, "tune: games go to NATS at %s; start workers with: tune worker -connect %s\n", url, url)
+	if !s.o.LocalWorker {
+		fmt.Fprintln(s.o.Log, "tune: no in-process worker (-local-worker=false): the run waits for workers")
+		return nil
+	}
+	nc, err := local("roadtune-local-worker")
+	if err != nil {
+		return err
+	}
+	wctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	w := &Worker{Conn: nc, Name: "local", Concurrency: cfg.Concurrency, Log: s.o.Log}
+	wg.Go(func() {
+		if err := w.Run(wctx); err != nil {
+			fmt.Fprintf(s.o.Log, "tune: in-process worker: %v\n", err)
+		}
+	})
+	s.stops = append(s.stops, func() { cancel(); wg.Wait(); nc.Close() })
+	return nil
+}
+
+// Close stops what Start started, in reverse order, and the connection.
+func (s *Session) Close() {
+	if s.conn != nil && len(s.stops) == 0 {
+		s.conn.Close()
+	}
+	for i := len(s.stops) - 1; i >= 0; i-- {
+		s.stops[i]()
+	}
+	s.stops = nil
+}
