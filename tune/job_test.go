@@ -14,45 +14,12 @@ import (
 	"testing"
 
 	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/internal/tunetest"
 )
-
-// tinyConfig is a run of well under a second: depth 1, a small population,
-// a 2-pair verification.
-const tinyConfig = `
-method = "%s"
-seed = 5
-[engine]
-depth = 1
-width = 4
-[ga]
-population = 6
-groups = 2
-generations = 3
-[pso]
-particles = 4
-iterations = 3
-[hill]
-steps = 4
-[spsa]
-iterations = 4
-[texel]
-rounds = 3
-opponents = 8
-min_positions = 200
-explore_rounds = 1
-explore_pairing = "perturbed"
-pairing = "perturbed"
-sigma = 3.0
-window = 0
-average = 2
-[validation]
-opponent = "zhou2015"
-pairs = 2
-`
 
 func tiny(t *testing.T, method string) Config {
 	t.Helper()
-	c, err := Parse(method+".toml", []byte(strings.Replace(tinyConfig, "%s", method, 1)))
+	c, err := Parse(method+".toml", []byte(tunetest.Tiny(method, "[hill]\nsteps = 4\n")))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,32 +17,20 @@ import (
 	"time"
 
 	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/internal/tunetest"
 	"github.com/roadtune/roadtune/tune"
 )
 
-// tinyConfig is a run of well under a second: depth 1, small population.
-const tinyConfig = `
-method = "%s"
-seed = 5
-[engine]
-depth = 1
-width = 4
-[ga]
-population = 6
-groups = 2
-generations = %d
-[pso]
-particles = 4
-iterations = 3
-[validation]
-opponent = "zhou2015"
-pairs = 2
-`
+// tinyConfig is the tiny run config of method with its GA generations
+// set.
+func tinyConfig(method string, generations int) string {
+	return strings.Replace(tunetest.Tiny(method), "generations = 3", fmt.Sprintf("generations = %d", generations), 1)
+}
 
 func writeConfig(t *testing.T, method string, generations int) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), method+".toml")
-	if err := os.WriteFile(p, fmt.Appendf(nil, tinyConfig, method, generations), 0o644); err != nil {
+	if err := os.WriteFile(p, []byte(tinyConfig(method, generations)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return p
@@ -401,7 +389,7 @@ func TestCompareElo(t *testing.T) {
 	var dirs []string
 	for _, name := range []string{"a", "b"} {
 		p := filepath.Join(t.TempDir(), "elo.toml")
-		doc := strings.Replace(fmt.Sprintf(tinyConfig, "ga", 2), "pairs = 2\n", "pairs = 1\ndepths = [1]\nelo_every = 1\nelo_pairs = 1\n", 1)
+		doc := strings.Replace(tinyConfig("ga", 2), "pairs = 2\n", "pairs = 1\ndepths = [1]\nelo_every = 1\nelo_pairs = 1\n", 1)
 		if err := os.WriteFile(p, []byte(doc), 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -18,29 +18,15 @@ import (
 	"time"
 
 	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/internal/tunetest"
 	"github.com/roadtune/roadtune/results"
 	"github.com/roadtune/roadtune/tournament"
 	"github.com/roadtune/roadtune/tune"
 )
 
-// tinyConfig is a GA run of well under a second: depth 1, a population of
-// 6, 3 generations, every fitness game kept, a 2-pair ladder.
-const tinyConfig = `
-method = "ga"
-seed = 5
-[engine]
-depth = 1
-width = 4
-[ga]
-population = 6
-groups = 2
-generations = 3
-[validation]
-opponent = "zhou2015"
-pairs = 2
-[output]
-games = true
-`
+// tinyConfig is a GA run of well under a second with every fitness game
+// kept.
+var tinyConfig = tunetest.Tiny("ga", "[output]\ngames = true\n")
 
 func tinyCfg(t *testing.T) tune.Config {
 	t.Helper()

@@ -16,39 +16,10 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/roadtune/roadtune/configs"
 	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/internal/tunetest"
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/tune"
 )
-
-// tinyConfig is a run of well under a second (tune's job tests' tiny
-// config): depth 1, a small population.
-const tinyConfig = `
-method = "%s"
-seed = 5
-[engine]
-depth = 1
-width = 4
-[ga]
-population = 6
-groups = 2
-generations = 3
-[pso]
-particles = 4
-iterations = 3
-[texel]
-rounds = 3
-opponents = 8
-min_positions = 200
-explore_rounds = 1
-explore_pairing = "perturbed"
-pairing = "perturbed"
-sigma = 3.0
-window = 0
-average = 2
-[validation]
-opponent = "zhou2015"
-pairs = 2
-`
 
 // testCluster is an embedded server on a random loopback port, storage in
 // a temporary directory, and a coordinator connected to it.
@@ -165,7 +136,7 @@ func TestCoordinatorEqualsInProcess(t *testing.T) {
 func TestJobsEqualInProcess(t *testing.T) {
 	for _, method := range []string{"ga", "pso", "texel"} {
 		t.Run(method, func(t *testing.T) {
-			cfg, err := tune.Parse(method+".toml", []byte(strings.Replace(tinyConfig, "%s", method, 1)))
+			cfg, err := tune.Parse(method+".toml", []byte(tunetest.Tiny(method)))
 			if err != nil {
 				t.Fatal(err)
 			}
