@@ -105,8 +105,9 @@ func Fingerprint(build string, s Setup) string {
 // worker needs to play them.
 type Batch struct {
 	Protocol    int              `json:"protocol"`
-	Build       string           `json:"build"`       // the coordinator's EngineBuild
-	Fingerprint string           `json:"fingerprint"` // Fingerprint(Build, Setup)
+	Kind        string           `json:"kind,omitempty"` // "" (kindGames: a GamesBatch)
+	Build       string           `json:"build"`          // the coordinator's EngineBuild
+	Fingerprint string           `json:"fingerprint"`    // Fingerprint(Build, Setup)
 	Run         string           `json:"run"`
 	Seed        uint64           `json:"seed"`
 	First       int              `json:"first"`
@@ -137,8 +138,10 @@ type Result struct {
 	Worker    string              `json:"worker"`
 	Outcomes  []optimize.Outcome  `json:"outcomes,omitempty"`
 	Positions []optimize.Position `json:"positions,omitempty"`
-	Seconds   float64             `json:"seconds"` // wall time of the play
-	Error     string              `json:"error,omitempty"`
+	// Records are a GamesBatch's games in order.
+	Records []tournament.GameRecord `json:"records,omitempty"`
+	Seconds float64                 `json:"seconds"` // wall time of the play
+	Error   string                  `json:"error,omitempty"`
 }
 
 // batchSubject is where a run's batches are published.

@@ -89,8 +89,8 @@ func (c *Coordinator) Sample(ctx context.Context, seed uint64, matches []optimiz
 }
 
 // Prepare creates the queue (CreateQueue) if it is not there yet; the
-// first call does it otherwise. Errors: no connection, no referee
-// settings, a server without JetStream.
+// first call does it otherwise. Errors: no connection, a server without
+// JetStream.
 func (c *Coordinator) Prepare(ctx context.Context) error {
 	_, err := c.queue(ctx)
 	return err
@@ -103,8 +103,8 @@ func (c *Coordinator) queue(ctx context.Context) (jetstream.JetStream, error) {
 	if c.js != nil {
 		return c.js, nil
 	}
-	if c.Conn == nil || c.Referee == nil {
-		return nil, errors.New("cluster: the coordinator has no connection or no referee settings")
+	if c.Conn == nil {
+		return nil, errors.New("cluster: the coordinator has no connection")
 	}
 	js, err := jetstream.New(c.Conn)
 	if err != nil {
@@ -185,12 +185,58 @@ func (c *Coordinator) call(ctx context.Context, seed uint64, matches []optimize.
 	if len(matches) == 0 {
 		return nil, nil, nil
 	}
-	js, err := c.queue(ctx)
+	if c.Referee == nil {
+		return nil, nil, errors.New("cluster: the coordinator has no referee settings")
+	}
+	batches := c.batches(seed, matches, sample)
+	out := make([]optimize.Outcome, len(matches))
+	var pos []optimize.Position
+	pairs := SetupOf(c.Referee).Pairs
+	total, done := 2*pairs*len(matches), 0
+	parcels := make([]parcel, len(batches))
+	for i, b := range batches {
+		parcels[i] = parcel{batch: b, key: b.Key(), name: describe(b)}
+	}
+	err := c.exchange(ctx, batches[0].Run, resultSubject(batches[0].Run, seed), parcels, func(p parcel, r Result) error {
+		b := p.batch.(*Batch)
+		if len(r.Outcomes) != len(b.Matches) {
+			return fmt.Errorf("cluster: batch %s: worker %s returned %d outcomes", p.name, r.Worker, len(r.Outcomes))
+		}
+		copy(out[b.First:], r.Outcomes)
+		pos = append(pos, r.Positions...)
+		done += 2 * pairs * len(b.Matches)
+		if c.Progress != nil {
+			c.Progress(done, total)
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, nil, err
 	}
-	batches := c.batches(seed, matches, sample)
-	run := batches[0].Run
+	// Each batch's positions are in game order; games of different
+	// batches interleave (tune.Range), so merge by game number.
+	slices.SortStableFunc(pos, func(a, b optimize.Position) int { return a.Game - b.Game })
+	return out, pos, nil
+}
+
+// parcel is one batch on its way: the message (a *Batch or a
+// *GamesBatch), its key and its name in messages.
+type parcel struct {
+	batch any
+	key   string
+	name  string
+}
+
+// exchange publishes the parcels to the run's batch subject and hands
+// each one's result (read from subject, results stored before included)
+// to got, once, until every parcel has one. Errors: a worker's error
+// result, a batch a worker refused or that reached its maximum
+// deliveries, got's error, a cancelled ctx.
+func (c *Coordinator) exchange(ctx context.Context, run, subject string, parcels []parcel, got func(parcel, Result) error) error {
+	js, err := c.queue(ctx)
+	if err != nil {
+		return err
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
@@ -199,9 +245,9 @@ func (c *Coordinator) call(ctx context.Context, seed uint64, matches []optimize.
 	// for the workers' consumer's advisories.
 	results := make(chan jetstream.Msg, 64)
 	cons, err := js.OrderedConsumer(ctx, ResultStream, jetstream.OrderedConsumerConfig{
-		FilterSubjects: []string{resultSubject(run, seed)}, DeliverPolicy: jetstream.DeliverAllPolicy})
+		FilterSubjects: []string{subject}, DeliverPolicy: jetstream.DeliverAllPolicy})
 	if err != nil {
-		return nil, nil, fmt.Errorf("cluster: results of seed %d: %w", seed, err)
+		return fmt.Errorf("cluster: results on %s: %w", subject, err)
 	}
 	cc, err := cons.Consume(func(m jetstream.Msg) {
 		select {
@@ -210,7 +256,7 @@ func (c *Coordinator) call(ctx context.Context, seed uint64, matches []optimize.
 		}
 	})
 	if err != nil {
-		return nil, nil, fmt.Errorf("cluster: results of seed %d: %w", seed, err)
+		return fmt.Errorf("cluster: results on %s: %w", subject, err)
 	}
 	defer cc.Stop()
 	advisories := make(chan advisory, 16)
@@ -225,75 +271,61 @@ func (c *Coordinator) call(ctx context.Context, seed uint64, matches []optimize.
 			}
 		})
 		if err != nil {
-			return nil, nil, fmt.Errorf("cluster: advisories: %w", err)
+			return fmt.Errorf("cluster: advisories: %w", err)
 		}
 		defer sub.Unsubscribe()
 	}
 
-	pending := map[string]*Batch{}
-	bySeq := map[uint64]*Batch{}
-	for _, b := range batches {
-		data, err := json.Marshal(b)
+	pending := map[string]parcel{}
+	bySeq := map[uint64]string{}
+	for _, p := range parcels {
+		data, err := json.Marshal(p.batch)
 		if err != nil {
-			return nil, nil, err
+			return err
 		}
-		key := b.Key()
-		ack, err := js.PublishMsg(ctx, &nats.Msg{Subject: batchSubject(run), Data: data}, jetstream.WithMsgID(key))
+		ack, err := js.PublishMsg(ctx, &nats.Msg{Subject: batchSubject(run), Data: data}, jetstream.WithMsgID(p.key))
 		if err != nil {
 			if ctx.Err() != nil {
-				return nil, nil, fmt.Errorf("cluster: %w", ctx.Err())
+				return fmt.Errorf("cluster: %w", ctx.Err())
 			}
-			return nil, nil, fmt.Errorf("cluster: publishing batch %s: %w", key, err)
+			return fmt.Errorf("cluster: publishing batch %s: %w", p.key, err)
 		}
-		pending[key] = b
-		bySeq[ack.Sequence] = b
+		pending[p.key] = p
+		bySeq[ack.Sequence] = p.key
 	}
 
-	out := make([]optimize.Outcome, len(matches))
-	var pos []optimize.Position
-	pairs := SetupOf(c.Referee).Pairs
-	total, done := 2*pairs*len(matches), 0
 	for len(pending) > 0 {
 		select {
 		case <-ctx.Done():
-			return nil, nil, fmt.Errorf("cluster: %w", ctx.Err())
+			return fmt.Errorf("cluster: %w", ctx.Err())
 		case a := <-advisories:
-			b, ok := bySeq[a.StreamSeq]
-			if !ok || pending[b.Key()] == nil {
+			p, ok := pending[bySeq[a.StreamSeq]]
+			if !ok {
 				continue // another run's batch, or one already answered
 			}
 			if a.kind == "MSG_TERMINATED" {
-				return nil, nil, fmt.Errorf("cluster: batch %s refused by a worker: %s", describe(b), a.Reason)
+				return fmt.Errorf("cluster: batch %s refused by a worker: %s", p.name, a.Reason)
 			}
-			return nil, nil, fmt.Errorf("cluster: batch %s delivered %d times without a result (max_deliver of consumer %s): the workers that took it stopped or failed", describe(b), a.Deliveries, WorkerGroup)
+			return fmt.Errorf("cluster: batch %s delivered %d times without a result (max_deliver of consumer %s): the workers that took it stopped or failed", p.name, a.Deliveries, WorkerGroup)
 		case m := <-results:
 			r, err := decodeResult(m.Data())
 			if err != nil {
 				continue // not a result of this protocol
 			}
-			b := pending[r.Key]
-			if b == nil {
-				continue // a duplicate, or another call's with the same seed
+			p, ok := pending[r.Key]
+			if !ok {
+				continue // a duplicate, or another call's on the same subject
 			}
 			if r.Error != "" {
-				return nil, nil, fmt.Errorf("cluster: batch %s: worker %s: %s", describe(b), r.Worker, r.Error)
+				return fmt.Errorf("cluster: batch %s: worker %s: %s", p.name, r.Worker, r.Error)
 			}
-			if len(r.Outcomes) != len(b.Matches) {
-				return nil, nil, fmt.Errorf("cluster: batch %s: worker %s returned %d outcomes", describe(b), r.Worker, len(r.Outcomes))
+			if err := got(p, r); err != nil {
+				return err
 			}
-			copy(out[b.First:], r.Outcomes)
-			pos = append(pos, r.Positions...)
 			delete(pending, r.Key)
-			done += 2 * pairs * len(b.Matches)
-			if c.Progress != nil {
-				c.Progress(done, total)
-			}
 		}
 	}
-	// Each batch's positions are in game order; games of different
-	// batches interleave (tune.Range), so merge by game number.
-	slices.SortStableFunc(pos, func(a, b optimize.Position) int { return a.Game - b.Game })
-	return out, pos, nil
+	return nil
 }
 
 // describe names a batch in messages.

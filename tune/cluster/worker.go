@@ -114,6 +114,7 @@ func (w *Worker) name() string {
 func (w *Worker) loop(ctx context.Context, js jetstream.JetStream, cons jetstream.Consumer, every time.Duration) error {
 	var ref *tune.VectorReferee // kept between batches of the same setup: engines are reused
 	var refPrint string
+	var engines tournament.EnginePool // of games batches
 	for ctx.Err() == nil {
 		fctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 		mb, err := cons.Fetch(1, jetstream.FetchContext(fctx))
@@ -137,6 +138,10 @@ func (w *Worker) loop(ctx context.Context, js jetstream.JetStream, cons jetstrea
 				reason := fmt.Sprintf("worker %s cannot read the batch (protocol %d, this worker's %d): %v", w.name(), b.Protocol, protocol, err)
 				w.logf("%s", reason)
 				msg.TermWithReason(reason)
+				continue
+			}
+			if b.Kind == kindGames {
+				w.playGames(ctx, js, msg, &engines, every)
 				continue
 			}
 			if b.Fingerprint != refPrint || ref == nil {
@@ -231,7 +236,13 @@ func (w *Worker) play(ctx context.Context, js jetstream.JetStream, msg jetstream
 // a network break until ctx ends. A result larger than the server takes is
 // replaced by an error result saying so.
 func (w *Worker) publish(ctx context.Context, js jetstream.JetStream, b *Batch, r Result) error {
-	r.Key, r.Worker = b.Key(), w.name()
+	return w.publishTo(ctx, js, b.Key(), resultSubject(b.Run, b.Seed), r)
+}
+
+// publishTo sends the result of the batch with key to subject, as
+// publish does.
+func (w *Worker) publishTo(ctx context.Context, js jetstream.JetStream, key, subject string, r Result) error {
+	r.Key, r.Worker = key, w.name()
 	data, err := encodeResult(r)
 	if err != nil {
 		return err
@@ -242,7 +253,7 @@ func (w *Worker) publish(ctx context.Context, js jetstream.JetStream, b *Batch, 
 			return err
 		}
 	}
-	msg := &nats.Msg{Subject: resultSubject(b.Run, b.Seed), Data: data}
+	msg := &nats.Msg{Subject: subject, Data: data}
 	for {
 		_, err := js.PublishMsg(ctx, msg, jetstream.WithMsgID(r.Key))
 		if err == nil || ctx.Err() != nil || w.Conn.IsClosed() {
