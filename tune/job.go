@@ -48,6 +48,11 @@ type Options struct {
 	// to play games elsewhere. It must honour the config's pairs and give
 	// the same outcomes for the same seed and matches.
 	Referee optimize.Referee
+	// Remote, when set, plays the games of the verification ladder and of
+	// the Elo-of-best measurements (validation.elo_every) elsewhere, in
+	// batches (tournament.Runner.Remote; tune/cluster's Coordinator):
+	// with fixed-depth engines their results equal the in-process ones.
+	Remote tournament.Remote
 	// Concurrency, when not nil, replaces the config's concurrency (the one
 	// key a resume may change: results do not depend on it).
 	Concurrency *int

@@ -134,7 +134,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if sess != nil {
 		defer sess.Close()
-		opts.Referee = sess.Referee()
+		opts.Referee, opts.Remote = sess.Referee(), sess.Referee()
 	}
 	var job *tune.Job
 	if *resume != "" {

@@ -1,16 +1,24 @@
 package cluster
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/roadtune/roadtune/configs"
 	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/internal/tunetest"
 	"github.com/roadtune/roadtune/tournament"
 	"github.com/roadtune/roadtune/tournament/stats"
+	"github.com/roadtune/roadtune/tune"
 )
 
 // gamesRunner is a head-to-head match of zhou2015 against Chen 2010's
@@ -90,5 +98,96 @@ func TestGamesOfAForeignBuildAreRefused(t *testing.T) {
 	_, err := r.Run(ctx, tournament.HeadToHead(0, 1, 4))
 	if err == nil || !strings.Contains(err.Error(), "roadtune-play-0") || !strings.Contains(err.Error(), EngineBuild) {
 		t.Fatalf("error %v, want a refusal naming both builds", err)
+	}
+}
+
+// TestLadderOnWorkers: a whole job (steps, the verification ladder at two
+// depths with elo_every measurements) through the coordinator as referee
+// and remote leaves the in-process run's ladder.json and records.
+func TestLadderOnWorkers(t *testing.T) {
+	cfg, err := tune.Parse("ga.toml", []byte(tunetest.Tiny("ga", "depths = [1, 2]\nelo_every = 2\nelo_pairs = 2")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(opts tune.Options) (string, string) {
+		dir := filepath.Join(t.TempDir(), "run")
+		j, err := tune.Start(cfg, dir, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := j.Run(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		return withoutSeconds(t, filepath.Join(dir, tune.FileLadder)), withoutSeconds(t, filepath.Join(dir, tune.FileRecords))
+	}
+	wantLadder, wantRecs := run(tune.Options{})
+	ref, err := tune.NewReferee(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newCluster(t, ref)
+	c.worker(t, &Worker{Conn: c.dial(t, "w1"), Name: "w1", Concurrency: 1})
+	c.worker(t, &Worker{Conn: c.dial(t, "w2"), Name: "w2", Concurrency: 1})
+	remote := &countingRemote{Remote: c.coord}
+	gotLadder, gotRecs := run(tune.Options{Referee: c.coord, Remote: remote})
+	if gotLadder != wantLadder || gotRecs != wantRecs {
+		t.Fatalf("through workers:\n%s\n%s\nin-process:\n%s\n%s", gotLadder, gotRecs, wantLadder, wantRecs)
+	}
+	// Two depths against zhou2015 and the halfway vector, 2 pairs each,
+	// and the Elo measurements of steps 2 and 3: 2 pairs each.
+	if remote.games < 4*2*2 {
+		t.Errorf("%d games went to the workers", remote.games)
+	}
+}
+
+// countingRemote counts the games it passes on.
+type countingRemote struct {
+	tournament.Remote
+	mu    sync.Mutex
+	games int
+}
+
+func (r *countingRemote) PlayGames(ctx context.Context, set tournament.GameSet, games []tournament.ScheduledGame) ([]tournament.GameRecord, error) {
+	r.mu.Lock()
+	r.games += len(games)
+	r.mu.Unlock()
+	return r.Remote.PlayGames(ctx, set, games)
+}
+
+// withoutSeconds is a JSON or JSON Lines file with every "seconds" key
+// removed (wall times differ between runs).
+func withoutSeconds(t *testing.T, file string) string {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	dec := json.NewDecoder(bytes.NewReader(data))
+	for {
+		var v any
+		if err := dec.Decode(&v); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		drop(v)
+		b, _ := json.Marshal(v)
+		out = append(out, string(b))
+	}
+	return strings.Join(out, "\n")
+}
+
+func drop(v any) {
+	switch x := v.(type) {
+	case map[string]any:
+		delete(x, "seconds")
+		for _, e := range x {
+			drop(e)
+		}
+	case []any:
+		for _, e := range x {
+			drop(e)
+		}
 	}
 }
