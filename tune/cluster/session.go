@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"path/filepath"
 	"sync"
 
@@ -27,6 +28,15 @@ type SessionOptions struct {
 	Listen, URL, Token string
 	LocalWorker        bool
 	Log                io.Writer
+	// Program prefixes the log lines (default "tune").
+	Program string
+}
+
+func (o SessionOptions) prog() string {
+	if o.Program == "" {
+		return "tune"
+	}
+	return o.Program
 }
 
 // Session is a job's side of a cluster: the coordinator the job plays its
@@ -95,11 +105,32 @@ func (s *Session) Start(ctx context.Context, job *tune.Job, games func(done, tot
 	if err != nil {
 		return err
 	}
-	s.coord.Referee, s.coord.Run, s.coord.Progress = ref, filepath.Base(filepath.Clean(job.Dir())), games
+	s.coord.Referee, s.coord.Progress = ref, games
+	return s.StartGames(ctx, filepath.Join(job.Dir(), DirNATS), filepath.Base(filepath.Clean(job.Dir())), cfg.Concurrency)
+}
+
+// StartGames starts the session for games only (the coordinator as a
+// tournament.Remote, e.g. for an arena match): the embedded server with
+// its JetStream storage in storeDir (Listen; "": a temporary directory
+// removed by Close), the coordinator's run name
+// (RunName of run: a resumed match must give the same), and the
+// in-process worker playing concurrency games at once (LocalWorker; 0:
+// all cores). Close stops them. Errors: the server cannot start, the
+// queue cannot be created.
+func (s *Session) StartGames(ctx context.Context, storeDir, run string, concurrency int) error {
+	s.coord.Run = run
 	local := func(name string) (*nats.Conn, error) { return Dial(s.o.URL, s.o.Token, name, s.o.Log) }
 	url := s.o.URL
 	if s.o.Listen != "" {
-		srv, err := StartServer(ServerOptions{Listen: s.o.Listen, StoreDir: filepath.Join(job.Dir(), DirNATS), Token: s.o.Token})
+		if storeDir == "" {
+			tmp, err := os.MkdirTemp("", "roadtune-nats-")
+			if err != nil {
+				return err
+			}
+			storeDir = tmp
+			s.stops = append(s.stops, func() { os.RemoveAll(tmp) })
+		}
+		srv, err := StartServer(ServerOptions{Listen: s.o.Listen, StoreDir: storeDir, Token: s.o.Token})
 		if err != nil {
 			return err
 		}
@@ -113,9 +144,9 @@ func (s *Session) Start(ctx context.Context, job *tune.Job, games func(done, tot
 	if err := s.coord.Prepare(ctx); err != nil {
 		return err
 	}
-	fmt.Fprintf(s.o.Log, "tune: games go to NATS at %s; start workers with: tune worker -connect %s\n", url, url)
+	fmt.Fprintf(s.o.Log, "%s: games go to NATS at %s; start workers with: tune worker -connect %s\n", s.o.prog(), url, url)
 	if !s.o.LocalWorker {
-		fmt.Fprintln(s.o.Log, "tune: no in-process worker (-local-worker=false): the run waits for workers")
+		fmt.Fprintf(s.o.Log, "%s: no in-process worker (-local-worker=false): the games wait for workers\n", s.o.prog())
 		return nil
 	}
 	nc, err := local("roadtune-local-worker")
@@ -124,10 +155,10 @@ func (s *Session) Start(ctx context.Context, job *tune.Job, games func(done, tot
 	}
 	wctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
-	w := &Worker{Conn: nc, Name: "local", Concurrency: cfg.Concurrency, Log: s.o.Log}
+	w := &Worker{Conn: nc, Name: "local", Concurrency: concurrency, Log: s.o.Log}
 	wg.Go(func() {
 		if err := w.Run(wctx); err != nil {
-			fmt.Fprintf(s.o.Log, "tune: in-process worker: %v\n", err)
+			fmt.Fprintf(s.o.Log, "%s: in-process worker: %v\n", s.o.prog(), err)
 		}
 	})
 	s.stops = append(s.stops, func() { cancel(); wg.Wait(); nc.Close() })
