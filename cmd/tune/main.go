@@ -171,16 +171,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			return exitCode(usageError{err}, stderr)
 		}
-		if sess != nil {
-			if err := cluster.Fits(cfg); err != nil {
-				return exitCode(usageError{err}, stderr)
-			}
-		}
 		dir := *out
 		if *seedList != "" {
-			if sess != nil {
-				return exitCode(usageError{errors.New("-seeds cannot be played on workers yet (-listen, -nats)")}, stderr)
-			}
 			if set["seed"] {
 				return exitCode(usageError{errors.New("-seed and -seeds cannot be combined")}, stderr)
 			}
@@ -193,6 +185,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			}
 			if err := live.Serve(dir, stderr); err != nil {
 				return exitCode(err, stderr)
+			}
+			if sess != nil { // one server for the sweep, its storage beside the seeds' runs
+				if err := os.MkdirAll(dir, 0o755); err != nil {
+					return exitCode(err, stderr)
+				}
+				if err := sess.StartGames(ctx, filepath.Join(dir, cluster.DirNATS), filepath.Base(filepath.Clean(dir)), cfg.Concurrency); err != nil {
+					return exitCode(err, stderr)
+				}
+				opts.Bind = func(j *tune.Job) error { return sess.Bind(j, opts.Events.Games) }
 			}
 			dirs, err := tune.Sweep(ctx, cfg, seeds, dir, opts)
 			disp.End()

@@ -23,8 +23,9 @@ import (
 // refuses the batches instead of playing different games.
 const EngineBuild = "roadtune-play-1"
 
-// protocol is the version of the batch and result messages.
-const protocol = 1
+// protocol is the version of the batch and result messages (2: games
+// batches and game records).
+const protocol = 2
 
 // The JetStream names: a work-queue stream of batches (one subject per
 // run), a stream of results (one subject per run and call seed) and the
@@ -112,7 +113,8 @@ type Batch struct {
 	Seed        uint64           `json:"seed"`
 	First       int              `json:"first"`
 	Total       int              `json:"total"`
-	Sample      bool             `json:"sample,omitempty"` // return the positions too (optimize.Sampler)
+	Sample      bool             `json:"sample,omitempty"`  // return the positions too (optimize.Sampler)
+	Games       bool             `json:"records,omitempty"` // return the game records too (output.games)
 	Setup       Setup            `json:"setup"`
 	Matches     []optimize.Match `json:"matches"`
 }
@@ -138,7 +140,8 @@ type Result struct {
 	Worker    string              `json:"worker"`
 	Outcomes  []optimize.Outcome  `json:"outcomes,omitempty"`
 	Positions []optimize.Position `json:"positions,omitempty"`
-	// Records are a GamesBatch's games in order.
+	// Records are a GamesBatch's games in order, or a Batch's games
+	// (Batch.Games) in game order, numbered as in the whole call.
 	Records []tournament.GameRecord `json:"records,omitempty"`
 	Seconds float64                 `json:"seconds"` // wall time of the play
 	Error   string                  `json:"error,omitempty"`

@@ -30,6 +30,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/roadtune/roadtune/optimize"
+	"github.com/roadtune/roadtune/tournament"
 	"github.com/roadtune/roadtune/tune"
 )
 
@@ -63,13 +64,20 @@ type Coordinator struct {
 	// tests change it.
 	Build string
 
-	mu sync.Mutex
-	js jetstream.JetStream
+	mu      sync.Mutex
+	js      jetstream.JetStream
+	gameLog func(tournament.GameRecord) error
 }
+
+// SetGameLog makes every later call ask the workers for the game records
+// too and pass them to log in game order once the call's batches are all
+// in (tune.GameLogger, for output.games).
+func (c *Coordinator) SetGameLog(log func(tournament.GameRecord) error) { c.gameLog = log }
 
 var (
 	_ optimize.Referee = (*Coordinator)(nil)
 	_ optimize.Sampler = (*Coordinator)(nil)
+	_ tune.GameLogger  = (*Coordinator)(nil)
 )
 
 // Play plays the matches on the workers and returns their outcomes in
@@ -165,7 +173,7 @@ func (c *Coordinator) batches(seed uint64, matches []optimize.Match, sample bool
 	for first := 0; first < len(matches); first += per {
 		end := min(first+per, len(matches))
 		out = append(out, &Batch{Protocol: protocol, Build: build, Fingerprint: Fingerprint(build, setup),
-			Run: RunName(c.Run), Seed: seed, First: first, Total: len(matches), Sample: sample,
+			Run: RunName(c.Run), Seed: seed, First: first, Total: len(matches), Sample: sample, Games: c.gameLog != nil,
 			Setup: setup, Matches: matches[first:end]})
 	}
 	return out
@@ -191,6 +199,7 @@ func (c *Coordinator) call(ctx context.Context, seed uint64, matches []optimize.
 	batches := c.batches(seed, matches, sample)
 	out := make([]optimize.Outcome, len(matches))
 	var pos []optimize.Position
+	var games []tournament.GameRecord
 	pairs := SetupOf(c.Referee).Pairs
 	total, done := 2*pairs*len(matches), 0
 	parcels := make([]parcel, len(batches))
@@ -204,6 +213,7 @@ func (c *Coordinator) call(ctx context.Context, seed uint64, matches []optimize.
 		}
 		copy(out[b.First:], r.Outcomes)
 		pos = append(pos, r.Positions...)
+		games = append(games, r.Records...)
 		done += 2 * pairs * len(b.Matches)
 		if c.Progress != nil {
 			c.Progress(done, total)
@@ -216,6 +226,14 @@ func (c *Coordinator) call(ctx context.Context, seed uint64, matches []optimize.
 	// Each batch's positions are in game order; games of different
 	// batches interleave (tune.Range), so merge by game number.
 	slices.SortStableFunc(pos, func(a, b optimize.Position) int { return a.Game - b.Game })
+	if c.gameLog != nil {
+		slices.SortFunc(games, func(a, b tournament.GameRecord) int { return a.Game - b.Game })
+		for _, g := range games {
+			if err := c.gameLog(g); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
 	return out, pos, nil
 }
 

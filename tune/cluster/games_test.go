@@ -158,6 +158,13 @@ func (r *countingRemote) PlayGames(ctx context.Context, set tournament.GameSet, 
 // removed (wall times differ between runs).
 func withoutSeconds(t *testing.T, file string) string {
 	t.Helper()
+	return withoutKey(t, file, "seconds")
+}
+
+// withoutKey is a JSON or JSON Lines file with every key named key
+// removed.
+func withoutKey(t *testing.T, file, key string) string {
+	t.Helper()
 	data, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
@@ -171,23 +178,62 @@ func withoutSeconds(t *testing.T, file string) string {
 		} else if err != nil {
 			t.Fatalf("%s: %v", file, err)
 		}
-		drop(v)
+		drop(v, key)
 		b, _ := json.Marshal(v)
 		out = append(out, string(b))
 	}
 	return strings.Join(out, "\n")
 }
 
-func drop(v any) {
+func drop(v any, key string) {
 	switch x := v.(type) {
 	case map[string]any:
-		delete(x, "seconds")
+		delete(x, key)
 		for _, e := range x {
-			drop(e)
+			drop(e, key)
 		}
 	case []any:
 		for _, e := range x {
-			drop(e)
+			drop(e, key)
 		}
+	}
+}
+
+// TestGameRecordsThroughWorkers: with output.games, a run through the
+// workers writes the in-process run's games files (thinking times aside).
+func TestGameRecordsThroughWorkers(t *testing.T) {
+	cfg, err := tune.Parse("pso.toml", []byte(tunetest.Tiny("pso", "[output]\ngames = true")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	games := func(opts tune.Options) map[string]string {
+		dir := filepath.Join(t.TempDir(), "run")
+		j, err := tune.Start(cfg, dir, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := j.Steps(context.Background(), 100); err != nil {
+			t.Fatal(err)
+		}
+		files, _ := filepath.Glob(filepath.Join(dir, tune.DirGames, "*.jsonl"))
+		out := map[string]string{}
+		for _, f := range files {
+			out[filepath.Base(f)] = withoutKey(t, f, "time_s")
+		}
+		return out
+	}
+	want := games(tune.Options{})
+	if len(want) == 0 {
+		t.Fatal("the in-process run wrote no games")
+	}
+	ref, err := tune.NewReferee(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newCluster(t, ref)
+	c.worker(t, &Worker{Conn: c.dial(t, "w1"), Name: "w1", Concurrency: 1})
+	c.worker(t, &Worker{Conn: c.dial(t, "w2"), Name: "w2", Concurrency: 1})
+	if got := games(tune.Options{Referee: c.coord}); !reflect.DeepEqual(got, want) {
+		t.Fatalf("games through workers differ: %d files, in-process %d", len(got), len(want))
 	}
 }

@@ -45,6 +45,7 @@ func (o SessionOptions) prog() string {
 type Session struct {
 	o     SessionOptions
 	coord *Coordinator
+	run   string // of StartGames
 	conn  *nats.Conn
 	stops []func()
 }
@@ -84,11 +85,17 @@ func NewSession(o SessionOptions) (*Session, error) {
 // Referee is the coordinator to give the job (tune.Options.Referee).
 func (s *Session) Referee() *Coordinator { return s.coord }
 
-// Fits fails for a config whose run cannot yet be played on workers.
-func Fits(cfg tune.Config) error {
-	if cfg.Output.Games {
-		return errors.New("output.games cannot be written yet when the games are played on workers (-listen, -nats)")
+// Bind points the coordinator at a job of a sweep (tune.Options.Bind)
+// once StartGames has started the session: the job's game settings, its
+// run name (the sweep's run name, then the job's directory) and progress
+// (games). Errors: the job's config has no referee.
+func (s *Session) Bind(job *tune.Job, games func(done, total int)) error {
+	ref, err := tune.NewReferee(job.Config())
+	if err != nil {
+		return err
 	}
+	s.coord.Referee, s.coord.Progress = ref, games
+	s.coord.Run = s.run + "-" + filepath.Base(filepath.Clean(job.Dir()))
 	return nil
 }
 
@@ -98,9 +105,6 @@ func Fits(cfg tune.Config) error {
 // them.
 func (s *Session) Start(ctx context.Context, job *tune.Job, games func(done, total int)) error {
 	cfg := job.Config()
-	if err := Fits(cfg); err != nil {
-		return err
-	}
 	ref, err := tune.NewReferee(cfg)
 	if err != nil {
 		return err
@@ -118,7 +122,7 @@ func (s *Session) Start(ctx context.Context, job *tune.Job, games func(done, tot
 // all cores). Close stops them. Errors: the server cannot start, the
 // queue cannot be created.
 func (s *Session) StartGames(ctx context.Context, storeDir, run string, concurrency int) error {
-	s.coord.Run = run
+	s.coord.Run, s.run = run, run
 	local := func(name string) (*nats.Conn, error) { return Dial(s.o.URL, s.o.Token, name, s.o.Log) }
 	url := s.o.URL
 	if s.o.Listen != "" {

@@ -200,9 +200,18 @@ func (w *Worker) play(ctx context.Context, js jetstream.JetStream, msg jetstream
 		}
 	})
 	defer func() { close(stop); wg.Wait() }()
+	var games []tournament.GameRecord
 	ref.GameLog = nil
-	if w.onGame != nil {
-		ref.GameLog = func(tournament.GameRecord) error { w.onGame(); return nil }
+	if w.onGame != nil || b.Games {
+		ref.GameLog = func(g tournament.GameRecord) error {
+			if w.onGame != nil {
+				w.onGame()
+			}
+			if b.Games {
+				games = append(games, g)
+			}
+			return nil
+		}
 	}
 	start := time.Now()
 	var r Result
@@ -212,7 +221,7 @@ func (w *Worker) play(ctx context.Context, js jetstream.JetStream, msg jetstream
 	} else {
 		r.Outcomes, err = ref.PlayRange(ctx, b.Seed, b.Range(), b.Matches)
 	}
-	r.Seconds = time.Since(start).Seconds()
+	r.Seconds, r.Records = time.Since(start).Seconds(), games
 	switch {
 	case ctx.Err() != nil:
 		msg.Nak() // stopping: another worker takes it at once
