@@ -165,14 +165,7 @@ func TestJobsEqualInProcess(t *testing.T) {
 // without wall times, then best.json's vector.
 func runSteps(t *testing.T, cfg tune.Config, opts tune.Options) []string {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "run")
-	j, err := tune.Start(cfg, dir, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := j.Steps(context.Background(), 100); err != nil {
-		t.Fatal(err)
-	}
+	dir := stepped(t, cfg, opts)
 	data, err := os.ReadFile(filepath.Join(dir, tune.FileRecords))
 	if err != nil {
 		t.Fatal(err)

@@ -121,13 +121,7 @@ func TestLadderOnWorkers(t *testing.T) {
 		return withoutSeconds(t, filepath.Join(dir, tune.FileLadder)), withoutSeconds(t, filepath.Join(dir, tune.FileRecords))
 	}
 	wantLadder, wantRecs := run(tune.Options{})
-	ref, err := tune.NewReferee(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := newCluster(t, ref)
-	c.worker(t, &Worker{Conn: c.dial(t, "w1"), Name: "w1", Concurrency: 1})
-	c.worker(t, &Worker{Conn: c.dial(t, "w2"), Name: "w2", Concurrency: 1})
+	c := twoWorkers(t, cfg)
 	remote := &countingRemote{Remote: c.coord}
 	gotLadder, gotRecs := run(tune.Options{Referee: c.coord, Remote: remote})
 	if gotLadder != wantLadder || gotRecs != wantRecs {
@@ -207,14 +201,7 @@ func TestGameRecordsThroughWorkers(t *testing.T) {
 		t.Fatal(err)
 	}
 	games := func(opts tune.Options) map[string]string {
-		dir := filepath.Join(t.TempDir(), "run")
-		j, err := tune.Start(cfg, dir, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := j.Steps(context.Background(), 100); err != nil {
-			t.Fatal(err)
-		}
+		dir := stepped(t, cfg, opts)
 		files, _ := filepath.Glob(filepath.Join(dir, tune.DirGames, "*.jsonl"))
 		out := map[string]string{}
 		for _, f := range files {
@@ -226,6 +213,15 @@ func TestGameRecordsThroughWorkers(t *testing.T) {
 	if len(want) == 0 {
 		t.Fatal("the in-process run wrote no games")
 	}
+	c := twoWorkers(t, cfg)
+	if got := games(tune.Options{Referee: c.coord}); !reflect.DeepEqual(got, want) {
+		t.Fatalf("games through workers differ: %d files, in-process %d", len(got), len(want))
+	}
+}
+
+// twoWorkers is a test cluster for cfg's games with two workers over TCP.
+func twoWorkers(t *testing.T, cfg tune.Config) *testCluster {
+	t.Helper()
 	ref, err := tune.NewReferee(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -233,7 +229,20 @@ func TestGameRecordsThroughWorkers(t *testing.T) {
 	c := newCluster(t, ref)
 	c.worker(t, &Worker{Conn: c.dial(t, "w1"), Name: "w1", Concurrency: 1})
 	c.worker(t, &Worker{Conn: c.dial(t, "w2"), Name: "w2", Concurrency: 1})
-	if got := games(tune.Options{Referee: c.coord}); !reflect.DeepEqual(got, want) {
-		t.Fatalf("games through workers differ: %d files, in-process %d", len(got), len(want))
+	return c
+}
+
+// stepped starts cfg in a new run directory, runs its optimisation steps
+// and returns the directory.
+func stepped(t *testing.T, cfg tune.Config, opts tune.Options) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "run")
+	j, err := tune.Start(cfg, dir, opts)
+	if err != nil {
+		t.Fatal(err)
 	}
+	if err := j.Steps(context.Background(), 100); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
