@@ -30,8 +30,9 @@ func newClusterFlags(fs *flag.FlagSet) *clusterFlags {
 var clusterFlagNames = []string{"listen", "nats", "token-file", "local-worker"}
 
 // session checks the flags and returns the cluster session the job plays
-// through (nil without -listen or -nats), before anything is written.
-func (c *clusterFlags) session(stderr io.Writer) (*cluster.Session, error) {
+// through (nil without -listen or -nats), before anything is written;
+// workers (nil for none) receives the live view of the workers.
+func (c *clusterFlags) session(stderr io.Writer, workers func(cluster.Snapshot)) (*cluster.Session, error) {
 	if *c.listen == "" && *c.url == "" {
 		return nil, nil
 	}
@@ -39,7 +40,7 @@ func (c *clusterFlags) session(stderr io.Writer) (*cluster.Session, error) {
 	if err != nil {
 		return nil, usageError{err}
 	}
-	s, err := cluster.NewSession(cluster.SessionOptions{Listen: *c.listen, URL: *c.url, Token: token, LocalWorker: *c.local, Log: stderr})
+	s, err := cluster.NewSession(cluster.SessionOptions{Listen: *c.listen, URL: *c.url, Token: token, LocalWorker: *c.local, Log: stderr, Workers: workers})
 	if err != nil && *c.listen != "" {
 		err = usageError{err}
 	}

@@ -128,7 +128,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if *quiet {
 		opts.Log = nil
 	}
-	sess, err := cl.session(stderr)
+	var workers func(cluster.Snapshot) // the live view of the workers, after the bar's label
+	if !*quiet {
+		workers = func(s cluster.Snapshot) { disp.Status(s.String()) }
+	}
+	sess, err := cl.session(stderr, workers)
 	if err != nil {
 		return exitCode(err, stderr)
 	}

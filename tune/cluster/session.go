@@ -22,21 +22,25 @@ const DirNATS = "nats"
 // starts an embedded server, URL uses an existing one; exactly one is set.
 // Token is what workers present (required for a non-loopback Listen);
 // LocalWorker also plays batches in this process; Log receives one line
-// per event (connections, the workers' address).
+// per event (connections, the workers' address, workers joined, stopped
+// or lost); Workers, when set, receives the live view of the workers
+// after each heartbeat and loss (Roster.OnChange).
 type SessionOptions struct {
 	Listen, URL, Token string
 	LocalWorker        bool
 	Log                io.Writer
+	Workers            func(Snapshot)
 }
 
 // Session is a job's side of a cluster: the coordinator the job plays its
 // games through (Referee) and, once Start has run, the embedded server
 // and the in-process worker.
 type Session struct {
-	o     SessionOptions
-	coord *Coordinator
-	conn  *nats.Conn
-	stops []func()
+	o      SessionOptions
+	coord  *Coordinator
+	conn   *nats.Conn
+	roster *Roster
+	stops  []func()
 }
 
 // NewSession checks the options and, with URL, connects; nothing is
@@ -84,8 +88,8 @@ func Fits(cfg tune.Config) error {
 
 // Start connects the coordinator to the job (its game settings; games
 // reports batch progress), starts the embedded server in the run
-// directory (Listen) and the in-process worker (LocalWorker). Close stops
-// them.
+// directory (Listen), the roster of workers (Workers) and the in-process
+// worker (LocalWorker). Close stops them.
 func (s *Session) Start(ctx context.Context, job *tune.Job, games func(done, total int)) error {
 	cfg := job.Config()
 	if err := Fits(cfg); err != nil {
@@ -111,6 +115,9 @@ func (s *Session) Start(ctx context.Context, job *tune.Job, games func(done, tot
 	}
 	s.stops = append(s.stops, s.conn.Close)
 	if err := s.coord.Prepare(ctx); err != nil {
+		return err
+	}
+	if err := s.watchWorkers(); err != nil {
 		return err
 	}
 	fmt.Fprintf(s.o.Log, "tune: games go to NATS at %s; start workers with: tune worker -connect %s\n", url, url)

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -19,7 +18,8 @@ import (
 // over JetStream. It takes one batch per slot at a time, reports progress
 // to the server while playing (so a long batch is not given to another
 // worker), publishes the result with the batch's key as message id, then
-// acknowledges the batch. A batch whose fingerprint this build cannot
+// acknowledges the batch. It announces itself every Heartbeat (Heartbeat
+// messages, which a coordinator's Roster follows). A batch whose fingerprint this build cannot
 // reproduce is refused: a result naming the reason, and the batch
 // terminated (not delivered again).
 type Worker struct {
@@ -40,8 +40,13 @@ type Worker struct {
 	// Build is the engine build this worker plays (default EngineBuild);
 	// tests change it.
 	Build string
+	// Heartbeat is how often the worker announces itself on
+	// HeartbeatSubject (default DefaultHeartbeat, 2 s): name, games
+	// played, batches in hand.
+	Heartbeat time.Duration
 
-	onGame func() // test hook: called after each game played
+	onGame func()     // test hook: called after each game played
+	live   liveCounts // what the heartbeats report
 }
 
 // Run plays batches until ctx is cancelled (then it returns nil, the
@@ -54,6 +59,7 @@ func (w *Worker) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	defer w.announce(w.slots())()
 	var cons jetstream.Consumer
 	for waited := false; ; waited = true {
 		if cons, err = js.Consumer(ctx, BatchStream, WorkerGroup); err == nil {
@@ -78,10 +84,7 @@ func (w *Worker) Run(ctx context.Context) error {
 	if every <= 0 {
 		every = 10 * time.Second
 	}
-	slots := max(w.Slots, 1)
-	if w.Slots == 0 {
-		slots = 2
-	}
+	slots := w.slots()
 	errs := make(chan error, slots)
 	for range slots {
 		go func() { errs <- w.loop(ctx, js, cons, every) }()
@@ -101,6 +104,14 @@ func (w *Worker) logf(format string, args ...any) {
 	if w.Log != nil {
 		fmt.Fprintf(w.Log, "worker %s: "+format+"\n", append([]any{w.name()}, args...)...)
 	}
+}
+
+// slots is Slots with its default.
+func (w *Worker) slots() int {
+	if w.Slots == 0 {
+		return 2
+	}
+	return max(w.Slots, 1)
 }
 
 func (w *Worker) name() string {
@@ -180,24 +191,15 @@ func (w *Worker) refuse(b *Batch) string {
 // play plays one batch, reporting progress to the server while it does,
 // and publishes its result. A cancelled ctx gives the batch back.
 func (w *Worker) play(ctx context.Context, js jetstream.JetStream, msg jetstream.Msg, b *Batch, ref *tune.VectorReferee, every time.Duration) {
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		t := time.NewTicker(every)
-		defer t.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-t.C:
-				msg.InProgress()
-			}
+	defer repeat(every, func() { msg.InProgress() })()
+	w.live.batches.Add(1)
+	defer w.live.batches.Add(-1)
+	ref.GameLog = func(tournament.GameRecord) error {
+		w.live.games.Add(1)
+		if w.onGame != nil {
+			w.onGame()
 		}
-	})
-	defer func() { close(stop); wg.Wait() }()
-	ref.GameLog = nil
-	if w.onGame != nil {
-		ref.GameLog = func(tournament.GameRecord) error { w.onGame(); return nil }
+		return nil
 	}
 	start := time.Now()
 	var r Result
