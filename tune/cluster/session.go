@@ -71,7 +71,7 @@ func NewSession(o SessionOptions) (*Session, error) {
 			return nil, err
 		}
 	}
-	s.coord = &Coordinator{Conn: s.conn}
+	s.coord = &Coordinator{Conn: s.conn, Log: o.Log}
 	return s, nil
 }
 

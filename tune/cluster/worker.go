@@ -19,9 +19,11 @@ import (
 // to the server while playing (so a long batch is not given to another
 // worker), publishes the result with the batch's key as message id, then
 // acknowledges the batch. It announces itself every Heartbeat (Heartbeat
-// messages, which a coordinator's Roster follows). A batch whose fingerprint this build cannot
-// reproduce is refused: a result naming the reason, and the batch
-// terminated (not delivered again).
+// messages, which a coordinator's Roster follows). A batch whose
+// fingerprint this build cannot reproduce is given back for other
+// workers, with a Refusal notice naming the reason, and this worker
+// pauses its pulls (RefusalDelay, FirstRefusalPause); a batch it cannot
+// read at all (another message protocol) is terminated.
 type Worker struct {
 	// Conn is the connection to the NATS server.
 	Conn *nats.Conn
@@ -47,6 +49,7 @@ type Worker struct {
 
 	onGame func()     // test hook: called after each game played
 	live   liveCounts // what the heartbeats report
+	pause  backoff    // after refusals
 }
 
 // Run plays batches until ctx is cancelled (then it returns nil, the
@@ -126,6 +129,7 @@ func (w *Worker) loop(ctx context.Context, js jetstream.JetStream, cons jetstrea
 	var ref *tune.VectorReferee // kept between batches of the same setup: engines are reused
 	var refPrint string
 	for ctx.Err() == nil {
+		w.pause.wait(ctx)
 		fctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 		mb, err := cons.Fetch(1, jetstream.FetchContext(fctx))
 		if err != nil {
@@ -153,9 +157,7 @@ func (w *Worker) loop(ctx context.Context, js jetstream.JetStream, cons jetstrea
 			if b.Fingerprint != refPrint || ref == nil {
 				ref, refPrint = nil, ""
 				if reason := w.refuse(&b); reason != "" {
-					w.logf("refused batch %s: %s", describe(&b), reason)
-					w.publish(ctx, js, &b, Result{Error: reason})
-					msg.TermWithReason(reason)
+					w.giveBack(msg, &b, reason)
 					continue
 				}
 				if ref, err = b.Setup.Referee(w.Concurrency); err != nil { // refuse checked it
@@ -227,6 +229,7 @@ func (w *Worker) play(ctx context.Context, js jetstream.JetStream, msg jetstream
 		return
 	}
 	msg.Ack()
+	w.pause.played()
 }
 
 // publish sends a batch's result, its key as message id, retrying through
