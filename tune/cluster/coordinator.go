@@ -23,7 +23,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -63,10 +65,14 @@ type Coordinator struct {
 	// Build is the engine build announced in batches (default EngineBuild);
 	// tests change it.
 	Build string
+	// Log, when set, receives a line when a worker refuses batches (once
+	// per worker and reason).
+	Log io.Writer
 
-	mu      sync.Mutex
-	js      jetstream.JetStream
-	gameLog func(tournament.GameRecord) error
+	mu       sync.Mutex
+	js       jetstream.JetStream
+	refusals map[string]bool // logged
+	gameLog  func(tournament.GameRecord) error
 }
 
 // SetGameLog makes every later call ask the workers for the game records
@@ -82,9 +88,10 @@ var (
 
 // Play plays the matches on the workers and returns their outcomes in
 // order: those tune.VectorReferee.Play gives with the same settings and
-// seed. Errors: no connection or queue, a batch a worker refused or could
-// not play (its reason), a batch delivered MaxDeliver times without a
-// result, a cancelled ctx (wrapping ctx.Err()).
+// seed. A batch a worker refuses (Refusal) goes to another worker.
+// Errors: no connection or queue, a batch a worker could not read or
+// play (its reason), a batch delivered MaxDeliver times without a result
+// (with the refusals of it seen), a cancelled ctx (wrapping ctx.Err()).
 func (c *Coordinator) Play(ctx context.Context, seed uint64, matches []optimize.Match) ([]optimize.Outcome, error) {
 	out, _, err := c.call(ctx, seed, matches, false)
 	return out, err
@@ -259,8 +266,9 @@ func (c *Coordinator) exchange(ctx context.Context, run, subject string, parcels
 	defer cancel()
 
 	// Listen before publishing: for results (those already stored
-	// included, e.g. of a step a restarted coordinator plays again) and
-	// for the workers' consumer's advisories.
+	// included, e.g. of a step a restarted coordinator plays again), for
+	// the workers' consumer's advisories and for the workers' refusals
+	// (on one channel: in the order the server sent them).
 	results := make(chan jetstream.Msg, 64)
 	cons, err := js.OrderedConsumer(ctx, ResultStream, jetstream.OrderedConsumerConfig{
 		FilterSubjects: []string{subject}, DeliverPolicy: jetstream.DeliverAllPolicy})
@@ -277,22 +285,15 @@ func (c *Coordinator) exchange(ctx context.Context, run, subject string, parcels
 		return fmt.Errorf("cluster: results on %s: %w", subject, err)
 	}
 	defer cc.Stop()
-	advisories := make(chan advisory, 16)
-	for _, kind := range []string{"MAX_DELIVERIES", "MSG_TERMINATED"} {
-		sub, err := c.Conn.Subscribe(fmt.Sprintf("$JS.EVENT.ADVISORY.CONSUMER.%s.%s.%s", kind, BatchStream, WorkerGroup), func(m *nats.Msg) {
-			a := advisory{kind: kind}
-			if json.Unmarshal(m.Data, &a) == nil {
-				select {
-				case advisories <- a:
-				case <-ctx.Done():
-				}
-			}
-		})
+	notes := make(chan *nats.Msg, 256)
+	for _, subject := range []string{advisorySubject("MAX_DELIVERIES"), advisorySubject("MSG_TERMINATED"), refusalSubject(run)} {
+		sub, err := c.Conn.ChanSubscribe(subject, notes)
 		if err != nil {
 			return fmt.Errorf("cluster: advisories: %w", err)
 		}
 		defer sub.Unsubscribe()
 	}
+	refused := map[string][]string{} // by batch key
 
 	pending := map[string]parcel{}
 	bySeq := map[uint64]string{}
@@ -316,7 +317,15 @@ func (c *Coordinator) exchange(ctx context.Context, run, subject string, parcels
 		select {
 		case <-ctx.Done():
 			return fmt.Errorf("cluster: %w", ctx.Err())
-		case a := <-advisories:
+		case m := <-notes:
+			if r, ok := refusalOf(m, pending); ok {
+				c.noteRefusal(r, refused)
+				continue
+			}
+			a := advisory{kind: strings.Split(m.Subject, ".")[4]}
+			if json.Unmarshal(m.Data, &a) != nil {
+				continue
+			}
 			p, ok := pending[bySeq[a.StreamSeq]]
 			if !ok {
 				continue // another run's batch, or one already answered
@@ -324,7 +333,7 @@ func (c *Coordinator) exchange(ctx context.Context, run, subject string, parcels
 			if a.kind == "MSG_TERMINATED" {
 				return fmt.Errorf("cluster: batch %s refused by a worker: %s", p.name, a.Reason)
 			}
-			return fmt.Errorf("cluster: batch %s delivered %d times without a result (max_deliver of consumer %s): the workers that took it stopped or failed", p.name, a.Deliveries, WorkerGroup)
+			return fmt.Errorf("cluster: batch %s delivered %d times without a result (max_deliver of consumer %s): %s", p.name, a.Deliveries, WorkerGroup, exhausted(refused[p.key]))
 		case m := <-results:
 			r, err := decodeResult(m.Data())
 			if err != nil {
@@ -344,6 +353,12 @@ func (c *Coordinator) exchange(ctx context.Context, run, subject string, parcels
 		}
 	}
 	return nil
+}
+
+// advisorySubject is where the server tells of kind (MAX_DELIVERIES,
+// MSG_TERMINATED) happening to a batch of the workers' consumer.
+func advisorySubject(kind string) string {
+	return fmt.Sprintf("$JS.EVENT.ADVISORY.CONSUMER.%s.%s.%s", kind, BatchStream, WorkerGroup)
 }
 
 // describe names a batch in messages.

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -133,30 +132,16 @@ func (w *Worker) playGames(ctx context.Context, js jetstream.JetStream, msg jets
 	}
 	res := Result{}
 	if reason := w.refuseGames(&b); reason != "" {
-		w.logf("refused batch %s: %s", b.describe(), reason)
-		res.Error = reason
-		w.publishTo(ctx, js, b.Key(), b.subject(), res)
-		msg.TermWithReason(reason)
+		w.giveBack(msg, b.Run, b.Key(), b.describe(), reason)
 		return
 	}
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		t := time.NewTicker(every)
-		defer t.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-t.C:
-				msg.InProgress()
-			}
-		}
-	})
+	stopProgress := repeat(every, func() { msg.InProgress() })
+	w.live.batches.Add(1)
 	start := time.Now()
 	recs, err := tournament.PlayScheduled(ctx, b.Set, b.Games, w.Concurrency, engines)
-	close(stop)
-	wg.Wait()
+	stopProgress()
+	w.live.batches.Add(-1)
+	w.live.games.Add(int64(len(recs)))
 	res.Records, res.Seconds = recs, time.Since(start).Seconds()
 	for range recs {
 		if w.onGame != nil {
@@ -180,4 +165,5 @@ func (w *Worker) playGames(ctx context.Context, js jetstream.JetStream, msg jets
 		return
 	}
 	msg.Ack()
+	w.pause.played()
 }

@@ -87,17 +87,19 @@ func TestGamesEqualInProcess(t *testing.T) {
 }
 
 // TestGamesOfAForeignBuildAreRefused: a worker of another engine build
-// refuses a games batch and the match fails naming both builds.
+// gives a games batch back; once it reached its maximum deliveries the
+// match fails naming both builds.
 func TestGamesOfAForeignBuildAreRefused(t *testing.T) {
 	c := newCluster(t, nil)
+	c.coord.MaxDeliver = 2
 	c.worker(t, &Worker{Conn: c.dial(t, "old"), Name: "old", Build: "roadtune-play-0"})
 	r := gamesRunner(t)
-	r.Remote = c.coord
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	r.Remote, r.Concurrency = c.coord, 1
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	_, err := r.Run(ctx, tournament.HeadToHead(0, 1, 4))
-	if err == nil || !strings.Contains(err.Error(), "roadtune-play-0") || !strings.Contains(err.Error(), EngineBuild) {
-		t.Fatalf("error %v, want a refusal naming both builds", err)
+	if err == nil || !strings.Contains(err.Error(), "delivered 2 times") || !strings.Contains(err.Error(), "roadtune-play-0") || !strings.Contains(err.Error(), EngineBuild) {
+		t.Fatalf("error %v, want a batch delivered 2 times, refused naming both builds", err)
 	}
 }
 

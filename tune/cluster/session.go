@@ -2,6 +2,8 @@ package cluster
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
@@ -23,13 +25,48 @@ const DirNATS = "nats"
 // starts an embedded server, URL uses an existing one; exactly one is set.
 // Token is what workers present (required for a non-loopback Listen);
 // LocalWorker also plays batches in this process; Log receives one line
-// per event (connections, the workers' address).
+// per event (connections, the workers' address, workers joined, stopped
+// or lost); Workers, when set, receives the live view of the workers
+// after each heartbeat and loss (Roster.OnChange). TLS (ServerTLS, with
+// Listen only) makes the embedded server require TLS of the workers; CA
+// (LoadCA, with URL only) is the authority the server's certificate is
+// checked against, and requires TLS.
 type SessionOptions struct {
 	Listen, URL, Token string
 	LocalWorker        bool
 	Log                io.Writer
 	// Program prefixes the log lines (default "tune").
 	Program string
+	Workers func(Snapshot)
+	TLS     *tls.Config
+	CA      *x509.CertPool
+}
+
+// Check finds what is wrong with the options without connecting
+// anywhere: both or neither of Listen and URL, a Listen address that is
+// not HOST:PORT, a non-loopback Listen without a token, TLS without
+// Listen, CA without URL. Errors name the flag.
+func (o SessionOptions) Check() error {
+	switch {
+	case o.Listen != "" && o.URL != "":
+		return errors.New("-listen and -nats cannot be combined: -listen runs its own NATS server, -nats uses another")
+	case o.Listen == "" && o.URL == "":
+		return errors.New("cluster: neither a listen address nor a server URL")
+	case o.TLS != nil && o.Listen == "":
+		return errors.New("-tls-cert and -tls-key make the embedded server (-listen) speak TLS; a server given by -nats has its own TLS settings (trust its CA with -tls-ca)")
+	case o.CA != nil && o.URL == "":
+		return errors.New("-tls-ca is for -nats (and workers): the coordinator's connections to its embedded server stay inside the process")
+	}
+	if o.Listen != "" {
+		host, _, err := net.SplitHostPort(o.Listen)
+		if err != nil {
+			return fmt.Errorf("flag -listen %q: want HOST:PORT, e.g. 127.0.0.1:4222", o.Listen)
+		}
+		if !Loopback(host) && o.Token == "" {
+			return fmt.Errorf("flag -listen %s: a non-loopback address needs a token workers present (-token-file FILE or $%s); or listen on 127.0.0.1", o.Listen, TokenEnv)
+		}
+	}
+	return nil
 }
 
 func (o SessionOptions) prog() string {
@@ -43,43 +80,42 @@ func (o SessionOptions) prog() string {
 // games through (Referee) and, once Start has run, the embedded server
 // and the in-process worker.
 type Session struct {
-	o     SessionOptions
-	coord *Coordinator
-	run   string // of StartGames
-	conn  *nats.Conn
-	stops []func()
+	o      SessionOptions
+	coord  *Coordinator
+	run    string // of StartGames
+	conn   *nats.Conn
+	roster *Roster
+	stops  []func()
 }
 
-// NewSession checks the options and, with URL, connects; nothing is
-// started and nothing written, so a bad address or an unreachable server
-// fails before the run directory exists. Errors name the option.
+// NewSession checks the options (Check) and, with URL, connects; nothing
+// is started and nothing written, so a bad address or an unreachable
+// server fails before the run directory exists. Errors: Check's, Dial's.
 func NewSession(o SessionOptions) (*Session, error) {
-	switch {
-	case o.Listen != "" && o.URL != "":
-		return nil, errors.New("-listen and -nats cannot be combined: -listen runs its own NATS server, -nats uses another")
-	case o.Listen == "" && o.URL == "":
-		return nil, errors.New("cluster: neither a listen address nor a server URL")
+	if err := o.Check(); err != nil {
+		return nil, err
 	}
 	if o.Log == nil {
 		o.Log = io.Discard
 	}
 	s := &Session{o: o}
-	if o.Listen != "" {
-		host, _, err := net.SplitHostPort(o.Listen)
-		if err != nil {
-			return nil, fmt.Errorf("flag -listen %q: want HOST:PORT, e.g. 127.0.0.1:4222", o.Listen)
-		}
-		if !Loopback(host) && o.Token == "" {
-			return nil, fmt.Errorf("flag -listen %s: a non-loopback address needs a token workers present (-token-file FILE or $%s); or listen on 127.0.0.1", o.Listen, TokenEnv)
-		}
-	} else {
+	if o.URL != "" {
 		var err error
-		if s.conn, err = Dial(o.URL, o.Token, "roadtune-coordinator", o.Log); err != nil {
+		if s.conn, err = s.dial("roadtune-coordinator"); err != nil {
 			return nil, err
 		}
 	}
-	s.coord = &Coordinator{Conn: s.conn}
+	s.coord = &Coordinator{Conn: s.conn, Log: o.Log}
 	return s, nil
+}
+
+// dial connects to the URL with the session's token and CA.
+func (s *Session) dial(name string) (*nats.Conn, error) {
+	var extra []nats.Option
+	if s.o.CA != nil {
+		extra = append(extra, Secure(s.o.CA))
+	}
+	return Dial(s.o.URL, s.o.Token, name, s.o.Log, extra...)
 }
 
 // Referee is the coordinator to give the job (tune.Options.Referee).
@@ -101,8 +137,8 @@ func (s *Session) Bind(job *tune.Job, games func(done, total int)) error {
 
 // Start connects the coordinator to the job (its game settings; games
 // reports batch progress), starts the embedded server in the run
-// directory (Listen) and the in-process worker (LocalWorker). Close stops
-// them.
+// directory (Listen), the roster of workers (Workers) and the in-process
+// worker (LocalWorker). Close stops them.
 func (s *Session) Start(ctx context.Context, job *tune.Job, games func(done, total int)) error {
 	cfg := job.Config()
 	ref, err := tune.NewReferee(cfg)
@@ -123,8 +159,8 @@ func (s *Session) Start(ctx context.Context, job *tune.Job, games func(done, tot
 // queue cannot be created.
 func (s *Session) StartGames(ctx context.Context, storeDir, run string, concurrency int) error {
 	s.coord.Run, s.run = run, run
-	local := func(name string) (*nats.Conn, error) { return Dial(s.o.URL, s.o.Token, name, s.o.Log) }
-	url := s.o.URL
+	local := s.dial
+	url, hint := s.o.URL, ""
 	if s.o.Listen != "" {
 		if storeDir == "" {
 			tmp, err := os.MkdirTemp("", "roadtune-nats-")
@@ -134,7 +170,7 @@ func (s *Session) StartGames(ctx context.Context, storeDir, run string, concurre
 			storeDir = tmp
 			s.stops = append(s.stops, func() { os.RemoveAll(tmp) })
 		}
-		srv, err := StartServer(ServerOptions{Listen: s.o.Listen, StoreDir: storeDir, Token: s.o.Token})
+		srv, err := StartServer(ServerOptions{Listen: s.o.Listen, StoreDir: storeDir, Token: s.o.Token, TLS: s.o.TLS})
 		if err != nil {
 			return err
 		}
@@ -143,12 +179,18 @@ func (s *Session) StartGames(ctx context.Context, storeDir, run string, concurre
 			return err
 		}
 		s.coord.Conn, local, url = s.conn, srv.Connect, srv.URL()
+		if s.o.TLS != nil {
+			hint = " -tls-ca FILE (the CA that signed -tls-cert, unless the system trusts it)"
+		}
 	}
 	s.stops = append(s.stops, s.conn.Close)
 	if err := s.coord.Prepare(ctx); err != nil {
 		return err
 	}
-	fmt.Fprintf(s.o.Log, "%s: games go to NATS at %s; start workers with: tune worker -connect %s\n", s.o.prog(), url, url)
+	if err := s.watchWorkers(); err != nil {
+		return err
+	}
+	fmt.Fprintf(s.o.Log, "%s: games go to NATS at %s; start workers with: tune worker -connect %s%s\n", s.o.prog(), url, url, hint)
 	if !s.o.LocalWorker {
 		fmt.Fprintf(s.o.Log, "%s: no in-process worker (-local-worker=false): the games wait for workers\n", s.o.prog())
 		return nil
