@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/x509"
 	"errors"
 	"flag"
 	"fmt"
@@ -15,59 +14,27 @@ import (
 )
 
 // clusterFlags are the coordinator's flags: where the games are played.
-type clusterFlags struct {
-	listen, url, tokenFile *string
-	tlsCert, tlsKey, tlsCA *string
-	local                  *bool
-}
+type clusterFlags struct{ cluster.Flags }
 
 func newClusterFlags(fs *flag.FlagSet) *clusterFlags {
-	return &clusterFlags{
-		listen:    fs.String("listen", "", "play the games on workers through an embedded NATS server listening on `HOST:PORT` (port 0: any); a non-loopback host needs a token"),
-		url:       fs.String("nats", "", "play the games on workers through the NATS server at `URL` (e.g. nats://host:4222)"),
-		tokenFile: fs.String("token-file", "", "with -listen or -nats: the token workers present, read from `FILE` (default $"+cluster.TokenEnv+")"),
-		local:     fs.Bool("local-worker", true, "with -listen or -nats: also play batches in this process"),
-		tlsCert:   fs.String("tls-cert", "", "with -listen: the server's TLS certificate, PEM `FILE` (with -tls-key); workers must then connect with TLS"),
-		tlsKey:    fs.String("tls-key", "", "with -listen: the private key of -tls-cert, PEM `FILE`"),
-		tlsCA:     fs.String("tls-ca", "", "with -nats: require TLS and trust the CA certificate(s) in PEM `FILE` (default: the system's roots)"),
-	}
+	c := &clusterFlags{}
+	c.Register(fs, "the games")
+	return c
 }
 
 // names of the flags a resumed run may change.
-var clusterFlagNames = []string{"listen", "nats", "token-file", "local-worker", "tls-cert", "tls-key", "tls-ca"}
+var clusterFlagNames = cluster.FlagNames
 
 // session checks the flags and returns the cluster session the job plays
 // through (nil without -listen or -nats), before anything is written;
 // workers (nil for none) receives the live view of the workers.
 func (c *clusterFlags) session(stderr io.Writer, workers func(cluster.Snapshot)) (*cluster.Session, error) {
-	if *c.listen == "" && *c.url == "" {
-		return nil, nil
-	}
-	token, err := cluster.ReadToken(*c.tokenFile)
-	if err != nil {
+	s, err := c.Session(stderr, "tune", workers)
+	var fe *cluster.FlagError
+	if errors.As(err, &fe) {
 		return nil, usageError{err}
 	}
-	o := cluster.SessionOptions{Listen: *c.listen, URL: *c.url, Token: token, LocalWorker: *c.local, Log: stderr, Workers: workers}
-	if *c.tlsCert != "" || *c.tlsKey != "" {
-		if o.TLS, err = cluster.ServerTLS(*c.tlsCert, *c.tlsKey); err != nil {
-			return nil, usageError{err}
-		}
-	}
-	if o.CA, err = readCA(*c.tlsCA); err != nil {
-		return nil, usageError{err}
-	}
-	if err := o.Check(); err != nil {
-		return nil, usageError{err}
-	}
-	return cluster.NewSession(o) // with -nats: an unreachable server (exit 1)
-}
-
-// readCA is the -tls-ca file's pool, nil without one.
-func readCA(file string) (*x509.CertPool, error) {
-	if file == "" {
-		return nil, nil
-	}
-	return cluster.LoadCA(file)
+	return s, err // with -nats: an unreachable server (exit 1)
 }
 
 // workerCmd is `tune worker`: play batches from a coordinator until
@@ -104,7 +71,7 @@ func workerCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return usageError{err}
 	}
-	ca, err := readCA(*tlsCA)
+	ca, err := cluster.ReadCA(*tlsCA)
 	if err != nil {
 		return usageError{err}
 	}

@@ -59,12 +59,11 @@ type options struct {
 	schedule                         string // head-to-head, round-robin, gauntlet, knockout
 	ratingInterval                   int
 	logFile                          string
-	http                             string // serve the -out directory's pages on this address while playing
-	listen, natsURL, tokenFile       string // play on workers through NATS (tune/cluster)
-	localWorker                      bool
-	resume                           bool     // out is an interrupted match's directory
-	args                             []string // the command line, saved for -resume
-	files                            []string // WEIGHTS arguments: baseline names or weight file paths
+	http                             string        // serve the -out directory's pages on this address while playing
+	cluster                          cluster.Flags // play on workers through NATS (tune/cluster)
+	resume                           bool          // out is an interrupted match's directory
+	args                             []string      // the command line, saved for -resume
+	files                            []string      // WEIGHTS arguments: baseline names or weight file paths
 }
 
 // usageText heads the -h output; %s is the list of baselines.
@@ -140,10 +139,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.schedule, "tournament", "", "round-robin, gauntlet (the first player against each other) or knockout (seeded in the order given); default head-to-head for two players, round-robin for more")
 	fs.IntVar(&o.ratingInterval, "ratinginterval", 10, "print the score line of the pairing every N games (0 = a progress bar instead)")
 	fs.StringVar(&o.http, "http", "", "serve the match's pages (table, games) live on `ADDR` while it plays; needs -out (:8080 binds 127.0.0.1)")
-	fs.StringVar(&o.listen, "listen", "", "play the games on workers (tune worker) through an embedded NATS server listening on `HOST:PORT` (port 0: any); weight vectors only; a non-loopback host needs a token")
-	fs.StringVar(&o.natsURL, "nats", "", "play the games on workers (tune worker) through the NATS server at `URL` (weight vectors only)")
-	fs.StringVar(&o.tokenFile, "token-file", "", "with -listen or -nats: the token workers present, read from `FILE` (default $"+cluster.TokenEnv+")")
-	fs.BoolVar(&o.localWorker, "local-worker", true, "with -listen or -nats: also play games in this process (-concurrency at once)")
+	o.cluster.Register(fs, "the games (weight vectors only)")
 	fs.StringVar(&o.logFile, "log", "", "`FILE`: transcript of every line sent to and received from each external engine")
 	for {
 		if err := fs.Parse(rest); err != nil {
@@ -215,9 +211,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		return nil, usagef("-maxmoves %d: want 0 or more", o.maxMoves)
 	case o.ratingInterval < 0:
 		return nil, usagef("-ratinginterval %d: want 0 or more", o.ratingInterval)
-	case o.listen != "" && o.natsURL != "":
-		return nil, usagef("-listen and -nats cannot be combined: -listen runs its own NATS server, -nats uses another")
-	case (o.listen != "" || o.natsURL != "") && len(o.engines) > 0 && hasExternal(o.engines):
+	case (o.cluster.Listen != "" || o.cluster.URL != "") && hasExternal(o.engines):
 		return nil, usagef("-listen and -nats play weight vectors on workers; an external engine (-engine cmd=…) cannot be shipped to them")
 	case o.http != "" && o.out == "":
 		return nil, usagef("-http serves the match's -out directory: give -out DIR too")

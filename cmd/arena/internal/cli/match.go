@@ -118,19 +118,15 @@ func run(ctx context.Context, o *options, stdout, stderr io.Writer) (err error) 
 		}()
 	}
 	r := m.r
-	var sess *cluster.Session
-	if o.listen != "" || o.natsURL != "" { // checked (and -nats dialled) before anything is written
-		token, err := cluster.ReadToken(o.tokenFile)
-		if err != nil {
-			return usageError{err}
-		}
-		if sess, err = cluster.NewSession(cluster.SessionOptions{Listen: o.listen, URL: o.natsURL, Token: token,
-			LocalWorker: o.localWorker, Log: stderr, Program: "arena"}); err != nil {
-			if o.listen != "" {
-				err = usageError{err}
-			}
-			return err
-		}
+	// Checked (and -nats dialled) before anything is written.
+	sess, err := o.cluster.Session(stderr, "arena", nil)
+	var fe *cluster.FlagError
+	if errors.As(err, &fe) {
+		return usageError{err}
+	} else if err != nil {
+		return err
+	}
+	if sess != nil {
 		defer sess.Close()
 	}
 	if len(r.Openings) < o.pairs && o.openings != "empty" {
