@@ -463,8 +463,12 @@ func (s *Server) answer(ctx context.Context) {
 	}
 	took := time.Since(start)
 	s.clock.spend(took)
+	clk := s.clock.left()
+	if clk != "" {
+		clk = " clock" + clk
+	}
 	fmt.Fprintf(s.diag, "info %s %s score %g depth %d nodes %d reason %s time %s%s\n",
-		mover, res.Move, res.Score, res.Depth, res.Nodes, res.Reason, took.Round(time.Microsecond), s.clock.left())
+		mover, res.Move, res.Score, res.Depth, res.Nodes, res.Reason, took.Round(time.Microsecond), clk)
 	s.reply("move " + res.Move.String())
 }
 
