@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -15,6 +16,10 @@ import (
 //
 //	go test ./engine -run '^$' -bench . -benchtime 2x   (searches)
 //	go test ./engine -run '^$' -bench 'Place|Evaluate|GenMoves' -benchtime 200ms
+//
+// Play by time (issue 14): BenchmarkTimeBudget, see there.
+//
+//	go test ./engine -run '^$' -bench Time -count 5
 
 var sinkF float64
 
@@ -133,4 +138,45 @@ func BenchmarkSelfPlayGame(b *testing.B) {
 	b.ReportMetric(float64(turns)/float64(b.N), "turns/game")
 	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/game")
+}
+
+// BenchmarkTimeBudget searches every suite position with SearchClock under
+// a per-move clock T (st=T) at the engine binary's play settings (depth up
+// to MaxDepth, width 10, defensive check 20000 nodes) and reports how well
+// the budget is kept: the largest and the mean overrun, elapsed − T in ms
+// (negative: time left over), the mean time per move and the mean depth
+// reached. One op = one search of every suite position.
+func BenchmarkTimeBudget(b *testing.B) {
+	for _, budget := range []time.Duration{20 * time.Millisecond, 100 * time.Millisecond} {
+		b.Run("st="+budget.String(), func(b *testing.B) {
+			s := DefaultSettings()
+			s.Depth, s.DefendNodes = MaxDepth, PlayDefendNodes
+			suite := loadSuite(b)
+			e := newEngine(b, zhou(b), s)
+			clock := Clock{Move: budget}
+			worst := time.Duration(math.MinInt64)
+			var over, total time.Duration
+			var depths, n int
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				for _, pos := range suite {
+					e.NewGame()
+					t0 := time.Now()
+					r := e.SearchClock(context.Background(), pos, clock)
+					el := time.Since(t0)
+					worst = max(worst, el-budget)
+					over += el - budget
+					total += el
+					depths += r.Depth
+					n++
+				}
+			}
+			b.StopTimer()
+			msOf := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+			b.ReportMetric(msOf(worst), "max-overrun-ms")
+			b.ReportMetric(msOf(over)/float64(n), "mean-overrun-ms")
+			b.ReportMetric(msOf(total)/float64(n), "ms/move")
+			b.ReportMetric(float64(depths)/float64(n), "mean-depth")
+		})
+	}
 }

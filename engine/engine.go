@@ -67,8 +67,14 @@ type Settings struct {
 	// MaxNodes is a node budget for one Search; 0 = no limit.
 	MaxNodes int64
 	// MoveTime is a clock budget for one Search; 0 = no limit. With a clock
-	// budget results may vary from run to run.
+	// budget results may vary from run to run. It is a hard stop; for play
+	// by the clock see SearchClock, which also respects it.
 	MoveTime time.Duration
+	// Time holds the knobs of the time manager that SearchClock uses to
+	// turn a Clock into a budget (see TimeSettings); the zero value means
+	// DefaultTimeSettings. It plays no part in Search. Left out of JSON when
+	// zero.
+	Time TimeSettings `json:",omitzero"`
 }
 
 // PlayDefendNodes is the defensive check's budget for play against other
@@ -111,9 +117,10 @@ func (e *SettingsError) Error() string { return "engine: settings: " + e.Field +
 // for their defaults (see Settings and DefaultSettings): Depth 1..MaxDepth,
 // Width 1..MaxWidth, ThreatDepth 1..16, ThreatNodes ≥ 0, Singles
 // 2..MaxSingles, TableBits MinTableBits..MaxTableBits, DefendNodes ≥ 0,
-// DefendDepth 1..16, DefendMoves 1..MaxWidth, MaxNodes ≥ 0 and MoveTime
-// ≥ 0. It returns nil or a *SettingsError naming the first field at fault
-// in that order. New and SetSettings apply the same checks.
+// DefendDepth 1..16, DefendMoves 1..MaxWidth, MaxNodes ≥ 0, MoveTime ≥ 0
+// and the Time knobs (see TimeSettings; their fields are named "Time.X").
+// It returns nil or a *SettingsError naming the first field at fault in
+// that order. New and SetSettings apply the same checks.
 func (s Settings) Validate() error {
 	return s.withDefaults().check()
 }
@@ -177,7 +184,7 @@ func (s Settings) check() error {
 	case s.MoveTime < 0:
 		return bad("MoveTime", "%v is negative", s.MoveTime)
 	}
-	return nil
+	return s.Time.withDefaults().check()
 }
 
 // normalized returns s with its defaults filled in, checked by Validate's
@@ -259,6 +266,7 @@ type Engine struct {
 	maxNodes  int64
 	tsNodes   int64
 	tsLimit   int64
+	tm        timer // the time manager of SearchClock (time.go)
 }
 
 // New returns an Engine for weights w and settings s, allocating its

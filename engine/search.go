@@ -24,6 +24,24 @@ import (
 // (and with ctx not cancelled) the result depends only on the position, the
 // weights and the settings. It allocates nothing.
 func (e *Engine) Search(ctx context.Context, b *Board) Result {
+	return e.run(ctx, b, Clock{}, false)
+}
+
+// SearchClock is Search within the time of clock c (see Clock and
+// TimeSettings): iterative deepening up to Settings.Depth (with a clock the
+// depth is a maximum) that starts no iteration it expects to end past the
+// move's soft limit and stops inside one at the hard limit, returning the
+// last completed iteration; Settings.MoveTime, MaxNodes and ctx stop it too.
+// The soft limit grows when the opponent has a threat or the score fails
+// low, and shrinks when the move is forced. A clock with no time left (a
+// zero Clock, or Remaining ≤ 0 without Move) gives the root ordering's best
+// move. Results depend on the machine's speed. It allocates nothing.
+func (e *Engine) SearchClock(ctx context.Context, b *Board, c Clock) Result {
+	return e.run(ctx, b, c, true)
+}
+
+// run is Search (timed false) and SearchClock.
+func (e *Engine) run(ctx context.Context, b *Board, c Clock, timed bool) Result {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -37,6 +55,14 @@ func (e *Engine) Search(ctx context.Context, b *Board) Result {
 	e.deadline = time.Time{}
 	if e.set.MoveTime > 0 {
 		e.deadline = time.Now().Add(e.set.MoveTime)
+	}
+	e.tm.on = false
+	if timed {
+		dl := e.tm.begin(e.set.Time, e.set.Time.Budget(c), e.set.DefendNodes > 0)
+		e.tm.moveTime = e.deadline
+		if e.deadline.IsZero() || dl.Before(e.deadline) {
+			e.deadline = dl
+		}
 	}
 	e.nextCheck = 0
 	e.poll()
@@ -116,6 +142,9 @@ func (e *Engine) search() Result {
 	if t > 0 {
 		reason = "block"
 	}
+	if e.tm.on {
+		e.tm.mark = time.Now()
+	}
 	e.count(e.genMoves(0, ts, t))
 	moves := e.plies[0].moves
 	best := moves[0]
@@ -123,7 +152,13 @@ func (e *Engine) search() Result {
 	if IsMate(best.s) {
 		return res
 	}
+	if e.tm.on {
+		e.tm.rooted(best.s, t, len(moves))
+	}
 	for d := 2; d <= e.set.Depth && !e.stop; d++ {
+		if e.tm.on && !e.tm.another(d) {
+			break
+		}
 		alpha := math.Inf(-1)
 		bi := -1
 		for i := range moves {
@@ -151,6 +186,12 @@ func (e *Engine) search() Result {
 		if IsMate(alpha) {
 			break
 		}
+		if e.tm.on {
+			e.tm.done(d, alpha, e.ev.unit())
+		}
+	}
+	if e.tm.on {
+		e.resumeForDefence()
 	}
 	if e.set.DefendNodes > 0 && !e.stop && !IsMate(res.Score) {
 		if m, ok := e.defend(moves, ts, t); ok {
@@ -158,6 +199,24 @@ func (e *Engine) search() Result {
 		}
 	}
 	return res
+}
+
+// resumeForDefence gives the defensive check the time up to the hard
+// limit when alpha-beta had its own, earlier limit (see
+// TimeSettings.DefendShare): a stop on that limit is lifted, a stop on ctx,
+// MaxNodes or MoveTime stays.
+func (e *Engine) resumeForDefence() {
+	if e.tm.abLimit == e.tm.hard {
+		return
+	}
+	e.deadline = e.tm.start.Add(e.tm.hard)
+	if !e.tm.moveTime.IsZero() && e.tm.moveTime.Before(e.deadline) {
+		e.deadline = e.tm.moveTime
+	}
+	if e.maxNodes == 0 || e.nodes < e.maxNodes {
+		e.stop = false
+	}
+	e.poll()
 }
 
 // searchSingle chooses one stone for a turn already half played: a blocking

@@ -130,8 +130,8 @@ func TestPlayGameTimed(t *testing.T) {
 	if rec.Clock[0] != 0 || rec.Clock[1] <= 0 || len(rec.MoveTimes) != len(rec.Moves)-2 {
 		t.Errorf("clocks %v, %d move times for %d moves", rec.Clock, len(rec.MoveTimes), len(rec.Moves))
 	}
-	if e1.eng.Settings().MoveTime != 0 {
-		t.Error("the engine kept the move's time budget")
+	if e1.eng.Settings().MoveTime != 0 || e1.timed || e2.timed {
+		t.Error("a player kept the move's clock")
 	}
 	// The record survives its JSON form.
 	b, err := rec.MarshalJSON()
@@ -144,5 +144,37 @@ func TestPlayGameTimed(t *testing.T) {
 	}
 	if back.TC != rec.TC || len(back.MoveTimes) != len(rec.MoveTimes) || (back.Clock[1]-rec.Clock[1]).Abs() > time.Microsecond {
 		t.Errorf("round trip: %+v %v %v", back.TC, back.Clock, len(back.MoveTimes))
+	}
+}
+
+// TestEngineClock: SetClock hands the engine's time manager the clock as
+// it is, per-move or game clock.
+func TestEngineClock(t *testing.T) {
+	ms := time.Millisecond
+	for _, tc := range []struct {
+		in   MoveClock
+		want engine.Clock
+	}{
+		{MoveClock{Limit: 40 * ms, Hard: 1040 * ms}, engine.Clock{Move: 40 * ms}},
+		{MoveClock{Limit: 2 * time.Second, Hard: 3 * time.Second, Remaining: 2 * time.Second, Inc: 20 * ms},
+			engine.Clock{Remaining: 2 * time.Second, Inc: 20 * ms}},
+		{MoveClock{Limit: time.Second, Remaining: time.Second, MovesToGo: 7}, engine.Clock{Remaining: time.Second, MovesToGo: 7}},
+		{MoveClock{Remaining: 0, Inc: 10 * ms}, engine.Clock{Inc: 10 * ms}}, // out of time, the increment to come
+		{MoveClock{}, engine.Clock{}}, // out of time: move at once
+	} {
+		if got := engineClock(tc.in); got != tc.want {
+			t.Errorf("engineClock(%+v) = %+v, want %+v", tc.in, got, tc.want)
+		}
+	}
+	p, err := NewEnginePlayer(baseline(t, "zhou2015"), engine.DefaultSettings())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.SetClock(MoveClock{Limit: 40 * ms})
+	if !p.timed || p.clock != (engine.Clock{Move: 40 * ms}) {
+		t.Fatalf("SetClock: %+v %t", p.clock, p.timed)
+	}
+	if err := p.NewGame(context.Background(), Opening{}, engine.Black); err != nil || p.timed {
+		t.Fatal("NewGame kept the clock")
 	}
 }

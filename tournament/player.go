@@ -3,7 +3,6 @@ package tournament
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/roadtune/roadtune/engine"
 )
@@ -68,8 +67,9 @@ func (f *Forfeit) Error() string {
 // with its own weights and settings. It allocates its transposition table
 // once, in NewEnginePlayer; NewGame only clears it (engine.Engine.NewGame).
 type EnginePlayer struct {
-	eng    *engine.Engine
-	budget time.Duration // thinking time of the next Play (SetClock); 0: search to depth
+	eng   *engine.Engine
+	clock engine.Clock // the clock of the next Play (SetClock)
+	timed bool         // SetClock was called for the next Play; false: search to depth
 }
 
 // NewEnginePlayer creates an engine player; errors are engine.New's.
@@ -88,49 +88,43 @@ func (p *EnginePlayer) Engine() *engine.Engine { return p.eng }
 // NewGame forgets the previous game (no allocation).
 func (p *EnginePlayer) NewGame(context.Context, Opening, engine.Color) error {
 	p.eng.NewGame()
-	p.budget = 0
+	p.timed = false
 	return nil
 }
 
-// SetClock implements Timed: the next Play searches by iterative deepening
-// (up to the engine's Depth) within a budget taken from the clock: the
-// whole per-move time less a safety share (st=), or the remaining time
-// over the moves to go (20 when the period is the whole game) plus most of
-// the increment (tc=), never more than half the clock; always under
-// c.Limit. The safety share (5% and at least 2 ms) covers the stop
-// latency of the search.
+// SetClock implements Timed: the next Play searches by the engine's time
+// manager (engine.Engine.SearchClock; its knobs are the engine's
+// Settings.Time, see engine.TimeSettings), by iterative deepening up to the
+// engine's Depth, with the clock c: the per-move time Limit (st=), or the
+// game clock Remaining, Inc and MovesToGo (tc=; with none of them left the
+// engine moves at once). The time manager keeps a safety margin (5% of the
+// clock and at least 2 ms by default) for the search's stop latency.
 func (p *EnginePlayer) SetClock(c MoveClock) {
-	var b time.Duration
-	if c.Remaining == 0 && c.Inc == 0 { // st=
-		b = c.Limit
-	} else {
-		togo := c.MovesToGo
-		if togo == 0 {
-			togo = 20
-		}
-		b = min(c.Remaining/time.Duration(togo)+c.Inc*3/4, c.Remaining/2)
-	}
-	safety := max(c.Limit/20, 2*time.Millisecond)
-	p.budget = max(min(b, c.Limit-safety), time.Millisecond)
+	p.clock, p.timed = engineClock(c), true
 }
 
-// Play searches b (engine.Engine.Search), within the budget of the last
-// SetClock if any. It returns ctx.Err() if ctx was cancelled during the
-// search.
-func (p *EnginePlayer) Play(ctx context.Context, b *engine.Board, _ engine.Move) (Reply, error) {
-	if p.budget > 0 {
-		s := p.eng.Settings()
-		s.MoveTime = p.budget
-		if err := p.eng.SetSettings(s); err != nil {
-			return Reply{}, err
-		}
-		p.budget = 0
-		defer func() {
-			s.MoveTime = 0
-			_ = p.eng.SetSettings(s)
-		}()
+// engineClock is the engine's view of a MoveClock: engine.Clock{Move:
+// Limit} for a per-move time (st=: no game clock), else the game clock
+// (Remaining, Inc, MovesToGo). A game clock with no time and no increment
+// left is a zero engine.Clock: the engine then moves at once.
+func engineClock(c MoveClock) engine.Clock {
+	if c.Remaining <= 0 && c.Inc == 0 && c.MovesToGo == 0 {
+		return engine.Clock{Move: max(c.Limit, 0)}
 	}
-	r := p.eng.Search(ctx, b)
+	return engine.Clock{Remaining: c.Remaining, Inc: c.Inc, MovesToGo: c.MovesToGo}
+}
+
+// Play searches b (engine.Engine.Search), or within the clock of the last
+// SetClock if any (engine.Engine.SearchClock). It returns ctx.Err() if ctx
+// was cancelled during the search.
+func (p *EnginePlayer) Play(ctx context.Context, b *engine.Board, _ engine.Move) (Reply, error) {
+	var r engine.Result
+	if p.timed {
+		p.timed = false
+		r = p.eng.SearchClock(ctx, b, p.clock)
+	} else {
+		r = p.eng.Search(ctx, b)
+	}
 	if err := ctx.Err(); err != nil {
 		return Reply{}, err
 	}

@@ -3,11 +3,23 @@
 // engine/protocol), so that a tuned weight file can play in the ConnectMore
 // GUI, against Cloudict, or in the arena as an external engine.
 //
-//	engine [-weights NAME|FILE] [-depth N] [-width N] [-vcf=true|false] [-defend N] [-name S] [-movetime D]
+//	engine [-weights NAME|FILE] [-depth N] [-width N] [-vcf=true|false] [-defend N] [-name S] [-time SPEC] [-movetime D]
 //
 // -weights takes an embedded baseline's name (zhou2015, qi2018-table3-1, …;
 // see configs.WeightNames) or a weight file's path; without it the engine
 // plays the zhou2015 baseline (Zhou 2015).
+//
+// By default the engine searches to its depth (-depth, the `depth`
+// command). -time makes it play by a clock from the start, in the words of
+// the protocol's `time` command: -time 'move 0.5' (0.5 s per move), -time
+// 'game 60 0.5' (a 60 s game clock plus 0.5 s a move, kept by the engine),
+// -time 'game 120 0 40' (120 s per 40 moves), -time off (the default).
+// With a clock the depth is a maximum; without -depth it is then 12 (the
+// largest), so the clock alone decides. The commands `time move SECONDS`,
+// `time game SECONDS [INC [MOVES]]`, `time left SECONDS` (the GUI's count of
+// the engine's remaining time) and `time off` change the clock while
+// playing; `help` lists them (see package engine/protocol). -movetime is a
+// hard stop on every search, with or without a clock.
 //
 // `black XXXX` and `white XXXX` lines may come in any order, one or two
 // stones a line (`white KKLL` before `black JJ`); the engine checks the
@@ -55,7 +67,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	vcf := fl.Bool("vcf", def.ThreatSearch, "threat (forced-win) search before alpha-beta")
 	name := fl.String("name", protocol.DefaultName, "engine name for the `name` command (one word)")
 	defend := fl.Int64("defend", engine.PlayDefendNodes, "node budget of the defensive check per checked move (the opponent's threat wins after a move); 0 = off")
-	moveTime := fl.Duration("movetime", def.MoveTime, "clock budget per move, e.g. 500ms; 0 = none (results then depend on the machine)")
+	moveTime := fl.Duration("movetime", def.MoveTime, "hard stop on every search, e.g. 500ms; 0 = none (results then depend on the machine)")
+	clock := fl.String("time", "off", "`SPEC` of the clock to play by, as the time command takes it: 'move SECONDS', 'game SECONDS [INC [MOVES]]' or off (search to depth); with a clock -depth is a maximum, 12 unless given")
 	fl.Usage = func() {
 		fmt.Fprintf(fl.Output(), "usage: engine [flags]\nSpeaks the Cloudict/ConnectMore Connect6 protocol on stdin/stdout; send `help` for the commands.\n")
 		fl.PrintDefaults()
@@ -85,6 +98,18 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *moveTime < 0 {
 		return bad("flag -movetime %s: want 0 or more", *moveTime)
 	}
+	tc, err := protocol.ParseCommand("time " + *clock)
+	if err == nil && tc.Kind == protocol.TimeLeft {
+		err = errors.New("time left needs a game clock; give the game clock with 'game SECONDS'")
+	}
+	if err != nil {
+		return bad("flag -time %q: %v", *clock, err)
+	}
+	depthSet := false
+	fl.Visit(func(f *flag.Flag) { depthSet = depthSet || f.Name == "depth" })
+	if tc.Kind != protocol.TimeOff && !depthSet {
+		*depth = protocol.MaxDepth
+	}
 
 	wf, err := configs.LoadWeights(*weights)
 	if err != nil {
@@ -92,12 +117,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	st := def
 	st.Depth, st.Width, st.ThreatSearch, st.MoveTime, st.DefendNodes = *depth, *width, *vcf, *moveTime, *defend
-	srv, err := protocol.NewServer(protocol.Config{Name: *name, Weights: wf.Weights(), Settings: st}, stdout, stderr)
+	srv, err := protocol.NewServer(protocol.Config{Name: *name, Weights: wf.Weights(), Settings: st, Time: tc}, stdout, stderr)
 	if err != nil {
 		return bad("%v", err)
 	}
-	fmt.Fprintf(stderr, "engine: playing weights %q (%s) depth %d width %d vcf %t\n",
-		wf.Name, wf.Schema, st.Depth, st.Width, st.ThreatSearch)
+	fmt.Fprintf(stderr, "engine: playing weights %q (%s) depth %d width %d vcf %t %s\n",
+		wf.Name, wf.Schema, st.Depth, st.Width, st.ThreatSearch, tc)
 	if err := srv.Run(context.Background(), stdin); err != nil {
 		fmt.Fprintf(stderr, "engine: %v\n", err)
 		return 1

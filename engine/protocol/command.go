@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -15,32 +16,38 @@ import (
 type Kind int
 
 // The commands of the Cloudict/ConnectMore protocol (connect6.md, "Engine text
-// protocol") and roadtune's additions (Weights, Width).
+// protocol") and roadtune's additions (Weights, Width, the Time* kinds).
 const (
-	Blank   Kind = iota // an empty or all-blank line: ignored, no reply
-	Name                // `name`
-	New                 // `new black` / `new white` / `new <other word>` / `new`
-	Place               // `black XXXX` / `white XXXX`: stones put down without search
-	Play                // `move XXXX`: the opponent's move; the engine answers
-	Next                // `next`: the engine moves for the side to move
-	Depth               // `depth d`
-	Width               // `width n` (roadtune)
-	VCF                 // `vcf`: threat search on
-	UnVCF               // `unvcf`: threat search off
-	Print               // `print`
-	Help                // `help`
-	Quit                // `quit` or `exit`
-	Weights             // `weights FILE` (roadtune)
+	Blank    Kind = iota // an empty or all-blank line: ignored, no reply
+	Name                 // `name`
+	New                  // `new black` / `new white` / `new <other word>` / `new`
+	Place                // `black XXXX` / `white XXXX`: stones put down without search
+	Play                 // `move XXXX`: the opponent's move; the engine answers
+	Next                 // `next`: the engine moves for the side to move
+	Depth                // `depth d`
+	Width                // `width n` (roadtune)
+	VCF                  // `vcf`: threat search on
+	UnVCF                // `unvcf`: threat search off
+	Print                // `print`
+	Help                 // `help`
+	Quit                 // `quit` or `exit`
+	Weights              // `weights FILE` (roadtune)
+	TimeMove             // `time move SECONDS`: a fixed time per move (roadtune)
+	TimeGame             // `time game SECONDS [INC_SECONDS [MOVES]]`: a game clock the engine keeps (roadtune)
+	TimeLeft             // `time left SECONDS`: the game clock's remaining time, from the GUI (roadtune)
+	TimeOff              // `time off`: no clock, search to depth (roadtune)
 )
 
 var kindWords = [...]string{
 	Blank: "", Name: "name", New: "new", Place: "place", Play: "move", Next: "next",
 	Depth: "depth", Width: "width", VCF: "vcf", UnVCF: "unvcf", Print: "print",
 	Help: "help", Quit: "quit", Weights: "weights",
+	TimeMove: "time move", TimeGame: "time game", TimeLeft: "time left", TimeOff: "time off",
 }
 
-// String is the command word of k ("move" for Play, "place" for Place, ""
-// for Blank).
+// String is the command word of k, or its two words for the Time kinds
+// ("move" for Play, "place" for Place, "time move" for TimeMove, "" for
+// Blank).
 func (k Kind) String() string {
 	if k < 0 || int(k) >= len(kindWords) {
 		return "kind(" + strconv.Itoa(int(k)) + ")"
@@ -54,6 +61,8 @@ const (
 	MaxDepth   = engine.MaxDepth // largest accepted `depth`, in moves (stone pairs)
 	MaxWidth   = engine.MaxWidth // largest accepted `width`, in moves kept per node
 	MaxLineLen = 4096            // longest line Serve reads, in bytes; longer lines get an error reply
+	MaxSeconds = 1000000         // largest time a `time` command takes, in seconds (about 11.6 days)
+	MaxMoves   = 1000            // largest MOVES of `time game`, in moves per period
 )
 
 // Command is one parsed protocol line.
@@ -64,14 +73,21 @@ const (
 //   - Play:  Move is the opponent's move.
 //   - Depth, Width: N is the number (1..MaxDepth, 1..MaxWidth).
 //   - Weights: Path is the rest of the line, spaces inside kept.
+//   - TimeMove: Clock.Move is the time per move (> 0).
+//   - TimeGame: Clock.Remaining is the clock at the start of the game and
+//     of each period (> 0), Clock.Inc the increment (≥ 0), Clock.MovesToGo
+//     the moves per period (0: the clock is for the whole game).
+//   - TimeLeft: Clock.Remaining is the time left (≥ 0).
 //
-// The other kinds carry nothing.
+// Times are at most MaxSeconds, with nanosecond resolution. The other
+// kinds carry nothing.
 type Command struct {
-	Kind Kind
-	Side engine.Color
-	Move engine.Move
-	N    int
-	Path string
+	Kind  Kind
+	Side  engine.Color
+	Move  engine.Move
+	N     int
+	Path  string
+	Clock engine.Clock
 }
 
 // String is the canonical protocol line of c (no newline): ParseCommand of it
@@ -94,6 +110,19 @@ func (c Command) String() string {
 		return c.Kind.String() + " " + strconv.Itoa(c.N)
 	case Weights:
 		return "weights " + c.Path
+	case TimeMove:
+		return "time move " + formatSeconds(c.Clock.Move)
+	case TimeLeft:
+		return "time left " + formatSeconds(c.Clock.Remaining)
+	case TimeGame:
+		s := "time game " + formatSeconds(c.Clock.Remaining)
+		if c.Clock.Inc > 0 || c.Clock.MovesToGo > 0 {
+			s += " " + formatSeconds(c.Clock.Inc)
+		}
+		if c.Clock.MovesToGo > 0 {
+			s += " " + strconv.Itoa(c.Clock.MovesToGo)
+		}
+		return s
 	}
 	return c.Kind.String()
 }
@@ -184,6 +213,8 @@ func ParseCommand(line string) (Command, error) {
 			return Command{}, fmt.Errorf("%w: %s %s: want a whole number 1..%d", ErrSyntax, word, quote(args[0]), limit)
 		}
 		return Command{Kind: k, N: n}, nil
+	case "time":
+		return parseTime(args)
 	case "weights":
 		// The path is the rest of the line after the word, so it may hold blanks.
 		notSpace := func(r rune) bool { return !unicode.IsSpace(r) }
@@ -194,6 +225,92 @@ func ParseCommand(line string) (Command, error) {
 		return Command{Kind: Weights, Path: rest}, nil
 	}
 	return Command{}, fmt.Errorf("%w: %s is not a command (try help)", ErrSyntax, quote(fields[0]))
+}
+
+// timeUsage is the error text of a malformed `time` command.
+const timeUsage = "time takes move SECONDS, game SECONDS [INC_SECONDS [MOVES]], left SECONDS or off"
+
+// parseTime parses the arguments of `time` (see Command).
+func parseTime(args []string) (Command, error) {
+	if len(args) == 0 {
+		return Command{}, fmt.Errorf("%w: %s", ErrSyntax, timeUsage)
+	}
+	sub := strings.ToLower(args[0])
+	args = args[1:]
+	seconds := func(i int, what string, zero bool) (time.Duration, error) {
+		d, ok := parseSeconds(args[i])
+		if !ok || (d == 0 && !zero) {
+			lo := "0 <"
+			if zero {
+				lo = "0 ≤"
+			}
+			return 0, fmt.Errorf("%w: time %s: %s %s: want seconds, %s s ≤ %d (e.g. 0.5)", ErrSyntax, sub, what, quote(args[i]), lo, MaxSeconds)
+		}
+		return d, nil
+	}
+	var c Command
+	var err error
+	switch {
+	case sub == "move" && len(args) == 1:
+		c.Kind = TimeMove
+		c.Clock.Move, err = seconds(0, "SECONDS", false)
+	case sub == "left" && len(args) == 1:
+		c.Kind = TimeLeft
+		c.Clock.Remaining, err = seconds(0, "SECONDS", true)
+	case sub == "off" && len(args) == 0:
+		c.Kind = TimeOff
+	case sub == "game" && len(args) >= 1 && len(args) <= 3:
+		c.Kind = TimeGame
+		if c.Clock.Remaining, err = seconds(0, "SECONDS", false); err == nil && len(args) >= 2 {
+			c.Clock.Inc, err = seconds(1, "INC_SECONDS", true)
+		}
+		if err == nil && len(args) == 3 {
+			n, aerr := strconv.Atoi(args[2])
+			if aerr != nil || n < 1 || n > MaxMoves {
+				err = fmt.Errorf("%w: time game: MOVES %s: want a whole number 1..%d", ErrSyntax, quote(args[2]), MaxMoves)
+			}
+			c.Clock.MovesToGo = n
+		}
+	default:
+		return Command{}, fmt.Errorf("%w: %s, got %s", ErrSyntax, timeUsage, quote(strings.Join(append([]string{sub}, args...), " ")))
+	}
+	if err != nil {
+		return Command{}, err
+	}
+	return c, nil
+}
+
+// parseSeconds reads a time in decimal seconds ("2", "0.25", ".5"), exact
+// to the nanosecond (further digits are dropped), 0..MaxSeconds.
+func parseSeconds(s string) (time.Duration, bool) {
+	whole, frac, _ := strings.Cut(s, ".")
+	if (whole == "" && frac == "") || len(whole) > 7 || !allDigits(whole) || !allDigits(frac) {
+		return 0, false
+	}
+	w, _ := strconv.Atoi("0" + whole)
+	frac = (frac + "000000000")[:9]
+	ns, _ := strconv.Atoi(frac)
+	d := time.Duration(w)*time.Second + time.Duration(ns)
+	return d, d <= MaxSeconds*time.Second
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// formatSeconds writes d (≥ 0) in decimal seconds without trailing zeros,
+// as parseSeconds reads it back: "0.5", "60", "0.000001".
+func formatSeconds(d time.Duration) string {
+	s := strconv.FormatInt(int64(d/time.Second), 10)
+	if ns := d % time.Second; ns != 0 {
+		s += "." + strings.TrimRight(fmt.Sprintf("%09d", int64(ns)), "0")
+	}
+	return s
 }
 
 // parseMove checks the letters before handing them to engine.ParseMove, so

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/roadtune/roadtune/engine"
 )
@@ -53,6 +54,17 @@ func TestParseCommand(t *testing.T) {
 		{fmt.Sprintf("width %d", MaxWidth), Command{Kind: Width, N: MaxWidth}},
 		{"weights a.json", Command{Kind: Weights, Path: "a.json"}},
 		{"  weights   my dir/b c.json \r", Command{Kind: Weights, Path: "my dir/b c.json"}},
+		{"time move 0.5", Command{Kind: TimeMove, Clock: engine.Clock{Move: 500 * time.Millisecond}}},
+		{"TIME Move 2\r", Command{Kind: TimeMove, Clock: engine.Clock{Move: 2 * time.Second}}},
+		{"time move .25", Command{Kind: TimeMove, Clock: engine.Clock{Move: 250 * time.Millisecond}}},
+		{"time move 0.0000000019", Command{Kind: TimeMove, Clock: engine.Clock{Move: 1}}},
+		{"time move 1000000", Command{Kind: TimeMove, Clock: engine.Clock{Move: MaxSeconds * time.Second}}},
+		{"time game 60", Command{Kind: TimeGame, Clock: engine.Clock{Remaining: time.Minute}}},
+		{"time game 60 0.5", Command{Kind: TimeGame, Clock: engine.Clock{Remaining: time.Minute, Inc: 500 * time.Millisecond}}},
+		{"time game 120 0 40", Command{Kind: TimeGame, Clock: engine.Clock{Remaining: 2 * time.Minute, MovesToGo: 40}}},
+		{"time left 0", Command{Kind: TimeLeft}},
+		{"time left 12.345", Command{Kind: TimeLeft, Clock: engine.Clock{Remaining: 12345 * time.Millisecond}}},
+		{"time off", Command{Kind: TimeOff}},
 	}
 	for _, tc := range cases {
 		got, err := ParseCommand(tc.line)
@@ -93,6 +105,30 @@ func TestParseCommandErrors(t *testing.T) {
 		{"width 3 4", "width takes one number"},
 		{"weights", "weights needs a file name"},
 		{"weights   \t", "weights needs a file name"},
+		{"time", "time takes move SECONDS"},
+		{"time soon", `time takes move SECONDS, game SECONDS [INC_SECONDS [MOVES]], left SECONDS or off, got "soon"`},
+		{"time move", "time takes move SECONDS"},
+		{"time move 1 2", "time takes move SECONDS"},
+		{"time off now", "time takes move SECONDS"},
+		{"time left", "time takes move SECONDS"},
+		{"time game", "time takes move SECONDS"},
+		{"time game 60 1 40 2", "time takes move SECONDS"},
+		{"time move 0", `time move: SECONDS "0": want seconds, 0 < s ≤ 1000000`},
+		{"time move -1", `SECONDS "-1": want seconds`},
+		{"time move +1", `SECONDS "+1": want seconds`},
+		{"time move 1e3", `SECONDS "1e3"`},
+		{"time move 1m", `SECONDS "1m"`},
+		{"time move 1.2.3", `SECONDS "1.2.3"`},
+		{"time move .", `SECONDS "."`},
+		{"time move NaN", `SECONDS "NaN"`},
+		{"time move 1000000.000000001", `SECONDS "1000000.000000001"`},
+		{"time move 99999999", `SECONDS "99999999"`},
+		{"time left -0.5", `time left: SECONDS "-0.5": want seconds, 0 ≤ s`},
+		{"time game 0", `time game: SECONDS "0"`},
+		{"time game 60 -1", `time game: INC_SECONDS "-1": want seconds, 0 ≤ s`},
+		{"time game 60 1 0", `time game: MOVES "0": want a whole number 1..1000`},
+		{"time game 60 1 1001", `MOVES "1001"`},
+		{"time game 60 1 2.5", `MOVES "2.5"`},
 		{"move \xff\xfe", "not valid UTF-8"},
 		{"bad\x00word", `"bad\x00word" is not a command`},
 	}
@@ -127,6 +163,13 @@ func TestCommandString(t *testing.T) {
 		{Command{Kind: Depth, N: 4}, "depth 4"},
 		{Command{Kind: Width, N: 12}, "width 12"},
 		{Command{Kind: Weights, Path: "x y.json"}, "weights x y.json"},
+		{Command{Kind: TimeMove, Clock: engine.Clock{Move: 1500 * time.Millisecond}}, "time move 1.5"},
+		{Command{Kind: TimeMove, Clock: engine.Clock{Move: 1}}, "time move 0.000000001"},
+		{Command{Kind: TimeGame, Clock: engine.Clock{Remaining: time.Minute}}, "time game 60"},
+		{Command{Kind: TimeGame, Clock: engine.Clock{Remaining: time.Minute, Inc: time.Second / 2}}, "time game 60 0.5"},
+		{Command{Kind: TimeGame, Clock: engine.Clock{Remaining: time.Minute, MovesToGo: 40}}, "time game 60 0 40"},
+		{Command{Kind: TimeLeft, Clock: engine.Clock{Remaining: 0}}, "time left 0"},
+		{Command{Kind: TimeOff}, "time off"},
 	}
 	for _, tc := range cases {
 		if got := tc.c.String(); got != tc.want {
@@ -147,6 +190,8 @@ func FuzzParseCommand(f *testing.F) {
 		"move KLLK", "move jj", "next", "depth 3", "width 10", "vcf", "unvcf",
 		"print", "help", "quit", "exit", "weights configs/weights/zhou2015.json",
 		"  MOVE  kl lk \r", "", "move TTAA", "depth 0", "bogus", "\xff",
+		"time move 0.5", "time game 60 0.5 40", "time game 1", "time left 3.25", "time off",
+		"time move 0", "time game 60 -1", "TIME LEFT .5",
 	} {
 		f.Add(s)
 	}
@@ -177,6 +222,22 @@ func FuzzParseCommand(f *testing.F) {
 		case Weights:
 			if c.Path == "" || strings.TrimSpace(c.Path) != c.Path {
 				t.Fatalf("ParseCommand(%q): path %q", line, c.Path)
+			}
+		case TimeMove, TimeGame, TimeLeft, TimeOff:
+			k, ok := c.Clock, true
+			const most = MaxSeconds * time.Second
+			switch c.Kind {
+			case TimeMove:
+				ok = k.Move > 0 && k.Move <= most && k.Remaining == 0 && k.Inc == 0 && k.MovesToGo == 0
+			case TimeGame:
+				ok = k.Move == 0 && k.Remaining > 0 && k.Remaining <= most && k.Inc >= 0 && k.Inc <= most && k.MovesToGo >= 0 && k.MovesToGo <= MaxMoves
+			case TimeLeft:
+				ok = k.Move == 0 && k.Remaining >= 0 && k.Remaining <= most && k.Inc == 0 && k.MovesToGo == 0
+			case TimeOff:
+				ok = k == engine.Clock{}
+			}
+			if !ok {
+				t.Fatalf("ParseCommand(%q): %s with clock %+v", line, c.Kind, k)
 			}
 		}
 		back, err := ParseCommand(c.String())

@@ -9,6 +9,7 @@
 //	move <stones>            to `new black`, `move XXXX` and `next`: the engine's move, already placed
 //	result black|white|draw  to `move XXXX` or `next` when the game is over and there is nothing to play
 //	depth <d> / width <n>    confirmation of `depth d` / `width n`
+//	time <...>               confirmation of a `time` command, in its canonical form (Command.String)
 //	error <text>             one line for a malformed, unknown or illegal command; nothing changes
 //
 // `print` and `help` answer with free text (no line of it starts with
@@ -36,6 +37,28 @@
 //
 // Errors change nothing: after an error line the position is the one before
 // the line, and `next` moves for it.
+//
+// Time (roadtune). Without a clock the engine searches to its depth. With
+// one it searches by iterative deepening up to its depth, which becomes a
+// maximum (send `depth 12` to let the clock alone decide), within a budget
+// the engine's time manager takes from the clock (engine.SearchClock,
+// engine.TimeSettings):
+//
+//	time move SECONDS                   a fixed time per move, e.g. `time move 0.5`
+//	time game SECONDS [INC [MOVES]]     a game clock of SECONDS, plus INC seconds after each
+//	                                    move, refilled with SECONDS every MOVES moves (cutechess-cli's
+//	                                    tc=MOVES/SECONDS+INC); the engine keeps it itself, charging
+//	                                    each of its moves the time from the start of its search to
+//	                                    its reply (never below 0: then it moves at once); `new` and
+//	                                    `time game` start it full
+//	time left SECONDS                   the game clock's remaining time, as the GUI counts it (only
+//	                                    with `time game`)
+//	time off                            no clock: search to depth (the default)
+//
+// Seconds are decimal (`2`, `0.25`), 0 < SECONDS ≤ MaxSeconds (`time left`
+// and INC may be 0), MOVES 1..MaxMoves. A good `time` command is confirmed
+// with its canonical line (`time move 0.5`); a malformed one, or `time left`
+// without a game clock, gets an error line and changes nothing.
 //
 // The game over. A position with a six, whether made by `move`, by the
 // engine or set up with `black`/`white` lines, or a full board is finished.
@@ -76,6 +99,10 @@ type Config struct {
 	// Settings are the search settings; the zero value means
 	// engine.DefaultSettings().
 	Settings engine.Settings
+	// Time is the clock to start with, a parsed `time` command of kind
+	// TimeMove, TimeGame or TimeOff; the zero Command (kind Blank) is
+	// TimeOff.
+	Time Command
 }
 
 // Server holds one engine and one board and answers protocol commands. It is
@@ -89,6 +116,7 @@ type Server struct {
 	// are not on board because the counts with them are not reachable yet:
 	// the driver's position is board plus pending.
 	pending [3][]engine.Point
+	clock   clock // the `time` setting
 
 	out  *bufio.Writer
 	diag io.Writer
@@ -122,10 +150,19 @@ func NewServer(cfg Config, out, diag io.Writer) (*Server, error) {
 	if diag == nil {
 		diag = io.Discard
 	}
+	var clk clock
+	switch cfg.Time.Kind {
+	case Blank, TimeOff:
+	case TimeMove, TimeGame:
+		clk.set(cfg.Time)
+	default:
+		return nil, fmt.Errorf("protocol: time: %q is not a clock to start with (want time move, time game or time off)", cfg.Time.String())
+	}
 	return &Server{
 		name:     name,
 		eng:      eng,
 		board:    engine.NewBoard(),
+		clock:    clk,
 		out:      bufio.NewWriter(out),
 		diag:     diag,
 		readFile: readWeightFile,
@@ -249,6 +286,7 @@ func (s *Server) Execute(ctx context.Context, c Command) (quit bool) {
 		s.board.Reset()
 		s.pending = [3][]engine.Point{}
 		s.eng.NewGame()
+		s.clock.newGame()
 		s.side = c.Side
 		if c.Side == engine.Black {
 			s.answer(ctx)
@@ -304,6 +342,16 @@ func (s *Server) Execute(ctx context.Context, c Command) (quit bool) {
 		return true
 	case Weights:
 		s.loadWeights(c.Path)
+	case TimeMove, TimeGame, TimeOff:
+		s.clock.set(c)
+		s.reply(c.String())
+	case TimeLeft:
+		if s.clock.kind != TimeGame {
+			s.fail(fmt.Errorf("%s: no game clock to set (send time game first)", c))
+			return false
+		}
+		s.clock.remaining = c.Clock.Remaining
+		s.reply(c.String())
 	default:
 		s.fail(fmt.Errorf("command kind %d not handled", c.Kind))
 	}
@@ -403,14 +451,88 @@ func (s *Server) answer(ctx context.Context) {
 	}
 	start := time.Now()
 	mover := s.board.ToMove()
-	res := s.eng.Search(ctx, s.board)
+	var res engine.Result
+	if c, ok := s.clock.next(); ok {
+		res = s.eng.SearchClock(ctx, s.board, c)
+	} else {
+		res = s.eng.Search(ctx, s.board)
+	}
 	if err := s.board.Play(res.Move); err != nil {
 		s.fail(fmt.Errorf("internal: search for %s gave unplayable move %s: %w", mover, res.Move, err))
 		return
 	}
-	fmt.Fprintf(s.diag, "info %s %s score %g depth %d nodes %d reason %s time %s\n",
-		mover, res.Move, res.Score, res.Depth, res.Nodes, res.Reason, time.Since(start).Round(time.Microsecond))
+	took := time.Since(start)
+	s.clock.spend(took)
+	clk := s.clock.left()
+	if clk != "" {
+		clk = " clock" + clk
+	}
+	fmt.Fprintf(s.diag, "info %s %s score %g depth %d nodes %d reason %s time %s%s\n",
+		mover, res.Move, res.Score, res.Depth, res.Nodes, res.Reason, took.Round(time.Microsecond), clk)
 	s.reply("move " + res.Move.String())
+}
+
+// clock is the server's `time` setting and, for `time game`, the game
+// clock it keeps.
+type clock struct {
+	kind      Kind          // TimeMove, TimeGame, or Blank: no clock
+	set0      engine.Clock  // the command's clock
+	remaining time.Duration // TimeGame: time left
+	played    int           // TimeGame: the engine's moves since `new` or `time game`
+}
+
+// set applies a TimeMove, TimeGame or TimeOff command; a game clock starts
+// full.
+func (c *clock) set(cmd Command) {
+	*c = clock{kind: cmd.Kind, set0: cmd.Clock, remaining: cmd.Clock.Remaining}
+	if cmd.Kind == TimeOff {
+		c.kind = Blank
+	}
+}
+
+// newGame refills the game clock.
+func (c *clock) newGame() {
+	c.remaining, c.played = c.set0.Remaining, 0
+}
+
+// next is the engine.Clock of the engine's next move; ok is false without
+// a clock.
+func (c *clock) next() (engine.Clock, bool) {
+	switch c.kind {
+	case TimeMove:
+		return engine.Clock{Move: c.set0.Move}, true
+	case TimeGame:
+		ec := engine.Clock{Remaining: c.remaining, Inc: c.set0.Inc}
+		if per := c.set0.MovesToGo; per > 0 {
+			ec.MovesToGo = per - c.played%per
+		}
+		return ec, true
+	}
+	return engine.Clock{}, false
+}
+
+// spend charges a move that took d to the game clock (never below zero),
+// then adds the increment, and the base time at the end of a period.
+func (c *clock) spend(d time.Duration) {
+	if c.kind != TimeGame {
+		return
+	}
+	c.remaining = max(c.remaining-d, 0) + c.set0.Inc
+	c.played++
+	if per := c.set0.MovesToGo; per > 0 && c.played%per == 0 {
+		c.remaining += c.set0.Remaining
+	}
+}
+
+// left describes the clock for diagnostics: "" without one.
+func (c *clock) left() string {
+	switch c.kind {
+	case TimeMove:
+		return " " + Command{Kind: TimeMove, Clock: c.set0}.String()
+	case TimeGame:
+		return fmt.Sprintf(" %s, %ss left", Command{Kind: TimeGame, Clock: c.set0}, formatSeconds(c.remaining.Round(time.Millisecond)))
+	}
+	return ""
 }
 
 // resultWord is "black" or "white" for the winner of b, "draw" for a full
@@ -480,11 +602,15 @@ func (s *Server) printBoard() {
 	if s.side != engine.Empty {
 		side = s.side.String()
 	}
-	s.reply(fmt.Sprintf("turn %d; engine side %s, depth %d, width %d, vcf %t", s.board.Turn(), side, st.Depth, st.Width, st.ThreatSearch))
+	line := fmt.Sprintf("turn %d; engine side %s, depth %d, width %d, vcf %t", s.board.Turn(), side, st.Depth, st.Width, st.ThreatSearch)
+	if clk := s.clock.left(); clk != "" {
+		line += ";" + clk
+	}
+	s.reply(line)
 }
 
 var helpLines = []string{
-	"commands, one per line (replies: name, move, result, depth, width, error lines):",
+	"commands, one per line (replies: name, move, result, depth, width, time, error lines):",
 	"  name          reply `name <engine name>`",
 	"  new black     new game; the engine plays Black and moves at once",
 	"  new white     new game; the engine plays White and waits for `move`",
@@ -498,6 +624,12 @@ var helpLines = []string{
 	fmt.Sprintf("  width n       moves kept per node, 1..%d; reply `width n`", MaxWidth),
 	"  vcf / unvcf   threat search on / off",
 	"  weights FILE  load a JSON weight file; no reply when it loads",
+	"  time move S   think S seconds per move (e.g. 0.5), depth becoming a maximum; reply `time move S`",
+	"  time game S [INC [MOVES]]",
+	"                a game clock of S seconds, +INC after each move, S again every MOVES moves;",
+	"                the engine counts its own time, `new` restarts it; reply `time game ...`",
+	"  time left S   the game clock's remaining seconds, as the GUI counts them; reply `time left S`",
+	"  time off      no clock: search to depth (the default); reply `time off`",
 	"  print         show the board",
 	"  help          this list",
 	"  quit / exit   end",

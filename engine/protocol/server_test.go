@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/roadtune/roadtune/engine"
 )
@@ -407,5 +408,101 @@ func TestRunErrors(t *testing.T) {
 	}
 	if err := s.Run(ctx, strings.NewReader("name\n")); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled context: %v", err)
+	}
+}
+
+func TestTimeCommands(t *testing.T) {
+	ss := newSession(t)
+	say1 := func(line, want string) {
+		t.Helper()
+		if r := ss.say(line); len(r) != 1 || r[0] != want {
+			t.Fatalf("%q: replies %q, want %q", line, r, want)
+		}
+	}
+	// No clock by default; `time left` needs a game clock.
+	if _, ok := ss.s.clock.next(); ok {
+		t.Fatal("a clock without a time command")
+	}
+	ss.errorLine("time left 5", "no game clock")
+	ss.errorLine("time move 0", "want seconds")
+	ss.errorLine("time game 60 1 0", "MOVES")
+	if _, ok := ss.s.clock.next(); ok {
+		t.Fatal("a malformed time command set a clock")
+	}
+
+	// A fixed time per move: replies in canonical form; ample time does
+	// not change the engine's move at its depth (2 here).
+	say1("time move 100.50", "time move 100.5")
+	if c, ok := ss.s.clock.next(); !ok || c != (engine.Clock{Move: 100500 * time.Millisecond}) {
+		t.Fatalf("clock %+v %t", c, ok)
+	}
+	ss.errorLine("time left 5", "no game clock")
+	ss.silent("new white")
+	timed := ss.engineMove("move JJ", engine.White)
+	say1("time off", "time off")
+	ss.silent("new white")
+	if depth := ss.engineMove("move JJ", engine.White); depth != timed {
+		t.Fatalf("an ample clock played %s, depth 2 %s", timed, depth)
+	}
+
+	// A game clock of 1000 s + 2 s, 3 moves per period, kept by the
+	// server: each move is charged (far less than a second here) and
+	// credited the increment; after the third the base comes back.
+	say1("time game 1000 2 3", "time game 1000 2 3")
+	ss.engineMove("new black", engine.Black)
+	c := ss.s.clock
+	if c.played != 1 || c.remaining <= 1001*time.Second || c.remaining > 1002*time.Second {
+		t.Fatalf("after one move: %d played, %v left", c.played, c.remaining)
+	}
+	if next, _ := ss.s.clock.next(); next.MovesToGo != 2 || next.Inc != 2*time.Second || next.Remaining != c.remaining {
+		t.Fatalf("next clock %+v", next)
+	}
+	say1("time left 500.25", "time left 500.25")
+	if ss.s.clock.remaining != 500250*time.Millisecond {
+		t.Fatalf("time left: %v", ss.s.clock.remaining)
+	}
+	ss.engineMove("move KJJK", engine.Black)
+	ss.engineMove("move AAAB", engine.Black)
+	c = ss.s.clock
+	if c.played != 3 || c.remaining <= 1503*time.Second || c.remaining > 1504250*time.Millisecond {
+		t.Fatalf("after a period: %d played, %v left", c.played, c.remaining)
+	}
+	if next, _ := ss.s.clock.next(); next.MovesToGo != 3 {
+		t.Fatalf("moves to go in the new period: %+v", next)
+	}
+	if r := ss.say("print"); !strings.HasSuffix(r[len(r)-1], "; time game 1000 2 3, "+formatSeconds(c.remaining.Round(time.Millisecond))+"s left") {
+		t.Fatalf("print: %q", r[len(r)-1])
+	}
+	// `new` refills the clock; depth still works and bounds the search.
+	ss.silent("new xxx")
+	if ss.s.clock.remaining != 1000*time.Second || ss.s.clock.played != 0 {
+		t.Fatalf("new: %+v", ss.s.clock)
+	}
+	say1("depth 1", "depth 1")
+	ss.silent("black JJ")
+	if ss.engineMove("next", engine.White); !strings.Contains(ss.diag.String(), "depth 1 nodes") {
+		t.Fatalf("diagnostics: %s", ss.diag.String())
+	}
+	// A clock with no time left still gives a legal move at once.
+	say1("time left 0", "time left 0")
+	ss.engineMove("next", engine.Black)
+}
+
+func TestConfigTime(t *testing.T) {
+	for _, line := range []string{"time move 0.25", "time game 60 1", "time off"} {
+		c, err := ParseCommand(line)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := NewServer(Config{Weights: testWeights(t), Settings: testSettings(), Time: c}, &bytes.Buffer{}, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+		if got, ok := s.clock.next(); ok != (c.Kind != TimeOff) || (ok && got.Move+got.Remaining != c.Clock.Move+c.Clock.Remaining) {
+			t.Errorf("%s: clock %+v %t", line, got, ok)
+		}
+	}
+	if _, err := NewServer(Config{Weights: testWeights(t), Time: Command{Kind: TimeLeft}}, &bytes.Buffer{}, nil); err == nil {
+		t.Error("Config.Time `time left 0` accepted")
 	}
 }

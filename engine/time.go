@@ -1,0 +1,317 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+	"time"
+)
+
+// Time management (issue 14, "play by time"). Given a clock, the engine
+// decides two limits per move, after the usual scheme of game engines
+// (Hyatt 1984 on Cray Blitz; Stockfish's optimum and maximum time): a soft
+// limit, past which no new alpha-beta iteration is started, and a hard
+// limit, at which the search stops inside an iteration and returns the
+// last completed one. A new iteration is started only if it is expected to
+// end before the soft limit: its cost is estimated as the last iteration's
+// time times the growth of the iteration times seen so far. The soft limit
+// grows on critical positions (the opponent has a threat; the score fails
+// low) and shrinks when the move is forced; the hard limit never does.
+
+// Clock is the time the engine has for one move: a fixed time per move
+// (Move, cutechess-cli's st=), or a game clock (Remaining, Inc, MovesToGo,
+// cutechess-cli's tc=). A Clock with Move > 0 is a per-move clock and its
+// other fields are ignored. Passed to Engine.SearchClock; see TimeSettings
+// for how it becomes a budget.
+type Clock struct {
+	// Move is the fixed time of each move; 0: a game clock.
+	Move time.Duration
+	// Remaining is the game clock's time left for this move and the rest
+	// of the game or period (negative counts as 0).
+	Remaining time.Duration
+	// Inc is added to the clock after each move.
+	Inc time.Duration
+	// MovesToGo is the number of moves until the clock is refilled, this
+	// one included; 0: the clock must last the rest of the game.
+	MovesToGo int
+}
+
+// Budget is the time one search may take, counted from the start of
+// Engine.SearchClock: no alpha-beta iteration starts that is expected to
+// end past Soft (before the position's adjustments, see TimeSettings), and
+// the search stops at Hard. 0 ≤ Soft ≤ Hard.
+type Budget struct {
+	Soft, Hard time.Duration
+}
+
+// TimeSettings are the time manager's knobs (Settings.Time). Zero fields
+// mean the defaults of DefaultTimeSettings, so the zero value is the
+// default time manager.
+//
+// The limits of a move (TimeSettings.Budget): the margin is
+// max(Safety, SafetyShare × the clock's time), at most half of it, where
+// the clock's time is Clock.Move or Clock.Remaining.
+//   - Per-move clock: Soft = Hard = Move − margin (time left over is lost,
+//     so the soft limit only keeps the search from starting an iteration it
+//     cannot finish).
+//   - Game clock: Soft = Remaining / MovesToGo (GameMoves when 0) + IncShare
+//     × Inc; Hard = HardFactor × Soft, at most MaxShare × Remaining (unless
+//     this is the period's last move), and always at most Remaining −
+//     margin; Soft is then cut to Hard.
+//
+// During the search (Engine.SearchClock) the soft limit is multiplied by
+// ThreatFactor when the opponent has one threat (the move must block it
+// and has one stone free), by ForcedFactor when it has two (the move is one
+// of at most four blocking pairs), and by FailLowFactor, once, when an
+// iteration's score is below the score of the previous iteration of the same
+// parity (two moves shallower; iterations of odd and even depth differ
+// systematically) by more than FailLowDrop; it never exceeds Hard. With a
+// single root move (one legal blocking pair) no alpha-beta iteration is
+// run. With the defensive check on (Settings.DefendNodes > 0) alpha-beta
+// stops at (1 − DefendShare) × Hard at the latest, so the check has the
+// rest; the check itself stops at Hard.
+type TimeSettings struct {
+	// Safety is the least time kept off the clock for the stop latency of
+	// the search and the driver's overhead; default 2 ms.
+	Safety time.Duration
+	// SafetyShare is the share of the clock's time kept off it when that
+	// is more than Safety; default 0.05.
+	SafetyShare float64
+	// GameMoves is the number of moves a game clock without MovesToGo is
+	// shared among (each move takes 1/GameMoves of what is left); default 20.
+	GameMoves int
+	// IncShare is the share of the increment added to a game-clock move's
+	// soft limit; default 0.75.
+	IncShare float64
+	// MaxShare is the largest share of a game clock's remaining time one
+	// move may take (its hard limit), except on the last move of a period;
+	// default 0.5.
+	MaxShare float64
+	// HardFactor is a game-clock move's hard limit as a multiple of its
+	// soft limit; default 3.
+	HardFactor float64
+	// Branching is the assumed ratio of an alpha-beta iteration's time to
+	// the previous one's. Once two iterations of depth 2 or more have been
+	// timed, the geometric mean of Branching and their measured ratio (kept
+	// within [Branching/2, 2 × Branching]) is used instead: single ratios
+	// are noisy (from under 1 to over 20 between depths 3 and 7 at width 10
+	// on the midgame suite, about 3 to 4 on the average), and replaying
+	// those searches' iteration times, this estimate reached within 0.1 of
+	// the depth an oracle would at 20 to 200 ms per move, where the measured
+	// ratio alone fell 0.3 short. Default 3. Iteration 1 is the root's move
+	// ordering.
+	Branching float64
+	// ThreatFactor multiplies the soft limit when the opponent has one
+	// threat at the root; default 1.5.
+	ThreatFactor float64
+	// ForcedFactor multiplies the soft limit when the opponent has two
+	// threats (every move is one of its blocking pairs); default 0.5.
+	ForcedFactor float64
+	// FailLowFactor multiplies the soft limit, once, when an iteration's
+	// score fails low (see FailLowDrop); default 2.
+	FailLowFactor float64
+	// FailLowDrop is the fall of the score, against the iteration two
+	// moves shallower, that counts as failing low, in units of the weight
+	// vector's largest absolute weight (S5 = 1000 for Zhou 2015's vector;
+	// the dual schema's alert gene excluded); default 0.25.
+	FailLowDrop float64
+	// DefendShare is the share of the hard limit kept for the defensive
+	// check (Settings.DefendNodes > 0): alpha-beta stops at (1 −
+	// DefendShare) × Hard; default 0.2.
+	DefendShare float64
+}
+
+// DefaultTimeSettings returns the time manager's defaults: Safety 2 ms,
+// SafetyShare 0.05, GameMoves 20, IncShare 0.75, MaxShare 0.5, HardFactor
+// 3, Branching 3, ThreatFactor 1.5, ForcedFactor 0.5, FailLowFactor 2,
+// FailLowDrop 0.25, DefendShare 0.2.
+func DefaultTimeSettings() TimeSettings {
+	return TimeSettings{Safety: 2 * time.Millisecond, SafetyShare: 0.05, GameMoves: 20, IncShare: 0.75,
+		MaxShare: 0.5, HardFactor: 3, Branching: 3, ThreatFactor: 1.5, ForcedFactor: 0.5,
+		FailLowFactor: 2, FailLowDrop: 0.25, DefendShare: 0.2}
+}
+
+// withDefaults fills the zero fields.
+func (ts TimeSettings) withDefaults() TimeSettings {
+	d := DefaultTimeSettings()
+	fill := func(v *float64, def float64) {
+		if *v == 0 {
+			*v = def
+		}
+	}
+	if ts.Safety == 0 {
+		ts.Safety = d.Safety
+	}
+	if ts.GameMoves == 0 {
+		ts.GameMoves = d.GameMoves
+	}
+	fill(&ts.SafetyShare, d.SafetyShare)
+	fill(&ts.IncShare, d.IncShare)
+	fill(&ts.MaxShare, d.MaxShare)
+	fill(&ts.HardFactor, d.HardFactor)
+	fill(&ts.Branching, d.Branching)
+	fill(&ts.ThreatFactor, d.ThreatFactor)
+	fill(&ts.ForcedFactor, d.ForcedFactor)
+	fill(&ts.FailLowFactor, d.FailLowFactor)
+	fill(&ts.FailLowDrop, d.FailLowDrop)
+	fill(&ts.DefendShare, d.DefendShare)
+	return ts
+}
+
+// check is the one place the time knobs' limits are checked (ts has its
+// defaults): Safety ≥ 0, GameMoves ≥ 1, SafetyShare in (0, 0.5], IncShare
+// and MaxShare in (0, 1], DefendShare in (0, 0.9], HardFactor and
+// Branching in [1, 1e9], the other factors and FailLowDrop in (0, 1e9].
+// Field names are "Time." + the knob's name.
+func (ts TimeSettings) check() error {
+	bad := func(field, msg string, v any) error {
+		return &SettingsError{Field: "Time." + field, Msg: fmt.Sprintf("%v %s", v, msg)}
+	}
+	in := func(v, lo, hi float64) bool { return v >= lo && v <= hi } // NaN fails
+	const huge = 1e9
+	switch {
+	case ts.Safety < 0:
+		return bad("Safety", "is negative", ts.Safety)
+	case ts.GameMoves < 1:
+		return bad("GameMoves", "out of range 1..", ts.GameMoves)
+	case !in(ts.SafetyShare, 0, 0.5) || ts.SafetyShare <= 0:
+		return bad("SafetyShare", "out of range (0, 0.5]", ts.SafetyShare)
+	case !in(ts.IncShare, 0, 1) || ts.IncShare <= 0:
+		return bad("IncShare", "out of range (0, 1]", ts.IncShare)
+	case !in(ts.MaxShare, 0, 1) || ts.MaxShare <= 0:
+		return bad("MaxShare", "out of range (0, 1]", ts.MaxShare)
+	case !in(ts.HardFactor, 1, huge):
+		return bad("HardFactor", "out of range 1..1e9", ts.HardFactor)
+	case !in(ts.Branching, 1, huge):
+		return bad("Branching", "out of range 1..1e9", ts.Branching)
+	case !in(ts.ThreatFactor, 0, huge) || ts.ThreatFactor <= 0:
+		return bad("ThreatFactor", "out of range (0, 1e9]", ts.ThreatFactor)
+	case !in(ts.ForcedFactor, 0, huge) || ts.ForcedFactor <= 0:
+		return bad("ForcedFactor", "out of range (0, 1e9]", ts.ForcedFactor)
+	case !in(ts.FailLowFactor, 0, huge) || ts.FailLowFactor <= 0:
+		return bad("FailLowFactor", "out of range (0, 1e9]", ts.FailLowFactor)
+	case !in(ts.FailLowDrop, 0, huge) || ts.FailLowDrop <= 0:
+		return bad("FailLowDrop", "out of range (0, 1e9]", ts.FailLowDrop)
+	case !in(ts.DefendShare, 0, 0.9) || ts.DefendShare <= 0:
+		return bad("DefendShare", "out of range (0, 0.9]", ts.DefendShare)
+	}
+	return nil
+}
+
+// Budget returns the limits of a move under clock c before the position's
+// adjustments (see TimeSettings), zero fields of ts standing for their
+// defaults. A clock with no time left gives a zero budget: the search then
+// returns the root ordering's best move (Result.Depth 1).
+func (ts TimeSettings) Budget(c Clock) Budget {
+	ts = ts.withDefaults()
+	avail := c.Move
+	if avail <= 0 {
+		avail = max(c.Remaining, 0)
+	}
+	margin := min(max(ts.Safety, scale(avail, ts.SafetyShare)), avail/2)
+	limit := avail - margin
+	if c.Move > 0 {
+		return Budget{Soft: limit, Hard: limit}
+	}
+	togo := c.MovesToGo
+	if togo <= 0 {
+		togo = ts.GameMoves
+	}
+	soft := avail/time.Duration(togo) + scale(max(c.Inc, 0), ts.IncShare)
+	hard := scale(soft, ts.HardFactor)
+	if togo > 1 {
+		hard = min(hard, scale(avail, ts.MaxShare))
+	}
+	hard = min(hard, limit)
+	return Budget{Soft: min(soft, hard), Hard: hard}
+}
+
+// scale returns d × f, saturating instead of overflowing.
+func scale(d time.Duration, f float64) time.Duration {
+	x := float64(d) * f
+	if x >= math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return time.Duration(x)
+}
+
+// timer is the time manager of one SearchClock (off in Search).
+type timer struct {
+	on      bool
+	ts      TimeSettings  // with defaults
+	start   time.Time     // when the search started
+	soft    time.Duration // the soft limit, adjusted to the position
+	abLimit time.Duration // alpha-beta's own hard limit (Hard less the defensive check's share)
+	hard    time.Duration
+	// moveTime is the deadline of Settings.MoveTime (zero: none).
+	moveTime time.Time
+	mark     time.Time                   // the start of the running iteration
+	iter     [MaxDepth + 1]time.Duration // iter[d]: time of alpha-beta iteration d (1: the root ordering)
+	score    [MaxDepth + 1]float64       // score[d]: its score
+	failLow  bool
+}
+
+// begin starts the clock of a search with budget b; defend reports
+// whether the defensive check is on. It returns alpha-beta's deadline.
+func (tm *timer) begin(ts TimeSettings, b Budget, defend bool) time.Time {
+	*tm = timer{on: true, ts: ts.withDefaults(), start: time.Now(), soft: b.Soft, hard: b.Hard, abLimit: b.Hard}
+	if defend {
+		tm.abLimit = scale(b.Hard, 1-tm.ts.DefendShare)
+	}
+	tm.mark = tm.start
+	return tm.start.Add(tm.abLimit)
+}
+
+// rooted records the root ordering (iteration 1, started at tm.mark) with
+// score s, and adjusts the soft limit to the root: t is the opponent's
+// threat count, n the number of root moves.
+func (tm *timer) rooted(s float64, t, n int) {
+	tm.done(1, s, 0)
+	switch {
+	case n <= 1:
+		tm.soft = 0
+	case t == 1:
+		tm.soft = scale(tm.soft, tm.ts.ThreatFactor)
+	case t == 2:
+		tm.soft = scale(tm.soft, tm.ts.ForcedFactor)
+	}
+	tm.soft = min(tm.soft, tm.hard)
+}
+
+// done records alpha-beta iteration d with score s and extends the soft
+// limit once if s fails low against iteration d−2 (unit: the weights'
+// largest absolute value).
+func (tm *timer) done(d int, s, unit float64) {
+	now := time.Now()
+	tm.iter[d] = now.Sub(tm.mark)
+	tm.score[d] = s
+	tm.mark = now
+	if d >= 3 && !tm.failLow && s < tm.score[d-2]-tm.ts.FailLowDrop*unit {
+		tm.failLow = true
+		tm.soft = min(scale(tm.soft, tm.ts.FailLowFactor), tm.hard)
+	}
+}
+
+// another reports whether iteration d may start: whether it is expected
+// to end before the soft limit and alpha-beta's hard limit.
+func (tm *timer) another(d int) bool {
+	b := tm.ts.Branching
+	g := b
+	if d >= 4 && tm.iter[d-2] > 0 {
+		r := float64(tm.iter[d-1]) / float64(tm.iter[d-2])
+		g = math.Sqrt(b * min(max(r, b/2), 2*b))
+	}
+	end := tm.mark.Sub(tm.start) + scale(tm.iter[d-1], g)
+	return end <= min(tm.soft, tm.abLimit)
+}
+
+// unit is the evaluator's largest absolute weight (the dual schema's alert
+// threshold excluded), the scale of FailLowDrop.
+func (e *evaluator) unit() float64 {
+	u := 0.0
+	for _, set := range [...]*[5]float64{&e.my0, &e.en0, &e.my1, &e.en1} {
+		for _, w := range set {
+			u = max(u, math.Abs(w))
+		}
+	}
+	return u
+}
