@@ -43,6 +43,7 @@ func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format
 // options are the parsed flags and arguments.
 type options struct {
 	pairs, depth, width, concurrency int
+	depthSet                         bool // -depth given: also the maximum depth of players with a clock
 	openings                         string
 	openingOrder                     string // "sequential" or "random"
 	openingStart                     int    // 1-based first opening
@@ -90,7 +91,8 @@ sets the key itself:
                   e.g. initstr="depth 2" for Cloudict
   proto=connect6  the protocol (the only one; also "cloudict")
   weights=FILE    the in-process engine with these weights, with
-  depth=D width=W its own search settings (default -depth, -width)
+  depth=D width=W its own search settings (default -depth, -width; with
+                  st= or tc= and no -depth, the depth is a maximum of 12)
   defend=N        its defensive check's node budget per checked move
                   (engine.Settings.DefendNodes; 0 = off)
   st=SECONDS      a fixed time per move
@@ -154,6 +156,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	o.depthSet = set["depth"]
 	switch {
 	case set["rounds"] && set["pairs"], set["games"] && (set["pairs"] || set["rounds"]):
 		return nil, usagef("-pairs, -rounds and -games exclude each other")
@@ -304,6 +307,9 @@ func setup(ctx context.Context, o *options, stderr io.Writer) (*match, error) {
 			}
 			settings := engine.DefaultSettings()
 			settings.Depth, settings.Width = o.depth, o.width
+			if !p.tc.IsZero() && !o.depthSet {
+				settings.Depth = engine.MaxDepth // with a clock the depth is a maximum
+			}
 			if p.depth > 0 {
 				settings.Depth = p.depth
 			}

@@ -270,3 +270,30 @@ func cancelAfter(ctx context.Context, cancel context.CancelFunc, dir string, n i
 		time.Sleep(time.Millisecond)
 	}
 }
+
+// TestClockMakesDepthAMaximum: an in-process player with st= or tc=
+// searches up to depth 12 unless -depth or depth= says otherwise; one
+// without a clock keeps -depth.
+func TestClockMakesDepthAMaximum(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want [2]int
+	}{
+		{[]string{"-engine", "weights=zhou2015", "st=0.01", "-engine", "weights=zhou2015"}, [2]int{12, 2}},
+		{[]string{"-depth", "3", "-engine", "weights=zhou2015", "tc=10+0.1", "-engine", "weights=zhou2015"}, [2]int{3, 3}},
+		{[]string{"-engine", "weights=zhou2015", "st=0.01", "depth=5", "-engine", "weights=zhou2015", "depth=4"}, [2]int{5, 4}},
+	} {
+		var stderr bytes.Buffer
+		o, err := parseFlags(c.args, &stderr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := setup(context.Background(), o, &stderr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := [2]int{m.r.Entrants[0].Settings.Depth, m.r.Entrants[1].Settings.Depth}; got != c.want {
+			t.Errorf("%q: depths %v, want %v", c.args, got, c.want)
+		}
+	}
+}
