@@ -64,6 +64,14 @@ func (e *Engine) run(ctx context.Context, b *Board, c Clock, timed bool) Result 
 			e.deadline = dl
 		}
 	}
+	if e.set.Killers {
+		for i := range e.killers {
+			e.killers[i] = [2]Move{{NoPoint, NoPoint}, {NoPoint, NoPoint}}
+		}
+	}
+	if e.set.History {
+		e.hist = [3][NumPoints]int64{}
+	}
 	e.nextCheck = 0
 	e.poll()
 	r := e.search()
@@ -298,16 +306,7 @@ func (e *Engine) node(depth, ply int, alpha, beta float64) float64 {
 		e.store(ent, key, moves[0].s, moves[0].m, depth, ttExact)
 		return moves[0].s
 	}
-	if ttMove.A != NoPoint {
-		for i := 1; i < len(moves); i++ {
-			if moves[i].m == ttMove {
-				top := moves[i]
-				copy(moves[1:i+1], moves[:i])
-				moves[0] = top
-				break
-			}
-		}
-	}
+	e.order(moves, ply, ttMove)
 	alpha0 := alpha
 	bestV := math.Inf(-1)
 	bestM := moves[0].m
@@ -326,6 +325,7 @@ func (e *Engine) node(depth, ply int, alpha, beta float64) float64 {
 			if v > alpha {
 				alpha = v
 				if alpha >= beta {
+					e.cutoff(m, ply, depth)
 					break
 				}
 			}
@@ -340,6 +340,68 @@ func (e *Engine) node(depth, ply int, alpha, beta float64) float64 {
 	}
 	e.store(ent, key, bestV, bestM, depth, flag)
 	return bestV
+}
+
+// order puts the moves of a node ply moves below the root in search
+// order: the transposition table's move first (when the list holds it),
+// then with Settings.Killers the ply's killer moves, then with
+// Settings.History the other moves by their history, the rest in the
+// evaluation order of genMoves. It only reorders the list.
+func (e *Engine) order(moves []scoredMove, ply int, ttMove Move) {
+	next := 0
+	if ttMove.A != NoPoint {
+		next = toFront(moves, next, ttMove)
+	}
+	if e.set.Killers {
+		for _, k := range e.killers[ply] {
+			if k.A != NoPoint && k != ttMove {
+				next = toFront(moves, next, k)
+			}
+		}
+	}
+	if e.set.History {
+		// Insertion sort by history, stable: ties (no history) keep the
+		// evaluation order.
+		h := &e.hist[e.board.ToMove()]
+		for i := next + 1; i < len(moves); i++ {
+			x := moves[i]
+			hx := h[x.m.A] + h[x.m.B]
+			j := i
+			for j > next && h[moves[j-1].m.A]+h[moves[j-1].m.B] < hx {
+				moves[j] = moves[j-1]
+				j--
+			}
+			moves[j] = x
+		}
+	}
+}
+
+// toFront moves m, if it is among moves[at:], to index at, shifting the
+// moves before it back, and returns the next free index.
+func toFront(moves []scoredMove, at int, m Move) int {
+	for i := at; i < len(moves); i++ {
+		if moves[i].m == m {
+			top := moves[i]
+			copy(moves[at+1:i+1], moves[at:i])
+			moves[at] = top
+			return at + 1
+		}
+	}
+	return at
+}
+
+// cutoff records move m, which caused a beta cut-off at a node ply moves
+// below the root with depth moves left, as a killer and in the history.
+func (e *Engine) cutoff(m Move, ply, depth int) {
+	if e.set.Killers && e.killers[ply][0] != m {
+		e.killers[ply][1] = e.killers[ply][0]
+		e.killers[ply][0] = m
+	}
+	if e.set.History {
+		h := &e.hist[e.board.ToMove()]
+		h[m.A] += int64(depth * depth)
+		h[m.B] += int64(depth * depth)
+	}
 }
 
 func (e *Engine) store(ent *ttEntry, key uint64, v float64, m Move, depth int, flag uint8) {

@@ -1,0 +1,41 @@
+package engine
+
+import (
+	"context"
+	"testing"
+)
+
+// TestOrderingKeepsResults: Killers and History only reorder the moves a
+// node keeps, so at a fixed depth they return the move, score, depth and
+// reason of the search without them (alpha-beta's value does not depend
+// on the order), with other node counts, which are logged.
+func TestOrderingKeepsResults(t *testing.T) {
+	suite := loadSuite(t)[:8]
+	base := DefaultSettings()
+	base.Depth = 4
+	off := newEngine(t, zhou(t), base)
+	want := make([]Result, len(suite))
+	var wantNodes int64
+	for i, b := range suite {
+		want[i] = off.Search(context.Background(), b)
+		wantNodes += want[i].Nodes
+	}
+	for _, c := range []struct {
+		name             string
+		killers, history bool
+	}{{"Killers", true, false}, {"History", false, true}, {"both", true, true}} {
+		s := base
+		s.Killers, s.History = c.killers, c.history
+		e := newEngine(t, zhou(t), s)
+		var nodes int64
+		for i, b := range suite {
+			r := e.Search(context.Background(), b)
+			nodes += r.Nodes
+			w := want[i]
+			if r.Move != w.Move || r.Score != w.Score || r.Depth != w.Depth || r.Reason != w.Reason {
+				t.Errorf("%s position %d: %+v, without %+v", c.name, i, r, w)
+			}
+		}
+		t.Logf("%-7s %d nodes, without %d", c.name, nodes, wantNodes)
+	}
+}
