@@ -15,7 +15,7 @@ type Settings struct {
 	// Depth is the alpha-beta depth in moves (stone pairs); default 2.
 	Depth int
 	// Width is the number of moves kept per node after ordering (Qi's w);
-	// default 10.
+	// default 10. WidthByPly can set it ply by ply.
 	Width int
 	// ThreatSearch enables the victory-by-continuous-double-threat search
 	// before alpha-beta; default true.
@@ -80,6 +80,14 @@ type Settings struct {
 	// without history keeping the evaluation order behind them. Like
 	// Killers it only reorders the kept moves. Default false.
 	History bool `json:",omitzero"`
+	// WidthByPly sets the width of the nodes ply moves below the root
+	// (WidthByPly[0]: the root) where it is not 0; 0 entries take Width.
+	// Each entry is 0..MaxWidth. A wider root keeps more candidate moves
+	// for the first move (and for the defensive check, which checks root
+	// moves), narrower inner nodes save nodes. The pairs come from the
+	// Singles best stones whatever the width (Singles·(Singles−1)/2 pairs
+	// at most). Default all 0: Width at every ply.
+	WidthByPly [MaxDepth]int `json:",omitzero"`
 	// MaxNodes is a node budget for one Search; 0 = no limit.
 	MaxNodes int64
 	// MoveTime is a clock budget for one Search; 0 = no limit. With a clock
@@ -132,9 +140,11 @@ func (e *SettingsError) Error() string { return "engine: settings: " + e.Field +
 // Validate checks s against the limits of every field, zero fields standing
 // for their defaults (see Settings and DefaultSettings): Depth 1..MaxDepth,
 // Width 1..MaxWidth, ThreatDepth 1..16, ThreatNodes ≥ 0, Singles
-// 2..MaxSingles, TableBits MinTableBits..MaxTableBits, DefendNodes ≥ 0,
-// DefendDepth 1..16, DefendMoves 1..MaxWidth, MaxNodes ≥ 0, MoveTime ≥ 0
-// and the Time knobs (see TimeSettings; their fields are named "Time.X").
+// 2..MaxSingles, TableBits MinTableBits..MaxTableBits, each WidthByPly
+// entry 0..MaxWidth (named "WidthByPly[i]"), DefendNodes ≥ 0, DefendDepth
+// 1..16, DefendMoves 1..MaxWidth, MaxNodes ≥ 0,
+// MoveTime ≥ 0 and the Time knobs (see TimeSettings; their fields are
+// named "Time.X").
 // It returns nil or a *SettingsError naming the first field at fault in
 // that order. New and SetSettings apply the same checks.
 func (s Settings) Validate() error {
@@ -189,6 +199,9 @@ func (s Settings) check() error {
 		return bad("Singles", "%d out of range 2..%d", s.Singles, MaxSingles)
 	case s.TableBits < MinTableBits || s.TableBits > MaxTableBits:
 		return bad("TableBits", "%d out of range %d..%d", s.TableBits, MinTableBits, MaxTableBits)
+	case s.badWidthByPly() >= 0:
+		i := s.badWidthByPly()
+		return bad(fmt.Sprintf("WidthByPly[%d]", i), "%d out of range 0..%d", s.WidthByPly[i], MaxWidth)
 	case s.DefendNodes < 0:
 		return bad("DefendNodes", "%d is negative", s.DefendNodes)
 	case s.DefendDepth < 1 || s.DefendDepth > maxThreatPly:
@@ -201,6 +214,25 @@ func (s Settings) check() error {
 		return bad("MoveTime", "%v is negative", s.MoveTime)
 	}
 	return s.Time.withDefaults().check()
+}
+
+// badWidthByPly returns the index of the first WidthByPly entry out of
+// range, or -1.
+func (s Settings) badWidthByPly() int {
+	for i, w := range s.WidthByPly {
+		if w < 0 || w > MaxWidth {
+			return i
+		}
+	}
+	return -1
+}
+
+// width returns the width of the nodes ply moves below the root.
+func (s *Settings) width(ply int) int {
+	if ply < len(s.WidthByPly) && s.WidthByPly[ply] > 0 {
+		return s.WidthByPly[ply]
+	}
+	return s.Width
 }
 
 // normalized returns s with its defaults filled in, checked by Validate's

@@ -19,6 +19,7 @@ func TestSettingsValidate(t *testing.T) {
 		{TableBits: MinTableBits}, {TableBits: MaxTableBits},
 		{MaxNodes: 1}, {MoveTime: time.Nanosecond},
 		{DefendNodes: 1}, {DefendDepth: 1}, {DefendDepth: maxThreatPly}, {DefendMoves: 1}, {DefendMoves: MaxWidth},
+		{WidthByPly: [MaxDepth]int{0: MaxWidth, MaxDepth - 1: 1}},
 	}
 	for _, s := range ok {
 		if err := s.Validate(); err != nil {
@@ -47,6 +48,8 @@ func TestSettingsValidate(t *testing.T) {
 		{Settings{DefendDepth: maxThreatPly + 1}, "DefendDepth", "17 out of range 1..16"},
 		{Settings{DefendMoves: -1}, "DefendMoves", "-1 out of range 1..100"},
 		{Settings{DefendMoves: MaxWidth + 1}, "DefendMoves", "101 out of range 1..100"},
+		{Settings{WidthByPly: [MaxDepth]int{3: -1}}, "WidthByPly[3]", "-1 out of range 0..100"},
+		{Settings{WidthByPly: [MaxDepth]int{0: MaxWidth + 1, 1: -1}}, "WidthByPly[0]", "101 out of range 0..100"},
 		{Settings{MaxNodes: -1}, "MaxNodes", "-1 is negative"},
 		{Settings{MoveTime: -time.Millisecond}, "MoveTime", "-1ms is negative"},
 		// The first field at fault is named.

@@ -161,7 +161,7 @@ func (e *Engine) genMoves(ply int, ts *threatSet, t int) int64 {
 	pb := &e.plies[ply]
 	pb.moves = pb.moves[:0]
 	s := b.ToMove()
-	w := e.set.Width
+	w := e.set.width(ply)
 	var scored int64
 	switch t {
 	case 1:

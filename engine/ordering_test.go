@@ -39,3 +39,27 @@ func TestOrderingKeepsResults(t *testing.T) {
 		t.Logf("%-7s %d nodes, without %d", c.name, nodes, wantNodes)
 	}
 }
+
+// TestWidthByPly: entries equal to Width change nothing, node for node; a
+// root entry sets the number of root moves searched.
+func TestWidthByPly(t *testing.T) {
+	b := loadSuite(t)[0]
+	s := DefaultSettings()
+	s.Depth = 3
+	want := newEngine(t, zhou(t), s).Search(context.Background(), b)
+	for i := range s.WidthByPly {
+		s.WidthByPly[i] = s.Width
+	}
+	if got := newEngine(t, zhou(t), s).Search(context.Background(), b); got != want {
+		t.Errorf("WidthByPly all %d: %+v, want %+v", s.Width, got, want)
+	}
+	s.WidthByPly = [MaxDepth]int{0: 3, 2: 5}
+	e := newEngine(t, zhou(t), s)
+	r := e.Search(context.Background(), b)
+	if n := len(e.plies[0].moves); n != 3 || r.Move != e.plies[0].moves[0].m {
+		t.Errorf("root width 3: %d root moves, %+v", n, r)
+	}
+	if r == want || r.Nodes >= want.Nodes {
+		t.Errorf("root width 3, ply-2 width 5: %+v, the same as width 10 %+v", r, want)
+	}
+}
