@@ -88,6 +88,16 @@ type Settings struct {
 	// Singles best stones whatever the width (Singles·(Singles−1)/2 pairs
 	// at most). Default all 0: Width at every ply.
 	WidthByPly [MaxDepth]int `json:",omitzero"`
+	// Blocks is the number of blocking moves move generation may add
+	// beyond the width at a node (movegen.go): when the opponent has live
+	// roads of 3 stones (a threat to come: its next move can make them
+	// fours or fives, and two of them a double threat), pairs through their
+	// empty points are scored — the 6 points on most such roads with each
+	// other and with the 4 best single stones, or with the blocking stone
+	// when the opponent already has one threat (its 4- and 5-stone roads)
+	// — and the Blocks best that the Width best moves lack are added.
+	// 0..MaxWidth; default 0: none, as today.
+	Blocks int `json:",omitzero"`
 	// MaxNodes is a node budget for one Search; 0 = no limit.
 	MaxNodes int64
 	// MoveTime is a clock budget for one Search; 0 = no limit. With a clock
@@ -142,7 +152,7 @@ func (e *SettingsError) Error() string { return "engine: settings: " + e.Field +
 // Width 1..MaxWidth, ThreatDepth 1..16, ThreatNodes ≥ 0, Singles
 // 2..MaxSingles, TableBits MinTableBits..MaxTableBits, each WidthByPly
 // entry 0..MaxWidth (named "WidthByPly[i]"), DefendNodes ≥ 0, DefendDepth
-// 1..16, DefendMoves 1..MaxWidth, MaxNodes ≥ 0,
+// 1..16, DefendMoves 1..MaxWidth, Blocks 0..MaxWidth, MaxNodes ≥ 0,
 // MoveTime ≥ 0 and the Time knobs (see TimeSettings; their fields are
 // named "Time.X").
 // It returns nil or a *SettingsError naming the first field at fault in
@@ -208,6 +218,8 @@ func (s Settings) check() error {
 		return bad("DefendDepth", "%d out of range 1..%d", s.DefendDepth, maxThreatPly)
 	case s.DefendMoves < 1 || s.DefendMoves > MaxWidth:
 		return bad("DefendMoves", "%d out of range 1..%d", s.DefendMoves, MaxWidth)
+	case s.Blocks < 0 || s.Blocks > MaxWidth:
+		return bad("Blocks", "%d out of range 0..%d", s.Blocks, MaxWidth)
 	case s.MaxNodes < 0:
 		return bad("MaxNodes", "%d is negative", s.MaxNodes)
 	case s.MoveTime < 0:
@@ -307,6 +319,11 @@ type Engine struct {
 	killers [MaxDepth + 2][2]Move
 	hist    [3][NumPoints]int64
 
+	// blocking moves scratch (movegen.go): blkOn[p] counts the opponent's
+	// 3-stone roads through p, blkPts lists the points with blkOn > 0
+	blkOn  [NumPoints]uint8
+	blkPts []scoredPoint
+
 	// defensive check scratch (defend.go)
 	defRefs     []Point
 	defPartners []Point
@@ -370,7 +387,7 @@ func (e *Engine) SetSettings(s Settings) error {
 		e.ttMask = uint64(len(e.tt) - 1)
 	}
 	plies := s.Depth + 2
-	pairs := s.Singles*(s.Singles-1)/2 + 2*s.Singles + 8
+	pairs := s.Singles*(s.Singles-1)/2 + 2*s.Singles + 8 + s.Blocks
 	if len(e.plies) < plies || cap(e.plies[0].moves) < pairs {
 		e.plies = make([]plyBuf, plies)
 		for i := range e.plies {
@@ -387,6 +404,9 @@ func (e *Engine) SetSettings(s Settings) error {
 			e.tplys[i].moves = make([]scoredMove, 0, tsMaxMoves)
 			e.tplys[i].pts = make([]Point, 0, NumPoints)
 		}
+	}
+	if e.blkPts == nil {
+		e.blkPts = make([]scoredPoint, 0, NumPoints)
 	}
 	if e.defRefs == nil {
 		e.defRefs = make([]Point, 0, maxRefutations)

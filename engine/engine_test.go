@@ -19,7 +19,7 @@ func TestSettingsValidate(t *testing.T) {
 		{TableBits: MinTableBits}, {TableBits: MaxTableBits},
 		{MaxNodes: 1}, {MoveTime: time.Nanosecond},
 		{DefendNodes: 1}, {DefendDepth: 1}, {DefendDepth: maxThreatPly}, {DefendMoves: 1}, {DefendMoves: MaxWidth},
-		{WidthByPly: [MaxDepth]int{0: MaxWidth, MaxDepth - 1: 1}},
+		{WidthByPly: [MaxDepth]int{0: MaxWidth, MaxDepth - 1: 1}}, {Blocks: MaxWidth},
 	}
 	for _, s := range ok {
 		if err := s.Validate(); err != nil {
@@ -50,6 +50,8 @@ func TestSettingsValidate(t *testing.T) {
 		{Settings{DefendMoves: MaxWidth + 1}, "DefendMoves", "101 out of range 1..100"},
 		{Settings{WidthByPly: [MaxDepth]int{3: -1}}, "WidthByPly[3]", "-1 out of range 0..100"},
 		{Settings{WidthByPly: [MaxDepth]int{0: MaxWidth + 1, 1: -1}}, "WidthByPly[0]", "101 out of range 0..100"},
+		{Settings{Blocks: -1}, "Blocks", "-1 out of range 0..100"},
+		{Settings{Blocks: MaxWidth + 1}, "Blocks", "101 out of range 0..100"},
 		{Settings{MaxNodes: -1}, "MaxNodes", "-1 is negative"},
 		{Settings{MoveTime: -time.Millisecond}, "MoveTime", "-1ms is negative"},
 		// The first field at fault is named.

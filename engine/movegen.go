@@ -1,6 +1,10 @@
 package engine
 
-import "math/bits"
+import (
+	"cmp"
+	"math/bits"
+	"slices"
+)
 
 // Move generation (Qi 2018 §4.3, Fig. 4-4): candidate points are the empty
 // points within Chebyshev distance 2 of a stone; single points are scored by
@@ -206,6 +210,112 @@ func (e *Engine) genMoves(ply int, ts *threatSet, t int) int64 {
 				pb.moves = pushTop(pb.moves, w, scoredMove{Pair(min(a, c), max(a, c)), v})
 			}
 			b.Unplace()
+		}
+	}
+	if e.set.Blocks > 0 && t < 2 {
+		scored += e.addBlocks(ply, ts, t)
+	}
+	return scored
+}
+
+// Blocking moves (Settings.Blocks): blockPoints empty points of the
+// opponent's 3-stone roads are paired with each other and with the
+// blockPartners best singles.
+const (
+	blockPoints   = 6
+	blockPartners = 4
+)
+
+// addBlocks adds to e.plies[ply].moves, kept sorted best first, up to
+// Blocks moves through the empty points of the opponent's live 3-stone
+// roads that the list lacks, best by leaf score (see Settings.Blocks); t
+// and ts are the opponent's threats (t = 1: every move holds a blocking
+// stone, so the pairs are that stone and a block point). It returns how
+// many positions were scored.
+func (e *Engine) addBlocks(ply int, ts *threatSet, t int) int64 {
+	b := &e.board
+	s := b.ToMove()
+	o := s.Opponent()
+	if b.h[o]>>(histBits*2)&histMask == 0 {
+		return 0 // no live 3-stone road
+	}
+	// The block points, on most 3-stone roads first, then by the
+	// evaluation after the stone, then by index.
+	pts := e.blkPts[:0]
+	for r := 0; r < NumRoads; r++ {
+		if liveLen[o][b.code[r]&63] != 3 {
+			continue
+		}
+		for _, p := range roadPoints[r] {
+			if b.cells[p] == Empty {
+				if e.blkOn[p] == 0 {
+					pts = append(pts, scoredPoint{p: p})
+				}
+				e.blkOn[p]++
+			}
+		}
+	}
+	for i := range pts {
+		p := pts[i].p
+		b.Place(p)
+		pts[i].s = float64(e.blkOn[p])*Mate + e.static(s)
+		b.Unplace()
+	}
+	for i := range pts {
+		e.blkOn[pts[i].p] = 0
+	}
+	slices.SortFunc(pts, func(x, y scoredPoint) int {
+		switch {
+		case x.s != y.s:
+			return cmp.Compare(y.s, x.s)
+		default:
+			return cmp.Compare(x.p, y.p)
+		}
+	})
+	pts = pts[:min(len(pts), blockPoints)]
+	e.blkPts = pts
+
+	pb := &e.plies[ply]
+	kept := len(pb.moves)
+	var scored int64
+	try := func(x, y Point) {
+		if x == y || b.cells[x] != Empty || b.cells[y] != Empty {
+			return
+		}
+		m := Pair(min(x, y), max(x, y))
+		if hasMove(pb.moves, m) {
+			return
+		}
+		b.Place(x)
+		b.Place(y)
+		v := -e.leaf(ply + 1)
+		b.Unplace()
+		b.Unplace()
+		scored++
+		// The added moves gather after the kept ones, best first.
+		added := pushTop(pb.moves[kept:], e.set.Blocks, scoredMove{m, v})
+		pb.moves = pb.moves[:kept+len(added)]
+	}
+	if t == 1 {
+		for _, h := range ts.singles[:ts.nSingle] {
+			for _, bp := range pts {
+				try(h, bp.p)
+			}
+		}
+	} else {
+		for i, bp := range pts {
+			for _, q := range pts[i+1:] {
+				try(bp.p, q.p)
+			}
+			for _, q := range pb.singles[:min(pb.nSingles, blockPartners)] {
+				try(bp.p, q.p)
+			}
+		}
+	}
+	// Merge: every move in score order.
+	for i := kept; i < len(pb.moves); i++ {
+		for j := i; j > 0 && betterMove(&pb.moves[j], &pb.moves[j-1]); j-- {
+			pb.moves[j], pb.moves[j-1] = pb.moves[j-1], pb.moves[j]
 		}
 	}
 	return scored

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"slices"
 	"testing"
 )
 
@@ -62,4 +63,62 @@ func TestWidthByPly(t *testing.T) {
 	if r == want || r.Nodes >= want.Nodes {
 		t.Errorf("root width 3, ply-2 width 5: %+v, the same as width 10 %+v", r, want)
 	}
+}
+
+// TestBlocks: with Blocks k the root list holds the Width best moves
+// plus at most k others, each through an empty point of the opponent's
+// live 3-stone roads (or, facing one threat, also through its blocking
+// stone), sorted best first; Blocks 0 is the old list.
+func TestBlocks(t *testing.T) {
+	suite := loadSuite(t)
+	s := DefaultSettings()
+	plain := newEngine(t, zhou(t), s)
+	s.Blocks = 2
+	e := newEngine(t, zhou(t), s)
+	added := 0
+	for i, b := range suite {
+		plain.board.CopyFrom(b)
+		plain.root = b.ToMove()
+		plain.genMoves(0, &plain.ts[0], 0)
+		e.board.CopyFrom(b)
+		e.root = b.ToMove()
+		e.genMoves(0, &e.ts[0], 0)
+		got, want := e.plies[0].moves, plain.plies[0].moves
+		if len(got) > len(want)+s.Blocks {
+			t.Fatalf("position %d: %d moves, want at most %d", i, len(got), len(want)+s.Blocks)
+		}
+		for j := range got {
+			if j > 0 && betterMove(&got[j], &got[j-1]) {
+				t.Fatalf("position %d: moves not sorted at %d", i, j)
+			}
+			if hasMove(want, got[j].m) {
+				continue
+			}
+			added++
+			if !onOpponentThree(b, got[j].m.A) && !onOpponentThree(b, got[j].m.B) {
+				t.Errorf("position %d: added move %v blocks no 3-stone road", i, got[j].m)
+			}
+		}
+		for _, m := range want {
+			if !hasMove(got, m.m) {
+				t.Errorf("position %d: kept move %v dropped", i, m.m)
+			}
+		}
+	}
+	if added == 0 {
+		t.Fatal("no blocking move added on the suite: the test checks nothing")
+	}
+	t.Logf("%d blocking moves added on %d positions", added, len(suite))
+}
+
+// onOpponentThree reports whether p is an empty point of a live road
+// holding 3 stones of the opponent of the side to move in b.
+func onOpponentThree(b *Board, p Point) bool {
+	o := b.ToMove().Opponent()
+	for r := 0; r < NumRoads; r++ {
+		if liveLen[o][b.code[r]&63] == 3 && slices.Contains(roadPoints[r][:], p) && b.cells[p] == Empty {
+			return true
+		}
+	}
+	return false
 }
