@@ -2,8 +2,10 @@ package engine
 
 import (
 	"context"
+	"math"
 	"slices"
 	"testing"
+	"time"
 )
 
 // TestOrderingKeepsResults: Killers and History only reorder the moves a
@@ -121,4 +123,67 @@ func onOpponentThree(b *Board, p Point) bool {
 		}
 	}
 	return false
+}
+
+// TestPartialIteration: under a clock with TimeSettings.Partial, a search
+// stopped inside iteration d (here by MaxNodes, so the test is
+// deterministic) plays a root move searched to the end in it when that
+// move scores better at depth d than the previous iteration's best, which
+// a full depth-d evaluation of both confirms; without such a move, and
+// without Partial, it plays the last completed iteration's move. An hour
+// per move with no node budget gives the fixed-depth result.
+func TestPartialIteration(t *testing.T) {
+	s := DefaultSettings()
+	s.Depth = 4
+	hour := Clock{Move: time.Hour}
+	exact := newEngine(t, zhou(t), s)
+	changed := 0
+	for i, b := range loadSuite(t)[:4] {
+		for budget := int64(1000); budget <= 25000; budget += 1200 {
+			s.MaxNodes, s.Time.Partial = budget, false
+			off := newEngine(t, zhou(t), s).SearchClock(context.Background(), b, hour)
+			s.Time.Partial = true
+			on := newEngine(t, zhou(t), s).SearchClock(context.Background(), b, hour)
+			if on.Move == off.Move {
+				if on != off {
+					t.Errorf("position %d, %d nodes: %+v, without Partial %+v", i, budget, on, off)
+				}
+				continue
+			}
+			changed++
+			d := off.Depth + 1
+			vOn, vOff := rootValue(exact, b, on.Move, d), rootValue(exact, b, off.Move, d)
+			if on.Depth != off.Depth || on.Score != vOn || vOn <= vOff {
+				t.Errorf("position %d, %d nodes: %+v (depth-%d value %v), without Partial %+v (%v)", i, budget, on, d, vOn, off, vOff)
+			}
+		}
+		s.MaxNodes, s.Time.Partial = 0, true
+		e := newEngine(t, zhou(t), s)
+		if got, want := e.SearchClock(context.Background(), b, hour), e.Search(context.Background(), b); got != want {
+			t.Errorf("position %d: an hour per move %+v, depth 4 %+v", i, got, want)
+		}
+	}
+	if changed == 0 {
+		t.Fatal("no budget stopped an iteration after a better move: the test checks nothing")
+	}
+	t.Logf("%d stopped searches played a move of the unfinished iteration", changed)
+}
+
+// rootValue is the depth-d negamax value of root move m in b, by a full
+// window search on engine e.
+func rootValue(e *Engine, b *Board, m Move, d int) float64 {
+	e.NewGame()
+	e.board.CopyFrom(b)
+	e.root = b.ToMove()
+	e.seq++
+	e.salt = mix64(e.games<<32 ^ e.seq)
+	e.nodes, e.stop, e.ctx, e.maxNodes, e.deadline, e.tm.on = 0, false, context.Background(), 0, time.Time{}, false
+	e.poll()
+	e.board.Place(m.A)
+	e.board.Place(m.B)
+	v := -e.node(d-1, 1, math.Inf(-1), math.Inf(1))
+	e.board.Unplace()
+	e.board.Unplace()
+	e.ctx = nil
+	return v
 }

@@ -31,7 +31,8 @@ func (e *Engine) Search(ctx context.Context, b *Board) Result {
 // TimeSettings): iterative deepening up to Settings.Depth (with a clock the
 // depth is a maximum) that starts no iteration it expects to end past the
 // move's soft limit and stops inside one at the hard limit, returning the
-// last completed iteration; Settings.MoveTime, MaxNodes and ctx stop it too.
+// last completed iteration (with TimeSettings.Partial, a better root move
+// of the unfinished one); Settings.MoveTime, MaxNodes and ctx stop it too.
 // The soft limit grows when the opponent has a threat or the score fails
 // low, and shrinks when the move is forced. A clock with no time left (a
 // zero Clock, or Remaining ≤ 0 without Move) gives the root ordering's best
@@ -58,7 +59,7 @@ func (e *Engine) run(ctx context.Context, b *Board, c Clock, timed bool) Result 
 	}
 	e.tm.on = false
 	if timed {
-		dl := e.tm.begin(e.set.Time, e.set.Time.Budget(c), e.set.DefendNodes > 0)
+		dl := e.tm.begin(e.set.Time, e.set.Time.Budget(c), e.set.DefendNodes > 0, c.Move > 0)
 		e.tm.moveTime = e.deadline
 		if e.deadline.IsZero() || dl.Before(e.deadline) {
 			e.deadline = dl
@@ -183,13 +184,17 @@ func (e *Engine) search() Result {
 				alpha, bi = v, i
 			}
 		}
+		if e.stop && bi > 0 && e.tm.on && e.tm.ts.Partial {
+			// Unfinished, but a move searched to the end beat the
+			// previous best (moves[0], searched first): play it.
+			top := toFirst(moves, bi)
+			res = Result{Move: top.m, Score: alpha, Depth: d - 1, Reason: reason}
+		}
 		if e.stop || bi < 0 {
 			break
 		}
 		// Best move first for the next iteration; the others keep their order.
-		top := moves[bi]
-		copy(moves[1:bi+1], moves[:bi])
-		moves[0] = top
+		top := toFirst(moves, bi)
 		res = Result{Move: top.m, Score: alpha, Depth: d, Reason: reason}
 		if IsMate(alpha) {
 			break
@@ -207,6 +212,15 @@ func (e *Engine) search() Result {
 		}
 	}
 	return res
+}
+
+// toFirst moves moves[i] to the front, the moves before it keeping their
+// order, and returns it.
+func toFirst(moves []scoredMove, i int) scoredMove {
+	top := moves[i]
+	copy(moves[1:i+1], moves[:i])
+	moves[0] = top
+	return top
 }
 
 // resumeForDefence gives the defensive check the time up to the hard
@@ -381,9 +395,7 @@ func (e *Engine) order(moves []scoredMove, ply int, ttMove Move) {
 func toFront(moves []scoredMove, at int, m Move) int {
 	for i := at; i < len(moves); i++ {
 		if moves[i].m == m {
-			top := moves[i]
-			copy(moves[at+1:i+1], moves[at:i])
-			moves[at] = top
+			toFirst(moves[at:], i-at)
 			return at + 1
 		}
 	}

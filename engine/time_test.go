@@ -134,6 +134,23 @@ func TestTimerDecisions(t *testing.T) {
 		}
 	}
 
+	// With Partial an iteration starts on a per-move clock whenever the
+	// soft limit has not passed, on a game clock when half of it is
+	// expected to fit (54 ms expected from 27 ms: half ends at 54 ms).
+	for _, tc := range []struct {
+		perMove bool
+		soft    time.Duration
+		want    bool
+	}{{true, 28 * ms, true}, {true, 27 * ms, false}, {false, 54 * ms, true}, {false, 53 * ms, false}} {
+		tm := newTimer(Budget{tc.soft, 2 * tc.soft})
+		tm.ts.Partial, tm.perMove = true, tc.perMove
+		copy(tm.iter[1:], []time.Duration{1 * ms, 2 * ms, 6 * ms, 18 * ms})
+		tm.mark = start.Add(27 * ms)
+		if got := tm.another(5); got != tc.want {
+			t.Errorf("Partial, per-move %t, soft %v: another = %t", tc.perMove, tc.soft, got)
+		}
+	}
+
 	// Root adjustments.
 	for _, tc := range []struct {
 		threats, moves int
