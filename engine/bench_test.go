@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -17,7 +18,8 @@ import (
 //	go test ./engine -run '^$' -bench . -benchtime 2x   (searches)
 //	go test ./engine -run '^$' -bench 'Place|Evaluate|GenMoves' -benchtime 200ms
 //
-// Play by time (issue 14): BenchmarkTimeBudget, see there.
+// Play by time (issue 14): BenchmarkTimeBudget and BenchmarkTimeToDepth,
+// see there.
 //
 //	go test ./engine -run '^$' -bench Time -count 5
 
@@ -140,43 +142,95 @@ func BenchmarkSelfPlayGame(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/game")
 }
 
-// BenchmarkTimeBudget searches every suite position with SearchClock under
-// a per-move clock T (st=T) at the engine binary's play settings (depth up
-// to MaxDepth, width 10, defensive check 20000 nodes) and reports how well
-// the budget is kept: the largest and the mean overrun, elapsed − T in ms
-// (negative: time left over), the mean time per move and the mean depth
-// reached. One op = one search of every suite position.
-func BenchmarkTimeBudget(b *testing.B) {
-	for _, budget := range []time.Duration{20 * time.Millisecond, 100 * time.Millisecond} {
-		b.Run("st="+budget.String(), func(b *testing.B) {
-			s := DefaultSettings()
-			s.Depth, s.DefendNodes = MaxDepth, PlayDefendNodes
-			suite := loadSuite(b)
-			e := newEngine(b, zhou(b), s)
-			clock := Clock{Move: budget}
-			worst := time.Duration(math.MinInt64)
-			var over, total time.Duration
-			var depths, n int
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				for _, pos := range suite {
-					e.NewGame()
-					t0 := time.Now()
-					r := e.SearchClock(context.Background(), pos, clock)
-					el := time.Since(t0)
-					worst = max(worst, el-budget)
-					over += el - budget
-					total += el
-					depths += r.Depth
-					n++
+// BenchmarkTimeToDepth: the time and nodes a search of the midgame suite
+// takes to reach depth D (a fixed-depth Search) at the play settings
+// before PlaySettings ("old": DefaultSettings with the defensive check at
+// PlayDefendNodes) and at PlaySettings ("play"); the results are the same
+// move for move (Killers only reorders), so the difference is the
+// ordering's. Reports the mean time and nodes per move and nodes/s; one op
+// = one search of every suite position.
+func BenchmarkTimeToDepth(b *testing.B) {
+	old := DefaultSettings()
+	old.DefendNodes = PlayDefendNodes
+	for _, depth := range []int{4, 5} {
+		for _, c := range []struct {
+			name string
+			s    Settings
+		}{{"old", old}, {"play", PlaySettings()}} {
+			b.Run(fmt.Sprintf("%s,depth=%d", c.name, depth), func(b *testing.B) {
+				s := c.s
+				s.Depth = depth
+				suite := loadSuite(b)
+				e := newEngine(b, zhou(b), s)
+				var nodes int64
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					for _, pos := range suite {
+						e.NewGame()
+						nodes += e.Search(context.Background(), pos).Nodes
+					}
 				}
-			}
-			b.StopTimer()
-			msOf := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-			b.ReportMetric(msOf(worst), "max-overrun-ms")
-			b.ReportMetric(msOf(over)/float64(n), "mean-overrun-ms")
-			b.ReportMetric(msOf(total)/float64(n), "ms/move")
-			b.ReportMetric(float64(depths)/float64(n), "mean-depth")
-		})
+				b.StopTimer()
+				n := float64(b.N * len(suite))
+				b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/n, "ms/move")
+				b.ReportMetric(float64(nodes)/n, "nodes/move")
+				b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+			})
+		}
 	}
+}
+
+// BenchmarkTimeBudget searches every suite position with SearchClock under
+// a per-move clock T (st=T) at the engine binary's play settings before
+// PlaySettings ("st=T": depth up to MaxDepth, width 10, defensive check
+// 20000 nodes) and at PlaySettings ("play,st=T", depth up to MaxDepth) and
+// reports how well the budget is kept: the largest and the mean overrun,
+// elapsed − T in ms (negative: time left over), the mean time per move and
+// the mean depth reached (the last completed iteration). One op = one
+// search of every suite position.
+func BenchmarkTimeBudget(b *testing.B) {
+	old := DefaultSettings()
+	old.DefendNodes = PlayDefendNodes
+	for _, c := range []struct {
+		name string
+		s    Settings
+	}{{"", old}, {"play,", PlaySettings()}} {
+		for _, budget := range []time.Duration{20 * time.Millisecond, 100 * time.Millisecond} {
+			b.Run(c.name+"st="+budget.String(), func(b *testing.B) {
+				benchClock(b, c.s, Clock{Move: budget})
+			})
+		}
+	}
+}
+
+// benchClock is one BenchmarkTimeBudget case: settings s (searching up to
+// MaxDepth) under clock c.
+func benchClock(b *testing.B, s Settings, clock Clock) {
+	budget := clock.Move
+	s.Depth = MaxDepth
+	suite := loadSuite(b)
+	e := newEngine(b, zhou(b), s)
+	worst := time.Duration(math.MinInt64)
+	var over, total time.Duration
+	var depths, n int
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, pos := range suite {
+			e.NewGame()
+			t0 := time.Now()
+			r := e.SearchClock(context.Background(), pos, clock)
+			el := time.Since(t0)
+			worst = max(worst, el-budget)
+			over += el - budget
+			total += el
+			depths += r.Depth
+			n++
+		}
+	}
+	b.StopTimer()
+	msOf := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+	b.ReportMetric(msOf(worst), "max-overrun-ms")
+	b.ReportMetric(msOf(over)/float64(n), "mean-overrun-ms")
+	b.ReportMetric(msOf(total)/float64(n), "ms/move")
+	b.ReportMetric(float64(depths)/float64(n), "mean-depth")
 }

@@ -187,3 +187,33 @@ func rootValue(e *Engine, b *Board, m Move, d int) float64 {
 	e.ctx = nil
 	return v
 }
+
+// TestKnobsDeterministic: with every search knob on (Killers, History,
+// Blocks, WidthByPly, the defensive check; PlaySettings's Partial plays
+// no part without a clock) a fixed-depth search gives the same result
+// twice on one engine (after other searches), on engines searching in
+// parallel, and allocates nothing.
+func TestKnobsDeterministic(t *testing.T) {
+	s := PlaySettings()
+	s.Depth, s.History, s.Blocks, s.WidthByPly = 3, true, 2, [MaxDepth]int{0: 15, 2: 6}
+	suite := loadSuite(t)[:6]
+	e := newEngine(t, zhou(t), s)
+	want := make([]Result, len(suite))
+	for i, b := range suite {
+		want[i] = e.Search(context.Background(), b)
+	}
+	for i, b := range suite {
+		e.Search(context.Background(), suite[len(suite)-1-i])
+		if got := e.Search(context.Background(), b); got != want[i] {
+			t.Errorf("position %d: %+v, first %+v", i, got, want[i])
+		}
+	}
+	checkParallel(t, s, suite, want, 2)
+	i := 0
+	if allocs := testing.AllocsPerRun(5, func() {
+		e.Search(context.Background(), suite[i%len(suite)])
+		i++
+	}); allocs != 0 {
+		t.Errorf("Search allocates %v per run", allocs)
+	}
+}

@@ -401,11 +401,17 @@ func TestConcurrentEngines(t *testing.T) {
 	for i, b := range suite {
 		want[i] = seq.Search(context.Background(), b)
 	}
-	const workers = 3
+	checkParallel(t, DefaultSettings(), suite, want, 3)
+}
+
+// checkParallel has workers engines with settings s search the suite in
+// parallel goroutines and checks each result against want.
+func checkParallel(t *testing.T, s Settings, suite []*Board, want []Result, workers int) {
+	t.Helper()
 	got := make([][]Result, workers)
 	done := make(chan int)
 	for w := 0; w < workers; w++ {
-		e := newEngine(t, zhou(t), DefaultSettings())
+		e := newEngine(t, zhou(t), s)
 		go func(w int) {
 			for _, b := range suite {
 				got[w] = append(got[w], e.Search(context.Background(), b))
@@ -419,7 +425,7 @@ func TestConcurrentEngines(t *testing.T) {
 	for w := range got {
 		for i := range suite {
 			if got[w][i] != want[i] {
-				t.Fatalf("worker %d position %d: %+v, sequential %+v", w, i, got[w][i], want[i])
+				t.Errorf("worker %d position %d: %+v, sequential %+v", w, i, got[w][i], want[i])
 			}
 		}
 	}

@@ -140,8 +140,9 @@ const tacticsNodeBudget = 100000
 // solves every "defend" and "win" position of the suite within
 // tacticsNodeBudget nodes; with the check off (DefendNodes 0, the default:
 // the engine before issue 14) it solves
-// strictly fewer "defend" positions. The counts, with the "defend-open"
-// ones, are logged.
+// strictly fewer "defend" positions; PlaySettings solves no fewer of each
+// kind than the check alone. The counts, with the "defend-open" ones, are
+// logged.
 func TestTactics(t *testing.T) {
 	suite := loadTactics(t)
 	v := newVerifier(t)
@@ -150,8 +151,9 @@ func TestTactics(t *testing.T) {
 	on := newEngine(t, zhou(t), onSet)
 	offSet := DefaultSettings()
 	off := newEngine(t, zhou(t), offSet)
+	play := newEngine(t, zhou(t), PlaySettings())
 	count := map[string]int{}
-	solvedOn, solvedOff := map[string]int{}, map[string]int{}
+	solvedOn, solvedOff, solvedPlay := map[string]int{}, map[string]int{}, map[string]int{}
 	var maxNodes int64
 	for i, tc := range suite {
 		count[tc.kind]++
@@ -159,6 +161,9 @@ func TestTactics(t *testing.T) {
 		okOff, _ := solves(t, off, v, tc)
 		if okOn {
 			solvedOn[tc.kind]++
+		}
+		if ok, _ := solves(t, play, v, tc); ok {
+			solvedPlay[tc.kind]++
 		}
 		maxNodes = max(maxNodes, r.Nodes)
 		if okOff {
@@ -169,7 +174,10 @@ func TestTactics(t *testing.T) {
 		}
 	}
 	for _, k := range []string{kindDefend, kindDefendOpen, kindWin} {
-		t.Logf("%-11s %2d positions: solved %2d with the defensive check, %2d without", k, count[k], solvedOn[k], solvedOff[k])
+		t.Logf("%-11s %2d positions: solved %2d with the defensive check, %2d without, %2d with PlaySettings", k, count[k], solvedOn[k], solvedOff[k], solvedPlay[k])
+		if solvedPlay[k] < solvedOn[k] {
+			t.Errorf("%s positions: PlaySettings solves %d, the defensive check alone %d: want no fewer", k, solvedPlay[k], solvedOn[k])
+		}
 	}
 	t.Logf("at most %d nodes per search with the check", maxNodes)
 	if count[kindDefend] < 10 || count[kindWin] < 5 {
