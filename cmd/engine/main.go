@@ -9,8 +9,10 @@
 // see configs.WeightNames) or a weight file's path; without it the engine
 // plays the zhou2015 baseline (Zhou 2015).
 //
-// By default the engine searches to its depth (-depth, the `depth`
-// command). -time makes it play by a clock from the start, in the words of
+// The engine plays engine.PlaySettings (the defensive check, killer moves,
+// and under a clock the use of an unfinished iteration); the flags below
+// override its depth, width, threat search and defensive check. By default
+// the engine searches to its depth (-depth, the `depth` command). -time makes it play by a clock from the start, in the words of
 // the protocol's `time` command: -time 'move 0.5' (0.5 s per move), -time
 // 'game 60 0.5' (a 60 s game clock plus 0.5 s a move, kept by the engine),
 // -time 'game 120 0 40' (120 s per 40 moves), -time off (the default).
@@ -58,7 +60,7 @@ func main() {
 
 // run is the whole program; it returns the exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	def := engine.DefaultSettings()
+	def := engine.PlaySettings()
 	fl := flag.NewFlagSet("engine", flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	weights := fl.String("weights", baseline, "baseline `NAME` ("+strings.Join(configs.WeightNames(), ", ")+") or weight file path (JSON)")
@@ -66,7 +68,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	width := fl.Int("width", def.Width, fmt.Sprintf("moves kept per node, 1..%d", protocol.MaxWidth))
 	vcf := fl.Bool("vcf", def.ThreatSearch, "threat (forced-win) search before alpha-beta")
 	name := fl.String("name", protocol.DefaultName, "engine name for the `name` command (one word)")
-	defend := fl.Int64("defend", engine.PlayDefendNodes, "node budget of the defensive check per checked move (the opponent's threat wins after a move); 0 = off")
+	defend := fl.Int64("defend", def.DefendNodes, "node budget of the defensive check per checked move (the opponent's threat wins after a move); 0 = off")
 	moveTime := fl.Duration("movetime", def.MoveTime, "hard stop on every search, e.g. 500ms; 0 = none (results then depend on the machine)")
 	clock := fl.String("time", "off", "`SPEC` of the clock to play by, as the time command takes it: 'move SECONDS', 'game SECONDS [INC [MOVES]]' or off (search to depth); with a clock -depth is a maximum, 12 unless given")
 	fl.Usage = func() {
