@@ -95,6 +95,11 @@ sets the key itself:
                   st= or tc= and no -depth, the depth is a maximum of 12)
   defend=N        its defensive check's node budget per checked move
                   (engine.Settings.DefendNodes; 0 = off)
+  settings=default|play  the settings the others start from:
+                  engine.DefaultSettings (the default) or PlaySettings
+  killers=BOOL history=BOOL blocks=N widths=W0,W1,… partial=BOOL
+                  its search knobs (engine.Settings.Killers, History,
+                  Blocks, WidthByPly from the root, Time.Partial)
   st=SECONDS      a fixed time per move
   tc=[MOVES/]SECONDS[+INC]  a game clock (e.g. tc=60+0.5, tc=40/120)
   timemargin=MS   tolerated overrun before a time forfeit
@@ -306,6 +311,9 @@ func setup(ctx context.Context, o *options, stderr io.Writer) (*match, error) {
 				return nil, usageError{err}
 			}
 			settings := engine.DefaultSettings()
+			if p.play {
+				settings = engine.PlaySettings()
+			}
 			settings.Depth, settings.Width = o.depth, o.width
 			if !p.tc.IsZero() && !o.depthSet {
 				settings.Depth = engine.MaxDepth // with a clock the depth is a maximum
@@ -319,6 +327,9 @@ func setup(ctx context.Context, o *options, stderr io.Writer) (*match, error) {
 			if p.defend >= 0 {
 				settings.DefendNodes = p.defend
 			}
+			if p.knobs != nil {
+				p.knobs(&settings)
+			}
 			if err := settings.Validate(); err != nil {
 				return nil, usagef("%s: %v", p.text, err)
 			}
@@ -331,7 +342,7 @@ func setup(ctx context.Context, o *options, stderr io.Writer) (*match, error) {
 			}
 			ent = tournament.Entrant{Name: name, Weights: wf.Weights(), Settings: settings, Time: p.tc}
 			info = tournament.PlayerInfo{Kind: "weights", Source: p.weights,
-				Settings: fmt.Sprintf("depth %d, width %d", settings.Depth, settings.Width)}
+				Settings: fmt.Sprintf("depth %d, width %d", settings.Depth, settings.Width) + knobsText(settings)}
 		} else {
 			xo := tournament.ExternalOptions{Dir: p.dir, InitStrings: p.initStr, Transcript: m.log}
 			name := p.name

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/tournament"
 )
 
@@ -19,6 +20,7 @@ var engineKeys = map[string]bool{
 	"name": false, "cmd": false, "dir": false, "arg": true, "initstr": true,
 	"proto": false, "tc": false, "st": false, "timemargin": false,
 	"weights": false, "depth": false, "width": false, "defend": false,
+	"settings": false, "killers": false, "history": false, "blocks": false, "widths": false, "partial": false,
 }
 
 // engineSpec is one -engine (or -each) option list.
@@ -153,11 +155,13 @@ func isOpeningsWord(w string) bool {
 // playerSpec is a resolved player: an in-process engine or an external
 // protocol engine, with its time control.
 type playerSpec struct {
-	name    string // given by name= (or the weight file's name); "" = ask the engine
-	weights string // in-process: baseline name or weight file
-	depth   int    // in-process; 0 = -depth
-	width   int    // in-process; 0 = -width
-	defend  int64  // in-process: engine.Settings.DefendNodes; -1 = the default
+	name    string                 // given by name= (or the weight file's name); "" = ask the engine
+	weights string                 // in-process: baseline name or weight file
+	depth   int                    // in-process; 0 = -depth
+	width   int                    // in-process; 0 = -width
+	defend  int64                  // in-process: engine.Settings.DefendNodes; -1 = the default
+	play    bool                   // in-process: settings=play, engine.PlaySettings as the base
+	knobs   func(*engine.Settings) // in-process: killers=, history=, blocks=, widths=, partial=
 	argv    []string
 	dir     string
 	initStr []string
@@ -233,6 +237,18 @@ func (s engineSpec) resolve() (playerSpec, error) {
 		}
 		p.defend = n
 	}
+	if p.knobs, err = s.searchKnobs(hasCmd); err != nil {
+		return p, err
+	}
+	if v, ok := s.get("settings"); ok {
+		if hasCmd {
+			return p, fmt.Errorf("settings= applies to the in-process engine (weights=)")
+		}
+		if v != "play" && v != "default" {
+			return p, fmt.Errorf("settings=%s: want default (engine.DefaultSettings) or play (engine.PlaySettings)", v)
+		}
+		p.play = v == "play"
+	}
 	if hasW {
 		for _, k := range []string{"dir", "arg", "initstr"} {
 			if _, ok := s.opts[k]; ok {
@@ -262,4 +278,88 @@ func (s engineSpec) resolve() (playerSpec, error) {
 		}
 	}
 	return p, nil
+}
+
+// searchKnobs reads the in-process engine's search knobs: killers=BOOL,
+// history=BOOL, partial=BOOL (engine.Settings.Killers, History,
+// Time.Partial), blocks=N (Blocks) and widths=W0,W1,… (WidthByPly, the
+// root first; 0 = width=). It returns nil when none is given. Errors name
+// the option; the values' limits are engine.Settings.Validate's.
+func (s engineSpec) searchKnobs(external bool) (func(*engine.Settings), error) {
+	var set []func(*engine.Settings)
+	for _, k := range []string{"killers", "history", "partial", "blocks", "widths"} {
+		v, ok := s.get(k)
+		if !ok {
+			continue
+		}
+		if external {
+			return nil, fmt.Errorf("%s= applies to the in-process engine (weights=)", k)
+		}
+		switch k {
+		case "killers", "history", "partial":
+			on, err := strconv.ParseBool(v)
+			if err != nil {
+				return nil, fmt.Errorf("%s=%s: want true or false (1 or 0)", k, v)
+			}
+			set = append(set, func(st *engine.Settings) {
+				switch k {
+				case "killers":
+					st.Killers = on
+				case "history":
+					st.History = on
+				default:
+					st.Time.Partial = on
+				}
+			})
+		case "blocks":
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 {
+				return nil, fmt.Errorf("blocks=%s: want a count ≥ 0", v)
+			}
+			set = append(set, func(st *engine.Settings) { st.Blocks = n })
+		case "widths":
+			var w [engine.MaxDepth]int
+			parts := strings.Split(v, ",")
+			if len(parts) > len(w) {
+				return nil, fmt.Errorf("widths=%s: at most %d widths (one a ply)", v, len(w))
+			}
+			for i, f := range parts {
+				n, err := strconv.Atoi(f)
+				if err != nil || n < 0 {
+					return nil, fmt.Errorf("widths=%s: want widths ≥ 0 separated by commas (0 = width=)", v)
+				}
+				w[i] = n
+			}
+			set = append(set, func(st *engine.Settings) { st.WidthByPly = w })
+		}
+	}
+	if len(set) == 0 {
+		return nil, nil
+	}
+	return func(st *engine.Settings) {
+		for _, f := range set {
+			f(st)
+		}
+	}, nil
+}
+
+// knobsText lists the search knobs of s that are on, for the summary's
+// player settings ("" when none).
+func knobsText(s engine.Settings) string {
+	var out []string
+	for _, k := range []struct {
+		on   bool
+		text string
+	}{
+		{s.Killers, "killers"}, {s.History, "history"}, {s.Blocks > 0, fmt.Sprintf("blocks %d", s.Blocks)},
+		{s.WidthByPly != [engine.MaxDepth]int{}, fmt.Sprintf("widths %v", s.WidthByPly)}, {s.Time.Partial, "partial"},
+	} {
+		if k.on {
+			out = append(out, k.text)
+		}
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	return ", " + strings.Join(out, ", ")
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/tournament"
 )
 
@@ -57,6 +58,13 @@ func TestSplitEngineArgs(t *testing.T) {
 		{[]string{"cmd=x", "defend=0"}, "in-process"},
 		{[]string{"weights=zhou2015", "defend=-1"}, "defend=-1"},
 		{[]string{"weights=zhou2015", "initstr=x"}, "external engine"},
+		{[]string{"cmd=x", "killers=1"}, "in-process"},
+		{[]string{"cmd=x", "settings=play"}, "in-process"},
+		{[]string{"weights=zhou2015", "settings=fast"}, "settings=fast"},
+		{[]string{"weights=zhou2015", "history=maybe"}, "history=maybe"},
+		{[]string{"weights=zhou2015", "blocks=-1"}, "blocks=-1"},
+		{[]string{"weights=zhou2015", "widths=15,x"}, "widths=15,x"},
+		{[]string{"weights=zhou2015", "widths=1,1,1,1,1,1,1,1,1,1,1,1,1"}, "at most 12"},
 		{[]string{"cmd=x", "st=0"}, "st=0"},
 		{[]string{"cmd=x", "tc=abc"}, `"abc"`},
 		{[]string{"cmd=x", "st=1", "tc=60"}, "exclude"},
@@ -71,6 +79,22 @@ func TestSplitEngineArgs(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: error %v, want %q", c.words, err, c.want)
 		}
+	}
+	// The search knobs of the in-process engine.
+	ks, err := parseSpec([]string{"weights=zhou2015", "settings=play", "killers=0", "history=true", "blocks=2", "widths=15,0,6", "partial=1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kp, err := ks.resolve()
+	if err != nil || !kp.play || kp.knobs == nil {
+		t.Fatalf("knobs: %+v, %v", kp, err)
+	}
+	got := engine.PlaySettings()
+	kp.knobs(&got)
+	want := engine.PlaySettings()
+	want.Killers, want.History, want.Blocks, want.WidthByPly, want.Time.Partial = false, true, 2, [engine.MaxDepth]int{15, 0, 6}, true
+	if got != want {
+		t.Errorf("knobs: %+v, want %+v", got, want)
 	}
 	if _, err := parseSpec([]string{"colour=red"}); err == nil || !strings.Contains(err.Error(), "colour=red") {
 		t.Errorf("unknown key: %v", err)
