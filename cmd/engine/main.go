@@ -10,7 +10,8 @@
 // plays the zhou2015 baseline (Zhou 2015).
 //
 // The engine plays engine.PlaySettings (the defensive check, killer moves,
-// and under a clock the use of an unfinished iteration); the flags below
+// and under a clock the use of an unfinished iteration, with half of each
+// move's hard limit kept for the defensive check); the flags below
 // override its depth, width, threat search and defensive check. By default
 // the engine searches to its depth (-depth, the `depth` command). -time makes it play by a clock from the start, in the words of
 // the protocol's `time` command: -time 'move 0.5' (0.5 s per move), -time
