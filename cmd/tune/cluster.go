@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/roadtune/roadtune/tune/cluster"
 )
@@ -15,6 +16,7 @@ import (
 type clusterFlags struct {
 	listen, url, tokenFile *string
 	local                  *bool
+	ackWait                *time.Duration
 }
 
 func newClusterFlags(fs *flag.FlagSet) *clusterFlags {
@@ -23,15 +25,21 @@ func newClusterFlags(fs *flag.FlagSet) *clusterFlags {
 		url:       fs.String("nats", "", "play the games on workers through the NATS server at `URL` (e.g. nats://host:4222)"),
 		tokenFile: fs.String("token-file", "", "with -listen or -nats: the token workers present, read from `FILE` (default $"+cluster.TokenEnv+")"),
 		local:     fs.Bool("local-worker", true, "with -listen or -nats: also play batches in this process"),
+		ackWait:   fs.Duration("ack-wait", 30*time.Second, "with -listen or -nats: how long a worker may hold a batch without news before it goes to another worker (at least 1s; workers report every third of it while they play)"),
 	}
 }
 
 // names of the flags a resumed run may change.
-var clusterFlagNames = []string{"listen", "nats", "token-file", "local-worker"}
+var clusterFlagNames = []string{"listen", "nats", "token-file", "local-worker", "ack-wait"}
 
 // session checks the flags and returns the cluster session the job plays
 // through (nil without -listen or -nats), before anything is written.
+// Errors: usageError for a bad flag (an -ack-wait under a second, a bad
+// -listen address, an unreadable token file); an unreachable -nats server.
 func (c *clusterFlags) session(stderr io.Writer) (*cluster.Session, error) {
+	if *c.ackWait < time.Second {
+		return nil, usageError{fmt.Errorf("flag -ack-wait %v: want at least 1s (workers report progress every third of it), e.g. 30s", *c.ackWait)}
+	}
 	if *c.listen == "" && *c.url == "" {
 		return nil, nil
 	}
@@ -40,10 +48,14 @@ func (c *clusterFlags) session(stderr io.Writer) (*cluster.Session, error) {
 		return nil, usageError{err}
 	}
 	s, err := cluster.NewSession(cluster.SessionOptions{Listen: *c.listen, URL: *c.url, Token: token, LocalWorker: *c.local, Log: stderr})
-	if err != nil && *c.listen != "" {
-		err = usageError{err}
+	if err != nil {
+		if *c.listen != "" {
+			err = usageError{err}
+		}
+		return nil, err
 	}
-	return s, err
+	s.Referee().AckWait = *c.ackWait
+	return s, nil
 }
 
 // workerCmd is `tune worker`: play batches from a coordinator until

@@ -85,8 +85,8 @@ func TestCoordinatorAndWorkerProcesses(t *testing.T) {
 }
 
 // TestClusterFlagsRefuseBadUse: a non-loopback -listen without a token,
-// -listen with -nats, an unreachable -nats server and a worker without
-// -connect exit 2 or 1 with one clear line, and write no run directory.
+// -listen with -nats, an unreachable -nats server, an ack wait under a
+// second and a worker without -connect exit 2 or 1 with one clear line, and write no run directory.
 func TestClusterFlagsRefuseBadUse(t *testing.T) {
 	t.Setenv("ROADTUNE_NATS_TOKEN", "")
 	cfg := writeConfig(t, "ga", 1)
@@ -101,6 +101,7 @@ func TestClusterFlagsRefuseBadUse(t *testing.T) {
 		{[]string{"-listen", "127.0.0.1:0", "-nats", "nats://127.0.0.1:4222"}, 2, "cannot be combined"},
 		{[]string{"-nats", "nats://127.0.0.1:1"}, 1, "no NATS server answers"},
 		{[]string{"-listen", "127.0.0.1:0", "-token-file", "/nonexistent/token"}, 2, "token file"},
+		{[]string{"-listen", "127.0.0.1:0", "-ack-wait", "500ms"}, 2, "flag -ack-wait"},
 	} {
 		dir := filepath.Join(t.TempDir(), "run")
 		code, _, errs := runTune(t, append([]string{"-config", cfg, "-out", dir, "-quiet"}, c.args...)...)
