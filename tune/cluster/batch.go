@@ -27,7 +27,7 @@ const EngineBuild = "roadtune-play-1"
 const protocol = 1
 
 // The JetStream names: a work-queue stream of batches (one subject per
-// run), a stream of results (one subject per run and call seed) and the
+// batch), a stream of results (one subject per run and call seed) and the
 // durable pull consumer every worker shares.
 const (
 	BatchStream   = "ROADTUNE_BATCHES"
@@ -141,8 +141,16 @@ type Result struct {
 	Error     string              `json:"error,omitempty"`
 }
 
-// batchSubject is where a run's batches are published.
-func batchSubject(run string) string { return batchSubjects + run }
+// batchSubject is where a batch is queued: a subject of its own (its key),
+// so that the coordinator can find and replace a copy an earlier call
+// left in the queue.
+func batchSubject(b *Batch) string { return batchSubjects + b.Key() }
+
+// callBatches matches the subjects of the batches of a run's calls with
+// seed (Key begins with run and seed).
+func callBatches(run string, seed uint64) string {
+	return fmt.Sprintf("%s%s.%016x.>", batchSubjects, run, seed)
+}
 
 // resultSubject is where the results of one call (run, seed) go.
 func resultSubject(run string, seed uint64) string {

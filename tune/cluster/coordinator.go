@@ -14,8 +14,12 @@
 // An unacknowledged batch is delivered again after the consumer's ack
 // wait, so a worker that dies loses only the batch it was playing; a
 // worker extends the wait with in-progress acknowledgements while it
-// plays; message ids de-duplicate re-published batches and results, and
-// the coordinator drops any result it already has.
+// plays; message ids de-duplicate results, and the coordinator drops any
+// result it already has. A call made again (a restarted coordinator's
+// step) takes the results already stored and queues only the other
+// batches, each replacing any copy of it an earlier call left in the
+// queue; a refusal or failure stored before the call is not final there:
+// its batch is played again.
 package cluster
 
 import (
@@ -231,28 +235,86 @@ func (c *Coordinator) call(ctx context.Context, seed uint64, matches []optimize.
 	}
 
 	pending := map[string]*Batch{}
-	bySeq := map[uint64]*Batch{}
 	for _, b := range batches {
-		data, err := json.Marshal(b)
-		if err != nil {
-			return nil, nil, err
-		}
-		key := b.Key()
-		ack, err := js.PublishMsg(ctx, &nats.Msg{Subject: batchSubject(run), Data: data}, jetstream.WithMsgID(key))
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil, nil, fmt.Errorf("cluster: %w", ctx.Err())
-			}
-			return nil, nil, fmt.Errorf("cluster: publishing batch %s: %w", key, err)
-		}
-		pending[key] = b
-		bySeq[ack.Sequence] = b
+		pending[b.Key()] = b
 	}
-
 	out := make([]optimize.Outcome, len(matches))
 	var pos []optimize.Position
 	pairs := SetupOf(c.Referee).Pairs
 	total, done := 2*pairs*len(matches), 0
+	replaced := map[string]bool{} // batches whose copy left by an earlier call was replaced
+	// take reads a result message: a pending batch's outcomes are kept,
+	// a worker's refusal or failure is returned (stored says it was sent
+	// before this call: then it is ignored, the batch played again).
+	take := func(m jetstream.Msg, stored bool) error {
+		r, err := decodeResult(m.Data())
+		if err != nil {
+			return nil // not a result of this protocol
+		}
+		b := pending[r.Key]
+		switch {
+		case b == nil:
+			return nil // a duplicate, or another call's with the same seed
+		case r.Error != "" && stored:
+			return nil // the worker that sent it may be gone or replaced
+		case r.Error != "":
+			return fmt.Errorf("cluster: batch %s: worker %s: %s", describe(b), r.Worker, r.Error)
+		case len(r.Outcomes) != len(b.Matches):
+			return fmt.Errorf("cluster: batch %s: worker %s returned %d outcomes", describe(b), r.Worker, len(r.Outcomes))
+		}
+		copy(out[b.First:], r.Outcomes)
+		pos = append(pos, r.Positions...)
+		delete(pending, r.Key)
+		done += 2 * pairs * len(b.Matches)
+		if c.Progress != nil {
+			c.Progress(done, total)
+		}
+		if replaced[r.Key] { // the old copy was played after all: drop the new one if still queued
+			if err := unqueue(ctx, js, b); err != nil && ctx.Err() == nil {
+				return fmt.Errorf("cluster: %w", err)
+			}
+		}
+		return nil
+	}
+
+	// Results stored before this call (a restarted coordinator's step
+	// played again) come first: their batches are not queued again.
+	stored, err := subjects(ctx, js, ResultStream, resultSubject(run, seed))
+	if err != nil {
+		return nil, nil, err
+	}
+	for range stored[resultSubject(run, seed)] {
+		select {
+		case <-ctx.Done():
+			return nil, nil, fmt.Errorf("cluster: %w", ctx.Err())
+		case m := <-results:
+			if err := take(m, true); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+
+	queued, err := subjects(ctx, js, BatchStream, callBatches(run, seed))
+	if err != nil {
+		return nil, nil, err
+	}
+	bySeq := map[uint64]*Batch{}
+	for _, b := range batches {
+		if pending[b.Key()] == nil {
+			continue
+		}
+		old := queued[batchSubject(b)] > 0
+		seq, err := enqueue(ctx, js, b, old)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, nil, fmt.Errorf("cluster: %w", ctx.Err())
+			}
+			return nil, nil, fmt.Errorf("cluster: queueing batch %s: %w", describe(b), err)
+		}
+		bySeq[seq] = b
+		replaced[b.Key()] = old
+	}
+
 	for len(pending) > 0 {
 		select {
 		case <-ctx.Done():
@@ -260,33 +322,15 @@ func (c *Coordinator) call(ctx context.Context, seed uint64, matches []optimize.
 		case a := <-advisories:
 			b, ok := bySeq[a.StreamSeq]
 			if !ok || pending[b.Key()] == nil {
-				continue // another run's batch, or one already answered
+				continue // another run's batch, a replaced copy, or one already answered
 			}
 			if a.kind == "MSG_TERMINATED" {
 				return nil, nil, fmt.Errorf("cluster: batch %s refused by a worker: %s", describe(b), a.Reason)
 			}
 			return nil, nil, fmt.Errorf("cluster: batch %s delivered %d times without a result (max_deliver of consumer %s): the workers that took it stopped or failed", describe(b), a.Deliveries, WorkerGroup)
 		case m := <-results:
-			r, err := decodeResult(m.Data())
-			if err != nil {
-				continue // not a result of this protocol
-			}
-			b := pending[r.Key]
-			if b == nil {
-				continue // a duplicate, or another call's with the same seed
-			}
-			if r.Error != "" {
-				return nil, nil, fmt.Errorf("cluster: batch %s: worker %s: %s", describe(b), r.Worker, r.Error)
-			}
-			if len(r.Outcomes) != len(b.Matches) {
-				return nil, nil, fmt.Errorf("cluster: batch %s: worker %s returned %d outcomes", describe(b), r.Worker, len(r.Outcomes))
-			}
-			copy(out[b.First:], r.Outcomes)
-			pos = append(pos, r.Positions...)
-			delete(pending, r.Key)
-			done += 2 * pairs * len(b.Matches)
-			if c.Progress != nil {
-				c.Progress(done, total)
+			if err := take(m, false); err != nil {
+				return nil, nil, err
 			}
 		}
 	}
@@ -294,6 +338,56 @@ func (c *Coordinator) call(ctx context.Context, seed uint64, matches []optimize.
 	// batches interleave (tune.Range), so merge by game number.
 	slices.SortStableFunc(pos, func(a, b optimize.Position) int { return a.Game - b.Game })
 	return out, pos, nil
+}
+
+// subjects returns the stream's message count of every subject that
+// matches filter and holds messages.
+func subjects(ctx context.Context, js jetstream.JetStream, stream, filter string) (map[string]uint64, error) {
+	s, err := js.Stream(ctx, stream)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: stream %s: %w", stream, err)
+	}
+	info, err := s.Info(ctx, jetstream.WithSubjectFilter(filter))
+	if err != nil {
+		return nil, fmt.Errorf("cluster: stream %s, subjects %s: %w", stream, filter, err)
+	}
+	return info.State.Subjects, nil
+}
+
+// enqueue queues b and returns its stream sequence. With old (a copy an
+// earlier call left in the queue, a killed coordinator's), that copy is
+// removed first: it may have been delivered MaxDeliver times, and then is
+// never delivered again; and once the server's de-duplication window has
+// passed, a copy published beside it would be played twice. A worker still
+// playing the old copy sends a result that counts all the same.
+func enqueue(ctx context.Context, js jetstream.JetStream, b *Batch, old bool) (uint64, error) {
+	data, err := json.Marshal(b)
+	if err != nil {
+		return 0, err
+	}
+	if old {
+		if err := unqueue(ctx, js, b); err != nil {
+			return 0, err
+		}
+	}
+	ack, err := js.PublishMsg(ctx, &nats.Msg{Subject: batchSubject(b), Data: data})
+	if err != nil {
+		return 0, err
+	}
+	return ack.Sequence, nil
+}
+
+// unqueue removes b's copies from the queue, whether a worker plays them
+// or not.
+func unqueue(ctx context.Context, js jetstream.JetStream, b *Batch) error {
+	s, err := js.Stream(ctx, BatchStream)
+	if err == nil {
+		err = s.Purge(ctx, jetstream.WithPurgeSubject(batchSubject(b)))
+	}
+	if err != nil {
+		return fmt.Errorf("removing a copy of batch %s from the queue: %w", describe(b), err)
+	}
+	return nil
 }
 
 // describe names a batch in messages.

@@ -227,7 +227,8 @@ func (w *Worker) play(ctx context.Context, js jetstream.JetStream, msg jetstream
 	msg.Ack()
 }
 
-// publish sends a batch's result, its key as message id, retrying through
+// publish sends a batch's result, its key as message id (none for an
+// error result), retrying through
 // a network break until ctx ends. A result larger than the server takes is
 // replaced by an error result saying so.
 func (w *Worker) publish(ctx context.Context, js jetstream.JetStream, b *Batch, r Result) error {
@@ -243,8 +244,14 @@ func (w *Worker) publish(ctx context.Context, js jetstream.JetStream, b *Batch, 
 		}
 	}
 	msg := &nats.Msg{Subject: resultSubject(b.Run, b.Seed), Data: data}
+	id := []jetstream.PublishOpt{jetstream.WithMsgID(r.Key)}
+	if r.Error != "" {
+		// A refusal or failure has no message id: it must not make the
+		// result of a later delivery (a right worker's) a duplicate.
+		id = nil
+	}
 	for {
-		_, err := js.PublishMsg(ctx, msg, jetstream.WithMsgID(r.Key))
+		_, err := js.PublishMsg(ctx, msg, id...)
 		if err == nil || ctx.Err() != nil || w.Conn.IsClosed() {
 			return err
 		}
