@@ -196,46 +196,13 @@ func TestWorkersKilledAndCoordinatorResumed(t *testing.T) {
 		return ps.start(t, "worker "+name, bin, "worker", "-connect", url, "-concurrency", "1", "-slots", "1", "-name", name)
 	}
 	a, b := worker("a"), worker("b")
-	nc, err := nats.Connect(url, nats.NoReconnect())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	js, err := jetstream.New(nc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// inHand is the number of batches delivered to workers and not yet
-	// acknowledged (-1 when the server does not answer).
-	inHand := func() int {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		cons, err := js.Consumer(ctx, cluster.BatchStream, cluster.WorkerGroup)
-		if err != nil {
-			return -1
-		}
-		info, err := cons.Info(ctx)
-		if err != nil {
-			return -1
-		}
-		return info.NumAckPending
-	}
+	q := watchQueue(t, url)
+	defer q.close()
 
 	// Once the first generation is recorded, kill worker a in the middle
-	// of a batch: a is frozen (SIGSTOP) while the batches in hand are
-	// counted; two in hand, of which b holds at most one, means a holds
-	// one, and a frozen worker cannot finish it before the kill.
+	// of a batch.
 	coord.waitUntil(t, "the first generation", wait, func() bool { return records(t, dir) >= 1 })
-	coord.waitUntil(t, "both workers in the middle of a batch", wait, func() bool {
-		a.signal(t, syscall.SIGSTOP)
-		if inHand() >= 2 {
-			a.signal(t, syscall.SIGKILL)
-			return true
-		}
-		a.signal(t, syscall.SIGCONT)
-		return false
-	})
-	a.wait(t, wait)
+	killHoldingBatch(t, coord, a, q, wait)
 	killedIn := records(t, dir)
 	t.Logf("worker a killed holding a batch, %d generations recorded", killedIn)
 	if killedIn >= steps {
@@ -245,11 +212,11 @@ func TestWorkersKilledAndCoordinatorResumed(t *testing.T) {
 	// the next generation is recorded, b has played it. Then kill the
 	// coordinator while b plays a batch.
 	coord.waitUntil(t, "a generation after a's batch and b in the middle of a batch", wait, func() bool {
-		return records(t, dir) >= killedIn+2 && inHand() >= 1
+		return records(t, dir) >= killedIn+2 && q.inHand() >= 1
 	})
 	coord.signal(t, syscall.SIGKILL)
 	coord.wait(t, wait)
-	nc.Close()
+	q.close()
 	if n := records(t, dir); n >= steps {
 		t.Fatalf("the coordinator was killed after the last generation (%d recorded): make the run longer", n)
 	} else {
@@ -277,9 +244,68 @@ func TestWorkersKilledAndCoordinatorResumed(t *testing.T) {
 	}
 }
 
+// queueWatch reads the state of the workers' consumer on a NATS server.
+type queueWatch struct {
+	nc *nats.Conn
+	js jetstream.JetStream
+}
+
+// watchQueue connects to the server at url (no reconnection: the watch
+// ends with the server).
+func watchQueue(t testing.TB, url string) *queueWatch {
+	t.Helper()
+	nc, err := nats.Connect(url, nats.NoReconnect())
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		nc.Close()
+		t.Fatal(err)
+	}
+	return &queueWatch{nc: nc, js: js}
+}
+
+func (q *queueWatch) close() { q.nc.Close() }
+
+// inHand is the number of batches delivered to workers and not yet
+// acknowledged (-1 when the server does not answer).
+func (q *queueWatch) inHand() int {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cons, err := q.js.Consumer(ctx, cluster.BatchStream, cluster.WorkerGroup)
+	if err != nil {
+		return -1
+	}
+	info, err := cons.Info(ctx)
+	if err != nil {
+		return -1
+	}
+	return info.NumAckPending
+}
+
+// killHoldingBatch kills worker a (SIGKILL) while it holds a batch and
+// waits for its end. a and the one other worker play one batch at a time
+// (-slots 1): a is frozen (SIGSTOP) while the batches in hand are
+// counted; two in hand, of which the other holds at most one, means a
+// holds one, and a frozen worker cannot finish it before the kill.
+func killHoldingBatch(t testing.TB, coord, a *process, q *queueWatch, wait time.Duration) {
+	t.Helper()
+	coord.waitUntil(t, "both workers in the middle of a batch", wait, func() bool {
+		a.signal(t, syscall.SIGSTOP)
+		if q.inHand() >= 2 {
+			a.signal(t, syscall.SIGKILL)
+			return true
+		}
+		a.signal(t, syscall.SIGCONT)
+		return false
+	})
+	a.wait(t, wait)
+}
+
 // records is the number of generations recorded in the run directory so
 // far (lines of generations.jsonl; 0 before the first).
-func records(t *testing.T, dir string) int {
+func records(t testing.TB, dir string) int {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(dir, tune.FileRecords))
 	if err != nil && !os.IsNotExist(err) {
@@ -290,7 +316,7 @@ func records(t *testing.T, dir string) int {
 
 // freeLoopbackAddr is 127.0.0.1:PORT with a port that was free a moment
 // ago.
-func freeLoopbackAddr(t *testing.T) string {
+func freeLoopbackAddr(t testing.TB) string {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -314,7 +340,7 @@ type process struct {
 	err  error         // Wait's, once done
 }
 
-func (ps *processes) start(t *testing.T, name, bin string, args ...string) *process {
+func (ps *processes) start(t testing.TB, name, bin string, args ...string) *process {
 	t.Helper()
 	p := &process{name: name, cmd: exec.Command(bin, args...), out: newNotifyBuffer(), done: make(chan struct{})}
 	p.cmd.Stdout, p.cmd.Stderr = p.out, p.out
@@ -344,7 +370,7 @@ func (p *process) exited() bool {
 	}
 }
 
-func (p *process) signal(t *testing.T, sig syscall.Signal) {
+func (p *process) signal(t testing.TB, sig syscall.Signal) {
 	t.Helper()
 	if err := p.cmd.Process.Signal(sig); err != nil {
 		t.Fatalf("%s: %v: %v\n%s", p.name, sig, err, p.out.String())
@@ -353,7 +379,7 @@ func (p *process) signal(t *testing.T, sig syscall.Signal) {
 
 // wait waits for the process to end and returns Wait's error; it fails
 // the test after timeout.
-func (p *process) wait(t *testing.T, timeout time.Duration) error {
+func (p *process) wait(t testing.TB, timeout time.Duration) error {
 	t.Helper()
 	select {
 	case <-p.done:
@@ -366,7 +392,7 @@ func (p *process) wait(t *testing.T, timeout time.Duration) error {
 
 // waitFor waits until the process has printed text; it fails the test if
 // the process ends first or after timeout.
-func (p *process) waitFor(t *testing.T, text string, timeout time.Duration) {
+func (p *process) waitFor(t testing.TB, text string, timeout time.Duration) {
 	t.Helper()
 	deadline := time.After(timeout)
 	for {
@@ -389,7 +415,7 @@ func (p *process) waitFor(t *testing.T, text string, timeout time.Duration) {
 
 // waitUntil checks cond every 10 ms until it holds; it fails the test if
 // the process ends first or after timeout.
-func (p *process) waitUntil(t *testing.T, what string, timeout time.Duration, cond func() bool) {
+func (p *process) waitUntil(t testing.TB, what string, timeout time.Duration, cond func() bool) {
 	t.Helper()
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
