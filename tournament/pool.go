@@ -76,6 +76,15 @@ type Runner struct {
 	// takes them back at the end of the run, so that repeated runs do not
 	// reallocate transposition tables. Nil: each run allocates its own.
 	Engines *EnginePool
+	// Remote, when set, plays the games elsewhere (the workers of package
+	// tune/cluster) in batches of RemoteBatch games (default
+	// DefaultRemoteBatch), Concurrency batches at once (default 4); every
+	// entrant must then be an in-process engine. The table, SPRT,
+	// PairingStop, Resume and OnGame work as in-process: with fixed-depth
+	// engines the table equals the in-process run's. Games of a batch in
+	// flight when the SPRT or a PairingStop decides are dropped.
+	Remote      Remote
+	RemoteBatch int
 }
 
 // job is one scheduled game.
@@ -140,7 +149,16 @@ func (r *Runner) Run(ctx context.Context, fixtures []Fixture) (*Table, error) {
 		return nil, err
 	}
 	stops := newPairingStops(fixtures, r.PairingStop != nil)
+	var set GameSet
 	conc := r.Concurrency
+	if r.Remote != nil {
+		if set, err = r.gameSet(); err != nil {
+			return nil, err
+		}
+		if conc <= 0 {
+			conc = 4
+		}
+	}
 	if conc <= 0 {
 		conc = runtime.GOMAXPROCS(0)
 	}
@@ -175,8 +193,37 @@ func (r *Runner) Run(ctx context.Context, fixtures []Fixture) (*Table, error) {
 		return nil
 	})
 
+	send := func(rec GameRecord) error {
+		select {
+		case results <- rec:
+			return nil
+		case <-gctx.Done():
+			return gctx.Err()
+		}
+	}
+	// A remote batch that fails cancels the others' with its error.
+	remoteCtx, fail := context.WithCancelCause(playCtx)
+	defer fail(nil)
 	wg := errgroup.Group{}
 	for range conc {
+		if r.Remote != nil {
+			wg.Go(func() error {
+				err := r.playRemote(remoteCtx, set, feed, send)
+				switch {
+				case err == nil:
+					return nil
+				case playCtx.Err() != nil && gctx.Err() == nil:
+					for range feed { // stopped by the SPRT: drop the batch
+					}
+					return nil
+				case remoteCtx.Err() != nil && !errors.Is(context.Cause(remoteCtx), context.Canceled):
+					return context.Cause(remoteCtx) // another batch's failure
+				}
+				fail(err)
+				return err
+			})
+			continue
+		}
 		wg.Go(func() error {
 			w := newWorker(r, pool)
 			defer w.close()
@@ -188,10 +235,8 @@ func (r *Runner) Run(ctx context.Context, fixtures []Fixture) (*Table, error) {
 					}
 					return fmt.Errorf("game %d (%s vs %s): %w", j.game, r.Entrants[j.black].Name, r.Entrants[j.white].Name, err)
 				}
-				select {
-				case results <- rec:
-				case <-gctx.Done():
-					return gctx.Err()
+				if err := send(rec); err != nil {
+					return err
 				}
 			}
 			return nil

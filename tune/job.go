@@ -48,9 +48,27 @@ type Options struct {
 	// to play games elsewhere. It must honour the config's pairs and give
 	// the same outcomes for the same seed and matches.
 	Referee optimize.Referee
+	// Remote, when set, plays the games of the verification ladder and of
+	// the Elo-of-best measurements (validation.elo_every) elsewhere, in
+	// batches (tournament.Runner.Remote; tune/cluster's Coordinator):
+	// with fixed-depth engines their results equal the in-process ones.
+	Remote tournament.Remote
+	// Bind, when set, is called by Sweep with each seed's job before it
+	// plays (to point a referee given in Referee at that run, e.g. a
+	// cluster coordinator); an error stops the sweep. Start and Resume do
+	// not call it: their caller holds the job.
+	Bind func(*Job) error
 	// Concurrency, when not nil, replaces the config's concurrency (the one
 	// key a resume may change: results do not depend on it).
 	Concurrency *int
+}
+
+// GameLogger is a referee (Options.Referee) that can pass the games it
+// plays on, for output.games: the job calls SetGameLog before the first
+// game, and the referee then calls log with every game of each call in
+// game order, numbered as VectorReferee.GameLog numbers them.
+type GameLogger interface {
+	SetGameLog(log func(tournament.GameRecord) error)
 }
 
 // Events are progress callbacks; any may be nil. They are called from the
@@ -314,6 +332,13 @@ func newJob(cfg Config, rd *results.RunDir, opts Options) (*Job, error) {
 		return nil, err
 	}
 	j := &Job{cfg: cfg, spec: spec, dir: rd, opts: opts, ref: opts.Referee}
+	logGame := func(g tournament.GameRecord) error {
+		j.games = append(j.games, g)
+		return nil
+	}
+	if gl, ok := j.ref.(GameLogger); ok && cfg.Output.Games {
+		gl.SetGameLog(logGame)
+	}
 	if j.ref == nil {
 		vr, err := NewReferee(cfg)
 		if err != nil {
@@ -321,10 +346,7 @@ func newJob(cfg Config, rd *results.RunDir, opts Options) (*Job, error) {
 		}
 		vr.Progress = opts.Events.Games
 		if cfg.Output.Games {
-			vr.GameLog = func(g tournament.GameRecord) error {
-				j.games = append(j.games, g)
-				return nil
-			}
+			vr.GameLog = logGame
 		}
 		j.ref = vr
 	}

@@ -76,6 +76,11 @@ func Sweep(ctx context.Context, cfg Config, seeds []int64, dir string, opts Opti
 				return dirs, err
 			}
 		}
+		if opts.Bind != nil {
+			if err := opts.Bind(job); err != nil {
+				return dirs, err
+			}
+		}
 		if err := job.Run(ctx); err != nil {
 			return dirs, err
 		}

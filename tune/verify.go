@@ -12,6 +12,10 @@ import (
 	"github.com/roadtune/roadtune/tournament/stats"
 )
 
+// remoteBatches is the number of batches of a verification match in
+// flight on workers (Options.Remote): enough to keep several workers busy.
+const remoteBatches = 8
+
 // verificationSeed separates the verification openings from the run's.
 const verificationSeed = 0x76616c6964 // "valid"
 
@@ -58,6 +62,9 @@ func (j *Job) play(ctx context.Context, m match) (tournament.Summary, *tournamen
 		Concurrency: j.cfg.Concurrency,
 		Progress:    m.progress,
 		SPRT:        m.sprt,
+	}
+	if j.opts.Remote != nil {
+		r.Remote, r.Concurrency = j.opts.Remote, remoteBatches
 	}
 	start := time.Now()
 	table, err := r.Run(ctx, tournament.HeadToHead(0, 1, m.pairs))

@@ -120,16 +120,6 @@ func TestClusterFlagsRefuseBadUse(t *testing.T) {
 			t.Errorf("%v: wrote %s", c.args, dir)
 		}
 	}
-	withGames := filepath.Join(t.TempDir(), "games.toml")
-	data, _ := os.ReadFile(cfg)
-	os.WriteFile(withGames, append(data, "[output]\ngames = true\n"...), 0o644)
-	dir := filepath.Join(t.TempDir(), "run")
-	if code, _, errs := runTune(t, "-config", withGames, "-out", dir, "-listen", "127.0.0.1:0"); code != 2 || !strings.Contains(errs, "output.games") {
-		t.Errorf("output.games on workers: exit %d, %q", code, errs)
-	}
-	if _, err := os.Stat(dir); err == nil {
-		t.Errorf("output.games on workers: wrote %s", dir)
-	}
 	if code, _, errs := runTune(t, "worker"); code != 2 || !strings.Contains(errs, "-connect") {
 		t.Errorf("worker without -connect: exit %d, %q", code, errs)
 	}
@@ -459,4 +449,28 @@ func (b *notifyBuffer) snapshot() (string, <-chan struct{}) {
 func (b *notifyBuffer) String() string {
 	s, _ := b.snapshot()
 	return s
+}
+
+// TestSweepOnWorkers: -seeds with -listen plays every seed's run through
+// one embedded server (its storage beside the runs) and leaves each the
+// in-process sweep's records and verification.
+func TestSweepOnWorkers(t *testing.T) {
+	cfg := writeConfig(t, "pso", 2)
+	straight := filepath.Join(t.TempDir(), "straight")
+	if code, _, errs := runTune(t, "-config", cfg, "-out", straight, "-quiet", "-seeds", "1,2"); code != 0 {
+		t.Fatalf("in-process sweep: exit %d: %s", code, errs)
+	}
+	sweep := filepath.Join(t.TempDir(), "sweep")
+	code, _, errs := runTune(t, "-config", cfg, "-out", sweep, "-quiet", "-seeds", "1,2", "-listen", "127.0.0.1:0")
+	if code != 0 {
+		t.Fatalf("sweep on workers: exit %d: %s", code, errs)
+	}
+	for _, seed := range []string{"seed-1", "seed-2"} {
+		if got, want := finished(t, filepath.Join(sweep, seed)), finished(t, filepath.Join(straight, seed)); got != want {
+			t.Errorf("%s through workers:\n%s\nin-process:\n%s", seed, got, want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(sweep, cluster.DirNATS)); err != nil {
+		t.Errorf("no JetStream storage in the sweep directory: %v", err)
+	}
 }

@@ -128,19 +128,23 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if *quiet {
 		opts.Log = nil
 	}
-	sess, err := cl.session(stderr)
+	var workers func(cluster.Snapshot) // the live view of the workers, after the bar's label
+	if !*quiet {
+		workers = func(s cluster.Snapshot) { disp.Status(s.String()) }
+	}
+	sess, err := cl.session(stderr, workers)
 	if err != nil {
 		return exitCode(err, stderr)
 	}
 	if sess != nil {
 		defer sess.Close()
-		opts.Referee = sess.Referee()
+		opts.Referee, opts.Remote = sess.Referee(), sess.Referee()
 	}
 	var job *tune.Job
 	if *resume != "" {
 		for name := range set {
 			if name != "resume" && name != "concurrency" && name != "quiet" && name != "http" && !slices.Contains(clusterFlagNames, name) {
-				fmt.Fprintf(stderr, "tune: -%s cannot be given with -resume: a resumed run keeps its config (only -concurrency, -quiet, -http and -listen, -nats, -token-file, -local-worker, -ack-wait may change)\n", name)
+				fmt.Fprintf(stderr, "tune: -%s cannot be given with -resume: a resumed run keeps its config (only -concurrency, -quiet, -http and -listen, -nats, -token-file, -local-worker, -tls-cert, -tls-key, -tls-ca, -ack-wait may change)\n", name)
 				return 2
 			}
 		}
@@ -171,16 +175,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			return exitCode(usageError{err}, stderr)
 		}
-		if sess != nil {
-			if err := cluster.Fits(cfg); err != nil {
-				return exitCode(usageError{err}, stderr)
-			}
-		}
 		dir := *out
 		if *seedList != "" {
-			if sess != nil {
-				return exitCode(usageError{errors.New("-seeds cannot be played on workers yet (-listen, -nats)")}, stderr)
-			}
 			if set["seed"] {
 				return exitCode(usageError{errors.New("-seed and -seeds cannot be combined")}, stderr)
 			}
@@ -193,6 +189,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			}
 			if err := live.Serve(dir, stderr); err != nil {
 				return exitCode(err, stderr)
+			}
+			if sess != nil { // one server for the sweep, its storage beside the seeds' runs
+				if err := os.MkdirAll(dir, 0o755); err != nil {
+					return exitCode(err, stderr)
+				}
+				if err := sess.StartGames(ctx, filepath.Join(dir, cluster.DirNATS), filepath.Base(filepath.Clean(dir)), cfg.Concurrency); err != nil {
+					return exitCode(err, stderr)
+				}
+				opts.Bind = func(j *tune.Job) error { return sess.Bind(j, opts.Events.Games) }
 			}
 			dirs, err := tune.Sweep(ctx, cfg, seeds, dir, opts)
 			disp.End()

@@ -1,34 +1,16 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"net/http"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/roadtune/roadtune/internal/tunetest"
 )
-
-// syncBuffer is a bytes.Buffer safe for a writer and a reader at once.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 var urlRE = regexp.MustCompile(`http://127\.0\.0\.1:[0-9]+/`)
 
@@ -37,7 +19,7 @@ func TestServe(t *testing.T) {
 	if code, _, errb := runTune(t, "-config", writeConfig(t, "ga", 2), "-out", dir, "-quiet", "-http", "127.0.0.1:0"); code != 0 || !urlRE.MatchString(errb) {
 		t.Fatalf("tune -http: exit %d, stderr %q", code, errb)
 	}
-	var out, errb syncBuffer
+	var out, errb tunetest.SyncBuffer
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan int, 1)
 	go func() { done <- run(ctx, []string{"serve", "-http", "127.0.0.1:0", dir}, &out, &errb) }()

@@ -95,7 +95,7 @@ func (d *Display) Update(done, total int) {
 	step := d.Steps > 0 && (all-d.lastShown >= max(want/d.Steps, 1) || all == want)
 	if step || now.Sub(d.lastPrint) >= Interval {
 		d.lastPrint, d.lastShown = now, all
-		plainLine(d.out, d.label, all, want, d.start, now)
+		plainLine(d.out, d.label, "", all, want, d.start, now)
 	}
 }
 
@@ -107,14 +107,18 @@ func setBar(bar *progressbar.ProgressBar, all, want int) {
 	_ = bar.Set(all)
 }
 
-// plainLine is the progress line printed where no bar can be drawn.
-func plainLine(out io.Writer, label string, all, want int, start, now time.Time) {
+// plainLine is the progress line printed where no bar can be drawn;
+// status, when not empty, ends it after " · ".
+func plainLine(out io.Writer, label, status string, all, want int, start, now time.Time) {
 	rate := float64(all) / max(now.Sub(start).Seconds(), 1e-9)
 	eta := "?"
 	if rate > 0 && want >= all {
 		eta = (time.Duration(float64(want-all)/rate) * time.Second).Round(time.Second).String()
 	}
-	fmt.Fprintf(out, "%s: %d/%d games, %.1f games/s, elapsed %s, ETA %s\n", label, all, want, rate, now.Sub(start).Round(time.Second), eta)
+	if status != "" {
+		status = " · " + status
+	}
+	fmt.Fprintf(out, "%s: %d/%d games, %.1f games/s, elapsed %s, ETA %s%s\n", label, all, want, rate, now.Sub(start).Round(time.Second), eta, status)
 }
 
 // End finishes the task's bar.

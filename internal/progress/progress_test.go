@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestPlainLinesAddUpBatches drives a task of two batches (a GA generation:
@@ -56,4 +57,30 @@ func TestBarMode(t *testing.T) {
 	if !strings.Contains(out.String(), "validation") {
 		t.Fatalf("bar output %q lacks the label", out.String())
 	}
+}
+
+// TestRunStatus: the status ends the plain lines and follows the label
+// on the bar, across steps.
+func TestRunStatus(t *testing.T) {
+	var out bytes.Buffer
+	r := NewRun(&out, false, false)
+	r.Plan("generation 1/2", 8)
+	r.Status("2 workers, 1 batch in flight")
+	r.lastPrint = time.Time{} // as if Interval had passed
+	r.Games(2, 4)
+	if got := out.String(); !strings.HasPrefix(got, "generation 1/2: 2/8 games") || !strings.HasSuffix(got, " · 2 workers, 1 batch in flight\n") {
+		t.Errorf("plain line %q", got)
+	}
+	b := NewRun(&out, true, false)
+	b.Plan("generation 1/2", 8)
+	b.Status("1 worker")
+	b.Step("generation 2/2", 4, 4)
+	if got := b.describe(); got != "generation 2/2 · 1 worker" {
+		t.Errorf("bar description %q", got)
+	}
+	b.Status("")
+	if got := b.describe(); got != "generation 2/2" {
+		t.Errorf("bar description without a status %q", got)
+	}
+	b.End()
 }

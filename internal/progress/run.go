@@ -21,6 +21,7 @@ type Run struct {
 	quiet     bool
 	bar       *progressbar.ProgressBar
 	label     string
+	status    string // Status: shown after the label
 	start     time.Time
 	lastPrint time.Time
 	played    int // games of completed steps, this session
@@ -48,7 +49,7 @@ func (r *Run) Plan(label string, total int) {
 	if r.quiet || !r.tty {
 		return
 	}
-	r.bar = newBar(r.out, label, total)
+	r.bar = newBar(r.out, r.describe(), total)
 	_ = r.bar.RenderBlank()
 }
 
@@ -77,7 +78,7 @@ func (r *Run) Step(label string, games, left int) {
 	r.label = label
 	r.total = r.played + left
 	if r.bar != nil {
-		r.bar.Describe(label)
+		r.bar.Describe(r.describe())
 	}
 	r.show()
 }
@@ -95,8 +96,31 @@ func (r *Run) show() {
 	}
 	if now := time.Now(); now.Sub(r.lastPrint) >= Interval {
 		r.lastPrint = now
-		plainLine(r.out, r.label, all, want, r.start, now)
+		plainLine(r.out, r.label, r.status, all, want, r.start, now)
 	}
+}
+
+// Status sets a short live text shown after the label, e.g. the
+// workers of a cluster run ("" for none): on the bar after " · " from its
+// next redraw, at the end of the plain lines. It may change at any time.
+func (r *Run) Status(s string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if s == r.status {
+		return
+	}
+	r.status = s
+	if r.bar != nil {
+		r.bar.Describe(r.describe())
+	}
+}
+
+// describe is the bar's description: the label, then the status.
+func (r *Run) describe() string {
+	if r.status == "" {
+		return r.label
+	}
+	return r.label + " · " + r.status
 }
 
 // Write prints p above the bar (it is how the run's lines reach the

@@ -23,8 +23,9 @@ import (
 // refuses the batches instead of playing different games.
 const EngineBuild = "roadtune-play-1"
 
-// protocol is the version of the batch and result messages.
-const protocol = 1
+// protocol is the version of the batch and result messages (2: games
+// batches and game records).
+const protocol = 2
 
 // The JetStream names: a work-queue stream of batches (one subject per
 // batch), a stream of results (one subject per run and call seed) and the
@@ -105,13 +106,15 @@ func Fingerprint(build string, s Setup) string {
 // worker needs to play them.
 type Batch struct {
 	Protocol    int              `json:"protocol"`
-	Build       string           `json:"build"`       // the coordinator's EngineBuild
-	Fingerprint string           `json:"fingerprint"` // Fingerprint(Build, Setup)
+	Kind        string           `json:"kind,omitempty"` // "" (kindGames: a GamesBatch)
+	Build       string           `json:"build"`          // the coordinator's EngineBuild
+	Fingerprint string           `json:"fingerprint"`    // Fingerprint(Build, Setup)
 	Run         string           `json:"run"`
 	Seed        uint64           `json:"seed"`
 	First       int              `json:"first"`
 	Total       int              `json:"total"`
-	Sample      bool             `json:"sample,omitempty"` // return the positions too (optimize.Sampler)
+	Sample      bool             `json:"sample,omitempty"`  // return the positions too (optimize.Sampler)
+	Games       bool             `json:"records,omitempty"` // return the game records too (output.games)
 	Setup       Setup            `json:"setup"`
 	Matches     []optimize.Match `json:"matches"`
 }
@@ -137,20 +140,21 @@ type Result struct {
 	Worker    string              `json:"worker"`
 	Outcomes  []optimize.Outcome  `json:"outcomes,omitempty"`
 	Positions []optimize.Position `json:"positions,omitempty"`
-	Seconds   float64             `json:"seconds"` // wall time of the play
-	Error     string              `json:"error,omitempty"`
+	// Records are a GamesBatch's games in order, or a Batch's games
+	// (Batch.Games) in game order, numbered as in the whole call.
+	Records []tournament.GameRecord `json:"records,omitempty"`
+	Seconds float64                 `json:"seconds"` // wall time of the play
+	Error   string                  `json:"error,omitempty"`
 }
 
-// batchSubject is where a batch is queued: a subject of its own (its key),
-// so that the coordinator can find and replace a copy an earlier call
+// batchSubject is where the batch with key is queued: a subject of its
+// own, so that the coordinator can find and replace a copy an earlier call
 // left in the queue.
-func batchSubject(b *Batch) string { return batchSubjects + b.Key() }
+func batchSubject(key string) string { return batchSubjects + key }
 
-// callBatches matches the subjects of the batches of a run's calls with
-// seed (Key begins with run and seed).
-func callBatches(run string, seed uint64) string {
-	return fmt.Sprintf("%s%s.%016x.>", batchSubjects, run, seed)
-}
+// runBatches matches the subjects of a run's batches (the key of a Batch
+// and of a GamesBatch begins with the run).
+func runBatches(run string) string { return batchSubjects + run + ".>" }
 
 // resultSubject is where the results of one call (run, seed) go.
 func resultSubject(run string, seed uint64) string {

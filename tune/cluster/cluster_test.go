@@ -95,15 +95,22 @@ func testReferee() *tune.VectorReferee {
 	return &tune.VectorReferee{Schema: engine.Symmetric, Settings: s, Pairs: 2, MaxMoves: 40, EarlyStop: "decided", Concurrency: 2}
 }
 
+// inProcess is what the in-process referee's Sample gives.
+func inProcess(t *testing.T, seed uint64, matches []optimize.Match) ([]optimize.Outcome, []optimize.Position) {
+	t.Helper()
+	out, pos, err := testReferee().Sample(context.Background(), seed, matches)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out, pos
+}
+
 // TestCoordinatorEqualsInProcess: Play and Sample through two workers give
 // the in-process referee's outcomes and positions, and progress reaches
 // the games scheduled.
 func TestCoordinatorEqualsInProcess(t *testing.T) {
 	matches := testMatches(t)
-	wantOut, wantPos, err := testReferee().Sample(context.Background(), 21, matches)
-	if err != nil {
-		t.Fatal(err)
-	}
+	wantOut, wantPos := inProcess(t, 21, matches)
 	c := newCluster(t, testReferee())
 	var last [2]int
 	c.coord.Progress = func(done, total int) { last = [2]int{done, total} }
@@ -165,14 +172,7 @@ func TestJobsEqualInProcess(t *testing.T) {
 // without wall times, then best.json's vector.
 func runSteps(t *testing.T, cfg tune.Config, opts tune.Options) []string {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "run")
-	j, err := tune.Start(cfg, dir, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := j.Steps(context.Background(), 100); err != nil {
-		t.Fatal(err)
-	}
+	dir := stepped(t, cfg, opts)
 	data, err := os.ReadFile(filepath.Join(dir, tune.FileRecords))
 	if err != nil {
 		t.Fatal(err)
@@ -273,22 +273,78 @@ func TestDuplicatesAreIgnored(t *testing.T) {
 	}
 }
 
-// TestForeignFingerprintIsRefused: a worker of another engine build
-// terminates the batch and the call fails naming both builds. The call
-// made again at once (the run resumed) with a right worker plays the
-// batch: the stored refusal is not final.
+// TestForeignFingerprintIsRefused: batches only a worker of another
+// engine build takes are given back until their deliveries run out; the
+// call then fails naming the refusal (the fingerprint and both builds),
+// and the coordinator logs the refusal once. The call made again at once
+// (the run resumed) with a right worker queues the batches again, which
+// the consumer no longer delivers, and plays them.
 func TestForeignFingerprintIsRefused(t *testing.T) {
 	c := newCluster(t, testReferee())
+	c.coord.MaxDeliver = 2
+	var log tunetest.SyncBuffer
+	c.coord.Log = &log
 	stop := c.worker(t, &Worker{Conn: c.dial(t, "old"), Name: "old", Build: "roadtune-play-0"})
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	_, err := c.coord.Play(ctx, 3, testMatches(t))
-	if err == nil || !strings.Contains(err.Error(), "fingerprint") || !strings.Contains(err.Error(), "roadtune-play-0") || !strings.Contains(err.Error(), EngineBuild) {
-		t.Fatalf("error %v, want a refusal naming the fingerprint and both builds", err)
+	if err == nil || !strings.Contains(err.Error(), "delivered 2 times") || !strings.Contains(err.Error(), "refused by worker old: fingerprint") ||
+		!strings.Contains(err.Error(), "roadtune-play-0") || !strings.Contains(err.Error(), EngineBuild) {
+		t.Fatalf("error %v, want a batch delivered 2 times, refused for its fingerprint naming both builds", err)
+	}
+	if n := strings.Count(log.String(), "worker old refuses batches"); n != 1 {
+		t.Errorf("%d refusal lines, want 1 (once per worker and reason):\n%s", n, log.String())
 	}
 	stop()
 	c.wg.Wait()
 	playsAgain(t, c, 3, testMatches(t))
+}
+
+// lineWriter sends each write to a channel.
+type lineWriter chan string
+
+func (w lineWriter) Write(p []byte) (int, error) {
+	w <- string(p)
+	return len(p), nil
+}
+
+// TestRefusedBatchesGoToOtherWorkers: a worker of another engine build
+// takes batches first and gives them back; a compatible worker started
+// after the first refusal plays them, and the results equal the
+// in-process referee's.
+func TestRefusedBatchesGoToOtherWorkers(t *testing.T) {
+	matches := testMatches(t)
+	wantOut, wantPos := inProcess(t, 8, matches)
+	c := newCluster(t, testReferee())
+	lines := make(lineWriter, 100)
+	c.coord.Log = lines
+	c.worker(t, &Worker{Conn: c.dial(t, "old"), Name: "old", Build: "roadtune-play-0", Concurrency: 1})
+	type result struct {
+		out []optimize.Outcome
+		pos []optimize.Position
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		out, pos, err := c.coord.Sample(context.Background(), 8, matches)
+		done <- result{out, pos, err}
+	}()
+	select {
+	case line := <-lines:
+		if !strings.Contains(line, "worker old refuses batches") {
+			t.Errorf("coordinator line %q, want the refusal", line)
+		}
+	case r := <-done:
+		t.Fatalf("the call ended before any refusal: %v", r.err)
+	}
+	c.worker(t, &Worker{Conn: c.dial(t, "new"), Name: "new", Concurrency: 1})
+	r := <-done
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	if !reflect.DeepEqual(r.out, wantOut) || !reflect.DeepEqual(r.pos, wantPos) {
+		t.Fatalf("with a foreign worker: %v and %d positions, in-process %v and %d", r.out, len(r.pos), wantOut, len(wantPos))
+	}
 }
 
 // TestMaxDeliveriesFailTheCall: a batch taken and never acknowledged

@@ -18,8 +18,8 @@
 // result it already has. A call made again (a restarted coordinator's
 // step) takes the results already stored and queues only the other
 // batches, each replacing any copy of it an earlier call left in the
-// queue; a refusal or failure stored before the call is not final there:
-// its batch is played again.
+// queue; an error result stored before the call is not final there: its
+// batch is played again.
 package cluster
 
 import (
@@ -27,13 +27,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/roadtune/roadtune/optimize"
+	"github.com/roadtune/roadtune/tournament"
 	"github.com/roadtune/roadtune/tune"
 )
 
@@ -66,21 +69,33 @@ type Coordinator struct {
 	// Build is the engine build announced in batches (default EngineBuild);
 	// tests change it.
 	Build string
+	// Log, when set, receives a line when a worker refuses batches (once
+	// per worker and reason).
+	Log io.Writer
 
-	mu sync.Mutex
-	js jetstream.JetStream
+	mu       sync.Mutex
+	js       jetstream.JetStream
+	refusals map[string]bool // logged
+	gameLog  func(tournament.GameRecord) error
 }
+
+// SetGameLog makes every later call ask the workers for the game records
+// too and pass them to log in game order once the call's batches are all
+// in (tune.GameLogger, for output.games).
+func (c *Coordinator) SetGameLog(log func(tournament.GameRecord) error) { c.gameLog = log }
 
 var (
 	_ optimize.Referee = (*Coordinator)(nil)
 	_ optimize.Sampler = (*Coordinator)(nil)
+	_ tune.GameLogger  = (*Coordinator)(nil)
 )
 
 // Play plays the matches on the workers and returns their outcomes in
 // order: those tune.VectorReferee.Play gives with the same settings and
-// seed. Errors: no connection or queue, a batch a worker refused or could
-// not play (its reason), a batch delivered MaxDeliver times without a
-// result, a cancelled ctx (wrapping ctx.Err()).
+// seed. A batch a worker refuses (Refusal) goes to another worker.
+// Errors: no connection or queue, a batch a worker could not read or
+// play (its reason), a batch delivered MaxDeliver times without a result
+// (with the refusals of it seen), a cancelled ctx (wrapping ctx.Err()).
 func (c *Coordinator) Play(ctx context.Context, seed uint64, matches []optimize.Match) ([]optimize.Outcome, error) {
 	out, _, err := c.call(ctx, seed, matches, false)
 	return out, err
@@ -93,8 +108,8 @@ func (c *Coordinator) Sample(ctx context.Context, seed uint64, matches []optimiz
 }
 
 // Prepare creates the queue (CreateQueue) if it is not there yet; the
-// first call does it otherwise. Errors: no connection, no referee
-// settings, a server without JetStream.
+// first call does it otherwise. Errors: no connection, a server without
+// JetStream.
 func (c *Coordinator) Prepare(ctx context.Context) error {
 	_, err := c.queue(ctx)
 	return err
@@ -107,8 +122,8 @@ func (c *Coordinator) queue(ctx context.Context) (jetstream.JetStream, error) {
 	if c.js != nil {
 		return c.js, nil
 	}
-	if c.Conn == nil || c.Referee == nil {
-		return nil, errors.New("cluster: the coordinator has no connection or no referee settings")
+	if c.Conn == nil {
+		return nil, errors.New("cluster: the coordinator has no connection")
 	}
 	js, err := jetstream.New(c.Conn)
 	if err != nil {
@@ -169,7 +184,7 @@ func (c *Coordinator) batches(seed uint64, matches []optimize.Match, sample bool
 	for first := 0; first < len(matches); first += per {
 		end := min(first+per, len(matches))
 		out = append(out, &Batch{Protocol: protocol, Build: build, Fingerprint: Fingerprint(build, setup),
-			Run: RunName(c.Run), Seed: seed, First: first, Total: len(matches), Sample: sample,
+			Run: RunName(c.Run), Seed: seed, First: first, Total: len(matches), Sample: sample, Games: c.gameLog != nil,
 			Setup: setup, Matches: matches[first:end]})
 	}
 	return out
@@ -189,23 +204,82 @@ func (c *Coordinator) call(ctx context.Context, seed uint64, matches []optimize.
 	if len(matches) == 0 {
 		return nil, nil, nil
 	}
-	js, err := c.queue(ctx)
+	if c.Referee == nil {
+		return nil, nil, errors.New("cluster: the coordinator has no referee settings")
+	}
+	batches := c.batches(seed, matches, sample)
+	out := make([]optimize.Outcome, len(matches))
+	var pos []optimize.Position
+	var games []tournament.GameRecord
+	pairs := SetupOf(c.Referee).Pairs
+	total, done := 2*pairs*len(matches), 0
+	parcels := make([]parcel, len(batches))
+	for i, b := range batches {
+		parcels[i] = parcel{batch: b, key: b.Key(), name: describe(b)}
+	}
+	err := c.exchange(ctx, batches[0].Run, resultSubject(batches[0].Run, seed), parcels, func(p parcel, r Result) error {
+		b := p.batch.(*Batch)
+		if len(r.Outcomes) != len(b.Matches) {
+			return fmt.Errorf("cluster: batch %s: worker %s returned %d outcomes", p.name, r.Worker, len(r.Outcomes))
+		}
+		copy(out[b.First:], r.Outcomes)
+		pos = append(pos, r.Positions...)
+		games = append(games, r.Records...)
+		done += 2 * pairs * len(b.Matches)
+		if c.Progress != nil {
+			c.Progress(done, total)
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, nil, err
 	}
-	batches := c.batches(seed, matches, sample)
-	run := batches[0].Run
+	// Each batch's positions are in game order; games of different
+	// batches interleave (tune.Range), so merge by game number.
+	slices.SortStableFunc(pos, func(a, b optimize.Position) int { return a.Game - b.Game })
+	if c.gameLog != nil {
+		slices.SortFunc(games, func(a, b tournament.GameRecord) int { return a.Game - b.Game })
+		for _, g := range games {
+			if err := c.gameLog(g); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	return out, pos, nil
+}
+
+// parcel is one batch on its way: the message (a *Batch or a
+// *GamesBatch), its key and its name in messages.
+type parcel struct {
+	batch any
+	key   string
+	name  string
+}
+
+// exchange queues the parcels (each on a subject of its own; not those
+// whose result is already stored, and each replacing any copy an earlier
+// call left in the queue) and hands each one's result (read from subject,
+// results stored before included) to got, once, until every parcel has
+// one. Errors: a worker's error
+// result, a batch a worker refused or that reached its maximum
+// deliveries, got's error, a cancelled ctx.
+func (c *Coordinator) exchange(ctx context.Context, run, subject string, parcels []parcel, got func(parcel, Result) error) error {
+	js, err := c.queue(ctx)
+	if err != nil {
+		return err
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
 	// Listen before publishing: for results (those already stored
-	// included, e.g. of a step a restarted coordinator plays again) and
-	// for the workers' consumer's advisories.
+	// included, e.g. of a step a restarted coordinator plays again), for
+	// the workers' consumer's advisories and for the workers' refusals
+	// (on one channel: in the order the server sent them).
 	results := make(chan jetstream.Msg, 64)
 	cons, err := js.OrderedConsumer(ctx, ResultStream, jetstream.OrderedConsumerConfig{
-		FilterSubjects: []string{resultSubject(run, seed)}, DeliverPolicy: jetstream.DeliverAllPolicy})
+		FilterSubjects: []string{subject}, DeliverPolicy: jetstream.DeliverAllPolicy})
 	if err != nil {
-		return nil, nil, fmt.Errorf("cluster: results of seed %d: %w", seed, err)
+		return fmt.Errorf("cluster: results on %s: %w", subject, err)
 	}
 	cc, err := cons.Consume(func(m jetstream.Msg) {
 		select {
@@ -214,130 +288,120 @@ func (c *Coordinator) call(ctx context.Context, seed uint64, matches []optimize.
 		}
 	})
 	if err != nil {
-		return nil, nil, fmt.Errorf("cluster: results of seed %d: %w", seed, err)
+		return fmt.Errorf("cluster: results on %s: %w", subject, err)
 	}
 	defer cc.Stop()
-	advisories := make(chan advisory, 16)
-	for _, kind := range []string{"MAX_DELIVERIES", "MSG_TERMINATED"} {
-		sub, err := c.Conn.Subscribe(fmt.Sprintf("$JS.EVENT.ADVISORY.CONSUMER.%s.%s.%s", kind, BatchStream, WorkerGroup), func(m *nats.Msg) {
-			a := advisory{kind: kind}
-			if json.Unmarshal(m.Data, &a) == nil {
-				select {
-				case advisories <- a:
-				case <-ctx.Done():
-				}
-			}
-		})
+	notes := make(chan *nats.Msg, 256)
+	for _, subject := range []string{advisorySubject("MAX_DELIVERIES"), advisorySubject("MSG_TERMINATED"), refusalSubject(run)} {
+		sub, err := c.Conn.ChanSubscribe(subject, notes)
 		if err != nil {
-			return nil, nil, fmt.Errorf("cluster: advisories: %w", err)
+			return fmt.Errorf("cluster: advisories: %w", err)
 		}
 		defer sub.Unsubscribe()
 	}
+	refused := map[string][]string{} // by batch key
 
-	pending := map[string]*Batch{}
-	for _, b := range batches {
-		pending[b.Key()] = b
+	pending := map[string]parcel{}
+	for _, p := range parcels {
+		pending[p.key] = p
 	}
-	out := make([]optimize.Outcome, len(matches))
-	var pos []optimize.Position
-	pairs := SetupOf(c.Referee).Pairs
-	total, done := 2*pairs*len(matches), 0
-	replaced := map[string]bool{} // batches whose copy left by an earlier call was replaced
-	// take reads a result message: a pending batch's outcomes are kept,
-	// a worker's refusal or failure is returned (stored says it was sent
-	// before this call: then it is ignored, the batch played again).
+	replaced := map[string]bool{} // parcels whose copy left by an earlier call was replaced
+	// take reads a result message: a pending parcel's result goes to got;
+	// a worker's error result fails the exchange, unless stored says it
+	// was sent before the exchange began (a dead coordinator's step made
+	// again): then it is not final, and the batch is played again.
 	take := func(m jetstream.Msg, stored bool) error {
 		r, err := decodeResult(m.Data())
 		if err != nil {
 			return nil // not a result of this protocol
 		}
-		b := pending[r.Key]
+		p, ok := pending[r.Key]
 		switch {
-		case b == nil:
-			return nil // a duplicate, or another call's with the same seed
+		case !ok:
+			return nil // a duplicate, or another call's on the same subject
 		case r.Error != "" && stored:
-			return nil // the worker that sent it may be gone or replaced
+			return nil
 		case r.Error != "":
-			return fmt.Errorf("cluster: batch %s: worker %s: %s", describe(b), r.Worker, r.Error)
-		case len(r.Outcomes) != len(b.Matches):
-			return fmt.Errorf("cluster: batch %s: worker %s returned %d outcomes", describe(b), r.Worker, len(r.Outcomes))
+			return fmt.Errorf("cluster: batch %s: worker %s: %s", p.name, r.Worker, r.Error)
 		}
-		copy(out[b.First:], r.Outcomes)
-		pos = append(pos, r.Positions...)
+		if err := got(p, r); err != nil {
+			return err
+		}
 		delete(pending, r.Key)
-		done += 2 * pairs * len(b.Matches)
-		if c.Progress != nil {
-			c.Progress(done, total)
-		}
 		if replaced[r.Key] { // the old copy was played after all: drop the new one if still queued
-			if err := unqueue(ctx, js, b); err != nil && ctx.Err() == nil {
+			if err := unqueue(ctx, js, p); err != nil && ctx.Err() == nil {
 				return fmt.Errorf("cluster: %w", err)
 			}
 		}
 		return nil
 	}
 
-	// Results stored before this call (a restarted coordinator's step
-	// played again) come first: their batches are not queued again.
-	stored, err := subjects(ctx, js, ResultStream, resultSubject(run, seed))
+	// Results stored before this exchange (a restarted coordinator's step
+	// made again) come first: their batches are not queued again.
+	stored, err := subjects(ctx, js, ResultStream, subject)
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
-	for range stored[resultSubject(run, seed)] {
+	for range stored[subject] {
 		select {
 		case <-ctx.Done():
-			return nil, nil, fmt.Errorf("cluster: %w", ctx.Err())
+			return fmt.Errorf("cluster: %w", ctx.Err())
 		case m := <-results:
 			if err := take(m, true); err != nil {
-				return nil, nil, err
+				return err
 			}
 		}
 	}
 
-	queued, err := subjects(ctx, js, BatchStream, callBatches(run, seed))
+	queued, err := subjects(ctx, js, BatchStream, runBatches(run))
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
-	bySeq := map[uint64]*Batch{}
-	for _, b := range batches {
-		if pending[b.Key()] == nil {
+	bySeq := map[uint64]string{}
+	for _, p := range parcels {
+		if _, ok := pending[p.key]; !ok {
 			continue
 		}
-		old := queued[batchSubject(b)] > 0
-		seq, err := enqueue(ctx, js, b, old)
+		old := queued[batchSubject(p.key)] > 0
+		seq, err := enqueue(ctx, js, p, old)
 		if err != nil {
 			if ctx.Err() != nil {
-				return nil, nil, fmt.Errorf("cluster: %w", ctx.Err())
+				return fmt.Errorf("cluster: %w", ctx.Err())
 			}
-			return nil, nil, fmt.Errorf("cluster: queueing batch %s: %w", describe(b), err)
+			return fmt.Errorf("cluster: queueing batch %s: %w", p.name, err)
 		}
-		bySeq[seq] = b
-		replaced[b.Key()] = old
+		bySeq[seq] = p.key
+		replaced[p.key] = old
 	}
 
 	for len(pending) > 0 {
 		select {
 		case <-ctx.Done():
-			return nil, nil, fmt.Errorf("cluster: %w", ctx.Err())
-		case a := <-advisories:
-			b, ok := bySeq[a.StreamSeq]
-			if !ok || pending[b.Key()] == nil {
+			return fmt.Errorf("cluster: %w", ctx.Err())
+		case m := <-notes:
+			if r, ok := refusalOf(m, pending); ok {
+				c.noteRefusal(r, refused)
+				continue
+			}
+			a := advisory{kind: strings.Split(m.Subject, ".")[4]}
+			if json.Unmarshal(m.Data, &a) != nil {
+				continue
+			}
+			p, ok := pending[bySeq[a.StreamSeq]]
+			if !ok {
 				continue // another run's batch, a replaced copy, or one already answered
 			}
 			if a.kind == "MSG_TERMINATED" {
-				return nil, nil, fmt.Errorf("cluster: batch %s refused by a worker: %s", describe(b), a.Reason)
+				return fmt.Errorf("cluster: batch %s refused by a worker: %s", p.name, a.Reason)
 			}
-			return nil, nil, fmt.Errorf("cluster: batch %s delivered %d times without a result (max_deliver of consumer %s): the workers that took it stopped or failed", describe(b), a.Deliveries, WorkerGroup)
+			return fmt.Errorf("cluster: batch %s delivered %d times without a result (max_deliver of consumer %s): %s", p.name, a.Deliveries, WorkerGroup, exhausted(refused[p.key]))
 		case m := <-results:
 			if err := take(m, false); err != nil {
-				return nil, nil, err
+				return err
 			}
 		}
 	}
-	// Each batch's positions are in game order; games of different
-	// batches interleave (tune.Range), so merge by game number.
-	slices.SortStableFunc(pos, func(a, b optimize.Position) int { return a.Game - b.Game })
-	return out, pos, nil
+	return nil
 }
 
 // subjects returns the stream's message count of every subject that
@@ -354,40 +418,47 @@ func subjects(ctx context.Context, js jetstream.JetStream, stream, filter string
 	return info.State.Subjects, nil
 }
 
-// enqueue queues b and returns its stream sequence. With old (a copy an
-// earlier call left in the queue, a killed coordinator's), that copy is
-// removed first: it may have been delivered MaxDeliver times, and then is
-// never delivered again; and once the server's de-duplication window has
-// passed, a copy published beside it would be played twice. A worker still
-// playing the old copy sends a result that counts all the same.
-func enqueue(ctx context.Context, js jetstream.JetStream, b *Batch, old bool) (uint64, error) {
-	data, err := json.Marshal(b)
+// enqueue queues p's batch and returns its stream sequence. With old (a
+// copy an earlier call left in the queue, a killed coordinator's), that
+// copy is removed first: it may have been delivered MaxDeliver times, and
+// then is never delivered again; and once the server's de-duplication
+// window has passed, a copy published beside it would be played twice. A
+// worker still playing the old copy sends a result that counts all the
+// same.
+func enqueue(ctx context.Context, js jetstream.JetStream, p parcel, old bool) (uint64, error) {
+	data, err := json.Marshal(p.batch)
 	if err != nil {
 		return 0, err
 	}
 	if old {
-		if err := unqueue(ctx, js, b); err != nil {
+		if err := unqueue(ctx, js, p); err != nil {
 			return 0, err
 		}
 	}
-	ack, err := js.PublishMsg(ctx, &nats.Msg{Subject: batchSubject(b), Data: data})
+	ack, err := js.PublishMsg(ctx, &nats.Msg{Subject: batchSubject(p.key), Data: data})
 	if err != nil {
 		return 0, err
 	}
 	return ack.Sequence, nil
 }
 
-// unqueue removes b's copies from the queue, whether a worker plays them
+// unqueue removes p's copies from the queue, whether a worker plays them
 // or not.
-func unqueue(ctx context.Context, js jetstream.JetStream, b *Batch) error {
+func unqueue(ctx context.Context, js jetstream.JetStream, p parcel) error {
 	s, err := js.Stream(ctx, BatchStream)
 	if err == nil {
-		err = s.Purge(ctx, jetstream.WithPurgeSubject(batchSubject(b)))
+		err = s.Purge(ctx, jetstream.WithPurgeSubject(batchSubject(p.key)))
 	}
 	if err != nil {
-		return fmt.Errorf("removing a copy of batch %s from the queue: %w", describe(b), err)
+		return fmt.Errorf("removing a copy of batch %s from the queue: %w", p.name, err)
 	}
 	return nil
+}
+
+// advisorySubject is where the server tells of kind (MAX_DELIVERIES,
+// MSG_TERMINATED) happening to a batch of the workers' consumer.
+func advisorySubject(kind string) string {
+	return fmt.Sprintf("$JS.EVENT.ADVISORY.CONSUMER.%s.%s.%s", kind, BatchStream, WorkerGroup)
 }
 
 // describe names a batch in messages.

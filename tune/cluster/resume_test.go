@@ -64,7 +64,7 @@ func TestRestartedCallPlaysEachBatchOnce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := js.Publish(ctx, batchSubject(b), data); err != nil {
+		if _, err := js.Publish(ctx, batchSubject(b.Key()), data); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := count.PlayRange(ctx, seed, b.Range(), b.Matches); err != nil {

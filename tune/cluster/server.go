@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -52,6 +53,10 @@ type ServerOptions struct {
 	// MaxPayload is the largest message in bytes (default 8 MiB: a
 	// batch's compressed positions).
 	MaxPayload int32
+	// TLS, when set (ServerTLS), is required of every client connecting
+	// over the network; connections inside this process (Connect) do
+	// without.
+	TLS *tls.Config
 }
 
 // Server is a NATS server with JetStream running inside this process.
@@ -96,6 +101,9 @@ func StartServer(o ServerOptions) (*Server, error) {
 		NoSigs:        true,
 		NoLog:         true,
 	}
+	if o.TLS != nil {
+		opts.TLS, opts.TLSConfig, opts.TLSTimeout = true, o.TLS, server.TLS_TIMEOUT.Seconds()
+	}
 	if opts.MaxPayload == 0 {
 		opts.MaxPayload = 8 << 20
 	}
@@ -139,12 +147,15 @@ func Loopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// Dial connects to the NATS server at url (e.g. nats://host:4222) with the
-// token ("" for none), as name. After a network break it reconnects for
-// ever, every second, writing a line to log (when not nil) on each
-// disconnection and reconnection. Errors: a bad URL, a refused connection,
-// a wrong token — each said in one line.
-func Dial(url, token, name string, log io.Writer) (*nats.Conn, error) {
+// Dial connects to the NATS server at url (e.g. nats://host:4222, or
+// tls://host:4222 to require TLS) with the token ("" for none), as name,
+// and the extra options (e.g. Secure). After a network break it
+// reconnects for ever, every second, writing a line to log (when not nil)
+// on each disconnection and reconnection. A server that requires TLS gets
+// it, its certificate checked against the system's roots unless Secure
+// names a CA. Errors: a bad URL, a refused connection, a wrong token, a
+// failed TLS handshake — each said in one line.
+func Dial(url, token, name string, log io.Writer, extra ...nats.Option) (*nats.Conn, error) {
 	say := func(format string, args ...any) {
 		if log != nil {
 			fmt.Fprintf(log, format+"\n", args...)
@@ -165,7 +176,10 @@ func Dial(url, token, name string, log io.Writer) (*nats.Conn, error) {
 	if token != "" {
 		opts = append(opts, nats.Token(token))
 	}
-	nc, err := nats.Connect(url, opts...)
+	nc, err := nats.Connect(url, append(opts, extra...)...)
+	if line := tlsTrouble(url, err); line != "" {
+		return nil, errors.New(line)
+	}
 	switch {
 	case err == nil:
 		return nc, nil

@@ -2,10 +2,13 @@ package cluster
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"path/filepath"
 	"sync"
 
@@ -22,84 +25,152 @@ const DirNATS = "nats"
 // starts an embedded server, URL uses an existing one; exactly one is set.
 // Token is what workers present (required for a non-loopback Listen);
 // LocalWorker also plays batches in this process; Log receives one line
-// per event (connections, the workers' address).
+// per event (connections, the workers' address, workers joined, stopped
+// or lost); Workers, when set, receives the live view of the workers
+// after each heartbeat and loss (Roster.OnChange). TLS (ServerTLS, with
+// Listen only) makes the embedded server require TLS of the workers; CA
+// (LoadCA, with URL only) is the authority the server's certificate is
+// checked against, and requires TLS.
 type SessionOptions struct {
 	Listen, URL, Token string
 	LocalWorker        bool
 	Log                io.Writer
+	// Program prefixes the log lines (default "tune").
+	Program string
+	Workers func(Snapshot)
+	TLS     *tls.Config
+	CA      *x509.CertPool
+}
+
+// Check finds what is wrong with the options without connecting
+// anywhere: both or neither of Listen and URL, a Listen address that is
+// not HOST:PORT, a non-loopback Listen without a token, TLS without
+// Listen, CA without URL. Errors name the flag.
+func (o SessionOptions) Check() error {
+	switch {
+	case o.Listen != "" && o.URL != "":
+		return errors.New("-listen and -nats cannot be combined: -listen runs its own NATS server, -nats uses another")
+	case o.Listen == "" && o.URL == "":
+		return errors.New("cluster: neither a listen address nor a server URL")
+	case o.TLS != nil && o.Listen == "":
+		return errors.New("-tls-cert and -tls-key make the embedded server (-listen) speak TLS; a server given by -nats has its own TLS settings (trust its CA with -tls-ca)")
+	case o.CA != nil && o.URL == "":
+		return errors.New("-tls-ca is for -nats (and workers): the coordinator's connections to its embedded server stay inside the process")
+	}
+	if o.Listen != "" {
+		host, _, err := net.SplitHostPort(o.Listen)
+		if err != nil {
+			return fmt.Errorf("flag -listen %q: want HOST:PORT, e.g. 127.0.0.1:4222", o.Listen)
+		}
+		if !Loopback(host) && o.Token == "" {
+			return fmt.Errorf("flag -listen %s: a non-loopback address needs a token workers present (-token-file FILE or $%s); or listen on 127.0.0.1", o.Listen, TokenEnv)
+		}
+	}
+	return nil
+}
+
+func (o SessionOptions) prog() string {
+	if o.Program == "" {
+		return "tune"
+	}
+	return o.Program
 }
 
 // Session is a job's side of a cluster: the coordinator the job plays its
 // games through (Referee) and, once Start has run, the embedded server
 // and the in-process worker.
 type Session struct {
-	o     SessionOptions
-	coord *Coordinator
-	conn  *nats.Conn
-	stops []func()
+	o      SessionOptions
+	coord  *Coordinator
+	run    string // of StartGames
+	conn   *nats.Conn
+	roster *Roster
+	stops  []func()
 }
 
-// NewSession checks the options and, with URL, connects; nothing is
-// started and nothing written, so a bad address or an unreachable server
-// fails before the run directory exists. Errors name the option.
+// NewSession checks the options (Check) and, with URL, connects; nothing
+// is started and nothing written, so a bad address or an unreachable
+// server fails before the run directory exists. Errors: Check's, Dial's.
 func NewSession(o SessionOptions) (*Session, error) {
-	switch {
-	case o.Listen != "" && o.URL != "":
-		return nil, errors.New("-listen and -nats cannot be combined: -listen runs its own NATS server, -nats uses another")
-	case o.Listen == "" && o.URL == "":
-		return nil, errors.New("cluster: neither a listen address nor a server URL")
+	if err := o.Check(); err != nil {
+		return nil, err
 	}
 	if o.Log == nil {
 		o.Log = io.Discard
 	}
 	s := &Session{o: o}
-	if o.Listen != "" {
-		host, _, err := net.SplitHostPort(o.Listen)
-		if err != nil {
-			return nil, fmt.Errorf("flag -listen %q: want HOST:PORT, e.g. 127.0.0.1:4222", o.Listen)
-		}
-		if !Loopback(host) && o.Token == "" {
-			return nil, fmt.Errorf("flag -listen %s: a non-loopback address needs a token workers present (-token-file FILE or $%s); or listen on 127.0.0.1", o.Listen, TokenEnv)
-		}
-	} else {
+	if o.URL != "" {
 		var err error
-		if s.conn, err = Dial(o.URL, o.Token, "roadtune-coordinator", o.Log); err != nil {
+		if s.conn, err = s.dial("roadtune-coordinator"); err != nil {
 			return nil, err
 		}
 	}
-	s.coord = &Coordinator{Conn: s.conn}
+	s.coord = &Coordinator{Conn: s.conn, Log: o.Log}
 	return s, nil
+}
+
+// dial connects to the URL with the session's token and CA.
+func (s *Session) dial(name string) (*nats.Conn, error) {
+	var extra []nats.Option
+	if s.o.CA != nil {
+		extra = append(extra, Secure(s.o.CA))
+	}
+	return Dial(s.o.URL, s.o.Token, name, s.o.Log, extra...)
 }
 
 // Referee is the coordinator to give the job (tune.Options.Referee).
 func (s *Session) Referee() *Coordinator { return s.coord }
 
-// Fits fails for a config whose run cannot yet be played on workers.
-func Fits(cfg tune.Config) error {
-	if cfg.Output.Games {
-		return errors.New("output.games cannot be written yet when the games are played on workers (-listen, -nats)")
+// Bind points the coordinator at a job of a sweep (tune.Options.Bind)
+// once StartGames has started the session: the job's game settings, its
+// run name (the sweep's run name, then the job's directory) and progress
+// (games). Errors: the job's config has no referee.
+func (s *Session) Bind(job *tune.Job, games func(done, total int)) error {
+	ref, err := tune.NewReferee(job.Config())
+	if err != nil {
+		return err
 	}
+	s.coord.Referee, s.coord.Progress = ref, games
+	s.coord.Run = s.run + "-" + filepath.Base(filepath.Clean(job.Dir()))
 	return nil
 }
 
 // Start connects the coordinator to the job (its game settings; games
 // reports batch progress), starts the embedded server in the run
-// directory (Listen) and the in-process worker (LocalWorker). Close stops
-// them.
+// directory (Listen), the roster of workers (Workers) and the in-process
+// worker (LocalWorker). Close stops them.
 func (s *Session) Start(ctx context.Context, job *tune.Job, games func(done, total int)) error {
 	cfg := job.Config()
-	if err := Fits(cfg); err != nil {
-		return err
-	}
 	ref, err := tune.NewReferee(cfg)
 	if err != nil {
 		return err
 	}
-	s.coord.Referee, s.coord.Run, s.coord.Progress = ref, filepath.Base(filepath.Clean(job.Dir())), games
-	local := func(name string) (*nats.Conn, error) { return Dial(s.o.URL, s.o.Token, name, s.o.Log) }
-	url := s.o.URL
+	s.coord.Referee, s.coord.Progress = ref, games
+	return s.StartGames(ctx, filepath.Join(job.Dir(), DirNATS), filepath.Base(filepath.Clean(job.Dir())), cfg.Concurrency)
+}
+
+// StartGames starts the session for games only (the coordinator as a
+// tournament.Remote, e.g. for an arena match): the embedded server with
+// its JetStream storage in storeDir (Listen; "": a temporary directory
+// removed by Close), the coordinator's run name
+// (RunName of run: a resumed match must give the same), and the
+// in-process worker playing concurrency games at once (LocalWorker; 0:
+// all cores). Close stops them. Errors: the server cannot start, the
+// queue cannot be created.
+func (s *Session) StartGames(ctx context.Context, storeDir, run string, concurrency int) error {
+	s.coord.Run, s.run = run, run
+	local := s.dial
+	url, hint := s.o.URL, ""
 	if s.o.Listen != "" {
-		srv, err := StartServer(ServerOptions{Listen: s.o.Listen, StoreDir: filepath.Join(job.Dir(), DirNATS), Token: s.o.Token})
+		if storeDir == "" {
+			tmp, err := os.MkdirTemp("", "roadtune-nats-")
+			if err != nil {
+				return err
+			}
+			storeDir = tmp
+			s.stops = append(s.stops, func() { os.RemoveAll(tmp) })
+		}
+		srv, err := StartServer(ServerOptions{Listen: s.o.Listen, StoreDir: storeDir, Token: s.o.Token, TLS: s.o.TLS})
 		if err != nil {
 			return err
 		}
@@ -108,14 +179,20 @@ func (s *Session) Start(ctx context.Context, job *tune.Job, games func(done, tot
 			return err
 		}
 		s.coord.Conn, local, url = s.conn, srv.Connect, srv.URL()
+		if s.o.TLS != nil {
+			hint = " -tls-ca FILE (the CA that signed -tls-cert, unless the system trusts it)"
+		}
 	}
 	s.stops = append(s.stops, s.conn.Close)
 	if err := s.coord.Prepare(ctx); err != nil {
 		return err
 	}
-	fmt.Fprintf(s.o.Log, "tune: games go to NATS at %s; start workers with: tune worker -connect %s\n", url, url)
+	if err := s.watchWorkers(); err != nil {
+		return err
+	}
+	fmt.Fprintf(s.o.Log, "%s: games go to NATS at %s; start workers with: tune worker -connect %s%s\n", s.o.prog(), url, url, hint)
 	if !s.o.LocalWorker {
-		fmt.Fprintln(s.o.Log, "tune: no in-process worker (-local-worker=false): the run waits for workers")
+		fmt.Fprintf(s.o.Log, "%s: no in-process worker (-local-worker=false): the games wait for workers\n", s.o.prog())
 		return nil
 	}
 	nc, err := local("roadtune-local-worker")
@@ -124,10 +201,10 @@ func (s *Session) Start(ctx context.Context, job *tune.Job, games func(done, tot
 	}
 	wctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
-	w := &Worker{Conn: nc, Name: "local", Concurrency: cfg.Concurrency, Log: s.o.Log}
+	w := &Worker{Conn: nc, Name: "local", Concurrency: concurrency, Log: s.o.Log}
 	wg.Go(func() {
 		if err := w.Run(wctx); err != nil {
-			fmt.Fprintf(s.o.Log, "tune: in-process worker: %v\n", err)
+			fmt.Fprintf(s.o.Log, "%s: in-process worker: %v\n", s.o.prog(), err)
 		}
 	})
 	s.stops = append(s.stops, func() { cancel(); wg.Wait(); nc.Close() })

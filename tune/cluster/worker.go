@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -19,9 +18,12 @@ import (
 // over JetStream. It takes one batch per slot at a time, reports progress
 // to the server while playing (so a long batch is not given to another
 // worker), publishes the result with the batch's key as message id, then
-// acknowledges the batch. A batch whose fingerprint this build cannot
-// reproduce is refused: a result naming the reason, and the batch
-// terminated (not delivered again).
+// acknowledges the batch. It announces itself every Heartbeat (Heartbeat
+// messages, which a coordinator's Roster follows). A batch whose
+// fingerprint this build cannot reproduce is given back for other
+// workers, with a Refusal notice naming the reason, and this worker
+// pauses its pulls (RefusalDelay, FirstRefusalPause); a batch it cannot
+// read at all (another message protocol) is terminated.
 type Worker struct {
 	// Conn is the connection to the NATS server.
 	Conn *nats.Conn
@@ -40,8 +42,14 @@ type Worker struct {
 	// Build is the engine build this worker plays (default EngineBuild);
 	// tests change it.
 	Build string
+	// Heartbeat is how often the worker announces itself on
+	// HeartbeatSubject (default DefaultHeartbeat, 2 s): name, games
+	// played, batches in hand.
+	Heartbeat time.Duration
 
-	onGame func() // test hook: called after each game played
+	onGame func()     // test hook: called after each game played
+	live   liveCounts // what the heartbeats report
+	pause  backoff    // after refusals
 }
 
 // Run plays batches until ctx is cancelled (then it returns nil, the
@@ -54,6 +62,7 @@ func (w *Worker) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	defer w.announce(w.slots())()
 	var cons jetstream.Consumer
 	for waited := false; ; waited = true {
 		if cons, err = js.Consumer(ctx, BatchStream, WorkerGroup); err == nil {
@@ -78,10 +87,7 @@ func (w *Worker) Run(ctx context.Context) error {
 	if every <= 0 {
 		every = 10 * time.Second
 	}
-	slots := max(w.Slots, 1)
-	if w.Slots == 0 {
-		slots = 2
-	}
+	slots := w.slots()
 	errs := make(chan error, slots)
 	for range slots {
 		go func() { errs <- w.loop(ctx, js, cons, every) }()
@@ -103,6 +109,14 @@ func (w *Worker) logf(format string, args ...any) {
 	}
 }
 
+// slots is Slots with its default.
+func (w *Worker) slots() int {
+	if w.Slots == 0 {
+		return 2
+	}
+	return max(w.Slots, 1)
+}
+
 func (w *Worker) name() string {
 	if w.Name != "" {
 		return w.Name
@@ -114,7 +128,9 @@ func (w *Worker) name() string {
 func (w *Worker) loop(ctx context.Context, js jetstream.JetStream, cons jetstream.Consumer, every time.Duration) error {
 	var ref *tune.VectorReferee // kept between batches of the same setup: engines are reused
 	var refPrint string
+	var engines tournament.EnginePool // of games batches
 	for ctx.Err() == nil {
+		w.pause.wait(ctx)
 		fctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 		mb, err := cons.Fetch(1, jetstream.FetchContext(fctx))
 		if err != nil {
@@ -139,12 +155,14 @@ func (w *Worker) loop(ctx context.Context, js jetstream.JetStream, cons jetstrea
 				msg.TermWithReason(reason)
 				continue
 			}
+			if b.Kind == kindGames {
+				w.playGames(ctx, js, msg, &engines, every)
+				continue
+			}
 			if b.Fingerprint != refPrint || ref == nil {
 				ref, refPrint = nil, ""
 				if reason := w.refuse(&b); reason != "" {
-					w.logf("refused batch %s: %s", describe(&b), reason)
-					w.publish(ctx, js, &b, Result{Error: reason})
-					msg.TermWithReason(reason)
+					w.giveBack(msg, b.Run, b.Key(), describe(&b), reason)
 					continue
 				}
 				if ref, err = b.Setup.Referee(w.Concurrency); err != nil { // refuse checked it
@@ -180,24 +198,19 @@ func (w *Worker) refuse(b *Batch) string {
 // play plays one batch, reporting progress to the server while it does,
 // and publishes its result. A cancelled ctx gives the batch back.
 func (w *Worker) play(ctx context.Context, js jetstream.JetStream, msg jetstream.Msg, b *Batch, ref *tune.VectorReferee, every time.Duration) {
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		t := time.NewTicker(every)
-		defer t.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-t.C:
-				msg.InProgress()
-			}
+	defer repeat(every, func() { msg.InProgress() })()
+	w.live.batches.Add(1)
+	defer w.live.batches.Add(-1)
+	var games []tournament.GameRecord
+	ref.GameLog = func(g tournament.GameRecord) error {
+		w.live.games.Add(1)
+		if w.onGame != nil {
+			w.onGame()
 		}
-	})
-	defer func() { close(stop); wg.Wait() }()
-	ref.GameLog = nil
-	if w.onGame != nil {
-		ref.GameLog = func(tournament.GameRecord) error { w.onGame(); return nil }
+		if b.Games {
+			games = append(games, g)
+		}
+		return nil
 	}
 	start := time.Now()
 	var r Result
@@ -207,7 +220,7 @@ func (w *Worker) play(ctx context.Context, js jetstream.JetStream, msg jetstream
 	} else {
 		r.Outcomes, err = ref.PlayRange(ctx, b.Seed, b.Range(), b.Matches)
 	}
-	r.Seconds = time.Since(start).Seconds()
+	r.Seconds, r.Records = time.Since(start).Seconds(), games
 	switch {
 	case ctx.Err() != nil:
 		msg.Nak() // stopping: another worker takes it at once
@@ -225,6 +238,7 @@ func (w *Worker) play(ctx context.Context, js jetstream.JetStream, msg jetstream
 		return
 	}
 	msg.Ack()
+	w.pause.played()
 }
 
 // publish sends a batch's result, its key as message id (none for an
@@ -232,7 +246,13 @@ func (w *Worker) play(ctx context.Context, js jetstream.JetStream, msg jetstream
 // a network break until ctx ends. A result larger than the server takes is
 // replaced by an error result saying so.
 func (w *Worker) publish(ctx context.Context, js jetstream.JetStream, b *Batch, r Result) error {
-	r.Key, r.Worker = b.Key(), w.name()
+	return w.publishTo(ctx, js, b.Key(), resultSubject(b.Run, b.Seed), r)
+}
+
+// publishTo sends the result of the batch with key to subject, as
+// publish does.
+func (w *Worker) publishTo(ctx context.Context, js jetstream.JetStream, key, subject string, r Result) error {
+	r.Key, r.Worker = key, w.name()
 	data, err := encodeResult(r)
 	if err != nil {
 		return err
@@ -243,11 +263,11 @@ func (w *Worker) publish(ctx context.Context, js jetstream.JetStream, b *Batch, 
 			return err
 		}
 	}
-	msg := &nats.Msg{Subject: resultSubject(b.Run, b.Seed), Data: data}
+	msg := &nats.Msg{Subject: subject, Data: data}
 	id := []jetstream.PublishOpt{jetstream.WithMsgID(r.Key)}
 	if r.Error != "" {
-		// A refusal or failure has no message id: it must not make the
-		// result of a later delivery (a right worker's) a duplicate.
+		// An error result has no message id: it must not make the result
+		// of a later delivery (e.g. once max_payload is raised) a duplicate.
 		id = nil
 	}
 	for {

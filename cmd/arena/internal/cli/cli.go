@@ -21,6 +21,7 @@ import (
 	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/tournament"
 	"github.com/roadtune/roadtune/tournament/stats"
+	"github.com/roadtune/roadtune/tune/cluster"
 )
 
 // Exit statuses.
@@ -58,10 +59,11 @@ type options struct {
 	schedule                         string // head-to-head, round-robin, gauntlet, knockout
 	ratingInterval                   int
 	logFile                          string
-	http                             string   // serve the -out directory's pages on this address while playing
-	resume                           bool     // out is an interrupted match's directory
-	args                             []string // the command line, saved for -resume
-	files                            []string // WEIGHTS arguments: baseline names or weight file paths
+	http                             string        // serve the -out directory's pages on this address while playing
+	cluster                          cluster.Flags // play on workers through NATS (tune/cluster)
+	resume                           bool          // out is an interrupted match's directory
+	args                             []string      // the command line, saved for -resume
+	files                            []string      // WEIGHTS arguments: baseline names or weight file paths
 }
 
 // usageText heads the -h output; %s is the list of baselines.
@@ -137,6 +139,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.schedule, "tournament", "", "round-robin, gauntlet (the first player against each other) or knockout (seeded in the order given); default head-to-head for two players, round-robin for more")
 	fs.IntVar(&o.ratingInterval, "ratinginterval", 10, "print the score line of the pairing every N games (0 = a progress bar instead)")
 	fs.StringVar(&o.http, "http", "", "serve the match's pages (table, games) live on `ADDR` while it plays; needs -out (:8080 binds 127.0.0.1)")
+	o.cluster.Register(fs, "the games (weight vectors only)")
 	fs.StringVar(&o.logFile, "log", "", "`FILE`: transcript of every line sent to and received from each external engine")
 	for {
 		if err := fs.Parse(rest); err != nil {
@@ -208,6 +211,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		return nil, usagef("-maxmoves %d: want 0 or more", o.maxMoves)
 	case o.ratingInterval < 0:
 		return nil, usagef("-ratinginterval %d: want 0 or more", o.ratingInterval)
+	case (o.cluster.Listen != "" || o.cluster.URL != "") && hasExternal(o.engines):
+		return nil, usagef("-listen and -nats play weight vectors on workers; an external engine (-engine cmd=…) cannot be shipped to them")
 	case o.http != "" && o.out == "":
 		return nil, usagef("-http serves the match's -out directory: give -out DIR too")
 	case len(o.files)+len(o.engines) < 2:
@@ -478,4 +483,14 @@ func exitCode(stderr io.Writer, prefix string, err error) int {
 		return exitUsage
 	}
 	return exitFail
+}
+
+// hasExternal reports whether a -engine player is an external program.
+func hasExternal(specs []engineSpec) bool {
+	for _, e := range specs {
+		if _, ok := e.opts["weights"]; !ok {
+			return true
+		}
+	}
+	return false
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/roadtune/roadtune/internal/progress"
@@ -15,6 +16,7 @@ import (
 	"github.com/roadtune/roadtune/results"
 	"github.com/roadtune/roadtune/tournament"
 	"github.com/roadtune/roadtune/tournament/stats"
+	"github.com/roadtune/roadtune/tune/cluster"
 )
 
 // commandFile holds the command line of a match in its -out directory, for
@@ -116,6 +118,17 @@ func run(ctx context.Context, o *options, stdout, stderr io.Writer) (err error) 
 		}()
 	}
 	r := m.r
+	// Checked (and -nats dialled) before anything is written.
+	sess, err := o.cluster.Session(stderr, "arena", nil)
+	var fe *cluster.FlagError
+	if errors.As(err, &fe) {
+		return usageError{err}
+	} else if err != nil {
+		return err
+	}
+	if sess != nil {
+		defer sess.Close()
+	}
 	if len(r.Openings) < o.pairs && o.openings != "empty" {
 		fmt.Fprintf(stderr, "arena: warning: %d openings for %d game pairs: openings repeat, and deterministic engines replay the same games, which narrows the interval without information\n", len(r.Openings), o.pairs)
 	}
@@ -163,6 +176,11 @@ func run(ctx context.Context, o *options, stdout, stderr io.Writer) (err error) 
 			}
 			resumed = len(r.Resume)
 			fmt.Fprintf(stderr, "arena: resuming %s: %d games already played\n", o.out, resumed)
+		}
+	}
+	if sess != nil {
+		if err := startCluster(ctx, sess, o, dir, r); err != nil {
+			return err
 		}
 	}
 	total := 2 * len(m.fixtures)
@@ -310,4 +328,25 @@ func printKnockout(w io.Writer, k *tournament.Knockout, names []string, asJSON b
 		fmt.Fprintln(w)
 	}
 	fmt.Fprintf(w, "champion: %s\n\n", names[k.Champion])
+}
+
+// remoteBatches is the number of game batches of a match in flight on
+// workers: enough to keep several workers busy.
+const remoteBatches = 8
+
+// startCluster starts the match's side of the cluster and makes the
+// runner play through it: the embedded server's storage in the match
+// directory (a temporary one without -out, removed at the end), the run
+// named after the match directory so that a resumed match finds its
+// batches and results again.
+func startCluster(ctx context.Context, sess *cluster.Session, o *options, dir *results.RunDir, r *tournament.Runner) error {
+	run, store := fmt.Sprintf("arena-%d", os.Getpid()), ""
+	if dir != nil {
+		run, store = "arena-"+filepath.Base(filepath.Clean(o.out)), dir.Path(cluster.DirNATS)
+	}
+	if err := sess.StartGames(ctx, store, run, o.concurrency); err != nil {
+		return err
+	}
+	r.Remote, r.Concurrency = sess.Referee(), remoteBatches
+	return nil
 }

@@ -157,15 +157,7 @@ func TestResumeEqualsUninterrupted(t *testing.T) {
 
 	cut := filepath.Join(base, "cut")
 	ctx, cancel := context.WithCancel(context.Background())
-	go func() { // cancel once 7 games are logged (an odd number: a half pair)
-		for ctx.Err() == nil {
-			if data, err := os.ReadFile(filepath.Join(cut, "games.jsonl")); err == nil && bytes.Count(data, []byte{'\n'}) >= 7 {
-				cancel()
-				return
-			}
-			time.Sleep(time.Millisecond)
-		}
-	}()
+	go cancelAfter(ctx, cancel, cut, 7) // an odd number: a half pair
 	stdout.Reset()
 	stderr.Reset()
 	code := Main(ctx, args(cut), &stdout, &stderr)
@@ -265,5 +257,16 @@ func TestExternalEngineByOptions(t *testing.T) {
 	log, err := os.ReadFile(logFile)
 	if err != nil || !bytes.Contains(log, []byte("width 4")) || !bytes.Contains(log, []byte("name roadtune")) {
 		t.Errorf("transcript: %v\n%.2000s", err, log)
+	}
+}
+
+// cancelAfter cancels the match in dir once n games are in its games log.
+func cancelAfter(ctx context.Context, cancel context.CancelFunc, dir string, n int) {
+	for ctx.Err() == nil {
+		if data, err := os.ReadFile(filepath.Join(dir, "games.jsonl")); err == nil && bytes.Count(data, []byte{'\n'}) >= n {
+			cancel()
+			return
+		}
+		time.Sleep(time.Millisecond)
 	}
 }

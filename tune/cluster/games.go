@@ -1,0 +1,169 @@
+package cluster
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/tournament"
+)
+
+// kindGames marks a GamesBatch (a Batch has no kind).
+const kindGames = "games"
+
+// GamesBatch is a unit of work of a tournament (a verification rung, an
+// arena match): games of a tournament.Runner whose entrants are in-process
+// engines, played with tournament.PlayScheduled.
+type GamesBatch struct {
+	Protocol    int                        `json:"protocol"`
+	Kind        string                     `json:"kind"`        // kindGames
+	Build       string                     `json:"build"`       // the coordinator's EngineBuild
+	Fingerprint string                     `json:"fingerprint"` // GamesFingerprint(Build, Set)
+	Run         string                     `json:"run"`
+	Set         tournament.GameSet         `json:"set"`
+	Games       []tournament.ScheduledGame `json:"games"`
+}
+
+// GamesFingerprint identifies what the games of a GamesBatch depend on
+// besides their schedule: the engine build, the message protocol and the
+// entrants as this build encodes them (16 hex digits of a SHA-256).
+func GamesFingerprint(build string, set tournament.GameSet) string {
+	data, err := json.Marshal(set)
+	if err != nil { // numbers and strings only
+		panic(err)
+	}
+	sum := sha256.Sum256(fmt.Appendf(nil, "%s\n%d\ngames\n%s", build, protocol, data))
+	return hex.EncodeToString(sum[:8])
+}
+
+// Key is the batch's identity, message id and result key: run, first
+// game, then a digest of the whole batch.
+func (b *GamesBatch) Key() string {
+	data, _ := json.Marshal(b)
+	sum := sha256.Sum256(data)
+	first := 0
+	if len(b.Games) > 0 {
+		first = b.Games[0].Game
+	}
+	return fmt.Sprintf("%s.g%d.%s", b.Run, first, hex.EncodeToString(sum[:8]))
+}
+
+// subject is where the batch's result goes: its own subject, so a
+// coordinator with many batches in flight reads each result once.
+func (b *GamesBatch) subject() string {
+	sum := sha256.Sum256([]byte(b.Key()))
+	return fmt.Sprintf("%s%s.g%s", resultPrefix, b.Run, hex.EncodeToString(sum[:8]))
+}
+
+func (b *GamesBatch) describe() string {
+	first, last := 0, 0
+	if n := len(b.Games); n > 0 {
+		first, last = b.Games[0].Game, b.Games[n-1].Game
+	}
+	return fmt.Sprintf("(run %s, games %d–%d)", b.Run, first, last)
+}
+
+// PlayGames plays the games on the workers as one batch and returns their
+// records in order (a tournament.Remote: set Runner.Remote to the
+// coordinator, Runner.Concurrency batches at once). With fixed-depth
+// engines the records are those tournament.PlayScheduled gives in this
+// process. Errors: as Play.
+func (c *Coordinator) PlayGames(ctx context.Context, set tournament.GameSet, games []tournament.ScheduledGame) ([]tournament.GameRecord, error) {
+	if len(games) == 0 {
+		return nil, nil
+	}
+	build := c.Build
+	if build == "" {
+		build = EngineBuild
+	}
+	b := &GamesBatch{Protocol: protocol, Kind: kindGames, Build: build, Fingerprint: GamesFingerprint(build, set),
+		Run: RunName(c.Run), Set: set, Games: games}
+	var out []tournament.GameRecord
+	p := parcel{batch: b, key: b.Key(), name: b.describe()}
+	err := c.exchange(ctx, b.Run, b.subject(), []parcel{p}, func(_ parcel, r Result) error {
+		if len(r.Records) != len(games) {
+			return fmt.Errorf("cluster: batch %s: worker %s returned %d game records for %d games", p.name, r.Worker, len(r.Records), len(games))
+		}
+		out = r.Records
+		return nil
+	})
+	return out, err
+}
+
+var _ tournament.Remote = (*Coordinator)(nil)
+
+// refuseGames is why this worker cannot play b's games exactly, "" if it
+// can.
+func (w *Worker) refuseGames(b *GamesBatch) string {
+	build := w.Build
+	if build == "" {
+		build = EngineBuild
+	}
+	if fp := GamesFingerprint(build, b.Set); fp != b.Fingerprint {
+		return fmt.Sprintf("fingerprint %s is not this worker's %s for the same entrants: the coordinator plays engine build %q, this worker %q (or another roadtune version's engine settings); run workers built from the coordinator's version",
+			b.Fingerprint, fp, b.Build, build)
+	}
+	for _, e := range b.Set.Entrants {
+		if err := e.Settings.Validate(); err != nil {
+			return fmt.Sprintf("entrant %q: settings this worker cannot play: %v", e.Name, err)
+		}
+		if _, err := engine.NewWeights(e.Weights.Schema, e.Weights.Genes); err != nil {
+			return fmt.Sprintf("entrant %q: weights this worker cannot play: %v", e.Name, err)
+		}
+	}
+	return ""
+}
+
+// playGames plays a GamesBatch (its message data), reporting progress to
+// the server while it does, and publishes its result, as play does for a
+// Batch.
+func (w *Worker) playGames(ctx context.Context, js jetstream.JetStream, msg jetstream.Msg, engines *tournament.EnginePool, every time.Duration) {
+	var b GamesBatch
+	if err := json.Unmarshal(msg.Data(), &b); err != nil {
+		reason := fmt.Sprintf("worker %s cannot read the games batch: %v", w.name(), err)
+		w.logf("%s", reason)
+		msg.TermWithReason(reason)
+		return
+	}
+	res := Result{}
+	if reason := w.refuseGames(&b); reason != "" {
+		w.giveBack(msg, b.Run, b.Key(), b.describe(), reason)
+		return
+	}
+	stopProgress := repeat(every, func() { msg.InProgress() })
+	w.live.batches.Add(1)
+	start := time.Now()
+	recs, err := tournament.PlayScheduled(ctx, b.Set, b.Games, w.Concurrency, engines)
+	stopProgress()
+	w.live.batches.Add(-1)
+	w.live.games.Add(int64(len(recs)))
+	res.Records, res.Seconds = recs, time.Since(start).Seconds()
+	for range recs {
+		if w.onGame != nil {
+			w.onGame()
+		}
+	}
+	switch {
+	case ctx.Err() != nil:
+		msg.Nak()
+		return
+	case err != nil:
+		res.Records, res.Error = nil, err.Error()
+		w.logf("batch %s failed: %v", b.describe(), err)
+		w.publishTo(ctx, js, b.Key(), b.subject(), res)
+		msg.TermWithReason(res.Error)
+		return
+	}
+	if err := w.publishTo(ctx, js, b.Key(), b.subject(), res); err != nil {
+		w.logf("batch %s: %v; it will be delivered again", b.describe(), err)
+		msg.Nak()
+		return
+	}
+	msg.Ack()
+	w.pause.played()
+}
