@@ -278,7 +278,7 @@ func TestValidationJSONHasArenaShape(t *testing.T) {
 }
 
 // buildTune builds the tune binary into a temporary directory.
-func buildTune(t *testing.T) string {
+func buildTune(t testing.TB) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "tune")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {

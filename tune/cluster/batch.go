@@ -28,7 +28,7 @@ const EngineBuild = "roadtune-play-1"
 const protocol = 2
 
 // The JetStream names: a work-queue stream of batches (one subject per
-// run), a stream of results (one subject per run and call seed) and the
+// batch), a stream of results (one subject per run and call seed) and the
 // durable pull consumer every worker shares.
 const (
 	BatchStream   = "ROADTUNE_BATCHES"
@@ -147,8 +147,14 @@ type Result struct {
 	Error   string                  `json:"error,omitempty"`
 }
 
-// batchSubject is where a run's batches are published.
-func batchSubject(run string) string { return batchSubjects + run }
+// batchSubject is where the batch with key is queued: a subject of its
+// own, so that the coordinator can find and replace a copy an earlier call
+// left in the queue.
+func batchSubject(key string) string { return batchSubjects + key }
+
+// runBatches matches the subjects of a run's batches (the key of a Batch
+// and of a GamesBatch begins with the run).
+func runBatches(run string) string { return batchSubjects + run + ".>" }
 
 // resultSubject is where the results of one call (run, seed) go.
 func resultSubject(run string, seed uint64) string {

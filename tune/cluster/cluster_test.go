@@ -234,9 +234,9 @@ func TestWorkerLostMidBatch(t *testing.T) {
 }
 
 // TestDuplicatesAreIgnored: a call made again (a restarted coordinator's
-// step) re-publishes its batches as duplicates, which are not played
-// again; it reads the stored results and ignores later result messages
-// for the same batches, even with other outcomes.
+// step) reads the stored results, so its batches are not played again,
+// and ignores later result messages for the same batches, even with
+// other outcomes.
 func TestDuplicatesAreIgnored(t *testing.T) {
 	matches := testMatches(t)
 	c := newCluster(t, testReferee())
@@ -276,13 +276,15 @@ func TestDuplicatesAreIgnored(t *testing.T) {
 // TestForeignFingerprintIsRefused: batches only a worker of another
 // engine build takes are given back until their deliveries run out; the
 // call then fails naming the refusal (the fingerprint and both builds),
-// and the coordinator logs the refusal once.
+// and the coordinator logs the refusal once. The call made again at once
+// (the run resumed) with a right worker queues the batches again, which
+// the consumer no longer delivers, and plays them.
 func TestForeignFingerprintIsRefused(t *testing.T) {
 	c := newCluster(t, testReferee())
 	c.coord.MaxDeliver = 2
 	var log tunetest.SyncBuffer
 	c.coord.Log = &log
-	c.worker(t, &Worker{Conn: c.dial(t, "old"), Name: "old", Build: "roadtune-play-0"})
+	stop := c.worker(t, &Worker{Conn: c.dial(t, "old"), Name: "old", Build: "roadtune-play-0"})
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	_, err := c.coord.Play(ctx, 3, testMatches(t))
@@ -293,6 +295,9 @@ func TestForeignFingerprintIsRefused(t *testing.T) {
 	if n := strings.Count(log.String(), "worker old refuses batches"); n != 1 {
 		t.Errorf("%d refusal lines, want 1 (once per worker and reason):\n%s", n, log.String())
 	}
+	stop()
+	c.wg.Wait()
+	playsAgain(t, c, 3, testMatches(t))
 }
 
 // lineWriter sends each write to a channel.
@@ -343,14 +348,17 @@ func TestRefusedBatchesGoToOtherWorkers(t *testing.T) {
 }
 
 // TestMaxDeliveriesFailTheCall: a batch taken and never acknowledged
-// MaxDeliver times fails the call clearly.
+// MaxDeliver times fails the call clearly. The call made again at once
+// (the run resumed) with a worker that plays queues the batch again,
+// which the consumer no longer delivers.
 func TestMaxDeliveriesFailTheCall(t *testing.T) {
 	c := newCluster(t, testReferee())
 	c.coord.AckWait, c.coord.MaxDeliver = 300*time.Millisecond, 2
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	go func() { // a worker that takes batches and dies every time
-		js, err := jetstream.New(c.dial(t, "flaky"))
+	flaky := c.dial(t, "flaky")
+	c.wg.Go(func() { // a worker that takes batches and dies every time
+		js, err := jetstream.New(flaky)
 		if err != nil {
 			return
 		}
@@ -366,11 +374,14 @@ func TestMaxDeliveriesFailTheCall(t *testing.T) {
 				}
 			}
 		}
-	}()
+	})
 	_, err := c.coord.Play(ctx, 3, testMatches(t))
 	if err == nil || !strings.Contains(err.Error(), "delivered 2 times") {
 		t.Fatalf("error %v, want a batch delivered 2 times without a result", err)
 	}
+	cancel()
+	c.wg.Wait()
+	playsAgain(t, c, 3, testMatches(t))
 }
 
 func TestListenNeedsATokenBeyondLoopback(t *testing.T) {

@@ -14,8 +14,12 @@
 // An unacknowledged batch is delivered again after the consumer's ack
 // wait, so a worker that dies loses only the batch it was playing; a
 // worker extends the wait with in-progress acknowledgements while it
-// plays; message ids de-duplicate re-published batches and results, and
-// the coordinator drops any result it already has.
+// plays; message ids de-duplicate results, and the coordinator drops any
+// result it already has. A call made again (a restarted coordinator's
+// step) takes the results already stored and queues only the other
+// batches, each replacing any copy of it an earlier call left in the
+// queue; an error result stored before the call is not final there: its
+// batch is played again.
 package cluster
 
 import (
@@ -252,9 +256,11 @@ type parcel struct {
 	name  string
 }
 
-// exchange publishes the parcels to the run's batch subject and hands
-// each one's result (read from subject, results stored before included)
-// to got, once, until every parcel has one. Errors: a worker's error
+// exchange queues the parcels (each on a subject of its own; not those
+// whose result is already stored, and each replacing any copy an earlier
+// call left in the queue) and hands each one's result (read from subject,
+// results stored before included) to got, once, until every parcel has
+// one. Errors: a worker's error
 // result, a batch a worker refused or that reached its maximum
 // deliveries, got's error, a cancelled ctx.
 func (c *Coordinator) exchange(ctx context.Context, run, subject string, parcels []parcel, got func(parcel, Result) error) error {
@@ -296,21 +302,76 @@ func (c *Coordinator) exchange(ctx context.Context, run, subject string, parcels
 	refused := map[string][]string{} // by batch key
 
 	pending := map[string]parcel{}
-	bySeq := map[uint64]string{}
 	for _, p := range parcels {
-		data, err := json.Marshal(p.batch)
+		pending[p.key] = p
+	}
+	replaced := map[string]bool{} // parcels whose copy left by an earlier call was replaced
+	// take reads a result message: a pending parcel's result goes to got;
+	// a worker's error result fails the exchange, unless stored says it
+	// was sent before the exchange began (a dead coordinator's step made
+	// again): then it is not final, and the batch is played again.
+	take := func(m jetstream.Msg, stored bool) error {
+		r, err := decodeResult(m.Data())
 		if err != nil {
+			return nil // not a result of this protocol
+		}
+		p, ok := pending[r.Key]
+		switch {
+		case !ok:
+			return nil // a duplicate, or another call's on the same subject
+		case r.Error != "" && stored:
+			return nil
+		case r.Error != "":
+			return fmt.Errorf("cluster: batch %s: worker %s: %s", p.name, r.Worker, r.Error)
+		}
+		if err := got(p, r); err != nil {
 			return err
 		}
-		ack, err := js.PublishMsg(ctx, &nats.Msg{Subject: batchSubject(run), Data: data}, jetstream.WithMsgID(p.key))
+		delete(pending, r.Key)
+		if replaced[r.Key] { // the old copy was played after all: drop the new one if still queued
+			if err := unqueue(ctx, js, p); err != nil && ctx.Err() == nil {
+				return fmt.Errorf("cluster: %w", err)
+			}
+		}
+		return nil
+	}
+
+	// Results stored before this exchange (a restarted coordinator's step
+	// made again) come first: their batches are not queued again.
+	stored, err := subjects(ctx, js, ResultStream, subject)
+	if err != nil {
+		return err
+	}
+	for range stored[subject] {
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("cluster: %w", ctx.Err())
+		case m := <-results:
+			if err := take(m, true); err != nil {
+				return err
+			}
+		}
+	}
+
+	queued, err := subjects(ctx, js, BatchStream, runBatches(run))
+	if err != nil {
+		return err
+	}
+	bySeq := map[uint64]string{}
+	for _, p := range parcels {
+		if _, ok := pending[p.key]; !ok {
+			continue
+		}
+		old := queued[batchSubject(p.key)] > 0
+		seq, err := enqueue(ctx, js, p, old)
 		if err != nil {
 			if ctx.Err() != nil {
 				return fmt.Errorf("cluster: %w", ctx.Err())
 			}
-			return fmt.Errorf("cluster: publishing batch %s: %w", p.key, err)
+			return fmt.Errorf("cluster: queueing batch %s: %w", p.name, err)
 		}
-		pending[p.key] = p
-		bySeq[ack.Sequence] = p.key
+		bySeq[seq] = p.key
+		replaced[p.key] = old
 	}
 
 	for len(pending) > 0 {
@@ -328,29 +389,68 @@ func (c *Coordinator) exchange(ctx context.Context, run, subject string, parcels
 			}
 			p, ok := pending[bySeq[a.StreamSeq]]
 			if !ok {
-				continue // another run's batch, or one already answered
+				continue // another run's batch, a replaced copy, or one already answered
 			}
 			if a.kind == "MSG_TERMINATED" {
 				return fmt.Errorf("cluster: batch %s refused by a worker: %s", p.name, a.Reason)
 			}
 			return fmt.Errorf("cluster: batch %s delivered %d times without a result (max_deliver of consumer %s): %s", p.name, a.Deliveries, WorkerGroup, exhausted(refused[p.key]))
 		case m := <-results:
-			r, err := decodeResult(m.Data())
-			if err != nil {
-				continue // not a result of this protocol
-			}
-			p, ok := pending[r.Key]
-			if !ok {
-				continue // a duplicate, or another call's on the same subject
-			}
-			if r.Error != "" {
-				return fmt.Errorf("cluster: batch %s: worker %s: %s", p.name, r.Worker, r.Error)
-			}
-			if err := got(p, r); err != nil {
+			if err := take(m, false); err != nil {
 				return err
 			}
-			delete(pending, r.Key)
 		}
+	}
+	return nil
+}
+
+// subjects returns the stream's message count of every subject that
+// matches filter and holds messages.
+func subjects(ctx context.Context, js jetstream.JetStream, stream, filter string) (map[string]uint64, error) {
+	s, err := js.Stream(ctx, stream)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: stream %s: %w", stream, err)
+	}
+	info, err := s.Info(ctx, jetstream.WithSubjectFilter(filter))
+	if err != nil {
+		return nil, fmt.Errorf("cluster: stream %s, subjects %s: %w", stream, filter, err)
+	}
+	return info.State.Subjects, nil
+}
+
+// enqueue queues p's batch and returns its stream sequence. With old (a
+// copy an earlier call left in the queue, a killed coordinator's), that
+// copy is removed first: it may have been delivered MaxDeliver times, and
+// then is never delivered again; and once the server's de-duplication
+// window has passed, a copy published beside it would be played twice. A
+// worker still playing the old copy sends a result that counts all the
+// same.
+func enqueue(ctx context.Context, js jetstream.JetStream, p parcel, old bool) (uint64, error) {
+	data, err := json.Marshal(p.batch)
+	if err != nil {
+		return 0, err
+	}
+	if old {
+		if err := unqueue(ctx, js, p); err != nil {
+			return 0, err
+		}
+	}
+	ack, err := js.PublishMsg(ctx, &nats.Msg{Subject: batchSubject(p.key), Data: data})
+	if err != nil {
+		return 0, err
+	}
+	return ack.Sequence, nil
+}
+
+// unqueue removes p's copies from the queue, whether a worker plays them
+// or not.
+func unqueue(ctx context.Context, js jetstream.JetStream, p parcel) error {
+	s, err := js.Stream(ctx, BatchStream)
+	if err == nil {
+		err = s.Purge(ctx, jetstream.WithPurgeSubject(batchSubject(p.key)))
+	}
+	if err != nil {
+		return fmt.Errorf("removing a copy of batch %s from the queue: %w", p.name, err)
 	}
 	return nil
 }

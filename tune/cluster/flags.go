@@ -3,7 +3,9 @@ package cluster
 import (
 	"crypto/x509"
 	"flag"
+	"fmt"
 	"io"
+	"time"
 )
 
 // Flags are the command-line flags of a program whose games can be
@@ -14,10 +16,13 @@ type Flags struct {
 	Listen, URL, TokenFile string
 	TLSCert, TLSKey, TLSCA string
 	LocalWorker            bool
+	// AckWait is the workers' consumer's ack wait (Coordinator.AckWait):
+	// at least a second.
+	AckWait time.Duration
 }
 
 // FlagNames are the flags Register adds.
-var FlagNames = []string{"listen", "nats", "token-file", "local-worker", "tls-cert", "tls-key", "tls-ca"}
+var FlagNames = []string{"listen", "nats", "token-file", "local-worker", "tls-cert", "tls-key", "tls-ca", "ack-wait"}
 
 // Register adds the flags to fs; what names the games in the help texts
 // (e.g. "the games", "the match's games").
@@ -29,6 +34,7 @@ func (f *Flags) Register(fs *flag.FlagSet, what string) {
 	fs.StringVar(&f.TLSCert, "tls-cert", "", "with -listen: the server's TLS certificate, PEM `FILE` (with -tls-key); workers must then connect with TLS")
 	fs.StringVar(&f.TLSKey, "tls-key", "", "with -listen: the private key of -tls-cert, PEM `FILE`")
 	fs.StringVar(&f.TLSCA, "tls-ca", "", "with -nats: require TLS and trust the CA certificate(s) in PEM `FILE` (default: the system's roots)")
+	fs.DurationVar(&f.AckWait, "ack-wait", 30*time.Second, "with -listen or -nats: how long a worker may hold a batch without news before it goes to another worker (at least 1s; workers report every third of it while they play)")
 }
 
 // FlagError is a bad flag value (a usage error: exit status 2).
@@ -40,10 +46,14 @@ func (e *FlagError) Unwrap() error { return e.Err }
 // Session checks the flags and returns the session (nil, nil without
 // -listen or -nats) before anything is written: log receives its lines
 // prefixed with program, workers (may be nil) the live view. With -nats
-// it connects. Errors: a *FlagError for a bad flag (unreadable token, TLS
-// or CA file, bad address, a non-loopback -listen without a token,
-// conflicting flags); Dial's errors for a server that cannot be reached.
+// it connects. Errors: a *FlagError for a bad flag (an ack wait under a
+// second, unreadable token, TLS or CA file, bad address, a non-loopback
+// -listen without a token, conflicting flags); Dial's errors for a server
+// that cannot be reached.
 func (f *Flags) Session(log io.Writer, program string, workers func(Snapshot)) (*Session, error) {
+	if f.AckWait != 0 && f.AckWait < time.Second {
+		return nil, &FlagError{fmt.Errorf("flag -ack-wait %v: want at least 1s (workers report progress every third of it), e.g. 30s", f.AckWait)}
+	}
 	if f.Listen == "" && f.URL == "" {
 		return nil, nil
 	}
@@ -65,7 +75,12 @@ func (f *Flags) Session(log io.Writer, program string, workers func(Snapshot)) (
 	if err := o.Check(); err != nil {
 		return nil, &FlagError{err}
 	}
-	return NewSession(o)
+	s, err := NewSession(o)
+	if err != nil {
+		return nil, err
+	}
+	s.Referee().AckWait = f.AckWait
+	return s, nil
 }
 
 // ReadCA is the pool of a -tls-ca file, nil for "".

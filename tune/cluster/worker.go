@@ -241,7 +241,8 @@ func (w *Worker) play(ctx context.Context, js jetstream.JetStream, msg jetstream
 	w.pause.played()
 }
 
-// publish sends a batch's result, its key as message id, retrying through
+// publish sends a batch's result, its key as message id (none for an
+// error result), retrying through
 // a network break until ctx ends. A result larger than the server takes is
 // replaced by an error result saying so.
 func (w *Worker) publish(ctx context.Context, js jetstream.JetStream, b *Batch, r Result) error {
@@ -263,8 +264,14 @@ func (w *Worker) publishTo(ctx context.Context, js jetstream.JetStream, key, sub
 		}
 	}
 	msg := &nats.Msg{Subject: subject, Data: data}
+	id := []jetstream.PublishOpt{jetstream.WithMsgID(r.Key)}
+	if r.Error != "" {
+		// An error result has no message id: it must not make the result
+		// of a later delivery (e.g. once max_payload is raised) a duplicate.
+		id = nil
+	}
 	for {
-		_, err := js.PublishMsg(ctx, msg, jetstream.WithMsgID(r.Key))
+		_, err := js.PublishMsg(ctx, msg, id...)
 		if err == nil || ctx.Err() != nil || w.Conn.IsClosed() {
 			return err
 		}
