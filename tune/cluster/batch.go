@@ -202,3 +202,18 @@ func decodeResult(data []byte) (Result, error) {
 	}
 	return r, json.Unmarshal(body, &r)
 }
+
+// buildOr is build, or EngineBuild when it is "" (the field's default).
+func buildOr(build string) string {
+	if build == "" {
+		return EngineBuild
+	}
+	return build
+}
+
+// foreign is a worker's reason to refuse a batch whose fingerprint given
+// its own build computes as mine.
+func foreign(given, mine, coordBuild, workerBuild string) string {
+	return fmt.Sprintf("fingerprint %s is not this worker's %s for the same settings: the coordinator plays engine build %q, this worker %q (or another roadtune version's engine settings); run workers built from the coordinator's version",
+		given, mine, coordBuild, workerBuild)
+}

@@ -171,10 +171,7 @@ func CreateQueue(ctx context.Context, js jetstream.JetStream, ackWait time.Durat
 // batches cuts a call into batches of at least BatchGames games.
 func (c *Coordinator) batches(seed uint64, matches []optimize.Match, sample bool) []*Batch {
 	setup := SetupOf(c.Referee)
-	build := c.Build
-	if build == "" {
-		build = EngineBuild
-	}
+	build := buildOr(c.Build)
 	games := c.BatchGames
 	if games <= 0 {
 		games = 16

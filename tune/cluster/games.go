@@ -77,10 +77,7 @@ func (c *Coordinator) PlayGames(ctx context.Context, set tournament.GameSet, gam
 	if len(games) == 0 {
 		return nil, nil
 	}
-	build := c.Build
-	if build == "" {
-		build = EngineBuild
-	}
+	build := buildOr(c.Build)
 	b := &GamesBatch{Protocol: protocol, Kind: kindGames, Build: build, Fingerprint: GamesFingerprint(build, set),
 		Run: RunName(c.Run), Set: set, Games: games}
 	var out []tournament.GameRecord
@@ -100,13 +97,9 @@ var _ tournament.Remote = (*Coordinator)(nil)
 // refuseGames is why this worker cannot play b's games exactly, "" if it
 // can.
 func (w *Worker) refuseGames(b *GamesBatch) string {
-	build := w.Build
-	if build == "" {
-		build = EngineBuild
-	}
+	build := buildOr(w.Build)
 	if fp := GamesFingerprint(build, b.Set); fp != b.Fingerprint {
-		return fmt.Sprintf("fingerprint %s is not this worker's %s for the same entrants: the coordinator plays engine build %q, this worker %q (or another roadtune version's engine settings); run workers built from the coordinator's version",
-			b.Fingerprint, fp, b.Build, build)
+		return foreign(b.Fingerprint, fp, b.Build, build)
 	}
 	for _, e := range b.Set.Entrants {
 		if err := e.Settings.Validate(); err != nil {

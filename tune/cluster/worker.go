@@ -181,13 +181,9 @@ func (w *Worker) loop(ctx context.Context, js jetstream.JetStream, cons jetstrea
 // refuse is why this worker cannot play the batch's games exactly, "" if
 // it can.
 func (w *Worker) refuse(b *Batch) string {
-	build := w.Build
-	if build == "" {
-		build = EngineBuild
-	}
+	build := buildOr(w.Build)
 	if fp := Fingerprint(build, b.Setup); fp != b.Fingerprint {
-		return fmt.Sprintf("fingerprint %s is not this worker's %s for the same settings: the coordinator plays engine build %q, this worker %q (or another roadtune version's engine settings); run workers built from the coordinator's version",
-			b.Fingerprint, fp, b.Build, build)
+		return foreign(b.Fingerprint, fp, b.Build, build)
 	}
 	if _, err := b.Setup.Referee(w.Concurrency); err != nil {
 		return fmt.Sprintf("game settings this worker cannot play: %v", err)
