@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -247,6 +248,22 @@ func LoadEmbedded(name string, overrides ...Override) (Config, error) {
 type Override struct {
 	Key, Value, Source string
 	Unit               string
+}
+
+// FlagOverride is the override a command-line flag gives: key set to
+// value (quoted as a TOML string when str), its source "flag -NAME", and
+// for the flags named after a method's step unit (generations,
+// iterations, rounds) that unit, so a flag for another method's budget is
+// refused naming it.
+func FlagOverride(flag, key, value string, str bool) Override {
+	if str {
+		value = strconv.Quote(value)
+	}
+	o := Override{Key: key, Value: value, Source: "flag -" + flag}
+	if flag == "generations" || flag == "iterations" || flag == "rounds" {
+		o.Unit = strings.TrimSuffix(flag, "s")
+	}
+	return o
 }
 
 // Parse decodes data (named name in errors) over DefaultConfig, applies the

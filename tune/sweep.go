@@ -8,11 +8,23 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 )
 
 // SweepDir is the run directory of one seed of a sweep in dir.
 func SweepDir(dir string, seed int64) string {
 	return filepath.Join(dir, fmt.Sprintf("seed-%d", seed))
+}
+
+// DefaultRunDir is where a run (or, with sweep, a sweep) of cfg started
+// at now goes when no directory is given:
+// runs/<UTC yyyymmdd-hhmmss>-<method>[-sweep].
+func DefaultRunDir(cfg Config, sweep bool, now time.Time) string {
+	name := now.UTC().Format("20060102-150405") + "-" + cfg.Method
+	if sweep {
+		name += "-sweep"
+	}
+	return filepath.Join("runs", name)
 }
 
 // Sweep runs cfg once per seed (Config.Seed replaced), one run after the

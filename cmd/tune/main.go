@@ -138,7 +138,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if sess != nil {
 		defer sess.Close()
-		opts.Referee, opts.Remote = sess.Referee(), sess.Referee()
+		sess.Attach(&opts)
 	}
 	var job *tune.Job
 	if *resume != "" {
@@ -156,15 +156,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			if !set[k.flag] {
 				continue
 			}
-			v := *values[k.flag]
-			if k.kind == "string" {
-				v = strconv.Quote(v)
-			}
-			o := tune.Override{Key: k.key, Value: v, Source: "flag -" + k.flag}
-			if k.flag == "generations" || k.flag == "iterations" || k.flag == "rounds" {
-				o.Unit = k.flag[:len(k.flag)-1]
-			}
-			ov = append(ov, o)
+			ov = append(ov, tune.FlagOverride(k.flag, k.key, *values[k.flag], k.kind == "string"))
 		}
 		var cfg tune.Config
 		if *configPath == "" {
@@ -185,19 +177,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 				return exitCode(usageError{err}, stderr)
 			}
 			if dir == "" {
-				dir = filepath.Join("runs", time.Now().UTC().Format("20060102-150405")+"-"+cfg.Method+"-sweep")
+				dir = tune.DefaultRunDir(cfg, true, time.Now())
 			}
 			if err := live.Serve(dir, stderr); err != nil {
 				return exitCode(err, stderr)
 			}
-			if sess != nil { // one server for the sweep, its storage beside the seeds' runs
-				if err := os.MkdirAll(dir, 0o755); err != nil {
+			if sess != nil {
+				if err := sess.StartSweep(ctx, dir, cfg, &opts, opts.Events.Games); err != nil {
 					return exitCode(err, stderr)
 				}
-				if err := sess.StartGames(ctx, filepath.Join(dir, cluster.DirNATS), filepath.Base(filepath.Clean(dir)), cfg.Concurrency); err != nil {
-					return exitCode(err, stderr)
-				}
-				opts.Bind = func(j *tune.Job) error { return sess.Bind(j, opts.Events.Games) }
 			}
 			dirs, err := tune.Sweep(ctx, cfg, seeds, dir, opts)
 			disp.End()
@@ -210,7 +198,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return exitCode(err, stderr)
 		}
 		if dir == "" {
-			dir = filepath.Join("runs", time.Now().UTC().Format("20060102-150405")+"-"+cfg.Method)
+			dir = tune.DefaultRunDir(cfg, false, time.Now())
 		}
 		live.Track(dir, &opts)
 		job, err = tune.Start(cfg, dir, opts)

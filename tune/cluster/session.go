@@ -118,6 +118,27 @@ func (s *Session) dial(name string) (*nats.Conn, error) {
 	return Dial(s.o.URL, s.o.Token, name, s.o.Log, extra...)
 }
 
+// Attach makes opts play through the session: the coordinator as the
+// job's referee (fitness matches) and remote (ladder and Elo matches).
+func (s *Session) Attach(opts *tune.Options) {
+	opts.Referee, opts.Remote = s.coord, s.coord
+}
+
+// StartSweep starts the session for a sweep in dir (tune.Sweep): one
+// server for every seed's run, its storage in dir's nats/ folder, and
+// opts.Bind pointing the coordinator at each seed's job (games reports
+// batch progress). Errors: dir cannot be made; StartGames's.
+func (s *Session) StartSweep(ctx context.Context, dir string, cfg tune.Config, opts *tune.Options, games func(done, total int)) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if err := s.StartGames(ctx, filepath.Join(dir, DirNATS), filepath.Base(filepath.Clean(dir)), cfg.Concurrency); err != nil {
+		return err
+	}
+	opts.Bind = func(j *tune.Job) error { return s.Bind(j, games) }
+	return nil
+}
+
 // Referee is the coordinator to give the job (tune.Options.Referee).
 func (s *Session) Referee() *Coordinator { return s.coord }
 
