@@ -146,11 +146,7 @@ const tacticsNodeBudget = 100000
 func TestTactics(t *testing.T) {
 	suite := loadTactics(t)
 	v := newVerifier(t)
-	onSet := DefaultSettings()
-	onSet.DefendNodes = PlayDefendNodes
-	on := newEngine(t, zhou(t), onSet)
-	offSet := DefaultSettings()
-	off := newEngine(t, zhou(t), offSet)
+	on, off := checkEngines(t)
 	play := newEngine(t, zhou(t), PlaySettings())
 	count := map[string]int{}
 	solvedOn, solvedOff, solvedPlay := map[string]int{}, map[string]int{}, map[string]int{}
@@ -204,11 +200,7 @@ func TestMineTactics(t *testing.T) {
 		t.Skip("run with -update-tactics -tactics-games 'FILE=LABEL;...' to regenerate " + tacticsPath)
 	}
 	v := newVerifier(t)
-	onSet := DefaultSettings()
-	onSet.DefendNodes = PlayDefendNodes
-	on := newEngine(t, zhou(t), onSet)
-	offSet := DefaultSettings()
-	off := newEngine(t, zhou(t), offSet)
+	on, off := checkEngines(t)
 	wide := newEngine(t, zhou(t), Settings{Depth: 1, Width: 40, TableBits: MinTableBits})
 	var lines []string
 	count := map[string]int{}
@@ -296,4 +288,13 @@ func mineOne(t *testing.T, v verifier, on, off, wide *Engine, b *Board) string {
 		}
 	}
 	return ""
+}
+
+// checkEngines are zhou2015 engines with the defensive check at
+// PlayDefendNodes (on) and without it (off, DefaultSettings).
+func checkEngines(t *testing.T) (on, off *Engine) {
+	t.Helper()
+	onSet := DefaultSettings()
+	onSet.DefendNodes = PlayDefendNodes
+	return newEngine(t, zhou(t), onSet), newEngine(t, zhou(t), DefaultSettings())
 }

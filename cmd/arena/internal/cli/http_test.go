@@ -4,39 +4,21 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/roadtune/roadtune/internal/tunetest"
 	"io"
 	"net/http"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
-
-// lockedBuffer is a bytes.Buffer safe for a writer and a reader at once.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // TestHTTP serves a match's pages while it plays: the status is the live
 // one and the table is built from the games so far.
 func TestHTTP(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "match")
-	var stdout, stderr lockedBuffer
+	var stdout, stderr tunetest.SyncBuffer
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan int, 1)
