@@ -66,6 +66,9 @@ func CompareRuns(dirs []string) (*RunComparison, error) {
 			return nil, err
 		}
 		name := r.Name()
+		if r.Chain() != "" {
+			name = r.Chain() + "/" + name
+		}
 		if r.Sweep() != "" {
 			name = r.Sweep() + "/" + name
 		}

@@ -49,6 +49,13 @@ type Config struct {
 	// an earlier result. "" = a random start. Experiments that judge a
 	// method start at random: a hand-set start is only for what it tests.
 	Start string `toml:"start"`
+	// Then names the config of a next stage, which starts from this run's
+	// best vector (its start is set by the chain; see Stages and Chain):
+	// an embedded config's name ("overnight-spsa"), or a file path (ending
+	// in .toml), relative to this config file's directory: Load makes it
+	// so, and in an embedded config "x.toml" names the embedded config x.
+	// "" = no next stage.
+	Then string `toml:"then"`
 
 	Engine     EngineConfig     `toml:"engine"`
 	Match      MatchConfig      `toml:"match"`
@@ -61,6 +68,11 @@ type Config struct {
 	// config's [ga], [pso] … tables): the value Spec.Options returns,
 	// decoded over its defaults.
 	Options map[string]any `toml:"-"`
+
+	// chained marks a later stage of a chain before the stage before it
+	// has finished: its start vector is that stage's best, which Validate
+	// cannot load yet.
+	chained bool
 }
 
 // EngineConfig is the search every fitness game uses.
@@ -228,7 +240,9 @@ func Load(path string, overrides ...Override) (Config, error) {
 	if err != nil {
 		return Config{}, err
 	}
-	return Parse(path, data, overrides...)
+	c, err := Parse(path, data, overrides...)
+	c.Then = thenFrom(c.Then, path)
+	return c, err
 }
 
 // LoadEmbedded parses the embedded config configs/<name>.toml.
@@ -237,7 +251,9 @@ func LoadEmbedded(name string, overrides ...Override) (Config, error) {
 	if err != nil {
 		return Config{}, err
 	}
-	return Parse("configs/"+name+".toml (embedded)", data, overrides...)
+	c, err := Parse("configs/"+name+".toml (embedded)", data, overrides...)
+	c.Then = thenFrom(c.Then, "")
+	return c, err
 }
 
 // Override sets one key after the file is read, as a flag does: Value is
@@ -568,9 +584,14 @@ func (c *Config) Validate() error {
 	if opts == nil {
 		return bad(c.Method, "no options for method %q", c.Method)
 	}
-	if c.Start != "" {
+	if c.Start != "" && !c.chained {
 		if _, err := c.startVector(); err != nil {
 			return bad("start", "%v", err)
+		}
+	}
+	if c.Then != "" {
+		if err := checkThen(c.Then); err != nil {
+			return bad("then", "%v", err)
 		}
 	}
 	if err := spec.Validate(opts, c.Problem()); err != nil {
@@ -640,7 +661,7 @@ func (c *Config) validateVerification() error {
 			continue
 		}
 		if o == StartOpponent {
-			if c.Start == "" {
+			if c.Start == "" && !c.chained {
 				return bad("validation.opponents", "opponent %d: %q is the run's start vector, and the config sets no start", i+1, o)
 			}
 			continue
@@ -760,10 +781,18 @@ func (c *Config) geneRange(r RangeConfig) (lo, hi []float64) {
 // Problem is what the config tells a method of the vectors it tunes.
 func (c *Config) Problem() optimize.Problem {
 	var start []float64
-	if c.Start != "" {
+	lo, hi := c.geneRange(c.Init)
+	switch {
+	case c.chained:
+		// A stand-in of the right shape, so a method that refuses a start
+		// (the GA, the PSO) says so before the chain begins.
+		start = make([]float64, len(lo))
+		for d := range start {
+			start[d] = (lo[d] + hi[d]) / 2
+		}
+	case c.Start != "":
 		start, _ = c.startVector() // Validate reports its error
 	}
-	lo, hi := c.geneRange(c.Init)
 	blo, bhi := c.geneRange(c.Bounds.RangeConfig)
 	return optimize.Problem{
 		Genes:  c.GeneNames(),

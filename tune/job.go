@@ -103,6 +103,9 @@ type InterruptedError struct {
 	Unit  string
 	Phase string
 	Err   error // the context's error
+	// Resume is the directory to resume, when it is not Dir: the chain
+	// whose stage Dir is.
+	Resume string
 }
 
 func (e *InterruptedError) Error() string {
@@ -110,7 +113,11 @@ func (e *InterruptedError) Error() string {
 	if e.Phase == phaseVerify {
 		what = fmt.Sprintf("during the verification ladder (the %d %ss are checkpointed in %s; the ladder starts again)", e.Steps, e.Unit, e.Dir)
 	}
-	return fmt.Sprintf("interrupted: %s.\nResume with: go run ./cmd/tune -resume %s", what, e.Dir)
+	resume := e.Dir
+	if e.Resume != "" {
+		resume = e.Resume
+	}
+	return fmt.Sprintf("interrupted: %s.\nResume with: go run ./cmd/tune -resume %s", what, resume)
 }
 
 func (e *InterruptedError) Unwrap() error { return e.Err }

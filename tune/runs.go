@@ -30,8 +30,17 @@ type RunResults struct {
 	Best []float64
 }
 
-// Open reads the run in dir. Errors name the file and line at fault.
+// Open reads the run in dir; for a chain's directory (IsChain), its last
+// stage. Errors name the file and line at fault.
 func Open(dir string) (*RunResults, error) {
+	if IsChain(dir) {
+		stages, err := readChain(dir)
+		if err != nil {
+			return nil, err
+		}
+		last := stages[len(stages)-1]
+		dir = StageDir(dir, len(stages), last.Method)
+	}
 	path := filepath.Join(dir, FileConfig)
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -68,13 +77,28 @@ func (r *RunResults) Name() string { return filepath.Base(filepath.Clean(r.Dir))
 
 // Sweep is the name of the sweep the run belongs to (the parent
 // directory's base name when the run's directory is a sweep's seed-N, see
-// SweepDir), "" for a run of its own.
+// SweepDir; for a chain's stage, the chain's directory), "" for a run of
+// its own.
 func (r *RunResults) Sweep() string {
 	dir := filepath.Clean(r.Dir)
+	if r.Chain() != "" {
+		dir = filepath.Dir(dir)
+	}
 	if !strings.HasPrefix(filepath.Base(dir), "seed-") {
 		return ""
 	}
 	return filepath.Base(filepath.Dir(dir))
+}
+
+// Chain is the name of the chain the run is a stage of (the parent
+// directory's base name when it holds FileChain), "" for a run of its
+// own.
+func (r *RunResults) Chain() string {
+	parent := filepath.Dir(filepath.Clean(r.Dir))
+	if !IsChain(parent) {
+		return ""
+	}
+	return filepath.Base(parent)
 }
 
 // WeightFile returns the best vector after step k (k < 0: after the last

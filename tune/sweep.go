@@ -18,9 +18,18 @@ func SweepDir(dir string, seed int64) string {
 
 // DefaultRunDir is where a run (or, with sweep, a sweep) of cfg started
 // at now goes when no directory is given:
-// runs/<UTC yyyymmdd-hhmmss>-<method>[-sweep].
+// runs/<UTC yyyymmdd-hhmmss>-<method>[-sweep], a chain's methods joined
+// by "-" (texel-spsa).
 func DefaultRunDir(cfg Config, sweep bool, now time.Time) string {
-	name := now.UTC().Format("20060102-150405") + "-" + cfg.Method
+	method := cfg.Method
+	if stages, err := Stages(cfg); err == nil && len(stages) > 1 {
+		var ms []string
+		for _, c := range stages {
+			ms = append(ms, c.Method)
+		}
+		method = strings.Join(ms, "-")
+	}
+	name := now.UTC().Format("20060102-150405") + "-" + method
 	if sweep {
 		name += "-sweep"
 	}
@@ -35,7 +44,8 @@ func DefaultRunDir(cfg Config, sweep bool, now time.Time) string {
 // so a sweep never mixes two settings. The same config over several seeds
 // shows how much of a tuned vector's strength is the method and how much
 // luck (spec/tuning.md "Why noise decides everything"); compare the runs
-// with CompareRuns. Errors: a bad config or seed list (ConfigError,
+// with CompareRuns. A config with `then` runs a chain per seed (Chain) in
+// SweepDir, and its last stage's directory stands for the seed. Errors: a bad config or seed list (ConfigError,
 // InputError), a run's error, an *InterruptedError when ctx is cancelled.
 func Sweep(ctx context.Context, cfg Config, seeds []int64, dir string, opts Options) ([]string, error) {
 	if len(seeds) == 0 {
@@ -59,6 +69,19 @@ func Sweep(ctx context.Context, cfg Config, seeds []int64, dir string, opts Opti
 			return dirs, err
 		}
 		rd := SweepDir(dir, seed)
+		if c.Then != "" {
+			// A chain per seed; the sweep compares their last stages.
+			stages, err := Stages(c)
+			if err != nil {
+				return dirs, err
+			}
+			last := stages[len(stages)-1]
+			dirs = append(dirs, StageDir(rd, len(stages), last.Method))
+			if _, err := Chain(ctx, stages, rd, opts); err != nil {
+				return dirs, err
+			}
+			continue
+		}
 		dirs = append(dirs, rd)
 		var job *Job
 		if _, err := os.Stat(filepath.Join(rd, FileCheckpoint)); err == nil {

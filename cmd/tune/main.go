@@ -148,6 +148,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 				return 2
 			}
 		}
+		if tune.IsChain(*resume) {
+			return runChain(ctx, *resume, nil, sess, &opts, live, disp, stdout, stderr)
+		}
 		live.Track(*resume, &opts)
 		job, err = tune.Resume(*resume, opts)
 	} else {
@@ -199,6 +202,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		if dir == "" {
 			dir = tune.DefaultRunDir(cfg, false, time.Now())
+		}
+		if cfg.Then != "" {
+			stages, err := tune.Stages(cfg)
+			if err != nil {
+				return exitCode(usageError{err}, stderr)
+			}
+			return runChain(ctx, dir, stages, sess, &opts, live, disp, stdout, stderr)
 		}
 		live.Track(dir, &opts)
 		job, err = tune.Start(cfg, dir, opts)
@@ -282,4 +292,37 @@ func parseSeeds(s string) ([]int64, error) {
 		out = append(out, n)
 	}
 	return out, nil
+}
+
+// runChain runs the chain of stages in dir (tune.Chain), or continues the
+// chain in dir (stages nil: tune.ResumeChain), on the cluster's workers
+// when sess is set.
+func runChain(ctx context.Context, dir string, stages []tune.Config, sess *cluster.Session, opts *tune.Options,
+	live *web.RunServer, disp *progress.Run, stdout, stderr io.Writer) int {
+	if err := live.Serve(dir, stderr); err != nil {
+		return exitCode(err, stderr)
+	}
+	if sess != nil {
+		cfg := tune.Config{}
+		if len(stages) > 0 {
+			cfg = stages[0]
+		}
+		if err := sess.StartSweep(ctx, dir, cfg, opts, opts.Events.Games); err != nil {
+			return exitCode(err, stderr)
+		}
+	}
+	var dirs []string
+	var err error
+	if stages == nil {
+		dirs, err = tune.ResumeChain(ctx, dir, *opts)
+	} else {
+		dirs, err = tune.Chain(ctx, stages, dir, *opts)
+	}
+	disp.End()
+	if err == nil {
+		last := dirs[len(dirs)-1]
+		fmt.Fprintf(stdout, "chain done: %d stages in %s. Best vector: %s\nreport: %s\n",
+			len(dirs), dir, filepath.Join(last, tune.FileBest), filepath.Join(last, tune.FileReport))
+	}
+	return exitCode(err, stderr)
 }

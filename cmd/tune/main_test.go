@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"image/png"
 	"math/rand/v2"
@@ -11,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -456,5 +458,68 @@ func TestSeedsSweepAndLadderComparison(t *testing.T) {
 		if code, _, _ := runTune(t, append([]string{"-config", cfg, "-out", filepath.Join(t.TempDir(), "x")}, args...)...); code != 2 {
 			t.Errorf("%v: exit %d, want 2", args, code)
 		}
+	}
+}
+
+// TestChainRunsItsStagesAndResumes: a config with `then` runs its stages
+// into -out/stage-k-method, says where the best vector is, continues with
+// -resume of the chain's directory, exports the last stage, sweeps a chain
+// per seed, and refuses a bad `then` before writing anything.
+func TestChainRunsItsStagesAndResumes(t *testing.T) {
+	cdir := t.TempDir()
+	first := "then = \"refine.toml\"\n" + strings.Replace(tunetest.Tiny("texel"), `opponent = "zhou2015"`, `opponents = []`, 1)
+	second := strings.Replace(tunetest.Tiny("spsa"), `opponent = "zhou2015"`, `opponents = ["zhou2015", "start"]`, 1)
+	for name, text := range map[string]string{"first.toml": first, "refine.toml": second} {
+		if err := os.WriteFile(filepath.Join(cdir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg := filepath.Join(cdir, "first.toml")
+	dir := filepath.Join(t.TempDir(), "chain")
+	code, stdout, stderr := runTune(t, "-config", cfg, "-out", dir, "-seed", "8")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	last := filepath.Join(dir, "stage-2-spsa")
+	if !strings.Contains(stdout, "chain done: 2 stages") || !strings.Contains(stdout, filepath.Join(last, tune.FileBest)) {
+		t.Errorf("stdout: %s", stdout)
+	}
+	r, err := tune.Open(last)
+	if err != nil || r.Config.Seed != 8 || !strings.HasSuffix(r.Config.Start, "stage-1-texel") {
+		t.Fatalf("the second stage: %v %+v", err, r)
+	}
+	want := finished(t, last)
+	code, stdout, stderr = runTune(t, "-resume", dir)
+	if code != 0 || strings.Count(stdout, "is done") != 2 {
+		t.Fatalf("-resume of a finished chain: exit %d, %s %s", code, stdout, stderr)
+	}
+	if got := finished(t, last); got != want {
+		t.Errorf("-resume rewrote the chain:\n%s\n%s", got, want)
+	}
+	out := filepath.Join(t.TempDir(), "w.json")
+	if code, _, stderr := runTune(t, "export", dir, "-o", out); code != 0 {
+		t.Fatalf("export of a chain: exit %d: %s", code, stderr)
+	}
+	if wf, err := engine.LoadWeightFile(out); err != nil || !slices.Equal(wf.Values, r.Best) {
+		t.Errorf("export of a chain: %v, %v, want the last stage's best %v", err, wf, r.Best)
+	}
+	sweep := filepath.Join(t.TempDir(), "sweep")
+	if code, stdout, stderr := runTune(t, "-config", cfg, "-out", sweep, "-seeds", "8,9", "-quiet"); code != 0 || !strings.Contains(stdout, "seed-9/stage-2-spsa") {
+		t.Fatalf("a sweep of chains: exit %d: %s %s", code, stdout, stderr)
+	}
+	if got := finished(t, filepath.Join(sweep, "seed-8", "stage-2-spsa")); got != strings.ReplaceAll(want, dir, filepath.Join(sweep, "seed-8")) {
+		t.Errorf("seed 8 of the sweep differs from the chain run alone:\n%s\n%s", got, want)
+	}
+	// A then that names nothing: exit 2, nothing written.
+	bad := filepath.Join(cdir, "bad.toml")
+	if err := os.WriteFile(bad, []byte(strings.Replace(first, "refine.toml", "nothing.toml", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	nowhere := filepath.Join(t.TempDir(), "x")
+	if code, _, stderr := runTune(t, "-config", bad, "-out", nowhere); code != 2 || !strings.Contains(stderr, `key "then"`) {
+		t.Errorf("bad then: exit %d: %s", code, stderr)
+	}
+	if _, err := os.Stat(nowhere); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a refused chain wrote %s", nowhere)
 	}
 }

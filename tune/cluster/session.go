@@ -10,6 +10,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/nats-io/nats.go"
@@ -83,6 +84,7 @@ type Session struct {
 	o      SessionOptions
 	coord  *Coordinator
 	run    string // of StartGames
+	dir    string // of StartSweep: the sweep's or chain's directory
 	conn   *nats.Conn
 	roster *Roster
 	stops  []func()
@@ -124,8 +126,8 @@ func (s *Session) Attach(opts *tune.Options) {
 	opts.Referee, opts.Remote = s.coord, s.coord
 }
 
-// StartSweep starts the session for a sweep in dir (tune.Sweep): one
-// server for every seed's run, its storage in dir's nats/ folder, and
+// StartSweep starts the session for a sweep or a chain in dir
+// (tune.Sweep, tune.Chain): one server for every run in it, its storage in dir's nats/ folder, and
 // opts.Bind pointing the coordinator at each seed's job (games reports
 // batch progress). Errors: dir cannot be made; StartGames's.
 func (s *Session) StartSweep(ctx context.Context, dir string, cfg tune.Config, opts *tune.Options, games func(done, total int)) error {
@@ -135,6 +137,7 @@ func (s *Session) StartSweep(ctx context.Context, dir string, cfg tune.Config, o
 	if err := s.StartGames(ctx, filepath.Join(dir, DirNATS), filepath.Base(filepath.Clean(dir)), cfg.Concurrency); err != nil {
 		return err
 	}
+	s.dir = dir
 	opts.Bind = func(j *tune.Job) error { return s.Bind(j, games) }
 	return nil
 }
@@ -144,15 +147,20 @@ func (s *Session) Referee() *Coordinator { return s.coord }
 
 // Bind points the coordinator at a job of a sweep (tune.Options.Bind)
 // once StartGames has started the session: the job's game settings, its
-// run name (the sweep's run name, then the job's directory) and progress
-// (games). Errors: the job's config has no referee.
+// run name (the sweep's run name, then the job's directory below the
+// sweep's, e.g. seed-2-stage-1-texel, so no two runs share a name) and
+// progress (games). Errors: the job's config has no referee.
 func (s *Session) Bind(job *tune.Job, games func(done, total int)) error {
 	ref, err := tune.NewReferee(job.Config())
 	if err != nil {
 		return err
 	}
 	s.coord.Referee, s.coord.Progress = ref, games
-	s.coord.Run = s.run + "-" + filepath.Base(filepath.Clean(job.Dir()))
+	name := filepath.Base(filepath.Clean(job.Dir()))
+	if rel, err := filepath.Rel(s.dir, job.Dir()); s.dir != "" && err == nil && !strings.HasPrefix(rel, "..") {
+		name = strings.ReplaceAll(filepath.ToSlash(rel), "/", "-")
+	}
+	s.coord.Run = s.run + "-" + name
 	return nil
 }
 

@@ -1,0 +1,301 @@
+package tune
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/roadtune/roadtune/configs"
+	"github.com/roadtune/roadtune/results"
+)
+
+// A chain runs methods one after the other, each stage starting from the
+// best vector of the stage before (config key `then`): a static fit that
+// is cheap and reliable (Texel) followed by a match-based refinement that
+// adds what the fit cannot see (SPSA), as docs/experiments.md experiment 10
+// measured. Every stage is an ordinary run directory inside the chain's
+// directory, StageDir(dir, k, method), with its own records, plots, ladder
+// and report; the chain's directory holds FileChain, the resolved config of
+// every stage, written before the first game, so a stopped chain continues
+// (ResumeChain, or the same command again) with exactly the settings it
+// started with.
+
+// FileChain is the file of a chain's directory that lists its stages.
+const FileChain = "chain.json"
+
+// maxStages bounds a chain (and catches a config whose `then` loops).
+const maxStages = 8
+
+// StageDir is the run directory of stage k (from 1) of a chain in dir.
+func StageDir(dir string, k int, method string) string {
+	return filepath.Join(dir, fmt.Sprintf("stage-%d-%s", k, method))
+}
+
+// checkThen checks a `then` value's form; Stages loads it.
+func checkThen(then string) error {
+	if isConfigPath(then) {
+		return nil
+	}
+	_, err := configs.Config(then)
+	return err
+}
+
+func isConfigPath(then string) bool {
+	return strings.HasSuffix(then, ".toml") || strings.ContainsAny(then, `/\`)
+}
+
+// Stages resolves the chain that cfg begins: cfg, then the config its
+// `then` names, and so on, at most 8 stages. Every later stage takes the
+// first stage's seed (so -seed and -seeds move the whole chain) and must
+// not set start (it starts from the stage before). A `then` path is
+// relative to the directory of the config file that names it (Load
+// resolves it); an embedded config's `then` ("x" or "x.toml") names another
+// embedded config; in a config from Parse, a path is relative to the
+// working directory. The stages are validated; nothing is written. Errors: a
+// *ConfigError naming the file and key at fault.
+func Stages(cfg Config) ([]Config, error) {
+	stages := []Config{cfg}
+	name := "the config"
+	for cur := cfg; cur.Then != ""; {
+		if len(stages) == maxStages {
+			return nil, &ConfigError{File: name, Key: "then", Msg: fmt.Sprintf("a chain has at most %d stages (does `then` loop?)", maxStages)}
+		}
+		next, nextName, err := loadStage(cur, name, cfg.Seed)
+		if err != nil {
+			return nil, err
+		}
+		stages = append(stages, next)
+		cur, name = next, nextName
+	}
+	return stages, nil
+}
+
+// thenFrom resolves a `then` read from the config file path ("" for an
+// embedded config): a relative path becomes relative to the file's
+// directory; in an embedded config a bare "x.toml" names the embedded x.
+func thenFrom(then, path string) string {
+	switch {
+	case !isConfigPath(then):
+		return then
+	case path == "" && !strings.ContainsAny(then, `/\`):
+		return strings.TrimSuffix(then, ".toml")
+	case path != "" && !filepath.IsAbs(then):
+		return filepath.Join(filepath.Dir(path), then)
+	}
+	return then
+}
+
+// loadStage loads the stage prev's `then` names, with the chain's seed;
+// prevName names prev in errors.
+func loadStage(prev Config, prevName string, seed int64) (Config, string, error) {
+	var name, from string
+	var data []byte
+	var err error
+	if isConfigPath(prev.Then) {
+		name, from = prev.Then, prev.Then
+		data, err = os.ReadFile(name)
+	} else {
+		data, err = configs.Config(prev.Then)
+		name = "configs/" + prev.Then + ".toml (embedded)"
+	}
+	if err != nil {
+		return Config{}, "", &ConfigError{File: prevName, Key: "then", Msg: err.Error()}
+	}
+	c, err := decode(name, data)
+	if err != nil {
+		return Config{}, "", err
+	}
+	if c.Start != "" {
+		return Config{}, "", &ConfigError{File: name, Line: keyLine(data, "start"), Key: "start",
+			Msg: fmt.Sprintf("a later stage of a chain starts from the best vector of the stage before (%s); remove start", prevName)}
+	}
+	c.Seed, c.chained = seed, true
+	c.Then = thenFrom(c.Then, from)
+	if err := c.Validate(); err != nil {
+		return Config{}, "", locate(err, name, data, nil)
+	}
+	return c, name, nil
+}
+
+// chainFile is FileChain: each stage's directory (relative to the chain's)
+// and resolved config.
+type chainFile struct {
+	Version int          `json:"version"`
+	Stages  []chainStage `json:"stages"`
+}
+
+type chainStage struct {
+	Dir    string `json:"dir"`
+	Config string `json:"config"` // TOML, Config.Encode; a later stage without its start
+}
+
+const chainVersion = 1
+
+// IsChain reports whether dir holds a chain (FileChain).
+func IsChain(dir string) bool {
+	_, err := os.Stat(filepath.Join(dir, FileChain))
+	return err == nil
+}
+
+// Chain runs the stages (Stages' result) in dir, one after the other, and
+// returns the stage directories. A new chain's dir (created if missing)
+// must not hold a run; FileChain is written first; a dir holding a chain continues it: a
+// finished stage is kept, a stopped one resumed, and stages that differ
+// from the chain's (concurrency aside) are an *InputError naming the key.
+// Stage k > 1 starts from stage k−1's best vector (its config's start is
+// that stage's directory, absolute). opts.Bind, when set, is called with
+// each stage's job. Errors: *InputError, *ConfigError, a stage's error; an
+// *InterruptedError when ctx is cancelled, naming the chain's directory to
+// resume.
+func Chain(ctx context.Context, stages []Config, dir string, opts Options) ([]string, error) {
+	if len(stages) == 0 {
+		return nil, inputErr("chain: no stages")
+	}
+	cf := chainFile{Version: chainVersion}
+	for k, c := range stages {
+		data, err := c.Encode()
+		if err != nil {
+			return nil, err
+		}
+		cf.Stages = append(cf.Stages, chainStage{Dir: filepath.Base(StageDir(dir, k+1, c.Method)), Config: string(data)})
+	}
+	if IsChain(dir) {
+		old, err := readChain(dir)
+		if err != nil {
+			return nil, err
+		}
+		if len(old) != len(stages) {
+			return nil, inputErr("chain: %s holds a chain of %d stages, the config gives %d", dir, len(old), len(stages))
+		}
+		for k := range stages {
+			if err := sameSetting(old[k], stages[k]); err != nil {
+				return nil, inputErr("chain: stage %d in %s was started with another config: %v", k+1, dir, err)
+			}
+		}
+	} else {
+		// Like a sweep's, a chain's directory may exist (a cluster session
+		// keeps its server's storage there); it must not hold a run.
+		if _, err := os.Stat(filepath.Join(dir, FileCheckpoint)); err == nil {
+			return nil, inputErr("%s holds a run (checkpoint.json), not a chain: resume it with `tune -resume %s`, or choose another -out", dir, dir)
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, inputErr("chain directory: %v", err)
+		}
+		if err := checkWritable(dir); err != nil {
+			return nil, err
+		}
+		if err := results.WriteJSONAtomic(filepath.Join(dir, FileChain), cf); err != nil {
+			return nil, err
+		}
+	}
+	return runChain(ctx, stages, dir, opts)
+}
+
+// ResumeChain continues the chain in dir with the stages its FileChain
+// holds (only concurrency may change, through opts).
+func ResumeChain(ctx context.Context, dir string, opts Options) ([]string, error) {
+	stages, err := readChain(dir)
+	if err != nil {
+		return nil, err
+	}
+	return runChain(ctx, stages, dir, opts)
+}
+
+// readChain reads the stages of the chain in dir.
+func readChain(dir string) ([]Config, error) {
+	path := filepath.Join(dir, FileChain)
+	var cf chainFile
+	if err := results.ReadJSON(path, &cf); err != nil {
+		return nil, &InputError{err}
+	}
+	if cf.Version != chainVersion {
+		return nil, inputErr("%s: version %d: this roadtune reads version %d", path, cf.Version, chainVersion)
+	}
+	if len(cf.Stages) == 0 {
+		return nil, inputErr("%s: no stages", path)
+	}
+	var stages []Config
+	for k, s := range cf.Stages {
+		name := fmt.Sprintf("%s: stage %d", path, k+1)
+		c, err := decode(name, []byte(s.Config))
+		if err != nil {
+			return nil, err
+		}
+		c.chained = k > 0
+		if err := c.Validate(); err != nil {
+			return nil, locate(err, name, []byte(s.Config), nil)
+		}
+		if want := filepath.Base(StageDir(dir, k+1, c.Method)); s.Dir != want {
+			return nil, inputErr("%s: stage %d's directory is %q, want %q", path, k+1, s.Dir, want)
+		}
+		stages = append(stages, c)
+	}
+	return stages, nil
+}
+
+// runChain plays the stages in dir's stage directories.
+func runChain(ctx context.Context, stages []Config, dir string, opts Options) ([]string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, &InputError{err}
+	}
+	var dirs []string
+	for k, c := range stages {
+		sd := StageDir(dir, k+1, c.Method)
+		dirs = append(dirs, sd)
+		if k > 0 {
+			c.Start, c.chained = StageDir(abs, k, stages[k-1].Method), false
+		}
+		job, err := stageJob(c, sd, k+1, len(stages), opts)
+		if err != nil {
+			return dirs, err
+		}
+		if job == nil {
+			continue
+		}
+		if opts.Bind != nil {
+			if err := opts.Bind(job); err != nil {
+				return dirs, err
+			}
+		}
+		if err := job.Run(ctx); err != nil {
+			var ie *InterruptedError
+			if errors.As(err, &ie) {
+				ie.Resume = dir
+			}
+			return dirs, err
+		}
+	}
+	return dirs, nil
+}
+
+// stageJob starts or resumes stage k's run in sd; nil when it is done.
+func stageJob(c Config, sd string, k, n int, opts Options) (*Job, error) {
+	logf := func(format string, args ...any) {
+		if opts.Log != nil {
+			fmt.Fprintf(opts.Log, format, args...)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(sd, FileCheckpoint)); err == nil {
+		old, err := Open(sd)
+		if err != nil {
+			return nil, &InputError{err}
+		}
+		if err := sameSetting(c, old.Config); err != nil {
+			return nil, inputErr("chain: %s was started with another config: %v", sd, err)
+		}
+		if old.Phase == phaseDone {
+			logf("chain: stage %d of %d (%s) is done (%s)\n", k, n, c.Method, sd)
+			return nil, nil
+		}
+		logf("chain: stage %d of %d (%s) continues in %s\n", k, n, c.Method, sd)
+		return Resume(sd, opts)
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return nil, &InputError{err}
+	}
+	logf("chain: stage %d of %d (%s) → %s\n", k, n, c.Method, sd)
+	return Start(c, sd, opts)
+}
