@@ -3,7 +3,7 @@
 # with `tune` and `arena` only.
 #
 #   configs/experiments/run.sh            all experiments, then collect
-#   configs/experiments/run.sh e1 e4      some of them (e1..e10), then collect
+#   configs/experiments/run.sh e1 e4      some of them (e1..e10, e14), then collect
 #
 # Outputs go to $OUT (default runs/experiments); `collect` copies the small
 # results (reports, summaries, plots, tuned weight files) to docs/experiments.
@@ -164,6 +164,19 @@ e10() {
   tune compare -o "$OUT/e10-refine" -metric gene:S4 "$OUT"/e10-refine-seed-* > /dev/null
 }
 
+# The overnight chain (configs/overnight.toml: Texel, then SPSA at depth 3),
+# symmetric and asymmetric schema, seed 1; a chain is continued with -resume.
+e14() {
+  local name cfg start
+  for name in e14-overnight e14-overnight-asymmetric; do
+    cfg=configs/overnight.toml
+    [ "$name" = e14-overnight ] || cfg=configs/experiments/overnight-asymmetric.toml
+    start=$(date +%s)
+    if [ -f "$OUT/$name/chain.json" ]; then tune -resume "$OUT/$name" -quiet; else tune -config "$cfg" -out "$OUT/$name" -quiet; fi
+    log "$name: chain took $(( $(date +%s) - start )) s"
+  done
+}
+
 # collect copies the small results into $DOCS: no game logs or SGFs.
 collect() {
   local d name
@@ -171,15 +184,15 @@ collect() {
   for d in "$OUT"/e*/; do
     name=$(basename "$d")
     mkdir -p "$DOCS/$name"
-    for f in report.md validation.json ladder.json config.toml best.json summary.json winrate.png; do
+    for f in report.md validation.json ladder.json config.toml best.json summary.json winrate.png chain.json; do
       [ -f "$d/$f" ] && cp "$d/$f" "$DOCS/$name/"
     done
     if [ -d "$d/plots" ]; then mkdir -p "$DOCS/$name/plots"; cp "$d"/plots/*.png "$DOCS/$name/plots/"; fi
     for f in compare.md compare-ladder.png; do [ -f "$d/$f" ] && cp "$d/$f" "$DOCS/$name/"; done
-    for s in "$d"/seed-*/; do  # sweeps: each seed's ladder, best vector and config
+    for s in "$d"/seed-*/ "$d"/stage-*/; do  # sweeps and chains: each run's ladder, best vector and config
       [ -d "$s" ] || continue
       mkdir -p "$DOCS/$name/$(basename "$s")"
-      for f in ladder.json best.json config.toml; do [ -f "$s/$f" ] && cp "$s/$f" "$DOCS/$name/$(basename "$s")/"; done
+      for f in ladder.json best.json config.toml report.md; do [ -f "$s/$f" ] && cp "$s/$f" "$DOCS/$name/$(basename "$s")/"; done
     done
     [ -f "$OUT/$name.txt" ] && cp "$OUT/$name.txt" "$DOCS/$name/table.txt"
   done
@@ -190,11 +203,11 @@ collect() {
 }
 
 steps=("$@")
-[ ${#steps[@]} -gt 0 ] || steps=(e1 e2 e3 e4 e5 e6 e7 e8 e9 e10)
+[ ${#steps[@]} -gt 0 ] || steps=(e1 e2 e3 e4 e5 e6 e7 e8 e9 e10 e14)
 for s in "${steps[@]}"; do
   case $s in
-    e1|e2|e3|e4|e5|e6|e7|e8|e9|e10|collect) log "== $s"; "$s" ;;
-    *) echo "unknown experiment $s (want e1..e10 or collect)" >&2; exit 2 ;;
+    e1|e2|e3|e4|e5|e6|e7|e8|e9|e10|e14|collect) log "== $s"; "$s" ;;
+    *) echo "unknown experiment $s (want e1..e10, e14 or collect)" >&2; exit 2 ;;
   esac
 done
 [[ " ${steps[*]} " == *" collect "* ]] || collect
