@@ -171,7 +171,11 @@ func Chain(ctx context.Context, stages []Config, dir string, opts Options) ([]st
 			return nil, inputErr("chain: %s holds a chain of %d stages, the config gives %d", dir, len(old), len(stages))
 		}
 		for k := range stages {
-			if err := sameSetting(old[k], stages[k]); err != nil {
+			// `then` is where the next stage's config was read, which the
+			// stage's own config (compared next) stands for.
+			a, b := old[k], stages[k]
+			a.Then, b.Then = "", ""
+			if err := sameSetting(a, b); err != nil {
 				return nil, inputErr("chain: stage %d in %s was started with another config: %v", k+1, dir, err)
 			}
 		}
