@@ -170,8 +170,14 @@ func DefaultSettings() Settings {
 // found lost (tried, not kept), -4.3 ± 30.0 at 0.5 and -28.3 ± 32.3 at
 // 0.2. All inconclusive: using the clock's unused time has not been shown
 // to make the engine stronger at this time control.
+//
+// Width is 15 (DefaultSettings: 10): at depth 3 with the defensive check,
+// width 15 against width 10 scored +65.9 ± 28.6 Elo (320 games); against
+// Cloudict at depth 2 by a 0.3 s move clock (200 games each) widths 10, 15
+// and 20 scored 55.0%, 59.5% and 59.0%.
 func PlaySettings() Settings {
 	s := DefaultSettings()
+	s.Width = 15
 	s.DefendNodes = PlayDefendNodes
 	s.Killers = true
 	s.Time.Partial = true

@@ -66,9 +66,9 @@ func TestRunFlags(t *testing.T) {
 		{args: []string{"-width", fmt.Sprint(protocol.MaxWidth + 1)}, code: 2, stderrHas: fmt.Sprintf("flag -width %d", protocol.MaxWidth+1)},
 		{args: []string{"-movetime", "-1s"}, code: 2, stderrHas: "flag -movetime"},
 		// A clock: the depth becomes 12 unless given.
-		{args: []string{"-time", "move 0.05"}, stdin: "print\nquit\n", code: 0, stderrHas: "depth 12 width 10 vcf true time move 0.05\n"},
-		{args: []string{"-time", "game 60 0.5", "-depth", "3"}, stdin: "quit\n", code: 0, stderrHas: "depth 3 width 10 vcf true time game 60 0.5\n"},
-		{args: []string{"-time", "off"}, stdin: "quit\n", code: 0, stderrHas: "depth 2 width 10 vcf true time off\n"},
+		{args: []string{"-time", "move 0.05"}, stdin: "print\nquit\n", code: 0, stderrHas: "depth 12 width 15 vcf true time move 0.05\n"},
+		{args: []string{"-time", "game 60 0.5", "-depth", "3"}, stdin: "quit\n", code: 0, stderrHas: "depth 3 width 15 vcf true time game 60 0.5\n"},
+		{args: []string{"-time", "off"}, stdin: "quit\n", code: 0, stderrHas: "depth 2 width 15 vcf true time off\n"},
 		{args: []string{"-time", "left 5"}, code: 2, stderrHas: `flag -time "left 5": time left needs a game clock`},
 		{args: []string{"-time", "move 0"}, code: 2, stderrHas: `flag -time "move 0": bad command: time move: SECONDS "0"`},
 		{args: []string{"-time", "soon"}, code: 2, stderrHas: `flag -time "soon": bad command: time takes move SECONDS`},
