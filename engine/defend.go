@@ -10,12 +10,17 @@ package engine
 // loses by force (the threat search is sound) and other moves are tried:
 // the next root moves, then moves through the stones of the opponent's
 // winning first moves (its refutations of the moves tried), which may lie
-// outside the Width best by the evaluation.
+// outside the Width best by the evaluation. Pairs of two refutation points
+// come first, and the refutations of those extra moves feed a further
+// round (defendRounds): against an opponent with two lines to extend, the
+// root moves are refuted along one line and the extra moves along the
+// other, and the defence takes a stone of each (TestDefendRounds, from
+// games against Cloudict).
 
 // maxRefutations bounds the refutation points kept by defend: the two
 // stones of the opponent's first move against each of up to DefendMoves
 // root moves.
-const maxRefutations = 2 * MaxWidth
+const maxRefutations = 2 * MaxWidth * (1 + defendRounds)
 
 // defend returns the move to play instead of alpha-beta's choice moves[0]
 // and its ordering score (from the side to move's view), or ok = false to
@@ -29,12 +34,14 @@ const maxRefutations = 2 * MaxWidth
 // it collects the stones of the opponent's winning first moves, forms the
 // legal pairs through them (with each other and with the root's best single
 // stones, or with the blocking stone when t = 1; none when t = 2, the root
-// list then holds every blocking pair), keeps the DefendMoves best by leaf
-// score and checks them the same way. It keeps the choice when every checked
-// move loses or the search budgets (MaxNodes, MoveTime, ctx) run out. "No
-// win proved" is not a proof of safety: the check is bounded by ThreatDepth
-// and DefendNodes. It is deterministic without a clock budget and allocates
-// nothing.
+// list then holds every blocking pair), keeps the DefendMoves best (pairs
+// of two refutation points first, then by leaf score) and checks them the
+// same way; the refutations of those that lose join the points of the
+// next round, up to defendRounds rounds. It keeps the choice when every
+// checked move loses or the search budgets (MaxNodes, MoveTime, ctx) run
+// out. "No win proved" is not a proof of safety: the check is bounded by
+// DefendDepth and the budget (e.defNodes). It is deterministic without a
+// clock budget and allocates nothing once its buffers have grown.
 func (e *Engine) defend(moves []scoredMove, ts *threatSet, t int) (m scoredMove, ok bool) {
 	b := &e.board
 	k := min(e.set.DefendMoves, len(moves))
@@ -56,48 +63,75 @@ func (e *Engine) defend(moves []scoredMove, ts *threatSet, t int) (m scoredMove,
 	if len(refs) == 0 || t == 2 {
 		return m, false
 	}
-	// Partners: the other refutation points, and the root's best singles
-	// (t = 0) or the blocking stones (t = 1, which every move must hold).
-	var partners []Point
-	if t == 1 {
-		partners = ts.singles[:ts.nSingle]
-	} else {
-		partners = e.defPartners[:0]
-		partners = append(partners, refs...)
-		for _, sp := range e.plies[0].singles[:e.plies[0].nSingles] {
-			if !containsPoint(partners, sp.p) {
-				partners = append(partners, sp.p)
+	tried := e.defTried[:0]
+	for round := 0; round < defendRounds; round++ {
+		// Partners: the refutation points, and the root's best singles
+		// (t = 0) or the blocking stones (t = 1, which every move must hold).
+		var partners []Point
+		if t == 1 {
+			partners = ts.singles[:ts.nSingle]
+		} else {
+			partners = e.defPartners[:0]
+			partners = append(partners, refs...)
+			for _, sp := range e.plies[0].singles[:e.plies[0].nSingles] {
+				if !containsPoint(partners, sp.p) {
+					partners = append(partners, sp.p)
+				}
 			}
 		}
-	}
-	extra := e.defMoves[:0]
-	var scored int64
-	for _, r := range refs {
-		b.Place(r)
-		for _, q := range partners {
-			if q == r || b.cells[q] != Empty {
-				continue
+		extra := e.defMoves[:0]
+		var scored int64
+		for _, r := range refs {
+			b.Place(r)
+			for _, q := range partners {
+				if q == r || b.cells[q] != Empty {
+					continue
+				}
+				pm := Pair(min(r, q), max(r, q))
+				if hasMove(moves[:k], pm) || hasMove(extra, pm) || hasMove(tried, pm) {
+					continue
+				}
+				b.Place(q)
+				v := -e.leaf(1)
+				b.Unplace()
+				scored++
+				if containsPoint(refs, q) {
+					v += refBonus // both stones on the opponent's refutations: first
+				}
+				extra = pushTop(extra, e.set.DefendMoves, scoredMove{pm, v})
 			}
-			pm := Pair(min(r, q), max(r, q))
-			if hasMove(moves[:k], pm) || hasMove(extra, pm) {
-				continue
-			}
-			b.Place(q)
-			v := -e.leaf(1)
 			b.Unplace()
-			scored++
-			extra = pushTop(extra, e.set.DefendMoves, scoredMove{pm, v})
 		}
-		b.Unplace()
-	}
-	e.count(scored)
-	e.defMoves = extra
-	for _, c := range extra {
-		if e.stop {
-			return m, false
+		e.count(scored)
+		e.defMoves = extra
+		if len(extra) == 0 {
+			break
 		}
-		if lost, _ := e.opponentWins(c.m); !lost && !e.stop {
-			return c, true
+		n := len(refs)
+		for _, c := range extra {
+			if e.stop {
+				return m, false
+			}
+			if c.s > refBonus/2 {
+				c.s -= refBonus
+			}
+			lost, first := e.opponentWins(c.m)
+			if e.stop {
+				return m, false
+			}
+			if !lost {
+				return c, true
+			}
+			tried = append(tried, c)
+			for _, p := range [2]Point{first.A, first.B} {
+				if p != NoPoint && b.cells[p] == Empty && !containsPoint(refs, p) && len(refs) < cap(refs) {
+					refs = append(refs, p)
+				}
+			}
+		}
+		e.defTried = tried
+		if len(refs) == n {
+			break // no new refutation point: no new pair
 		}
 	}
 	return m, false
@@ -105,16 +139,28 @@ func (e *Engine) defend(moves []scoredMove, ts *threatSet, t int) (m scoredMove,
 
 // opponentWins plays m for the side to move and reports whether the
 // opponent then has a win by continuous double threats that the threat
-// search proves within DefendNodes positions, with the opponent's first move.
+// search proves within e.defNodes positions (Settings.DefendNodes, more
+// when TimeSettings.DefendGrowth deepens the check), with the opponent's
+// first move.
 func (e *Engine) opponentWins(m Move) (bool, Move) {
 	b := &e.board
 	b.Place(m.A)
 	b.Place(m.B)
-	first, _, lost := e.threatSearch(e.set.DefendDepth, e.set.DefendNodes)
+	first, _, lost := e.threatSearch(e.set.DefendDepth, e.defNodes)
 	b.Unplace()
 	b.Unplace()
 	return lost, first
 }
+
+// defendRounds is the number of rounds of extra moves defend checks: each
+// round pairs the refutation points found so far (those of its lost moves
+// included) with each other and with the partners.
+const defendRounds = 3
+
+// refBonus ranks the pairs of two refutation points before the other
+// pairs in defend's extra moves, whatever their leaf scores (which are far
+// below it: Mate is 1e9).
+const refBonus = 1e15
 
 func containsPoint(ps []Point, p Point) bool {
 	for _, q := range ps {

@@ -150,26 +150,34 @@ func DefaultSettings() Settings {
 // PlaySettings returns the settings for play against other programs:
 // DefaultSettings with the defensive check at PlayDefendNodes, killer
 // moves, and under a clock the use of the unfinished iteration
-// (TimeSettings.Partial) with half of the hard limit kept for the
-// defensive check (TimeSettings.DefendShare 0.5: with Partial alpha-beta
-// runs to its own limit, where the manager without it stopped at about 40%
-// of the move and left the check the rest; a check that finds alpha-beta's
-// move lost may examine up to DefendMoves moves). Depth stays 2: for play
-// by the clock give a larger maximum (the engine binary takes MaxDepth).
-// Tuning keeps DefaultSettings, whose games earlier results were measured
-// with. History, Blocks and WidthByPly stay off: no gain was measured (see
+// (TimeSettings.Partial), 70% of the hard limit kept for the defensive
+// check (DefendShare 0.7), the check deepened with the time left over
+// (DefendGrowth 2.5: budgets of 20,000, 50,000, 125,000 … positions a
+// checked move) and a game clock shared among 8 moves (GameMoves 8: the
+// moves that decide a game against Cloudict are the first few after the
+// opening; later ones are mostly forced blocks and threat wins, which take
+// milliseconds). Depth stays 2: for play by the clock give a larger
+// maximum (the engine binary takes MaxDepth). Tuning keeps
+// DefaultSettings, whose games earlier results were measured with.
+// History, Blocks and WidthByPly stay off: no gain was measured (see
 // their docs).
 //
 // At fixed depth it plays the moves of the old play settings
 // (DefaultSettings with DefendNodes = PlayDefendNodes) in about 3% fewer
-// nodes (BenchmarkTimeToDepth). At 0.05 s a move (arena st=0.05, depth up
-// to 12) against the old play settings, 320 games from the generated
-// 3-stone openings: +11.9 ± 30.8 Elo; with DefendShare 0.2 (the default)
-// instead, -18.5 ± 31.5; with, in addition, the best move of each
-// completed iteration checked at once and alpha-beta stopped when it is
-// found lost (tried, not kept), -4.3 ± 30.0 at 0.5 and -28.3 ± 32.3 at
-// 0.2. All inconclusive: using the clock's unused time has not been shown
-// to make the engine stronger at this time control.
+// nodes (BenchmarkTimeToDepth), except where defend's later rounds of
+// refutation pairs find a defence the single round missed.
+//
+// Measured against Cloudict depth 2 with roadtune-overnight (arena, the
+// balanced suite, 200 games each, 2026-11-25): with the time settings
+// before DefendGrowth (DefendShare 0.5, GameMoves 20) 57.0–58.5% at
+// st=0.14 and tc=1.5, with any DefendNodes from 20,000 to 100,000; with
+// DefendShare 0.7, DefendGrowth 2.5 and GameMoves 8 62% at tc=1 (5
+// moves: 62%, tc=3: 61.5%, each about ± 3.4 points); by the same clock
+// (tc=1) the engine with these settings against the engine before issue
+// 14 (DefaultSettings, width 10, both zhou2015) +201.8 ± 28.2 Elo over 300
+// game pairs. Before Partial, at 0.05 s a move against the old play
+// settings, DefendShare 0.5 scored +11.9 ± 30.8 Elo and 0.2 −18.5 ± 31.5
+// (320 games each, inconclusive).
 //
 // Width is 15 (DefaultSettings: 10): at depth 3 with the defensive check,
 // width 15 against width 10 scored +65.9 ± 28.6 Elo (320 games); against
@@ -181,7 +189,9 @@ func PlaySettings() Settings {
 	s.DefendNodes = PlayDefendNodes
 	s.Killers = true
 	s.Time.Partial = true
-	s.Time.DefendShare = 0.5
+	s.Time.DefendShare = 0.7
+	s.Time.DefendGrowth = 2.5
+	s.Time.GameMoves = 8
 	return s
 }
 
@@ -388,6 +398,9 @@ type Engine struct {
 	defRefs     []Point
 	defPartners []Point
 	defMoves    []scoredMove
+	defFirst    []scoredMove // the choice and the root moves (defendDeeper)
+	defTried    []scoredMove // defend's extra moves found lost
+	defNodes    int64        // the running check's budget per checked move
 
 	nodes     int64
 	nextCheck int64

@@ -207,6 +207,51 @@ func (e *Engine) search() Result {
 		e.resumeForDefence()
 	}
 	if e.set.DefendNodes > 0 && !e.stop && !IsMate(res.Score) {
+		e.defNodes = e.set.DefendNodes
+		pass := time.Now()
+		if m, ok := e.defend(moves, ts, t); ok {
+			res = Result{Move: m.m, Score: m.s, Depth: res.Depth, Reason: "defend"}
+		}
+		if e.tm.on {
+			res = e.defendDeeper(res, moves, ts, t, pass)
+		}
+	}
+	return res
+}
+
+// defendDeeper runs the defensive check again at growing budgets while the
+// clock allows (TimeSettings.DefendGrowth), res being the choice so far
+// and pass the start of the check's first pass.
+func (e *Engine) defendDeeper(res Result, moves []scoredMove, ts *threatSet, t int, pass time.Time) Result {
+	g := e.tm.ts.DefendGrowth
+	if g <= 1 {
+		return res
+	}
+	limit := e.tm.ts.DefendMaxNodes
+	if limit == 0 {
+		limit = 64 * e.set.DefendNodes
+	}
+	for !e.stop {
+		now := time.Now()
+		took := now.Sub(pass)
+		next := int64(float64(e.defNodes) * g)
+		if next > limit || now.Sub(e.tm.start)+scale(took, g) > e.tm.hard {
+			break
+		}
+		e.defNodes, pass = next, now
+		// The choice first: the check keeps it if the deeper search finds
+		// no win against it either.
+		for i := range moves {
+			if moves[i].m == res.Move {
+				toFirst(moves, i)
+				break
+			}
+		}
+		if moves[0].m != res.Move {
+			moves = append(e.defFirst[:0], scoredMove{res.Move, res.Score})
+			moves = append(moves, e.plies[0].moves...)
+			e.defFirst = moves
+		}
 		if m, ok := e.defend(moves, ts, t); ok {
 			res = Result{Move: m.m, Score: m.s, Depth: res.Depth, Reason: "defend"}
 		}

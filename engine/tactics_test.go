@@ -305,3 +305,58 @@ func checkEngines(t *testing.T) (on, off *Engine) {
 	onSet.DefendNodes = PlayDefendNodes
 	return newEngine(t, zhou(t), onSet), newEngine(t, zhou(t), DefaultSettings())
 }
+
+// TestDefendRounds: positions from Cloudict depth 2 (Black) against
+// roadtune-overnight (White) at tc=1, 2026-11-25, where every root move of
+// PlaySettings' list and every first-round extra move loses to a sequence of
+// double threats, and the defence (one stone on each of Black's two lines)
+// pairs a refutation point of the root moves with one of the extra moves'
+// (defend's second round). The engine's move must survive the verifier.
+func TestDefendRounds(t *testing.T) {
+	w := overnight(t)
+	s := PlaySettings()
+	s.Depth, s.DefendNodes = 6, 50000
+	e := newEngine(t, w, s)
+	v := newVerifier(t)
+	for _, moves := range []string{"JJ FEGN JKIJ", "JJ GFFI JIKI"} {
+		b := boardOf(t, moves)
+		e.NewGame()
+		r := e.Search(context.Background(), b)
+		if v.losesTo(t, b, r.Move) {
+			t.Errorf("%s: %s (%s) loses to a threat sequence", moves, r.Move, r.Reason)
+		}
+	}
+}
+
+// TestDefendGrowth: in a position of TestDefendRounds the check at
+// PlayDefendNodes keeps a move that a deeper threat search proves lost;
+// under a clock with TimeSettings.DefendGrowth the deeper passes find
+// that and play a defence. Alpha-beta has a fixed depth, so only the
+// number of passes depends on the clock, whose 5 s leave room for many
+// more than the two needed (each takes milliseconds).
+func TestDefendGrowth(t *testing.T) {
+	w := overnight(t)
+	b := boardOf(t, "JJ GFFI JIKI")
+	v := newVerifier(t)
+	for _, g := range []float64{0, 2.5} {
+		s := PlaySettings()
+		s.Depth = 3
+		s.Time.DefendGrowth = g
+		e := newEngine(t, w, s)
+		r := e.SearchClock(context.Background(), b, Clock{Move: 5 * time.Second})
+		if lost := v.losesTo(t, b, r.Move); lost != (g == 0) {
+			t.Errorf("DefendGrowth %g: %s (%s), lost %t: want lost only without growth", g, r.Move, r.Reason, lost)
+		}
+	}
+}
+
+// overnight is the roadtune-overnight baseline's vector (configs/weights;
+// the engine package cannot import configs).
+func overnight(t testing.TB) Weights {
+	t.Helper()
+	w, err := NewWeights(Symmetric, []float64{-65.61447859841554, 143.92900821833973, 600.3360525119745, 4988.585745271521, 597.8502659873325})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}

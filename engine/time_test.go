@@ -66,6 +66,8 @@ func TestTimeSettingsValidate(t *testing.T) {
 		{TimeSettings{FailLowFactor: -3}, "Time.FailLowFactor"},
 		{TimeSettings{FailLowDrop: -0.1}, "Time.FailLowDrop"},
 		{TimeSettings{DefendShare: 0.95}, "Time.DefendShare"},
+		{TimeSettings{DefendGrowth: 0.5}, "Time.DefendGrowth"},
+		{TimeSettings{DefendMaxNodes: -1}, "Time.DefendMaxNodes"},
 	} {
 		err := Settings{Time: tc.ts}.Validate()
 		var se *SettingsError

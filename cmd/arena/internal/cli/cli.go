@@ -97,7 +97,7 @@ sets the key itself:
                   (engine.Settings.DefendNodes; 0 = off)
   settings=default|play  the settings the others start from:
                   engine.DefaultSettings (the default) or PlaySettings
-  killers=BOOL history=BOOL blocks=N widths=W0,W1,… partial=BOOL
+  killers=BOOL history=BOOL blocks=N widths=W0,W1,… partial=BOOL defendgrowth=G
                   its search knobs (engine.Settings.Killers, History,
                   Blocks, WidthByPly from the root, Time.Partial)
   st=SECONDS      a fixed time per move

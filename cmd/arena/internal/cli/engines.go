@@ -21,6 +21,7 @@ var engineKeys = map[string]bool{
 	"proto": false, "tc": false, "st": false, "timemargin": false,
 	"weights": false, "depth": false, "width": false, "defend": false,
 	"settings": false, "killers": false, "history": false, "blocks": false, "widths": false, "partial": false,
+	"defendgrowth": false,
 }
 
 // engineSpec is one -engine (or -each) option list.
@@ -282,12 +283,12 @@ func (s engineSpec) resolve() (playerSpec, error) {
 
 // searchKnobs reads the in-process engine's search knobs: killers=BOOL,
 // history=BOOL, partial=BOOL (engine.Settings.Killers, History,
-// Time.Partial), blocks=N (Blocks) and widths=W0,W1,… (WidthByPly, the
-// root first; 0 = width=). It returns nil when none is given. Errors name
+// Time.Partial), blocks=N (Blocks), widths=W0,W1,… (WidthByPly, the
+// root first; 0 = width=) and defendgrowth=G (Time.DefendGrowth; 0 = off). It returns nil when none is given. Errors name
 // the option; the values' limits are engine.Settings.Validate's.
 func (s engineSpec) searchKnobs(external bool) (func(*engine.Settings), error) {
 	var set []func(*engine.Settings)
-	for _, k := range []string{"killers", "history", "partial", "blocks", "widths"} {
+	for _, k := range []string{"killers", "history", "partial", "blocks", "widths", "defendgrowth"} {
 		v, ok := s.get(k)
 		if !ok {
 			continue
@@ -317,6 +318,12 @@ func (s engineSpec) searchKnobs(external bool) (func(*engine.Settings), error) {
 				return nil, fmt.Errorf("blocks=%s: want a count ≥ 0", v)
 			}
 			set = append(set, func(st *engine.Settings) { st.Blocks = n })
+		case "defendgrowth":
+			g, err := strconv.ParseFloat(v, 64)
+			if err != nil {
+				return nil, fmt.Errorf("defendgrowth=%s: want a factor (0 = off)", v)
+			}
+			set = append(set, func(st *engine.Settings) { st.Time.DefendGrowth = g })
 		case "widths":
 			var w [engine.MaxDepth]int
 			parts := strings.Split(v, ",")
@@ -353,6 +360,7 @@ func knobsText(s engine.Settings) string {
 	}{
 		{s.Killers, "killers"}, {s.History, "history"}, {s.Blocks > 0, fmt.Sprintf("blocks %d", s.Blocks)},
 		{s.WidthByPly != [engine.MaxDepth]int{}, fmt.Sprintf("widths %v", s.WidthByPly)}, {s.Time.Partial, "partial"},
+		{s.Time.DefendGrowth > 1, fmt.Sprintf("defendgrowth %g", s.Time.DefendGrowth)},
 	} {
 		if k.on {
 			out = append(out, k.text)

@@ -64,6 +64,8 @@ func TestSplitEngineArgs(t *testing.T) {
 		{[]string{"weights=zhou2015", "history=maybe"}, "history=maybe"},
 		{[]string{"weights=zhou2015", "blocks=-1"}, "blocks=-1"},
 		{[]string{"weights=zhou2015", "widths=15,x"}, "widths=15,x"},
+		{[]string{"weights=zhou2015", "defendgrowth=x"}, "defendgrowth=x"},
+		{[]string{"cmd=x", "defendgrowth=2"}, "in-process"},
 		{[]string{"weights=zhou2015", "widths=1,1,1,1,1,1,1,1,1,1,1,1,1"}, "at most 12"},
 		{[]string{"cmd=x", "st=0"}, "st=0"},
 		{[]string{"cmd=x", "tc=abc"}, `"abc"`},
@@ -81,7 +83,7 @@ func TestSplitEngineArgs(t *testing.T) {
 		}
 	}
 	// The search knobs of the in-process engine.
-	ks, err := parseSpec([]string{"weights=zhou2015", "settings=play", "killers=0", "history=true", "blocks=2", "widths=15,0,6", "partial=1"})
+	ks, err := parseSpec([]string{"weights=zhou2015", "settings=play", "killers=0", "history=true", "blocks=2", "widths=15,0,6", "partial=1", "defendgrowth=3"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,6 +95,7 @@ func TestSplitEngineArgs(t *testing.T) {
 	kp.knobs(&got)
 	want := engine.PlaySettings()
 	want.Killers, want.History, want.Blocks, want.WidthByPly, want.Time.Partial = false, true, 2, [engine.MaxDepth]int{15, 0, 6}, true
+	want.Time.DefendGrowth = 3
 	if got != want {
 		t.Errorf("knobs: %+v, want %+v", got, want)
 	}
