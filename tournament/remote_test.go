@@ -96,13 +96,20 @@ func TestRemoteEqualsInProcess(t *testing.T) {
 				t.Fatalf("%s: OnGame order %v", c.name, order)
 			}
 		}
+		partial := 0
 		for _, b := range wr.batches {
 			if len(b) == 0 || len(b) > 5 {
 				t.Errorf("%s: a batch of %d games", c.name, len(b))
 			}
+			if len(b) < 5 {
+				partial++
+			}
 		}
-		if c.sprt == nil && len(wr.batches) != (2*len(c.fx)+4)/5 {
-			t.Errorf("%s: %d batches for %d games", c.name, len(wr.batches), 2*len(c.fx))
+		// A worker hands over a short batch only when the schedule has run
+		// out, so each of the 3 has at most one; which games go to which
+		// worker at the end depends on timing.
+		if c.sprt == nil && partial > 3 {
+			t.Errorf("%s: %d short batches of %d for %d games: want at most one per worker", c.name, partial, len(wr.batches), 2*len(c.fx))
 		}
 	}
 }
