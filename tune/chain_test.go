@@ -52,6 +52,7 @@ func startNamed(o outcome, startDir string) outcome {
 // first's seed); run again it keeps finished stages; a changed stage is
 // refused naming the key; Open reads a chain as its last stage.
 func TestChainEqualsItsStagesRunByHand(t *testing.T) {
+	t.Parallel() // long and independent (its own directories): uses the second core
 	cfg, cdir := writeChain(t, spsaStage)
 	stages, err := Stages(cfg)
 	if err != nil {
@@ -137,6 +138,7 @@ func TestChainEqualsItsStagesRunByHand(t *testing.T) {
 // as the uninterrupted chain's. The interruption names the chain's
 // directory to resume, not the stage's.
 func TestChainStoppedAnywhereResumes(t *testing.T) {
+	t.Parallel() // long and independent (its own directories): uses the second core
 	cfg, _ := writeChain(t, spsaStage)
 	stages, err := Stages(cfg)
 	if err != nil {

@@ -163,12 +163,12 @@ func TestStopAnywhereResumesToTheUninterruptedResult(t *testing.T) {
 	moments := 24
 	if testing.Short() {
 		// CI's race run: one stop before the first game and one anywhere
-		// per method (the whole set takes about 4 minutes under -race on
-		// 2 cores); the 24 moments run in the plain test run.
+		// per method; the 24 moments run in the plain test run.
 		moments = 2
 	}
 	for _, method := range []string{"ga", "pso", "spsa", "texel", "hill"} {
 		t.Run(method, func(t *testing.T) {
+			t.Parallel() // independent runs in their own directories: both cores
 			cfg := tiny(t, method)
 			_, want := runStraight(t, cfg)
 			total := 0

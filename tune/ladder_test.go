@@ -273,6 +273,7 @@ func TestLadderPlaysTheNewBaselinesAndSkipsHalfwayOfOneStep(t *testing.T) {
 }
 
 func TestEloEveryMeasuresTheExpectedStepsAndResumesIdentically(t *testing.T) {
+	t.Parallel() // long and independent (its own directories): uses the second core
 	// Every 2 of 5 generations, against zhou2015 (the first opponent that
 	// is not halfway).
 	cfg := tinyWith(t, "ga", "ga.generations", "5", "validation.opponents", `["halfway", "zhou2015"]`,

@@ -280,6 +280,7 @@ func TestDecided(t *testing.T) {
 // concurrency; a match that is not WinnerOnly in the same batch plays every
 // pair.
 func TestEarlyStopKeepsTheVerdict(t *testing.T) {
+	t.Parallel() // long and independent (its own directories): uses the second core
 	zhou := baseline(t, "zhou2015").Genes
 	vecs := [][]float64{zhou, {1, 1, 1, 1, 1}, {-5, -20, -80, -150, -800}, {20, 60, 300, 200, 900}, {100, 100, 400, 500, 3000}}
 	var matches []optimize.Match

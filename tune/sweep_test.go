@@ -14,6 +14,7 @@ import (
 // TestSweep: one run per seed, each as Start would make it; a sweep run
 // again keeps finished runs; a changed config is refused, naming the key.
 func TestSweep(t *testing.T) {
+	t.Parallel() // long and independent (its own directories): uses the second core
 	cfg := tiny(t, "ga")
 	dir := filepath.Join(t.TempDir(), "sweep")
 	dirs, err := Sweep(context.Background(), cfg, []int64{3, 4}, dir, Options{})
