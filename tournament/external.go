@@ -509,7 +509,12 @@ func (p *ExternalPlayer) handshake(ctx context.Context, init bool) error {
 	p.name = ""
 	deadline := time.Now().Add(p.opts.Handshake)
 	if err := pr.write([]byte("name\n"), deadline); err != nil {
-		return p.writeFailed(err, "name")
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			return p.writeFailed(err, "name")
+		}
+		// An engine that dies at start-up may be gone before "name" is
+		// written (a broken pipe) or after: the same death either way.
+		return p.died("before the reply to name", false)
 	}
 	timer := time.NewTimer(p.opts.Handshake)
 	defer timer.Stop()
