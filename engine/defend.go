@@ -54,11 +54,7 @@ func (e *Engine) defend(moves []scoredMove, ts *threatSet, t int) (m scoredMove,
 		if !lost {
 			return moves[i], i > 0
 		}
-		for _, p := range [2]Point{first.A, first.B} {
-			if p != NoPoint && b.cells[p] == Empty && !containsPoint(refs, p) {
-				refs = append(refs, p)
-			}
-		}
+		refs = e.addRefutation(refs, first)
 	}
 	if len(refs) == 0 || t == 2 {
 		return m, false
@@ -123,11 +119,7 @@ func (e *Engine) defend(moves []scoredMove, ts *threatSet, t int) (m scoredMove,
 				return c, true
 			}
 			tried = append(tried, c)
-			for _, p := range [2]Point{first.A, first.B} {
-				if p != NoPoint && b.cells[p] == Empty && !containsPoint(refs, p) && len(refs) < cap(refs) {
-					refs = append(refs, p)
-				}
-			}
+			refs = e.addRefutation(refs, first)
 		}
 		e.defTried = tried
 		if len(refs) == n {
@@ -150,6 +142,17 @@ func (e *Engine) opponentWins(m Move) (bool, Move) {
 	b.Unplace()
 	b.Unplace()
 	return lost, first
+}
+
+// addRefutation adds the empty stones of the opponent's winning first move
+// to refs, each once, up to refs' capacity.
+func (e *Engine) addRefutation(refs []Point, first Move) []Point {
+	for _, p := range [2]Point{first.A, first.B} {
+		if p != NoPoint && e.board.cells[p] == Empty && !containsPoint(refs, p) && len(refs) < cap(refs) {
+			refs = append(refs, p)
+		}
+	}
+	return refs
 }
 
 // defendRounds is the number of rounds of extra moves defend checks: each
