@@ -51,15 +51,8 @@ func Sweep(ctx context.Context, cfg Config, seeds []int64, dir string, opts Opti
 	if len(seeds) == 0 {
 		return nil, inputErr("sweep: no seeds")
 	}
-	seen := map[int64]bool{}
-	for _, s := range seeds {
-		if s < 0 {
-			return nil, inputErr("sweep: seed %d: seeds must be ≥ 0", s)
-		}
-		if seen[s] {
-			return nil, inputErr("sweep: seed %d is listed twice", s)
-		}
-		seen[s] = true
+	if err := checkSeeds(seeds); err != nil {
+		return nil, err
 	}
 	var dirs []string
 	for _, seed := range seeds {

@@ -1,0 +1,254 @@
+package tune
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/roadtune/roadtune/optimize"
+)
+
+// LaunchKind is what a Launch runs.
+type LaunchKind int
+
+const (
+	// LaunchRun is one run (Start, Resume).
+	LaunchRun LaunchKind = iota
+	// LaunchSweep is one run (or chain) per seed (Sweep), then their
+	// comparison.
+	LaunchSweep
+	// LaunchChain is a chain of stages (Chain, ResumeChain).
+	LaunchChain
+)
+
+// A Launch is one invocation of the tuning job, resolved before anything
+// is written: a new run, sweep or chain of a config, or a stopped run or
+// chain to continue. It is what `tune` does with its flags; NewLaunch and
+// ResumeLaunch make one, Run runs it.
+type Launch struct {
+	// Dir is the run's, sweep's or chain's directory.
+	Dir string
+	// Kind is what runs in Dir.
+	Kind LaunchKind
+	// Resume is set when Dir holds a stopped run or chain to continue.
+	Resume bool
+
+	cfg    Config   // the config (a chain's: its first stage); zero on resume
+	stages []Config // a new chain's stages
+	seeds  []int64  // a sweep's seeds
+}
+
+// NewLaunch resolves a new job of cfg: a sweep when seeds is not empty,
+// else a chain when cfg has `then` (Stages), else one run. dir "" is
+// DefaultRunDir(cfg, sweep, now). A sweep directory may hold a stopped
+// sweep of the same config, which continues (Sweep). Errors: a chain's
+// stage that cannot be read (*ConfigError, *InputError), a bad seed list
+// (*InputError). Nothing is written.
+func NewLaunch(cfg Config, dir string, seeds []int64, now time.Time) (*Launch, error) {
+	l := &Launch{Dir: dir, cfg: cfg, seeds: seeds, Kind: LaunchRun}
+	switch {
+	case len(seeds) > 0:
+		l.Kind = LaunchSweep
+		if err := checkSeeds(seeds); err != nil {
+			return nil, err
+		}
+	case cfg.Then != "":
+		stages, err := Stages(cfg)
+		if err != nil {
+			return nil, err
+		}
+		l.Kind, l.stages = LaunchChain, stages
+	}
+	if l.Dir == "" {
+		l.Dir = DefaultRunDir(cfg, l.Kind == LaunchSweep, now)
+	}
+	return l, nil
+}
+
+// ResumeLaunch is the launch that continues the stopped run or chain in
+// dir (IsChain tells which). Run reports a directory that holds neither.
+func ResumeLaunch(dir string) *Launch {
+	l := &Launch{Dir: dir, Kind: LaunchRun, Resume: true}
+	if IsChain(dir) {
+		l.Kind = LaunchChain
+	}
+	return l
+}
+
+// LaunchHooks attach a command's services (live pages, a cluster session)
+// to a launch; any may be nil.
+type LaunchHooks struct {
+	// Track is called with a run's directory and options before its job
+	// is made (Start, Resume): the options' events may be wrapped.
+	Track func(dir string, opts *Options)
+	// Job is called with a run's job before it plays; an error stops the
+	// launch before the first game.
+	Job func(*Job) error
+	// Group is called before a sweep or chain plays, with its directory,
+	// its first config (the zero Config when a chain resumes: the stages
+	// are in its directory) and the options, which it may change (e.g.
+	// Options.Bind); an error stops the launch before the first game.
+	Group func(dir string, first Config, opts *Options) error
+}
+
+// Outcome is what a finished launch leaves.
+type Outcome struct {
+	// Dirs are the runs' directories: one for a run, one per seed of a
+	// sweep, one per stage of a chain.
+	Dirs []string
+	// Status is a run's status at its end (a run only).
+	Status optimize.Status
+	// Comparison is a sweep's comparison of its runs' verification
+	// ladders (CompareRuns), written to Dir/compare.md and
+	// Dir/compare-ladder.png/.svg.
+	Comparison *RunComparison
+}
+
+// Best is the path of the best vector of the launch's last run
+// (FileBest); "" before it has run.
+func (o *Outcome) Best() string {
+	if o == nil || len(o.Dirs) == 0 {
+		return ""
+	}
+	return filepath.Join(o.Dirs[len(o.Dirs)-1], FileBest)
+}
+
+// Report is the path of the report of the launch's last run
+// (FileReport).
+func (o *Outcome) Report() string {
+	if o == nil || len(o.Dirs) == 0 {
+		return ""
+	}
+	return filepath.Join(o.Dirs[len(o.Dirs)-1], FileReport)
+}
+
+// FileCompare is the base name of a sweep's comparison in its directory
+// (RunComparison.Write).
+const FileCompare = "compare"
+
+// Run runs the launch with opts and the hooks, and returns its outcome.
+// Errors: those of Start, Resume, Job.Run, Sweep, Chain or ResumeChain
+// (an *InterruptedError when ctx is cancelled, with the checkpoints
+// written), a hook's error, a sweep's comparison that cannot be written.
+func (l *Launch) Run(ctx context.Context, opts Options, h LaunchHooks) (*Outcome, error) {
+	if l.Kind == LaunchRun {
+		return l.runOne(ctx, opts, h)
+	}
+	if h.Group != nil {
+		if err := h.Group(l.Dir, l.cfg, &opts); err != nil {
+			return nil, err
+		}
+	}
+	var dirs []string
+	var err error
+	switch {
+	case l.Kind == LaunchSweep:
+		dirs, err = Sweep(ctx, l.cfg, l.seeds, l.Dir, opts)
+	case l.Resume:
+		dirs, err = ResumeChain(ctx, l.Dir, opts)
+	default:
+		dirs, err = Chain(ctx, l.stages, l.Dir, opts)
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := &Outcome{Dirs: dirs}
+	if l.Kind == LaunchSweep {
+		if out.Comparison, err = CompareRuns(dirs); err != nil {
+			return out, err
+		}
+		if err := out.Comparison.Write(filepath.Join(l.Dir, FileCompare)); err != nil {
+			return out, err
+		}
+	}
+	return out, nil
+}
+
+// runOne starts or resumes one run.
+func (l *Launch) runOne(ctx context.Context, opts Options, h LaunchHooks) (*Outcome, error) {
+	if h.Track != nil {
+		h.Track(l.Dir, &opts)
+	}
+	var job *Job
+	var err error
+	if l.Resume {
+		job, err = Resume(l.Dir, opts)
+	} else {
+		job, err = Start(l.cfg, l.Dir, opts)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if h.Job != nil {
+		if err := h.Job(job); err != nil {
+			return nil, err
+		}
+	}
+	if err := job.Run(ctx); err != nil {
+		return nil, err
+	}
+	return &Outcome{Dirs: []string{job.Dir()}, Status: job.Status()}, nil
+}
+
+// checkSeeds refuses a negative or repeated seed (*InputError).
+func checkSeeds(seeds []int64) error {
+	seen := map[int64]bool{}
+	for _, s := range seeds {
+		if s < 0 {
+			return inputErr("sweep: seed %d: seeds must be ≥ 0", s)
+		}
+		if seen[s] {
+			return inputErr("sweep: seed %d is listed twice", s)
+		}
+		seen[s] = true
+	}
+	return nil
+}
+
+// ParseSeeds reads a seed list as the -seeds flag gives it:
+// comma-separated non-negative integers, e.g. "1,2,3". Errors: an
+// *InputError naming the item that is not a seed.
+func ParseSeeds(s string) ([]int64, error) {
+	var out []int64
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.ParseInt(strings.TrimSpace(f), 10, 64)
+		if err != nil || n < 0 {
+			return nil, inputErr("flag -seeds: %q is not a seed (want non-negative integers separated by commas, e.g. 1,2,3)", f)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+// KeyFlag is a command-line flag that sets one config key (FlagOverride).
+type KeyFlag struct {
+	Flag string // the flag's name, e.g. "depth"
+	Key  string // the config key, e.g. "engine.depth"; "@budget" is the method's step budget
+	Str  bool   // the value is a TOML string
+	Help string // the flag's usage line
+}
+
+// KeyFlags are the flags `tune` offers to override config keys, in the
+// order of its usage text.
+func KeyFlags() []KeyFlag {
+	f := func(flag, key string, str bool, help string) KeyFlag {
+		return KeyFlag{Flag: flag, Key: key, Str: str, Help: "override " + key + help}
+	}
+	return []KeyFlag{
+		f("method", "method", true, ": "+fmt.Sprint(MethodNames())),
+		f("schema", "schema", true, ": symmetric, asymmetric or dual"),
+		f("seed", "seed", false, ""),
+		f("concurrency", "concurrency", false, " (games at once; 0 = all cores; may change on -resume)"),
+		f("depth", "engine.depth", false, ""),
+		f("width", "engine.width", false, ""),
+		f("steps", "@budget", false, " (the method's step budget, e.g. ga.generations)"),
+		f("generations", "@budget", false, " (GA runs only)"),
+		f("iterations", "@budget", false, " (PSO and SPSA runs only)"),
+		f("rounds", "@budget", false, " (Texel runs only)"),
+		f("start", "start", true, " (spsa, texel: start from a run directory, weight file or baseline instead of a random vector)"),
+		f("openings", "openings", true, " (balanced, generated or an opening file)"),
+	}
+}

@@ -1,0 +1,137 @@
+package tune
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/roadtune/roadtune/engine"
+)
+
+// TestNewLaunchKinds: the flags' combinations resolve to a run, a sweep
+// or a chain with the default directory names, before anything is
+// written; bad seed lists are refused naming the seed.
+func TestNewLaunchKinds(t *testing.T) {
+	now := time.Date(2026, 11, 25, 8, 30, 0, 0, time.UTC)
+	cfg := tiny(t, "hill")
+	l, err := NewLaunch(cfg, "", nil, now)
+	if err != nil || l.Kind != LaunchRun || l.Resume || l.Dir != filepath.Join("runs", "20261125-083000-hill") {
+		t.Fatalf("run: %+v, %v", l, err)
+	}
+	l, err = NewLaunch(cfg, "", []int64{1, 2}, now)
+	if err != nil || l.Kind != LaunchSweep || l.Dir != filepath.Join("runs", "20261125-083000-hill-sweep") {
+		t.Fatalf("sweep: %+v, %v", l, err)
+	}
+	chain, dir := writeChain(t, spsaStage)
+	l, err = NewLaunch(chain, filepath.Join(dir, "out"), nil, now)
+	if err != nil || l.Kind != LaunchChain || len(l.stages) != 2 {
+		t.Fatalf("chain: %+v, %v", l, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out")); !os.IsNotExist(err) {
+		t.Fatalf("NewLaunch wrote its directory: %v", err)
+	}
+	if l := ResumeLaunch(dir); l.Kind != LaunchRun || !l.Resume {
+		t.Fatalf("resume of a run: %+v", l)
+	}
+	var ie *InputError
+	if _, err := NewLaunch(cfg, "", []int64{3, 3}, now); !errors.As(err, &ie) || !strings.Contains(err.Error(), "seed 3 is listed twice") {
+		t.Fatalf("repeated seed: %v", err)
+	}
+	for _, s := range []string{"1,x", "-2", "1,,2", ""} {
+		if _, err := ParseSeeds(s); !errors.As(err, &ie) || !strings.Contains(err.Error(), "-seeds") {
+			t.Errorf("ParseSeeds(%q): %v", s, err)
+		}
+	}
+	if got, err := ParseSeeds("4, 2,9"); err != nil || len(got) != 3 || got[0] != 4 || got[1] != 2 || got[2] != 9 {
+		t.Errorf("ParseSeeds: %v, %v", got, err)
+	}
+}
+
+// TestLaunchRunAndExport: a launched run calls its hooks in order (Track
+// before the job exists, Job before the first game), ends with the best
+// vector and status; resumed when finished it plays nothing; its export
+// equals best.json's vector and never overwrites a file without force.
+func TestLaunchRunAndExport(t *testing.T) {
+	cfg := tiny(t, "hill")
+	dir := filepath.Join(t.TempDir(), "run")
+	l, err := NewLaunch(cfg, dir, nil, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var calls []string
+	resuming := false
+	hooks := LaunchHooks{
+		Track: func(d string, opts *Options) {
+			if _, err := os.Stat(filepath.Join(d, FileCheckpoint)); err == nil && !resuming {
+				t.Error("Track after the checkpoint was written")
+			}
+			calls = append(calls, "track "+d)
+		},
+		Job: func(j *Job) error {
+			calls = append(calls, "job "+j.Dir())
+			if j.Status().Steps != 0 && !j.Done() {
+				t.Errorf("Job hook after %d steps", j.Status().Steps)
+			}
+			return nil
+		},
+		Group: func(string, Config, *Options) error { t.Error("Group called for a run"); return nil },
+	}
+	out, err := l.Run(context.Background(), Options{}, hooks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(calls, "|") != "track "+dir+"|job "+dir {
+		t.Fatalf("hooks %q", calls)
+	}
+	if len(out.Dirs) != 1 || out.Status.Steps != 4 || out.Best() != filepath.Join(dir, FileBest) || out.Comparison != nil {
+		t.Fatalf("outcome %+v", out)
+	}
+	calls, resuming = nil, true
+	again, err := ResumeLaunch(dir).Run(context.Background(), Options{}, hooks)
+	if err != nil || again.Status != out.Status || len(calls) != 2 {
+		t.Fatalf("resume of a finished run: %+v, %v, hooks %q", again, err, calls)
+	}
+	// A hook's error stops the launch before a game.
+	stop := errors.New("no workers")
+	l2, _ := NewLaunch(cfg, filepath.Join(t.TempDir(), "stopped"), nil, time.Now())
+	if _, err := l2.Run(context.Background(), Options{}, LaunchHooks{Job: func(*Job) error { return stop }}); !errors.Is(err, stop) {
+		t.Fatalf("hook error: %v", err)
+	}
+
+	wf, r, err := Export(dir, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	best, err := engine.LoadWeightFile(out.Best())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Dir != dir || !slices.Equal(wf.Values, best.Values) {
+		t.Fatalf("export %v from %s, best.json %v", wf.Values, r.Dir, best.Values)
+	}
+	path := filepath.Join(t.TempDir(), "w.json")
+	if err := os.WriteFile(path, []byte("keep"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var ie *InputError
+	if err := WriteExport(path, wf, false); !errors.As(err, &ie) || !strings.Contains(err.Error(), "-force") {
+		t.Fatalf("overwrite without force: %v", err)
+	}
+	if data, _ := os.ReadFile(path); string(data) != "keep" {
+		t.Fatalf("the existing file was changed: %q", data)
+	}
+	if err := WriteExport(path, wf, true); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := Export(dir, 99); !errors.As(err, &ie) || !strings.Contains(err.Error(), "no step 99") {
+		t.Fatalf("export of a missing step: %v", err)
+	}
+	if _, _, err := Export(t.TempDir(), -1); !errors.As(err, &ie) {
+		t.Fatalf("export of a directory without a run: %v", err)
+	}
+}
