@@ -22,9 +22,6 @@ func newClusterFlags(fs *flag.FlagSet) *clusterFlags {
 	return c
 }
 
-// names of the flags a resumed run may change.
-var clusterFlagNames = cluster.FlagNames
-
 // session checks the flags and returns the cluster session the job plays
 // through (nil without -listen or -nats), before anything is written;
 // workers (nil for none) receives the live view of the workers.

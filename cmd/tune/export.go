@@ -6,10 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
-	"github.com/roadtune/roadtune/engine"
-	"github.com/roadtune/roadtune/results"
 	"github.com/roadtune/roadtune/tune"
 )
 
@@ -52,18 +49,11 @@ func exportCmd(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return usageError{fmt.Errorf("export: want one run directory, have %d", len(dirs))}
 	}
-	r, err := tune.Open(dirs[0])
+	wf, r, err := tune.Export(dirs[0], *step)
 	if err != nil {
-		return usageError{fmt.Errorf("export: %w", err)}
-	}
-	wf, err := r.WeightFile(*step)
-	if err != nil {
-		return usageError{fmt.Errorf("export: %w", err)}
+		return fmt.Errorf("export: %w", err)
 	}
 	if *out == "" {
-		if err := wf.Validate(r.Dir); err != nil {
-			return err
-		}
 		data, err := json.MarshalIndent(wf, "", "  ")
 		if err != nil {
 			return err
@@ -71,10 +61,7 @@ func exportCmd(args []string, stdout, stderr io.Writer) error {
 		_, err = stdout.Write(append(data, '\n'))
 		return err
 	}
-	if _, err := os.Stat(*out); err == nil && !*force {
-		return usageError{fmt.Errorf("export: %s exists; use -force to overwrite it", *out)}
-	}
-	if err := engine.WriteWeightFile(*out, wf); err != nil {
+	if err := tune.WriteExport(*out, wf, *force); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "exported %s (%s schema, %s %s %d) to %s\n", wf.Name, wf.Schema, r.Config.Method, r.Spec.Unit, wf.Provenance.Generation, *out)
@@ -104,33 +91,16 @@ func compareCmd(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return usageError{errors.New("compare: -o and at least one run directory are required")}
 	}
-	chart, csv, err := tune.Compare(dirs, *metric)
+	res, err := tune.WriteCompare(dirs, *metric, *out)
 	if err != nil {
-		return usageError{fmt.Errorf("compare: %w", err)}
-	}
-	if err := chart.Save(*out); err != nil {
-		return err
-	}
-	if err := results.WriteFileAtomic(*out+".csv", csv); err != nil {
-		return err
+		return fmt.Errorf("compare: %w", err)
 	}
 	fmt.Fprintf(stdout, "wrote %s.png, %s.svg, %s.csv\n", *out, *out, *out)
-	// The runs' verification ladders side by side, when every run has one.
-	c, err := tune.CompareRuns(dirs)
-	if err != nil {
-		fmt.Fprintf(stdout, "no ladder table: %v\n", err)
+	if res.Ladder == nil {
+		fmt.Fprintf(stdout, "no ladder table: %v\n", res.NoLadder)
 		return nil
 	}
-	return writeComparison(*out, c, stdout)
-}
-
-// writeComparison writes BASE.md and BASE-ladder.png/.svg of a
-// comparison (RunComparison.Write) and prints its table.
-func writeComparison(base string, c *tune.RunComparison, stdout io.Writer) error {
-	if err := c.Write(base); err != nil {
-		return err
-	}
-	fmt.Fprint(stdout, c.Markdown())
-	fmt.Fprintf(stdout, "wrote %s.md, %s-ladder.png, %s-ladder.svg\n", base, base, base)
+	fmt.Fprint(stdout, res.Ladder.Markdown())
+	fmt.Fprintf(stdout, "wrote %s.md, %s-ladder.png, %s-ladder.svg\n", *out, *out, *out)
 	return nil
 }

@@ -34,7 +34,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 	"syscall"
 	"time"
 
@@ -56,15 +55,6 @@ func main() {
 type usageError struct{ error }
 
 func (e usageError) Unwrap() error { return e.error }
-
-// keyFlags are the flags that set one config key, with its TOML type.
-var keyFlags = []struct{ flag, key, kind string }{
-	{"method", "method", "string"}, {"schema", "schema", "string"}, {"seed", "seed", "int"},
-	{"concurrency", "concurrency", "int"}, {"depth", "engine.depth", "int"}, {"width", "engine.width", "int"},
-	{"steps", "@budget", "int"}, {"generations", "@budget", "int"}, {"iterations", "@budget", "int"},
-	{"rounds", "@budget", "int"},
-	{"start", "start", "string"}, {"openings", "openings", "string"},
-}
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "export" {
@@ -89,8 +79,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	seedList := fs.String("seeds", "", "run the config once per seed (comma-separated, e.g. 1,2,3) into -out/seed-N; run again to continue a stopped sweep")
 	cl := newClusterFlags(fs)
 	values := map[string]*string{}
-	for _, k := range keyFlags {
-		values[k.flag] = fs.String(k.flag, "", "override "+k.key+keyHelp[k.flag])
+	for _, k := range tune.KeyFlags() {
+		values[k.Flag] = fs.String(k.Flag, "", k.Help)
 	}
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: tune [-config FILE.toml] [flags]\n       tune -resume RUNDIR [-concurrency N] [-quiet] [-http ADDR]\n       tune export RUNDIR [-step K] [-o FILE]\n       tune compare -o BASE [-metric M] RUNDIR...\n       tune serve [-http ADDR] DIR...\n       tune worker -connect URL [-concurrency N]\n\nmethods: %v\nflags:\n", tune.MethodNames())
@@ -140,26 +130,21 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		defer sess.Close()
 		sess.Attach(&opts)
 	}
-	var job *tune.Job
+	var l *tune.Launch
 	if *resume != "" {
 		for name := range set {
-			if name != "resume" && name != "concurrency" && name != "quiet" && name != "http" && !slices.Contains(clusterFlagNames, name) {
+			if name != "resume" && name != "concurrency" && name != "quiet" && name != "http" && !slices.Contains(cluster.FlagNames, name) {
 				fmt.Fprintf(stderr, "tune: -%s cannot be given with -resume: a resumed run keeps its config (only -concurrency, -quiet, -http and -listen, -nats, -token-file, -local-worker, -tls-cert, -tls-key, -tls-ca, -ack-wait may change)\n", name)
 				return 2
 			}
 		}
-		if tune.IsChain(*resume) {
-			return runChain(ctx, *resume, nil, sess, &opts, live, disp, stdout, stderr)
-		}
-		live.Track(*resume, &opts)
-		job, err = tune.Resume(*resume, opts)
+		l = tune.ResumeLaunch(*resume)
 	} else {
 		var ov []tune.Override
-		for _, k := range keyFlags {
-			if !set[k.flag] {
-				continue
+		for _, k := range tune.KeyFlags() {
+			if set[k.Flag] {
+				ov = append(ov, tune.FlagOverride(k.Flag, k.Key, *values[k.Flag], k.Str))
 			}
-			ov = append(ov, tune.FlagOverride(k.flag, k.key, *values[k.flag], k.kind == "string"))
 		}
 		var cfg tune.Config
 		if *configPath == "" {
@@ -170,75 +155,48 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			return exitCode(usageError{err}, stderr)
 		}
-		dir := *out
+		var seeds []int64
 		if *seedList != "" {
 			if set["seed"] {
 				return exitCode(usageError{errors.New("-seed and -seeds cannot be combined")}, stderr)
 			}
-			seeds, err := parseSeeds(*seedList)
-			if err != nil {
-				return exitCode(usageError{err}, stderr)
-			}
-			if dir == "" {
-				dir = tune.DefaultRunDir(cfg, true, time.Now())
-			}
-			if err := live.Serve(dir, stderr); err != nil {
+			if seeds, err = tune.ParseSeeds(*seedList); err != nil {
 				return exitCode(err, stderr)
 			}
-			if sess != nil {
-				if err := sess.StartSweep(ctx, dir, cfg, &opts, opts.Events.Games); err != nil {
-					return exitCode(err, stderr)
-				}
-			}
-			dirs, err := tune.Sweep(ctx, cfg, seeds, dir, opts)
-			disp.End()
-			if err == nil {
-				var c *tune.RunComparison
-				if c, err = tune.CompareRuns(dirs); err == nil {
-					err = writeComparison(filepath.Join(dir, "compare"), c, stdout)
-				}
-			}
-			return exitCode(err, stderr)
 		}
-		if dir == "" {
-			dir = tune.DefaultRunDir(cfg, false, time.Now())
+		if l, err = tune.NewLaunch(cfg, *out, seeds, time.Now()); err != nil {
+			return exitCode(usageError{err}, stderr)
 		}
-		if cfg.Then != "" {
-			stages, err := tune.Stages(cfg)
-			if err != nil {
-				return exitCode(usageError{err}, stderr)
+	}
+	res, err := l.Run(ctx, opts, tune.LaunchHooks{
+		Track: live.Track,
+		Job: func(job *tune.Job) error {
+			if err := live.Serve(job.Dir(), stderr); err != nil || sess == nil {
+				return err
 			}
-			return runChain(ctx, dir, stages, sess, &opts, live, disp, stdout, stderr)
-		}
-		live.Track(dir, &opts)
-		job, err = tune.Start(cfg, dir, opts)
-	}
-	if err == nil {
-		err = live.Serve(job.Dir(), stderr)
-	}
-	if err == nil && sess != nil {
-		err = sess.Start(ctx, job, opts.Events.Games)
-	}
-	if err != nil {
-		return exitCode(err, stderr)
-	}
-	err = job.Run(ctx)
+			return sess.Start(ctx, job, opts.Events.Games)
+		},
+		Group: func(dir string, first tune.Config, o *tune.Options) error {
+			if err := live.Serve(dir, stderr); err != nil || sess == nil {
+				return err
+			}
+			return sess.StartSweep(ctx, dir, first, o, o.Events.Games)
+		},
+	})
 	disp.End()
-	if err == nil && *quiet {
-		st := job.Status()
-		fmt.Fprintf(stdout, "done: %d steps, %d games. Best vector: %s\n", st.Steps, st.Games, filepath.Join(job.Dir(), tune.FileBest))
+	if err == nil {
+		switch {
+		case l.Kind == tune.LaunchSweep:
+			fmt.Fprint(stdout, res.Comparison.Markdown())
+			base := filepath.Join(l.Dir, tune.FileCompare)
+			fmt.Fprintf(stdout, "wrote %s.md, %s-ladder.png, %s-ladder.svg\n", base, base, base)
+		case l.Kind == tune.LaunchChain:
+			fmt.Fprintf(stdout, "chain done: %d stages in %s. Best vector: %s\nreport: %s\n", len(res.Dirs), l.Dir, res.Best(), res.Report())
+		case *quiet:
+			fmt.Fprintf(stdout, "done: %d steps, %d games. Best vector: %s\n", res.Status.Steps, res.Status.Games, res.Best())
+		}
 	}
 	return exitCode(err, stderr)
-}
-
-var keyHelp = map[string]string{
-	"method": ": " + fmt.Sprint(tune.MethodNames()), "schema": ": symmetric, asymmetric or dual",
-	"concurrency": " (games at once; 0 = all cores; may change on -resume)",
-	"steps":       " (the method's step budget, e.g. ga.generations)",
-	"generations": " (GA runs only)", "iterations": " (PSO and SPSA runs only)",
-	"rounds":   " (Texel runs only)",
-	"start":    " (spsa, texel: start from a run directory, weight file or baseline instead of a random vector)",
-	"openings": " (balanced, generated or an opening file)",
 }
 
 // events wires the job's progress to the run display: one bar for the
@@ -279,50 +237,4 @@ func exitCode(err error, stderr io.Writer) int {
 		return 2
 	}
 	return 1
-}
-
-// parseSeeds reads -seeds: comma-separated non-negative integers.
-func parseSeeds(s string) ([]int64, error) {
-	var out []int64
-	for _, f := range strings.Split(s, ",") {
-		n, err := strconv.ParseInt(strings.TrimSpace(f), 10, 64)
-		if err != nil || n < 0 {
-			return nil, fmt.Errorf("flag -seeds: %q is not a seed (want non-negative integers separated by commas, e.g. 1,2,3)", f)
-		}
-		out = append(out, n)
-	}
-	return out, nil
-}
-
-// runChain runs the chain of stages in dir (tune.Chain), or continues the
-// chain in dir (stages nil: tune.ResumeChain), on the cluster's workers
-// when sess is set.
-func runChain(ctx context.Context, dir string, stages []tune.Config, sess *cluster.Session, opts *tune.Options,
-	live *web.RunServer, disp *progress.Run, stdout, stderr io.Writer) int {
-	if err := live.Serve(dir, stderr); err != nil {
-		return exitCode(err, stderr)
-	}
-	if sess != nil {
-		cfg := tune.Config{}
-		if len(stages) > 0 {
-			cfg = stages[0]
-		}
-		if err := sess.StartSweep(ctx, dir, cfg, opts, opts.Events.Games); err != nil {
-			return exitCode(err, stderr)
-		}
-	}
-	var dirs []string
-	var err error
-	if stages == nil {
-		dirs, err = tune.ResumeChain(ctx, dir, *opts)
-	} else {
-		dirs, err = tune.Chain(ctx, stages, dir, *opts)
-	}
-	disp.End()
-	if err == nil {
-		last := dirs[len(dirs)-1]
-		fmt.Fprintf(stdout, "chain done: %d stages in %s. Best vector: %s\nreport: %s\n",
-			len(dirs), dir, filepath.Join(last, tune.FileBest), filepath.Join(last, tune.FileReport))
-	}
-	return exitCode(err, stderr)
 }
