@@ -7,6 +7,13 @@
 // opponent at every depth, summed up in a verdict line), the report and
 // plots, and readers of finished runs (Open).
 //
+// A Launch is what the tune command does with its flags, for any program
+// to do the same: NewLaunch resolves a config into one run, a sweep over
+// seeds (Sweep) or a chain of stages (Chain), ResumeLaunch a stopped run
+// or chain, and Launch.Run plays it with hooks for live pages and a
+// cluster session (package tune/cluster). Export and WriteCompare are the
+// file work of `tune export` and `tune compare`.
+//
 // A job writes, in its run directory: config.toml (the resolved config,
 // first), checkpoint.json (after config.toml, then after every step),
 // generations.jsonl (one optimize.Record per step, appended), best.json (the
