@@ -36,6 +36,10 @@ func TestBudget(t *testing.T) {
 		{"last move of the period", def, Clock{Remaining: 10 * time.Second, MovesToGo: 1}, Budget{9500 * ms, 9500 * ms}},
 		// The increment is not there yet: half the clock at most.
 		{"big increment", def, Clock{Remaining: 100 * ms, Inc: time.Second}, Budget{50 * ms, 50 * ms}},
+		// Low time and no increment: the root ordering's move.
+		{"tc=1, 19 ms left", def, Clock{Remaining: 19 * ms}, Budget{}},
+		{"tc=1, 20 ms left", def, Clock{Remaining: 20 * ms}, Budget{Soft: ms, Hard: 3 * ms}},
+		{"19 ms left, increment 10 ms", def, Clock{Remaining: 19 * ms, Inc: 10 * ms}, Budget{Soft: 8450 * time.Microsecond, Hard: 9500 * time.Microsecond}},
 		{"clock ran out", def, Clock{Remaining: -time.Second, Inc: time.Second}, Budget{}},
 		{"knobs", TimeSettings{GameMoves: 10, HardFactor: 2, Safety: 10 * ms}, Clock{Remaining: time.Second}, Budget{100 * ms, 200 * ms}},
 	}
