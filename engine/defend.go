@@ -135,10 +135,17 @@ func (e *Engine) defend(moves []scoredMove, ts *threatSet, t int) (m scoredMove,
 // when TimeSettings.DefendGrowth deepens the check), with the opponent's
 // first move.
 func (e *Engine) opponentWins(m Move) (bool, Move) {
+	return e.winsAfter(m, e.set.DefendDepth, e.defNodes)
+}
+
+// winsAfter plays m for the side to move and reports whether the opponent
+// then wins by continuous double threats within depth of its moves and
+// nodes positions, with its first move.
+func (e *Engine) winsAfter(m Move, depth int, nodes int64) (bool, Move) {
 	b := &e.board
 	b.Place(m.A)
 	b.Place(m.B)
-	first, _, lost := e.threatSearch(e.set.DefendDepth, e.defNodes)
+	first, _, lost := e.threatSearch(depth, nodes)
 	b.Unplace()
 	b.Unplace()
 	return lost, first
@@ -181,4 +188,51 @@ func hasMove(ms []scoredMove, m Move) bool {
 		}
 	}
 	return false
+}
+
+// Defaults of the in-search check (Settings.ShallowDefendNodes,
+// ShallowDefendDepth, ShallowDefendPlies).
+const (
+	defaultShallowNodes = 300
+	defaultShallowDepth = 3
+	defaultShallowPlies = 2
+)
+
+// ShallowLost is the value of a node whose checked moves all lose to a
+// double-threat win (Settings.ShallowDefend), from the side to move's
+// view: far below any evaluation, but not a mate score, since the check
+// is bounded and a defence may lie outside the moves it checks; so
+// iterative deepening goes on and the root's own check still runs.
+const ShallowLost = -Mate / 4
+
+// shallowDefend is the in-search defensive check at a node ply moves
+// below the root: moves are the node's moves by leaf score, best first.
+// It checks the ShallowDefend best in order (a move that ends the game
+// needs none) and returns how many of them it checked, with the lost ones
+// moved behind the others (so moves[:n-lost] survive, best first, and the
+// search skips moves[n-lost:n]), and whether every checked move lost.
+// Stopped by the budgets it reports no loss.
+func (e *Engine) shallowDefend(moves []scoredMove) (n, lost int, all bool) {
+	k := min(e.set.ShallowDefend, len(moves))
+	kept := 0
+	for i := 0; i < k; i++ {
+		if !IsMate(moves[i].s) {
+			l, _ := e.winsAfter(moves[i].m, e.set.ShallowDefendDepth, e.set.ShallowDefendNodes)
+			if e.stop {
+				return 0, 0, false
+			}
+			if l {
+				lost++
+				continue
+			}
+		}
+		// Survivors keep their order, ahead of the lost moves.
+		if kept != i {
+			m := moves[i]
+			copy(moves[kept+1:i+1], moves[kept:i])
+			moves[kept] = m
+		}
+		kept++
+	}
+	return k, lost, k > 0 && lost == k
 }

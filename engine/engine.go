@@ -120,6 +120,40 @@ type Settings struct {
 	// No gain, so PlaySettings leaves it at 0. 0..MaxWidth; default 0:
 	// none, as today.
 	Blocks int `json:",omitzero"`
+	// ShallowDefend turns on the defensive check inside the search, at
+	// the nodes 1..ShallowDefendPlies moves below the root: the node's
+	// ShallowDefend best moves by the evaluation are checked, as the root
+	// check checks root moves, by the threat search for the opponent on
+	// the position after each (ShallowDefendNodes positions,
+	// ShallowDefendDepth opponent moves). Moves after which a win by
+	// continuous double threats is proved are not searched; when every
+	// checked move loses, the node is worth ShallowLost without a search.
+	// Two moves below the root (the root side to move) this sees the
+	// opponent's quiet move that leaves two lines the root side cannot
+	// both stop, the way most remaining losses to Cloudict went (docs/
+	// experiments §12); one move below, the root side's own quiet move
+	// before a double-threat win (a mixed threat sequence). On the
+	// tactical suite at depth 3 without the root check it solves 20
+	// defence positions where the search alone solves 15
+	// (TestShallowDefend). Against Cloudict depth 2 (roadtune-overnight,
+	// PlaySettings, 100 colour-swapped pairs of the balanced suite each,
+	// 2026-11-25) it did not pay for its nodes: at tc=1 4 moves checked at
+	// plies 1–2 scored 58.0% where PlaySettings scored 62.0%, plies 2 only
+	// 60.0%, every frontier node (one move left) 58.5%, 2 moves at 1,000
+	// positions 54.0%; at st=0.125 (Cloudict's mean time a move) 49.0%
+	// against 56.0%. 0..MaxWidth; default 0 (PlaySettings too): off, the
+	// search as before.
+	ShallowDefend int `json:",omitzero"`
+	// ShallowDefendPlies is how many moves below the root the in-search
+	// check runs; 0 means the default 2, at most MaxDepth.
+	ShallowDefendPlies int `json:",omitzero"`
+	// ShallowDefendNodes bounds each of the in-search check's threat
+	// searches (positions, counted in Result.Nodes); 0 means the default
+	// 300.
+	ShallowDefendNodes int64 `json:",omitzero"`
+	// ShallowDefendDepth is the number of opponent moves in the in-search
+	// check's threat searches; 0 means the default 3.
+	ShallowDefendDepth int `json:",omitzero"`
 	// MaxNodes is a node budget for one Search; 0 = no limit.
 	MaxNodes int64
 	// MoveTime is a clock budget for one Search; 0 = no limit. With a clock
@@ -222,7 +256,9 @@ func (e *SettingsError) Error() string { return "engine: settings: " + e.Field +
 // Width 1..MaxWidth, ThreatDepth 1..16, ThreatNodes ≥ 0, Singles
 // 2..MaxSingles, TableBits MinTableBits..MaxTableBits, each WidthByPly
 // entry 0..MaxWidth (named "WidthByPly[i]"), DefendNodes ≥ 0, DefendDepth
-// 1..16, DefendMoves 1..MaxWidth, Blocks 0..MaxWidth, MaxNodes ≥ 0,
+// 1..16, DefendMoves 1..MaxWidth, Blocks 0..MaxWidth, ShallowDefend
+// 0..MaxWidth, ShallowDefendPlies 1..MaxDepth, ShallowDefendNodes ≥ 0, ShallowDefendDepth 1..16,
+// MaxNodes ≥ 0,
 // MoveTime ≥ 0 and the Time knobs (see TimeSettings; their fields are
 // named "Time.X").
 // It returns nil or a *SettingsError naming the first field at fault in
@@ -258,6 +294,15 @@ func (s Settings) withDefaults() Settings {
 	if s.Singles == 0 {
 		s.Singles = min(max(s.Width+4, 12), MaxSingles)
 	}
+	if s.ShallowDefendNodes == 0 {
+		s.ShallowDefendNodes = defaultShallowNodes
+	}
+	if s.ShallowDefendDepth == 0 {
+		s.ShallowDefendDepth = defaultShallowDepth
+	}
+	if s.ShallowDefendPlies == 0 {
+		s.ShallowDefendPlies = defaultShallowPlies
+	}
 	return s
 }
 
@@ -290,6 +335,14 @@ func (s Settings) check() error {
 		return bad("DefendMoves", "%d out of range 1..%d", s.DefendMoves, MaxWidth)
 	case s.Blocks < 0 || s.Blocks > MaxWidth:
 		return bad("Blocks", "%d out of range 0..%d", s.Blocks, MaxWidth)
+	case s.ShallowDefend < 0 || s.ShallowDefend > MaxWidth:
+		return bad("ShallowDefend", "%d out of range 0..%d", s.ShallowDefend, MaxWidth)
+	case s.ShallowDefendPlies < 1 || s.ShallowDefendPlies > MaxDepth:
+		return bad("ShallowDefendPlies", "%d out of range 1..%d", s.ShallowDefendPlies, MaxDepth)
+	case s.ShallowDefendNodes < 0:
+		return bad("ShallowDefendNodes", "%d is negative", s.ShallowDefendNodes)
+	case s.ShallowDefendDepth < 1 || s.ShallowDefendDepth > maxThreatPly:
+		return bad("ShallowDefendDepth", "%d out of range 1..%d", s.ShallowDefendDepth, maxThreatPly)
 	case s.MaxNodes < 0:
 		return bad("MaxNodes", "%d is negative", s.MaxNodes)
 	case s.MoveTime < 0:
@@ -400,7 +453,10 @@ type Engine struct {
 	defMoves    []scoredMove
 	defFirst    []scoredMove // the choice and the root moves (defendDeeper)
 	defTried    []scoredMove // defend's extra moves found lost
-	defNodes    int64        // the running check's budget per checked move
+	// shLost[ply]: the moves the in-search check found lost at the node
+	// ply moves below the root being searched (ShallowDefend).
+	shLost   [MaxDepth + 1][MaxWidth]Move
+	defNodes int64 // the running check's budget per checked move
 
 	nodes     int64
 	nextCheck int64

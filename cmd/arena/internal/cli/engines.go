@@ -21,7 +21,7 @@ var engineKeys = map[string]bool{
 	"proto": false, "tc": false, "st": false, "timemargin": false,
 	"weights": false, "depth": false, "width": false, "defend": false,
 	"settings": false, "killers": false, "history": false, "blocks": false, "widths": false, "partial": false,
-	"defendgrowth": false,
+	"defendgrowth": false, "shallow": false, "shallownodes": false, "shallowplies": false,
 }
 
 // engineSpec is one -engine (or -each) option list.
@@ -284,11 +284,13 @@ func (s engineSpec) resolve() (playerSpec, error) {
 // searchKnobs reads the in-process engine's search knobs: killers=BOOL,
 // history=BOOL, partial=BOOL (engine.Settings.Killers, History,
 // Time.Partial), blocks=N (Blocks), widths=W0,W1,… (WidthByPly, the
-// root first; 0 = width=) and defendgrowth=G (Time.DefendGrowth; 0 = off). It returns nil when none is given. Errors name
+// root first; 0 = width=), defendgrowth=G (Time.DefendGrowth; 0 = off),
+// shallow=K (ShallowDefend; 0 = off), shallowplies=P (ShallowDefendPlies)
+// and shallownodes=N (ShallowDefendNodes). It returns nil when none is given. Errors name
 // the option; the values' limits are engine.Settings.Validate's.
 func (s engineSpec) searchKnobs(external bool) (func(*engine.Settings), error) {
 	var set []func(*engine.Settings)
-	for _, k := range []string{"killers", "history", "partial", "blocks", "widths", "defendgrowth"} {
+	for _, k := range []string{"killers", "history", "partial", "blocks", "widths", "defendgrowth", "shallow", "shallowplies", "shallownodes"} {
 		v, ok := s.get(k)
 		if !ok {
 			continue
@@ -312,12 +314,23 @@ func (s engineSpec) searchKnobs(external bool) (func(*engine.Settings), error) {
 					st.Time.Partial = on
 				}
 			})
-		case "blocks":
+		case "blocks", "shallow", "shallowplies", "shallownodes":
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 0 {
-				return nil, fmt.Errorf("blocks=%s: want a count ≥ 0", v)
+				return nil, fmt.Errorf("%s=%s: want a count ≥ 0", k, v)
 			}
-			set = append(set, func(st *engine.Settings) { st.Blocks = n })
+			set = append(set, func(st *engine.Settings) {
+				switch k {
+				case "blocks":
+					st.Blocks = n
+				case "shallow":
+					st.ShallowDefend = n
+				case "shallowplies":
+					st.ShallowDefendPlies = n
+				default:
+					st.ShallowDefendNodes = int64(n)
+				}
+			})
 		case "defendgrowth":
 			g, err := strconv.ParseFloat(v, 64)
 			if err != nil {
@@ -361,6 +374,7 @@ func knobsText(s engine.Settings) string {
 		{s.Killers, "killers"}, {s.History, "history"}, {s.Blocks > 0, fmt.Sprintf("blocks %d", s.Blocks)},
 		{s.WidthByPly != [engine.MaxDepth]int{}, fmt.Sprintf("widths %v", s.WidthByPly)}, {s.Time.Partial, "partial"},
 		{s.Time.DefendGrowth > 1, fmt.Sprintf("defendgrowth %g", s.Time.DefendGrowth)},
+		{s.ShallowDefend > 0, fmt.Sprintf("shallow defence %d", s.ShallowDefend)},
 	} {
 		if k.on {
 			out = append(out, k.text)

@@ -66,6 +66,8 @@ func TestSplitEngineArgs(t *testing.T) {
 		{[]string{"weights=zhou2015", "widths=15,x"}, "widths=15,x"},
 		{[]string{"weights=zhou2015", "defendgrowth=x"}, "defendgrowth=x"},
 		{[]string{"cmd=x", "defendgrowth=2"}, "in-process"},
+		{[]string{"weights=zhou2015", "shallow=-1"}, "shallow=-1"},
+		{[]string{"cmd=x", "shallow=4"}, "in-process"},
 		{[]string{"weights=zhou2015", "widths=1,1,1,1,1,1,1,1,1,1,1,1,1"}, "at most 12"},
 		{[]string{"cmd=x", "st=0"}, "st=0"},
 		{[]string{"cmd=x", "tc=abc"}, `"abc"`},
@@ -83,7 +85,7 @@ func TestSplitEngineArgs(t *testing.T) {
 		}
 	}
 	// The search knobs of the in-process engine.
-	ks, err := parseSpec([]string{"weights=zhou2015", "settings=play", "killers=0", "history=true", "blocks=2", "widths=15,0,6", "partial=1", "defendgrowth=3"})
+	ks, err := parseSpec([]string{"weights=zhou2015", "settings=play", "killers=0", "history=true", "blocks=2", "widths=15,0,6", "partial=1", "defendgrowth=3", "shallow=4", "shallowplies=3", "shallownodes=500"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,6 +98,7 @@ func TestSplitEngineArgs(t *testing.T) {
 	want := engine.PlaySettings()
 	want.Killers, want.History, want.Blocks, want.WidthByPly, want.Time.Partial = false, true, 2, [engine.MaxDepth]int{15, 0, 6}, true
 	want.Time.DefendGrowth = 3
+	want.ShallowDefend, want.ShallowDefendPlies, want.ShallowDefendNodes = 4, 3, 500
 	if got != want {
 		t.Errorf("knobs: %+v, want %+v", got, want)
 	}
