@@ -74,10 +74,22 @@ func (b *Board) threatRoadCount(c Color) int {
 func (e *Engine) threatSearch(depth int, limit int64) (Move, int, bool) {
 	e.tsNodes = 0
 	e.tsLimit = limit
-	for left := 1; left <= depth && !e.tsOut(); left++ {
-		if ok, plies, m := e.tsAttack(0, left); ok && !e.stop {
-			return m, plies, true
+	// With ThreatMixed, the double threats alone first: a mixed search
+	// finds every win they find, but spends its budget on single threats
+	// before it reaches the longer double-threat lines. Each pass has the
+	// budget.
+	e.tsPure = e.set.ThreatMixed > 0
+	for pass := 0; pass < 2; pass++ {
+		for left := 1; left <= depth && !e.tsOut(); left++ {
+			if ok, plies, m := e.tsAttack(0, left); ok && !e.stop {
+				e.tsPure = false
+				return m, plies, true
+			}
 		}
+		if !e.tsPure || e.stop {
+			break
+		}
+		e.tsPure, e.tsNodes = false, 0 // the mixed pass has a budget of its own
 	}
 	return Move{NoPoint, NoPoint}, 0, false
 }
@@ -115,11 +127,14 @@ func (e *Engine) tsAttack(k, left int) (bool, int, Move) {
 	if e.tsOut() {
 		return false, 0, none
 	}
-	if e.set.DefendNodes == 0 {
+	if e.set.DefendNodes == 0 && e.set.ThreatMixed == 0 {
 		return e.tsAttackNode(k, left) // without the check: no table, as before it
 	}
 	b := &e.board
 	key := b.Hash() ^ e.salt ^ tsSalt
+	if e.set.ThreatMixed > 0 && !e.tsPure {
+		key ^= tsMixedSalt
+	}
 	ent := &e.tsTT[key&tsMask]
 	if ent.key == key {
 		if ent.plies > 0 {
@@ -193,6 +208,9 @@ func (e *Engine) tsAttackNode(k, left int) (bool, int, Move) {
 		if e.tsOut() {
 			break
 		}
+	}
+	if e.set.ThreatMixed > 0 && !e.tsPure && tD == 0 && !e.tsOut() {
+		return e.tsMixed(tb, k, left)
 	}
 	return false, 0, none
 }

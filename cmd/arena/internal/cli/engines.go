@@ -21,7 +21,7 @@ var engineKeys = map[string]bool{
 	"proto": false, "tc": false, "st": false, "timemargin": false,
 	"weights": false, "depth": false, "width": false, "defend": false,
 	"settings": false, "killers": false, "history": false, "blocks": false, "widths": false, "partial": false,
-	"defendgrowth": false, "shallow": false, "shallownodes": false, "shallowplies": false,
+	"defendgrowth": false, "shallow": false, "shallownodes": false, "shallowplies": false, "mixed": false,
 }
 
 // engineSpec is one -engine (or -each) option list.
@@ -285,12 +285,12 @@ func (s engineSpec) resolve() (playerSpec, error) {
 // history=BOOL, partial=BOOL (engine.Settings.Killers, History,
 // Time.Partial), blocks=N (Blocks), widths=W0,W1,… (WidthByPly, the
 // root first; 0 = width=), defendgrowth=G (Time.DefendGrowth; 0 = off),
-// shallow=K (ShallowDefend; 0 = off), shallowplies=P (ShallowDefendPlies)
-// and shallownodes=N (ShallowDefendNodes). It returns nil when none is given. Errors name
+// shallow=K (ShallowDefend; 0 = off), shallowplies=P (ShallowDefendPlies),
+// shallownodes=N (ShallowDefendNodes) and mixed=N (ThreatMixed; 0 = off). It returns nil when none is given. Errors name
 // the option; the values' limits are engine.Settings.Validate's.
 func (s engineSpec) searchKnobs(external bool) (func(*engine.Settings), error) {
 	var set []func(*engine.Settings)
-	for _, k := range []string{"killers", "history", "partial", "blocks", "widths", "defendgrowth", "shallow", "shallowplies", "shallownodes"} {
+	for _, k := range []string{"killers", "history", "partial", "blocks", "widths", "defendgrowth", "shallow", "shallowplies", "shallownodes", "mixed"} {
 		v, ok := s.get(k)
 		if !ok {
 			continue
@@ -314,7 +314,7 @@ func (s engineSpec) searchKnobs(external bool) (func(*engine.Settings), error) {
 					st.Time.Partial = on
 				}
 			})
-		case "blocks", "shallow", "shallowplies", "shallownodes":
+		case "blocks", "shallow", "shallowplies", "shallownodes", "mixed":
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 0 {
 				return nil, fmt.Errorf("%s=%s: want a count ≥ 0", k, v)
@@ -327,6 +327,8 @@ func (s engineSpec) searchKnobs(external bool) (func(*engine.Settings), error) {
 					st.ShallowDefend = n
 				case "shallowplies":
 					st.ShallowDefendPlies = n
+				case "mixed":
+					st.ThreatMixed = n
 				default:
 					st.ShallowDefendNodes = int64(n)
 				}
@@ -375,6 +377,7 @@ func knobsText(s engine.Settings) string {
 		{s.WidthByPly != [engine.MaxDepth]int{}, fmt.Sprintf("widths %v", s.WidthByPly)}, {s.Time.Partial, "partial"},
 		{s.Time.DefendGrowth > 1, fmt.Sprintf("defendgrowth %g", s.Time.DefendGrowth)},
 		{s.ShallowDefend > 0, fmt.Sprintf("shallow defence %d", s.ShallowDefend)},
+		{s.ThreatMixed > 0, fmt.Sprintf("mixed threats %d", s.ThreatMixed)},
 	} {
 		if k.on {
 			out = append(out, k.text)

@@ -85,7 +85,7 @@ func TestSplitEngineArgs(t *testing.T) {
 		}
 	}
 	// The search knobs of the in-process engine.
-	ks, err := parseSpec([]string{"weights=zhou2015", "settings=play", "killers=0", "history=true", "blocks=2", "widths=15,0,6", "partial=1", "defendgrowth=3", "shallow=4", "shallowplies=3", "shallownodes=500"})
+	ks, err := parseSpec([]string{"weights=zhou2015", "settings=play", "killers=0", "history=true", "blocks=2", "widths=15,0,6", "partial=1", "defendgrowth=3", "shallow=4", "shallowplies=3", "shallownodes=500", "mixed=8"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,6 +99,7 @@ func TestSplitEngineArgs(t *testing.T) {
 	want.Killers, want.History, want.Blocks, want.WidthByPly, want.Time.Partial = false, true, 2, [engine.MaxDepth]int{15, 0, 6}, true
 	want.Time.DefendGrowth = 3
 	want.ShallowDefend, want.ShallowDefendPlies, want.ShallowDefendNodes = 4, 3, 500
+	want.ThreatMixed = 8
 	if got != want {
 		t.Errorf("knobs: %+v, want %+v", got, want)
 	}
