@@ -34,6 +34,7 @@ type openingsOptions struct {
 	criteria                                                 tournament.BalanceCriteria
 	out                                                      string
 	force, json                                              bool
+	settings                                                 string // "default" or "play"
 }
 
 // defaultRadius is the radius of the generated candidates when neither
@@ -86,6 +87,7 @@ func parseOpeningsFlags(args []string, stderr io.Writer) (*openingsOptions, erro
 	fset.IntVar(&o.random, "random", 0, "add `K` random symmetric references (named random-SEED-k), genes uniform in [0, 4000], drawn from -seed")
 	fset.IntVar(&o.depth, "depth", def.Depth, "alpha-beta depth in moves of the references")
 	fset.IntVar(&o.width, "width", def.Width, "moves kept per node of the references")
+	fset.StringVar(&o.settings, "settings", "default", "the references' engine settings: default (engine.DefaultSettings, as tuning plays) or play (engine.PlaySettings: the defensive check, killers), at -depth and -width")
 	fset.Uint64Var(&o.seed, "seed", 1, "seed of the generated candidates' order and of the random references")
 	fset.Float64Var(&o.criteria.MaxColourDecided, "max-decided", o.criteria.MaxColourDecided, "keep an opening when at most this `fraction` of its pairs were won twice by the same colour")
 	fset.Float64Var(&o.criteria.BlackLo, "black-lo", o.criteria.BlackLo, "keep an opening when Black's score is at least `S`")
@@ -114,6 +116,8 @@ func parseOpeningsFlags(args []string, stderr io.Writer) (*openingsOptions, erro
 		return nil, usagef("-depth %d: want 1..%d", o.depth, engine.MaxDepth)
 	case o.width < 1 || o.width > engine.MaxWidth:
 		return nil, usagef("-width %d: want 1..%d", o.width, engine.MaxWidth)
+	case o.settings != "default" && o.settings != "play":
+		return nil, usagef("-settings %s: want default or play", o.settings)
 	case o.min < 1:
 		return nil, usagef("-min %d: want at least 1", o.min)
 	case o.maxMoves < 0:
@@ -155,6 +159,9 @@ func parseOpeningsFlags(args []string, stderr io.Writer) (*openingsOptions, erro
 // the random ones.
 func (o *openingsOptions) references() ([]tournament.Entrant, []string, error) {
 	settings := engine.DefaultSettings()
+	if o.settings == "play" {
+		settings = engine.PlaySettings()
+	}
 	settings.Depth, settings.Width = o.depth, o.width
 	var refs []tournament.Entrant
 	var lines []string          // one description per reference, for the file header
@@ -214,11 +221,12 @@ func (o *openingsOptions) candidateSuite() ([]tournament.Opening, string, error)
 // openingsReport is the JSON report of `arena openings`.
 type openingsReport struct {
 	*tournament.BalanceReport
-	Source  string  `json:"source"`
-	Depth   int     `json:"depth"`
-	Width   int     `json:"width"`
-	Seconds float64 `json:"seconds"`
-	Output  string  `json:"output,omitempty"`
+	Source   string  `json:"source"`
+	Depth    int     `json:"depth"`
+	Width    int     `json:"width"`
+	Settings string  `json:"settings"`
+	Seconds  float64 `json:"seconds"`
+	Output   string  `json:"output,omitempty"`
 }
 
 func openingsMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -258,7 +266,7 @@ func runOpenings(ctx context.Context, o *openingsOptions, args []string, stdout,
 	if rep == nil {
 		return err
 	}
-	r := openingsReport{BalanceReport: rep, Source: source, Depth: o.depth, Width: o.width, Seconds: time.Since(start).Seconds()}
+	r := openingsReport{BalanceReport: rep, Source: source, Depth: o.depth, Width: o.width, Settings: o.settings, Seconds: time.Since(start).Seconds()}
 	if err == nil && o.out != "" {
 		r.Output = o.out
 	}
@@ -291,7 +299,7 @@ func runOpenings(ctx context.Context, o *openingsOptions, args []string, stdout,
 func printOpeningsReport(w io.Writer, r openingsReport) {
 	c := r.Criteria
 	fmt.Fprintf(w, "candidates: %s (%d openings)\n", r.Source, r.Candidates)
-	fmt.Fprintf(w, "references: %s; depth %d, width %d", strings.Join(r.References, ", "), r.Depth, r.Width)
+	fmt.Fprintf(w, "references: %s; %s settings, depth %d, width %d", strings.Join(r.References, ", "), r.Settings, r.Depth, r.Width)
 	if r.MaxMoves > 0 {
 		fmt.Fprintf(w, ", draw after %d moves", r.MaxMoves)
 	}
@@ -338,7 +346,7 @@ func suiteFile(o *openingsOptions, args []string, r openingsReport, refLines []s
 	fmt.Fprintf(&b, "# command: arena openings %s\n", strings.Join(quoted, " "))
 	fmt.Fprintf(&b, "# date: %s\n", now.UTC().Format(time.DateOnly))
 	fmt.Fprintf(&b, "# candidates: %s (%d openings)\n", r.Source, r.Candidates)
-	fmt.Fprintf(&b, "# references (depth %d, width %d", r.Depth, r.Width)
+	fmt.Fprintf(&b, "# references (%s settings, depth %d, width %d", r.Settings, r.Depth, r.Width)
 	if r.MaxMoves > 0 {
 		fmt.Fprintf(&b, ", draw after %d moves", r.MaxMoves)
 	}

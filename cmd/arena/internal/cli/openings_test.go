@@ -54,7 +54,7 @@ func TestOpeningsWritesSuite(t *testing.T) {
 	for _, want := range []string{
 		"# command: arena openings -radius 1 -depth 1", "# date: ", "# candidates: generated 3-stone suite, radius 1, seed 1 (6 openings)",
 		"#   zhou2015 (zhou2015) symmetric[S1=20", "#   qi2018-table3-1 (", "#   random-1-1 (seed 1) symmetric[",
-		"(depth 1, width 4)", "# kept: colour-decided fraction ≤ 1 and Black score in [0, 1]: 6 of 6 (100.0%)",
+		"(default settings, depth 1, width 4)", "# kept: colour-decided fraction ≤ 1 and Black score in [0, 1]: 6 of 6 (100.0%)",
 		"# Black score: before ", "# colour-decided fraction: before ",
 	} {
 		if !strings.Contains(string(data), want) {
@@ -124,6 +124,7 @@ func TestOpeningsUsageErrors(t *testing.T) {
 	}{
 		{[]string{"-bogus"}, "-bogus"},
 		{[]string{"-radius", "0"}, "-radius 0: want 1..9"},
+		{[]string{"-settings", "fast"}, "-settings fast: want default or play"},
 		{[]string{"-radius", "3", "-candidates", two}, "exclude each other"},
 		{[]string{"-depth", "0"}, "-depth 0"},
 		{[]string{"-width", "0"}, "-width 0"},
