@@ -31,16 +31,7 @@ func TestThreatMixed(t *testing.T) {
 	mixS.ThreatMixed = 8
 	pure, mix := newEngine(t, overnight(t), pureS), newEngine(t, overnight(t), mixS)
 	for _, moves := range mixedWins {
-		b := NewBoard()
-		for _, s := range strings.Fields(moves) {
-			m, err := ParseMove(s)
-			if err == nil {
-				err = b.Play(m)
-			}
-			if err != nil {
-				t.Fatalf("%s: %v", moves, err)
-			}
-		}
+		b := boardOf(t, moves)
 		if m, _, ok := runTS(pure, b); ok {
 			t.Errorf("%s: the double-threat search wins with %v", moves, m)
 		}
