@@ -11,8 +11,11 @@
 // to do the same: NewLaunch resolves a config into one run, a sweep over
 // seeds (Sweep) or a chain of stages (Chain), ResumeLaunch a stopped run
 // or chain, and Launch.Run plays it with hooks for live pages and a
-// cluster session (package tune/cluster). Export and WriteCompare are the
-// file work of `tune export` and `tune compare`.
+// cluster session (package tune/cluster, Session.Hooks; the live pages'
+// hooks are joined with LaunchHooks.Then). LaunchFlags reads a launch
+// from command-line values, DisplayEvents drives a progress display,
+// Launch.Summary says how it ended. ExportTo and WriteCompare are `tune
+// export` and `tune compare`.
 //
 // A job writes, in its run directory: config.toml (the resolved config,
 // first), checkpoint.json (after config.toml, then after every step),

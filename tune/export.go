@@ -1,7 +1,11 @@
 package tune
 
 import (
+	"encoding/json"
+	"fmt"
+	"io"
 	"os"
+	"strings"
 
 	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/results"
@@ -33,9 +37,33 @@ func Export(dir string, k int) (*engine.WeightFile, *RunResults, error) {
 // overwritten by mistake.
 func WriteExport(path string, wf *engine.WeightFile, force bool) error {
 	if _, err := os.Stat(path); err == nil && !force {
-		return inputErr("export: %s exists; use -force to overwrite it", path)
+		return inputErr("%s exists; use -force to overwrite it", path)
 	}
 	return engine.WriteWeightFile(path, wf)
+}
+
+// ExportTo is `tune export`: the weight file of the run in dir after step
+// k (Export), as indented JSON on w when path is "", else written to path
+// (WriteExport) with a line on w naming it. Errors: Export's and
+// WriteExport's.
+func ExportTo(w io.Writer, dir string, k int, path string, force bool) error {
+	wf, r, err := Export(dir, k)
+	if err != nil {
+		return err
+	}
+	if path == "" {
+		data, err := json.MarshalIndent(wf, "", "  ")
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(append(data, '\n'))
+		return err
+	}
+	if err := WriteExport(path, wf, force); err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "exported %s (%s schema, %s %s %d) to %s\n", wf.Name, wf.Schema, r.Config.Method, r.Spec.Unit, wf.Provenance.Generation, path)
+	return err
 }
 
 // CompareOutput is what WriteCompare wrote.
@@ -78,4 +106,18 @@ func WriteCompare(dirs []string, metric, base string) (*CompareOutput, error) {
 	out.Ladder = c
 	out.Files = append(out.Files, base+".md", base+"-ladder.png", base+"-ladder.svg")
 	return out, nil
+}
+
+// Summary lists what WriteCompare wrote under base, with the ladder
+// table, or why there is none.
+func (o *CompareOutput) Summary(base string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "wrote %s.png, %s.svg, %s.csv\n", base, base, base)
+	if o.Ladder == nil {
+		fmt.Fprintf(&b, "no ladder table: %v\n", o.NoLadder)
+		return b.String()
+	}
+	b.WriteString(o.Ladder.Markdown())
+	fmt.Fprintf(&b, "wrote %s.md, %s-ladder.png, %s-ladder.svg\n", base, base, base)
+	return b.String()
 }

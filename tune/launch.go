@@ -2,6 +2,7 @@ package tune
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strconv"
@@ -84,14 +85,49 @@ type LaunchHooks struct {
 	// Track is called with a run's directory and options before its job
 	// is made (Start, Resume): the options' events may be wrapped.
 	Track func(dir string, opts *Options)
-	// Job is called with a run's job before it plays; an error stops the
-	// launch before the first game.
-	Job func(*Job) error
+	// Job is called with a run's job and its options (as Track left
+	// them) before it plays; an error stops the launch before the first
+	// game.
+	Job func(*Job, *Options) error
 	// Group is called before a sweep or chain plays, with its directory,
 	// its first config (the zero Config when a chain resumes: the stages
 	// are in its directory) and the options, which it may change (e.g.
 	// Options.Bind); an error stops the launch before the first game.
 	Group func(dir string, first Config, opts *Options) error
+}
+
+// Then returns hooks that run h's hooks and then next's, stopping at the
+// first error: e.g. live pages, then a cluster session.
+func (h LaunchHooks) Then(next LaunchHooks) LaunchHooks {
+	return LaunchHooks{
+		Track: func(dir string, opts *Options) {
+			for _, f := range []func(string, *Options){h.Track, next.Track} {
+				if f != nil {
+					f(dir, opts)
+				}
+			}
+		},
+		Job: func(job *Job, opts *Options) error {
+			for _, f := range []func(*Job, *Options) error{h.Job, next.Job} {
+				if f != nil {
+					if err := f(job, opts); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		},
+		Group: func(dir string, first Config, opts *Options) error {
+			for _, f := range []func(string, Config, *Options) error{h.Group, next.Group} {
+				if f != nil {
+					if err := f(dir, first, opts); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		},
+	}
 }
 
 // Outcome is what a finished launch leaves.
@@ -123,6 +159,23 @@ func (o *Outcome) Report() string {
 		return ""
 	}
 	return filepath.Join(o.Dirs[len(o.Dirs)-1], FileReport)
+}
+
+// Summary is what a finished launch tells its user: a sweep's comparison
+// table and the files it wrote, a chain's stages with its best vector and
+// report, a run's steps and games with its best vector (only when
+// verbose is false: a run's progress lines have said the rest).
+func (l *Launch) Summary(out *Outcome, verbose bool) string {
+	switch {
+	case l.Kind == LaunchSweep:
+		base := filepath.Join(l.Dir, FileCompare)
+		return out.Comparison.Markdown() + fmt.Sprintf("wrote %s.md, %s-ladder.png, %s-ladder.svg\n", base, base, base)
+	case l.Kind == LaunchChain:
+		return fmt.Sprintf("chain done: %d stages in %s. Best vector: %s\nreport: %s\n", len(out.Dirs), l.Dir, out.Best(), out.Report())
+	case !verbose:
+		return fmt.Sprintf("done: %d steps, %d games. Best vector: %s\n", out.Status.Steps, out.Status.Games, out.Best())
+	}
+	return ""
 }
 
 // FileCompare is the base name of a sweep's comparison in its directory
@@ -183,7 +236,7 @@ func (l *Launch) runOne(ctx context.Context, opts Options, h LaunchHooks) (*Outc
 		return nil, err
 	}
 	if h.Job != nil {
-		if err := h.Job(job); err != nil {
+		if err := h.Job(job, &opts); err != nil {
 			return nil, err
 		}
 	}
@@ -223,6 +276,57 @@ func ParseSeeds(s string) ([]int64, error) {
 	return out, nil
 }
 
+// LaunchFlags resolves a new launch from command-line values: the config
+// at path ("" = the embedded default, LoadEmbedded) with the key flags
+// given (keys: KeyFlag.Flag → value, applied in KeyFlags' order), the run
+// directory out, and seeds, a -seeds list ("" for one run or chain).
+// Errors: the config's (*ConfigError, or an *InputError for a file that
+// cannot be read), a bad seed list or one given with -seed (*InputError),
+// NewLaunch's.
+func LaunchFlags(path string, keys map[string]string, out, seeds string, now time.Time) (*Launch, error) {
+	var ov []Override
+	for _, k := range KeyFlags() {
+		if v, ok := keys[k.Flag]; ok {
+			ov = append(ov, FlagOverride(k.Flag, k.Key, v, k.Str))
+		}
+	}
+	var cfg Config
+	var err error
+	if path == "" {
+		cfg, err = LoadEmbedded("default", ov...)
+	} else {
+		cfg, err = Load(path, ov...)
+	}
+	if err != nil {
+		return nil, asInput(err)
+	}
+	var list []int64
+	if seeds != "" {
+		if _, ok := keys["seed"]; ok {
+			return nil, inputErr("-seed and -seeds cannot be combined")
+		}
+		if list, err = ParseSeeds(seeds); err != nil {
+			return nil, err
+		}
+	}
+	l, err := NewLaunch(cfg, out, list, now)
+	if err != nil {
+		return nil, asInput(err)
+	}
+	return l, nil
+}
+
+// asInput keeps a *ConfigError or *InputError and makes any other error
+// an *InputError: bad input, not a failed run.
+func asInput(err error) error {
+	var ce *ConfigError
+	var ie *InputError
+	if errors.As(err, &ce) || errors.As(err, &ie) {
+		return err
+	}
+	return &InputError{err}
+}
+
 // KeyFlag is a command-line flag that sets one config key (FlagOverride).
 type KeyFlag struct {
 	Flag string // the flag's name, e.g. "depth"
@@ -250,5 +354,35 @@ func KeyFlags() []KeyFlag {
 		f("rounds", "@budget", false, " (Texel runs only)"),
 		f("start", "start", true, " (spsa, texel: start from a run directory, weight file or baseline instead of a random vector)"),
 		f("openings", "openings", true, " (balanced, generated or an opening file)"),
+	}
+}
+
+// Display is a run's progress display (the tune command's bar and step
+// lines): Plan starts a bar of total games under label, Games moves it,
+// Step prints a step line and restarts the bar for the games left.
+type Display interface {
+	Plan(label string, total int)
+	Games(done, total int)
+	Step(label string, games, left int)
+}
+
+// DisplayEvents wires a job's events to d: one bar for the whole
+// optimisation labelled "<unit> <done>/<total>" (the method's forecast),
+// a line per step, a bar for the verification ladder.
+func DisplayEvents(d Display) Events {
+	var unit string
+	label := func(st optimize.Status, f optimize.Forecast) string {
+		return fmt.Sprintf("%s %d/%d", unit, st.Steps, st.Steps+f.Steps)
+	}
+	return Events{
+		Plan: func(p Plan) {
+			unit = p.Unit
+			d.Plan(label(p.Status, p.Forecast), p.Forecast.Games)
+		},
+		Games: d.Games,
+		Step: func(rec optimize.Record, st optimize.Status, f optimize.Forecast) {
+			d.Step(label(st, f), rec.Games, f.Games)
+		},
+		Verify: func(games int) { d.Plan("verification", games) },
 	}
 }

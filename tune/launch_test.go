@@ -72,7 +72,7 @@ func TestLaunchRunAndExport(t *testing.T) {
 			}
 			calls = append(calls, "track "+d)
 		},
-		Job: func(j *Job) error {
+		Job: func(j *Job, _ *Options) error {
 			calls = append(calls, "job "+j.Dir())
 			if j.Status().Steps != 0 && !j.Done() {
 				t.Errorf("Job hook after %d steps", j.Status().Steps)
@@ -99,7 +99,7 @@ func TestLaunchRunAndExport(t *testing.T) {
 	// A hook's error stops the launch before a game.
 	stop := errors.New("no workers")
 	l2, _ := NewLaunch(cfg, filepath.Join(t.TempDir(), "stopped"), nil, time.Now())
-	if _, err := l2.Run(context.Background(), Options{}, LaunchHooks{Job: func(*Job) error { return stop }}); !errors.Is(err, stop) {
+	if _, err := l2.Run(context.Background(), Options{}, LaunchHooks{Job: func(*Job, *Options) error { return stop }}); !errors.Is(err, stop) {
 		t.Fatalf("hook error: %v", err)
 	}
 
@@ -134,4 +134,40 @@ func TestLaunchRunAndExport(t *testing.T) {
 	if _, _, err := Export(t.TempDir(), -1); !errors.As(err, &ie) {
 		t.Fatalf("export of a directory without a run: %v", err)
 	}
+}
+
+// TestLaunchFlags: the command line's values resolve to a launch (the
+// key flags override the config), and bad input is an *InputError or
+// *ConfigError naming the flag or file; LaunchHooks.Then runs both hooks
+// in order and stops at the first error.
+func TestLaunchFlags(t *testing.T) {
+	now := time.Date(2026, 11, 25, 8, 30, 0, 0, time.UTC)
+	l, err := LaunchFlags("", map[string]string{"method": "spsa", "depth": "3"}, "", "", now)
+	if err != nil || l.cfg.Method != "spsa" || l.cfg.Engine.Depth != 3 || l.Dir != filepath.Join("runs", "20261125-083000-spsa") {
+		t.Fatalf("LaunchFlags: %+v, %v", l, err)
+	}
+	var ie *InputError
+	var ce *ConfigError
+	if _, err := LaunchFlags("", map[string]string{"seed": "3"}, "", "1,2", now); !errors.As(err, &ie) || !strings.Contains(err.Error(), "-seed and -seeds") {
+		t.Errorf("-seed with -seeds: %v", err)
+	}
+	if _, err := LaunchFlags(filepath.Join(t.TempDir(), "none.toml"), nil, "", "", now); !errors.As(err, &ie) {
+		t.Errorf("missing config: %v", err)
+	}
+	if _, err := LaunchFlags("", map[string]string{"depth": "0"}, "", "", now); !errors.As(err, &ce) || !strings.Contains(err.Error(), "-depth") {
+		t.Errorf("bad -depth: %v", err)
+	}
+
+	var order []string
+	stop := errors.New("stop")
+	a := LaunchHooks{Job: func(*Job, *Options) error { order = append(order, "a"); return nil }}
+	b := LaunchHooks{Job: func(*Job, *Options) error { order = append(order, "b"); return stop }}
+	if err := a.Then(b).Job(nil, nil); err != stop || strings.Join(order, "") != "ab" {
+		t.Errorf("Then: %v, order %v", err, order)
+	}
+	order = nil
+	if err := b.Then(a).Job(nil, nil); err != stop || strings.Join(order, "") != "b" {
+		t.Errorf("Then stops at the first error: %v, order %v", err, order)
+	}
+	LaunchHooks{}.Then(LaunchHooks{}).Track("x", &Options{}) // nil hooks are skipped
 }

@@ -8,8 +8,6 @@ import (
 	"io"
 	"os"
 
-	"github.com/nats-io/nats.go"
-
 	"github.com/roadtune/roadtune/tune/cluster"
 )
 
@@ -56,32 +54,14 @@ func workerCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		return usageError{err}
 	}
-	switch {
-	case fs.NArg() > 0:
+	if fs.NArg() > 0 {
 		return usageError{fmt.Errorf("worker: unexpected argument %q", fs.Arg(0))}
-	case *connect == "":
-		return usageError{errors.New("worker: -connect URL is required (the address tune -listen prints)")}
-	case *conc < 0 || *slots < 1:
-		return usageError{errors.New("worker: -concurrency must be ≥ 0 and -slots ≥ 1")}
 	}
-	token, err := cluster.ReadToken(*tokenFile)
-	if err != nil {
+	err := cluster.RunWorker(ctx, cluster.WorkerOptions{URL: *connect, TokenFile: *tokenFile, CAFile: *tlsCA,
+		Name: *name, Concurrency: *conc, Slots: *slots}, stdout, stderr)
+	var fe *cluster.FlagError
+	if errors.As(err, &fe) {
 		return usageError{err}
 	}
-	ca, err := cluster.ReadCA(*tlsCA)
-	if err != nil {
-		return usageError{err}
-	}
-	var extra []nats.Option
-	if ca != nil {
-		extra = append(extra, cluster.Secure(ca))
-	}
-	nc, err := cluster.Dial(*connect, token, *name, stderr, extra...)
-	if err != nil {
-		return err
-	}
-	defer nc.Close()
-	fmt.Fprintf(stdout, "worker %s: playing batches from %s until Ctrl-C\n", *name, nc.ConnectedUrlRedacted())
-	w := &cluster.Worker{Conn: nc, Name: *name, Concurrency: *conc, Slots: *slots, Log: stderr}
-	return w.Run(ctx)
+	return err
 }

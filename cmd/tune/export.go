@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -49,22 +48,9 @@ func exportCmd(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return usageError{fmt.Errorf("export: want one run directory, have %d", len(dirs))}
 	}
-	wf, r, err := tune.Export(dirs[0], *step)
-	if err != nil {
+	if err := tune.ExportTo(stdout, dirs[0], *step, *out, *force); err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
-	if *out == "" {
-		data, err := json.MarshalIndent(wf, "", "  ")
-		if err != nil {
-			return err
-		}
-		_, err = stdout.Write(append(data, '\n'))
-		return err
-	}
-	if err := tune.WriteExport(*out, wf, *force); err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "exported %s (%s schema, %s %s %d) to %s\n", wf.Name, wf.Schema, r.Config.Method, r.Spec.Unit, wf.Provenance.Generation, *out)
 	return nil
 }
 
@@ -95,12 +81,6 @@ func compareCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("compare: %w", err)
 	}
-	fmt.Fprintf(stdout, "wrote %s.png, %s.svg, %s.csv\n", *out, *out, *out)
-	if res.Ladder == nil {
-		fmt.Fprintf(stdout, "no ladder table: %v\n", res.NoLadder)
-		return nil
-	}
-	fmt.Fprint(stdout, res.Ladder.Markdown())
-	fmt.Fprintf(stdout, "wrote %s.md, %s-ladder.png, %s-ladder.svg\n", *out, *out, *out)
+	fmt.Fprint(stdout, res.Summary(*out))
 	return nil
 }

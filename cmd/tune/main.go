@@ -31,7 +31,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"syscall"
@@ -39,7 +38,6 @@ import (
 
 	"github.com/roadtune/roadtune/internal/progress"
 	"github.com/roadtune/roadtune/internal/web"
-	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/tune"
 	"github.com/roadtune/roadtune/tune/cluster"
 )
@@ -114,7 +112,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	defer live.Close()
 	disp := progress.NewRun(stdout, progress.IsTerminal(stdout), *quiet)
-	opts := tune.Options{Log: disp, Concurrency: conc, Events: events(disp)}
+	opts := tune.Options{Log: disp, Concurrency: conc, Events: tune.DisplayEvents(disp)}
 	if *quiet {
 		opts.Log = nil
 	}
@@ -140,85 +138,22 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		l = tune.ResumeLaunch(*resume)
 	} else {
-		var ov []tune.Override
-		for _, k := range tune.KeyFlags() {
-			if set[k.Flag] {
-				ov = append(ov, tune.FlagOverride(k.Flag, k.Key, *values[k.Flag], k.Str))
+		keys := map[string]string{}
+		for name, v := range values {
+			if set[name] {
+				keys[name] = *v
 			}
 		}
-		var cfg tune.Config
-		if *configPath == "" {
-			cfg, err = tune.LoadEmbedded("default", ov...)
-		} else {
-			cfg, err = tune.Load(*configPath, ov...)
-		}
-		if err != nil {
-			return exitCode(usageError{err}, stderr)
-		}
-		var seeds []int64
-		if *seedList != "" {
-			if set["seed"] {
-				return exitCode(usageError{errors.New("-seed and -seeds cannot be combined")}, stderr)
-			}
-			if seeds, err = tune.ParseSeeds(*seedList); err != nil {
-				return exitCode(err, stderr)
-			}
-		}
-		if l, err = tune.NewLaunch(cfg, *out, seeds, time.Now()); err != nil {
-			return exitCode(usageError{err}, stderr)
+		if l, err = tune.LaunchFlags(*configPath, keys, *out, *seedList, time.Now()); err != nil {
+			return exitCode(err, stderr)
 		}
 	}
-	res, err := l.Run(ctx, opts, tune.LaunchHooks{
-		Track: live.Track,
-		Job: func(job *tune.Job) error {
-			if err := live.Serve(job.Dir(), stderr); err != nil || sess == nil {
-				return err
-			}
-			return sess.Start(ctx, job, opts.Events.Games)
-		},
-		Group: func(dir string, first tune.Config, o *tune.Options) error {
-			if err := live.Serve(dir, stderr); err != nil || sess == nil {
-				return err
-			}
-			return sess.StartSweep(ctx, dir, first, o, o.Events.Games)
-		},
-	})
+	res, err := l.Run(ctx, opts, live.Hooks(stderr).Then(sess.Hooks(ctx)))
 	disp.End()
 	if err == nil {
-		switch {
-		case l.Kind == tune.LaunchSweep:
-			fmt.Fprint(stdout, res.Comparison.Markdown())
-			base := filepath.Join(l.Dir, tune.FileCompare)
-			fmt.Fprintf(stdout, "wrote %s.md, %s-ladder.png, %s-ladder.svg\n", base, base, base)
-		case l.Kind == tune.LaunchChain:
-			fmt.Fprintf(stdout, "chain done: %d stages in %s. Best vector: %s\nreport: %s\n", len(res.Dirs), l.Dir, res.Best(), res.Report())
-		case *quiet:
-			fmt.Fprintf(stdout, "done: %d steps, %d games. Best vector: %s\n", res.Status.Steps, res.Status.Games, res.Best())
-		}
+		fmt.Fprint(stdout, l.Summary(res, !*quiet))
 	}
 	return exitCode(err, stderr)
-}
-
-// events wires the job's progress to the run display: one bar for the
-// whole run, the step lines above it.
-func events(d *progress.Run) tune.Events {
-	var unit string
-	var total int
-	label := func(st optimize.Status, f optimize.Forecast) string {
-		total = st.Steps + f.Steps
-		return fmt.Sprintf("%s %d/%d", unit, st.Steps, total)
-	}
-	return tune.Events{
-		Plan: func(p tune.Plan) {
-			unit = p.Unit
-			d.Plan(label(p.Status, p.Forecast), p.Forecast.Games)
-		},
-		Games: d.Games,
-		Step: func(rec optimize.Record, st optimize.Status, f optimize.Forecast) {
-			d.Step(label(st, f), rec.Games, f.Games)
-		},
-		Verify: func(games int) { d.Plan("verification", games) },
-	}
 }
 
 func exitCode(err error, stderr io.Writer) int {

@@ -67,6 +67,20 @@ func (l *RunServer) Serve(dir string, stderr io.Writer) error {
 	return nil
 }
 
+// Hooks are the launch hooks of the live pages (tune.Launch.Run): Track
+// a run's events, then serve the run's (or a sweep's or chain's)
+// directory, telling stderr its address. A nil server gives no hooks.
+func (l *RunServer) Hooks(stderr io.Writer) tune.LaunchHooks {
+	if l == nil {
+		return tune.LaunchHooks{}
+	}
+	return tune.LaunchHooks{
+		Track: l.Track,
+		Job:   func(job *tune.Job, _ *tune.Options) error { return l.Serve(job.Dir(), stderr) },
+		Group: func(dir string, _ tune.Config, _ *tune.Options) error { return l.Serve(dir, stderr) },
+	}
+}
+
 // Close stops the server (or releases the address when it never
 // started).
 func (l *RunServer) Close() {

@@ -126,6 +126,22 @@ func (s *Session) Attach(opts *tune.Options) {
 	opts.Referee, opts.Remote = s.coord, s.coord
 }
 
+// Hooks are the launch hooks that play a launch's games through the
+// session (tune.Launch.Run): Start for a run, StartSweep for a sweep or a
+// chain, with the options' Games event as the batch progress. A nil
+// session gives no hooks.
+func (s *Session) Hooks(ctx context.Context) tune.LaunchHooks {
+	if s == nil {
+		return tune.LaunchHooks{}
+	}
+	return tune.LaunchHooks{
+		Job: func(job *tune.Job, opts *tune.Options) error { return s.Start(ctx, job, opts.Events.Games) },
+		Group: func(dir string, first tune.Config, opts *tune.Options) error {
+			return s.StartSweep(ctx, dir, first, opts, opts.Events.Games)
+		},
+	}
+}
+
 // StartSweep starts the session for a sweep or a chain in dir
 // (tune.Sweep, tune.Chain): one server for every run in it, its storage in dir's nats/ folder, and
 // opts.Bind pointing the coordinator at each seed's job (games reports
