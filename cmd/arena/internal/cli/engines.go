@@ -290,7 +290,7 @@ func (s engineSpec) resolve() (playerSpec, error) {
 // the option; the values' limits are engine.Settings.Validate's.
 func (s engineSpec) searchKnobs(external bool) (func(*engine.Settings), error) {
 	var set []func(*engine.Settings)
-	for _, k := range []string{"killers", "history", "partial", "blocks", "widths", "defendgrowth", "shallow", "shallowplies", "shallownodes", "mixed"} {
+	for _, k := range searchKnobKeys {
 		v, ok := s.get(k)
 		if !ok {
 			continue
@@ -298,62 +298,41 @@ func (s engineSpec) searchKnobs(external bool) (func(*engine.Settings), error) {
 		if external {
 			return nil, fmt.Errorf("%s= applies to the in-process engine (weights=)", k)
 		}
-		switch k {
-		case "killers", "history", "partial":
+		var f func(*engine.Settings)
+		if setBool, ok := boolKnobs[k]; ok {
 			on, err := strconv.ParseBool(v)
 			if err != nil {
 				return nil, fmt.Errorf("%s=%s: want true or false (1 or 0)", k, v)
 			}
-			set = append(set, func(st *engine.Settings) {
-				switch k {
-				case "killers":
-					st.Killers = on
-				case "history":
-					st.History = on
-				default:
-					st.Time.Partial = on
-				}
-			})
-		case "blocks", "shallow", "shallowplies", "shallownodes", "mixed":
+			f = func(st *engine.Settings) { setBool(st, on) }
+		} else if setCount, ok := countKnobs[k]; ok {
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 0 {
 				return nil, fmt.Errorf("%s=%s: want a count ≥ 0", k, v)
 			}
-			set = append(set, func(st *engine.Settings) {
-				switch k {
-				case "blocks":
-					st.Blocks = n
-				case "shallow":
-					st.ShallowDefend = n
-				case "shallowplies":
-					st.ShallowDefendPlies = n
-				case "mixed":
-					st.ThreatMixed = n
-				default:
-					st.ShallowDefendNodes = int64(n)
-				}
-			})
-		case "defendgrowth":
+			f = func(st *engine.Settings) { setCount(st, n) }
+		} else if k == "defendgrowth" {
 			g, err := strconv.ParseFloat(v, 64)
 			if err != nil {
 				return nil, fmt.Errorf("defendgrowth=%s: want a factor (0 = off)", v)
 			}
-			set = append(set, func(st *engine.Settings) { st.Time.DefendGrowth = g })
-		case "widths":
+			f = func(st *engine.Settings) { st.Time.DefendGrowth = g }
+		} else { // widths
 			var w [engine.MaxDepth]int
 			parts := strings.Split(v, ",")
 			if len(parts) > len(w) {
 				return nil, fmt.Errorf("widths=%s: at most %d widths (one a ply)", v, len(w))
 			}
-			for i, f := range parts {
-				n, err := strconv.Atoi(f)
+			for i, p := range parts {
+				n, err := strconv.Atoi(p)
 				if err != nil || n < 0 {
 					return nil, fmt.Errorf("widths=%s: want widths ≥ 0 separated by commas (0 = width=)", v)
 				}
 				w[i] = n
 			}
-			set = append(set, func(st *engine.Settings) { st.WidthByPly = w })
+			f = func(st *engine.Settings) { st.WidthByPly = w }
 		}
+		set = append(set, f)
 	}
 	if len(set) == 0 {
 		return nil, nil
@@ -364,6 +343,27 @@ func (s engineSpec) searchKnobs(external bool) (func(*engine.Settings), error) {
 		}
 	}, nil
 }
+
+// searchKnobKeys are the search knobs' option keys, in the order they
+// apply.
+var searchKnobKeys = []string{"killers", "history", "partial", "blocks", "widths", "defendgrowth", "shallow", "shallowplies", "shallownodes", "mixed"}
+
+// boolKnobs and countKnobs set the search knobs that take a boolean or a
+// count ≥ 0.
+var (
+	boolKnobs = map[string]func(*engine.Settings, bool){
+		"killers": func(s *engine.Settings, on bool) { s.Killers = on },
+		"history": func(s *engine.Settings, on bool) { s.History = on },
+		"partial": func(s *engine.Settings, on bool) { s.Time.Partial = on },
+	}
+	countKnobs = map[string]func(*engine.Settings, int){
+		"blocks":       func(s *engine.Settings, n int) { s.Blocks = n },
+		"shallow":      func(s *engine.Settings, n int) { s.ShallowDefend = n },
+		"shallowplies": func(s *engine.Settings, n int) { s.ShallowDefendPlies = n },
+		"shallownodes": func(s *engine.Settings, n int) { s.ShallowDefendNodes = int64(n) },
+		"mixed":        func(s *engine.Settings, n int) { s.ThreatMixed = n },
+	}
+)
 
 // knobsText lists the search knobs of s that are on, for the summary's
 // player settings ("" when none).
