@@ -209,9 +209,9 @@ const ShallowLost = -Mate / 4
 // below the root: moves are the node's moves by leaf score, best first.
 // It checks the ShallowDefend best in order (a move that ends the game
 // needs none) and returns how many of them it checked, with the lost ones
-// moved behind the others (so moves[:n-lost] survive, best first, and the
-// search skips moves[n-lost:n]), and whether every checked move lost.
-// Stopped by the budgets it reports no loss.
+// moved behind the others (moves[:n-lost] survive, best first; the caller
+// drops moves[n-lost:n]), and whether every checked move lost. Stopped by
+// the budgets it reports no loss.
 func (e *Engine) shallowDefend(moves []scoredMove) (n, lost int, all bool) {
 	k := min(e.set.ShallowDefend, len(moves))
 	kept := 0

@@ -472,10 +472,7 @@ type Engine struct {
 	defMoves    []scoredMove
 	defFirst    []scoredMove // the choice and the root moves (defendDeeper)
 	defTried    []scoredMove // defend's extra moves found lost
-	// shLost[ply]: the moves the in-search check found lost at the node
-	// ply moves below the root being searched (ShallowDefend).
-	shLost   [MaxDepth + 1][MaxWidth]Move
-	defNodes int64 // the running check's budget per checked move
+	defNodes    int64        // the running check's budget per checked move
 
 	nodes     int64
 	nextCheck int64

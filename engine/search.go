@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"math"
-	"slices"
 	"time"
 )
 
@@ -361,7 +360,6 @@ func (e *Engine) node(depth, ply int, alpha, beta float64) float64 {
 	}
 	e.count(e.genMoves(ply, ts, t))
 	moves := e.plies[ply].moves
-	nLost := 0
 	if e.set.ShallowDefend > 0 && ply <= e.set.ShallowDefendPlies {
 		n, lost, all := e.shallowDefend(moves)
 		if e.stop {
@@ -371,10 +369,7 @@ func (e *Engine) node(depth, ply int, alpha, beta float64) float64 {
 			e.store(ent, key, ShallowLost, moves[0].m, depth, ttExact)
 			return ShallowLost
 		}
-		for i := n - lost; i < n; i++ {
-			e.shLost[ply][nLost] = moves[i].m
-			nLost++
-		}
+		moves = append(moves[:n-lost], moves[n:]...) // proved lost: not searched
 	}
 	if depth == 1 {
 		// Every generated move was scored by leaf(): the best is exact
@@ -389,9 +384,6 @@ func (e *Engine) node(depth, ply int, alpha, beta float64) float64 {
 	bestM := moves[0].m
 	for i := range moves {
 		m := moves[i].m
-		if nLost > 0 && slices.Contains(e.shLost[ply][:nLost], m) {
-			continue // proved lost by the in-search check
-		}
 		b.Place(m.A)
 		b.Place(m.B)
 		v := -e.node(depth-1, ply+1, -beta, -alpha)
