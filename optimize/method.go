@@ -111,6 +111,13 @@ type Problem struct {
 	// to refine (fishtest's SPSA starts from the engine's values). Methods
 	// with a population refuse it.
 	Start []float64
+	// Opponent, if not nil, resolves the name of a fixed opponent (a
+	// baseline or a weight file, whatever the job runner knows by name)
+	// into a vector of the problem's schema, genes in the schema's order;
+	// its error says why the name is not one. Methods that play against
+	// fixed opponents (SPSA's pool of opponents) resolve their option's
+	// names through it; nil means the runner offers none.
+	Opponent func(name string) ([]float64, error)
 }
 
 // Validate checks the shapes of p.

@@ -801,7 +801,30 @@ func (c *Config) Problem() optimize.Problem {
 		BoundMode: c.Bounds.Mode,
 		Pairs:     c.Match.Pairs,
 		Start:     start,
+		Opponent:  c.opponentVector,
 	}
+}
+
+// opponentVector loads a fixed opponent of a method's pool by name (the
+// SPSA option opponents): a baseline, a weight file or a run directory's
+// best.json, of the config's schema; a symmetric vector also serves the
+// asymmetric schema, its weights for my and enemy roads alike.
+func (c *Config) opponentVector(name string) ([]float64, error) {
+	path := name
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		path = filepath.Join(path, FileBest)
+	}
+	wf, err := configs.LoadWeights(path)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case string(wf.Schema) == c.Schema:
+		return wf.Values, nil
+	case wf.Schema == engine.Symmetric && engine.Schema(c.Schema) == engine.Asymmetric:
+		return append(slices.Clone(wf.Values), wf.Values...), nil
+	}
+	return nil, fmt.Errorf("%s holds a %s vector, the run tunes the %s schema", path, wf.Schema, c.Schema)
 }
 
 // problemKeys are the config keys behind the optimize.Problem fields a

@@ -60,6 +60,9 @@ func TestParseErrorsNameFileKeyLine(t *testing.T) {
 		{"unknown start vector", "method = \"spsa\"\nstart = \"nosuch.json\"\n", 2, "start", "nosuch.json"},
 		{"start vector of another schema", "method = \"texel\"\nstart = \"qi2018-table3-1\"\n", 2, "start", "asymmetric"},
 		{"start vector for the GA", "\nstart = \"zhou2015\"\n", 2, "start", "single-vector"},
+		{"unknown pool opponent", "method = \"spsa\"\n[spsa]\nopponents = [\"self\", \"zhou2016\"]\n", 3, "spsa.opponents", "entry 2, \"zhou2016\""},
+		{"pool opponent of another schema", "method = \"spsa\"\n[spsa]\n\nopponents = [\"qi2018-table3-1\"]\n", 4, "spsa.opponents", "asymmetric vector"},
+		{"empty pool entry", "method = \"spsa\"\n[spsa]\nopponents = [\"\"]\n", 3, "spsa.opponents", "empty"},
 		{"unknown opening suite", "\nopenings = \"balance\"\n", 2, "openings", "balanced"},
 		{"bad early stop", "[match]\nearly_stop = \"soon\"\n", 2, "match.early_stop", "decided"},
 		{"more ladder pairs than the suite's openings", "openings = \"balanced\"\n[validation]\npairs = 5000\n", 3, "validation.pairs", "distinct openings; the suite \"balanced\" has"},
@@ -229,9 +232,12 @@ func TestShippedConfigsParse(t *testing.T) {
 	}
 }
 
-// TestExperimentConfigsParse loads the configs of docs/experiments.md.
+// TestExperimentConfigsParse loads the configs of docs/experiments.md
+// from the repository's root, where run.sh runs them (weight files they
+// name are relative to it).
 func TestExperimentConfigsParse(t *testing.T) {
-	paths, err := filepath.Glob(filepath.Join("..", "configs", "experiments", "*.toml"))
+	t.Chdir("..")
+	paths, err := filepath.Glob(filepath.Join("configs", "experiments", "*.toml"))
 	if err != nil || len(paths) < 6 {
 		t.Fatalf("experiment configs: %v %v", paths, err)
 	}

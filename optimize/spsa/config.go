@@ -43,6 +43,9 @@ type Config struct {
 	// Start, when not nil, is θ0 (put inside the bounds) instead of the
 	// uniform draw (optimize.Problem.Start): a vector to refine.
 	Start []float64
+	// Opponents is the pool of opponents (Options.Opponents, resolved);
+	// empty means self-play alone.
+	Opponents []Opponent
 }
 
 // C is the perturbation scale c of gene d: c = c_end·N^γ, so that
@@ -95,6 +98,10 @@ func (c Config) clone() Config {
 	c.InitLo, c.InitHi = slices.Clone(c.InitLo), slices.Clone(c.InitHi)
 	c.CEnd, c.REnd = slices.Clone(c.CEnd), slices.Clone(c.REnd)
 	c.Start = slices.Clone(c.Start)
+	c.Opponents = slices.Clone(c.Opponents)
+	for i := range c.Opponents {
+		c.Opponents[i].Genes = slices.Clone(c.Opponents[i].Genes)
+	}
 	if c.Bounds != nil {
 		c.Bounds = &optimize.Bounds{Lo: slices.Clone(c.Bounds.Lo), Hi: slices.Clone(c.Bounds.Hi)}
 	}
@@ -152,6 +159,11 @@ func (c Config) Validate() error {
 	}
 	if c.Iterations < 1 {
 		return bad("Iterations", "must be at least 1, have %d", c.Iterations)
+	}
+	for i, o := range c.Opponents {
+		if err := o.check(n); err != nil {
+			return bad(fmt.Sprintf("Opponents[%d]", i), "%v", err)
+		}
 	}
 	if !finite(c.Alpha) || c.Alpha <= 0 {
 		return bad("Alpha", "must be a finite number > 0, have %g", c.Alpha)

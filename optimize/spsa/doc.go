@@ -40,8 +40,20 @@
 //   - The estimate of the optimum (Best) is the current θ, not a
 //     best-so-far: SPSA has no fitness to compare iterates by.
 //
+// A pool of opponents (Options.Opponents, roadtune's addition) replaces
+// step 3 when set: each iteration draws one entry; "self" is the match
+// above, and a fixed opponent O (a vector the job runner resolves by name,
+// optimize.Problem.Opponent) is played by θ + c_k·Δ and by θ − c_k·Δ over
+// the same openings, with r the plus side's wins − losses less the minus
+// side's. Its expectation is the same as self-play's for the same
+// gradient, 8·pairs·c_k·∂score/∂θ, over twice the games; what it climbs
+// is the score against the pool, which is what a ladder of fixed
+// opponents measures. An opponent far weaker or far stronger than θ
+// gives no signal (both sides win or lose every game).
+//
 // Random draws, all from the one *rand.PCG given to New, in this order:
-// θ0 (gene by gene); then per Step Δ (gene by gene), then the batch seed.
+// θ0 (gene by gene); then per Step Δ (gene by gene), the batch seed and,
+// with a pool only, the entry (rand.Rand.IntN).
 // The same Config and seed therefore give the same run, and Restore(State)
 // continues it draw for draw.
 //

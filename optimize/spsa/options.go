@@ -3,6 +3,7 @@ package spsa
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/roadtune/roadtune/optimize"
 )
@@ -45,6 +46,13 @@ type Options struct {
 	// 0.002), or a table by gene name, e.g. r_end = {S1 = 0.004}; genes it
 	// does not set take DefaultREnd.
 	REnd PerGene `toml:"r_end" json:"r_end"`
+	// Opponents is the pool each iteration plays against instead of
+	// self-play: names of fixed vectors (baselines or weight files, resolved
+	// by the job runner through optimize.Problem.Opponent) and "self" for
+	// fishtest's θ + c_k·Δ against θ − c_k·Δ. Each iteration draws one
+	// entry uniformly (repeat a name to weight it). Empty (the default) is
+	// self-play alone, exactly fishtest's SPSA.
+	Opponents []string `toml:"opponents,omitempty" json:"opponents,omitempty"`
 }
 
 // DefaultOptions are fishtest's: α = 0.602, γ = 0.101, A = 0.1·N,
@@ -85,6 +93,7 @@ func (o Options) Config(p optimize.Problem) Config {
 		Stability:  o.AStability,
 		Pairs:      p.Pairs,
 		Start:      slices.Clone(p.Start),
+		Opponents:  resolvePool(o.Opponents, p),
 	}
 	if c.Stability == 0 {
 		c.Stability = DefaultStabilityFraction * float64(o.Iterations)
@@ -133,6 +142,9 @@ func (o Options) Validate(p optimize.Problem) error {
 		return err
 	}
 	if err := o.REnd.check("r_end", p.Genes); err != nil {
+		return err
+	}
+	if err := checkPool(o.Opponents, p); err != nil {
 		return err
 	}
 	if err := p.Validate(); err != nil {
@@ -184,5 +196,9 @@ func describe(o Options) string {
 	if o.REnd.All == 0 && len(o.REnd.Genes) == 0 {
 		rEnd = []byte(fmt.Sprint(DefaultREnd))
 	}
-	return fmt.Sprintf("SPSA, %d iterations, α %g γ %g %s, %s, r_end %s", o.Iterations, o.Alpha, o.Gamma, a, cEnd, rEnd)
+	pool := ""
+	if len(o.Opponents) > 0 {
+		pool = fmt.Sprintf(", against a pool of %s", strings.Join(o.Opponents, ", "))
+	}
+	return fmt.Sprintf("SPSA, %d iterations, α %g γ %g %s, %s, r_end %s%s", o.Iterations, o.Alpha, o.Gamma, a, cEnd, rEnd, pool)
 }

@@ -30,11 +30,21 @@ type Iteration struct {
 	// θ − c_k·Δ (as B), clamped to the bounds unless the bound mode is off.
 	Plus  []float64 `json:"plus"`
 	Minus []float64 `json:"minus"`
-	// Wins, Draws, Losses count the match's games from Plus's view.
+	// Opponent is the pool's entry the iteration played against; empty in
+	// self-play.
+	Opponent string `json:"opponent,omitempty"`
+	// Wins, Draws, Losses count Plus's games against its opponent (Minus
+	// in self-play, else the pool's opponent).
 	Wins   int `json:"wins"`
 	Draws  int `json:"draws"`
 	Losses int `json:"losses"`
-	// R is Wins − Losses, in games.
+	// MinusWins, MinusDraws, MinusLosses count Minus's games against the
+	// pool's opponent; zero in self-play.
+	MinusWins   int `json:"minus_wins,omitempty"`
+	MinusDraws  int `json:"minus_draws,omitempty"`
+	MinusLosses int `json:"minus_losses,omitempty"`
+	// R is Wins − Losses in self-play, (Wins − Losses) − (MinusWins −
+	// MinusLosses) against a fixed opponent, in games.
 	R int `json:"r"`
 	// Theta is θ after the update and the bound mode.
 	Theta []float64 `json:"theta"`
@@ -74,8 +84,7 @@ func (it Iteration) record(c Config, θ0 []float64, games int) optimize.Record {
 		Best:    slices.Clone(it.Theta),
 		Metrics: m,
 		Detail:  it,
-		Line: fmt.Sprintf("plus side +%d =%d −%d (r %+d), step %.3f c_end, c_k %.3f c_end",
-			it.Wins, it.Draws, it.Losses, it.R, m["step_norm"], m["c_k_norm"]),
+		Line:    it.line(m["step_norm"], m["c_k_norm"]),
 	}
 }
 
@@ -92,4 +101,14 @@ type State struct {
 	Theta  []float64 `json:"theta"`
 	// Games is the number of games played so far.
 	Games int `json:"games"`
+}
+
+// line is the console's summary of the iteration.
+func (it Iteration) line(step, ck float64) string {
+	if it.Opponent == "" {
+		return fmt.Sprintf("plus side +%d =%d −%d (r %+d), step %.3f c_end, c_k %.3f c_end",
+			it.Wins, it.Draws, it.Losses, it.R, step, ck)
+	}
+	return fmt.Sprintf("against %s: plus side +%d =%d −%d, minus side +%d =%d −%d (r %+d), step %.3f c_end, c_k %.3f c_end",
+		it.Opponent, it.Wins, it.Draws, it.Losses, it.MinusWins, it.MinusDraws, it.MinusLosses, it.R, step, ck)
 }

@@ -125,13 +125,31 @@ func (s *SPSA) Forecast() optimize.Forecast {
 		return optimize.Forecast{}
 	}
 	g := 2 * s.cfg.pairs()
-	return optimize.Forecast{Steps: left, NextGames: g, Games: left * g}
+	if len(s.cfg.Opponents) == 0 {
+		return optimize.Forecast{Steps: left, NextGames: g, Games: left * g}
+	}
+	// A pool: the next iteration's entry is known from the source; the
+	// rest are counted at the pool's self-play share, the games of the
+	// draws' expectation.
+	fixed := 0
+	for _, o := range s.cfg.Opponents {
+		if !o.IsSelf() {
+			fixed++
+		}
+	}
+	next := s.cfg.iterationGames(s.peekOpponent())
+	rest := (left - 1) * g * (len(s.cfg.Opponents) + fixed) / len(s.cfg.Opponents)
+	return optimize.Forecast{Steps: left, NextGames: next, Games: next + rest}
 }
 
 // Step runs iteration k = Steps()+1: draws Δ (one ±1 per gene, in gene
-// order) and then the batch seed from the run's source; plays one match,
-// A = θ + c_k·Δ against B = θ − c_k·Δ (both clamped to the bounds unless
-// the bound mode is off), in one Play call; with r = wins − losses of A,
+// order), the batch seed and, with a pool (Config.Opponents), its entry
+// from the run's source; in self-play it plays one match, A = θ + c_k·Δ
+// against B = θ − c_k·Δ (both clamped to the bounds unless the bound mode
+// is off), in one Play call, and r = wins − losses of A; against a fixed
+// opponent O it plays θ + c_k·Δ against O and θ − c_k·Δ against O, two
+// Play calls with the same seed (the same openings), and r is the plus
+// side's wins − losses less the minus side's. Then it
 // sets θ_d ← θ_d + a_k[d]·r/c_k[d]·Δ_d and applies the bound mode. It
 // returns a record whose Step is k − 1, Best θ, Metrics as described at
 // Iteration.record ("score", "r", "theta_norm.<gene>", "step_norm",
@@ -177,14 +195,37 @@ func (s *SPSA) step(ctx context.Context, ref optimize.Referee) (Iteration, int, 
 		c.Bounds.Clamp(it.Plus)
 		c.Bounds.Clamp(it.Minus)
 	}
-	m := optimize.Match{A: slices.Clone(it.Plus), B: slices.Clone(it.Minus)}
-	out, err := optimize.Play(ctx, ref, it.Seed, []optimize.Match{m})
-	if err != nil {
-		return it, 0, fmt.Errorf("spsa: iteration %d: %w", k, err)
+	opp := c.drawOpponent(s.rng)
+	games := 0
+	if opp.IsSelf() {
+		m := optimize.Match{A: slices.Clone(it.Plus), B: slices.Clone(it.Minus)}
+		out, err := optimize.Play(ctx, ref, it.Seed, []optimize.Match{m})
+		if err != nil {
+			return it, 0, fmt.Errorf("spsa: iteration %d: %w", k, err)
+		}
+		o := out[0]
+		it.Wins, it.Draws, it.Losses = o.Wins, o.Draws, o.Losses
+		it.R = o.Wins - o.Losses
+		games = o.Games()
+	} else {
+		// Plus and minus each play the pool's opponent, over the same
+		// openings (two batches of one match with the same seed), so the
+		// openings cancel from r.
+		it.Opponent = opp.Name
+		var res [2]optimize.Outcome
+		for i, side := range [][]float64{it.Plus, it.Minus} {
+			m := optimize.Match{A: slices.Clone(side), B: slices.Clone(opp.Genes)}
+			out, err := optimize.Play(ctx, ref, it.Seed, []optimize.Match{m})
+			if err != nil {
+				return it, 0, fmt.Errorf("spsa: iteration %d against %s: %w", k, opp.Name, err)
+			}
+			res[i] = out[0]
+			games += out[0].Games()
+		}
+		it.Wins, it.Draws, it.Losses = res[0].Wins, res[0].Draws, res[0].Losses
+		it.MinusWins, it.MinusDraws, it.MinusLosses = res[1].Wins, res[1].Draws, res[1].Losses
+		it.R = (res[0].Wins - res[0].Losses) - (res[1].Wins - res[1].Losses)
 	}
-	o := out[0]
-	it.Wins, it.Draws, it.Losses = o.Wins, o.Draws, o.Losses
-	it.R = o.Wins - o.Losses
 	it.Theta = slices.Clone(s.θ)
 	for d, δ := range it.Delta {
 		it.Theta[d] += it.AK[d] * float64(it.R) / it.CK[d] * float64(δ)
@@ -193,5 +234,5 @@ func (s *SPSA) step(ctx context.Context, ref optimize.Referee) (Iteration, int, 
 	if err := optimize.CheckVector(fmt.Sprintf("spsa: iteration %d: θ", k), it.Theta, len(c.Genes)); err != nil {
 		return it, 0, fmt.Errorf("%w (the run diverged; set bounds or lower r_end)", err)
 	}
-	return it, o.Games(), nil
+	return it, games, nil
 }

@@ -228,20 +228,8 @@ func TestBoundsKeepVectorsInside(t *testing.T) {
 // 5 genes in [0, 4000], temperature 200): seeds 1..5 went from 2545, 3113,
 // 3460, 4593, 1269 to 32, 33, 14, 21, 12 (ratios 0.004–0.013).
 func TestConvergesOnTarget(t *testing.T) {
-	target := []float64{1000, 3000, 2000, 500, 3500}
 	for seed := uint64(1); seed <= 5; seed++ {
-		p := problem(5)
-		p.Pairs = 4
-		o := DefaultOptions()
-		o.Iterations = 2000
-		ref := &optimizetest.TargetReferee{Target: target, Temperature: 200, Pairs: 4}
-		s := mustNew(t, o, p, seed, 99)
-		start := ref.Distance(s.Theta0())
-		for !s.Done() {
-			step(t, s, ref)
-		}
-		end := ref.Distance(s.Best())
-		t.Logf("seed %d: distance %.0f → %.0f (ratio %.3f), %d games", seed, start, end, end/start, ref.Games)
+		start, end := climb(t, problem(5), nil, 200, seed)
 		if end > start/10 || end > 100 {
 			t.Errorf("seed %d: distance %.0f → %.0f, want under a tenth and under 100", seed, start, end)
 		}
@@ -260,49 +248,7 @@ func TestResumeEqualsUninterrupted(t *testing.T) {
 	ref := func() optimize.Referee {
 		return &optimizetest.TargetReferee{Target: []float64{500, 2500, 1200}, Temperature: 200, Pairs: 2}
 	}
-	run := func(m optimize.Method, r optimize.Referee, n int) []string {
-		var out []string
-		for range n {
-			rec, err := m.Step(context.Background(), r)
-			if err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, optimizetest.RecordJSON(t, rec))
-		}
-		return out
-	}
-	m, err := Spec.New(&o, p, rand.NewPCG(3, 4))
-	if err != nil {
-		t.Fatal(err)
-	}
-	full := run(m, ref(), o.Iterations)
-	final, _ := m.MarshalState()
-	best := m.Best()
-	for _, cut := range []int{0, 1, 5, 12} {
-		m, err := Spec.New(&o, p, rand.NewPCG(3, 4))
-		if err != nil {
-			t.Fatal(err)
-		}
-		part := run(m, ref(), cut)
-		blob, err := m.MarshalState()
-		if err != nil {
-			t.Fatal(err)
-		}
-		back, err := Spec.Restore(&o, p, blob)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if back.Steps() != cut || !slices.Equal(back.Best(), m.Best()) || back.Forecast() != m.Forecast() {
-			t.Fatalf("cut %d: restored at step %d, best %v, forecast %+v", cut, back.Steps(), back.Best(), back.Forecast())
-		}
-		part = append(part, run(back, ref(), o.Iterations-cut)...)
-		if !reflect.DeepEqual(part, full) {
-			t.Errorf("cut %d: the restored run's records differ", cut)
-		}
-		if b, _ := back.MarshalState(); string(b) != string(final) || !slices.Equal(back.Best(), best) {
-			t.Errorf("cut %d: final states or bests differ", cut)
-		}
-	}
+	m, final := checkResume(t, o, p, ref)
 	good := final
 	for name, blob := range map[string]string{
 		"unknown field": strings.Replace(string(good), `"iteration":`, `"k":0,"iteration":`, 1),
@@ -435,4 +381,79 @@ func TestStartVector(t *testing.T) {
 	if err := o.Validate(p); err == nil {
 		t.Error("a start vector of 2 genes for 3 accepted")
 	}
+}
+
+// checkResume runs o on p to the end, then again cut at several steps and
+// restored through Spec.Restore from its JSON state, and checks that the
+// records and the final state equal the uninterrupted run's; it returns
+// the uninterrupted run and its final state.
+func checkResume(t *testing.T, o Options, p optimize.Problem, ref func() optimize.Referee) (optimize.Method, []byte) {
+	t.Helper()
+	run := func(m optimize.Method, r optimize.Referee, n int) []string {
+		var out []string
+		for range n {
+			rec, err := m.Step(context.Background(), r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, optimizetest.RecordJSON(t, rec))
+		}
+		return out
+	}
+	m, err := Spec.New(&o, p, rand.NewPCG(3, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := run(m, ref(), o.Iterations)
+	final, _ := m.MarshalState()
+	best := m.Best()
+	for _, cut := range []int{0, 1, o.Iterations / 2, o.Iterations} {
+		m, err := Spec.New(&o, p, rand.NewPCG(3, 4))
+		if err != nil {
+			t.Fatal(err)
+		}
+		part := run(m, ref(), cut)
+		blob, err := m.MarshalState()
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := Spec.Restore(&o, p, blob)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if back.Steps() != cut || !slices.Equal(back.Best(), m.Best()) || back.Forecast() != m.Forecast() {
+			t.Fatalf("cut %d: restored at step %d, best %v, forecast %+v", cut, back.Steps(), back.Best(), back.Forecast())
+		}
+		part = append(part, run(back, ref(), o.Iterations-cut)...)
+		if !reflect.DeepEqual(part, full) {
+			t.Errorf("cut %d: the restored run's records differ", cut)
+		}
+		if b, _ := back.MarshalState(); string(b) != string(final) || !slices.Equal(back.Best(), best) {
+			t.Errorf("cut %d: final states or bests differ", cut)
+		}
+	}
+	return m, final
+}
+
+// climbTarget is the synthetic referee's hidden optimum of climb.
+var climbTarget = []float64{1000, 3000, 2000, 500, 3500}
+
+// climb runs 2,000 iterations of 4 game pairs on p (5 genes) with the pool
+// opponents against a TargetReferee at this temperature, and returns θ0's
+// and the end θ's distance to climbTarget.
+func climb(t *testing.T, p optimize.Problem, opponents []string, temperature float64, seed uint64) (start, end float64) {
+	t.Helper()
+	p.Pairs = 4
+	o := DefaultOptions()
+	o.Iterations = 2000
+	o.Opponents = opponents
+	ref := &optimizetest.TargetReferee{Target: climbTarget, Temperature: temperature, Pairs: 4}
+	s := mustNew(t, o, p, seed, 99)
+	start = ref.Distance(s.Theta0())
+	for !s.Done() {
+		step(t, s, ref)
+	}
+	end = ref.Distance(s.Best())
+	t.Logf("seed %d, pool %v: distance %.0f → %.0f (ratio %.3f), %d games", seed, opponents, start, end, end/start, ref.Games)
+	return start, end
 }
