@@ -22,6 +22,7 @@ var engineKeys = map[string]bool{
 	"weights": false, "depth": false, "width": false, "defend": false,
 	"settings": false, "killers": false, "history": false, "blocks": false, "widths": false, "partial": false,
 	"defendgrowth": false, "shallow": false, "shallownodes": false, "shallowplies": false, "mixed": false,
+	"threatdepth": false, "threatnodes": false,
 }
 
 // engineSpec is one -engine (or -each) option list.
@@ -286,7 +287,10 @@ func (s engineSpec) resolve() (playerSpec, error) {
 // Time.Partial), blocks=N (Blocks), widths=W0,W1,… (WidthByPly, the
 // root first; 0 = width=), defendgrowth=G (Time.DefendGrowth; 0 = off),
 // shallow=K (ShallowDefend; 0 = off), shallowplies=P (ShallowDefendPlies),
-// shallownodes=N (ShallowDefendNodes) and mixed=N (ThreatMixed; 0 = off). It returns nil when none is given. Errors name
+// shallownodes=N (ShallowDefendNodes), mixed=N (ThreatMixed; 0 = off),
+// threatdepth=N and threatnodes=N (the attacker's threat search before
+// alpha-beta: ThreatDepth in attacker moves, ThreatNodes in positions; 0
+// = the engine's default). It returns nil when none is given. Errors name
 // the option; the values' limits are engine.Settings.Validate's.
 func (s engineSpec) searchKnobs(external bool) (func(*engine.Settings), error) {
 	var set []func(*engine.Settings)
@@ -346,7 +350,7 @@ func (s engineSpec) searchKnobs(external bool) (func(*engine.Settings), error) {
 
 // searchKnobKeys are the search knobs' option keys, in the order they
 // apply.
-var searchKnobKeys = []string{"killers", "history", "partial", "blocks", "widths", "defendgrowth", "shallow", "shallowplies", "shallownodes", "mixed"}
+var searchKnobKeys = []string{"killers", "history", "partial", "blocks", "widths", "defendgrowth", "shallow", "shallowplies", "shallownodes", "mixed", "threatdepth", "threatnodes"}
 
 // boolKnobs and countKnobs set the search knobs that take a boolean or a
 // count ≥ 0.
@@ -362,6 +366,8 @@ var (
 		"shallowplies": func(s *engine.Settings, n int) { s.ShallowDefendPlies = n },
 		"shallownodes": func(s *engine.Settings, n int) { s.ShallowDefendNodes = int64(n) },
 		"mixed":        func(s *engine.Settings, n int) { s.ThreatMixed = n },
+		"threatdepth":  func(s *engine.Settings, n int) { s.ThreatDepth = n },
+		"threatnodes":  func(s *engine.Settings, n int) { s.ThreatNodes = int64(n) },
 	}
 )
 
@@ -378,6 +384,8 @@ func knobsText(s engine.Settings) string {
 		{s.Time.DefendGrowth > 1, fmt.Sprintf("defendgrowth %g", s.Time.DefendGrowth)},
 		{s.ShallowDefend > 0, fmt.Sprintf("shallow defence %d", s.ShallowDefend)},
 		{s.ThreatMixed > 0, fmt.Sprintf("mixed threats %d", s.ThreatMixed)},
+		{s.ThreatDepth != engine.DefaultSettings().ThreatDepth || s.ThreatNodes != engine.DefaultSettings().ThreatNodes,
+			fmt.Sprintf("threat search %d moves, %d positions", s.ThreatDepth, s.ThreatNodes)},
 	} {
 		if k.on {
 			out = append(out, k.text)
