@@ -12,10 +12,12 @@
 // zhou2015 at depth 3, and 55% against Cloudict at depth 2 at about equal
 // time where zhou2015 scored 44.5%.
 //
-// The engine plays engine.PlaySettings (the defensive check, killer moves,
-// and under a clock the use of an unfinished iteration, with half of each
-// move's hard limit kept for the defensive check); the flags below
-// override its depth, width, threat search and defensive check. By default
+// The engine plays engine.PlaySettings (the defensive check, a threat
+// search of 6 attacker moves and 50,000 positions, killer moves, and under
+// a clock the use of an unfinished iteration, with 70% of each move's hard
+// limit kept for the defensive check); the flags below override its depth,
+// width, threat search and defensive check (-defend 0 -threatdepth 4
+// -threatnodes 8000 at a fixed depth play as tune's engine does). By default
 // the engine searches to its depth (-depth, the `depth` command). -time makes it play by a clock from the start, in the words of
 // the protocol's `time` command: -time 'move 0.5' (0.5 s per move), -time
 // 'game 60 0.5' (a 60 s game clock plus 0.5 s a move, kept by the engine),
@@ -74,6 +76,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	vcf := fl.Bool("vcf", def.ThreatSearch, "threat (forced-win) search before alpha-beta")
 	name := fl.String("name", protocol.DefaultName, "engine name for the `name` command (one word)")
 	defend := fl.Int64("defend", def.DefendNodes, "node budget of the defensive check per checked move (the opponent's threat wins after a move); 0 = off")
+	threatDepth := fl.Int("threatdepth", def.ThreatDepth, "the threat search's depth in attacker moves, 1..16 (tune plays 4)")
+	threatNodes := fl.Int64("threatnodes", def.ThreatNodes, "the threat search's budget in positions, 1 or more (tune plays 8000)")
 	moveTime := fl.Duration("movetime", def.MoveTime, "hard stop on every search, e.g. 500ms; 0 = none (results then depend on the machine)")
 	clock := fl.String("time", "off", "`SPEC` of the clock to play by, as the time command takes it: 'move SECONDS', 'game SECONDS [INC [MOVES]]' or off (search to depth); with a clock -depth is a maximum, 12 unless given")
 	fl.Usage = func() {
@@ -102,6 +106,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *defend < 0 {
 		return bad("flag -defend %d: want 0 or more", *defend)
 	}
+	if *threatDepth < 1 || *threatDepth > 16 {
+		return bad("flag -threatdepth %d: want 1..16", *threatDepth)
+	}
+	if *threatNodes < 1 {
+		return bad("flag -threatnodes %d: want 1 or more", *threatNodes)
+	}
 	if *moveTime < 0 {
 		return bad("flag -movetime %s: want 0 or more", *moveTime)
 	}
@@ -124,6 +134,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	st := def
 	st.Depth, st.Width, st.ThreatSearch, st.MoveTime, st.DefendNodes = *depth, *width, *vcf, *moveTime, *defend
+	st.ThreatDepth, st.ThreatNodes = *threatDepth, *threatNodes
 	srv, err := protocol.NewServer(protocol.Config{Name: *name, Weights: wf.Weights(), Settings: st, Time: tc}, stdout, stderr)
 	if err != nil {
 		return bad("%v", err)

@@ -173,7 +173,7 @@ var Spec = optimize.Typed[Options, Config, State, *SPSA]{
 	Charts: []optimize.Chart{
 		{Name: "theta_norm", Title: "SPSA: θ − θ0 in units of c_end", YLabel: "(θ − θ0) / c_end",
 			Prefix: "theta_norm."},
-		{Name: "score", Title: "SPSA: score of θ + c_k·Δ against θ − c_k·Δ", YLabel: "score fraction of the plus side",
+		{Name: "score", Title: "SPSA: score of θ + c_k·Δ against θ − c_k·Δ (or the pool's opponent)", YLabel: "score fraction of the plus side",
 			Metrics: []string{"score"}, Labels: []string{"score of the plus side"}},
 		{Name: "gains", Title: "SPSA: gains and step in units of their end values", YLabel: "ratio",
 			Metrics: []string{"c_k_norm", "a_k_norm", "step_norm"},
