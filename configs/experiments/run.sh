@@ -3,7 +3,7 @@
 # with `tune` and `arena` only.
 #
 #   configs/experiments/run.sh            all experiments, then collect
-#   configs/experiments/run.sh e1 e4      some of them (e1..e10, e14), then collect
+#   configs/experiments/run.sh e1 e4      some of them (e1..e10, e14, e15), then collect
 #
 # Outputs go to $OUT (default runs/experiments); `collect` copies the small
 # results (reports, summaries, plots, tuned weight files) to docs/experiments.
@@ -177,6 +177,12 @@ e14() {
   done
 }
 
+# e15: SPSA against a pool of opponents, from experiment 14's vectors.
+e15() {
+  run_tune e15-pool configs/experiments/pool-overnight.toml
+  run_tune e15-asymmetric configs/experiments/pool-asymmetric.toml
+}
+
 # collect copies the small results into $DOCS: no game logs or SGFs.
 collect() {
   local d name
@@ -203,11 +209,11 @@ collect() {
 }
 
 steps=("$@")
-[ ${#steps[@]} -gt 0 ] || steps=(e1 e2 e3 e4 e5 e6 e7 e8 e9 e10 e14)
+[ ${#steps[@]} -gt 0 ] || steps=(e1 e2 e3 e4 e5 e6 e7 e8 e9 e10 e14 e15)
 for s in "${steps[@]}"; do
   case $s in
-    e1|e2|e3|e4|e5|e6|e7|e8|e9|e10|e14|collect) log "== $s"; "$s" ;;
-    *) echo "unknown experiment $s (want e1..e10, e14 or collect)" >&2; exit 2 ;;
+    e1|e2|e3|e4|e5|e6|e7|e8|e9|e10|e14|e15|collect) log "== $s"; "$s" ;;
+    *) echo "unknown experiment $s (want e1..e10, e14, e15 or collect)" >&2; exit 2 ;;
   esac
 done
 [[ " ${steps[*]} " == *" collect "* ]] || collect
