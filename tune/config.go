@@ -801,15 +801,23 @@ func (c *Config) Problem() optimize.Problem {
 		BoundMode: c.Bounds.Mode,
 		Pairs:     c.Match.Pairs,
 		Start:     start,
-		Opponent:  c.opponentVector,
+		Opponent:  c.vectorOf, // the SPSA option opponents
 	}
 }
 
-// opponentVector loads a fixed opponent of a method's pool by name (the
-// SPSA option opponents): a baseline, a weight file or a run directory's
-// best.json, of the config's schema; a symmetric vector also serves the
-// asymmetric schema, its weights for my and enemy roads alike.
-func (c *Config) opponentVector(name string) ([]float64, error) {
+// problemKeys are the config keys behind the optimize.Problem fields a
+// method's OptionError may name (OptionError.Field).
+var problemKeys = map[string]string{"Start": "start", "InitLo": "init", "InitHi": "init", "Bounds": "bounds"}
+
+// startVector loads Start (vectorOf).
+func (c *Config) startVector() ([]float64, error) { return c.vectorOf(c.Start) }
+
+// vectorOf loads a vector of the config's schema given by a baseline's
+// name, a weight file or a run directory (its best.json): Start and the
+// fixed opponents of a method's pool; a symmetric
+// vector also serves the asymmetric schema, its weights for my and enemy
+// roads alike.
+func (c *Config) vectorOf(name string) ([]float64, error) {
 	path := name
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		path = filepath.Join(path, FileBest)
@@ -825,27 +833,6 @@ func (c *Config) opponentVector(name string) ([]float64, error) {
 		return append(slices.Clone(wf.Values), wf.Values...), nil
 	}
 	return nil, fmt.Errorf("%s holds a %s vector, the run tunes the %s schema", path, wf.Schema, c.Schema)
-}
-
-// problemKeys are the config keys behind the optimize.Problem fields a
-// method's OptionError may name (OptionError.Field).
-var problemKeys = map[string]string{"Start": "start", "InitLo": "init", "InitHi": "init", "Bounds": "bounds"}
-
-// startVector loads Start: a run directory's best.json, a weight file or a
-// baseline, of the config's schema.
-func (c *Config) startVector() ([]float64, error) {
-	path := c.Start
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		path = filepath.Join(path, FileBest)
-	}
-	wf, err := configs.LoadWeights(path)
-	if err != nil {
-		return nil, err
-	}
-	if string(wf.Schema) != c.Schema {
-		return nil, fmt.Errorf("%s holds a %s vector, the run tunes the %s schema", path, wf.Schema, c.Schema)
-	}
-	return wf.Values, nil
 }
 
 // Encode writes the resolved config as TOML: every common key, then the

@@ -107,8 +107,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *defend < 0 {
 		return bad("flag -defend %d: want 0 or more", *defend)
 	}
-	if *threatDepth < 1 || *threatDepth > 16 {
-		return bad("flag -threatdepth %d: want 1..16", *threatDepth)
+	if *threatDepth < 1 { // 0 would mean the engine's default, not this flag's
+		return bad("flag -threatdepth %d: want 1 or more", *threatDepth)
 	}
 	if *threatNodes < 1 {
 		return bad("flag -threatnodes %d: want 1 or more", *threatNodes)
@@ -136,6 +136,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	st := def
 	st.Depth, st.Width, st.ThreatSearch, st.MoveTime, st.DefendNodes = *depth, *width, *vcf, *moveTime, *defend
 	st.ThreatDepth, st.ThreatNodes = *threatDepth, *threatNodes
+	var se *engine.SettingsError
+	if err := st.Validate(); errors.As(err, &se) && se.Field == "ThreatDepth" {
+		return bad("flag -threatdepth %s", se.Msg) // the engine's limit
+	}
 	srv, err := protocol.NewServer(protocol.Config{Name: *name, Weights: wf.Weights(), Settings: st, Time: tc}, stdout, stderr)
 	if err != nil {
 		return bad("%v", err)

@@ -65,7 +65,8 @@ func TestRunFlags(t *testing.T) {
 		{args: []string{"-depth", "0"}, code: 2, stderrHas: fmt.Sprintf("flag -depth 0: want 1..%d", protocol.MaxDepth)},
 		{args: []string{"-width", fmt.Sprint(protocol.MaxWidth + 1)}, code: 2, stderrHas: fmt.Sprintf("flag -width %d", protocol.MaxWidth+1)},
 		{args: []string{"-movetime", "-1s"}, code: 2, stderrHas: "flag -movetime"},
-		{args: []string{"-threatdepth", "17"}, code: 2, stderrHas: "flag -threatdepth 17: want 1..16"},
+		{args: []string{"-threatdepth", "17"}, code: 2, stderrHas: "flag -threatdepth 17 out of range 1..16"},
+		{args: []string{"-threatdepth", "0"}, code: 2, stderrHas: "flag -threatdepth 0: want 1 or more"},
 		{args: []string{"-threatnodes", "0"}, code: 2, stderrHas: "flag -threatnodes 0: want 1 or more"},
 		{args: []string{"-threatdepth", "4", "-threatnodes", "8000", "-depth", "1"}, stdin: "quit\n", code: 0, stderrHas: "depth 1 width 15"},
 		// A clock: the depth becomes 12 unless given.

@@ -93,8 +93,8 @@ func (o Options) Config(p optimize.Problem) Config {
 		Stability:  o.AStability,
 		Pairs:      p.Pairs,
 		Start:      slices.Clone(p.Start),
-		Opponents:  resolvePool(o.Opponents, p),
 	}
+	c.Opponents, _ = resolvePool(o.Opponents, p) // Validate reports its error
 	if c.Stability == 0 {
 		c.Stability = DefaultStabilityFraction * float64(o.Iterations)
 	}
@@ -144,7 +144,7 @@ func (o Options) Validate(p optimize.Problem) error {
 	if err := o.REnd.check("r_end", p.Genes); err != nil {
 		return err
 	}
-	if err := checkPool(o.Opponents, p); err != nil {
+	if _, err := resolvePool(o.Opponents, p); err != nil {
 		return err
 	}
 	if err := p.Validate(); err != nil {

@@ -35,60 +35,49 @@ func (o Opponent) check(n int) error {
 	return optimize.CheckVector(fmt.Sprintf("opponent %s", o.Name), o.Genes, n)
 }
 
-// resolvePool resolves the pool's names through p.Opponent; a name it cannot
-// resolve keeps nil genes, which Config.Validate reports.
-func resolvePool(names []string, p optimize.Problem) []Opponent {
+// resolvePool resolves the opponents option through p.Opponent, each
+// distinct name once: every entry named, "self" or a name p.Opponent
+// resolves to a vector of the problem's genes. Errors are
+// *optimize.OptionError with Key "opponents"; Options.Config keeps what
+// resolved (an entry that did not keeps nil genes, which Config.Validate
+// reports).
+func resolvePool(names []string, p optimize.Problem) ([]Opponent, error) {
 	if len(names) == 0 {
-		return nil
+		return nil, nil
 	}
-	out := make([]Opponent, len(names))
-	for i, name := range names {
-		out[i].Name = name
-		if name == Self || p.Opponent == nil {
-			continue
-		}
-		if g, err := p.Opponent(name); err == nil {
-			out[i].Genes = slices.Clone(g)
-		}
-	}
-	return out
-}
-
-// checkPool checks the opponents option against p: every entry named,
-// "self" or a name p.Opponent resolves to a vector of the problem's genes.
-// Errors are *optimize.OptionError with Key "opponents".
-func checkPool(names []string, p optimize.Problem) error {
 	bad := func(format string, args ...any) error {
 		return &optimize.OptionError{Key: "opponents", Msg: fmt.Sprintf(format, args...)}
 	}
+	out := make([]Opponent, len(names))
+	seen := map[string][]float64{}
+	var first error
 	for i, name := range names {
+		out[i].Name = name
+		g, ok := seen[name]
+		var err error
 		switch {
+		case ok:
 		case name == "":
-			return bad("entry %d is empty (want %q or a baseline or weight file)", i+1, Self)
+			err = bad("entry %d is empty (want %q or a baseline or weight file)", i+1, Self)
 		case name == Self:
-			continue
 		case p.Opponent == nil:
-			return bad("entry %d, %q: this job runner offers no opponents by name; only %q", i+1, name, Self)
+			err = bad("entry %d, %q: this job runner offers no opponents by name; only %q", i+1, name, Self)
+		default:
+			if g, err = p.Opponent(name); err != nil {
+				err = bad("entry %d, %q: %v", i+1, name, err)
+			} else if err = optimize.CheckVector(name, g, len(p.Genes)); err != nil {
+				err = bad("entry %d: %v", i+1, err)
+			}
+			seen[name] = g
 		}
-		g, err := p.Opponent(name)
-		if err != nil {
-			return bad("entry %d, %q: %v", i+1, name, err)
+		if err != nil && first == nil {
+			first = err
 		}
-		if err := optimize.CheckVector(name, g, len(p.Genes)); err != nil {
-			return bad("entry %d: %v", i+1, err)
+		if name != Self {
+			out[i].Genes = slices.Clone(g)
 		}
 	}
-	return nil
-}
-
-// drawOpponent draws the iteration's pool entry from rng, after Δ and the
-// batch seed; self-play without a drawn number when the pool is empty, so
-// a run without a pool draws exactly fishtest's sequence.
-func (c Config) drawOpponent(rng *rand.Rand) Opponent {
-	if len(c.Opponents) == 0 {
-		return Opponent{Name: Self}
-	}
-	return c.Opponents[rng.IntN(len(c.Opponents))]
+	return out, first
 }
 
 // iterationGames is the number of games an iteration against o plays:
@@ -105,10 +94,22 @@ func (c Config) iterationGames(o Opponent) int {
 // run's source.
 func (s *SPSA) peekOpponent() Opponent {
 	saved := *s.pcg
-	rng := rand.New(&saved)
-	for range s.θ {
-		rng.Uint64() // Δ
+	_, _, o := s.cfg.draw(rand.New(&saved))
+	return o
+}
+
+// draw makes an iteration's random draws from rng, in their order: Δ (one
+// ±1 per gene, in gene order), the batch seed and, with a pool only, the
+// pool's entry (self-play without a drawn number when the pool is empty,
+// so a run without a pool draws exactly fishtest's sequence).
+func (c Config) draw(rng *rand.Rand) (delta []int, seed uint64, o Opponent) {
+	delta = make([]int, len(c.Genes))
+	for d := range delta {
+		delta[d] = 1 - 2*int(rng.Uint64()>>63)
 	}
-	rng.Uint64() // the batch seed
-	return s.cfg.drawOpponent(rng)
+	seed = rng.Uint64()
+	if len(c.Opponents) == 0 {
+		return delta, seed, Opponent{Name: Self}
+	}
+	return delta, seed, c.Opponents[rng.IntN(len(c.Opponents))]
 }

@@ -180,11 +180,9 @@ func (s *SPSA) Step(ctx context.Context, ref optimize.Referee) (optimize.Record,
 func (s *SPSA) step(ctx context.Context, ref optimize.Referee) (Iteration, int, error) {
 	c := s.cfg
 	k := s.iter + 1
-	it := Iteration{K: k, ThetaBefore: slices.Clone(s.θ), Delta: make([]int, len(s.θ))}
-	for d := range it.Delta {
-		it.Delta[d] = 1 - 2*int(s.rng.Uint64()>>63)
-	}
-	it.Seed = s.rng.Uint64()
+	it := Iteration{K: k, ThetaBefore: slices.Clone(s.θ)}
+	var opp Opponent
+	it.Delta, it.Seed, opp = c.draw(s.rng)
 	it.AK, it.CK = c.Gains(k)
 	it.Plus, it.Minus = slices.Clone(s.θ), slices.Clone(s.θ)
 	for d, δ := range it.Delta {
@@ -195,7 +193,6 @@ func (s *SPSA) step(ctx context.Context, ref optimize.Referee) (Iteration, int, 
 		c.Bounds.Clamp(it.Plus)
 		c.Bounds.Clamp(it.Minus)
 	}
-	opp := c.drawOpponent(s.rng)
 	games := 0
 	if opp.IsSelf() {
 		m := optimize.Match{A: slices.Clone(it.Plus), B: slices.Clone(it.Minus)}

@@ -374,6 +374,7 @@ var (
 // knobsText lists the search knobs of s that are on, for the summary's
 // player settings ("" when none).
 func knobsText(s engine.Settings) string {
+	def := engine.DefaultSettings()
 	var out []string
 	for _, k := range []struct {
 		on   bool
@@ -384,7 +385,7 @@ func knobsText(s engine.Settings) string {
 		{s.Time.DefendGrowth > 1, fmt.Sprintf("defendgrowth %g", s.Time.DefendGrowth)},
 		{s.ShallowDefend > 0, fmt.Sprintf("shallow defence %d", s.ShallowDefend)},
 		{s.ThreatMixed > 0, fmt.Sprintf("mixed threats %d", s.ThreatMixed)},
-		{s.ThreatDepth != engine.DefaultSettings().ThreatDepth || s.ThreatNodes != engine.DefaultSettings().ThreatNodes,
+		{s.ThreatDepth != def.ThreatDepth || s.ThreatNodes != def.ThreatNodes,
 			fmt.Sprintf("threat search %d moves, %d positions", s.ThreatDepth, s.ThreatNodes)},
 	} {
 		if k.on {
