@@ -11,6 +11,10 @@ package engine
 //     for this position (set 0 at 0..9, set 1 at 10..19), zeros in the other
 //     set's slots and for the alert gene, which the score is not linear in
 //     (Qi 2018 §3.2; see Weights.Evaluate).
+//   - tempo: from the side to move's view X[n−1] = N_mover[n],
+//     X[4+n] = −N_waiting[n], X[10] = −1 when the waiting side has one
+//     threat, X[11] = −1 when it has two or more; negated when my is the
+//     waiting side.
 //
 // Texel tuning (spec/tuning.md) fits the genes to game results through
 // these features. w must be valid (NewWeights); my must be Black or White.
@@ -21,6 +25,10 @@ func Features(dst []float64, w Weights, b *Board, my Color) []float64 {
 	}
 	dst = dst[:n]
 	clear(dst)
+	sign := 1.0
+	if n == 12 && my != b.ToMove() { // tempo: the mover's view, negated
+		my, sign = my.Opponent(), -1
+	}
 	hm, he := b.h[my&3], b.h[(3-my)&3]
 	m1, m2, m3, m4, m5 := histFloats(hm)
 	e1, e2, e3, e4, e5 := histFloats(he)
@@ -43,6 +51,14 @@ func Features(dst []float64, w Weights, b *Board, my Color) []float64 {
 		for i := range 5 {
 			dst[off+i] = my5[i]
 			dst[off+5+i] = -en5[i]
+		}
+	case 12: // tempo
+		for i := range 5 {
+			dst[i] = sign * my5[i]
+			dst[5+i] = -sign * en5[i]
+		}
+		if t := b.Threats(my.Opponent()); t > 0 {
+			dst[9+min(t, 2)] = -sign
 		}
 	}
 	return dst

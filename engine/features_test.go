@@ -15,6 +15,7 @@ func TestFeaturesReproduceEvaluate(t *testing.T) {
 	var x []float64
 	checked := map[Schema]int{}
 	setsSeen := [2]int{}
+	threatsSeen := [2]int{} // tempo positions whose waiting side has 1, 2+ threats
 	for game := range 40 {
 		b := NewBoard()
 		for b.Stones() < 60+game && !b.Over() {
@@ -23,7 +24,7 @@ func TestFeaturesReproduceEvaluate(t *testing.T) {
 				continue
 			}
 			b.Place(p)
-			for _, s := range []Schema{Symmetric, Asymmetric, Dual} {
+			for _, s := range []Schema{Symmetric, Asymmetric, Dual, Tempo} {
 				genes := make([]float64, s.NumGenes())
 				for d := range genes {
 					genes[d] = rng.Float64()*2000 - 400
@@ -58,6 +59,13 @@ func TestFeaturesReproduceEvaluate(t *testing.T) {
 							setsSeen[0]++
 						}
 					}
+					if s == Tempo {
+						for i := range 2 {
+							if x[10+i] != 0 {
+								threatsSeen[i]++
+							}
+						}
+					}
 					checked[s]++
 				}
 			}
@@ -66,7 +74,10 @@ func TestFeaturesReproduceEvaluate(t *testing.T) {
 	if setsSeen[0] == 0 || setsSeen[1] == 0 {
 		t.Errorf("the dual judge picked sets %v times: both sets must be covered", setsSeen)
 	}
-	for _, s := range []Schema{Symmetric, Asymmetric, Dual} {
+	if threatsSeen[0] == 0 || threatsSeen[1] == 0 {
+		t.Errorf("tempo threat features set %v times: one and two threats must be covered", threatsSeen)
+	}
+	for _, s := range []Schema{Symmetric, Asymmetric, Dual, Tempo} {
 		if checked[s] < 1000 {
 			t.Errorf("%s: only %d positions checked", s, checked[s])
 		}

@@ -92,9 +92,15 @@ func pushTop(list []scoredMove, w int, m scoredMove) []scoredMove {
 
 // static is the road score from s's view: the root side's score (the
 // weights are always applied from the root side's view, spec/evaluation.md
-// "Perspective"), negated when s is the root's opponent.
+// "Perspective"), negated when s is the root's opponent. The tempo schema
+// is the exception: its weights are applied from s's view (s is the side
+// whose turn it is), and its threat term is added by the callers that know
+// the threats (leaf, node).
 func (e *Engine) static(s Color) float64 {
 	b := &e.board
+	if e.ev.tempo {
+		return e.ev.score(b.h[s], b.h[s.Opponent()])
+	}
 	v := e.ev.score(b.h[e.root], b.h[e.root.Opponent()])
 	if s != e.root {
 		return -v
@@ -105,7 +111,8 @@ func (e *Engine) static(s Color) float64 {
 // leaf scores the position at ply from the side to move's view without
 // searching: 0 for a full board, a mate score when the side to move can
 // complete six now, or when the opponent has three or more threats, else the
-// static road score. Its decided-position rules are node's (search.go) and
+// static road score (with the tempo schema's term for the opponent's one or
+// two threats). Its decided-position rules are node's (search.go) and
 // must stay the same; leaf counts threats with the cheaper threatCount
 // because it runs once per generated move, where node needs the full
 // analyzeThreats for move generation.
@@ -119,10 +126,13 @@ func (e *Engine) leaf(ply int) float64 {
 		return Mate - float64(ply)
 	}
 	o := s.Opponent()
-	if b.hasThreatRoad(o) && b.threatCount(o, &e.ts[ply]) >= 3 {
-		return -(Mate - float64(ply+1))
+	t := 0
+	if b.hasThreatRoad(o) {
+		if t = b.threatCount(o, &e.ts[ply]); t >= 3 {
+			return -(Mate - float64(ply+1))
+		}
 	}
-	return e.static(s)
+	return e.static(s) - e.ev.thr[t]
 }
 
 // topSingles scores every candidate point for side s by the evaluation after

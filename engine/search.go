@@ -342,7 +342,7 @@ func (e *Engine) node(depth, ply int, alpha, beta float64) float64 {
 		}
 	}
 	if depth <= 0 {
-		return e.static(s)
+		return e.static(s) - e.ev.thr[t]
 	}
 	key := b.Hash() ^ e.salt
 	ent := &e.tt[key&e.ttMask]

@@ -430,3 +430,58 @@ func checkParallel(t *testing.T, s Settings, suite []*Board, want []Result, work
 		}
 	}
 }
+
+// TestTempoLeafIsEvaluate: with the tempo schema the engine's leaf score,
+// threat term included, is Weights.Evaluate from the side to move's view,
+// whichever side is the root, on the suite's positions and on the positions
+// one move later (where the waiting side may hold threats).
+func TestTempoLeafIsEvaluate(t *testing.T) {
+	w := mustWeights(t, Tempo, -3, 140, 500, 4000, 1200, -20, 230, 780, 7900, 1600, 900, 5000)
+	e := newEngine(t, w, DefaultSettings())
+	threats := 0
+	for i, b := range loadSuite(t) {
+		for _, root := range []Color{Black, White} {
+			e.root = root
+			e.board.CopyFrom(b)
+			s := b.ToMove()
+			if got, want := e.leaf(0), w.Evaluate(b, s); got != want {
+				t.Fatalf("position %d, root %s: leaf %v, Evaluate %v", i, root, got, want)
+			}
+			// One generated move later: the side that moved now waits.
+			e.genMoves(0, &e.ts[0], 0)
+			m := e.plies[0].moves[0].m
+			e.board.Place(m.A)
+			e.board.Place(m.B)
+			if e.board.Threats(s) >= 3 || e.board.Histogram(s.Opponent())[4]+e.board.Histogram(s.Opponent())[5] > 0 {
+				continue // decided: leaf returns a mate score
+			}
+			if e.board.Threats(s) > 0 {
+				threats++
+			}
+			if got, want := e.leaf(1), w.Evaluate(&e.board, s.Opponent()); got != want {
+				t.Fatalf("position %d + %v, root %s: leaf %v, Evaluate %v", i, m, root, got, want)
+			}
+		}
+	}
+	if threats == 0 {
+		t.Error("no leaf with a waiting side's threat: the threat term went unchecked")
+	}
+}
+
+// TestTempoGeneralisesSymmetric: a tempo vector with M = W = S and no threat
+// term is the symmetric vector S seen from the side to move, which is the
+// same function, so every search gives the same result, node for node.
+func TestTempoGeneralisesSymmetric(t *testing.T) {
+	s := []float64{-66, 147, 617, 4702, 647}
+	sym := mustWeights(t, Symmetric, s...)
+	tempo := mustWeights(t, Tempo, append(append(append([]float64(nil), s...), s...), 0, 0)...)
+	set := DefaultSettings()
+	set.Depth = 3
+	es, et := newEngine(t, sym, set), newEngine(t, tempo, set)
+	for i, b := range loadSuite(t) {
+		rs, rt := es.Search(context.Background(), b), et.Search(context.Background(), b)
+		if rs != rt {
+			t.Fatalf("position %d: symmetric %+v, tempo %+v", i, rs, rt)
+		}
+	}
+}

@@ -377,13 +377,16 @@ func (tm *timer) another(d int) bool {
 }
 
 // unit is the evaluator's largest absolute weight (the dual schema's alert
-// threshold excluded), the scale of FailLowDrop.
+// threshold excluded, the tempo schema's threat genes included), the scale of FailLowDrop.
 func (e *evaluator) unit() float64 {
 	u := 0.0
 	for _, set := range [...]*[5]float64{&e.my0, &e.en0, &e.my1, &e.en1} {
 		for _, w := range set {
 			u = max(u, math.Abs(w))
 		}
+	}
+	for _, w := range e.thr {
+		u = max(u, math.Abs(w))
 	}
 	return u
 }

@@ -8,7 +8,7 @@ import (
 // Schema names how a weight vector scores roads (spec/evaluation.md).
 type Schema string
 
-// The three schemas.
+// The four schemas.
 const (
 	// Symmetric: Score = Σ_{n=1..5} S[n]·(N_my[n] − N_en[n]); genes S1..S5
 	// (Chen 2010 eq. 3.1; Zhou 2015). S[6] = 10000 is fixed and not scored.
@@ -20,19 +20,34 @@ const (
 	// "advantage/attacking" (A), and an alert threshold; 21 genes
 	// D.M1..D.E5, A.M1..A.E5, alert (Qi 2018 §3.2). See Weights.Evaluate.
 	Dual Schema = "dual"
+	// Tempo: the asymmetric formula seen from the side to move rather than
+	// the searching side, with a term for the other side's threats:
+	// Score = Σ M[n]·N_mover[n] − Σ W[n]·N_waiting[n] − T[t], where the
+	// mover is the side to move, the waiting side the one that has just
+	// moved, and t ∈ {1, 2} the waiting side's threats (stones the mover
+	// must spend blocking, Board.Threats; T[0] = 0); genes M1..M5, W1..W5,
+	// T1, T2. roadtune's own schema: the asymmetric one scores the root
+	// side's roads, so its M and E swap roles between odd and even search
+	// depths (the leaf's side to move alternates), while this one means the
+	// same at every depth and in Texel's turn-start positions.
+	Tempo Schema = "tempo"
 )
 
-// ParseSchema returns the schema named s ("symmetric", "asymmetric", "dual").
+// schemaNames lists the schemas for error messages.
+const schemaNames = "symmetric, asymmetric, dual or tempo"
+
+// ParseSchema returns the schema named s ("symmetric", "asymmetric", "dual",
+// "tempo").
 func ParseSchema(s string) (Schema, error) {
 	switch Schema(s) {
-	case Symmetric, Asymmetric, Dual:
+	case Symmetric, Asymmetric, Dual, Tempo:
 		return Schema(s), nil
 	}
-	return "", fmt.Errorf("engine: unknown schema %q (want symmetric, asymmetric or dual)", s)
+	return "", fmt.Errorf("engine: unknown schema %q (want %s)", s, schemaNames)
 }
 
 // NumGenes returns the number of tunable genes: symmetric 5, asymmetric 10,
-// dual 21; 0 for an unknown schema.
+// dual 21, tempo 12; 0 for an unknown schema.
 func (s Schema) NumGenes() int {
 	switch s {
 	case Symmetric:
@@ -41,14 +56,16 @@ func (s Schema) NumGenes() int {
 		return 10
 	case Dual:
 		return 21
+	case Tempo:
+		return 12
 	}
 	return 0
 }
 
 // GeneNames returns the gene names in vector order: "S1".."S5";
-// "M1".."M5","E1".."E5"; "D.M1".."D.E5","A.M1".."A.E5","alert". D is set 0
-// (disadvantage/defensive), A is set 1 (advantage/attacking). Nil for an
-// unknown schema.
+// "M1".."M5","E1".."E5"; "D.M1".."D.E5","A.M1".."A.E5","alert" (D is set 0,
+// disadvantage/defensive; A is set 1, advantage/attacking);
+// "M1".."M5","W1".."W5","T1","T2". Nil for an unknown schema.
 func (s Schema) GeneNames() []string {
 	var out []string
 	add := func(prefix string) {
@@ -68,6 +85,10 @@ func (s Schema) GeneNames() []string {
 		add("A.M")
 		add("A.E")
 		out = append(out, "alert")
+	case Tempo:
+		add("M")
+		add("W")
+		out = append(out, "T1", "T2")
 	}
 	return out
 }
@@ -119,6 +140,8 @@ func (w Weights) String() string {
 // the histogram fields n = 1..5, so that scoring is a few multiply-adds.
 type evaluator struct {
 	dual  bool
+	tempo bool       // scores from the side to move's view (Tempo)
+	thr   [3]float64 // tempo: penalty for the waiting side's 0, 1, 2 threats
 	my0   [5]float64 // set 0 (or the only set): weight of N_my[n+1]
 	en0   [5]float64 // set 0: weight of N_en[n+1] (subtracted)
 	my1   [5]float64 // dual set 1
@@ -143,6 +166,11 @@ func (w Weights) compile() evaluator {
 		copy(e.my1[:], g[10:15])
 		copy(e.en1[:], g[15:20])
 		e.alert = g[20]
+	case Tempo:
+		e.tempo = true
+		copy(e.my0[:], g[0:5])
+		copy(e.en0[:], g[5:10])
+		e.thr = [3]float64{0, g[10], g[11]}
 	}
 	return e
 }
@@ -181,10 +209,13 @@ func dualAdvantage(judge, alert float64) bool { return judge > alert }
 //   - asymmetric: Σ M[n]·N_my[n] − Σ E[n]·N_en[n]      (Qi 2018 eq. 3-1)
 //   - dual: the asymmetric score of set 1 (A) when the set-0 (D) score is
 //     above the alert gene, else the set-0 score (Qi 2018 §3.2).
+//   - tempo: Σ M[n]·N_mover[n] − Σ W[n]·N_waiting[n] − T[t] from the side to
+//     move's view (b.ToMove()), t = min(2, b.Threats(waiting side)), negated
+//     when my is the waiting side.
 //
 // Six-stone roads are not scored here: a six ends the game and callers check
 // Board.Winner. w must be valid (see NewWeights: the formula is picked by
-// the gene count 5/10/21, which NewWeights ties to the schema; any other
+// the gene count 5/10/21/12, which NewWeights ties to the schema; any other
 // count scores 0); my must be Black or White.
 func (w Weights) Evaluate(b *Board, my Color) float64 {
 	hm, he := b.h[my&3], b.h[(3-my)&3]
@@ -204,8 +235,28 @@ func (w Weights) Evaluate(b *Board, my Color) float64 {
 			return s0
 		}
 		return ((g[10]*m1 - g[15]*e1) + (g[11]*m2 - g[16]*e2)) + ((g[12]*m3 - g[17]*e3) + (g[13]*m4 - g[18]*e4)) + (g[14]*m5 - g[19]*e5)
+	case 12: // tempo
+		v := w.tempoScore(b)
+		if my != b.ToMove() {
+			return -v
+		}
+		return v
 	}
 	return 0
+}
+
+// tempoScore is the tempo schema's score of b from the side to move's view.
+func (w Weights) tempoScore(b *Board) float64 {
+	s := b.ToMove()
+	o := s.Opponent()
+	g := (*[12]float64)(w.Genes)
+	m1, m2, m3, m4, m5 := histFloats(b.h[s&3])
+	e1, e2, e3, e4, e5 := histFloats(b.h[o&3])
+	v := ((g[0]*m1 - g[5]*e1) + (g[1]*m2 - g[6]*e2)) + ((g[2]*m3 - g[7]*e3) + (g[3]*m4 - g[8]*e4)) + (g[4]*m5 - g[9]*e5)
+	if t := b.Threats(o); t > 0 {
+		v -= g[9+min(t, 2)]
+	}
+	return v
 }
 
 // histFloats unpacks N[1..5] from a packed histogram as float64. It reads

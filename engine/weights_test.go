@@ -110,6 +110,36 @@ func TestEvaluateLongRoads(t *testing.T) {
 	if got := sym.Evaluate(b, Black); got != 10002 {
 		t.Errorf("symmetric black view = %v, want 10002", got)
 	}
+	// Tempo: White moves (nine stones); Black, waiting, has one threat
+	// (FA stops both its five AA–EA and its four BA–EA). From White's view
+	// (1·9 + 2 + 3 + 4) − (6·11 + 7 + 8 + 9 + 10) − T1 = 18 − 100 − 100.
+	if got := b.Threats(Black); got != 1 {
+		t.Fatalf("black threats = %d, want 1", got)
+	}
+	tempo := mustWeights(t, Tempo, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 100, 1000)
+	if got := tempo.Evaluate(b, White); got != -182 {
+		t.Errorf("tempo white (mover) view = %v, want -182", got)
+	}
+	if got := tempo.Evaluate(b, Black); got != 182 {
+		t.Errorf("tempo black (waiting) view = %v, want 182", got)
+	}
+}
+
+// TestTempoMeansTheMover: on evalPosition (White to move, no threats) the
+// tempo schema scores from White's view whichever side asks, where the
+// asymmetric schema with the same ten weights scores from the asking side.
+func TestTempoMeansTheMover(t *testing.T) {
+	b := evalPosition(t)
+	tempo := mustWeights(t, Tempo, 1, 5, 10, 25, 25, 1, 10, 15, 35, 25, 100, 200)
+	qi := mustWeights(t, Asymmetric, 1, 5, 10, 25, 25, 1, 10, 15, 35, 25)
+	// White moves: 1·6 − (1·56 + 10·2 + 15·4) = −130.
+	if got := tempo.Evaluate(b, White); got != -130 || got != qi.Evaluate(b, White) {
+		t.Errorf("tempo white = %v, want -130 (asymmetric's white view)", got)
+	}
+	// Black waits: the negation, not asymmetric's 1·56 + 5·2 + 10·4 − 1·6.
+	if got := tempo.Evaluate(b, Black); got != 130 {
+		t.Errorf("tempo black = %v, want 130", got)
+	}
 }
 
 func TestNewWeightsRejects(t *testing.T) {
@@ -144,7 +174,7 @@ func TestSchemas(t *testing.T) {
 		n     int
 		first string
 		last  string
-	}{{Symmetric, 5, "S1", "S5"}, {Asymmetric, 10, "M1", "E5"}, {Dual, 21, "D.M1", "alert"}} {
+	}{{Symmetric, 5, "S1", "S5"}, {Asymmetric, 10, "M1", "E5"}, {Dual, 21, "D.M1", "alert"}, {Tempo, 12, "M1", "T2"}} {
 		names := c.s.GeneNames()
 		if c.s.NumGenes() != c.n || len(names) != c.n || names[0] != c.first || names[c.n-1] != c.last {
 			t.Errorf("%s: %d genes %v", c.s, c.s.NumGenes(), names)
@@ -155,6 +185,9 @@ func TestSchemas(t *testing.T) {
 	}
 	if names := Dual.GeneNames(); names[10] != "A.M1" || names[5] != "D.E1" {
 		t.Errorf("dual names %v", names)
+	}
+	if names := Tempo.GeneNames(); names[5] != "W1" || names[10] != "T1" {
+		t.Errorf("tempo names %v", names)
 	}
 	if _, err := ParseSchema("Symmetric"); err == nil {
 		t.Error("ParseSchema is case-sensitive by contract")

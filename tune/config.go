@@ -32,7 +32,7 @@ import (
 // DefaultConfig and Set keys; Validate before use.
 type Config struct {
 	Method      string `toml:"method"`      // a registered method name (Methods): "ga", "pso"
-	Schema      string `toml:"schema"`      // "symmetric", "asymmetric" or "dual"
+	Schema      string `toml:"schema"`      // "symmetric", "asymmetric", "dual" or "tempo"
 	Seed        int64  `toml:"seed"`        // seeds every random choice of the run; ≥ 0
 	Concurrency int    `toml:"concurrency"` // games played at once; 0 = all cores
 	Name        string `toml:"name"`        // a label for the run, written into provenance
@@ -525,7 +525,7 @@ func (c *Config) Validate() error {
 		return err
 	}
 	if _, err := engine.ParseSchema(c.Schema); err != nil {
-		return bad("schema", "must be \"symmetric\", \"asymmetric\" or \"dual\", not %q", c.Schema)
+		return bad("schema", "must be \"symmetric\", \"asymmetric\", \"dual\" or \"tempo\", not %q", c.Schema)
 	}
 	if c.Seed < 0 {
 		return bad("seed", "must be 0 or more, not %d", c.Seed)
@@ -816,7 +816,8 @@ func (c *Config) startVector() ([]float64, error) { return c.vectorOf(c.Start) }
 // name, a weight file or a run directory (its best.json): Start and the
 // fixed opponents of a method's pool; a symmetric
 // vector also serves the asymmetric schema, its weights for my and enemy
-// roads alike.
+// roads alike, and the tempo schema, its weights for the mover's and the
+// waiting side's roads alike with no threat term (the same evaluation).
 func (c *Config) vectorOf(name string) ([]float64, error) {
 	path := name
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
@@ -831,6 +832,8 @@ func (c *Config) vectorOf(name string) ([]float64, error) {
 		return wf.Values, nil
 	case wf.Schema == engine.Symmetric && engine.Schema(c.Schema) == engine.Asymmetric:
 		return append(slices.Clone(wf.Values), wf.Values...), nil
+	case wf.Schema == engine.Symmetric && engine.Schema(c.Schema) == engine.Tempo:
+		return append(append(slices.Clone(wf.Values), wf.Values...), 0, 0), nil
 	}
 	return nil, fmt.Errorf("%s holds a %s vector, the run tunes the %s schema", path, wf.Schema, c.Schema)
 }

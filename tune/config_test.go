@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -288,5 +289,28 @@ func TestEncodeParsesBack(t *testing.T) {
 	b, _ = back.Flat()
 	if fingerprint(a) != fingerprint(b) {
 		t.Fatal("fingerprint sees concurrency, which may change on resume")
+	}
+}
+
+// TestSymmetricVectorServesOtherSchemas: a symmetric start or pool
+// opponent serves the asymmetric and tempo schemas as the same evaluation
+// (S for both sides' roads, no threat term) and is refused by the dual one.
+func TestSymmetricVectorServesOtherSchemas(t *testing.T) {
+	zhou := []float64{20, 80, 150, 800, 1000}
+	for _, c := range []struct {
+		schema string
+		want   []float64
+	}{
+		{"symmetric", zhou},
+		{"asymmetric", append(slices.Clone(zhou), zhou...)},
+		{"tempo", append(append(slices.Clone(zhou), zhou...), 0, 0)},
+	} {
+		got, err := (&Config{Schema: c.schema}).vectorOf("zhou2015")
+		if err != nil || !slices.Equal(got, c.want) {
+			t.Errorf("%s: %v, %v; want %v", c.schema, got, err, c.want)
+		}
+	}
+	if _, err := (&Config{Schema: "dual"}).vectorOf("zhou2015"); err == nil || !strings.Contains(err.Error(), "symmetric vector") {
+		t.Errorf("dual: %v, want a schema error", err)
 	}
 }

@@ -343,7 +343,7 @@ func KeyFlags() []KeyFlag {
 	}
 	return []KeyFlag{
 		f("method", "method", true, ": "+fmt.Sprint(MethodNames())),
-		f("schema", "schema", true, ": symmetric, asymmetric or dual"),
+		f("schema", "schema", true, ": symmetric, asymmetric, dual or tempo"),
 		f("seed", "seed", false, ""),
 		f("concurrency", "concurrency", false, " (games at once; 0 = all cores; may change on -resume)"),
 		f("depth", "engine.depth", false, ""),

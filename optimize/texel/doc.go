@@ -64,7 +64,8 @@
 //     LBFGS.
 //   - A gene whose feature is zero on every training position (a 4- or
 //     5-stone road never seen, a dual schema's alert gene or a set the
-//     judge never picked) is not fitted and keeps θ's value exactly: the
+//     judge never picked, the tempo schema's M4 and M5: a side to move with
+//     such a road has won) is not fitted and keeps θ's value exactly: the
 //     positions say nothing about it.
 //   - Which positions are kept is the sampler's business: positions
 //     already won or lost teach nothing, but those where the opponent has
