@@ -244,7 +244,15 @@ func TestExperimentConfigsParse(t *testing.T) {
 	}
 	seeds := map[string]int64{}
 	for _, p := range paths {
-		c, err := Load(p)
+		var ov []Override
+		if strings.HasPrefix(filepath.Base(p), "refine-") {
+			// A refinement preset needs the run to refine: refused without.
+			if _, err := Load(p); err == nil || !strings.Contains(err.Error(), "start") {
+				t.Errorf("%s without -start: %v", p, err)
+			}
+			ov = append(ov, Override{Key: "start", Value: `"zhou2015"`, Source: "test"})
+		}
+		c, err := Load(p, ov...)
 		if err != nil {
 			t.Fatal(err)
 		}

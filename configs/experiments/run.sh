@@ -3,7 +3,7 @@
 # with `tune` and `arena` only.
 #
 #   configs/experiments/run.sh            all experiments, then collect
-#   configs/experiments/run.sh e1 e4      some of them (e1..e10, e14, e15), then collect
+#   configs/experiments/run.sh e1 e4      some of them (e1..e10, e14..e16), then collect
 #
 # Outputs go to $OUT (default runs/experiments); `collect` copies the small
 # results (reports, summaries, plots, tuned weight files) to docs/experiments.
@@ -146,11 +146,12 @@ e8() {
   tune compare -o "$OUT/e8-methods" -metric gene:S4 "$OUT"/e8-*/seed-* > /dev/null
 }
 
-# The README's main job (the embedded configs/default.toml) over seeds 1, 2, 3.
+# The README's main job (the embedded configs/default.toml) over seeds 1, 2, 3,
+# with the symmetric schema it tuned until experiment 16.
 e9() {
   local start
   start=$(date +%s)
-  tune -seeds 1,2,3 -out "$OUT/e9-default" -quiet > "$OUT/e9-default.txt"
+  tune -schema symmetric -seeds 1,2,3 -out "$OUT/e9-default" -quiet > "$OUT/e9-default.txt"
   log "e9-default: sweep took $(( $(date +%s) - start )) s"
 }
 
@@ -159,17 +160,18 @@ e9() {
 e10() {
   local s
   for s in 1 2 3; do
-    run_tune "e10-refine-seed-$s" configs/refine-spsa.toml -start "$OUT/e9-default/seed-$s" -seed "$s"
+    run_tune "e10-refine-seed-$s" configs/experiments/refine-spsa-symmetric.toml -start "$OUT/e9-default/seed-$s" -seed "$s"
   done
   tune compare -o "$OUT/e10-refine" -metric gene:S4 "$OUT"/e10-refine-seed-* > /dev/null
 }
 
-# The overnight chain (configs/overnight.toml: Texel, then SPSA at depth 3),
+# The overnight chain as it was until experiment 16
+# (experiments/overnight-symmetric.toml: Texel, then SPSA at depth 3),
 # symmetric and asymmetric schema, seed 1; a chain is continued with -resume.
 e14() {
   local name cfg start
   for name in e14-overnight e14-overnight-asymmetric; do
-    cfg=configs/overnight.toml
+    cfg=configs/experiments/overnight-symmetric.toml
     [ "$name" = e14-overnight ] || cfg=configs/experiments/overnight-asymmetric.toml
     start=$(date +%s)
     if [ -f "$OUT/$name/chain.json" ]; then tune -resume "$OUT/$name" -quiet; else tune -config "$cfg" -out "$OUT/$name" -quiet; fi
@@ -181,6 +183,24 @@ e14() {
 e15() {
   run_tune e15-pool configs/experiments/pool-overnight.toml
   run_tune e15-asymmetric configs/experiments/pool-asymmetric.toml
+}
+
+# e16: the tempo schema: the main job (now tempo) over seeds 1-3, the
+# refine-spsa preset on its vectors, and experiment 14's chain (Texel from
+# a random start, then SPSA at depth 3 against experiment 15's pool).
+e16() {
+  local name=e16-tempo start s
+  start=$(date +%s)
+  [ -f "$OUT/e16-default-tempo/compare.md" ] || tune -seeds 1,2,3 -out "$OUT/e16-default-tempo" -quiet > "$OUT/e16-default-tempo.txt"
+  log "e16-default-tempo: sweep took $(( $(date +%s) - start )) s"
+  for s in 1 2 3; do
+    run_tune "e16-refine-seed-$s" configs/refine-spsa.toml -start "$OUT/e16-default-tempo/seed-$s" -seed "$s"
+  done
+  tune compare -o "$OUT/e16-refine" -metric gene:T2 "$OUT"/e16-refine-seed-* > /dev/null
+  [ -f "$OUT/e16-texel-4k/compare.md" ] || tune -config configs/experiments/texel-tempo-4k.toml -seeds 1,2,3 -out "$OUT/e16-texel-4k" -quiet > "$OUT/e16-texel-4k.txt"
+  start=$(date +%s)
+  if [ -f "$OUT/$name/chain.json" ]; then tune -resume "$OUT/$name" -quiet; else tune -config configs/overnight.toml -out "$OUT/$name" -quiet; fi
+  log "$name: chain took $(( $(date +%s) - start )) s"
 }
 
 # collect copies the small results into $DOCS: no game logs or SGFs.
@@ -209,11 +229,11 @@ collect() {
 }
 
 steps=("$@")
-[ ${#steps[@]} -gt 0 ] || steps=(e1 e2 e3 e4 e5 e6 e7 e8 e9 e10 e14 e15)
+[ ${#steps[@]} -gt 0 ] || steps=(e1 e2 e3 e4 e5 e6 e7 e8 e9 e10 e14 e15 e16)
 for s in "${steps[@]}"; do
   case $s in
-    e1|e2|e3|e4|e5|e6|e7|e8|e9|e10|e14|e15|collect) log "== $s"; "$s" ;;
-    *) echo "unknown experiment $s (want e1..e10, e14, e15 or collect)" >&2; exit 2 ;;
+    e1|e2|e3|e4|e5|e6|e7|e8|e9|e10|e14|e15|e16|collect) log "== $s"; "$s" ;;
+    *) echo "unknown experiment $s (want e1..e10, e14..e16 or collect)" >&2; exit 2 ;;
   esac
 done
 [[ " ${steps[*]} " == *" collect "* ]] || collect
