@@ -190,7 +190,7 @@ func TestExternalRoadtuneEngine(t *testing.T) {
 	// -defend 0 and the tuning threat bounds: the binary plays with the
 	// defensive check and a deeper threat search by default, the
 	// in-process default has neither; its default weights and width are
-	// those of play (roadtune-asymmetric, 15), so both are given.
+	// those of play (roadtune-tempo, 15), so both are given.
 	ext := run(Entrant{Name: "other", Command: []string{bin, "-depth", "1", "-defend", "0", "-threatdepth", "4", "-threatnodes", "8000", "-weights", "zhou2015", "-width", "10"}, MoveTime: 20 * time.Second})
 	ref := run(Entrant{Name: "other", Weights: w, Settings: s})
 	for i, g := range ext.Games {

@@ -7,11 +7,11 @@
 //
 // -weights takes an embedded baseline's name (zhou2015, qi2018-table3-1, …;
 // see configs.WeightNames) or a weight file's path; without it the engine
-// plays the roadtune-asymmetric baseline (docs/experiments.md, experiment
-// 15): +104 Elo over zhou2015 at depth 3, and 64.8% against Cloudict at
-// depth 2 by a 1 s game clock over 750 games, where roadtune-overnight (the
-// overnight job's vector, experiment 14, the default until then) scored
-// 60.7%.
+// plays the roadtune-tempo baseline (docs/experiments.md, experiment 16):
+// +158 Elo over zhou2015 at depth 3, and 67.2% against Cloudict at depth 2
+// by a 1 s game clock over 750 games, where roadtune-asymmetric (experiment
+// 15, the default until then) scored 64.8% and roadtune-overnight
+// (experiment 14) 60.7%.
 //
 // The engine plays engine.PlaySettings (the defensive check, a threat
 // search of 6 attacker moves and 50,000 positions, killer moves, and under
@@ -60,7 +60,7 @@ import (
 
 // baseline is the embedded weight file played without -weights: the
 // strongest vector measured against Cloudict (docs/experiments §12).
-const baseline = "roadtune-asymmetric"
+const baseline = "roadtune-tempo"
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))

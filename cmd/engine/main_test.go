@@ -54,7 +54,7 @@ func TestRunFlags(t *testing.T) {
 		stdin      string
 		stderrNone bool
 	}{
-		{args: nil, stdin: "name\nquit\n", code: 0, stdout: "name roadtune\n", stderrHas: `"roadtune-asymmetric" (asymmetric)`},
+		{args: nil, stdin: "name\nquit\n", code: 0, stdout: "name roadtune\n", stderrHas: `"roadtune-tempo" (tempo)`},
 		{args: []string{"-name", "tuned", "-weights", good, "-depth", "1", "-width", "3", "-vcf=false"},
 			stdin: "name\nprint\nquit\n", code: 0, stderrHas: `"asym" (asymmetric) depth 1 width 3 vcf false`},
 		{args: []string{"-weights", "zhou2015", "-depth", "1"}, stdin: "name\nquit\n", code: 0, stdout: "name roadtune\n", stderrHas: `"zhou2015" (symmetric) depth 1`},
