@@ -201,6 +201,7 @@ e16() {
   start=$(date +%s)
   if [ -f "$OUT/$name/chain.json" ]; then tune -resume "$OUT/$name" -quiet; else tune -config configs/overnight.toml -out "$OUT/$name" -quiet; fi
   log "$name: chain took $(( $(date +%s) - start )) s"
+  run_tune e16-tempo-d4 configs/experiments/tempo-d4.toml
 }
 
 # collect copies the small results into $DOCS: no game logs or SGFs.
