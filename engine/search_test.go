@@ -452,10 +452,11 @@ func TestTempoLeafIsEvaluate(t *testing.T) {
 			m := e.plies[0].moves[0].m
 			e.board.Place(m.A)
 			e.board.Place(m.B)
-			if e.board.Threats(s) >= 3 || e.board.Histogram(s.Opponent())[4]+e.board.Histogram(s.Opponent())[5] > 0 {
+			th, h := e.board.Threats(s), e.board.Histogram(s.Opponent())
+			if th >= 3 || h[4]+h[5] > 0 {
 				continue // decided: leaf returns a mate score
 			}
-			if e.board.Threats(s) > 0 {
+			if th > 0 {
 				threats++
 			}
 			if got, want := e.leaf(1), w.Evaluate(&e.board, s.Opponent()); got != want {

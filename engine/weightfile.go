@@ -79,7 +79,7 @@ func ParseWeightFile(name string, data []byte) (*WeightFile, error) {
 			}
 			sc, err := ParseSchema(s)
 			if err != nil {
-				return nil, fd.errorf(name, data, "unknown schema %q (want %s)", s, schemaNames)
+				return nil, fd.errorf(name, data, "unknown schema %q (want %s)", s, SchemaNames)
 			}
 			f.Schema = sc
 		case "values":
@@ -295,7 +295,7 @@ func (f *WeightFile) Validate(file string) error {
 	case f.Name == "":
 		return fmt.Errorf("%s: field %q: missing or empty", file, "name")
 	case f.Schema.NumGenes() == 0:
-		return fmt.Errorf("%s: field %q: unknown schema %q (want %s)", file, "schema", f.Schema, schemaNames)
+		return fmt.Errorf("%s: field %q: unknown schema %q (want %s)", file, "schema", f.Schema, SchemaNames)
 	case len(f.Values) != f.Schema.NumGenes():
 		return fmt.Errorf("%s: field %q: %s schema needs %d values, got %d", file, "values", f.Schema, f.Schema.NumGenes(), len(f.Values))
 	case f.Provenance.Tool == "":

@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 )
 
 // Schema names how a weight vector scores roads (spec/evaluation.md).
@@ -33,17 +35,43 @@ const (
 	Tempo Schema = "tempo"
 )
 
-// schemaNames lists the schemas for error messages.
-const schemaNames = "symmetric, asymmetric, dual or tempo"
+// Schemas returns every schema, in the order the docs list them.
+func Schemas() []Schema { return []Schema{Symmetric, Asymmetric, Dual, Tempo} }
 
-// ParseSchema returns the schema named s ("symmetric", "asymmetric", "dual",
-// "tempo").
+// SchemaNames lists the schemas for messages: "symmetric, asymmetric, dual
+// or tempo".
+var SchemaNames = func() string {
+	all := Schemas()
+	names := make([]string, len(all))
+	for i, sc := range all {
+		names[i] = string(sc)
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}()
+
+// ParseSchema returns the schema named s (one of Schemas).
 func ParseSchema(s string) (Schema, error) {
-	switch Schema(s) {
-	case Symmetric, Asymmetric, Dual, Tempo:
+	if slices.Contains(Schemas(), Schema(s)) {
 		return Schema(s), nil
 	}
-	return "", fmt.Errorf("engine: unknown schema %q (want %s)", s, schemaNames)
+	return "", fmt.Errorf("engine: unknown schema %q (want %s)", s, SchemaNames)
+}
+
+// As returns w as a vector of schema s that evaluates every position as w
+// does (the engine's search scores them identically; Evaluate agrees up to
+// floating-point rounding): a copy of w when s is w's schema; a symmetric S
+// as the asymmetric M = E = S or the tempo M = W = S, T1 = T2 = 0. Other
+// conversions have no exact equivalent and are an error.
+func (w Weights) As(s Schema) (Weights, error) {
+	switch {
+	case s == w.Schema:
+		return NewWeights(s, w.Genes)
+	case w.Schema == Symmetric && s == Asymmetric:
+		return NewWeights(s, slices.Concat(w.Genes, w.Genes))
+	case w.Schema == Symmetric && s == Tempo:
+		return NewWeights(s, slices.Concat(w.Genes, w.Genes, []float64{0, 0}))
+	}
+	return Weights{}, fmt.Errorf("engine: a %s vector has no %s equivalent", w.Schema, s)
 }
 
 // NumGenes returns the number of tunable genes: symmetric 5, asymmetric 10,
@@ -235,28 +263,17 @@ func (w Weights) Evaluate(b *Board, my Color) float64 {
 			return s0
 		}
 		return ((g[10]*m1 - g[15]*e1) + (g[11]*m2 - g[16]*e2)) + ((g[12]*m3 - g[17]*e3) + (g[13]*m4 - g[18]*e4)) + (g[14]*m5 - g[19]*e5)
-	case 12: // tempo
-		v := w.tempoScore(b)
-		if my != b.ToMove() {
+	case 12: // tempo: the engine's own leaf formula (static, leaf)
+		e := w.compile()
+		s := b.ToMove()
+		o := s.Opponent()
+		v := e.score(b.h[s&3], b.h[o&3]) - e.thr[min(b.Threats(o), 2)]
+		if my != s {
 			return -v
 		}
 		return v
 	}
 	return 0
-}
-
-// tempoScore is the tempo schema's score of b from the side to move's view.
-func (w Weights) tempoScore(b *Board) float64 {
-	s := b.ToMove()
-	o := s.Opponent()
-	g := (*[12]float64)(w.Genes)
-	m1, m2, m3, m4, m5 := histFloats(b.h[s&3])
-	e1, e2, e3, e4, e5 := histFloats(b.h[o&3])
-	v := ((g[0]*m1 - g[5]*e1) + (g[1]*m2 - g[6]*e2)) + ((g[2]*m3 - g[7]*e3) + (g[3]*m4 - g[8]*e4)) + (g[4]*m5 - g[9]*e5)
-	if t := b.Threats(o); t > 0 {
-		v -= g[9+min(t, 2)]
-	}
-	return v
 }
 
 // histFloats unpacks N[1..5] from a packed histogram as float64. It reads

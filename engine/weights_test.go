@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -191,5 +192,47 @@ func TestSchemas(t *testing.T) {
 	}
 	if _, err := ParseSchema("Symmetric"); err == nil {
 		t.Error("ParseSchema is case-sensitive by contract")
+	}
+}
+
+// TestAsKeepsTheEvaluation: a symmetric vector converted by As evaluates
+// every position of random games, from both sides, exactly as it did; a
+// conversion without an exact equivalent is refused.
+func TestAsKeepsTheEvaluation(t *testing.T) {
+	sym := mustWeights(t, Symmetric, -66, 147, 617, 4702, 647)
+	var as []Weights
+	for _, s := range []Schema{Symmetric, Asymmetric, Tempo} {
+		w, err := sym.As(s)
+		if err != nil || w.Schema != s || len(w.Genes) != s.NumGenes() {
+			t.Fatalf("As(%s) = %v, %v", s, w, err)
+		}
+		as = append(as, w)
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	checked := 0
+	for range 10 {
+		b := NewBoard()
+		for b.Stones() < 80 && !b.Over() {
+			if p := Point(rng.IntN(NumPoints)); b.At(p) == Empty {
+				b.Place(p)
+				for _, w := range as {
+					for _, my := range []Color{Black, White} {
+						if got, want := w.Evaluate(b, my), sym.Evaluate(b, my); got != want {
+							t.Fatalf("%s at %d stones, %v's view: %v, symmetric %v", w.Schema, b.Stones(), my, got, want)
+						}
+					}
+				}
+				checked++
+			}
+		}
+	}
+	if checked < 200 {
+		t.Fatalf("only %d positions", checked)
+	}
+	qi := mustWeights(t, Asymmetric, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
+	for _, s := range []Schema{Symmetric, Tempo, Dual} {
+		if _, err := qi.As(s); err == nil {
+			t.Errorf("asymmetric As(%s) accepted", s)
+		}
 	}
 }

@@ -525,7 +525,7 @@ func (c *Config) Validate() error {
 		return err
 	}
 	if _, err := engine.ParseSchema(c.Schema); err != nil {
-		return bad("schema", "must be \"symmetric\", \"asymmetric\", \"dual\" or \"tempo\", not %q", c.Schema)
+		return bad("schema", "must be %s, not %q", engine.SchemaNames, c.Schema)
 	}
 	if c.Seed < 0 {
 		return bad("seed", "must be 0 or more, not %d", c.Seed)
@@ -814,10 +814,9 @@ func (c *Config) startVector() ([]float64, error) { return c.vectorOf(c.Start) }
 
 // vectorOf loads a vector of the config's schema given by a baseline's
 // name, a weight file or a run directory (its best.json): Start and the
-// fixed opponents of a method's pool; a symmetric
-// vector also serves the asymmetric schema, its weights for my and enemy
-// roads alike, and the tempo schema, its weights for the mover's and the
-// waiting side's roads alike with no threat term (the same evaluation).
+// fixed opponents of a method's pool; a vector of another schema serves
+// when it has an exact equivalent (engine.Weights.As: a symmetric vector
+// for the asymmetric and tempo schemas).
 func (c *Config) vectorOf(name string) ([]float64, error) {
 	path := name
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
@@ -827,15 +826,11 @@ func (c *Config) vectorOf(name string) ([]float64, error) {
 	if err != nil {
 		return nil, err
 	}
-	switch {
-	case string(wf.Schema) == c.Schema:
-		return wf.Values, nil
-	case wf.Schema == engine.Symmetric && engine.Schema(c.Schema) == engine.Asymmetric:
-		return append(slices.Clone(wf.Values), wf.Values...), nil
-	case wf.Schema == engine.Symmetric && engine.Schema(c.Schema) == engine.Tempo:
-		return append(append(slices.Clone(wf.Values), wf.Values...), 0, 0), nil
+	w, err := wf.Weights().As(engine.Schema(c.Schema))
+	if err != nil {
+		return nil, fmt.Errorf("%s holds a %s vector, the run tunes the %s schema", path, wf.Schema, c.Schema)
 	}
-	return nil, fmt.Errorf("%s holds a %s vector, the run tunes the %s schema", path, wf.Schema, c.Schema)
+	return w.Genes, nil
 }
 
 // Encode writes the resolved config as TOML: every common key, then the

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/optimize"
 )
 
@@ -343,7 +344,7 @@ func KeyFlags() []KeyFlag {
 	}
 	return []KeyFlag{
 		f("method", "method", true, ": "+fmt.Sprint(MethodNames())),
-		f("schema", "schema", true, ": symmetric, asymmetric, dual or tempo"),
+		f("schema", "schema", true, ": "+engine.SchemaNames),
 		f("seed", "seed", false, ""),
 		f("concurrency", "concurrency", false, " (games at once; 0 = all cores; may change on -resume)"),
 		f("depth", "engine.depth", false, ""),
