@@ -81,6 +81,13 @@ type EngineConfig struct {
 	Width        int  `toml:"width"`         // moves kept per node
 	ThreatSearch bool `toml:"threat_search"` // continuous-double-threat search before alpha-beta
 	MaxMoves     int  `toml:"max_moves"`     // adjudicate a draw after this many moves; 0 = only a full board
+	// Settings is the search the games start from before depth and width
+	// are set: "default" (engine.DefaultSettings, the tuning search of
+	// every preset; "" means it) or "play" (engine.PlaySettings, the
+	// engine binary's: the defensive check, killer moves, the deeper threat
+	// search). Either plays at a fixed depth without a clock, so games stay
+	// reproducible; with "play", threat_search is always on.
+	Settings string `toml:"settings"`
 }
 
 // MatchConfig says how long a match between two vectors is.
@@ -151,6 +158,12 @@ const Halfway = "halfway"
 // vector (Config.Start): did refining it gain? Valid only with a start.
 const StartOpponent = "start"
 
+// The values of EngineConfig.Settings.
+const (
+	DefaultSettings = "default" // engine.DefaultSettings
+	PlaySettings    = "play"    // engine.PlaySettings
+)
+
 // validationAliases maps each older validation key to the list it stands
 // for.
 var validationAliases = map[string]string{"validation.opponent": "validation.opponents", "validation.depth": "validation.depths"}
@@ -193,7 +206,7 @@ func DefaultConfig() Config {
 		Method:     "ga",
 		Schema:     "symmetric",
 		Seed:       1,
-		Engine:     EngineConfig{Depth: 2, Width: 10, ThreatSearch: true},
+		Engine:     EngineConfig{Depth: 2, Width: 10, ThreatSearch: true, Settings: DefaultSettings},
 		Openings:   "balanced",
 		Match:      MatchConfig{Pairs: 1, EarlyStop: "decided"},
 		Init:       RangeConfig{Lo: 0, Hi: 4000, AlertLo: -2000, AlertHi: 2000},
@@ -546,6 +559,9 @@ func (c *Config) Validate() error {
 	if err := settingsErr("engine", c.engineSettings(c.Engine.Depth, c.Engine.Width).Validate()); err != nil {
 		return err
 	}
+	if c.Engine.Settings != "" && c.Engine.Settings != DefaultSettings && c.Engine.Settings != PlaySettings {
+		return bad("engine.settings", "must be %q or %q, not %q", DefaultSettings, PlaySettings, c.Engine.Settings)
+	}
 	if c.Engine.MaxMoves < 0 {
 		return bad("engine.max_moves", "must be 0 (no limit) or more, not %d", c.Engine.MaxMoves)
 	}
@@ -753,9 +769,13 @@ func (c *Config) eloOpponent() string {
 // width, no clock, so games are reproducible.
 func (c *Config) engineSettings(depth, width int) engine.Settings {
 	s := engine.DefaultSettings()
+	if c.Engine.Settings == PlaySettings {
+		s = engine.PlaySettings()
+	} else {
+		s.ThreatSearch = c.Engine.ThreatSearch
+	}
 	s.Depth = depth
 	s.Width = width
-	s.ThreatSearch = c.Engine.ThreatSearch
 	s.MoveTime = 0
 	s.MaxNodes = 0
 	return s
@@ -935,3 +955,11 @@ func distinctOpenings(suite []tournament.Opening) int {
 // generatedOpenings reports whether the config plays the generated suites
 // rather than a suite file.
 func (c *Config) generatedOpenings() bool { return c.Openings == "" || c.Openings == "generated" }
+
+// engineLine describes the search of the run's games for reports.
+func (c *Config) engineLine() string {
+	if c.Engine.Settings == PlaySettings {
+		return fmt.Sprintf("depth %d, width %d, engine.PlaySettings", c.Engine.Depth, c.Engine.Width)
+	}
+	return fmt.Sprintf("depth %d, width %d, threat search %v", c.Engine.Depth, c.Engine.Width, c.Engine.ThreatSearch)
+}

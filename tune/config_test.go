@@ -64,6 +64,7 @@ func TestParseErrorsNameFileKeyLine(t *testing.T) {
 		{"unknown pool opponent", "method = \"spsa\"\n[spsa]\nopponents = [\"self\", \"zhou2016\"]\n", 3, "spsa.opponents", "entry 2, \"zhou2016\""},
 		{"pool opponent of another schema", "method = \"spsa\"\n[spsa]\n\nopponents = [\"qi2018-table3-1\"]\n", 4, "spsa.opponents", "asymmetric vector"},
 		{"empty pool entry", "method = \"spsa\"\n[spsa]\nopponents = [\"\"]\n", 3, "spsa.opponents", "empty"},
+		{"unknown engine settings", "[engine]\n\nsettings = \"fast\"\n", 3, "engine.settings", "\"default\" or \"play\""},
 		{"unknown opening suite", "\nopenings = \"balance\"\n", 2, "openings", "balanced"},
 		{"bad early stop", "[match]\nearly_stop = \"soon\"\n", 2, "match.early_stop", "decided"},
 		{"more ladder pairs than the suite's openings", "openings = \"balanced\"\n[validation]\npairs = 5000\n", 3, "validation.pairs", "distinct openings; the suite \"balanced\" has"},
@@ -98,6 +99,37 @@ func TestParseErrorsNameFileKeyLine(t *testing.T) {
 				t.Fatalf("error text %q does not start with the file, line and key", err)
 			}
 		})
+	}
+}
+
+// TestPlaySettingsAtAFixedDepth: engine.settings = "play" starts the games'
+// search from engine.PlaySettings (the engine binary's), keeps the config's
+// depth and width, and plays without a clock, so tuning stays reproducible;
+// the default is the tuning search.
+func TestPlaySettingsAtAFixedDepth(t *testing.T) {
+	c, err := Parse("p.toml", []byte("[engine]\ndepth = 3\nwidth = 12\nsettings = \"play\"\nthreat_search = false\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := c.engineSettings(c.Engine.Depth, c.Engine.Width)
+	want := engine.PlaySettings()
+	want.Depth, want.Width, want.MoveTime, want.MaxNodes = 3, 12, 0, 0
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("play settings:\n got %+v\nwant %+v", got, want)
+	}
+	if got.DefendNodes == 0 || !got.ThreatSearch {
+		t.Fatalf("play settings without the defensive check or the threat search: %+v", got)
+	}
+	d, err := Parse("d.toml", []byte("[engine]\ndepth = 3\nwidth = 12\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	def := d.engineSettings(3, 12)
+	if def.DefendNodes != 0 || def.Killers {
+		t.Fatalf("default settings carry play knobs: %+v", def)
+	}
+	if !strings.Contains(c.engineLine(), "PlaySettings") || strings.Contains(d.engineLine(), "PlaySettings") {
+		t.Fatalf("report lines %q / %q do not say which search", c.engineLine(), d.engineLine())
 	}
 }
 

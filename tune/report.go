@@ -26,7 +26,7 @@ func (j *Job) writeReport(plots []plotRef, lr *ladderResult) error {
 		{"method", about},
 		{"schema", fmt.Sprintf("%s (%d genes: %s)", c.Schema, len(names), strings.Join(names, ", "))},
 		{"seed", fmt.Sprint(c.Seed)},
-		{"engine", fmt.Sprintf("depth %d, width %d, threat search %v", c.Engine.Depth, c.Engine.Width, c.Engine.ThreatSearch)},
+		{"engine", c.engineLine()},
 		{"match", fmt.Sprintf("%d game pair(s), openings drawn per batch", c.Match.Pairs)},
 		{"initial genes", fmt.Sprintf("[%g, %g]", c.Init.Lo, c.Init.Hi)},
 		{"bounds", boundsText(c.Bounds)},
