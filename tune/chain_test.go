@@ -204,6 +204,52 @@ func TestChainStoppedAnywhereResumes(t *testing.T) {
 	}
 }
 
+// TestChainFromARelativePathResumes: a chain started from a config named
+// relative to the working directory (`tune -config configs/overnight.toml`)
+// and stopped in its first stage resumes, and ends as the uninterrupted
+// chain. The first stage's `then` is stored resolved against the working
+// directory; resuming must not resolve it again against the run's.
+func TestChainFromARelativePathResumes(t *testing.T) {
+	cfg, dir := writeChain(t, spsaStage)
+	stages, err := Stages(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	straight := filepath.Join(t.TempDir(), "chain")
+	dirs, err := Chain(context.Background(), stages, straight, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(filepath.Dir(dir))
+	rel, err := Load(filepath.Join(filepath.Base(dir), "a.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if filepath.IsAbs(rel.Then) {
+		t.Fatalf("then %q: the test needs a relative path", rel.Then)
+	}
+	if stages, err = Stages(rel); err != nil {
+		t.Fatal(err)
+	}
+	run := filepath.Join(t.TempDir(), "chain")
+	ctx, cancel := context.WithCancel(context.Background())
+	gc := &gameCounter{n: 3, cancel: cancel}
+	_, err = Chain(ctx, stages, run, Options{Events: Events{Games: gc.games}})
+	cancel()
+	var ie *InterruptedError
+	if !errors.As(err, &ie) {
+		t.Fatalf("want an interruption in stage 1, got %v", err)
+	}
+	if _, err := ResumeChain(context.Background(), run, Options{}); err != nil {
+		t.Fatalf("resuming the chain: %v", err)
+	}
+	for s := range dirs {
+		want := startNamed(readOutcome(t, dirs[s]), dirs[0])
+		got := startNamed(readOutcome(t, StageDir(run, s+1, stages[s].Method)), StageDir(run, 1, stages[0].Method))
+		want.equal(t, got, "a chain resumed from a relative config")
+	}
+}
+
 // TestChainBadInput: a bad `then` is found before anything is written,
 // naming the file and key.
 func TestChainBadInput(t *testing.T) {

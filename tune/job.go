@@ -306,7 +306,16 @@ func Resume(dir string, opts Options) (*Job, error) {
 	if _, err := os.Stat(cfgPath); errors.Is(err, os.ErrNotExist) {
 		return nil, inputErr("%s holds no %s: the run stopped before anything usable was written; start it again with the same -out %s", dir, FileConfig, dir)
 	}
-	cfg, err := Load(cfgPath)
+	// The run's config.toml was written with `then` already resolved (Load
+	// joins a relative one to the directory of the config it came from), so
+	// it is parsed as written: Load would join it to the run's directory
+	// and the resumed stage of a chain started as `-config configs/x.toml`
+	// would no longer match its checkpoint.
+	data, err := os.ReadFile(cfgPath)
+	if err != nil {
+		return nil, &InputError{err}
+	}
+	cfg, err := Parse(cfgPath, data)
 	if err != nil {
 		return nil, err
 	}
