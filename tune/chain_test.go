@@ -47,6 +47,21 @@ func startNamed(o outcome, startDir string) outcome {
 	return o
 }
 
+// straightChain runs cfg's chain uninterrupted into a new directory and
+// returns its stages and their directories.
+func straightChain(t *testing.T, cfg Config) ([]Config, []string) {
+	t.Helper()
+	stages, err := Stages(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dirs, err := Chain(context.Background(), stages, filepath.Join(t.TempDir(), "chain"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return stages, dirs
+}
+
 // TestChainEqualsItsStagesRunByHand: a chain's stages are the runs a user
 // would make by hand (the second with -start the first's directory and the
 // first's seed); run again it keeps finished stages; a changed stage is
@@ -140,15 +155,8 @@ func TestChainEqualsItsStagesRunByHand(t *testing.T) {
 func TestChainStoppedAnywhereResumes(t *testing.T) {
 	t.Parallel() // long and independent (its own directories): uses the second core
 	cfg, _ := writeChain(t, spsaStage)
-	stages, err := Stages(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	straight := filepath.Join(t.TempDir(), "chain")
-	dirs, err := Chain(context.Background(), stages, straight, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	stages, dirs := straightChain(t, cfg)
+	var err error
 	total := 0
 	for _, d := range dirs {
 		r, err := Open(d)
@@ -211,15 +219,7 @@ func TestChainStoppedAnywhereResumes(t *testing.T) {
 // directory; resuming must not resolve it again against the run's.
 func TestChainFromARelativePathResumes(t *testing.T) {
 	cfg, dir := writeChain(t, spsaStage)
-	stages, err := Stages(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	straight := filepath.Join(t.TempDir(), "chain")
-	dirs, err := Chain(context.Background(), stages, straight, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, dirs := straightChain(t, cfg)
 	t.Chdir(filepath.Dir(dir))
 	rel, err := Load(filepath.Join(filepath.Base(dir), "a.toml"))
 	if err != nil {
@@ -228,7 +228,8 @@ func TestChainFromARelativePathResumes(t *testing.T) {
 	if filepath.IsAbs(rel.Then) {
 		t.Fatalf("then %q: the test needs a relative path", rel.Then)
 	}
-	if stages, err = Stages(rel); err != nil {
+	stages, err := Stages(rel)
+	if err != nil {
 		t.Fatal(err)
 	}
 	run := filepath.Join(t.TempDir(), "chain")
