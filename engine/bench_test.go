@@ -114,13 +114,22 @@ func BenchmarkSearchDepth4Width20(b *testing.B) {
 
 // BenchmarkSelfPlayGame: zhou2015 against itself at depth 2, width 10 from
 // the suite's 3-stone openings, played to the end (one op = one game).
-func BenchmarkSelfPlayGame(b *testing.B) {
+func BenchmarkSelfPlayGame(b *testing.B) { benchSelfPlay(b, zhou(b)) }
+
+// BenchmarkSelfPlayGameCross: the same games' cost with the cross schema
+// (roadtune-tempo's genes and cross-point weights), which keeps its live
+// 3-stone roads and counts cross points at every leaf.
+func BenchmarkSelfPlayGameCross(b *testing.B) {
+	benchSelfPlay(b, mustWeights(b, Cross, -6, 199, 913, 3518, 3515, -2, 133, 377, 656, -572, 2512, 9837, 1500, 1500))
+}
+
+func benchSelfPlay(b *testing.B, w Weights) {
 	var openings []string
 	for _, pos := range loadSuite(b) {
 		h := pos.History()
 		openings = append(openings, h[0].String()+" "+Pair(h[1], h[2]).String())
 	}
-	e := newEngine(b, zhou(b), DefaultSettings())
+	e := newEngine(b, w, DefaultSettings())
 	board := NewBoard()
 	var turns, nodes int64
 	b.ResetTimer()

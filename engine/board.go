@@ -24,6 +24,8 @@ type Board struct {
 	code   [1024]uint8          // per road r < NumRoads: black count | white count<<3
 	h      [3]uint64            // packed histograms, indexed by Color
 	threat [3][roadWords]uint64 // per colour: live roads holding 4 or 5 stones
+	live3  [3][roadWords]uint64 // per colour: live roads holding 3 stones, kept while track3
+	track3 bool                 // keep live3 (TrackCross): the cross schema's engines only
 	occ    [Size]uint32         // per row: bit col set when occupied
 	zob    uint64               // Zobrist hash of the stones only
 	n      int                  // stones on the board
@@ -139,7 +141,7 @@ func (b *Board) Place(p Point) {
 	hc, ho := hc0, ho0
 	hc, ho = addStone(&b.code, &pointSpans[p], codeIncW[c], &deltas[c], hc, ho)
 	b.h[c], b.h[o] = hc, ho
-	if (hc^hc0)|(ho^ho0) >= 1<<(3*histBits) {
+	if d := (hc ^ hc0) | (ho ^ ho0); d >= 1<<(3*histBits) || b.track3 && d >= 1<<(2*histBits) {
 		b.updateThreatRoads(p)
 	}
 	if b.winner == Empty && hc>>(histBits*5)&histMask != 0 {
@@ -198,19 +200,23 @@ func removeStone(code *[1024]uint8, sp *pointSpan, inc uint64) {
 	}
 }
 
-// updateThreatRoads recomputes the threat-road membership of the roads
-// through p. Place and Unplace call it only when N_c[4..6] of either colour
-// changed: every road entering or leaving a 4/5-stone live state changes
-// those fields (own roads only grow, so N_4+N_5+N_6 or Σ n·N_n moves; opponent
-// roads only die), so the common case stays a tight loop.
+// updateThreatRoads recomputes the threat-road (and live 3-stone road)
+// membership of the roads through p. Place and Unplace call it only when
+// N_c[4..6] of either colour changed, or N_c[3..6] on a board that keeps its
+// live 3-stone roads (TrackCross): every road entering or leaving a
+// 4/5-stone (3-stone) live state changes those fields (own roads only grow,
+// so N_4+N_5+N_6 or Σ n·N_n moves; opponent roads only die), so the common
+// case stays a tight loop.
 //
 //go:noinline
 func (b *Board) updateThreatRoads(p Point) {
 	for _, r := range pointRoads[p][:pointRoadN[p]] {
-		t := threatBits(int(b.code[r&1023] & 63))
+		t := roadBits[b.code[r&1023]&63]
 		w, m := r>>6, uint64(1)<<uint(r&63)
 		b.threat[Black][w] = b.threat[Black][w]&^m | m*uint64(t&1)
-		b.threat[White][w] = b.threat[White][w]&^m | m*uint64(t>>1)
+		b.threat[White][w] = b.threat[White][w]&^m | m*uint64(t>>1&1)
+		b.live3[Black][w] = b.live3[Black][w]&^m | m*uint64(t>>2&1)
+		b.live3[White][w] = b.live3[White][w]&^m | m*uint64(t>>3)
 	}
 }
 
@@ -230,7 +236,7 @@ func (b *Board) Unplace() {
 	hc0, ho0 := b.h[c], b.h[o]
 	b.h[Black], b.h[White] = b.undo[b.n][0], b.undo[b.n][1]
 	removeStone(&b.code, &pointSpans[p], codeIncW[c])
-	if (b.h[c]^hc0)|(b.h[o]^ho0) >= 1<<(3*histBits) {
+	if d := (b.h[c] ^ hc0) | (b.h[o] ^ ho0); d >= 1<<(3*histBits) || b.track3 && d >= 1<<(2*histBits) {
 		b.updateThreatRoads(p)
 	}
 	if b.winner != Empty && b.n < b.winAt {

@@ -298,20 +298,50 @@ func refHash(b *Board) uint64 {
 func refThreatRoads(b *Board, c Color) []int {
 	var out []int
 	for r := 0; r < NumRoads; r++ {
-		own, opp := 0, 0
-		for _, p := range roadPoints[r] {
-			switch b.At(p) {
-			case c:
-				own++
-			case c.Opponent():
-				opp++
-			}
-		}
-		if opp == 0 && (own == 4 || own == 5) {
+		if own, opp := refRoadCounts(b, r, c); opp == 0 && (own == 4 || own == 5) {
 			out = append(out, r)
 		}
 	}
 	return out
+}
+
+// refRoadCounts counts c's stones and the other colour's on road r from
+// the cells.
+func refRoadCounts(b *Board, r int, c Color) (own, opp int) {
+	for _, p := range roadPoints[r] {
+		switch b.At(p) {
+		case c:
+			own++
+		case c.Opponent():
+			opp++
+		}
+	}
+	return own, opp
+}
+
+// crowd is a random walk of Place and Unplace that crowds stones together
+// so that long roads occur: stones go inside the span×span window from
+// (lo, lo) until the board holds spread stones (anywhere after; spread 0:
+// always the window), and a third of the steps, or every step above max
+// stones, take the last stone back.
+type crowd struct{ lo, span, spread, max int }
+
+// crowdedStep makes one step of the walk c on b.
+func crowdedStep(rng *rand.Rand, b *Board, c crowd) {
+	if b.Stones() > 0 && (rng.IntN(3) == 0 || b.Stones() > c.max) {
+		b.Unplace()
+		return
+	}
+	for {
+		p := PointAt(c.lo+rng.IntN(c.span), c.lo+rng.IntN(c.span))
+		if c.spread > 0 && b.Stones() > c.spread {
+			p = Point(rng.IntN(NumPoints))
+		}
+		if b.At(p) == Empty {
+			b.Place(p)
+			return
+		}
+	}
 }
 
 // TestIncrementalMatchesScan plays thousands of random Place/Unplace steps,
@@ -327,21 +357,7 @@ func TestIncrementalMatchesScan(t *testing.T) {
 	}
 	maxSix := 0
 	for step := 0; step < steps; step++ {
-		if b.Stones() > 0 && (rng.IntN(3) == 0 || b.Stones() > 120) {
-			b.Unplace()
-		} else {
-			// Pick an empty point inside a 9x9 window to get dense lines.
-			for {
-				p := PointAt(5+rng.IntN(9), 5+rng.IntN(9))
-				if b.Stones() > 70 {
-					p = Point(rng.IntN(NumPoints))
-				}
-				if b.At(p) == Empty {
-					b.Place(p)
-					break
-				}
-			}
-		}
+		crowdedStep(rng, b, crowd{lo: 5, span: 9, spread: 70, max: 120})
 		for _, c := range []Color{Black, White} {
 			inc, ref := b.Histogram(c), b.ScanHistogram(c)
 			if inc != ref {

@@ -15,6 +15,8 @@ package engine
 //     X[4+n] = −N_waiting[n], X[10] = −1 when the waiting side has one
 //     threat, X[11] = −1 when it has two or more; negated when my is the
 //     waiting side.
+//   - cross: the tempo features and X[12] = X_mover, X[13] = −X_waiting
+//     (Board.CrossPoints), negated when my is the waiting side.
 //
 // Texel tuning (spec/tuning.md) fits the genes to game results through
 // these features. w must be valid (NewWeights); my must be Black or White.
@@ -26,7 +28,7 @@ func Features(dst []float64, w Weights, b *Board, my Color) []float64 {
 	dst = dst[:n]
 	clear(dst)
 	sign := 1.0
-	if n == 12 && my != b.ToMove() { // tempo: the mover's view, negated
+	if (n == 12 || n == 14) && my != b.ToMove() { // tempo, cross: the mover's view, negated
 		my, sign = my.Opponent(), -1
 	}
 	hm, he := b.h[my&3], b.h[(3-my)&3]
@@ -52,13 +54,17 @@ func Features(dst []float64, w Weights, b *Board, my Color) []float64 {
 			dst[off+i] = my5[i]
 			dst[off+5+i] = -en5[i]
 		}
-	case 12: // tempo
+	case 12, 14: // tempo, cross
 		for i := range 5 {
 			dst[i] = sign * my5[i]
 			dst[5+i] = -sign * en5[i]
 		}
 		if t := b.Threats(my.Opponent()); t > 0 {
 			dst[9+min(t, 2)] = -sign
+		}
+		if n == 14 {
+			dst[12] = sign * float64(b.CrossPoints(my))
+			dst[13] = -sign * float64(b.CrossPoints(my.Opponent()))
 		}
 	}
 	return dst

@@ -16,6 +16,7 @@ func TestFeaturesReproduceEvaluate(t *testing.T) {
 	checked := map[Schema]int{}
 	setsSeen := [2]int{}
 	threatsSeen := [2]int{} // tempo positions whose waiting side has 1, 2+ threats
+	crossSeen := [2]int{}   // cross positions where the mover, the waiting side has cross points
 	for game := range 40 {
 		b := NewBoard()
 		for b.Stones() < 60+game && !b.Over() {
@@ -24,7 +25,7 @@ func TestFeaturesReproduceEvaluate(t *testing.T) {
 				continue
 			}
 			b.Place(p)
-			for _, s := range []Schema{Symmetric, Asymmetric, Dual, Tempo} {
+			for _, s := range Schemas() {
 				genes := make([]float64, s.NumGenes())
 				for d := range genes {
 					genes[d] = rng.Float64()*2000 - 400
@@ -63,6 +64,13 @@ func TestFeaturesReproduceEvaluate(t *testing.T) {
 						for i := range 2 {
 							if x[10+i] != 0 {
 								threatsSeen[i]++
+							}
+						}
+					}
+					if s == Cross {
+						for i := range 2 {
+							if x[12+i] != 0 {
+								crossSeen[i]++
 							}
 						}
 					}

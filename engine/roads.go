@@ -167,17 +167,27 @@ var deltas [3][64]roadDelta
 
 func codeCounts(code int) (bc, wc int) { return code & 7, code >> 3 }
 
-func threatBits(code int) uint8 {
-	bc, wc := codeCounts(code)
-	var t uint8
-	if wc == 0 && (bc == 4 || bc == 5) {
-		t |= 1
-	}
-	if bc == 0 && (wc == 4 || wc == 5) {
-		t |= 2
+// roadBits[code] classifies a road by its code: bit 0 a live Black road of
+// 4 or 5 stones (a threat road), bit 1 the same for White, bit 2 a live
+// Black road of exactly 3 stones, bit 3 the same for White.
+var roadBits = func() (t [64]uint8) {
+	for code := range t {
+		bc, wc := codeCounts(code)
+		if wc == 0 && (bc == 4 || bc == 5) {
+			t[code] |= 1
+		}
+		if bc == 0 && (wc == 4 || wc == 5) {
+			t[code] |= 2
+		}
+		if wc == 0 && bc == 3 {
+			t[code] |= 4
+		}
+		if bc == 0 && wc == 3 {
+			t[code] |= 8
+		}
 	}
 	return t
-}
+}()
 
 func initRoadTables() {
 	for code := 0; code < 64; code++ {

@@ -47,6 +47,9 @@ func (e *Engine) run(ctx context.Context, b *Board, c Clock, timed bool) Result 
 		ctx = context.Background()
 	}
 	e.board.CopyFrom(b)
+	if e.ev.cross {
+		e.board.TrackCross()
+	}
 	e.seq++
 	e.salt = mix64(e.games<<32 ^ e.seq)
 	e.nodes = 0
@@ -342,7 +345,7 @@ func (e *Engine) node(depth, ply int, alpha, beta float64) float64 {
 		}
 	}
 	if depth <= 0 {
-		return e.static(s) - e.ev.thr[t]
+		return e.static(s) - e.ev.thr[t] + e.crossTerm(s)
 	}
 	key := b.Hash() ^ e.salt
 	ent := &e.tt[key&e.ttMask]

@@ -377,7 +377,8 @@ func (tm *timer) another(d int) bool {
 }
 
 // unit is the evaluator's largest absolute weight (the dual schema's alert
-// threshold excluded, the tempo schema's threat genes included), the scale of FailLowDrop.
+// threshold excluded, the tempo schema's threat genes and the cross schema's
+// cross-point genes included), the scale of FailLowDrop.
 func (e *evaluator) unit() float64 {
 	u := 0.0
 	for _, set := range [...]*[5]float64{&e.my0, &e.en0, &e.my1, &e.en1} {
@@ -388,5 +389,5 @@ func (e *evaluator) unit() float64 {
 	for _, w := range e.thr {
 		u = max(u, math.Abs(w))
 	}
-	return u
+	return max(u, math.Abs(e.xm), math.Abs(e.xw))
 }

@@ -10,7 +10,7 @@ import (
 // Schema names how a weight vector scores roads (spec/evaluation.md).
 type Schema string
 
-// The four schemas.
+// The five schemas.
 const (
 	// Symmetric: Score = Σ_{n=1..5} S[n]·(N_my[n] − N_en[n]); genes S1..S5
 	// (Chen 2010 eq. 3.1; Zhou 2015). S[6] = 10000 is fixed and not scored.
@@ -33,13 +33,21 @@ const (
 	// depths (the leaf's side to move alternates), while this one means the
 	// same at every depth and in Texel's turn-start positions.
 	Tempo Schema = "tempo"
+	// Cross: the tempo score and a term for cross points (Board.CrossPoints:
+	// empty points on one side's live 3-stone roads in two or more
+	// directions): Score = tempo + XM·X_mover − XW·X_waiting; genes M1..M5,
+	// W1..W5, T1, T2, XM, XW. roadtune's own schema, after the crossings of
+	// live threes that Cloudict's evaluation scores. The search adds the
+	// cross term at its leaves only: the single stones of a move are
+	// ordered by the tempo part.
+	Cross Schema = "cross"
 )
 
 // Schemas returns every schema, in the order the docs list them.
-func Schemas() []Schema { return []Schema{Symmetric, Asymmetric, Dual, Tempo} }
+func Schemas() []Schema { return []Schema{Symmetric, Asymmetric, Dual, Tempo, Cross} }
 
-// SchemaNames lists the schemas for messages: "symmetric, asymmetric, dual
-// or tempo".
+// SchemaNames lists the schemas for messages: "symmetric, asymmetric, dual,
+// tempo or cross".
 var SchemaNames = func() string {
 	all := Schemas()
 	names := make([]string, len(all))
@@ -60,7 +68,8 @@ func ParseSchema(s string) (Schema, error) {
 // As returns w as a vector of schema s that evaluates every position as w
 // does (the engine's search scores them identically; Evaluate agrees up to
 // floating-point rounding): a copy of w when s is w's schema; a symmetric S
-// as the asymmetric M = E = S or the tempo M = W = S, T1 = T2 = 0. Other
+// as the asymmetric M = E = S or the tempo M = W = S, T1 = T2 = 0; a
+// symmetric or tempo vector as the cross vector with XM = XW = 0. Other
 // conversions have no exact equivalent and are an error.
 func (w Weights) As(s Schema) (Weights, error) {
 	switch {
@@ -70,12 +79,16 @@ func (w Weights) As(s Schema) (Weights, error) {
 		return NewWeights(s, slices.Concat(w.Genes, w.Genes))
 	case w.Schema == Symmetric && s == Tempo:
 		return NewWeights(s, slices.Concat(w.Genes, w.Genes, []float64{0, 0}))
+	case w.Schema == Symmetric && s == Cross:
+		return NewWeights(s, slices.Concat(w.Genes, w.Genes, []float64{0, 0, 0, 0}))
+	case w.Schema == Tempo && s == Cross:
+		return NewWeights(s, slices.Concat(w.Genes, []float64{0, 0}))
 	}
 	return Weights{}, fmt.Errorf("engine: a %s vector has no %s equivalent", w.Schema, s)
 }
 
 // NumGenes returns the number of tunable genes: symmetric 5, asymmetric 10,
-// dual 21, tempo 12; 0 for an unknown schema.
+// dual 21, tempo 12, cross 14; 0 for an unknown schema.
 func (s Schema) NumGenes() int {
 	switch s {
 	case Symmetric:
@@ -86,6 +99,8 @@ func (s Schema) NumGenes() int {
 		return 21
 	case Tempo:
 		return 12
+	case Cross:
+		return 14
 	}
 	return 0
 }
@@ -93,7 +108,8 @@ func (s Schema) NumGenes() int {
 // GeneNames returns the gene names in vector order: "S1".."S5";
 // "M1".."M5","E1".."E5"; "D.M1".."D.E5","A.M1".."A.E5","alert" (D is set 0,
 // disadvantage/defensive; A is set 1, advantage/attacking);
-// "M1".."M5","W1".."W5","T1","T2". Nil for an unknown schema.
+// "M1".."M5","W1".."W5","T1","T2"; the same and "XM","XW". Nil for an
+// unknown schema.
 func (s Schema) GeneNames() []string {
 	var out []string
 	add := func(prefix string) {
@@ -113,10 +129,13 @@ func (s Schema) GeneNames() []string {
 		add("A.M")
 		add("A.E")
 		out = append(out, "alert")
-	case Tempo:
+	case Tempo, Cross:
 		add("M")
 		add("W")
 		out = append(out, "T1", "T2")
+		if s == Cross {
+			out = append(out, "XM", "XW")
+		}
 	}
 	return out
 }
@@ -170,6 +189,9 @@ type evaluator struct {
 	dual  bool
 	tempo bool       // scores from the side to move's view (Tempo)
 	thr   [3]float64 // tempo: penalty for the waiting side's 0, 1, 2 threats
+	cross bool       // adds xm·X_mover − xw·X_waiting at the leaves (Cross)
+	xm    float64    // cross: weight of the mover's cross points
+	xw    float64    // cross: weight of the waiting side's cross points (subtracted)
 	my0   [5]float64 // set 0 (or the only set): weight of N_my[n+1]
 	en0   [5]float64 // set 0: weight of N_en[n+1] (subtracted)
 	my1   [5]float64 // dual set 1
@@ -194,11 +216,14 @@ func (w Weights) compile() evaluator {
 		copy(e.my1[:], g[10:15])
 		copy(e.en1[:], g[15:20])
 		e.alert = g[20]
-	case Tempo:
+	case Tempo, Cross:
 		e.tempo = true
 		copy(e.my0[:], g[0:5])
 		copy(e.en0[:], g[5:10])
 		e.thr = [3]float64{0, g[10], g[11]}
+		if w.Schema == Cross {
+			e.cross, e.xm, e.xw = true, g[12], g[13]
+		}
 	}
 	return e
 }
@@ -240,10 +265,12 @@ func dualAdvantage(judge, alert float64) bool { return judge > alert }
 //   - tempo: Σ M[n]·N_mover[n] − Σ W[n]·N_waiting[n] − T[t] from the side to
 //     move's view (b.ToMove()), t = min(2, b.Threats(waiting side)), negated
 //     when my is the waiting side.
+//   - cross: the tempo score + XM·X_mover − XW·X_waiting, X = b.CrossPoints,
+//     from the side to move's view as tempo.
 //
 // Six-stone roads are not scored here: a six ends the game and callers check
 // Board.Winner. w must be valid (see NewWeights: the formula is picked by
-// the gene count 5/10/21/12, which NewWeights ties to the schema; any other
+// the gene count 5/10/21/12/14, which NewWeights ties to the schema; any other
 // count scores 0); my must be Black or White.
 func (w Weights) Evaluate(b *Board, my Color) float64 {
 	hm, he := b.h[my&3], b.h[(3-my)&3]
@@ -263,11 +290,14 @@ func (w Weights) Evaluate(b *Board, my Color) float64 {
 			return s0
 		}
 		return ((g[10]*m1 - g[15]*e1) + (g[11]*m2 - g[16]*e2)) + ((g[12]*m3 - g[17]*e3) + (g[13]*m4 - g[18]*e4)) + (g[14]*m5 - g[19]*e5)
-	case 12: // tempo: the engine's own leaf formula (static, leaf)
+	case 12, 14: // tempo, cross: the engine's own leaf formula (static, leaf)
 		e := w.compile()
 		s := b.ToMove()
 		o := s.Opponent()
 		v := e.score(b.h[s&3], b.h[o&3]) - e.thr[min(b.Threats(o), 2)]
+		if e.cross {
+			v += e.xm*float64(b.CrossPoints(s)) - e.xw*float64(b.CrossPoints(o))
+		}
 		if my != s {
 			return -v
 		}

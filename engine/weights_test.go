@@ -201,7 +201,12 @@ func TestSchemas(t *testing.T) {
 func TestAsKeepsTheEvaluation(t *testing.T) {
 	sym := mustWeights(t, Symmetric, -66, 147, 617, 4702, 647)
 	var as []Weights
-	for _, s := range []Schema{Symmetric, Asymmetric, Tempo} {
+	tempo := mustWeights(t, Tempo, -6, 199, 913, 3518, 3515, -2, 133, 377, 656, -572, 2512, 9837)
+	tempoCross, err := tempo.As(Cross)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []Schema{Symmetric, Asymmetric, Tempo, Cross} {
 		w, err := sym.As(s)
 		if err != nil || w.Schema != s || len(w.Genes) != s.NumGenes() {
 			t.Fatalf("As(%s) = %v, %v", s, w, err)
@@ -222,6 +227,11 @@ func TestAsKeepsTheEvaluation(t *testing.T) {
 						}
 					}
 				}
+				for _, my := range []Color{Black, White} {
+					if got, want := tempoCross.Evaluate(b, my), tempo.Evaluate(b, my); got != want {
+						t.Fatalf("tempo as cross at %d stones, %v's view: %v, tempo %v", b.Stones(), my, got, want)
+					}
+				}
 				checked++
 			}
 		}
@@ -230,9 +240,12 @@ func TestAsKeepsTheEvaluation(t *testing.T) {
 		t.Fatalf("only %d positions", checked)
 	}
 	qi := mustWeights(t, Asymmetric, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
-	for _, s := range []Schema{Symmetric, Tempo, Dual} {
+	for _, s := range []Schema{Symmetric, Tempo, Dual, Cross} {
 		if _, err := qi.As(s); err == nil {
 			t.Errorf("asymmetric As(%s) accepted", s)
 		}
+	}
+	if _, err := tempoCross.As(Tempo); err == nil {
+		t.Error("cross As(tempo) accepted: the cross term has no tempo equivalent")
 	}
 }

@@ -32,7 +32,7 @@ import (
 // DefaultConfig and Set keys; Validate before use.
 type Config struct {
 	Method      string `toml:"method"`      // a registered method name (Methods): "ga", "pso"
-	Schema      string `toml:"schema"`      // "symmetric", "asymmetric", "dual" or "tempo"
+	Schema      string `toml:"schema"`      // "symmetric", "asymmetric", "dual", "tempo" or "cross"
 	Seed        int64  `toml:"seed"`        // seeds every random choice of the run; ≥ 0
 	Concurrency int    `toml:"concurrency"` // games played at once; 0 = all cores
 	Name        string `toml:"name"`        // a label for the run, written into provenance
