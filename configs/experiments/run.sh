@@ -3,7 +3,7 @@
 # with `tune` and `arena` only.
 #
 #   configs/experiments/run.sh            all experiments, then collect
-#   configs/experiments/run.sh e1 e4      some of them (e1..e10, e14..e17), then collect
+#   configs/experiments/run.sh e1 e4      some of them (e1..e10, e14..e18), then collect
 #
 # Outputs go to $OUT (default runs/experiments); `collect` copies the small
 # results (reports, summaries, plots, tuned weight files) to docs/experiments.
@@ -210,6 +210,12 @@ e17() {
   run_tune e17-play configs/experiments/tempo-play.toml
 }
 
+# e18: the cross schema refined from roadtune-tempo (its match against
+# Cloudict is in the docs).
+e18() {
+  run_tune e18-cross configs/experiments/cross-refine.toml
+}
+
 # collect copies the small results into $DOCS: no game logs or SGFs.
 collect() {
   local d name
@@ -236,11 +242,11 @@ collect() {
 }
 
 steps=("$@")
-[ ${#steps[@]} -gt 0 ] || steps=(e1 e2 e3 e4 e5 e6 e7 e8 e9 e10 e14 e15 e16 e17)
+[ ${#steps[@]} -gt 0 ] || steps=(e1 e2 e3 e4 e5 e6 e7 e8 e9 e10 e14 e15 e16 e17 e18)
 for s in "${steps[@]}"; do
   case $s in
-    e1|e2|e3|e4|e5|e6|e7|e8|e9|e10|e14|e15|e16|e17|collect) log "== $s"; "$s" ;;
-    *) echo "unknown experiment $s (want e1..e10, e14..e17 or collect)" >&2; exit 2 ;;
+    e1|e2|e3|e4|e5|e6|e7|e8|e9|e10|e14|e15|e16|e17|e18|collect) log "== $s"; "$s" ;;
+    *) echo "unknown experiment $s (want e1..e10, e14..e18 or collect)" >&2; exit 2 ;;
   esac
 done
 [[ " ${steps[*]} " == *" collect "* ]] || collect
