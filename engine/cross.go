@@ -15,13 +15,18 @@ import "math/bits"
 // CopyFrom from a board without it.
 func (b *Board) TrackCross() {
 	b.track3 = true
-	b.live3 = [3][roadWords]uint64{}
+	b.live3 = b.scanLive3()
+}
+
+// scanLive3 finds each colour's live 3-stone roads from the road codes.
+func (b *Board) scanLive3() (live [3][roadWords]uint64) {
 	for r := 0; r < NumRoads; r++ {
 		t := roadBits[b.code[r]&63]
 		w, m := r>>6, uint64(1)<<uint(r&63)
-		b.live3[Black][w] |= m * uint64(t>>2&1)
-		b.live3[White][w] |= m * uint64(t>>3)
+		live[Black][w] |= m * uint64(t>>2&1)
+		live[White][w] |= m * uint64(t>>3)
 	}
+	return live
 }
 
 // CrossPoints returns the number of empty points of b that lie on c's live
@@ -34,14 +39,8 @@ func (b *Board) CrossPoints(c Color) int {
 	if b.track3 {
 		return b.crossPoints(&b.live3[c])
 	}
-	var live [roadWords]uint64
-	bit := uint8(4) << (c - Black)
-	for r := 0; r < NumRoads; r++ {
-		if roadBits[b.code[r]&63]&bit != 0 {
-			live[r>>6] |= 1 << uint(r&63)
-		}
-	}
-	return b.crossPoints(&live)
+	live := b.scanLive3()
+	return b.crossPoints(&live[c])
 }
 
 // crossPoints counts the empty points on the roads of the set live in two

@@ -132,18 +132,7 @@ func (e *Engine) leaf(ply int) float64 {
 			return -(Mate - float64(ply+1))
 		}
 	}
-	return e.static(s) - e.ev.thr[t] + e.crossTerm(s)
-}
-
-// crossTerm is the cross schema's leaf term from s's view (s to move):
-// xm·X_s − xw·X_opponent over the board's tracked live 3-stone roads; 0 for
-// the other schemas.
-func (e *Engine) crossTerm(s Color) float64 {
-	if !e.ev.cross {
-		return 0
-	}
-	b := &e.board
-	return e.ev.xm*float64(b.CrossPoints(s)) - e.ev.xw*float64(b.CrossPoints(s.Opponent()))
+	return e.static(s) - e.ev.thr[t] + e.ev.crossTerm(&e.board, s)
 }
 
 // topSingles scores every candidate point for side s by the evaluation after

@@ -345,7 +345,7 @@ func (e *Engine) node(depth, ply int, alpha, beta float64) float64 {
 		}
 	}
 	if depth <= 0 {
-		return e.static(s) - e.ev.thr[t] + e.crossTerm(s)
+		return e.static(s) - e.ev.thr[t] + e.ev.crossTerm(&e.board, s)
 	}
 	key := b.Hash() ^ e.salt
 	ent := &e.tt[key&e.ttMask]

@@ -228,6 +228,15 @@ func (w Weights) compile() evaluator {
 	return e
 }
 
+// crossTerm is the cross schema's term from s's view (s to move):
+// xm·X_s − xw·X_opponent (Board.CrossPoints); 0 for the other schemas.
+func (e *evaluator) crossTerm(b *Board, s Color) float64 {
+	if !e.cross {
+		return 0
+	}
+	return e.xm*float64(b.CrossPoints(s)) - e.xw*float64(b.CrossPoints(s.Opponent()))
+}
+
 // setScore is Σ my[n]·N_my[n] − Σ en[n]·N_en[n] over n = 1..5 from packed
 // histograms, summed as a tree to keep the dependency chain short.
 func setScore(my, en *[5]float64, hm, he uint64) float64 {
@@ -294,10 +303,7 @@ func (w Weights) Evaluate(b *Board, my Color) float64 {
 		e := w.compile()
 		s := b.ToMove()
 		o := s.Opponent()
-		v := e.score(b.h[s&3], b.h[o&3]) - e.thr[min(b.Threats(o), 2)]
-		if e.cross {
-			v += e.xm*float64(b.CrossPoints(s)) - e.xw*float64(b.CrossPoints(o))
-		}
+		v := e.score(b.h[s&3], b.h[o&3]) - e.thr[min(b.Threats(o), 2)] + e.crossTerm(b, s)
 		if my != s {
 			return -v
 		}
