@@ -126,16 +126,67 @@ func (e *Engine) defend(moves []scoredMove, ts *threatSet, t int) (m scoredMove,
 			break // no new refutation point: no new pair
 		}
 	}
+	if e.set.DefendWide > 0 && t == 0 {
+		return e.defendWide(moves[:k], tried)
+	}
+	return m, false
+}
+
+// defendWide is defend's last resort (Settings.DefendWide) when the
+// opponent has no threat: the best DefendWide pairs of the root's best
+// singles by leaf score, less those checked already (checked, tried), are
+// checked in that order and the first after which the threat search proves
+// no win for the opponent is returned with its leaf score. ok is false when
+// all lose or the budgets run out. (The same for the blocking moves when
+// the opponent has one threat found no further defence in the 2026-11-26
+// positions, so it is left out.)
+func (e *Engine) defendWide(checked, tried []scoredMove) (m scoredMove, ok bool) {
+	b := &e.board
+	pb := &e.plies[0]
+	wide := e.defWide[:0]
+	var scored int64
+	for i := 0; i < pb.nSingles; i++ {
+		a := pb.singles[i].p
+		b.Place(a)
+		for j := i + 1; j < pb.nSingles; j++ {
+			c := pb.singles[j].p
+			pm := Pair(min(a, c), max(a, c))
+			if hasMove(checked, pm) || hasMove(tried, pm) {
+				continue
+			}
+			b.Place(c)
+			v := -e.leaf(1)
+			b.Unplace()
+			scored++
+			wide = pushTop(wide, e.set.DefendWide, scoredMove{pm, v})
+		}
+		b.Unplace()
+	}
+	e.count(scored)
+	e.defWide = wide
+	for _, c := range wide {
+		if e.stop {
+			return m, false
+		}
+		lost, _ := e.opponentWins(c.m)
+		if e.stop {
+			return m, false
+		}
+		if !lost {
+			return c, true
+		}
+	}
 	return m, false
 }
 
 // opponentWins plays m for the side to move and reports whether the
 // opponent then has a win by continuous double threats that the threat
-// search proves within e.defNodes positions (Settings.DefendNodes, more
+// search proves within e.defNodes positions and e.defDepth opponent moves
+// (Settings.DefendNodes and DefendDepth, more
 // when TimeSettings.DefendGrowth deepens the check), with the opponent's
 // first move.
 func (e *Engine) opponentWins(m Move) (bool, Move) {
-	return e.winsAfter(m, e.set.DefendDepth, e.defNodes)
+	return e.winsAfter(m, e.defDepth, e.defNodes)
 }
 
 // winsAfter plays m for the side to move and reports whether the opponent

@@ -211,6 +211,7 @@ func (e *Engine) search() Result {
 	}
 	if e.set.DefendNodes > 0 && !e.stop && !IsMate(res.Score) {
 		e.defNodes = e.set.DefendNodes
+		e.defDepth = e.set.DefendDepth
 		pass := time.Now()
 		if m, ok := e.defend(moves, ts, t); ok {
 			res = Result{Move: m.m, Score: m.s, Depth: res.Depth, Reason: "defend"}
@@ -234,14 +235,16 @@ func (e *Engine) defendDeeper(res Result, moves []scoredMove, ts *threatSet, t i
 	if limit == 0 {
 		limit = 64 * e.set.DefendNodes
 	}
+	maxDepth := max(e.tm.ts.DefendMaxDepth, e.set.DefendDepth)
 	for !e.stop {
 		now := time.Now()
 		took := now.Sub(pass)
-		next := int64(float64(e.defNodes) * g)
-		if next > limit || now.Sub(e.tm.start)+scale(took, g) > e.tm.hard {
+		next := min(int64(float64(e.defNodes)*g), limit)
+		depth := min(e.defDepth+defendDepthStep, maxDepth)
+		if (next == e.defNodes && depth == e.defDepth) || now.Sub(e.tm.start)+scale(took, g) > e.tm.hard {
 			break
 		}
-		e.defNodes, pass = next, now
+		e.defNodes, e.defDepth, pass = next, depth, now
 		// The choice first: the check keeps it if the deeper search finds
 		// no win against it either.
 		for i := range moves {
@@ -261,6 +264,10 @@ func (e *Engine) defendDeeper(res Result, moves []scoredMove, ts *threatSet, t i
 	}
 	return res
 }
+
+// defendDepthStep is how many opponent moves each DefendGrowth pass adds
+// to the defensive check's depth, up to TimeSettings.DefendMaxDepth.
+const defendDepthStep = 2
 
 // toFirst moves moves[i] to the front, the moves before it keeping their
 // order, and returns it.

@@ -405,3 +405,59 @@ func TestShallowDefend(t *testing.T) {
 		t.Errorf("ShallowDefendPlies out of range: %v", err)
 	}
 }
+
+// tempoBaseline is the roadtune-tempo baseline's vector (configs/weights).
+func tempoBaseline(t testing.TB) Weights {
+	return mustWeights(t, Tempo, -6.27383669412527, 199.1742964540098, 912.6663134234168, 3517.8300511231764,
+		3515.2891565635127, -1.977573119467044, 132.78965828243884, 377.29581560777314, 655.7098316636791,
+		-572.4916693965248, 2511.993342896188, 9837.037852965583)
+}
+
+// TestDefendWide: after the opening JJ IGJM and Cloudict's KIKK (game 0
+// of the 2026-11-26 match at depth 3, which roadtune-tempo lost with its
+// first move as White), every root move and every pair through Black's
+// refutations loses to a win by continuous double threats within 10 Black
+// moves. A pair that holds exists (JGKG, a quiet block of Black's row G
+// that ranks past the root list): Settings.DefendWide finds it, and a deep
+// threat search (10 moves, 2,000,000 positions) proves no win after it;
+// without DefendWide the engine plays a move that search proves lost.
+func TestDefendWide(t *testing.T) {
+	b := boardOf(t, "JJ IGJM KIKK")
+	deep := verifier{newEngine(t, tempoBaseline(t), Settings{ThreatSearch: true, ThreatDepth: 10, ThreatNodes: 2000000, TableBits: MinTableBits})}
+	for _, wide := range []int{0, 60} {
+		s := PlaySettings()
+		s.Depth, s.DefendNodes, s.DefendDepth, s.DefendWide = 3, 50000, 10, wide
+		e := newEngine(t, tempoBaseline(t), s)
+		r := e.Search(context.Background(), b)
+		if lost := deep.losesTo(t, b, r.Move); lost != (wide == 0) {
+			t.Errorf("DefendWide %d: %s (%s), lost %t: want lost only without DefendWide", wide, r.Move, r.Reason, lost)
+		}
+	}
+	if err := (Settings{DefendWide: MaxWidth + 1}).Validate(); err == nil || !strings.Contains(err.Error(), "DefendWide") {
+		t.Errorf("DefendWide out of range: %v", err)
+	}
+}
+
+// TestDefendMaxDepth: after JJ HEKI and Cloudict's KKJL (game 60 of the
+// same match), DefendGrowth's deeper passes at the check's 6 opponent
+// moves keep a move that loses in more; with TimeSettings.DefendMaxDepth
+// 10 the passes deepen the check in moves too and play a defence. As in
+// TestDefendGrowth, alpha-beta has a fixed depth and the 5 s clock leaves
+// room for many more passes than needed.
+func TestDefendMaxDepth(t *testing.T) {
+	b := boardOf(t, "JJ HEKI KKJL")
+	deep := verifier{newEngine(t, tempoBaseline(t), Settings{ThreatSearch: true, ThreatDepth: 10, ThreatNodes: 2000000, TableBits: MinTableBits})}
+	for _, d := range []int{0, 10} {
+		s := PlaySettings()
+		s.Depth, s.DefendWide = 3, 60
+		s.Time.DefendMaxDepth = d
+		e := newEngine(t, tempoBaseline(t), s)
+		r := e.SearchClock(context.Background(), b, Clock{Move: 5 * time.Second})
+		if lost := deep.losesTo(t, b, r.Move); lost != (d == 0) {
+			t.Errorf("DefendMaxDepth %d: %s (%s), lost %t: want lost only without it", d, r.Move, r.Reason, lost)
+		}
+	}
+	if err := (Settings{Time: TimeSettings{DefendMaxDepth: 17}}).Validate(); err == nil || !strings.Contains(err.Error(), "Time.DefendMaxDepth") {
+		t.Errorf("DefendMaxDepth out of range: %v", err)
+	}
+}

@@ -77,6 +77,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	vcf := fl.Bool("vcf", def.ThreatSearch, "threat (forced-win) search before alpha-beta")
 	name := fl.String("name", protocol.DefaultName, "engine name for the `name` command (one word)")
 	defend := fl.Int64("defend", def.DefendNodes, "node budget of the defensive check per checked move (the opponent's threat wins after a move); 0 = off")
+	defendWide := fl.Int("defendwide", def.DefendWide, fmt.Sprintf("further pairs the defensive check tries when all its moves lose, 0..%d; 0 = none", engine.MaxWidth))
 	threatDepth := fl.Int("threatdepth", def.ThreatDepth, "the threat search's depth in attacker moves, 1..16 (tune plays 4)")
 	threatNodes := fl.Int64("threatnodes", def.ThreatNodes, "the threat search's budget in positions, 1 or more (tune plays 8000)")
 	moveTime := fl.Duration("movetime", def.MoveTime, "hard stop on every search, e.g. 500ms; 0 = none (results then depend on the machine)")
@@ -107,6 +108,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *defend < 0 {
 		return bad("flag -defend %d: want 0 or more", *defend)
 	}
+	if *defendWide < 0 || *defendWide > engine.MaxWidth {
+		return bad("flag -defendwide %d: want 0..%d", *defendWide, engine.MaxWidth)
+	}
 	if *threatDepth < 1 { // 0 would mean the engine's default, not this flag's
 		return bad("flag -threatdepth %d: want 1 or more", *threatDepth)
 	}
@@ -135,7 +139,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	st := def
 	st.Depth, st.Width, st.ThreatSearch, st.MoveTime, st.DefendNodes = *depth, *width, *vcf, *moveTime, *defend
-	st.ThreatDepth, st.ThreatNodes = *threatDepth, *threatNodes
+	st.ThreatDepth, st.ThreatNodes, st.DefendWide = *threatDepth, *threatNodes, *defendWide
 	var se *engine.SettingsError
 	if err := st.Validate(); errors.As(err, &se) && se.Field == "ThreatDepth" {
 		return bad("flag -threatdepth %s", se.Msg) // the engine's limit

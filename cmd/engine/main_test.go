@@ -68,6 +68,8 @@ func TestRunFlags(t *testing.T) {
 		{args: []string{"-threatdepth", "17"}, code: 2, stderrHas: "flag -threatdepth 17 out of range 1..16"},
 		{args: []string{"-threatdepth", "0"}, code: 2, stderrHas: "flag -threatdepth 0: want 1 or more"},
 		{args: []string{"-threatnodes", "0"}, code: 2, stderrHas: "flag -threatnodes 0: want 1 or more"},
+		{args: []string{"-defendwide", "-1"}, code: 2, stderrHas: "flag -defendwide -1: want 0..100"},
+		{args: []string{"-defendwide", "0", "-depth", "1"}, stdin: "quit\n", code: 0, stderrHas: "depth 1 width 15"},
 		{args: []string{"-threatdepth", "4", "-threatnodes", "8000", "-depth", "1"}, stdin: "quit\n", code: 0, stderrHas: "depth 1 width 15"},
 		// A clock: the depth becomes 12 unless given.
 		{args: []string{"-time", "move 0.05"}, stdin: "print\nquit\n", code: 0, stderrHas: "depth 12 width 15 vcf true time move 0.05\n"},

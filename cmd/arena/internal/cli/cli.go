@@ -98,8 +98,13 @@ sets the key itself:
   settings=default|play  the settings the others start from:
                   engine.DefaultSettings (the default) or PlaySettings
   killers=BOOL history=BOOL blocks=N widths=W0,W1,… partial=BOOL defendgrowth=G
+  shallow=K shallowplies=P shallownodes=N mixed=N threatdepth=N threatnodes=N
+  defendwide=N defendmaxdepth=N
                   its search knobs (engine.Settings.Killers, History,
-                  Blocks, WidthByPly from the root, Time.Partial)
+                  Blocks, WidthByPly from the root, Time.Partial,
+                  Time.DefendGrowth, ShallowDefend, ShallowDefendPlies,
+                  ShallowDefendNodes, ThreatMixed, ThreatDepth, ThreatNodes,
+                  DefendWide, Time.DefendMaxDepth)
   st=SECONDS      a fixed time per move
   tc=[MOVES/]SECONDS[+INC]  a game clock (e.g. tc=60+0.5, tc=40/120)
   timemargin=MS   tolerated overrun before a time forfeit

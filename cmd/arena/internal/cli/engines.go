@@ -22,7 +22,7 @@ var engineKeys = map[string]bool{
 	"weights": false, "depth": false, "width": false, "defend": false,
 	"settings": false, "killers": false, "history": false, "blocks": false, "widths": false, "partial": false,
 	"defendgrowth": false, "shallow": false, "shallownodes": false, "shallowplies": false, "mixed": false,
-	"threatdepth": false, "threatnodes": false,
+	"threatdepth": false, "threatnodes": false, "defendwide": false, "defendmaxdepth": false,
 }
 
 // engineSpec is one -engine (or -each) option list.
@@ -288,6 +288,8 @@ func (s engineSpec) resolve() (playerSpec, error) {
 // root first; 0 = width=), defendgrowth=G (Time.DefendGrowth; 0 = off),
 // shallow=K (ShallowDefend; 0 = off), shallowplies=P (ShallowDefendPlies),
 // shallownodes=N (ShallowDefendNodes), mixed=N (ThreatMixed; 0 = off),
+// defendwide=N (DefendWide; 0 = off), defendmaxdepth=N
+// (Time.DefendMaxDepth; 0 = off),
 // threatdepth=N and threatnodes=N (the attacker's threat search before
 // alpha-beta: ThreatDepth in attacker moves, ThreatNodes in positions; 0
 // = the engine's default). It returns nil when none is given. Errors name
@@ -350,7 +352,7 @@ func (s engineSpec) searchKnobs(external bool) (func(*engine.Settings), error) {
 
 // searchKnobKeys are the search knobs' option keys, in the order they
 // apply.
-var searchKnobKeys = []string{"killers", "history", "partial", "blocks", "widths", "defendgrowth", "shallow", "shallowplies", "shallownodes", "mixed", "threatdepth", "threatnodes"}
+var searchKnobKeys = []string{"killers", "history", "partial", "blocks", "widths", "defendgrowth", "shallow", "shallowplies", "shallownodes", "mixed", "threatdepth", "threatnodes", "defendwide", "defendmaxdepth"}
 
 // boolKnobs and countKnobs set the search knobs that take a boolean or a
 // count ≥ 0.
@@ -361,13 +363,15 @@ var (
 		"partial": func(s *engine.Settings, on bool) { s.Time.Partial = on },
 	}
 	countKnobs = map[string]func(*engine.Settings, int){
-		"blocks":       func(s *engine.Settings, n int) { s.Blocks = n },
-		"shallow":      func(s *engine.Settings, n int) { s.ShallowDefend = n },
-		"shallowplies": func(s *engine.Settings, n int) { s.ShallowDefendPlies = n },
-		"shallownodes": func(s *engine.Settings, n int) { s.ShallowDefendNodes = int64(n) },
-		"mixed":        func(s *engine.Settings, n int) { s.ThreatMixed = n },
-		"threatdepth":  func(s *engine.Settings, n int) { s.ThreatDepth = n },
-		"threatnodes":  func(s *engine.Settings, n int) { s.ThreatNodes = int64(n) },
+		"blocks":         func(s *engine.Settings, n int) { s.Blocks = n },
+		"shallow":        func(s *engine.Settings, n int) { s.ShallowDefend = n },
+		"shallowplies":   func(s *engine.Settings, n int) { s.ShallowDefendPlies = n },
+		"shallownodes":   func(s *engine.Settings, n int) { s.ShallowDefendNodes = int64(n) },
+		"mixed":          func(s *engine.Settings, n int) { s.ThreatMixed = n },
+		"threatdepth":    func(s *engine.Settings, n int) { s.ThreatDepth = n },
+		"threatnodes":    func(s *engine.Settings, n int) { s.ThreatNodes = int64(n) },
+		"defendwide":     func(s *engine.Settings, n int) { s.DefendWide = n },
+		"defendmaxdepth": func(s *engine.Settings, n int) { s.Time.DefendMaxDepth = n },
 	}
 )
 
@@ -385,6 +389,8 @@ func knobsText(s engine.Settings) string {
 		{s.Time.DefendGrowth > 1, fmt.Sprintf("defendgrowth %g", s.Time.DefendGrowth)},
 		{s.ShallowDefend > 0, fmt.Sprintf("shallow defence %d", s.ShallowDefend)},
 		{s.ThreatMixed > 0, fmt.Sprintf("mixed threats %d", s.ThreatMixed)},
+		{s.DefendWide > 0, fmt.Sprintf("wide defence %d", s.DefendWide)},
+		{s.Time.DefendMaxDepth > 0, fmt.Sprintf("defence depth up to %d", s.Time.DefendMaxDepth)},
 		{s.ThreatDepth != def.ThreatDepth || s.ThreatNodes != def.ThreatNodes,
 			fmt.Sprintf("threat search %d moves, %d positions", s.ThreatDepth, s.ThreatNodes)},
 	} {

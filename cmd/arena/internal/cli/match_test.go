@@ -85,7 +85,7 @@ func TestSplitEngineArgs(t *testing.T) {
 		}
 	}
 	// The search knobs of the in-process engine.
-	ks, err := parseSpec([]string{"weights=zhou2015", "settings=play", "killers=0", "history=true", "blocks=2", "widths=15,0,6", "partial=1", "defendgrowth=3", "shallow=4", "shallowplies=3", "shallownodes=500", "mixed=8", "threatdepth=6", "threatnodes=50000"})
+	ks, err := parseSpec([]string{"weights=zhou2015", "settings=play", "killers=0", "history=true", "blocks=2", "widths=15,0,6", "partial=1", "defendgrowth=3", "shallow=4", "shallowplies=3", "shallownodes=500", "mixed=8", "threatdepth=6", "threatnodes=50000", "defendwide=0", "defendmaxdepth=12"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,6 +101,7 @@ func TestSplitEngineArgs(t *testing.T) {
 	want.ShallowDefend, want.ShallowDefendPlies, want.ShallowDefendNodes = 4, 3, 500
 	want.ThreatMixed = 8
 	want.ThreatDepth, want.ThreatNodes = 6, 50000
+	want.DefendWide, want.Time.DefendMaxDepth = 0, 12
 	if got != want {
 		t.Errorf("knobs: %+v, want %+v", got, want)
 	}
