@@ -114,22 +114,37 @@ func BenchmarkSearchDepth4Width20(b *testing.B) {
 
 // BenchmarkSelfPlayGame: zhou2015 against itself at depth 2, width 10 from
 // the suite's 3-stone openings, played to the end (one op = one game).
-func BenchmarkSelfPlayGame(b *testing.B) { benchSelfPlay(b, zhou(b)) }
+func BenchmarkSelfPlayGame(b *testing.B) { benchSelfPlay(b, zhou(b), DefaultSettings()) }
 
 // BenchmarkSelfPlayGameCross: the same games' cost with the cross schema
 // (roadtune-tempo's genes and cross-point weights), which keeps its live
 // 3-stone roads and counts cross points at every leaf.
 func BenchmarkSelfPlayGameCross(b *testing.B) {
-	benchSelfPlay(b, mustWeights(b, Cross, -6, 199, 913, 3518, 3515, -2, 133, 377, 656, -572, 2512, 9837, 1500, 1500))
+	benchSelfPlay(b, mustWeights(b, Cross, -6, 199, 913, 3518, 3515, -2, 133, 377, 656, -572, 2512, 9837, 1500, 1500), DefaultSettings())
 }
 
-func benchSelfPlay(b *testing.B, w Weights) {
+// BenchmarkSelfPlayGamePlay: roadtune-tempo against itself under
+// PlaySettings at a fixed depth 3 (tune's settings = "play"), with the
+// defensive check's DefendWide at 0 and at PlaySettings' 60: what the
+// wide defence costs where it runs, in positions whose checked moves all
+// lose.
+func BenchmarkSelfPlayGamePlay(b *testing.B) {
+	for _, wide := range []int{0, PlaySettings().DefendWide} {
+		b.Run(fmt.Sprintf("wide=%d", wide), func(b *testing.B) {
+			s := PlaySettings()
+			s.Depth, s.DefendWide = 3, wide
+			benchSelfPlay(b, tempoBaseline(b), s)
+		})
+	}
+}
+
+func benchSelfPlay(b *testing.B, w Weights, s Settings) {
 	var openings []string
 	for _, pos := range loadSuite(b) {
 		h := pos.History()
 		openings = append(openings, h[0].String()+" "+Pair(h[1], h[2]).String())
 	}
-	e := newEngine(b, w, DefaultSettings())
+	e := newEngine(b, w, s)
 	board := NewBoard()
 	var turns, nodes int64
 	b.ResetTimer()

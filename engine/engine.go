@@ -253,9 +253,12 @@ func DefaultSettings() Settings {
 // moves to the check's 6, up to 10 (TimeSettings.DefendMaxDepth). Against
 // Cloudict depth 3 with roadtune-tempo (750 games, all 375 openings of the
 // balanced suite, 2026-11-26) they raised the score from 63.1% to 64.7% by
-// a 2 s game clock and from 63.6% to 65.7% by 5 s (roadtune 0.153 s a
-// move, Cloudict 0.176), all of the gain in games as White (113 to 131
-// wins of 375 at 5 s).
+// a 2 s game clock and from 63.6% to 65.7% and 66.5% (two matches) by 5 s
+// (roadtune 0.153 s a move, Cloudict 0.176), all of the gain in games as
+// White (113 to 131 and 133 wins of 375 at 5 s); against depth 2 by 1 s
+// from 67.2% to 68.3%. In self-play they change nothing measurable (+2.3
+// ± 5.8 Elo, 600 games at tc=1); at a fixed depth 3 a self-play game
+// takes 5% longer (BenchmarkSelfPlayGamePlay).
 func PlaySettings() Settings {
 	s := DefaultSettings()
 	s.Width = 15
