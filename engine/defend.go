@@ -141,27 +141,9 @@ func (e *Engine) defend(moves []scoredMove, ts *threatSet, t int) (m scoredMove,
 // the opponent has one threat found no further defence in the 2026-11-26
 // positions, so it is left out.)
 func (e *Engine) defendWide(checked, tried []scoredMove) (m scoredMove, ok bool) {
-	b := &e.board
-	pb := &e.plies[0]
-	wide := e.defWide[:0]
-	var scored int64
-	for i := 0; i < pb.nSingles; i++ {
-		a := pb.singles[i].p
-		b.Place(a)
-		for j := i + 1; j < pb.nSingles; j++ {
-			c := pb.singles[j].p
-			pm := Pair(min(a, c), max(a, c))
-			if hasMove(checked, pm) || hasMove(tried, pm) {
-				continue
-			}
-			b.Place(c)
-			v := -e.leaf(1)
-			b.Unplace()
-			scored++
-			wide = pushTop(wide, e.set.DefendWide, scoredMove{pm, v})
-		}
-		b.Unplace()
-	}
+	wide, scored := e.singlePairs(&e.plies[0], 0, e.defWide[:0], e.set.DefendWide, func(m Move) bool {
+		return hasMove(checked, m) || hasMove(tried, m)
+	})
 	e.count(scored)
 	e.defWide = wide
 	for _, c := range wide {

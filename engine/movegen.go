@@ -207,25 +207,42 @@ func (e *Engine) genMoves(ply int, ts *threatSet, t int) int64 {
 			pb.moves = pushTop(pb.moves, w, scoredMove{m, v})
 		}
 	default:
-		k := e.topSingles(pb, s)
-		for i := 0; i < k; i++ {
-			a := pb.singles[i].p
-			b.Place(a)
-			for j := i + 1; j < k; j++ {
-				c := pb.singles[j].p
-				b.Place(c)
-				v := -e.leaf(ply + 1)
-				b.Unplace()
-				scored++
-				pb.moves = pushTop(pb.moves, w, scoredMove{Pair(min(a, c), max(a, c)), v})
-			}
-			b.Unplace()
-		}
+		e.topSingles(pb, s)
+		pb.moves, scored = e.singlePairs(pb, ply, pb.moves, w, nil)
 	}
 	if e.set.Blocks > 0 && t < 2 {
 		scored += e.addBlocks(ply, ts, t)
 	}
 	return scored
+}
+
+// singlePairs adds to list, kept sorted best first and at most w long,
+// every pair of pb's best singles (pb.singles, from topSingles) that skip
+// (nil: none) does not reject, each scored by leaf() of the position after
+// it from the mover's view (ply: the mover's ply). It returns the list and
+// how many positions it scored.
+func (e *Engine) singlePairs(pb *plyBuf, ply int, list []scoredMove, w int, skip func(Move) bool) ([]scoredMove, int64) {
+	b := &e.board
+	k := pb.nSingles
+	var scored int64
+	for i := 0; i < k; i++ {
+		a := pb.singles[i].p
+		b.Place(a)
+		for j := i + 1; j < k; j++ {
+			c := pb.singles[j].p
+			m := Pair(min(a, c), max(a, c))
+			if skip != nil && skip(m) {
+				continue
+			}
+			b.Place(c)
+			v := -e.leaf(ply + 1)
+			b.Unplace()
+			scored++
+			list = pushTop(list, w, scoredMove{m, v})
+		}
+		b.Unplace()
+	}
+	return list, scored
 }
 
 // Blocking moves (Settings.Blocks): blockPoints empty points of the

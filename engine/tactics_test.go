@@ -413,6 +413,13 @@ func tempoBaseline(t testing.TB) Weights {
 		-572.4916693965248, 2511.993342896188, 9837.037852965583)
 }
 
+// newDeepVerifier is a verifier deeper than newVerifier's (10 attacker
+// moves, 2,000,000 positions), for the wins of 7 to 10 double threats that
+// the wide and deepening defensive checks are about.
+func newDeepVerifier(t testing.TB) verifier {
+	return verifier{newEngine(t, tempoBaseline(t), Settings{ThreatSearch: true, ThreatDepth: 10, ThreatNodes: 2000000, TableBits: MinTableBits})}
+}
+
 // TestDefendWide: after the opening JJ IGJM and Cloudict's KIKK (game 0
 // of the 2026-11-26 match at depth 3, which roadtune-tempo lost with its
 // first move as White), every root move and every pair through Black's
@@ -423,7 +430,7 @@ func tempoBaseline(t testing.TB) Weights {
 // without DefendWide the engine plays a move that search proves lost.
 func TestDefendWide(t *testing.T) {
 	b := boardOf(t, "JJ IGJM KIKK")
-	deep := verifier{newEngine(t, tempoBaseline(t), Settings{ThreatSearch: true, ThreatDepth: 10, ThreatNodes: 2000000, TableBits: MinTableBits})}
+	deep := newDeepVerifier(t)
 	for _, wide := range []int{0, 60} {
 		s := PlaySettings()
 		s.Depth, s.DefendNodes, s.DefendDepth, s.DefendWide = 3, 50000, 10, wide
@@ -446,7 +453,7 @@ func TestDefendWide(t *testing.T) {
 // room for many more passes than needed.
 func TestDefendMaxDepth(t *testing.T) {
 	b := boardOf(t, "JJ HEKI KKJL")
-	deep := verifier{newEngine(t, tempoBaseline(t), Settings{ThreatSearch: true, ThreatDepth: 10, ThreatNodes: 2000000, TableBits: MinTableBits})}
+	deep := newDeepVerifier(t)
 	for _, d := range []int{0, 10} {
 		s := PlaySettings()
 		s.Depth, s.DefendWide = 3, 60
