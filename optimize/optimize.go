@@ -22,6 +22,14 @@ type Match struct {
 	// counts only the games played (spec/tuning.md: sequential tests on
 	// game pairs).
 	WinnerOnly bool
+	// OpeningSet, when > 0, gives the match the openings of that set
+	// instead of its own: every match of a batch with the same OpeningSet
+	// plays the same openings, pair for pair (common random numbers, as a
+	// common-opponent fitness needs: every candidate meets an opponent on
+	// the same openings, so their scores differ by their strength and not
+	// by their draw of openings). 0, the default, draws the match's own
+	// openings by its index in the batch.
+	OpeningSet int `json:",omitempty"`
 }
 
 // Outcome is the result of one match from A's view, counted in games.

@@ -95,6 +95,9 @@ func matchesKey(matches []optimize.Match) string {
 				h.Write(buf[:])
 			}
 		}
+		if m.OpeningSet != 0 { // keys of batches without opening sets stay as they were
+			fmt.Fprintf(h, "set%d", m.OpeningSet)
+		}
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }

@@ -70,8 +70,12 @@ var (
 )
 
 // matchOpeningStream separates the per-match opening draws from other uses
-// of a batch seed ("matchops" in ASCII).
-const matchOpeningStream = 0x6d617463686f7073
+// of a batch seed ("matchops" in ASCII); openingSetStream the draws of the
+// opening sets that matches share (optimize.Match.OpeningSet; "opensets").
+const (
+	matchOpeningStream = 0x6d617463686f7073
+	openingSetStream   = 0x6f70656e73657473
+)
 
 // suite is the batch's opening suite, shuffled by the seed.
 func (r *VectorReferee) suite(seed uint64) ([]tournament.Opening, error) {
@@ -96,12 +100,15 @@ func (r *VectorReferee) suite(seed uint64) ([]tournament.Opening, error) {
 // batch seed and the match index), so a match's openings do not depend on
 // how many matches share its batch.
 func (r *VectorReferee) MatchOpenings(seed uint64, n int) ([][]tournament.Opening, error) {
-	return r.matchOpenings(seed, 0, n)
+	return r.matchOpenings(seed, 0, make([]optimize.Match, n))
 }
 
-// matchOpenings returns the openings of matches [first, first+n) of a
-// batch with this seed, as MatchOpenings does for the whole batch.
-func (r *VectorReferee) matchOpenings(seed uint64, first, n int) ([][]tournament.Opening, error) {
+// matchOpenings returns the openings of matches [first, first+len(ms)) of
+// a batch with this seed, as MatchOpenings does for the whole batch; a
+// match with an OpeningSet k > 0 draws set k's openings instead (a PCG
+// seeded by the batch seed and k), the same for every match of the set.
+func (r *VectorReferee) matchOpenings(seed uint64, first int, ms []optimize.Match) ([][]tournament.Opening, error) {
+	n := len(ms)
 	suite, err := r.suite(seed)
 	if err != nil {
 		return nil, err
@@ -117,6 +124,9 @@ func (r *VectorReferee) matchOpenings(seed uint64, first, n int) ([][]tournament
 			idx[j] = j
 		}
 		rng := rand.New(rand.NewPCG(seed^matchOpeningStream, uint64(first+i)))
+		if k := ms[i].OpeningSet; k > 0 {
+			rng = rand.New(rand.NewPCG(seed^openingSetStream, uint64(k)))
+		}
 		ops := make([]tournament.Opening, pairs)
 		for k := range ops {
 			j := k % len(idx)
@@ -198,7 +208,7 @@ func (r *VectorReferee) run(ctx context.Context, seed uint64, rg Range, matches 
 	if err := rg.check(len(matches)); err != nil {
 		return nil, nil, err
 	}
-	perMatch, err := r.matchOpenings(seed, rg.First, len(matches))
+	perMatch, err := r.matchOpenings(seed, rg.First, matches)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -334,3 +334,57 @@ func TestEarlyStopKeepsTheVerdict(t *testing.T) {
 		t.Errorf("sprt:0,10: %v %v %v", s, on, err)
 	}
 }
+
+// TestOpeningSetsShareOpenings: matches with the same OpeningSet play the
+// same openings pair for pair (common random numbers for a common-opponent
+// fitness), wherever they stand in the batch and whether the batch is
+// played whole or in ranges; matches without one keep their own draws.
+func TestOpeningSetsShareOpenings(t *testing.T) {
+	zhou := []float64{20, 80, 150, 800, 1000}
+	cands := [][]float64{{100, 200, 400, 800, 1000}, {10, 300, 200, 900, 700}, {50, 50, 500, 500, 2000}}
+	var ms []optimize.Match
+	for _, c := range cands {
+		ms = append(ms, optimize.Match{A: c, B: zhou, OpeningSet: 1}, optimize.Match{A: zhou, B: c, OpeningSet: 2})
+	}
+	ms = append(ms, optimize.Match{A: zhou, B: cands[0]}) // its own openings
+	var games []tournament.GameRecord
+	ref := VectorReferee{Schema: engine.Symmetric, Settings: fastSettings(), Pairs: 3, MaxMoves: 30, Concurrency: 2,
+		GameLog: func(g tournament.GameRecord) error { games = append(games, g); return nil }}
+	if _, err := ref.Play(context.Background(), 11, ms); err != nil {
+		t.Fatal(err)
+	}
+	// opening[match][pair] as played.
+	played := make([][]string, len(ms))
+	for i := range played {
+		played[i] = make([]string, 3)
+	}
+	for _, g := range games {
+		played[g.Pair%len(ms)][g.Pair/len(ms)] = g.Opening
+	}
+	for i := range ms {
+		want := played[i%2]
+		if i == len(ms)-1 {
+			if reflect.DeepEqual(played[i], played[0]) || reflect.DeepEqual(played[i], played[1]) {
+				t.Errorf("a match without a set played a set's openings %v", played[i])
+			}
+			continue
+		}
+		if !reflect.DeepEqual(played[i], want) {
+			t.Errorf("match %d (set %d) played %v, set %d's first match %v", i, ms[i].OpeningSet, played[i], ms[i].OpeningSet, want)
+		}
+	}
+	if reflect.DeepEqual(played[0], played[1]) {
+		t.Errorf("sets 1 and 2 drew the same openings %v", played[0])
+	}
+	// A range of the batch plays its matches' sets as the whole batch does.
+	games = nil
+	if _, err := ref.PlayRange(context.Background(), 11, Range{First: 4, Total: len(ms)}, ms[4:6]); err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range games {
+		i, k := g.Pair%len(ms), g.Pair/len(ms)
+		if g.Opening != played[i][k] {
+			t.Errorf("range: match %d pair %d opening %s, whole batch %s", i, k, g.Opening, played[i][k])
+		}
+	}
+}

@@ -15,7 +15,10 @@ import (
 // probability 1/(1+exp((dA−dB)/Temperature)), where dX is the Euclidean
 // distance of X to Target after scaling gene d by 1/Scale[d] (Scale nil means
 // 1). Games are drawn from a PCG seeded by the batch seed and the match
-// index, so the outcomes depend only on seed and matches. Each match lasts
+// index (a match with an OpeningSet k > 0: by the seed and k, so the matches
+// of a set draw the same numbers, as the real referee's share openings and
+// a stronger A then scores at least as well as a weaker one), so the
+// outcomes depend only on seed and matches. Each match lasts
 // 2·Pairs games (Pairs 0 means 1). Games counts the games played.
 type TargetReferee struct {
 	Target      []float64
@@ -51,6 +54,9 @@ func (r *TargetReferee) Play(ctx context.Context, seed uint64, matches []optimiz
 	out := make([]optimize.Outcome, len(matches))
 	for i, m := range matches {
 		rng := rand.New(rand.NewPCG(seed, uint64(i)))
+		if m.OpeningSet > 0 {
+			rng = rand.New(rand.NewPCG(seed^0x6f70656e73657473, uint64(m.OpeningSet)))
+		}
 		pA := 1 / (1 + math.Exp((r.Distance(m.A)-r.Distance(m.B))/temp))
 		for range 2 * pairs {
 			if rng.Float64() < pA {
