@@ -1,0 +1,93 @@
+package optimize
+
+import (
+	"fmt"
+	"math"
+)
+
+// NoiseOptions are the options that the noise-robust forms of the
+// population methods (the GA's and the PSO's "robust" variant, CMA-ES)
+// share, as keys of the method's table. Each is one mechanism against
+// game noise, named in the field's terms:
+//
+//   - Pool: a common-opponent fitness (PoolMatches): every candidate of a
+//     step plays the same opponents on the same openings;
+//   - Norm: a scale-free search space (ScaleTo): road weights mean the
+//     same at any overall scale, so every played vector has this norm;
+//   - Memory: fitness memory (Tally): a surviving vector keeps its games,
+//     weighted by Memory per step;
+//   - RaceBudget, RaceAlpha, RaceRounds: racing for the answer (Race);
+//   - WarmSpread: a warm start around Problem.Start (AroundStart).
+type NoiseOptions struct {
+	// Pool names the opponents of the common-opponent fitness: PoolCentroid
+	// (the population's mean), PoolBest (the run's answer before the
+	// step), baselines or weight files by name (Problem.Opponent).
+	Pool []string `toml:"pool" json:"pool"`
+	// Norm, when > 0, is the Euclidean norm (weight units) every vector is
+	// scaled to before it plays; 0 keeps the scale free.
+	Norm float64 `toml:"norm" json:"norm"`
+	// Memory is the weight a vector's earlier games keep at each new step
+	// (Tally.Decay), in [0, 1]: 1 keeps them all, 0 judges a vector on the
+	// latest step alone. Methods without survivors ignore it.
+	Memory float64 `toml:"memory" json:"memory"`
+	// RaceBudget is the most games the final race may play (0 = no race:
+	// the answer is the method's mean); RaceAlpha its error rate;
+	// RaceRounds the rounds before anything is dropped (RaceConfig).
+	RaceBudget int     `toml:"race_budget" json:"race_budget"`
+	RaceAlpha  float64 `toml:"race_alpha" json:"race_alpha"`
+	RaceRounds int     `toml:"race_rounds" json:"race_rounds"`
+	// RaceCandidates is how many of the best vectors race against the
+	// method's mean (≥ 1).
+	RaceCandidates int `toml:"race_candidates" json:"race_candidates"`
+	// WarmSpread is the spread of a warm start around Problem.Start, as a
+	// fraction of the start's norm (AroundStart); used only with a start.
+	WarmSpread float64 `toml:"warm_spread" json:"warm_spread"`
+}
+
+// DefaultNoiseOptions are the robust forms' defaults: self-play against
+// the population's centroid, no fixed norm, memory 1, a race of the mean
+// and the 4 best over at most 2,000 games at α = 0.05 from 3 rounds, a
+// warm spread of 0.1.
+func DefaultNoiseOptions() NoiseOptions {
+	return NoiseOptions{
+		Pool: []string{PoolCentroid}, Memory: 1,
+		RaceBudget: 2000, RaceAlpha: 0.05, RaceRounds: 3, RaceCandidates: 4,
+		WarmSpread: 0.1,
+	}
+}
+
+// Race is the race's config.
+func (o NoiseOptions) Race() RaceConfig {
+	return RaceConfig{Budget: o.RaceBudget, Alpha: o.RaceAlpha, MinRounds: o.RaceRounds}
+}
+
+// Validate checks the options against p and resolves the pool
+// (ResolvePool): a finite Norm ≥ 0, Memory in [0, 1], RaceCandidates ≥ 1,
+// a race that can decide (RaceConfig.Validate, with the mean and
+// RaceCandidates vectors against the pool, 2·p.Pairs games a match),
+// WarmSpread finite and ≥ 0. Errors are *OptionError naming the key.
+func (o NoiseOptions) Validate(p Problem) ([]PoolEntry, error) {
+	bad := func(key, format string, args ...any) error {
+		return &OptionError{Key: key, Msg: fmt.Sprintf(format, args...)}
+	}
+	pool, err := ResolvePool("pool", o.Pool, p)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case !(o.Norm >= 0) || math.IsInf(o.Norm, 1):
+		return nil, bad("norm", "must be a finite number ≥ 0 (0 = the scale stays free), not %g", o.Norm)
+	case !(o.Memory >= 0 && o.Memory <= 1):
+		return nil, bad("memory", "must be in [0, 1] (1 keeps every earlier game, 0 none), not %g", o.Memory)
+	case o.RaceCandidates < 1:
+		return nil, bad("race_candidates", "must be at least 1 (the best vector races the mean), not %d", o.RaceCandidates)
+	case !(o.WarmSpread >= 0) || math.IsInf(o.WarmSpread, 1):
+		return nil, bad("warm_spread", "must be a finite number ≥ 0, not %g", o.WarmSpread)
+	}
+	if err := o.Race().Validate(o.RaceCandidates+1, len(pool), 2*max(p.Pairs, 1)); err != nil {
+		re := err.(*RaceError)
+		key := map[string]string{"Budget": "race_budget", "Alpha": "race_alpha", "MinRounds": "race_rounds"}[re.Field]
+		return nil, bad(key, "%s", re.Msg)
+	}
+	return pool, nil
+}
