@@ -185,10 +185,15 @@ func runCharts(cfg Config, spec optimize.Spec, recs []optimize.Record) []Chart {
 	for _, c := range spec.Charts {
 		lc := results.LineChart{Title: c.Title, XLabel: unit, YLabel: c.YLabel, Note: c.Note}
 		for i, m := range c.Metrics {
+			if !slices.ContainsFunc(recs, func(r optimize.Record) bool { _, ok := r.Metrics[m]; return ok }) {
+				continue // a metric of another variant of the method (ga's chen2010 and robust)
+			}
 			lc.Series = append(lc.Series, series(c.Label(i), func(r optimize.Record) float64 { return r.Metrics[m] }))
 		}
 		if c.Prefix == "" {
-			out = append(out, Chart{Name: c.Name, Title: c.Title, Chart: lc})
+			if len(lc.Series) > 0 {
+				out = append(out, Chart{Name: c.Name, Title: c.Title, Chart: lc})
+			}
 			continue
 		}
 		for _, set := range sets {

@@ -79,8 +79,9 @@ func TestDefaultConfigIsChenTable48(t *testing.T) {
 		t.Errorf("fitness %q, bounds %v, init [%g, %g], %d generations, %d pairs", c.Fitness, c.Bounds, c.InitLo[4], c.InitHi[4], c.Generations, c.Pairs)
 	}
 	o := DefaultOptions()
-	want := Options{Population: 49, Groups: 7, Generations: 30, Fitness: "improved", Pc1: 0.9, Pc2: 0.6, PmMode: "fixed", Pm: 0.15, Pm1: 0.1, Pm2: 0.001}
-	if o != want {
+	want := Options{Population: 49, Groups: 7, Generations: 30, Fitness: "improved", Pc1: 0.9, Pc2: 0.6, PmMode: "fixed", Pm: 0.15, Pm1: 0.1, Pm2: 0.001,
+		Variant: VariantChen, Crossover: 0.5, Mutation: 0.3, Sigma: 0.2, SigmaEnd: 0.05, NoiseOptions: optimize.DefaultNoiseOptions()}
+	if !reflect.DeepEqual(o, want) {
 		t.Errorf("DefaultOptions %+v, want %+v", o, want)
 	}
 	p := problem(5)

@@ -135,7 +135,7 @@ func TestSpec(t *testing.T) {
 		t.Errorf("spec %+v", Spec)
 	}
 	o, ok := Spec.Options().(*Options)
-	if !ok || *o != DefaultOptions() {
+	if !ok || !reflect.DeepEqual(*o, DefaultOptions()) {
 		t.Fatalf("Spec.Options() = %#v", Spec.Options())
 	}
 	if o2 := Spec.Options().(*Options); o2 == o {
@@ -156,10 +156,23 @@ func TestSpec(t *testing.T) {
 	for k := range rec.Metrics {
 		metrics[k] = true
 	}
+	robust := DefaultOptions()
+	robust.Variant, robust.Population, robust.Generations, robust.RaceBudget = VariantRobust, 8, 1, 0
+	m, err := Spec.New(&robust, optimizetest.Problem(optimizetest.Letters(5)...), rand.NewPCG(1, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err = m.Step(context.Background(), newTarget(100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := range rec.Metrics {
+		metrics[k] = true
+	}
 	for _, ch := range Spec.Charts {
 		for _, m := range ch.Metrics {
 			if !metrics[m] {
-				t.Errorf("chart %s plots %q, which no record has", ch.Name, m)
+				t.Errorf("chart %s plots %q, which no record of either variant has", ch.Name, m)
 			}
 		}
 	}
@@ -298,13 +311,13 @@ func TestForecastEqualsTheGamesPlayed(t *testing.T) {
 	}
 }
 
-// TestStartVectorRefused: the GA draws its whole population; a start
-// vector is refused with a message naming the methods that take one.
+// TestStartVectorRefused: Chen's GA draws its whole population; a start
+// vector is refused with a message naming the variant that takes one.
 func TestStartVectorRefused(t *testing.T) {
 	p := optimize.Problem{Genes: []string{"S1", "S2"}, InitLo: []float64{0, 0}, InitHi: []float64{1, 1}, BoundMode: "off", Pairs: 1, Start: []float64{0.5, 0.5}}
 	err := DefaultOptions().Validate(p)
 	var oe *optimize.OptionError
-	if !errors.As(err, &oe) || oe.Key != "" || oe.Field != "Start" || !strings.Contains(oe.Msg, "single-vector") {
+	if !errors.As(err, &oe) || oe.Key != "" || oe.Field != "Start" || !strings.Contains(oe.Msg, "robust") {
 		t.Errorf("GA with a start vector: %v", err)
 	}
 }
