@@ -3,6 +3,7 @@ package optimize
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // NoiseOptions are the options that the noise-robust forms of the
@@ -39,6 +40,11 @@ type NoiseOptions struct {
 	// RaceCandidates is how many of the best vectors race against the
 	// method's mean (≥ 1).
 	RaceCandidates int `toml:"race_candidates" json:"race_candidates"`
+	// Average is the number of latest steps whose means are averaged into
+	// the answer (Polyak–Ruppert averaging, as texel's average: one step's
+	// mean wanders with the noise of its selection, the average of several
+	// does not); 0 or 1 = the latest step's mean alone.
+	Average int `toml:"average" json:"average"`
 	// WarmSpread is the spread of a warm start around Problem.Start, as a
 	// fraction of the start's norm (AroundStart); used only with a start.
 	WarmSpread float64 `toml:"warm_spread" json:"warm_spread"`
@@ -54,6 +60,30 @@ func DefaultNoiseOptions() NoiseOptions {
 		RaceBudget: 2000, RaceAlpha: 0.05, RaceRounds: 3, RaceCandidates: 4,
 		WarmSpread: 0.1,
 	}
+}
+
+// RaceMeans is the number of means that race besides the RaceCandidates
+// best vectors: the answer (averaged) and the latest step's mean.
+const RaceMeans = 2
+
+// AverageOf returns the Euclidean mean of the latest Average vectors of
+// means (all of them if fewer; the last alone when Average ≤ 1), scaled
+// to Norm.
+func (o NoiseOptions) AverageOf(means [][]float64) []float64 {
+	if len(means) == 0 {
+		return nil
+	}
+	k := min(max(o.Average, 1), len(means))
+	return ScaleTo(Centroid(means[len(means)-k:]), o.Norm)
+}
+
+// Window keeps the latest Average means (at least 1) after appending m.
+func (o NoiseOptions) Window(means [][]float64, m []float64) [][]float64 {
+	means = append(Clone(means), slices.Clone(m))
+	if k := max(o.Average, 1); len(means) > k {
+		means = means[len(means)-k:]
+	}
+	return means
 }
 
 // Race is the race's config.
@@ -83,8 +113,10 @@ func (o NoiseOptions) Validate(p Problem) ([]PoolEntry, error) {
 		return nil, bad("race_candidates", "must be at least 1 (the best vector races the mean), not %d", o.RaceCandidates)
 	case !(o.WarmSpread >= 0) || math.IsInf(o.WarmSpread, 1):
 		return nil, bad("warm_spread", "must be a finite number ≥ 0, not %g", o.WarmSpread)
+	case o.Average < 0:
+		return nil, bad("average", "must be 0 or more (0 or 1 = the latest step's mean), not %d", o.Average)
 	}
-	if err := o.Race().Validate(o.RaceCandidates+1, len(pool), 2*max(p.Pairs, 1)); err != nil {
+	if err := o.Race().Validate(o.RaceCandidates+RaceMeans, len(pool), 2*max(p.Pairs, 1)); err != nil {
 		re := err.(*RaceError)
 		key := map[string]string{"Budget": "race_budget", "Alpha": "race_alpha", "MinRounds": "race_rounds"}[re.Field]
 		return nil, bad(key, "%s", re.Msg)

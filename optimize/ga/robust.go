@@ -95,13 +95,15 @@ func (c RobustConfig) sigmaAt(g int) float64 {
 //  3. the Elite individuals with the best fitness (score fraction; ties:
 //     more games, then population order) survive; the answer is their
 //     gene-wise mean (the mean of the μ parents, not the best noisy
-//     sample: nevergrad's TBPSA, Hellwig & Beyer 2016);
+//     sample: nevergrad's TBPSA, Hellwig & Beyer 2016), averaged over the
+//     latest Noise.Average generations (Polyak–Ruppert averaging);
 //  4. the other children are bred from elite parents drawn uniformly
 //     (truncation selection): uniform crossover with probability Pc,
 //     Gaussian mutation per gene with probability Pm, clamped to the
 //     bounds and scaled to Noise.Norm;
-//  5. after the last generation, the answer races the best RaceCandidates
-//     elites (optimize.Race) when the race is on.
+//  5. after the last generation, the answer (and, when averaged, the
+//     latest elite mean) races the best RaceCandidates elites
+//     (optimize.Race) when the race is on.
 type RobustGA struct {
 	cfg    RobustConfig
 	pcg    *rand.PCG
@@ -109,6 +111,7 @@ type RobustGA struct {
 	tally  []optimize.Tally
 	next   int
 	answer []float64
+	means  [][]float64 // the latest elite means, for Noise.Average
 	games  int
 }
 
@@ -120,8 +123,11 @@ type RobustState struct {
 	Population [][]float64      `json:"population"`
 	Tally      []optimize.Tally `json:"tally"`
 	Answer     []float64        `json:"answer,omitempty"`
-	Games      int              `json:"games"`
-	RNG        []byte           `json:"rng"`
+	// Means are the latest elite means (at most Noise.Average of them),
+	// whose average is the answer.
+	Means [][]float64 `json:"means,omitempty"`
+	Games int         `json:"games"`
+	RNG   []byte      `json:"rng"`
 }
 
 // RobustGeneration is the robust GA's record of one generation, the
@@ -133,8 +139,8 @@ type RobustGeneration struct {
 	Individuals []RobustIndividual `json:"individuals"`
 	// Elite lists the surviving individuals by rank.
 	Elite []int `json:"elite"`
-	// Answer is the elite's mean (or the race's winner on the last
-	// generation).
+	// Answer is the run's answer after the generation: the average of the
+	// latest elite means (or the race's winner on the last generation).
 	Answer []float64 `json:"answer"`
 	// Sigma is the mutation's relative step used to breed the next
 	// generation.
@@ -207,6 +213,14 @@ func RestoreRobust(c RobustConfig, st RobustState) (*RobustGA, error) {
 			return nil, err
 		}
 	}
+	if len(st.Means) > max(c.Noise.Average, 1) || (len(st.Means) == 0) != (st.Next == 0) {
+		return nil, fmt.Errorf("ga: RobustState.Means: has %d means after %d generations, want 1..%d once a generation was evaluated", len(st.Means), st.Next, max(c.Noise.Average, 1))
+	}
+	for i, m := range st.Means {
+		if err := optimize.CheckVector(fmt.Sprintf("ga: RobustState.Means[%d]", i), m, c.Genes); err != nil {
+			return nil, err
+		}
+	}
 	if st.Games < 0 {
 		return nil, fmt.Errorf("ga: RobustState.Games: must be 0 or more, not %d", st.Games)
 	}
@@ -215,7 +229,7 @@ func RestoreRobust(c RobustConfig, st RobustState) (*RobustGA, error) {
 		return nil, fmt.Errorf("ga: RobustState.RNG: %w", err)
 	}
 	return &RobustGA{cfg: c, pcg: pcg, pop: optimize.Clone(st.Population), tally: slices.Clone(st.Tally),
-		next: st.Next, answer: slices.Clone(st.Answer), games: st.Games}, nil
+		next: st.Next, answer: slices.Clone(st.Answer), means: optimize.Clone(st.Means), games: st.Games}, nil
 }
 
 // State returns a deep copy of the run's checkpoint.
@@ -225,7 +239,7 @@ func (g *RobustGA) State() RobustState {
 		panic("ga: PCG.MarshalBinary: " + err.Error()) // never fails (math/rand/v2)
 	}
 	return RobustState{Next: g.next, Population: optimize.Clone(g.pop), Tally: slices.Clone(g.tally),
-		Answer: slices.Clone(g.answer), Games: g.games, RNG: rng}
+		Answer: slices.Clone(g.answer), Means: optimize.Clone(g.means), Games: g.games, RNG: rng}
 }
 
 // MarshalState returns State as JSON (optimize.Method).
@@ -299,7 +313,9 @@ func (g *RobustGA) Step(ctx context.Context, ref optimize.Referee) (optimize.Rec
 	for k, i := range elite {
 		parents[k] = g.pop[i]
 	}
-	answer := optimize.ScaleTo(optimize.Centroid(parents), c.Noise.Norm)
+	eliteMean := optimize.ScaleTo(optimize.Centroid(parents), c.Noise.Norm)
+	means := c.Noise.Window(g.means, eliteMean)
+	answer := c.Noise.AverageOf(means)
 
 	gen := RobustGeneration{Elite: slices.Clone(elite), Sigma: c.sigmaAt(g.next), Seed: seed,
 		Diversity: optimize.PopulationDiversity(g.pop)}
@@ -314,7 +330,11 @@ func (g *RobustGA) Step(ctx context.Context, ref optimize.Referee) (optimize.Rec
 	last := g.next+1 >= c.Generations
 	if last && c.Noise.RaceBudget > 0 {
 		cands := [][]float64{answer}
-		names := []string{"elite mean"}
+		names := []string{"answer"}
+		if c.Noise.Average > 1 {
+			cands = append(cands, eliteMean)
+			names = append(names, "elite mean")
+		}
 		for k := 0; k < min(c.Noise.RaceCandidates, len(elite)); k++ {
 			cands = append(cands, g.pop[elite[k]])
 			names = append(names, fmt.Sprintf("elite %d", k+1))
@@ -364,6 +384,7 @@ func (g *RobustGA) Step(ctx context.Context, ref optimize.Referee) (optimize.Rec
 	*g.pcg = *pcg
 	g.pop, g.tally = next, nextTally
 	g.answer = answer
+	g.means = means
 	g.next++
 	g.games += games
 	return rec, nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -67,7 +68,7 @@ func TestRobustConverges(t *testing.T) {
 // gives the records and state of the uninterrupted run (race included).
 func TestRobustResume(t *testing.T) {
 	o := robustOptions(5)
-	o.Norm, o.Pool = 5000, []string{"centroid", "best"}
+	o.Norm, o.Pool, o.Average = 5000, []string{"centroid", "best"}, 3
 	p := problem(5)
 	whole := newRobust(t, o, p, 3)
 	want := stepAll(t, whole, newTarget(200))
@@ -185,12 +186,13 @@ func TestRobustCommonOpponents(t *testing.T) {
 	if last.Games != 12*2*2+gen.Race.Games {
 		t.Errorf("last generation: %d games, want the evaluation's 48 and the race's %d", last.Games, gen.Race.Games)
 	}
-	elite := gen.Individuals[gen.Elite[gen.Race.Winner-1+boolInt(gen.Race.Winner == 0)]].Genes
 	want := gen.Answer
-	if gen.Race.Winner > 0 && !slices.Equal(m.Best(), elite) {
-		t.Errorf("the race chose elite %d, the answer is %v", gen.Race.Winner, m.Best())
-	}
-	if gen.Race.Winner == 0 {
+	var k int
+	if _, err := fmt.Sscanf(gen.Race.Candidates[gen.Race.Winner], "elite %d", &k); err == nil {
+		if elite := gen.Individuals[gen.Elite[k-1]].Genes; !slices.Equal(m.Best(), elite) {
+			t.Errorf("the race chose elite %d, the answer is %v", k, m.Best())
+		}
+	} else {
 		for _, ind := range gen.Individuals {
 			if slices.Equal(ind.Genes, want) {
 				t.Errorf("the elite mean equals a single sample")
@@ -202,12 +204,6 @@ func TestRobustCommonOpponents(t *testing.T) {
 	}
 }
 
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
 
 // TestRobustWarmStart: with a start vector the first individual is the
 // start (scaled) and the others lie around it.
@@ -248,11 +244,12 @@ func TestRobustOptionLimits(t *testing.T) {
 			{Key: "pool", In: set(func(o *Options) { o.Pool = []string{"best"} }), Out: set(func(o *Options) { o.Pool = []string{"zhou2015"} })},
 			{Key: "norm", In: set(func(o *Options) { o.Norm = 0 }), Out: set(func(o *Options) { o.Norm = -1 })},
 			{Key: "memory", In: set(func(o *Options) { o.Memory = 0 }), Out: set(func(o *Options) { o.Memory = 1.5 })},
-			// 5 racers × 1 opponent × 2 games × 3 rounds = 30 games.
-			{Key: "race_budget", In: set(func(o *Options) { o.RaceBudget = 30 }), Out: set(func(o *Options) { o.RaceBudget = 29 })},
+			// 6 racers (2 means, 4 elites) × 1 opponent × 2 games × 3 rounds = 36 games.
+			{Key: "race_budget", In: set(func(o *Options) { o.RaceBudget = 36 }), Out: set(func(o *Options) { o.RaceBudget = 35 })},
 			{Key: "race_alpha", In: set(func(o *Options) { o.RaceAlpha = 0.5 }), Out: set(func(o *Options) { o.RaceAlpha = 0 })},
 			{Key: "race_rounds", In: set(func(o *Options) { o.RaceRounds = 2 }), Out: set(func(o *Options) { o.RaceRounds = 1 })},
 			{Key: "race_candidates", In: set(func(o *Options) { o.RaceCandidates = 1 }), Out: set(func(o *Options) { o.RaceCandidates = 0 })},
+			{Key: "average", In: set(func(o *Options) { o.Average = 0 }), Out: set(func(o *Options) { o.Average = -1 })},
 			{Key: "warm_spread", In: set(func(o *Options) { o.WarmSpread = 0 }), Out: set(func(o *Options) { o.WarmSpread = -1 })},
 		})
 }
@@ -269,6 +266,7 @@ func TestRobustRestoreChecks(t *testing.T) {
 		"Population": func(s *RobustState) { s.Population = s.Population[1:] },
 		"Tally":      func(s *RobustState) { s.Tally[0].Points = s.Tally[0].Games + 1 },
 		"Answer":     func(s *RobustState) { s.Answer = nil },
+		"Means":      func(s *RobustState) { s.Means = append(s.Means, s.Answer) },
 		"Games":      func(s *RobustState) { s.Games = -1 },
 		"RNG":        func(s *RobustState) { s.RNG = []byte("x") },
 	} {
