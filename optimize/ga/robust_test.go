@@ -204,7 +204,6 @@ func TestRobustCommonOpponents(t *testing.T) {
 	}
 }
 
-
 // TestRobustWarmStart: with a start vector the first individual is the
 // start (scaled) and the others lie around it.
 func TestRobustWarmStart(t *testing.T) {
