@@ -60,7 +60,7 @@ func TestParseErrorsNameFileKeyLine(t *testing.T) {
 		{"syntax", "seed = \n", 1, "seed", ""},
 		{"unknown start vector", "method = \"spsa\"\nstart = \"nosuch.json\"\n", 2, "start", "nosuch.json"},
 		{"start vector of another schema", "method = \"texel\"\nstart = \"qi2018-table3-1\"\n", 2, "start", "asymmetric"},
-		{"start vector for the GA", "\nstart = \"zhou2015\"\n", 2, "start", "single-vector"},
+		{"start vector for the chen2010 GA", "\nstart = \"zhou2015\"\n", 2, "start", "variant = \"robust\""},
 		{"unknown pool opponent", "method = \"spsa\"\n[spsa]\nopponents = [\"self\", \"zhou2016\"]\n", 3, "spsa.opponents", "entry 2, \"zhou2016\""},
 		{"pool opponent of another schema", "method = \"spsa\"\n[spsa]\n\nopponents = [\"qi2018-table3-1\"]\n", 4, "spsa.opponents", "asymmetric vector"},
 		{"empty pool entry", "method = \"spsa\"\n[spsa]\nopponents = [\"\"]\n", 3, "spsa.opponents", "empty"},
