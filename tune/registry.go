@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/roadtune/roadtune/optimize"
+	"github.com/roadtune/roadtune/optimize/cmaes"
 	"github.com/roadtune/roadtune/optimize/ga"
 	"github.com/roadtune/roadtune/optimize/pso"
 	"github.com/roadtune/roadtune/optimize/spsa"
@@ -21,6 +22,7 @@ func init() {
 	Register(pso.Spec)
 	Register(spsa.Spec)
 	Register(texel.Spec)
+	Register(cmaes.Spec)
 }
 
 // Register makes a method available to configs under spec.Name (its options

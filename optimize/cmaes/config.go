@@ -1,0 +1,247 @@
+package cmaes
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/roadtune/roadtune/optimize"
+)
+
+// Config is the algorithm's settings, every automatic value resolved
+// (Options.Config makes one from the [cmaes] table and the Problem).
+type Config struct {
+	// Genes names the genes in the schema's order; its length is n.
+	Genes []string
+	// InitLo, InitHi give each gene's range for the uniform initial mean
+	// and, through their mean width, σ0.
+	InitLo, InitHi []float64
+	// Bounds are the per-gene limits candidates and the mean are clamped
+	// to; nil means none (the bound mode "off").
+	Bounds *optimize.Bounds
+	// BoundMode is the problem's: "off", "clamp" or "reflect" (CMA-ES
+	// clamps in both of the latter).
+	BoundMode string
+	// Generations is the budget, at least 1.
+	Generations int
+	// Lambda is λ, the candidates a generation, at least 4.
+	Lambda int
+	// Sigma is σ0 of a random start as a fraction of the mean initial
+	// range, > 0.
+	Sigma float64
+	// NoiseHandling turns on UH-CMA-ES's re-evaluation and treatment.
+	NoiseHandling bool
+	// MaxRepeats caps the repeats, at least 1.
+	MaxRepeats int
+	// AlphaSigma is α_σ ≥ 1, σ's factor when the rank-change measure s > 0.
+	AlphaSigma float64
+	// Pool is the resolved pool of opponents (optimize.ResolvePool).
+	Pool []optimize.PoolEntry
+	// Norm, when > 0, is the Euclidean norm of every played vector and of
+	// the mean.
+	Norm float64
+	// Race is the final race (Budget 0: none) and RaceCandidates how many
+	// of the last generation's best race the mean.
+	Race           optimize.RaceConfig
+	RaceCandidates int
+	// Average is the number of latest means averaged into the answer
+	// (optimize.NoiseOptions.AverageOf); 0 or 1 = the latest mean.
+	Average int
+	// WarmSpread gives σ0 = WarmSpread·‖m0‖/√n with a Start.
+	WarmSpread float64
+	// Start, when not nil, is the initial mean instead of the uniform draw.
+	Start []float64
+	// Pairs is the game pairs of a match, for Forecast and the race's
+	// planning (the referee decides); 0 means 1.
+	Pairs int
+}
+
+// pairs is Pairs with 0 read as 1.
+func (c Config) pairs() int { return max(c.Pairs, 1) }
+
+// bounded reports whether candidates and the mean are clamped.
+func (c Config) bounded() bool { return c.BoundMode != "off" && c.Bounds != nil }
+
+// reevaluations is λ_reev, the candidates played twice a generation:
+// 2 + ⌊λ/20⌋ (pycma's NoiseHandler count, floored), at most λ; 0 without
+// noise handling.
+func (c Config) reevaluations() int {
+	if !c.NoiseHandling {
+		return 0
+	}
+	return min(2+c.Lambda/20, c.Lambda)
+}
+
+// raceCandidates is the number of the generation's best candidates that
+// race the answer.
+func (c Config) raceCandidates() int { return min(c.RaceCandidates, c.Lambda) }
+
+// raceField is the number of vectors in the final race: the answer, the
+// latest mean when the answer is an average of several, and the best
+// candidates.
+func (c Config) raceField() int {
+	if c.Average > 1 {
+		return 2 + c.raceCandidates()
+	}
+	return 1 + c.raceCandidates()
+}
+
+// noise is the shared options' averaging, for AverageOf and Window.
+func (c Config) noise() optimize.NoiseOptions {
+	return optimize.NoiseOptions{Average: c.Average, Norm: c.Norm}
+}
+
+// generationGames is the games of a generation at r repeats:
+// (λ + λ_reev)·|pool|·r·2·Pairs.
+func (c Config) generationGames(r int) int {
+	return (c.Lambda + c.reevaluations()) * len(c.Pool) * r * 2 * c.pairs()
+}
+
+// place puts a vector where it plays: clamped to the bounds (unless the
+// mode is "off"), then scaled to Norm (when > 0), in place.
+func (c Config) place(x []float64) []float64 {
+	if c.bounded() {
+		c.Bounds.Clamp(x)
+	}
+	if c.Norm > 0 {
+		optimize.ScaleTo(x, c.Norm)
+	}
+	return x
+}
+
+// clone deep-copies the slices so a run is not affected by later changes
+// to the caller's Config.
+func (c Config) clone() Config {
+	c.Genes = slices.Clone(c.Genes)
+	c.InitLo, c.InitHi = slices.Clone(c.InitLo), slices.Clone(c.InitHi)
+	c.Start = slices.Clone(c.Start)
+	c.Pool = slices.Clone(c.Pool)
+	for i := range c.Pool {
+		c.Pool[i].Genes = slices.Clone(c.Pool[i].Genes)
+	}
+	if c.Bounds != nil {
+		c.Bounds = &optimize.Bounds{Lo: slices.Clone(c.Bounds.Lo), Hi: slices.Clone(c.Bounds.Hi)}
+	}
+	return c
+}
+
+// Validate checks the settings; errors name the field, e.g.
+// "cmaes: config field Lambda: ...".
+func (c Config) Validate() error {
+	bad := func(field, format string, args ...any) error {
+		return fmt.Errorf("cmaes: config field %s: %s", field, fmt.Sprintf(format, args...))
+	}
+	n := len(c.Genes)
+	if n == 0 {
+		return bad("Genes", "no genes")
+	}
+	if len(c.InitLo) != n || len(c.InitHi) != n {
+		return bad("InitLo", "InitLo and InitHi have %d and %d genes, want %d", len(c.InitLo), len(c.InitHi), n)
+	}
+	for d := range n {
+		if lo, hi := c.InitLo[d], c.InitHi[d]; !finite(lo) || !finite(hi) || lo > hi {
+			return bad(fmt.Sprintf("InitLo[%d]", d), "range [%g, %g] must be finite with InitLo ≤ InitHi", lo, hi)
+		}
+	}
+	switch c.BoundMode {
+	case "off", "clamp", "reflect":
+	default:
+		return bad("BoundMode", "must be \"off\", \"clamp\" or \"reflect\", not %q", c.BoundMode)
+	}
+	if c.BoundMode != "off" && c.Bounds == nil {
+		return bad("Bounds", "required when BoundMode is %q", c.BoundMode)
+	}
+	if err := c.Bounds.Validate(n); err != nil {
+		return bad("Bounds", "%v", err)
+	}
+	if c.Start != nil {
+		if err := optimize.CheckVector("cmaes: config field Start", c.Start, n); err != nil {
+			return err
+		}
+		if optimize.Norm(c.Start) == 0 {
+			return bad("Start", "the zero vector gives σ0 = 0")
+		}
+		if !(c.WarmSpread > 0) || !finite(c.WarmSpread) {
+			return bad("WarmSpread", "must be a finite number > 0 with a Start, not %g", c.WarmSpread)
+		}
+	} else if meanRange(c.InitLo, c.InitHi) <= 0 {
+		return bad("InitLo", "the initial range is empty in every gene, so σ0 would be 0")
+	}
+	switch {
+	case c.Generations < 1:
+		return bad("Generations", "must be at least 1, not %d", c.Generations)
+	case c.Lambda < 4:
+		return bad("Lambda", "CMA-ES needs at least 4 candidates a generation, not %d", c.Lambda)
+	case !finite(c.Sigma) || c.Sigma <= 0:
+		return bad("Sigma", "must be a finite number > 0, not %g", c.Sigma)
+	case c.MaxRepeats < 1:
+		return bad("MaxRepeats", "must be at least 1, not %d", c.MaxRepeats)
+	case !finite(c.AlphaSigma) || c.AlphaSigma < 1:
+		return bad("AlphaSigma", "must be a finite number ≥ 1, not %g", c.AlphaSigma)
+	case len(c.Pool) == 0:
+		return bad("Pool", "no opponents")
+	case !finite(c.Norm) || c.Norm < 0:
+		return bad("Norm", "must be a finite number ≥ 0, not %g", c.Norm)
+	case c.RaceCandidates < 1:
+		return bad("RaceCandidates", "must be at least 1, not %d", c.RaceCandidates)
+	case c.Average < 0:
+		return bad("Average", "must be 0 or more, not %d", c.Average)
+	case c.Pairs < 0:
+		return bad("Pairs", "must be 0 (one pair) or more, not %d", c.Pairs)
+	}
+	for i, e := range c.Pool {
+		if e.Own() {
+			continue
+		}
+		if err := optimize.CheckVector(fmt.Sprintf("opponent %q", e.Name), e.Genes, n); err != nil {
+			return bad(fmt.Sprintf("Pool[%d]", i), "%v", err)
+		}
+	}
+	if err := c.Race.Validate(optimize.RaceMeans+c.RaceCandidates, len(c.Pool), 2*c.pairs()); err != nil {
+		return bad("Race", "%v", err)
+	}
+	return nil
+}
+
+// params are the strategy's constants for n genes and λ candidates
+// (Hansen 2016, Table 1, positive weights only).
+type params struct {
+	n, lambda, mu int
+	// w are the μ recombination weights, decreasing, summing to 1.
+	w []float64
+	// mueff is μ_eff = 1/Σw_i².
+	mueff float64
+	// cs, ds: CSA's learning rate c_σ and damping d_σ.
+	cs, ds float64
+	// cc, c1, cmu: the rates of the path p_c, of the rank-one and of the
+	// rank-μ update.
+	cc, c1, cmu float64
+	// chiN is E‖N(0, I)‖ ≈ √n·(1 − 1/(4n) + 1/(21n²)).
+	chiN float64
+}
+
+// strategy returns the tutorial's default constants for c's genes and λ.
+func (c Config) strategy() params {
+	n, lambda := len(c.Genes), c.Lambda
+	mu := lambda / 2
+	p := params{n: n, lambda: lambda, mu: mu, w: make([]float64, mu)}
+	sum, sq := 0.0, 0.0
+	for i := range mu {
+		p.w[i] = math.Log(float64(lambda+1)/2) - math.Log(float64(i+1))
+		sum += p.w[i]
+	}
+	for i := range p.w {
+		p.w[i] /= sum
+		sq += p.w[i] * p.w[i]
+	}
+	p.mueff = 1 / sq
+	nf := float64(n)
+	p.cs = (p.mueff + 2) / (nf + p.mueff + 5)
+	p.ds = 1 + 2*math.Max(0, math.Sqrt((p.mueff-1)/(nf+1))-1) + p.cs
+	p.cc = (4 + p.mueff/nf) / (nf + 4 + 2*p.mueff/nf)
+	const alphaCov = 2
+	p.c1 = alphaCov / ((nf+1.3)*(nf+1.3) + p.mueff)
+	p.cmu = math.Min(1-p.c1, alphaCov*(p.mueff-2+1/p.mueff)/((nf+2)*(nf+2)+alphaCov*p.mueff/2))
+	p.chiN = math.Sqrt(nf) * (1 - 1/(4*nf) + 1/(21*nf*nf))
+	return p
+}

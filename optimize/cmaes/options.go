@@ -1,0 +1,227 @@
+package cmaes
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/roadtune/roadtune/optimize"
+)
+
+// The defaults of the [cmaes] table.
+const (
+	DefaultGenerations = 100
+	DefaultSigma       = 0.3 // σ0 as a fraction of the mean initial range
+	DefaultMaxRepeats  = 4
+	// Theta is θ of the rank-change limits Δlim (Hansen et al. 2009:
+	// 0.2; pycma uses 0.5).
+	Theta = 0.2
+)
+
+// Options is the [cmaes] table of a tuning config. Options.Config adds
+// what the optimize.Problem knows (genes, ranges, bounds and their mode,
+// the start, pairs a match) and resolves the automatic values.
+type Options struct {
+	// Generations is the budget of generations.
+	Generations int `toml:"generations" json:"generations"`
+	// Lambda is λ, the candidates a generation (≥ 4); 0 means the
+	// tutorial's default 4 + ⌊3 ln n⌋ for n genes (Hansen 2016, Table 1).
+	// μ is ⌊λ/2⌋.
+	Lambda int `toml:"lambda" json:"lambda"`
+	// Sigma gives σ0 of a random start as a fraction of the mean over
+	// genes of InitHi − InitLo (a start uses warm_spread instead).
+	Sigma float64 `toml:"sigma" json:"sigma"`
+	// NoiseHandling turns on UH-CMA-ES (Hansen et al. 2009): a few
+	// candidates are re-evaluated each generation, and when the rank-change
+	// measure s says noise dominates, σ grows by alpha_sigma and the
+	// repeats double (up to max_repeats).
+	NoiseHandling bool `toml:"noise_handling" json:"noise_handling"`
+	// MaxRepeats caps the repeats r: a candidate plays each opponent of
+	// the pool in r matches, each on openings of its own (≥ 1).
+	MaxRepeats int `toml:"max_repeats" json:"max_repeats"`
+	// AlphaSigma is α_σ, the factor σ grows by when s > 0 (≥ 1); 0 means
+	// 1 + 2/(n + 10), pycma NoiseHandler's default.
+	AlphaSigma float64 `toml:"alpha_sigma" json:"alpha_sigma"`
+	// NoiseOptions are the shared noise mechanisms (optimize.NoiseOptions),
+	// keys of [cmaes] as well: pool, norm, race_budget, race_alpha,
+	// race_rounds, race_candidates, average, warm_spread. memory is
+	// unused: CMA-ES keeps no vectors from one generation to the next.
+	optimize.NoiseOptions
+}
+
+// DefaultOptions are 100 generations, λ automatic, σ0 0.3 of the initial
+// range, noise handling on with at most 4 repeats and the default α_σ,
+// and optimize.DefaultNoiseOptions (the centroid as the pool, a race of
+// the mean and the 4 best over at most 2,000 games).
+func DefaultOptions() Options {
+	return Options{
+		Generations:   DefaultGenerations,
+		Sigma:         DefaultSigma,
+		NoiseHandling: true,
+		MaxRepeats:    DefaultMaxRepeats,
+		NoiseOptions:  optimize.DefaultNoiseOptions(),
+	}
+}
+
+// DefaultLambda is the tutorial's population size for n genes,
+// 4 + ⌊3 ln n⌋ (Hansen 2016, Table 1).
+func DefaultLambda(n int) int { return 4 + int(math.Floor(3*math.Log(float64(max(n, 1))))) }
+
+// DefaultAlphaSigma is α_σ for n genes, 1 + 2/(n + 10).
+func DefaultAlphaSigma(n int) float64 { return 1 + 2/float64(n+10) }
+
+// Config is the Config for o and p: the problem's genes, ranges, bounds
+// (copied; nil with the bound mode "off"), start and pairs; λ and α_σ
+// resolved (0 = their defaults for n genes); the pool resolved through
+// p.Opponent. It does not validate; Options.Validate does.
+func (o Options) Config(p optimize.Problem) Config {
+	n := len(p.Genes)
+	c := Config{
+		Genes:          slices.Clone(p.Genes),
+		InitLo:         slices.Clone(p.InitLo),
+		InitHi:         slices.Clone(p.InitHi),
+		BoundMode:      p.BoundMode,
+		Generations:    o.Generations,
+		Lambda:         o.Lambda,
+		Sigma:          o.Sigma,
+		NoiseHandling:  o.NoiseHandling,
+		MaxRepeats:     o.MaxRepeats,
+		AlphaSigma:     o.AlphaSigma,
+		Norm:           o.Norm,
+		Race:           o.Race(),
+		RaceCandidates: o.RaceCandidates,
+		Average:        o.Average,
+		WarmSpread:     o.WarmSpread,
+		Start:          slices.Clone(p.Start),
+		Pairs:          p.Pairs,
+	}
+	c.Pool, _ = optimize.ResolvePool("pool", o.Pool, p) // Validate reports its error
+	if c.Lambda == 0 {
+		c.Lambda = DefaultLambda(n)
+	}
+	if c.AlphaSigma == 0 {
+		c.AlphaSigma = DefaultAlphaSigma(n)
+	}
+	if p.BoundMode != "off" && p.Bounds != nil {
+		c.Bounds = &optimize.Bounds{Lo: slices.Clone(p.Bounds.Lo), Hi: slices.Clone(p.Bounds.Hi)}
+	}
+	return c
+}
+
+// Validate checks o against p, every option up front: generations ≥ 1;
+// lambda 0 or ≥ 4; sigma finite and > 0; max_repeats ≥ 1; alpha_sigma 0
+// or finite and ≥ 1; the shared noise options (optimize.NoiseOptions.Validate:
+// the pool, norm, memory, the race, warm_spread); with a start, a
+// warm_spread > 0. Then the problem: p.Validate, a start that is not the
+// zero vector, an initial range that is not empty everywhere (σ0 > 0).
+// The error is an *optimize.OptionError whose Key is the option at fault,
+// or "" for the problem (Field "Start" for its start).
+func (o Options) Validate(p optimize.Problem) error {
+	bad := func(key, format string, args ...any) error {
+		return &optimize.OptionError{Key: key, Msg: fmt.Sprintf(format, args...)}
+	}
+	switch {
+	case o.Generations < 1:
+		return bad("generations", "must be at least 1, not %d", o.Generations)
+	case o.Lambda != 0 && o.Lambda < 4:
+		return bad("lambda", "CMA-ES needs at least 4 candidates a generation, not %d (0 = 4 + ⌊3 ln n⌋)", o.Lambda)
+	case !finite(o.Sigma) || o.Sigma <= 0:
+		return bad("sigma", "must be a finite number > 0 (σ0 as a fraction of the initial range), not %g", o.Sigma)
+	case o.MaxRepeats < 1:
+		return bad("max_repeats", "must be at least 1 (one match per opponent), not %d", o.MaxRepeats)
+	case o.AlphaSigma != 0 && !(finite(o.AlphaSigma) && o.AlphaSigma >= 1):
+		return bad("alpha_sigma", "must be 0 (1 + 2/(n + 10)) or a finite number ≥ 1, not %g", o.AlphaSigma)
+	}
+	if _, err := o.NoiseOptions.Validate(p); err != nil {
+		return err
+	}
+	if err := p.Validate(); err != nil {
+		return &optimize.OptionError{Msg: err.Error()}
+	}
+	if p.Start != nil {
+		if !(o.WarmSpread > 0) {
+			return bad("warm_spread", "must be > 0 with a start vector: σ0 = warm_spread·‖start‖/√n, and 0 would not search")
+		}
+		if optimize.Norm(p.Start) == 0 {
+			return &optimize.OptionError{Field: "Start", Msg: "the problem's start vector is zero: CMA-ES spreads its first generation by the start's norm"}
+		}
+	} else if meanRange(p.InitLo, p.InitHi) <= 0 {
+		return &optimize.OptionError{Msg: "the problem's initial range is empty in every gene: σ0 = sigma × the mean range would be 0"}
+	}
+	if err := o.Config(p).Validate(); err != nil {
+		return &optimize.OptionError{Msg: fmt.Sprintf("from the problem: %v", err)}
+	}
+	return nil
+}
+
+// Spec describes CMA-ES to a job runner: options from the [cmaes] table,
+// one step a generation, the budget in "generations".
+var Spec = optimize.Typed[Options, Config, State, *CMAES]{
+	Defaults: DefaultOptions,
+	Validate: Options.Validate,
+	Config:   Options.Config,
+	New:      New,
+	Restore:  Restore,
+	Describe: describe,
+}.Spec(optimize.Spec{
+	Name:      "cmaes",
+	Unit:      "generation",
+	About:     "CMA-ES with uncertainty handling (Hansen 2016; Hansen et al. 2009)",
+	BudgetKey: "generations",
+	Charts: []optimize.Chart{
+		{Name: "fitness", Title: "CMA-ES: score of the generation's candidates against the pool", YLabel: "score fraction",
+			Metrics: []string{"fitness", "fitness_mean"},
+			Labels:  []string{"best candidate's score", "mean candidate score"},
+			Note:    "A generation's fitness is relative to its pool (the centroid is the generation's own mean), so generations are not comparable on this scale."},
+		{Name: "sigma", Title: "CMA-ES: step size σ", YLabel: "σ (weight units)",
+			Metrics: []string{"sigma"}, Labels: []string{"step size σ"},
+			Note: "σ is the standard deviation of the candidates' distribution along its longest axis (C is normalised to a largest eigenvalue of 1)."},
+		{Name: "noise", Title: "CMA-ES: uncertainty handling", YLabel: "s (ranks), repeats",
+			Metrics: []string{"noise_s", "repeats"},
+			Labels:  []string{"rank-change measure s", "repeats per opponent"},
+			Note:    "s > 0: re-evaluation reorders the candidates more than noise-free ranks would; σ then grows and the repeats double."},
+	},
+})
+
+// describe says what the options set; the genes are the Problem's.
+func describe(o Options) string {
+	lambda := "λ 4 + ⌊3 ln n⌋"
+	if o.Lambda != 0 {
+		lambda = fmt.Sprintf("λ %d", o.Lambda)
+	}
+	noise := "no noise handling"
+	if o.NoiseHandling {
+		a := "α_σ 1 + 2/(n + 10)"
+		if o.AlphaSigma != 0 {
+			a = fmt.Sprintf("α_σ %g", o.AlphaSigma)
+		}
+		noise = fmt.Sprintf("noise handling (repeats ≤ %d, %s)", o.MaxRepeats, a)
+	}
+	extra := ""
+	if o.Norm > 0 {
+		extra += fmt.Sprintf(", norm %g", o.Norm)
+	}
+	if o.Average > 1 {
+		extra += fmt.Sprintf(", the answer the average of the latest %d means", o.Average)
+	}
+	if o.RaceBudget > 0 {
+		extra += fmt.Sprintf(", a race of the answer and the %d best over ≤ %d games", o.RaceCandidates, o.RaceBudget)
+	}
+	return fmt.Sprintf("CMA-ES, %d generations, %s, σ0 %g of the range, %s, pool %s%s",
+		o.Generations, lambda, o.Sigma, noise, strings.Join(o.Pool, ", "), extra)
+}
+
+// meanRange is the mean over genes of hi − lo (0 for no genes).
+func meanRange(lo, hi []float64) float64 {
+	if len(lo) == 0 || len(lo) != len(hi) {
+		return 0
+	}
+	s := 0.0
+	for d := range lo {
+		s += hi[d] - lo[d]
+	}
+	return s / float64(len(lo))
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
