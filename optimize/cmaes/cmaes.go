@@ -31,6 +31,7 @@ type core struct {
 	gen     int
 	mean    []float64
 	sigma   float64
+	sigma0  float64 // σ0, for Config.MaxSigma
 	c       [][]float64
 	ps, pc  []float64
 	repeats int
@@ -76,7 +77,7 @@ func New(c Config, rng *rand.PCG) (*CMAES, error) {
 		return nil, fmt.Errorf("cmaes: New: σ0 is %g, want a finite number > 0", sigma)
 	}
 	s.st = core{
-		mean: m, sigma: sigma, c: identity(n),
+		mean: m, sigma: sigma, sigma0: sigma, c: identity(n),
 		ps: make([]float64, n), pc: make([]float64, n),
 		repeats: 1, answer: slices.Clone(m),
 	}
@@ -86,7 +87,7 @@ func New(c Config, rng *rand.PCG) (*CMAES, error) {
 // Restore continues a run from st (from State, possibly through JSON)
 // under c, which should be the Config of the run. It checks the RNG, that
 // Generation lies in [0, Generations], Games ≥ 0, Repeats in
-// [1, MaxRepeats], Sigma finite and > 0, at most Generation Means, and
+// [1, MaxRepeats], Sigma and Sigma0 finite and > 0, at most Generation Means, and
 // the shapes and finiteness of Mean, PSigma, PC, Answer, Means and C,
 // which must also be symmetric and positive definite. Errors name the State field ("cmaes: Restore: state
 // field C: …"), or are Config.Validate's.
@@ -110,6 +111,8 @@ func Restore(c Config, st State) (*CMAES, error) {
 		return nil, fmt.Errorf(field+"Repeats: %d, want 1..MaxRepeats = %d", st.Repeats, c.MaxRepeats)
 	case !finite(st.Sigma) || st.Sigma <= 0:
 		return nil, fmt.Errorf(field+"Sigma: must be a finite number > 0, have %g", st.Sigma)
+	case !finite(st.Sigma0) || st.Sigma0 <= 0:
+		return nil, fmt.Errorf(field+"Sigma0: must be a finite number > 0, have %g", st.Sigma0)
 	}
 	for _, v := range []struct {
 		name string
@@ -141,7 +144,7 @@ func Restore(c Config, st State) (*CMAES, error) {
 	return &CMAES{
 		cfg: c, par: c.strategy(), pcg: pcg, rng: rand.New(pcg),
 		st: core{
-			gen: st.Generation, mean: slices.Clone(st.Mean), sigma: st.Sigma, c: optimize.Clone(st.C),
+			gen: st.Generation, mean: slices.Clone(st.Mean), sigma: st.Sigma, sigma0: st.Sigma0, c: optimize.Clone(st.C),
 			ps: slices.Clone(st.PSigma), pc: slices.Clone(st.PC), repeats: st.Repeats,
 			means: optimize.Clone(st.Means), answer: slices.Clone(st.Answer), games: st.Games,
 		},
@@ -155,7 +158,7 @@ func (s *CMAES) State() State {
 		panic("cmaes: PCG.MarshalBinary: " + err.Error()) // never fails (math/rand/v2)
 	}
 	return State{
-		RNG: rng, Generation: s.st.gen, Mean: slices.Clone(s.st.mean), Sigma: s.st.sigma,
+		RNG: rng, Generation: s.st.gen, Mean: slices.Clone(s.st.mean), Sigma: s.st.sigma, Sigma0: s.st.sigma0,
 		C: optimize.Clone(s.st.c), PSigma: slices.Clone(s.st.ps), PC: slices.Clone(s.st.pc),
 		Repeats: s.st.repeats, Means: optimize.Clone(s.st.means), Answer: slices.Clone(s.st.answer), Games: s.st.games,
 	}
@@ -342,6 +345,10 @@ func (s *CMAES) step(ctx context.Context, ref optimize.Referee) (core, Generatio
 		return core{}, g, 0, fmt.Errorf("the updated C: %v (the run diverged)", err)
 	} else {
 		next.normalize(slices.Max(d) * slices.Max(d))
+	}
+	next.sigma0 = st.sigma0
+	if c.MaxSigma > 0 {
+		next.sigma = min(next.sigma, c.MaxSigma*st.sigma0)
 	}
 	g.SigmaNext, g.RepeatsNext = next.sigma, next.repeats
 	g.HSigma = next.hsig

@@ -209,6 +209,7 @@ func TestNoiseMeasure(t *testing.T) {
 	}{{"pure noise", 1e12}, {"noise-free", 1e-12}} {
 		o := DefaultOptions()
 		o.Generations, o.RaceBudget = 30, 0
+		o.MaxSigma = 0 // the treatment uncapped: TestMaxSigmaCapsTheTreatment checks the cap
 		p := problem(5)
 		p.BoundMode = "off"
 		s := mustNew(t, o, p, 21, 22)
@@ -267,6 +268,37 @@ func TestConvergesOnTarget(t *testing.T) {
 		t.Logf("seed %d: distance %.0f → %.0f (ratio %.3f), σ %.4g, %d games", seed, start, end, end/start, s.Sigma(), ref.Games)
 		if end > start/3 || end > 400 {
 			t.Errorf("seed %d: distance %.0f → %.0f, want under a third and under 400", seed, start, end)
+		}
+	}
+}
+
+// TestMaxSigmaCapsTheTreatment runs a referee whose games are coin flips
+// (Temperature 10⁹: the noise dominates every rank), so the uncertainty
+// treatment raises σ whenever s > 0: uncapped σ passes 4·σ0 within the
+// run, capped (max_sigma 4) it never does.
+func TestMaxSigmaCapsTheTreatment(t *testing.T) {
+	for _, capped := range []bool{false, true} {
+		o := DefaultOptions()
+		o.Generations = 120
+		o.RaceBudget = 0
+		if !capped {
+			o.MaxSigma = 0
+		}
+		ref := &optimizetest.TargetReferee{Target: target, Temperature: 1e9}
+		p := problem(5)
+		p.BoundMode = "off" // bounds would hold σ near the range by themselves
+		s := mustNew(t, o, p, 3, 4)
+		sigma0, most := s.Sigma(), 0.0
+		for !s.Done() {
+			step(t, s, ref)
+			most = max(most, s.Sigma())
+		}
+		t.Logf("capped %v: σ0 %.4g, largest σ %.4g", capped, sigma0, most)
+		if capped && most > 4*sigma0*(1+1e-12) {
+			t.Errorf("max_sigma 4: σ reached %.4g = %.2f·σ0", most, most/sigma0)
+		}
+		if !capped && most <= 4*sigma0 {
+			t.Errorf("uncapped: σ stayed ≤ 4·σ0 (%.4g), so the capped run proves nothing", most)
 		}
 	}
 }

@@ -35,6 +35,8 @@ type Config struct {
 	MaxRepeats int
 	// AlphaSigma is α_σ ≥ 1, σ's factor when the rank-change measure s > 0.
 	AlphaSigma float64
+	// MaxSigma caps σ at MaxSigma·σ0, ≥ 1; 0 = no cap.
+	MaxSigma float64
 	// Pool is the resolved pool of opponents (optimize.ResolvePool).
 	Pool []optimize.PoolEntry
 	// Norm, when > 0, is the Euclidean norm of every played vector and of
@@ -176,6 +178,8 @@ func (c Config) Validate() error {
 		return bad("Sigma", "must be a finite number > 0, not %g", c.Sigma)
 	case c.MaxRepeats < 1:
 		return bad("MaxRepeats", "must be at least 1, not %d", c.MaxRepeats)
+	case c.MaxSigma != 0 && !(finite(c.MaxSigma) && c.MaxSigma >= 1):
+		return bad("MaxSigma", "must be 0 or a finite number ≥ 1, not %g", c.MaxSigma)
 	case !finite(c.AlphaSigma) || c.AlphaSigma < 1:
 		return bad("AlphaSigma", "must be a finite number ≥ 1, not %g", c.AlphaSigma)
 	case len(c.Pool) == 0:

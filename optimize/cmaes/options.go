@@ -14,6 +14,7 @@ const (
 	DefaultGenerations = 100
 	DefaultSigma       = 0.3 // σ0 as a fraction of the mean initial range
 	DefaultMaxRepeats  = 4
+	DefaultMaxSigma    = 4 // σ at most 4·σ0
 	// Theta is θ of the rank-change limits Δlim (Hansen et al. 2009:
 	// 0.2; pycma uses 0.5).
 	Theta = 0.2
@@ -43,6 +44,14 @@ type Options struct {
 	// AlphaSigma is α_σ, the factor σ grows by when s > 0 (≥ 1); 0 means
 	// 1 + 2/(n + 10), pycma NoiseHandler's default.
 	AlphaSigma float64 `toml:"alpha_sigma" json:"alpha_sigma"`
+	// MaxSigma caps σ at MaxSigma·σ0 (σ0 the run's initial step size);
+	// 0 = no cap. Under game noise the rank-change measure s stays > 0
+	// and the treatment would raise σ without end (10²² after 100
+	// generations of 2-game candidates, tempo schema, norm 10,000), until
+	// the candidates are random directions; pycma bounds σ the same way
+	// with its maxstd option. Like sigma, it is relative, so it serves
+	// any norm or warm start.
+	MaxSigma float64 `toml:"max_sigma" json:"max_sigma"`
 	// NoiseOptions are the shared noise mechanisms (optimize.NoiseOptions),
 	// keys of [cmaes] as well: pool, norm, race_budget, race_alpha,
 	// race_rounds, race_candidates, average, warm_spread. memory is
@@ -60,6 +69,7 @@ func DefaultOptions() Options {
 		Sigma:         DefaultSigma,
 		NoiseHandling: true,
 		MaxRepeats:    DefaultMaxRepeats,
+		MaxSigma:      DefaultMaxSigma,
 		NoiseOptions:  optimize.DefaultNoiseOptions(),
 	}
 }
@@ -88,6 +98,7 @@ func (o Options) Config(p optimize.Problem) Config {
 		NoiseHandling:  o.NoiseHandling,
 		MaxRepeats:     o.MaxRepeats,
 		AlphaSigma:     o.AlphaSigma,
+		MaxSigma:       o.MaxSigma,
 		Norm:           o.Norm,
 		Race:           o.Race(),
 		RaceCandidates: o.RaceCandidates,
@@ -130,6 +141,8 @@ func (o Options) Validate(p optimize.Problem) error {
 		return bad("sigma", "must be a finite number > 0 (σ0 as a fraction of the initial range), not %g", o.Sigma)
 	case o.MaxRepeats < 1:
 		return bad("max_repeats", "must be at least 1 (one match per opponent), not %d", o.MaxRepeats)
+	case o.MaxSigma != 0 && !(finite(o.MaxSigma) && o.MaxSigma >= 1):
+		return bad("max_sigma", "must be 0 (no cap) or a finite number ≥ 1 (σ at most max_sigma·σ0), not %g", o.MaxSigma)
 	case o.AlphaSigma != 0 && !(finite(o.AlphaSigma) && o.AlphaSigma >= 1):
 		return bad("alpha_sigma", "must be 0 (1 + 2/(n + 10)) or a finite number ≥ 1, not %g", o.AlphaSigma)
 	}
@@ -195,6 +208,9 @@ func describe(o Options) string {
 		a := "α_σ 1 + 2/(n + 10)"
 		if o.AlphaSigma != 0 {
 			a = fmt.Sprintf("α_σ %g", o.AlphaSigma)
+		}
+		if o.MaxSigma > 0 {
+			a += fmt.Sprintf(", σ ≤ %g·σ0", o.MaxSigma)
 		}
 		noise = fmt.Sprintf("noise handling (repeats ≤ %d, %s)", o.MaxRepeats, a)
 	}

@@ -18,7 +18,7 @@ import (
 )
 
 func TestDefaults(t *testing.T) {
-	want := Options{Generations: 100, Sigma: 0.3, NoiseHandling: true, MaxRepeats: 4, NoiseOptions: optimize.DefaultNoiseOptions()}
+	want := Options{Generations: 100, Sigma: 0.3, NoiseHandling: true, MaxRepeats: 4, MaxSigma: 4, NoiseOptions: optimize.DefaultNoiseOptions()}
 	if o := DefaultOptions(); !reflect.DeepEqual(o, want) {
 		t.Errorf("DefaultOptions %+v, want %+v", o, want)
 	}
@@ -56,6 +56,10 @@ func TestOptionsValidateNamesTheKey(t *testing.T) {
 			func(o *Options, _ *optimize.Problem) { o.Sigma = math.Inf(1) }),
 		lim("max_repeats", func(o *Options, _ *optimize.Problem) { o.MaxRepeats = 1 },
 			func(o *Options, _ *optimize.Problem) { o.MaxRepeats = 0 }),
+		lim("max_sigma", func(o *Options, _ *optimize.Problem) { o.MaxSigma = 1 },
+			func(o *Options, _ *optimize.Problem) { o.MaxSigma = 0.99 }),
+		lim("max_sigma", func(o *Options, _ *optimize.Problem) { o.MaxSigma = 0 },
+			func(o *Options, _ *optimize.Problem) { o.MaxSigma = math.NaN() }),
 		lim("alpha_sigma", func(o *Options, _ *optimize.Problem) { o.AlphaSigma = 1 },
 			func(o *Options, _ *optimize.Problem) { o.AlphaSigma = 0.99 }),
 		lim("alpha_sigma", func(o *Options, _ *optimize.Problem) { o.AlphaSigma = 0 },
@@ -137,6 +141,7 @@ func TestConfigValidateNamesTheField(t *testing.T) {
 		{"Sigma", func(c *Config) { c.Sigma = -1 }},
 		{"MaxRepeats", func(c *Config) { c.MaxRepeats = 0 }},
 		{"AlphaSigma", func(c *Config) { c.AlphaSigma = 0 }},
+		{"MaxSigma", func(c *Config) { c.MaxSigma = 0.5 }},
 		{"Pool", func(c *Config) { c.Pool = nil }},
 		{"Pool[0]", func(c *Config) { c.Pool = []optimize.PoolEntry{{Name: "x", Genes: []float64{1}}} }},
 		{"Norm", func(c *Config) { c.Norm = math.NaN() }},
@@ -225,7 +230,7 @@ func TestSpec(t *testing.T) {
 	if !ok || !reflect.DeepEqual(*o, DefaultOptions()) {
 		t.Fatalf("Spec.Options() = %#v", Spec.Options())
 	}
-	if d := Spec.Describe(o); d != "CMA-ES, 100 generations, λ 4 + ⌊3 ln n⌋, σ0 0.3 of the range, noise handling (repeats ≤ 4, α_σ 1 + 2/(n + 10)), pool centroid, a race of the answer and the 4 best over ≤ 2000 games" {
+	if d := Spec.Describe(o); d != "CMA-ES, 100 generations, λ 4 + ⌊3 ln n⌋, σ0 0.3 of the range, noise handling (repeats ≤ 4, α_σ 1 + 2/(n + 10), σ ≤ 4·σ0), pool centroid, a race of the answer and the 4 best over ≤ 2000 games" {
 		t.Errorf("Describe: %q", d)
 	}
 	o2 := *o

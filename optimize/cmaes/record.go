@@ -115,8 +115,10 @@ type State struct {
 	Generation int `json:"generation"`
 	// Mean is m, Sigma σ, C the covariance matrix (n rows of n, symmetric,
 	// positive definite), PSigma and PC the evolution paths p_σ and p_c.
-	Mean   []float64   `json:"mean"`
-	Sigma  float64     `json:"sigma"`
+	Mean  []float64 `json:"mean"`
+	Sigma float64   `json:"sigma"`
+	// Sigma0 is the run's initial σ, the unit of Config.MaxSigma.
+	Sigma0 float64     `json:"sigma0"`
 	C      [][]float64 `json:"c"`
 	PSigma []float64   `json:"p_sigma"`
 	PC     []float64   `json:"p_c"`
