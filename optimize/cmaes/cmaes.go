@@ -273,15 +273,16 @@ func (s *CMAES) step(ctx context.Context, ref optimize.Referee) (core, Generatio
 		for i := range n {
 			x[i] = st.mean[i] + st.sigma*y[k][i]
 		}
-		if c.bounded() {
-			// The update learns from the sample as clamped (the repaired
-			// vector), so the mean stays inside the bounds by itself.
-			c.Bounds.Clamp(x)
+		g.Candidates[k] = c.place(x)
+		if c.bounded() || c.Norm > 0 {
+			// The update learns from the sample as played (clamped and
+			// scaled: the repaired vector), so the mean stays inside the
+			// bounds and near the norm's sphere by itself, and σ measures
+			// steps that were taken.
 			for i := range n {
 				y[k][i] = (x[i] - st.mean[i]) / st.sigma
 			}
 		}
-		g.Candidates[k] = c.place(x)
 	}
 	g.Seed = s.rng.Uint64()
 
