@@ -137,11 +137,13 @@ type ValidationConfig struct {
 	Width  int   `toml:"width"` // 0 = the engine width
 	// EloEvery, when > 0, measures the best vector's Elo during the run:
 	// after steps K−1, 2K−1, … and after the last step, EloPairs game
-	// pairs against the first opponent that is not Halfway, at the engine
-	// depth and width; the step's record holds the metrics "elo",
-	// "elo_ci" and "elo_games". 0 = off.
+	// pairs against the first opponent that is not Halfway, at EloDepth
+	// (0 = the engine depth) and the engine width; the step's record holds
+	// the metrics "elo", "elo_ci" and "elo_games" (the learning curve that
+	// `tune compare -curve` draws). 0 = off.
 	EloEvery int `toml:"elo_every"`
 	EloPairs int `toml:"elo_pairs"`
+	EloDepth int `toml:"elo_depth"`
 
 	// Opponent and Depth are the older spellings of Opponents and Depths,
 	// read from files and Set only (folded in there); Validate refuses
@@ -723,11 +725,28 @@ func (c *Config) validateVerification() error {
 		if v.EloPairs < 1 {
 			return bad("validation.elo_pairs", "must be at least 1 when elo_every is set, not %d", v.EloPairs)
 		}
+		if v.EloDepth < 0 {
+			return bad("validation.elo_depth", "must be 0 (engine.depth) or a search depth, not %d", v.EloDepth)
+		}
+		s := c.engineSettings(c.eloDepth(), c.Engine.Width).Validate()
+		var se *engine.SettingsError
+		if errors.As(s, &se) && se.Field == "Depth" {
+			return bad("validation.elo_depth", "depth %d: %s", v.EloDepth, se.Msg)
+		}
 		if c.eloOpponent() == "" {
 			return bad("validation.elo_every", "needs an opponent other than %q in validation.opponents to measure the Elo against", Halfway)
 		}
 	}
 	return nil
+}
+
+// eloDepth is the depth of the Elo measured during the run:
+// validation.elo_depth, 0 read as the engine depth.
+func (c Config) eloDepth() int {
+	if c.Validation.EloDepth > 0 {
+		return c.Validation.EloDepth
+	}
+	return c.Engine.Depth
 }
 
 // ladderDepths are the ladder's depths (Depths with 0 read as the engine

@@ -82,6 +82,8 @@ func TestParseErrorsNameFileKeyLine(t *testing.T) {
 		{"negative width", "[validation]\nwidth = -1\n", 2, "validation.width", "0 (the engine width)"},
 		{"negative elo_every", "[validation]\nelo_every = -1\n", 2, "validation.elo_every", "0 (off)"},
 		{"no elo pairs", "[validation]\nelo_every = 2\nelo_pairs = 0\n", 3, "validation.elo_pairs", "at least 1"},
+		{"negative elo_depth", "[validation]\nelo_every = 2\nelo_depth = -1\n", 3, "validation.elo_depth", "engine.depth"},
+		{"elo_depth too deep", "[validation]\nelo_every = 2\nelo_depth = 99\n", 3, "validation.elo_depth", "depth 99"},
 		{"elo against halfway only", "[validation]\nopponents = [\"halfway\"]\nelo_every = 2\n", 3, "validation.elo_every", "halfway"},
 		{"elo_every not a number", "[validation]\nelo_every = \"often\"\n", 2, "validation.elo_every", "incompatible"},
 	}

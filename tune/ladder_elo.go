@@ -33,7 +33,7 @@ func (j *Job) eloDue(rec optimize.Record, st optimize.Status) bool {
 }
 
 // measureElo plays the step's best vector against the first opponent that
-// is not Halfway, EloPairs game pairs at the engine depth and width over
+// is not Halfway, EloPairs game pairs at elo_depth and the engine width over
 // openings seeded by the run's seed and the step, and stores MetricElo,
 // MetricEloCI and MetricEloGames in rec.Metrics. It runs before the record
 // is written, so a resumed run, which replays the step, measures the same.
@@ -50,7 +50,7 @@ func (j *Job) measureElo(ctx context.Context, rec *optimize.Record) error {
 	sum, _, err := j.play(ctx, match{
 		a:     player{name: "tuned", source: fmt.Sprintf("the best vector after %s %d", j.spec.Unit, rec.Step), weights: best},
 		b:     opp,
-		depth: j.cfg.Engine.Depth, width: j.cfg.Engine.Width, pairs: v.EloPairs,
+		depth: j.cfg.eloDepth(), width: j.cfg.Engine.Width, pairs: v.EloPairs,
 		seed: uint64(j.cfg.Seed) ^ eloSeed ^ uint64(rec.Step+1)*seedMix,
 	})
 	if err != nil {
@@ -87,7 +87,7 @@ func eloChart(cfg Config, unit string, recs []optimize.Record) *Chart {
 	title := fmt.Sprintf("Elo of the best vector against %s by %s", opp, unit)
 	return &Chart{Name: "elo", Title: title, Chart: results.LineChart{
 		Title: title, XLabel: unit,
-		YLabel: fmt.Sprintf("Elo (%d game pairs, depth %d)", cfg.Validation.EloPairs, cfg.Engine.Depth),
+		YLabel: fmt.Sprintf("Elo (%d game pairs, depth %d)", cfg.Validation.EloPairs, cfg.eloDepth()),
 		Series: []results.Series{{Name: "Elo", X: x, Y: elo}},
 		Bands:  []results.Band{{Name: "95% interval", X: x, Lo: lo, Hi: hi}},
 		HLines: []results.HLine{{Name: "0 Elo", Y: 0}},

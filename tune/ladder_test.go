@@ -50,7 +50,7 @@ func TestParseValidationKeys(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if bytes.Contains(data, []byte("opponent =")) || bytes.Contains(data, []byte("depth = 0")) {
+			if bytes.Contains(data, []byte("\nopponent =")) || bytes.Contains(data, []byte("\ndepth = 0")) {
 				t.Fatalf("the older keys are encoded:\n%s", data)
 			}
 			back, err := Parse("config.toml", data)

@@ -60,13 +60,16 @@ func exportCmd(args []string, stdout, stderr io.Writer) error {
 // run from the same initial population (Chen 2010 §4.5); and, when every
 // run has finished its verification ladder, BASE.md and BASE-ladder.png
 // with each run's Elo against the ladder's opponents, games and wall time.
+// With -curve it draws learning curves instead (tune.LearningCurves): Elo
+// by games spent, one line per LABEL=DIR,DIR… group or sweep.
 func compareCmd(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("tune compare", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	out := fs.String("o", "", "write BASE.png, BASE.svg and BASE.csv (required)")
 	metric := fs.String("metric", "diversity", "diversity, gene-std, gene:NAME (e.g. gene:S3) or any metric of the records (fitness, w, …)")
+	curve := fs.Bool("curve", false, "learning curves: the Elo measured during the runs (validation.elo_every) by fitness games, one line per argument:\nLABEL=DIR[,DIR…] (one method's seeds: the mean, a band from the lowest to the highest), a sweep's DIR, or a run's DIR")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: tune compare -o BASE [-metric M] RUNDIR...\n")
+		fmt.Fprintf(stderr, "usage: tune compare -o BASE [-metric M] RUNDIR...\n       tune compare -curve -o BASE [LABEL=]DIR[,DIR...]...\n")
 		fs.PrintDefaults()
 	}
 	dirs, err := parseSub(fs, args)
@@ -76,6 +79,17 @@ func compareCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil || *out == "" || len(dirs) == 0 {
 		fs.Usage()
 		return usageError{errors.New("compare: -o and at least one run directory are required")}
+	}
+	if *curve {
+		groups, err := tune.ParseCurveGroups(dirs)
+		if err != nil {
+			return usageError{fmt.Errorf("compare -curve: %w", err)}
+		}
+		if err := tune.WriteLearningCurves(groups, *out); err != nil {
+			return fmt.Errorf("compare -curve: %w", err)
+		}
+		fmt.Fprintf(stdout, "wrote %s.png, %s.svg, %s.csv\n", *out, *out, *out)
+		return nil
 	}
 	res, err := tune.WriteCompare(dirs, *metric, *out)
 	if err != nil {

@@ -410,6 +410,34 @@ func TestCompareElo(t *testing.T) {
 	if len(lines) != 1+2+2 || lines[0] != "run,generation,elo" || !strings.HasPrefix(lines[1], "a,0,") || !strings.HasPrefix(lines[4], "b,1,") {
 		t.Fatalf("compare CSV:\n%s", csv)
 	}
+
+	// Learning curves: both runs as one line, then each as its own.
+	curve := filepath.Join(t.TempDir(), "curve")
+	if code, _, stderr := runTune(t, "compare", "-curve", "-o", curve, "ga="+dirs[0]+","+dirs[1], dirs[0]); code != 0 {
+		t.Fatalf("compare -curve: exit %d: %s", code, stderr)
+	}
+	csv, _ = os.ReadFile(curve + ".csv")
+	lines = strings.Split(strings.TrimSpace(string(csv)), "\n")
+	if len(lines) != 1+4+2 || lines[0] != "label,run,step,games,elo,elo_ci,elo_games" || !strings.HasPrefix(lines[1], "ga,a,0,") ||
+		!strings.HasPrefix(lines[4], "ga,b,1,") || !strings.HasPrefix(lines[5], "a,a,0,") {
+		t.Fatalf("compare -curve CSV:\n%s", csv)
+	}
+	// games grow along a run, counting the fitness games only
+	var g0, g1 int
+	fmt.Sscanf(strings.Split(lines[1], ",")[3], "%d", &g0)
+	fmt.Sscanf(strings.Split(lines[2], ",")[3], "%d", &g1)
+	if g0 <= 0 || g1 <= g0 {
+		t.Errorf("games %d then %d, want growing from > 0", g0, g1)
+	}
+	if _, err := os.Stat(curve + ".png"); err != nil {
+		t.Error(err)
+	}
+	if code, _, stderr := runTune(t, "compare", "-curve", "-o", curve, "=x"); code != 2 || !strings.Contains(stderr, "empty label") {
+		t.Errorf("empty label: exit %d: %s", code, stderr)
+	}
+	if code, _, stderr := runTune(t, "compare", "-curve", "-o", curve, t.TempDir()); code != 2 || !strings.Contains(stderr, "neither a run") {
+		t.Errorf("not a run: exit %d: %s", code, stderr)
+	}
 }
 
 // TestSeedsSweepAndLadderComparison: -seeds runs the config once per seed
