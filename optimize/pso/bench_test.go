@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/roadtune/roadtune/optimize"
+	"github.com/roadtune/roadtune/optimize/optimizetest"
 )
 
 // instant is a Referee that costs nothing: A wins every other match.
@@ -46,6 +47,34 @@ func BenchmarkStep(b *testing.B) {
 			b.Fatal(err)
 		}
 		matches += len(rec.Detail.(Iteration).Matches)
+	}
+	b.ReportMetric(float64(matches)/float64(b.N), "matches/iter")
+}
+
+// BenchmarkRobustStep measures the robust swarm's own work per iteration
+// in Chen's setting (49 particles, 5 genes, bounds and VMax as
+// DefaultConfig, the centroid as the pool, no race) with a referee that
+// plays no games. A real iteration plays 49 to 98 matches of 2 games each.
+func BenchmarkRobustStep(b *testing.B) {
+	o := DefaultOptions()
+	o.Variant, o.Iterations, o.RaceBudget = VariantRobust, 1<<40, 0
+	c, err := o.RobustConfig(optimizetest.Problem(optimizetest.Letters(5)...))
+	if err != nil {
+		b.Fatal(err)
+	}
+	q, err := NewRobust(c, rand.NewPCG(1, 2))
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	matches := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		rec, err := q.Step(ctx, instant{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		matches += rec.Detail.(RobustIteration).Played * len(c.Pool)
 	}
 	b.ReportMetric(float64(matches)/float64(b.N), "matches/iter")
 }

@@ -45,4 +45,34 @@
 // and gene. The swarm keeps the *rand.PCG (the caller must not use it after
 // New). The same Config and seed therefore give the same run, and
 // Restore(State) continues it draw for draw.
+//
+// # The robust variant
+//
+// With variant = "robust" in the [pso] table, Spec starts a RobustPSO
+// instead: the same particles, velocities and focus-distance inertia
+// weight, judged in a way that survives game noise. Chen's swarm decides
+// each personal and global best by one match of a few games, where a
+// 95% Elo interval is hundreds of Elo wide, so its bests are mostly the
+// luckiest draws. The robust swarm instead plays, each iteration, every
+// position and every personal best against a common pool (by default the
+// personal bests' centroid; optimize.NoiseOptions.Pool) in one batch on
+// the same openings per opponent (common random numbers,
+// optimize.PoolMatches); keeps for each personal best a fitness memory of
+// all its games since it was found, decayed by memory per iteration
+// (optimize.Tally: re-evaluation of survivors, Diaz & Handl 2015); lets a
+// position replace its personal best only when its own score beats that
+// memory; takes g as the personal best with the best memory; moves the
+// swarm by Chen 2010 eq. 5-1, 5-2 with w of eq. 5-3..5-6, the bound mode
+// and the velocity limit as above, and with norm > 0 keeps every vector
+// on the sphere of that norm (road weights are scale-free). Its answer
+// (Best) is never a single sample: the mean of the elite (μ) personal
+// bests with the best memory, as nevergrad's TBPSA recommends the mean
+// of the μ parents (after Hellwig & Beyer 2016; Hansen's CMA-ES
+// recombines the same way), averaged over the latest `average`
+// iterations, and on the last iteration raced against the best personal
+// bests (optimize.Race, after F-race, Birattari et al. 2002) when
+// race_budget > 0. A start vector (Problem.Start) is a warm start: the
+// swarm is drawn around it (optimize.AroundStart with warm_spread);
+// Chen's variant refuses one. See RobustPSO for the order of a Step and
+// of its random draws.
 package pso

@@ -147,7 +147,7 @@ func TestSpec(t *testing.T) {
 		t.Errorf("spec %+v", Spec)
 	}
 	o, ok := Spec.Options().(*Options)
-	if !ok || *o != DefaultOptions() {
+	if !ok || !reflect.DeepEqual(*o, DefaultOptions()) {
 		t.Fatalf("Spec.Options() = %#v", Spec.Options())
 	}
 	if d := Spec.Describe(o); d != "PSO, 49 particles, 15 iterations, c1 2.05 c2 2.05, velocity limit 20% of the bound range" {
@@ -165,10 +165,34 @@ func TestSpec(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	metrics := map[string]bool{}
+	for k := range rec.Metrics {
+		metrics[k] = true
+	}
+	// The robust variant's last iteration, raced.
+	robust := DefaultOptions()
+	robust.Variant, robust.Particles, robust.Iterations, robust.RaceBudget = VariantRobust, 8, 1, 200
+	if d := Spec.Describe(&robust); !strings.HasPrefix(d, "PSO, robust variant: 8 particles") {
+		t.Errorf("Describe: %q", d)
+	}
+	m, err = Spec.New(&robust, problem(5), rand.NewPCG(1, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := m.(*RobustPSO); !ok {
+		t.Fatalf("variant robust made a %T", m)
+	}
+	rec, err = m.Step(context.Background(), &optimizetest.TargetReferee{Target: []float64{1, 2, 3, 4, 5}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := range rec.Metrics {
+		metrics[k] = true
+	}
 	for _, ch := range Spec.Charts {
 		for _, k := range ch.Metrics {
-			if _, ok := rec.Metrics[k]; !ok {
-				t.Errorf("chart %s plots %q, which no record has", ch.Name, k)
+			if !metrics[k] {
+				t.Errorf("chart %s plots %q, which no record of either variant has", ch.Name, k)
 			}
 		}
 	}
@@ -316,13 +340,13 @@ func TestForecastBoundsTheGames(t *testing.T) {
 	}
 }
 
-// TestStartVectorRefused: the swarm is drawn whole; a start vector is
-// refused.
+// TestStartVectorRefused: Chen's swarm is drawn whole; a start vector is
+// refused with a message naming the variant that takes one.
 func TestStartVectorRefused(t *testing.T) {
 	p := optimize.Problem{Genes: []string{"S1", "S2"}, InitLo: []float64{0, 0}, InitHi: []float64{1, 1}, BoundMode: "off", Pairs: 1, Start: []float64{0.5, 0.5}}
 	err := DefaultOptions().Validate(p)
 	var oe *optimize.OptionError
-	if !errors.As(err, &oe) || oe.Field != "Start" || !strings.Contains(oe.Msg, "single-vector") {
+	if !errors.As(err, &oe) || oe.Key != "" || oe.Field != "Start" || !strings.Contains(oe.Msg, `needs variant = "robust"`) {
 		t.Errorf("PSO with a start vector: %v", err)
 	}
 }

@@ -218,11 +218,42 @@ func (p *PSO) Forecast() optimize.Forecast {
 }
 
 // limit applies the velocity limit of gene d.
-func (p *PSO) limit(d int, v float64) float64 {
-	if p.cfg.VMax == nil {
+func (p *PSO) limit(d int, v float64) float64 { return limitVelocity(p.cfg.VMax, d, v) }
+
+// limitVelocity limits v, a velocity component of gene d, to
+// [−vmax[d], vmax[d]]; a nil vmax is no limit.
+func limitVelocity(vmax []float64, d int, v float64) float64 {
+	if vmax == nil {
 		return v
 	}
-	return min(max(v, -p.cfg.VMax[d]), p.cfg.VMax[d])
+	return min(max(v, -vmax[d]), vmax[d])
+}
+
+// move is eq. 5-2 for one particle, x ← x + v in place, then the bound
+// mode: clamp clamps each gene to b and zeroes that velocity component,
+// reflect folds it back (optimize.Bounds.Reflect, dir its scratch of
+// Genes directions) and negates that component, off leaves both alone.
+func move(mode BoundMode, b *optimize.Bounds, x, v []float64, dir []int) {
+	for d := range x {
+		x[d] += v[d]
+	}
+	switch mode {
+	case BoundsClamp:
+		before := slices.Clone(x)
+		b.Clamp(x)
+		for d := range x {
+			if x[d] != before[d] {
+				v[d] = 0
+			}
+		}
+	case BoundsReflect:
+		b.Reflect(x, dir)
+		for d := range x {
+			if dir[d] != 0 {
+				v[d] = -v[d]
+			}
+		}
+	}
 }
 
 // Step runs one iteration (Chen 2010 §5.3 steps ④–⑦; iteration 0 also runs
@@ -309,27 +340,7 @@ func (p *PSO) step(ctx context.Context, ref optimize.Referee, s *swarm) (Iterati
 		dir = make([]int, c.Genes)
 	}
 	for i, x := range s.x {
-		v := s.v[i]
-		for d := range x {
-			x[d] += v[d]
-		}
-		switch c.BoundMode {
-		case BoundsClamp:
-			before := slices.Clone(x)
-			c.Bounds.Clamp(x)
-			for d := range x {
-				if x[d] != before[d] {
-					v[d] = 0
-				}
-			}
-		case BoundsReflect:
-			c.Bounds.Reflect(x, dir)
-			for d := range x {
-				if dir[d] != 0 {
-					v[d] = -v[d]
-				}
-			}
-		}
+		move(c.BoundMode, c.Bounds, x, s.v[i], dir)
 		for d := range x {
 			if !finite(x[d]) {
 				return it, 0, fmt.Errorf("pso: iteration %d: particle %d gene %d: position %g is not finite (the swarm diverged; set Bounds or VMax)", iter, i, d, x[d])

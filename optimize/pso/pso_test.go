@@ -130,8 +130,9 @@ func TestConfigs(t *testing.T) {
 		t.Errorf("DefaultConfig: mode %q bounds %+v vmax %v pairs %d", d.BoundMode, d.Bounds, d.VMax, d.Pairs)
 	}
 	o := DefaultOptions()
-	want := Options{Particles: 49, Iterations: 15, VelLo: -200, VelHi: 200, C1: 2.05, C2: 2.05, Alpha1: 0.3, Alpha2: 0.2, VMaxFraction: 0.2}
-	if o != want {
+	want := Options{Particles: 49, Iterations: 15, VelLo: -200, VelHi: 200, C1: 2.05, C2: 2.05, Alpha1: 0.3, Alpha2: 0.2, VMaxFraction: 0.2,
+		Variant: VariantChen, NoiseOptions: optimize.DefaultNoiseOptions()}
+	if !reflect.DeepEqual(o, want) {
 		t.Errorf("DefaultOptions %+v, want %+v", o, want)
 	}
 	// With Chen's problem and bounds [0, 4000] clamped, the default options
