@@ -1,6 +1,7 @@
 package pso
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -42,6 +43,10 @@ type Options struct {
 	// Elite is the robust PSO's μ: its answer is the mean of the μ
 	// personal bests with the best fitness memory; 0 = max(Particles/4, 1).
 	Elite int `toml:"elite" json:"elite"`
+	// Attractor is the robust PSO's social attractor g: "best" (the
+	// personal best with the best fitness memory, gbest) or "elite" (the
+	// mean of the elite personal bests). "" means "best".
+	Attractor string `toml:"attractor" json:"attractor"`
 	// NoiseOptions are the robust PSO's shared noise mechanisms: pool,
 	// norm, memory, race_budget, race_alpha, race_rounds,
 	// race_candidates, average, warm_spread (optimize.NoiseOptions).
@@ -171,6 +176,8 @@ func (o Options) RobustConfig(p optimize.Problem) (RobustConfig, error) {
 		return bad("iterations", "must be at least 1, not %d", o.Iterations)
 	case o.Elite < 0 || o.Elite > o.Particles:
 		return bad("elite", "must be 0 (particles/4) to particles = %d, not %d", o.Particles, o.Elite)
+	case o.Attractor != "" && o.Attractor != AttractorBest && o.Attractor != AttractorElite:
+		return bad("attractor", "must be %q (the best personal best) or %q (the elite's mean), not %q", AttractorBest, AttractorElite, o.Attractor)
 	}
 	if err := o.checkVMaxFraction(); err != nil {
 		return RobustConfig{}, err
@@ -193,7 +200,7 @@ func (o Options) RobustConfig(p optimize.Problem) (RobustConfig, error) {
 		elite = max(o.Particles/4, 1)
 	}
 	return RobustConfig{
-		Particles: c.Particles, Elite: elite, Genes: c.Genes,
+		Particles: c.Particles, Elite: elite, Attractor: cmp.Or(o.Attractor, AttractorBest), Genes: c.Genes,
 		InitLo: c.InitLo, InitHi: c.InitHi, Start: slices.Clone(p.Start),
 		VelLo: c.VelLo, VelHi: c.VelHi, C1: c.C1, C2: c.C2, Alpha1: c.Alpha1, Alpha2: c.Alpha2,
 		Bounds: c.Bounds, BoundMode: c.BoundMode, VMax: c.VMax,
@@ -291,8 +298,8 @@ func describe(o Options) string {
 		limit = fmt.Sprintf("velocity limit %.4g%% of the bound range", 100*o.VMaxFraction)
 	}
 	if o.Variant == VariantRobust {
-		return fmt.Sprintf("PSO, robust variant: %d particles, elite %d, %d iterations, c1 %g c2 %g, %s; pool %v, norm %g, memory %g, average %d, race %d games",
-			o.Particles, o.Elite, o.Iterations, o.C1, o.C2, limit, o.Pool, o.Norm, o.Memory, o.Average, o.RaceBudget)
+		return fmt.Sprintf("PSO, robust variant: %d particles, elite %d, attractor %s, %d iterations, c1 %g c2 %g, %s; pool %v, norm %g, memory %g, average %d, race %d games",
+			o.Particles, o.Elite, cmp.Or(o.Attractor, AttractorBest), o.Iterations, o.C1, o.C2, limit, o.Pool, o.Norm, o.Memory, o.Average, o.RaceBudget)
 	}
 	return fmt.Sprintf("PSO, %d particles, %d iterations, c1 %g c2 %g, %s", o.Particles, o.Iterations, o.C1, o.C2, limit)
 }

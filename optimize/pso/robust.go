@@ -25,6 +25,17 @@ const (
 	VariantRobust = "robust"
 )
 
+// The robust swarm's social attractors (Options.Attractor).
+const (
+	// AttractorBest is the personal best with the best tally mean.
+	AttractorBest = "best"
+	// AttractorElite is the mean of the μ best personal bests: under game
+	// noise the single best tally is mostly the luckiest, and the whole
+	// swarm chases it; the elite's mean averages that luck out, as the
+	// answer does (nevergrad TBPSA recommends the mean of the μ parents).
+	AttractorElite = "elite"
+)
+
 // RobustConfig holds the robust PSO's settings (DefaultOptions with
 // Variant = VariantRobust, through Options.RobustConfig, which validates
 // them). Vectors are genes in the schema's order, in weight units.
@@ -34,6 +45,11 @@ type RobustConfig struct {
 	// Elite is μ, the personal bests whose mean is the answer
 	// (1 ≤ Elite ≤ Particles).
 	Elite int
+	// Attractor is the social attractor g of eq. 5-1: AttractorBest (the
+	// personal best with the best tally, the usual gbest) or
+	// AttractorElite (the mean of the Elite best personal bests, scaled
+	// to the norm: the vector the answer is made of).
+	Attractor string
 	// Genes is the dimension D; InitLo, InitHi the per-gene ranges of the
 	// uniform initial positions (not used with Start).
 	Genes          int
@@ -192,7 +208,8 @@ type RobustIteration struct {
 	// Played is the number of vectors that played (Particles positions
 	// and the personal bests that differed from them).
 	Played int `json:"played"`
-	// GlobalBest is g after the update; GlobalBestParticle its particle.
+	// GlobalBest is g after the update (the elite's mean with attractor
+	// "elite"); GlobalBestParticle the particle with the best tally.
 	GlobalBest         []float64 `json:"global_best"`
 	GlobalBestParticle int       `json:"global_best_particle"`
 	// Ranked lists the particles by their personal best's tally mean,
@@ -489,6 +506,15 @@ func (q *RobustPSO) step(ctx context.Context, ref optimize.Referee, rng *rand.Ra
 	slices.SortStableFunc(it.Ranked, func(a, b int) int { return cmp.Compare(s.tally[b].Mean(), s.tally[a].Mean()) })
 	gi := it.Ranked[0]
 	g := s.p[gi]
+	// The elite's mean (the answer's ingredient), computed before the move.
+	elite := make([][]float64, c.Elite)
+	for k, i := range it.Ranked[:c.Elite] {
+		elite[k] = s.p[i]
+	}
+	it.Mean = optimize.ScaleTo(optimize.Centroid(elite), norm)
+	if c.Attractor == AttractorElite {
+		g = it.Mean
+	}
 	it.GlobalBest, it.GlobalBestParticle = slices.Clone(g), gi
 
 	// 3. Chen's inertia weight from the focus distances (eq. 5-3..5-6),
@@ -519,11 +545,6 @@ func (q *RobustPSO) step(ctx context.Context, ref optimize.Referee, rng *rand.Ra
 	}
 
 	// 4. The answer: the mean of the top-μ personal bests, averaged.
-	elite := make([][]float64, c.Elite)
-	for k, i := range it.Ranked[:c.Elite] {
-		elite[k] = s.p[i]
-	}
-	it.Mean = optimize.ScaleTo(optimize.Centroid(elite), norm)
 	s.means = c.Noise.Window(s.means, it.Mean)
 	s.answer = c.Noise.AverageOf(s.means)
 

@@ -450,6 +450,34 @@ func TestRobustVelocityFollowsEq51(t *testing.T) {
 	}
 }
 
+// TestRobustEliteAttractor: with attractor "elite" the swarm is drawn to
+// the mean of the elite personal bests (the iteration's Mean, which the
+// answer averages), not to the best single tally; the run still converges
+// on the synthetic referee.
+func TestRobustEliteAttractor(t *testing.T) {
+	o := robustOptions(40)
+	o.Attractor = AttractorElite
+	q := newRobust(t, o, problem(5), 8)
+	ref := robustReferee(300)
+	start := ref.Distance(optimize.Centroid(q.State().Positions))
+	_, its := robustRun(t, q, ref)
+	differ := 0
+	for i, it := range its {
+		if !slices.Equal(it.GlobalBest, it.Mean) {
+			t.Fatalf("iteration %d: g %v is not the elite's mean %v", i, it.GlobalBest, it.Mean)
+		}
+		if !slices.Equal(it.GlobalBest, it.Particles[it.GlobalBestParticle].PersonalBest) {
+			differ++
+		}
+	}
+	if differ == 0 {
+		t.Error("g was always the best personal best itself: the option changed nothing")
+	}
+	if end := ref.Distance(q.Best()); end > start/4 {
+		t.Errorf("distance %.0f → %.0f, want under a quarter", start, end)
+	}
+}
+
 // TestRobustForecast: the next iteration's games are forecast exactly
 // (its evaluation; on the last, the race's least games as well), and the
 // run's total is a lower bound.
@@ -538,6 +566,7 @@ func TestRobustOptionLimits(t *testing.T) {
 			{Key: "iterations", In: set(func(o *Options) { o.Iterations = 1 }), Out: set(func(o *Options) { o.Iterations = 0 })},
 			{Key: "elite", In: set(func(o *Options) { o.Elite = 12 }), Out: set(func(o *Options) { o.Elite = 13 })},
 			{Key: "elite", In: set(func(o *Options) { o.Elite = 0 }), Out: set(func(o *Options) { o.Elite = -1 })},
+			{Key: "attractor", In: set(func(o *Options) { o.Attractor = AttractorElite }), Out: set(func(o *Options) { o.Attractor = "mean" })},
 			{Key: "vel_lo", In: set(func(o *Options) { o.VelLo = o.VelHi }), Out: set(func(o *Options) { o.VelLo = o.VelHi + 1 })},
 			{Key: "c1", In: set(func(o *Options) { o.C1 = 0 }), Out: set(func(o *Options) { o.C1 = -1 })},
 			{Key: "c2", In: set(func(o *Options) { o.C2 = 0 }), Out: set(func(o *Options) { o.C2 = math.NaN() })},
