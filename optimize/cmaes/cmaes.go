@@ -444,7 +444,7 @@ func update(p params, st core, y [][]float64, b *mat.Dense, d []float64, ranked 
 	}
 	next := nextState{core: core{gen: st.gen + 1, mean: make([]float64, n), ps: make([]float64, n), pc: make([]float64, n)}}
 	for j := range n {
-		next.mean[j] = st.mean[j] + st.sigma*yw[j] // c_m = 1
+		next.mean[j] = st.mean[j] + p.cm*st.sigma*yw[j]
 	}
 	// p_σ ← (1 − c_σ)·p_σ + √(c_σ(2 − c_σ)μ_eff)·C^(−1/2)·⟨y⟩_w with
 	// C^(−1/2) = B·D⁻¹·Bᵀ.

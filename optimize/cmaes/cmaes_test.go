@@ -272,6 +272,38 @@ func TestConvergesOnTarget(t *testing.T) {
 	}
 }
 
+// TestCMeanScalesTheMeansStep: from the same seed the first generation
+// plays the same candidates and games whatever c_m, and the mean moves
+// c_m times as far (Hansen 2016, eq. 9), bounds and norm off.
+func TestCMeanScalesTheMeansStep(t *testing.T) {
+	step1 := func(cm float64) (before, after []float64) {
+		o := DefaultOptions()
+		o.Generations, o.RaceBudget, o.NoiseHandling, o.CMean = 2, 0, false, cm
+		p := problem(5)
+		p.BoundMode = "off"
+		s := mustNew(t, o, p, 5, 6)
+		before = s.Mean()
+		step(t, s, &optimizetest.TargetReferee{Target: target, Temperature: 300})
+		return before, s.Mean()
+	}
+	m0, full := step1(1)
+	m0q, quarter := step1(0.25)
+	if !slices.Equal(m0, m0q) {
+		t.Fatalf("different starts %v, %v", m0, m0q)
+	}
+	moved := false
+	for i := range m0 {
+		d, dq := full[i]-m0[i], quarter[i]-m0[i]
+		if math.Abs(dq-0.25*d) > 1e-9*math.Max(1, math.Abs(d)) {
+			t.Errorf("gene %d: c_m 1 moved %g, c_m 0.25 moved %g, want a quarter", i, d, dq)
+		}
+		moved = moved || d != 0
+	}
+	if !moved {
+		t.Error("the mean did not move at all")
+	}
+}
+
 // TestMaxSigmaCapsTheTreatment runs a referee whose games are coin flips
 // (Temperature 10⁹: the noise dominates every rank), so the uncertainty
 // treatment raises σ whenever s > 0: uncapped σ passes 4·σ0 within the

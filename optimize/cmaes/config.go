@@ -37,6 +37,8 @@ type Config struct {
 	AlphaSigma float64
 	// MaxSigma caps σ at MaxSigma·σ0, ≥ 1; 0 = no cap.
 	MaxSigma float64
+	// CMean is the mean's learning rate c_m in (0, 1].
+	CMean float64
 	// Pool is the resolved pool of opponents (optimize.ResolvePool).
 	Pool []optimize.PoolEntry
 	// Norm, when > 0, is the Euclidean norm of every played vector and of
@@ -178,6 +180,8 @@ func (c Config) Validate() error {
 		return bad("Sigma", "must be a finite number > 0, not %g", c.Sigma)
 	case c.MaxRepeats < 1:
 		return bad("MaxRepeats", "must be at least 1, not %d", c.MaxRepeats)
+	case !(c.CMean > 0 && c.CMean <= 1):
+		return bad("CMean", "must be in (0, 1], not %g", c.CMean)
 	case c.MaxSigma != 0 && !(finite(c.MaxSigma) && c.MaxSigma >= 1):
 		return bad("MaxSigma", "must be 0 or a finite number ≥ 1, not %g", c.MaxSigma)
 	case !finite(c.AlphaSigma) || c.AlphaSigma < 1:
@@ -220,6 +224,8 @@ type params struct {
 	// cc, c1, cmu: the rates of the path p_c, of the rank-one and of the
 	// rank-μ update.
 	cc, c1, cmu float64
+	// cm is the mean's learning rate c_m (Config.CMean).
+	cm float64
 	// chiN is E‖N(0, I)‖ ≈ √n·(1 − 1/(4n) + 1/(21n²)).
 	chiN float64
 }
@@ -228,7 +234,7 @@ type params struct {
 func (c Config) strategy() params {
 	n, lambda := len(c.Genes), c.Lambda
 	mu := lambda / 2
-	p := params{n: n, lambda: lambda, mu: mu, w: make([]float64, mu)}
+	p := params{n: n, lambda: lambda, mu: mu, w: make([]float64, mu), cm: c.CMean}
 	sum, sq := 0.0, 0.0
 	for i := range mu {
 		p.w[i] = math.Log(float64(lambda+1)/2) - math.Log(float64(i+1))

@@ -18,7 +18,9 @@
 //  2. play them (below) and rank them by fitness, higher is better, ties
 //     by candidate index;
 //  3. recombine the μ best with the weights w_i ∝ ln((λ+1)/2) − ln i:
-//     ⟨y⟩_w = Σ w_i·y_{i:λ}, m ← m + c_m·σ·⟨y⟩_w with c_m = 1;
+//     ⟨y⟩_w = Σ w_i·y_{i:λ}, m ← m + c_m·σ·⟨y⟩_w with c_m = 1 (option
+//     cmean; the tutorial: c_m < 1 "can be advantageous on noisy
+//     functions"; the paths below learn from ⟨y⟩_w whatever c_m);
 //  4. cumulative step-size adaptation (CSA): p_σ ← (1 − c_σ)·p_σ +
 //     √(c_σ(2 − c_σ)μ_eff)·C^(−1/2)·⟨y⟩_w and
 //     σ ← σ·exp((c_σ/d_σ)·(‖p_σ‖/E‖N(0, I)‖ − 1));

@@ -52,6 +52,13 @@ type Options struct {
 	// with its maxstd option. Like sigma, it is relative, so it serves
 	// any norm or warm start.
 	MaxSigma float64 `toml:"max_sigma" json:"max_sigma"`
+	// CMean is the mean's learning rate c_m in (0, 1] (Hansen 2016,
+	// eq. 9: m ← m + c_m·σ·⟨y⟩_w; pycma's CMA_cmean). The tutorial: "c_m
+	// < 1 can be advantageous on noisy functions" — the mean then follows
+	// an average of several generations' selections, as a population
+	// 1/c_m times larger would. The paths and C learn from ⟨y⟩_w as
+	// with c_m = 1. Default 1.
+	CMean float64 `toml:"cmean" json:"cmean"`
 	// NoiseOptions are the shared noise mechanisms (optimize.NoiseOptions),
 	// keys of [cmaes] as well: pool, norm, race_budget, race_alpha,
 	// race_rounds, race_candidates, average, warm_spread. memory is
@@ -70,6 +77,7 @@ func DefaultOptions() Options {
 		NoiseHandling: true,
 		MaxRepeats:    DefaultMaxRepeats,
 		MaxSigma:      DefaultMaxSigma,
+		CMean:         1,
 		NoiseOptions:  optimize.DefaultNoiseOptions(),
 	}
 }
@@ -99,6 +107,7 @@ func (o Options) Config(p optimize.Problem) Config {
 		MaxRepeats:     o.MaxRepeats,
 		AlphaSigma:     o.AlphaSigma,
 		MaxSigma:       o.MaxSigma,
+		CMean:          o.CMean,
 		Norm:           o.Norm,
 		Race:           o.Race(),
 		RaceCandidates: o.RaceCandidates,
@@ -141,6 +150,8 @@ func (o Options) Validate(p optimize.Problem) error {
 		return bad("sigma", "must be a finite number > 0 (σ0 as a fraction of the initial range), not %g", o.Sigma)
 	case o.MaxRepeats < 1:
 		return bad("max_repeats", "must be at least 1 (one match per opponent), not %d", o.MaxRepeats)
+	case !(o.CMean > 0 && o.CMean <= 1):
+		return bad("cmean", "must be in (0, 1] (the mean's learning rate c_m), not %g", o.CMean)
 	case o.MaxSigma != 0 && !(finite(o.MaxSigma) && o.MaxSigma >= 1):
 		return bad("max_sigma", "must be 0 (no cap) or a finite number ≥ 1 (σ at most max_sigma·σ0), not %g", o.MaxSigma)
 	case o.AlphaSigma != 0 && !(finite(o.AlphaSigma) && o.AlphaSigma >= 1):
@@ -215,6 +226,9 @@ func describe(o Options) string {
 		noise = fmt.Sprintf("noise handling (repeats ≤ %d, %s)", o.MaxRepeats, a)
 	}
 	extra := ""
+	if o.CMean != 1 {
+		extra += fmt.Sprintf(", c_m %g", o.CMean)
+	}
 	if o.Norm > 0 {
 		extra += fmt.Sprintf(", norm %g", o.Norm)
 	}

@@ -18,7 +18,7 @@ import (
 )
 
 func TestDefaults(t *testing.T) {
-	want := Options{Generations: 100, Sigma: 0.3, NoiseHandling: true, MaxRepeats: 4, MaxSigma: 4, NoiseOptions: optimize.DefaultNoiseOptions()}
+	want := Options{Generations: 100, Sigma: 0.3, NoiseHandling: true, MaxRepeats: 4, MaxSigma: 4, CMean: 1, NoiseOptions: optimize.DefaultNoiseOptions()}
 	if o := DefaultOptions(); !reflect.DeepEqual(o, want) {
 		t.Errorf("DefaultOptions %+v, want %+v", o, want)
 	}
@@ -56,6 +56,10 @@ func TestOptionsValidateNamesTheKey(t *testing.T) {
 			func(o *Options, _ *optimize.Problem) { o.Sigma = math.Inf(1) }),
 		lim("max_repeats", func(o *Options, _ *optimize.Problem) { o.MaxRepeats = 1 },
 			func(o *Options, _ *optimize.Problem) { o.MaxRepeats = 0 }),
+		lim("cmean", func(o *Options, _ *optimize.Problem) { o.CMean = 1 },
+			func(o *Options, _ *optimize.Problem) { o.CMean = 1.01 }),
+		lim("cmean", func(o *Options, _ *optimize.Problem) { o.CMean = 1e-6 },
+			func(o *Options, _ *optimize.Problem) { o.CMean = 0 }),
 		lim("max_sigma", func(o *Options, _ *optimize.Problem) { o.MaxSigma = 1 },
 			func(o *Options, _ *optimize.Problem) { o.MaxSigma = 0.99 }),
 		lim("max_sigma", func(o *Options, _ *optimize.Problem) { o.MaxSigma = 0 },
@@ -142,6 +146,7 @@ func TestConfigValidateNamesTheField(t *testing.T) {
 		{"MaxRepeats", func(c *Config) { c.MaxRepeats = 0 }},
 		{"AlphaSigma", func(c *Config) { c.AlphaSigma = 0 }},
 		{"MaxSigma", func(c *Config) { c.MaxSigma = 0.5 }},
+		{"CMean", func(c *Config) { c.CMean = 0 }},
 		{"Pool", func(c *Config) { c.Pool = nil }},
 		{"Pool[0]", func(c *Config) { c.Pool = []optimize.PoolEntry{{Name: "x", Genes: []float64{1}}} }},
 		{"Norm", func(c *Config) { c.Norm = math.NaN() }},
