@@ -3,6 +3,7 @@ package optimize_test
 import (
 	"context"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -184,6 +185,18 @@ func TestTallyScaleCentroidAroundStart(t *testing.T) {
 	tl.Add(optimize.Outcome{Wins: 4})
 	if tl.Games != 8 || tl.Points != 6 || tl.Steps != 2 || tl.Mean() != 0.75 {
 		t.Errorf("tally %+v", tl)
+	}
+	// Shrinkage: 6 of 8 with 4 games of ½ is 8/12; 0 is Mean; the lucky
+	// 2 of 2 falls below 15 of 20 once shrunk.
+	if s := tl.Shrunk(4); math.Abs(s-8.0/12) > 1e-15 || tl.Shrunk(0) != tl.Mean() {
+		t.Errorf("Shrunk(4) %g, Shrunk(0) %g", s, tl.Shrunk(0))
+	}
+	lucky, steady := optimize.Tally{Points: 2, Games: 2}, optimize.Tally{Points: 15, Games: 20}
+	if lucky.Mean() <= steady.Mean() || lucky.Shrunk(4) >= steady.Shrunk(4) {
+		t.Errorf("lucky %g/%g, steady %g/%g", lucky.Mean(), lucky.Shrunk(4), steady.Mean(), steady.Shrunk(4))
+	}
+	if e := (optimize.Tally{}); e.Shrunk(0) != 0.5 || e.Shrunk(4) != 0.5 {
+		t.Errorf("empty tally shrunk %g, %g", e.Shrunk(0), e.Shrunk(4))
 	}
 	x := optimize.ScaleTo([]float64{3, 4}, 10)
 	if x[0] != 6 || x[1] != 8 {

@@ -31,6 +31,10 @@ type NoiseOptions struct {
 	// (Tally.Decay), in [0, 1]: 1 keeps them all, 0 judges a vector on the
 	// latest step alone. Methods without survivors ignore it.
 	Memory float64 `toml:"memory" json:"memory"`
+	// Prior is the number of games of ½ added to every tally before
+	// vectors are ranked or compared by it (Tally.Shrunk): ≥ 0, 0 = the
+	// raw fraction. Methods without tallies ignore it.
+	Prior float64 `toml:"prior" json:"prior"`
 	// RaceBudget is the most games the final race may play (0 = no race:
 	// the answer is the method's mean); RaceAlpha its error rate;
 	// RaceRounds the rounds before anything is dropped (RaceConfig).
@@ -107,6 +111,8 @@ func (o NoiseOptions) Validate(p Problem) ([]PoolEntry, error) {
 	switch {
 	case !(o.Norm >= 0) || math.IsInf(o.Norm, 1):
 		return nil, bad("norm", "must be a finite number ≥ 0 (0 = the scale stays free), not %g", o.Norm)
+	case !(o.Prior >= 0) || math.IsInf(o.Prior, 1):
+		return nil, bad("prior", "must be a finite number ≥ 0 (games of ½ added to every tally; 0 = none), not %g", o.Prior)
 	case !(o.Memory >= 0 && o.Memory <= 1):
 		return nil, bad("memory", "must be in [0, 1] (1 keeps every earlier game, 0 none), not %g", o.Memory)
 	case o.RaceCandidates < 1:

@@ -164,7 +164,7 @@
 // latest mean, then "best 1", …) against the pool's vectors for the next
 // generation (the centroid the new mean, best the answer), and the winner
 // is the answer; the step's games include the race's, its record holds
-// the RaceRecord. memory, a key of the shared noise options, is unused:
+// the RaceRecord. memory and prior, keys of the shared noise options, are unused:
 // CMA-ES keeps no vectors from one generation to the next, only its
 // distribution.
 //

@@ -61,8 +61,8 @@ type Options struct {
 	CMean float64 `toml:"cmean" json:"cmean"`
 	// NoiseOptions are the shared noise mechanisms (optimize.NoiseOptions),
 	// keys of [cmaes] as well: pool, norm, race_budget, race_alpha,
-	// race_rounds, race_candidates, average, warm_spread. memory is
-	// unused: CMA-ES keeps no vectors from one generation to the next.
+	// race_rounds, race_candidates, average, warm_spread. memory and
+	// prior are unused: CMA-ES keeps no vectors from one generation to the next.
 	optimize.NoiseOptions
 }
 

@@ -306,7 +306,7 @@ func (g *RobustGA) Step(ctx context.Context, ref optimize.Referee) (optimize.Rec
 		rank[i] = i
 	}
 	slices.SortStableFunc(rank, func(a, b int) int {
-		return cmp.Or(cmp.Compare(tally[b].Mean(), tally[a].Mean()), cmp.Compare(tally[b].Games, tally[a].Games))
+		return cmp.Or(cmp.Compare(tally[b].Shrunk(c.Noise.Prior), tally[a].Shrunk(c.Noise.Prior)), cmp.Compare(tally[b].Games, tally[a].Games))
 	})
 	elite := rank[:c.Elite]
 	parents := make([][]float64, len(elite))

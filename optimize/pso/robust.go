@@ -492,7 +492,7 @@ func (q *RobustPSO) step(ctx context.Context, ref optimize.Referee, rng *rand.Ra
 		pt.Decay(c.Noise.Memory)
 		pt.Add(now[pAt[i]])
 		rp := RobustParticle{Position: slices.Clone(s.x[i]), Now: now[i], PersonalNow: now[pAt[i]], Shared: pAt[i] == i}
-		if !rp.Shared && xt.Mean() > pt.Mean() {
+		if !rp.Shared && xt.Shrunk(c.Noise.Prior) > pt.Shrunk(c.Noise.Prior) {
 			s.p[i], pt, rp.Improved = slices.Clone(s.x[i]), xt, true
 		}
 		s.tally[i] = pt
@@ -503,7 +503,9 @@ func (q *RobustPSO) step(ctx context.Context, ref optimize.Referee, rng *rand.Ra
 	for i := range it.Ranked {
 		it.Ranked[i] = i
 	}
-	slices.SortStableFunc(it.Ranked, func(a, b int) int { return cmp.Compare(s.tally[b].Mean(), s.tally[a].Mean()) })
+	slices.SortStableFunc(it.Ranked, func(a, b int) int {
+		return cmp.Compare(s.tally[b].Shrunk(c.Noise.Prior), s.tally[a].Shrunk(c.Noise.Prior))
+	})
 	gi := it.Ranked[0]
 	g := s.p[gi]
 	// The elite's mean (the answer's ingredient), computed before the move.

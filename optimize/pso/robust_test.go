@@ -576,6 +576,8 @@ func TestRobustOptionLimits(t *testing.T) {
 			{Key: "pool", In: set(func(o *Options) { o.Pool = []string{"best"} }), Out: set(func(o *Options) { o.Pool = []string{"zhou2015"} })},
 			{Key: "norm", In: set(func(o *Options) { o.Norm = 0 }), Out: set(func(o *Options) { o.Norm = -1 })},
 			{Key: "memory", In: set(func(o *Options) { o.Memory = 0 }), Out: set(func(o *Options) { o.Memory = 1.5 })},
+			{Key: "prior", In: set(func(o *Options) { o.Prior = 0 }), Out: set(func(o *Options) { o.Prior = -1 })},
+			{Key: "prior", In: set(func(o *Options) { o.Prior = 100 }), Out: set(func(o *Options) { o.Prior = math.Inf(1) })},
 			// 6 racers (2 means, 4 personal bests) × 1 opponent × 2 games × 3 rounds = 36 games.
 			{Key: "race_budget", In: set(func(o *Options) { o.RaceBudget = 36 }), Out: set(func(o *Options) { o.RaceBudget = 35 })},
 			{Key: "race_alpha", In: set(func(o *Options) { o.RaceAlpha = 0.5 }), Out: set(func(o *Options) { o.RaceAlpha = 0 })},
