@@ -54,6 +54,10 @@ type NoiseOptions struct {
 	WarmSpread float64 `toml:"warm_spread" json:"warm_spread"`
 }
 
+// NormOption is Norm, for a job runner that must know whether a method
+// scales its vectors itself (a log-space search must not: LogSpace).
+func (o NoiseOptions) NormOption() float64 { return o.Norm }
+
 // DefaultNoiseOptions are the robust forms' defaults: self-play against
 // the population's centroid, no fixed norm, memory 1, a race of the mean
 // and the 4 best over at most 2,000 games at α = 0.05 from 3 rounds, a

@@ -93,7 +93,7 @@ func (j *Job) restore() error {
 	if st.Steps < 0 || st.Stall < 0 || st.Games < 0 || st.Seconds < 0 || st.Stall > st.Steps || cp.RecordsBytes < 0 {
 		return bad("status %+v and records_bytes %d must be ≥ 0, with stall ≤ steps", st, cp.RecordsBytes)
 	}
-	m, err := j.spec.Restore(j.cfg.MethodOptions(), j.cfg.Problem(), cp.State)
+	m, err := j.cfg.restoreMethod(j.spec, cp.State)
 	if err != nil {
 		return bad("state: %v", err)
 	}

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -63,6 +64,7 @@ type Config struct {
 	Bounds     BoundsConfig     `toml:"bounds"`
 	Validation ValidationConfig `toml:"validation"`
 	Output     OutputConfig     `toml:"output"`
+	Space      SpaceConfig      `toml:"space"`
 
 	// Options holds each registered method's options by method name (the
 	// config's [ga], [pso] … tables): the value Spec.Options returns,
@@ -198,6 +200,24 @@ type OutputConfig struct {
 	Games bool `toml:"games"` // keep every fitness game (games/*.jsonl); verification games are always kept
 }
 
+// SpaceConfig is the [space] table: the coordinates a method searches.
+type SpaceConfig struct {
+	// Scale is "linear" (the weights themselves, the default) or "log":
+	// the method searches u = ln w and plays exp(u) scaled to Norm
+	// (optimize.LogSpace); [init] and [bounds] ranges become
+	// [ln max(lo, 1), ln hi].
+	Scale string `toml:"scale"`
+	// Norm is the Euclidean norm of every played vector in log space,
+	// weight units, > 0.
+	Norm float64 `toml:"norm"`
+}
+
+// The search scales of SpaceConfig.Scale.
+const (
+	ScaleLinear = "linear"
+	ScaleLog    = "log"
+)
+
 // DefaultConfig is what a key left out of a config file takes: the GA on
 // the symmetric schema at depth 2, width 10, bounds [0, 4000] clamped, a
 // verification ladder of 20 pairs a rung against zhou2015 and the run's
@@ -214,6 +234,7 @@ func DefaultConfig() Config {
 		Init:       RangeConfig{Lo: 0, Hi: 4000, AlertLo: -2000, AlertHi: 2000},
 		Bounds:     BoundsConfig{Mode: "clamp", RangeConfig: RangeConfig{Lo: 0, Hi: 4000, AlertLo: -4000, AlertHi: 4000}},
 		Validation: ValidationConfig{Opponents: []string{"zhou2015", Halfway}, Pairs: 20, Depths: []int{}, EloPairs: 20},
+		Space:      SpaceConfig{Scale: ScaleLinear, Norm: 10000},
 		Options:    map[string]any{},
 	}
 	for _, s := range Methods() {
@@ -612,7 +633,19 @@ func (c *Config) Validate() error {
 			return bad("then", "%v", err)
 		}
 	}
-	if err := spec.Validate(opts, c.Problem()); err != nil {
+	problem, err := c.searchProblem()
+	if err != nil {
+		return err
+	}
+	if c.Space.Scale == ScaleLog {
+		if c.Method == "texel" {
+			return bad("space.scale", "texel fits a model linear in the weights; \"log\" serves the methods that play candidates (ga, pso, spsa, cmaes)")
+		}
+		if n, ok := opts.(interface{ NormOption() float64 }); ok && n.NormOption() > 0 {
+			return bad(c.Method+".norm", "must be 0 with space.scale = \"log\": space.norm (%g) scales every played vector, and a norm of ln w would change the vector's shape", c.Space.Norm)
+		}
+	}
+	if err := spec.Validate(opts, problem); err != nil {
 		var oe *optimize.OptionError
 		if errors.As(err, &oe) {
 			if k, ok := problemKeys[oe.Field]; ok && oe.Key == "" {
@@ -842,6 +875,61 @@ func (c *Config) Problem() optimize.Problem {
 		Start:     start,
 		Opponent:  c.vectorOf, // the SPSA option opponents
 	}
+}
+
+// searchProblem is Problem in the coordinates the method searches: with
+// space.scale "log", optimize.LogSpace.Problem of it. Errors name the key:
+// space.scale or space.norm; a start without logarithm (start); a range
+// without one (space.scale, the message names the range and gene).
+func (c *Config) searchProblem() (optimize.Problem, error) {
+	p := c.Problem()
+	switch c.Space.Scale {
+	case "", ScaleLinear:
+		return p, nil
+	case ScaleLog:
+	default:
+		return p, bad("space.scale", "must be %q or %q, not %q", ScaleLinear, ScaleLog, c.Space.Scale)
+	}
+	if !(c.Space.Norm > 0) || math.IsInf(c.Space.Norm, 1) {
+		return p, bad("space.norm", "must be a finite number > 0 with scale = \"log\", not %g", c.Space.Norm)
+	}
+	q, err := c.logSpace().Problem(p)
+	if err != nil {
+		key := "space.scale" // the key that asked for logarithms
+		if c.Start != "" && strings.Contains(err.Error(), "start") {
+			key = "start"
+		}
+		return p, bad(key, "%v", err)
+	}
+	return q, nil
+}
+
+func (c *Config) logSpace() optimize.LogSpace { return optimize.LogSpace{Norm: c.Space.Norm} }
+
+// newMethod makes the config's method for its search space (New).
+func (c *Config) newMethod(spec optimize.Spec, pcg *rand.PCG) (optimize.Method, error) {
+	p, err := c.searchProblem()
+	if err != nil {
+		return nil, err
+	}
+	m, err := spec.New(c.MethodOptions(), p, pcg)
+	if err != nil || c.Space.Scale != ScaleLog {
+		return m, err
+	}
+	return c.logSpace().Method(m), nil
+}
+
+// restoreMethod is newMethod for a checkpointed state (Restore).
+func (c *Config) restoreMethod(spec optimize.Spec, state []byte) (optimize.Method, error) {
+	p, err := c.searchProblem()
+	if err != nil {
+		return nil, err
+	}
+	m, err := spec.Restore(c.MethodOptions(), p, state)
+	if err != nil || c.Space.Scale != ScaleLog {
+		return m, err
+	}
+	return c.logSpace().Method(m), nil
 }
 
 // problemKeys are the config keys behind the optimize.Problem fields a

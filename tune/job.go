@@ -180,7 +180,7 @@ func start(cfg Config, rd *results.RunDir, opts Options) (*Job, error) {
 		return nil, err
 	}
 	pcg := rand.NewPCG(uint64(cfg.Seed), rngStream)
-	if j.m, err = j.spec.New(cfg.MethodOptions(), cfg.Problem(), pcg); err != nil {
+	if j.m, err = cfg.newMethod(j.spec, pcg); err != nil {
 		return nil, err
 	}
 	flat, err := cfg.Flat()

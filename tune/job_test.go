@@ -166,10 +166,17 @@ func TestStopAnywhereResumesToTheUninterruptedResult(t *testing.T) {
 		// per method; the 24 moments run in the plain test run.
 		moments = 2
 	}
-	for _, method := range []string{"ga", "pso", "spsa", "texel", "hill"} {
+	for _, method := range []string{"ga", "pso", "spsa", "texel", "hill", "cmaes-log"} {
 		t.Run(method, func(t *testing.T) {
 			t.Parallel() // independent runs in their own directories: both cores
-			cfg := tiny(t, method)
+			cfg := tiny(t, strings.TrimSuffix(method, "-log"))
+			if strings.HasSuffix(method, "-log") {
+				// A log-space search (optimize.LogSpace) resumes as well.
+				cfg.Space.Scale = ScaleLog
+				if err := cfg.Validate(); err != nil {
+					t.Fatal(err)
+				}
+			}
 			_, want := runStraight(t, cfg)
 			total := 0
 			for _, r := range want.records {

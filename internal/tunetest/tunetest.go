@@ -31,6 +31,10 @@ pairing = "perturbed"
 sigma = 3.0
 window = 0
 average = 2
+[cmaes]
+generations = 3
+lambda = 4
+race_budget = 60
 [validation]
 opponent = "zhou2015"
 pairs = 2

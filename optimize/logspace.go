@@ -1,0 +1,150 @@
+package optimize
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+)
+
+// LogFloor is the smallest weight a log-space search reaches through its
+// ranges: a range's lower end below it becomes ln LogFloor (a weight of
+// 1, a thousandth of a typical road weight).
+const LogFloor = 1.0
+
+// LogSpace is a search over the logarithms of the weights: a method
+// tunes u = ln w, and every vector it plays, and its answer, is
+// w = exp(u) scaled to Norm (ScaleTo; road weights are scale-free, so the
+// norm fixes the scale without changing play).
+//
+// Good road weights span three orders of magnitude (the robust GA's best
+// vectors have 1- and 2-stone weights of 10–700 and 4-stone weights of
+// 3,000–7,700 at norm 10,000): on a linear scale one step size cannot
+// suit both ends, and a mutation or CMA-ES step of a few hundred weight
+// units is noise for W4 and a change of sign for M1. In log space a step
+// is a ratio, the same for every gene, and weights stay positive without
+// bounds (0 only where a gene falls about 745 below the largest in u,
+// beyond float64's exp). The search's free direction (1, …, 1) (a common factor) is
+// neutral: play does not see it.
+type LogSpace struct {
+	// Norm > 0 is the Euclidean norm of every played vector and answer,
+	// weight units.
+	Norm float64
+}
+
+// Problem is p in log space: every range [lo, hi] (the initial range and
+// the bounds) becomes [ln max(lo, LogFloor), ln hi], a start vector and
+// the fixed opponents that Opponent resolves become their logarithms.
+// Errors: a Norm that is not > 0, a range with a negative lower end (a
+// signed gene, like the dual schema's alert threshold, has no logarithm)
+// or an upper end not above LogFloor, a start gene ≤ 0, naming the gene. An
+// opponent with a gene ≤ 0 is an error of Opponent when resolved.
+func (l LogSpace) Problem(p Problem) (Problem, error) {
+	if !(l.Norm > 0) || math.IsInf(l.Norm, 1) {
+		return Problem{}, fmt.Errorf("log space: norm must be a finite number > 0, not %g", l.Norm)
+	}
+	q := p
+	var err error
+	if q.InitLo, q.InitHi, err = logRange("initial range", p.Genes, p.InitLo, p.InitHi); err != nil {
+		return Problem{}, err
+	}
+	if p.Bounds != nil {
+		lo, hi, err := logRange("bounds", p.Genes, p.Bounds.Lo, p.Bounds.Hi)
+		if err != nil {
+			return Problem{}, err
+		}
+		q.Bounds = &Bounds{Lo: lo, Hi: hi}
+	}
+	if p.Start != nil {
+		if q.Start, err = logVector("start", p.Genes, p.Start); err != nil {
+			return Problem{}, err
+		}
+	}
+	if p.Opponent != nil {
+		q.Opponent = func(name string) ([]float64, error) {
+			w, err := p.Opponent(name)
+			if err != nil {
+				return nil, err
+			}
+			return logVector(fmt.Sprintf("opponent %q", name), p.Genes, w)
+		}
+	}
+	return q, nil
+}
+
+func logRange(what string, genes []string, lo, hi []float64) ([]float64, []float64, error) {
+	if len(lo) != len(genes) || len(hi) != len(genes) {
+		return lo, hi, nil // Problem.Validate reports the shapes
+	}
+	ulo, uhi := make([]float64, len(lo)), make([]float64, len(hi))
+	for d := range lo {
+		if lo[d] < 0 || !(hi[d] > LogFloor) {
+			return nil, nil, fmt.Errorf("log space: %s of gene %s is [%g, %g]: a log-space search needs weights ≥ 0 reaching above %g (a signed gene has no logarithm)", what, genes[d], lo[d], hi[d], LogFloor)
+		}
+		ulo[d], uhi[d] = math.Log(max(lo[d], LogFloor)), math.Log(hi[d])
+	}
+	return ulo, uhi, nil
+}
+
+func logVector(what string, genes []string, w []float64) ([]float64, error) {
+	if len(w) != len(genes) {
+		return nil, fmt.Errorf("log space: %s has %d genes, want %d", what, len(w), len(genes))
+	}
+	u := make([]float64, len(w))
+	for d, v := range w {
+		if !(v > 0) || math.IsInf(v, 1) {
+			return nil, fmt.Errorf("log space: %s: gene %s is %g, and only weights > 0 have a logarithm", what, genes[d], v)
+		}
+		u[d] = math.Log(v)
+	}
+	return u, nil
+}
+
+// Weights is the played vector of u: exp(u) scaled to Norm.
+func (l LogSpace) Weights(u []float64) []float64 {
+	if u == nil {
+		return nil
+	}
+	w := make([]float64, len(u))
+	top := slices.Max(u) // exp(u − max u) cannot overflow; the norm fixes the scale
+	for d, v := range u {
+		w[d] = math.Exp(v - top)
+	}
+	return ScaleTo(w, l.Norm)
+}
+
+// Method wraps m, a method made for the log-space Problem: its Step plays
+// through a referee that turns every match's vectors into Weights, and
+// its records' Best and its Best are Weights. Its state, records' Detail
+// and metrics stay in log space (genes as ln w). The wrapper keeps no
+// state, so MarshalState and a Restore of the inner method round-trip as
+// the method does.
+func (l LogSpace) Method(m Method) Method { return logMethod{Method: m, space: l} }
+
+type logMethod struct {
+	Method
+	space LogSpace
+}
+
+func (m logMethod) Best() []float64 { return m.space.Weights(m.Method.Best()) }
+
+func (m logMethod) Step(ctx context.Context, ref Referee) (Record, error) {
+	rec, err := m.Method.Step(ctx, logReferee{ref: ref, space: m.space})
+	rec.Best = m.space.Weights(rec.Best)
+	return rec, err
+}
+
+// logReferee plays matches of log-space vectors as their Weights.
+type logReferee struct {
+	ref   Referee
+	space LogSpace
+}
+
+func (r logReferee) Play(ctx context.Context, seed uint64, matches []Match) ([]Outcome, error) {
+	played := make([]Match, len(matches))
+	for i, m := range matches {
+		m.A, m.B = r.space.Weights(m.A), r.space.Weights(m.B)
+		played[i] = m
+	}
+	return r.ref.Play(ctx, seed, played)
+}
