@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/roadtune/roadtune/results"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -179,6 +181,35 @@ func (l *Launch) Summary(out *Outcome, verbose bool) string {
 	return ""
 }
 
+// FileCurve is the base name of a sweep's learning curve in its
+// directory (png, svg, csv), written when its runs measured their Elo
+// (validation.elo_every).
+const FileCurve = "compare-curve"
+
+// writeSweepCurve draws the sweep's runs as one learning curve
+// (WriteLearningCurves: their mean, a band from the lowest to the highest
+// seed) and links it from the comparison's Markdown, when the runs
+// measured their Elo during tuning; else it writes nothing.
+func writeSweepCurve(dir, label string, runs []string) error {
+	if len(runs) == 0 {
+		return nil
+	}
+	if _, err := LearningCurve(runs[0]); err != nil {
+		return nil // no Elo measured during the runs: no curve
+	}
+	base := filepath.Join(dir, FileCurve)
+	if err := WriteLearningCurves([]CurveGroup{{Label: label, Dirs: runs}}, base); err != nil {
+		return err
+	}
+	md := filepath.Join(dir, FileCompare+".md")
+	data, err := os.ReadFile(md)
+	if err != nil {
+		return err
+	}
+	data = append(data, []byte("\n## Learning curve\n\nThe Elo measured during tuning (validation.elo_every) by fitness games: the mean over the seeds, a band from the lowest to the highest.\n\n![learning curve]("+FileCurve+".png)\n")...)
+	return results.WriteFileAtomic(md, data)
+}
+
 // FileCompare is the base name of a sweep's comparison in its directory
 // (RunComparison.Write).
 const FileCompare = "compare"
@@ -215,6 +246,9 @@ func (l *Launch) Run(ctx context.Context, opts Options, h LaunchHooks) (*Outcome
 			return out, err
 		}
 		if err := out.Comparison.Write(filepath.Join(l.Dir, FileCompare)); err != nil {
+			return out, err
+		}
+		if err := writeSweepCurve(l.Dir, l.cfg.Method, dirs); err != nil {
 			return out, err
 		}
 	}

@@ -136,6 +136,41 @@ func TestLaunchRunAndExport(t *testing.T) {
 	}
 }
 
+// TestSweepWritesItsLearningCurve: a sweep whose runs measure their Elo
+// draws them as one learning curve linked from compare.md; one that does
+// not, none.
+func TestSweepWritesItsLearningCurve(t *testing.T) {
+	for _, measured := range []bool{true, false} {
+		cfg := tiny(t, "hill")
+		if measured {
+			cfg = tinyWith(t, "hill", "validation.elo_every", "2", "validation.elo_pairs", "1")
+		}
+		dir := filepath.Join(t.TempDir(), "sweep")
+		l, err := NewLaunch(cfg, dir, []int64{3, 4}, time.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := l.Run(context.Background(), Options{}, LaunchHooks{}); err != nil {
+			t.Fatal(err)
+		}
+		md, _ := os.ReadFile(filepath.Join(dir, FileCompare+".md"))
+		csv, err := os.ReadFile(filepath.Join(dir, FileCurve+".csv"))
+		if !measured {
+			if err == nil || strings.Contains(string(md), FileCurve) {
+				t.Fatalf("no Elo measured, yet a curve: %v\n%s", err, md)
+			}
+			continue
+		}
+		// 4 steps, elo_every 2: steps 1 and 3 of each of the 2 seeds.
+		if err != nil || strings.Count(string(csv), "\nhill,seed-") != 4 || !strings.Contains(string(md), "![learning curve]("+FileCurve+".png)") {
+			t.Fatalf("curve %v:\n%s\ncompare.md:\n%s", err, csv, md)
+		}
+		if _, err := os.Stat(filepath.Join(dir, FileCurve+".png")); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // TestLaunchFlags: the command line's values resolve to a launch (the
 // key flags override the config), and bad input is an *InputError or
 // *ConfigError naming the flag or file; LaunchHooks.Then runs both hooks
