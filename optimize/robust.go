@@ -17,6 +17,10 @@ import (
 //     same at any overall scale, so every played vector has this norm;
 //   - Memory: fitness memory (Tally): a surviving vector keeps its games,
 //     weighted by Memory per step;
+//   - Prior: shrinkage of every tally towards ½ (Tally.Shrunk) against
+//     the winner's curse of few-game scores;
+//   - Average: the answer as the average of the latest population means
+//     (never a single sample);
 //   - RaceBudget, RaceAlpha, RaceRounds: racing for the answer (Race);
 //   - WarmSpread: a warm start around Problem.Start (AroundStart).
 type NoiseOptions struct {
