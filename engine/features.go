@@ -3,7 +3,7 @@ package engine
 // Features writes to dst (grown as needed) and returns the features of b
 // from my side's view for w's schema: the vector X with
 // w.Evaluate(b, my) = Σ_d w.Genes[d]·X[d], one entry per gene, in gene
-// order. The road score is linear in the genes (spec/evaluation.md), so X
+// order. The road score is linear in the genes (Chen 2010 §3.3), so X
 // holds road counts from the histograms N_my[n], N_en[n], n = 1..5:
 //   - symmetric: X[n−1] = N_my[n] − N_en[n]                (Chen 2010 eq. 3.1)
 //   - asymmetric: X[n−1] = N_my[n], X[4+n] = −N_en[n]        (Qi 2018 eq. 3-1)
@@ -18,7 +18,7 @@ package engine
 //   - cross: the tempo features and X[12] = X_mover, X[13] = −X_waiting
 //     (Board.CrossPoints), negated when my is the waiting side.
 //
-// Texel tuning (spec/tuning.md) fits the genes to game results through
+// Texel tuning (chessprogramming wiki, "Texel's Tuning Method") fits the genes to game results through
 // these features. w must be valid (NewWeights); my must be Black or White.
 func Features(dst []float64, w Weights, b *Board, my Color) []float64 {
 	n := len(w.Genes)

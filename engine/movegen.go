@@ -91,8 +91,8 @@ func pushTop(list []scoredMove, w int, m scoredMove) []scoredMove {
 }
 
 // static is the road score from s's view: the root side's score (the
-// weights are always applied from the root side's view, spec/evaluation.md
-// "Perspective"), negated when s is the root's opponent. The tempo schema
+// weights are always applied from the root side's view, as Chen 2010 §3.3
+// and Qi 2018 §3.1 score a position), negated when s is the root's opponent. The tempo schema
 // is the exception: its weights are applied from s's view (s is the side
 // whose turn it is), and its threat term is added by the callers that know
 // the threats (leaf, node).

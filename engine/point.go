@@ -4,9 +4,9 @@
 // and the threat search (victory by continuous double threat).
 //
 // Sources: the rules and notation follow Wu & Huang 2005 and the Cloudict /
-// ConnectMore protocol (spec/connect6.md); roads, schemas and the search follow
-// Chen 2010 §3.3, Zhou 2015 and Qi 2018 §§2.5, 3.1–3.2, 4.3–4.7
-// (spec/evaluation.md). The package uses the standard library only.
+// ConnectMore protocol; roads, schemas and the search follow
+// Chen 2010 §3.3, Zhou 2015 and Qi 2018 §§2.5, 3.1–3.2, 4.3–4.7.
+// The package uses the standard library only.
 package engine
 
 import (

@@ -2,7 +2,7 @@ package engine
 
 import "math/bits"
 
-// Threats (Wu & Huang 2005; spec/evaluation.md "Threats"). A side has t
+// Threats (Wu & Huang 2005). A side has t
 // threats when the opponent needs t stones to stop every six it could
 // complete on its next move. The roads that matter are the live roads with 4
 // or 5 stones (each has at most 2 empty points); t is the size of a smallest
@@ -114,7 +114,7 @@ func (b *Board) threatCount(c Color, ts *threatSet) int {
 
 // Threats returns how many threats c has: the number of stones the opponent
 // needs to stop every six c could complete on its next move (0, 1, 2, or 3
-// meaning three or more). Wu & Huang 2005; spec/evaluation.md "Threats".
+// meaning three or more). Wu & Huang 2005.
 func (b *Board) Threats(c Color) int {
 	if c != Black && c != White {
 		return 0

@@ -3,7 +3,7 @@ package engine
 import "slices"
 
 // Threat search: victory by continuous double threat (Wu & Huang 2005;
-// Qi 2018 §4.4 after Allis; spec/evaluation.md "Threats"). The attacker (the
+// Qi 2018 §4.4 after Allis; Wu & Huang 2005 for threats). The attacker (the
 // side to move at the root) plays only moves after which it has two threats
 // (or three, which wins at once because the defender cannot stop them) and
 // after which the defender has no six to complete; the defender's replies are

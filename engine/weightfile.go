@@ -29,7 +29,7 @@ type Provenance struct {
 
 // WeightFile is a tuned (or hand-set) weight vector as stored on disk in JSON:
 // a name, the schema, the gene values in Schema.GeneNames order, and
-// provenance (spec/evaluation.md "Weight files").
+// provenance (the tool, run and step that made it).
 type WeightFile struct {
 	Name       string     `json:"name"`
 	Schema     Schema     `json:"schema"`

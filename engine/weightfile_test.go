@@ -116,7 +116,8 @@ func TestWeightFileRejects(t *testing.T) {
 }
 
 // TestBaselineFiles loads the shipped baseline vectors and checks their
-// values against spec/evaluation.md "Baseline vectors from the seeds".
+// values against the seeds' published vectors (Chen 2010, Zhou 2015,
+// Qi 2018).
 func TestBaselineFiles(t *testing.T) {
 	want := map[string]struct {
 		schema Schema

@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// Schema names how a weight vector scores roads (spec/evaluation.md).
+// Schema names how a weight vector scores roads (Chen 2010 §3.3; Qi 2018 §3.1).
 type Schema string
 
 // The five schemas.

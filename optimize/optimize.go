@@ -19,8 +19,8 @@ type Match struct {
 	// WinnerOnly says the method needs only to know whether A beats B
 	// (Outcome.AWins), not the score: the referee may then end the match
 	// as soon as its early-stop rule settles the winner, and the Outcome
-	// counts only the games played (spec/tuning.md: sequential tests on
-	// game pairs).
+	// counts only the games played (sequential tests on game pairs, as
+	// fishtest's SPRT).
 	WinnerOnly bool
 	// OpeningSet, when > 0, gives the match the openings of that set
 	// instead of its own: every match of a batch with the same OpeningSet

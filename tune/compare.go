@@ -12,7 +12,7 @@ import (
 
 // RunComparison puts finished runs side by side by what decides a tuned
 // vector's worth: the Elo of each run's best against the same ladder
-// opponents and depths (spec/tuning.md "Verifying a tuned vector"), the
+// opponents and depths (as fishtest verifies a tune: against fixed opponents), the
 // games spent and the wall time. Build it with CompareRuns.
 type RunComparison struct {
 	Runs []ComparedRun

@@ -21,8 +21,8 @@ import (
 // from its own opening. Each match draws its openings afresh (MatchOpenings):
 // Pairs distinct openings of the suite, chosen by the batch seed and the
 // match's index, so no generation or group shares one opening and a fitness
-// built from many matches sees many openings (spec/tuning.md "Why noise
-// decides everything"). The suite is the generated 3-stone suite
+// built from many matches sees many openings (a fitness from few openings
+// fits those openings, not the game). The suite is the generated 3-stone suite
 // (tournament.SuiteFor: the smallest radius ≥ 3 with a distinct opening per
 // pair, or radius OpeningRadius when set), or Openings when given. All games
 // of a batch go through one worker pool (tournament.Runner), so every core

@@ -14,7 +14,8 @@ import (
 // each position where a player takes over, from the end of the opening to
 // the last move, seen from both sides (Tempo +1 for the side to move, −1
 // for the other), labelled with that side's game result. Positions already
-// decided are dropped (spec/tuning.md "Texel tuning"): the side to move has
+// decided are dropped (as the chessprogramming wiki's "Texel's Tuning Method"
+// drops decided positions): the side to move has
 // a live road of 4 or 5 stones (it completes six now), or its opponent has
 // three or more threats (engine.Board.Threats: two stones cannot stop
 // them). Positions where the opponent has one or two threats are kept, so

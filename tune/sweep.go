@@ -43,7 +43,7 @@ func DefaultRunDir(cfg Config, sweep bool, now time.Time) string {
 // cfg with that seed (concurrency aside) is an *InputError naming the key,
 // so a sweep never mixes two settings. The same config over several seeds
 // shows how much of a tuned vector's strength is the method and how much
-// luck (spec/tuning.md "Why noise decides everything"); compare the runs
+// luck (game noise decides much of it; Diaz & Handl 2015); compare the runs
 // with CompareRuns. A config with `then` runs a chain per seed (Chain) in
 // SweepDir, and its last stage's directory stands for the seed. Errors: a bad config or seed list (ConfigError,
 // InputError), a run's error, an *InterruptedError when ctx is cancelled.

@@ -3,8 +3,7 @@
 // and the generalised sequential probability ratio test (SPRT) on trinomial
 // game results or pentanomial game-pair results.
 //
-// The formulas are the ones computer-chess testing converged on and are
-// specified in roadtune's spec/statistics.md:
+// The formulas are the ones computer-chess testing converged on:
 //
 //   - Elo, interval and LOS follow fishtest's stat_util.get_elo (also
 //     cutechess Elo::errorMargin for the interval).
