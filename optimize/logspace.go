@@ -1,7 +1,6 @@
 package optimize
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -113,38 +112,6 @@ func (l LogSpace) Weights(u []float64) []float64 {
 	return ScaleTo(w, l.Norm)
 }
 
-// Method wraps m, a method made for the log-space Problem: its Step plays
-// through a referee that turns every match's vectors into Weights, and
-// its records' Best and its Best are Weights. Its state, records' Detail
-// and metrics stay in log space (genes as ln w). The wrapper keeps no
-// state, so MarshalState and a Restore of the inner method round-trip as
-// the method does.
-func (l LogSpace) Method(m Method) Method { return logMethod{Method: m, space: l} }
-
-type logMethod struct {
-	Method
-	space LogSpace
-}
-
-func (m logMethod) Best() []float64 { return m.space.Weights(m.Method.Best()) }
-
-func (m logMethod) Step(ctx context.Context, ref Referee) (Record, error) {
-	rec, err := m.Method.Step(ctx, logReferee{ref: ref, space: m.space})
-	rec.Best = m.space.Weights(rec.Best)
-	return rec, err
-}
-
-// logReferee plays matches of log-space vectors as their Weights.
-type logReferee struct {
-	ref   Referee
-	space LogSpace
-}
-
-func (r logReferee) Play(ctx context.Context, seed uint64, matches []Match) ([]Outcome, error) {
-	played := make([]Match, len(matches))
-	for i, m := range matches {
-		m.A, m.B = r.space.Weights(m.A), r.space.Weights(m.B)
-		played[i] = m
-	}
-	return r.ref.Play(ctx, seed, played)
-}
+// Method wraps m, a method made for the log-space Problem: InSpace(l, m).
+// Its state, records' Detail and metrics stay in log space (genes as ln w).
+func (l LogSpace) Method(m Method) Method { return InSpace(l, m) }

@@ -210,6 +210,14 @@ type SpaceConfig struct {
 	// Norm is the Euclidean norm of every played vector in log space,
 	// weight units, > 0.
 	Norm float64 `toml:"norm"`
+	// Monotone lists chains of gene names whose weights must not fall
+	// along the chain, e.g. [["M1","M2","M3","M4"], ["W1","W2","W3","W4"]]
+	// for the tempo schema (a road of more stones is worth at least one
+	// of fewer): the method searches each chain's first weight and the
+	// increments after it, kept ≥ 0 by the bounds, and plays the running
+	// sums (optimize.ChainSpace). Needs bounds.mode "clamp" or "reflect"
+	// and scale "linear"; texel fits the weights themselves and refuses it.
+	Monotone [][]string `toml:"monotone"`
 }
 
 // The search scales of SpaceConfig.Scale.
@@ -234,7 +242,7 @@ func DefaultConfig() Config {
 		Init:       RangeConfig{Lo: 0, Hi: 4000, AlertLo: -2000, AlertHi: 2000},
 		Bounds:     BoundsConfig{Mode: "clamp", RangeConfig: RangeConfig{Lo: 0, Hi: 4000, AlertLo: -4000, AlertHi: 4000}},
 		Validation: ValidationConfig{Opponents: []string{"zhou2015", Halfway}, Pairs: 20, Depths: []int{}, EloPairs: 20},
-		Space:      SpaceConfig{Scale: ScaleLinear, Norm: 10000},
+		Space:      SpaceConfig{Scale: ScaleLinear, Norm: 10000, Monotone: [][]string{}},
 		Options:    map[string]any{},
 	}
 	for _, s := range Methods() {
@@ -637,6 +645,9 @@ func (c *Config) Validate() error {
 	if err != nil {
 		return err
 	}
+	if len(c.Space.Monotone) > 0 && c.Method == "texel" {
+		return bad("space.monotone", "texel fits the weights themselves by their features; monotone chains serve the methods that play candidates (ga, pso, spsa, cmaes)")
+	}
 	if c.Space.Scale == ScaleLog {
 		if c.Method == "texel" {
 			return bad("space.scale", "texel fits a model linear in the weights; \"log\" serves the methods that play candidates (ga, pso, spsa, cmaes)")
@@ -877,26 +888,26 @@ func (c *Config) Problem() optimize.Problem {
 	}
 }
 
-// searchProblem is Problem in the coordinates the method searches: with
-// space.scale "log", optimize.LogSpace.Problem of it. Errors name the key:
+// searchProblem is Problem in the coordinates the method searches (space):
+// with space.scale "log", optimize.LogSpace.Problem of it; with
+// space.monotone, optimize.ChainSpace.Problem. Errors name the key:
 // space.scale or space.norm; a start without logarithm (start); a range
-// without one (space.scale, the message names the range and gene).
+// without one (space.scale, the message names the range and gene);
+// space.monotone for a chain that names no gene of the schema, a gene
+// twice, or cannot hold with the bounds.
 func (c *Config) searchProblem() (optimize.Problem, error) {
 	p := c.Problem()
-	switch c.Space.Scale {
-	case "", ScaleLinear:
-		return p, nil
-	case ScaleLog:
-	default:
-		return p, bad("space.scale", "must be %q or %q, not %q", ScaleLinear, ScaleLog, c.Space.Scale)
+	s, err := c.space()
+	if err != nil || s == nil {
+		return p, err
 	}
-	if !(c.Space.Norm > 0) || math.IsInf(c.Space.Norm, 1) {
-		return p, bad("space.norm", "must be a finite number > 0 with scale = \"log\", not %g", c.Space.Norm)
-	}
-	q, err := c.logSpace().Problem(p)
+	q, err := s.Problem(p)
 	if err != nil {
 		key := "space.scale" // the key that asked for logarithms
-		if c.Start != "" && strings.Contains(err.Error(), "start") {
+		switch {
+		case len(c.Space.Monotone) > 0:
+			key = "space.monotone"
+		case c.Start != "" && strings.Contains(err.Error(), "start"):
 			key = "start"
 		}
 		return p, bad(key, "%v", err)
@@ -904,7 +915,47 @@ func (c *Config) searchProblem() (optimize.Problem, error) {
 	return q, nil
 }
 
-func (c *Config) logSpace() optimize.LogSpace { return optimize.LogSpace{Norm: c.Space.Norm} }
+// space is the change of coordinates of the [space] table, nil for the
+// weights themselves (scale "linear", no chains). Errors name the key.
+func (c *Config) space() (optimize.Space, error) {
+	switch c.Space.Scale {
+	case "", ScaleLinear:
+	case ScaleLog:
+		if len(c.Space.Monotone) > 0 {
+			return nil, bad("space.monotone", "works on the weights themselves: give it with scale = %q, not %q", ScaleLinear, ScaleLog)
+		}
+		if !(c.Space.Norm > 0) || math.IsInf(c.Space.Norm, 1) {
+			return nil, bad("space.norm", "must be a finite number > 0 with scale = \"log\", not %g", c.Space.Norm)
+		}
+		return optimize.LogSpace{Norm: c.Space.Norm}, nil
+	default:
+		return nil, bad("space.scale", "must be %q or %q, not %q", ScaleLinear, ScaleLog, c.Space.Scale)
+	}
+	if len(c.Space.Monotone) == 0 {
+		return nil, nil
+	}
+	if c.Bounds.Mode == "off" {
+		return nil, bad("space.monotone", "needs bounds.mode \"clamp\" or \"reflect\": the bounds keep every increment ≥ 0, and with \"off\" a chain can fall")
+	}
+	index := map[string]int{}
+	for d, g := range c.GeneNames() {
+		index[g] = d
+	}
+	chains := make([][]int, len(c.Space.Monotone))
+	for i, ch := range c.Space.Monotone {
+		if len(ch) < 2 {
+			return nil, bad("space.monotone", "chain %d has %d gene(s): a chain orders at least 2", i+1, len(ch))
+		}
+		for _, g := range ch {
+			d, ok := index[g]
+			if !ok {
+				return nil, bad("space.monotone", "chain %d: %q is not a gene of schema %q (%s)", i+1, g, c.Schema, strings.Join(c.GeneNames(), ", "))
+			}
+			chains[i] = append(chains[i], d)
+		}
+	}
+	return optimize.ChainSpace{Chains: chains}, nil
+}
 
 // newMethod makes the config's method for its search space (New).
 func (c *Config) newMethod(spec optimize.Spec, pcg *rand.PCG) (optimize.Method, error) {
@@ -913,10 +964,7 @@ func (c *Config) newMethod(spec optimize.Spec, pcg *rand.PCG) (optimize.Method, 
 		return nil, err
 	}
 	m, err := spec.New(c.MethodOptions(), p, pcg)
-	if err != nil || c.Space.Scale != ScaleLog {
-		return m, err
-	}
-	return c.logSpace().Method(m), nil
+	return c.inSpace(m, err)
 }
 
 // restoreMethod is newMethod for a checkpointed state (Restore).
@@ -926,10 +974,20 @@ func (c *Config) restoreMethod(spec optimize.Spec, state []byte) (optimize.Metho
 		return nil, err
 	}
 	m, err := spec.Restore(c.MethodOptions(), p, state)
-	if err != nil || c.Space.Scale != ScaleLog {
+	return c.inSpace(m, err)
+}
+
+// inSpace wraps a method made for searchProblem so that it plays and
+// answers weights (optimize.InSpace); m as it is in the linear space.
+func (c *Config) inSpace(m optimize.Method, err error) (optimize.Method, error) {
+	if err != nil {
 		return m, err
 	}
-	return c.logSpace().Method(m), nil
+	s, err := c.space()
+	if err != nil || s == nil {
+		return m, err
+	}
+	return optimize.InSpace(s, m), nil
 }
 
 // problemKeys are the config keys behind the optimize.Problem fields a

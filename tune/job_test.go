@@ -166,16 +166,20 @@ func TestStopAnywhereResumesToTheUninterruptedResult(t *testing.T) {
 		// per method; the 24 moments run in the plain test run.
 		moments = 2
 	}
-	for _, method := range []string{"ga", "pso", "spsa", "texel", "hill", "cmaes-log"} {
+	for _, method := range []string{"ga", "pso", "spsa", "texel", "hill", "cmaes-log", "ga-monotone"} {
 		t.Run(method, func(t *testing.T) {
 			t.Parallel() // independent runs in their own directories: both cores
-			cfg := tiny(t, strings.TrimSuffix(method, "-log"))
-			if strings.HasSuffix(method, "-log") {
+			cfg := tiny(t, strings.TrimSuffix(strings.TrimSuffix(method, "-log"), "-monotone"))
+			switch {
+			case strings.HasSuffix(method, "-log"):
 				// A log-space search (optimize.LogSpace) resumes as well.
 				cfg.Space.Scale = ScaleLog
-				if err := cfg.Validate(); err != nil {
-					t.Fatal(err)
-				}
+			case strings.HasSuffix(method, "-monotone"):
+				// So does a search of increments (optimize.ChainSpace).
+				cfg.Space.Monotone = [][]string{cfg.GeneNames()[:4]}
+			}
+			if err := cfg.Validate(); err != nil {
+				t.Fatal(err)
 			}
 			_, want := runStraight(t, cfg)
 			total := 0
