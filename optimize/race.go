@@ -88,6 +88,22 @@ type RaceRecord struct {
 	Dropped []int     `json:"dropped"`
 }
 
+// RaceField is the field of a method's final race and the candidates'
+// names, in the order every method races them: the answer, then latest
+// (the newest mean, when the answer averages several; nil = left out),
+// then top, best first, top[k] named topName(k+1). The vectors are the
+// callers' (not copied).
+func RaceField(answer []float64, answerName string, latest []float64, latestName string, top [][]float64, topName func(k int) string) ([][]float64, []string) {
+	cands, names := [][]float64{answer}, []string{answerName}
+	if latest != nil {
+		cands, names = append(cands, latest), append(names, latestName)
+	}
+	for k, v := range top {
+		cands, names = append(cands, v), append(names, topName(k+1))
+	}
+	return cands, names
+}
+
 // Race races cands against the pool opps (see RaceConfig): each round
 // draws a batch seed from rng and plays every candidate still in the race
 // against every opponent (PoolMatches: common openings within the round);

@@ -3,8 +3,10 @@ package optimize_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/roadtune/roadtune/optimize"
@@ -220,5 +222,20 @@ func TestTallyScaleCentroidAroundStart(t *testing.T) {
 	}
 	if m := s / 199; m < 40 || m > 60 {
 		t.Errorf("mean distance to the start %g, want about 50", m)
+	}
+}
+
+// TestRaceField: the answer, the latest mean when given, then the top
+// vectors best first with their names; without a latest mean it is left out.
+func TestRaceField(t *testing.T) {
+	a, m, t1, t2 := []float64{1}, []float64{2}, []float64{3}, []float64{4}
+	name := func(k int) string { return fmt.Sprintf("top %d", k) }
+	cands, names := optimize.RaceField(a, "answer", m, "mean", [][]float64{t1, t2}, name)
+	if len(cands) != 4 || &cands[1][0] != &m[0] || &cands[3][0] != &t2[0] || !slices.Equal(names, []string{"answer", "mean", "top 1", "top 2"}) {
+		t.Errorf("field %v, names %v", cands, names)
+	}
+	cands, names = optimize.RaceField(a, "mean", nil, "mean", [][]float64{t1}, name)
+	if len(cands) != 2 || &cands[0][0] != &a[0] || !slices.Equal(names, []string{"mean", "top 1"}) {
+		t.Errorf("without a latest mean: field %v, names %v", cands, names)
 	}
 }

@@ -361,16 +361,16 @@ func (s *CMAES) step(ctx context.Context, ref optimize.Referee) (core, Generatio
 	}
 
 	if next.gen == c.Generations && c.Race.Budget > 0 {
-		cands := [][]float64{next.answer}
-		names := []string{"mean"}
+		answerName, latest := "mean", []float64(nil)
 		if c.Average > 1 {
-			cands = append(cands, next.mean)
-			names = []string{"answer", "mean"}
+			answerName, latest = "answer", next.mean
 		}
-		for i, idx := range g.Ranked[:c.raceCandidates()] {
-			cands = append(cands, g.Candidates[idx])
-			names = append(names, "best "+strconv.Itoa(i+1))
+		ranked := g.Ranked[:c.raceCandidates()]
+		top := make([][]float64, len(ranked))
+		for k, idx := range ranked {
+			top[k] = g.Candidates[idx]
 		}
+		cands, names := optimize.RaceField(next.answer, answerName, latest, "mean", top, func(k int) string { return "best " + strconv.Itoa(k) })
 		pool := optimize.PoolVectors(c.Pool, next.mean, next.answer)
 		rec, err := optimize.Race(ctx, ref, s.rng, cands, pool, names, c.Race, 2*c.pairs())
 		if err != nil {

@@ -329,16 +329,15 @@ func (g *RobustGA) Step(ctx context.Context, ref optimize.Referee) (optimize.Rec
 
 	last := g.next+1 >= c.Generations
 	if last && c.Noise.RaceBudget > 0 {
-		cands := [][]float64{answer}
-		names := []string{"answer"}
+		var latest []float64
 		if c.Noise.Average > 1 {
-			cands = append(cands, eliteMean)
-			names = append(names, "elite mean")
+			latest = eliteMean
 		}
-		for k := 0; k < min(c.Noise.RaceCandidates, len(elite)); k++ {
-			cands = append(cands, g.pop[elite[k]])
-			names = append(names, fmt.Sprintf("elite %d", k+1))
+		top := make([][]float64, min(c.Noise.RaceCandidates, len(elite)))
+		for k := range top {
+			top[k] = g.pop[elite[k]]
 		}
+		cands, names := optimize.RaceField(answer, "answer", latest, "elite mean", top, func(k int) string { return fmt.Sprintf("elite %d", k) })
 		rr, err := optimize.Race(ctx, ref, rng, cands, optimize.PoolVectors(c.Pool, centroid, answer), names, c.Noise.Race(), 2*max(c.Pairs, 1))
 		if err != nil {
 			return optimize.Record{}, fmt.Errorf("ga: generation %d: final %w", g.next, err)

@@ -552,16 +552,18 @@ func (q *RobustPSO) step(ctx context.Context, ref optimize.Referee, rng *rand.Ra
 
 	// 5. The last iteration races the answer.
 	if s.iter+1 == c.Iterations && c.Noise.RaceBudget > 0 {
-		rc := [][]float64{s.answer}
-		names := []string{"answer"}
+		var latest []float64
 		if c.Noise.Average > 1 {
-			rc = append(rc, it.Mean)
-			names = append(names, "mean")
+			latest = it.Mean
 		}
-		for k, i := range it.Ranked[:min(c.Noise.RaceCandidates, n)] {
-			rc = append(rc, s.p[i])
-			names = append(names, fmt.Sprintf("personal best %d (particle %d)", k+1, i))
+		ranked := it.Ranked[:min(c.Noise.RaceCandidates, n)]
+		top := make([][]float64, len(ranked))
+		for k, i := range ranked {
+			top[k] = s.p[i]
 		}
+		rc, names := optimize.RaceField(s.answer, "answer", latest, "mean", top, func(k int) string {
+			return fmt.Sprintf("personal best %d (particle %d)", k, ranked[k-1])
+		})
 		rr, err := optimize.Race(ctx, ref, rng, rc, optimize.PoolVectors(c.Pool, centroid, s.answer), names, c.Noise.Race(), 2*c.pairs())
 		if err != nil {
 			return it, 0, fmt.Errorf("final %w", err)
