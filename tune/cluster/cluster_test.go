@@ -18,6 +18,7 @@ import (
 	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/internal/tunetest"
 	"github.com/roadtune/roadtune/optimize"
+	"github.com/roadtune/roadtune/referee"
 	"github.com/roadtune/roadtune/tune"
 )
 
@@ -29,7 +30,7 @@ type testCluster struct {
 	wg    sync.WaitGroup
 }
 
-func newCluster(t *testing.T, ref *tune.VectorReferee) *testCluster {
+func newCluster(t *testing.T, ref *referee.VectorReferee) *testCluster {
 	t.Helper()
 	srv, err := StartServer(ServerOptions{Listen: "127.0.0.1:0", StoreDir: t.TempDir()})
 	if err != nil {
@@ -89,10 +90,10 @@ func testMatches(t *testing.T) []optimize.Match {
 	return ms
 }
 
-func testReferee() *tune.VectorReferee {
+func testReferee() *referee.VectorReferee {
 	s := engine.DefaultSettings()
 	s.Depth, s.Width, s.TableBits = 1, 6, 12
-	return &tune.VectorReferee{Schema: engine.Symmetric, Settings: s, Pairs: 2, MaxMoves: 40, EarlyStop: "decided", Concurrency: 2}
+	return &referee.VectorReferee{Schema: engine.Symmetric, Settings: s, Pairs: 2, MaxMoves: 40, EarlyStop: "decided", Concurrency: 2}
 }
 
 // inProcess is what the in-process referee's Sample gives.
