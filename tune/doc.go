@@ -10,8 +10,8 @@
 // to do the same: NewLaunch resolves a config into one run, a sweep over
 // seeds (Sweep) or a chain of stages (Chain), ResumeLaunch a stopped run
 // or chain, and Launch.Run plays it with hooks for live pages and a
-// cluster session (package tune/cluster, Session.Hooks; the live pages'
-// hooks are joined with LaunchHooks.Then). LaunchFlags reads a launch
+// cluster session (package cluster: AttachCluster and ClusterHooks; the live
+// pages' hooks are joined with LaunchHooks.Then). LaunchFlags reads a launch
 // from command-line values, DisplayEvents drives a progress display,
 // Launch.Summary says how it ended. ExportTo and WriteCompare are `tune
 // export` and `tune compare`.

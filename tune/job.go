@@ -51,7 +51,7 @@ type Options struct {
 	Referee optimize.Referee
 	// Remote, when set, plays the games of the verification ladder and of
 	// the Elo-of-best measurements (validation.elo_every) elsewhere, in
-	// batches (tournament.Runner.Remote; tune/cluster's Coordinator):
+	// batches (tournament.Runner.Remote; package cluster's Coordinator):
 	// with fixed-depth engines their results equal the in-process ones.
 	Remote tournament.Remote
 	// Bind, when set, is called by Sweep with each seed's job before it
