@@ -38,7 +38,7 @@ import (
 
 	"github.com/roadtune/roadtune/cluster"
 	"github.com/roadtune/roadtune/internal/progress"
-	"github.com/roadtune/roadtune/internal/web"
+	"github.com/roadtune/roadtune/internal/web/tuneweb"
 	"github.com/roadtune/roadtune/tune"
 )
 
@@ -106,7 +106,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		conc = &n
 	}
-	live, err := web.ListenRun(*httpAddr, stderr)
+	live, err := tuneweb.ListenRun(*httpAddr, stderr)
 	if err != nil {
 		return exitCode(usageError{err}, stderr)
 	}
