@@ -1,5 +1,5 @@
-// Package cluster plays a tuning run's games on many machines through NATS
-// JetStream: a Coordinator is the run's optimize.Referee (and
+// Package cluster plays a tuning run's or an arena match's games on many
+// machines through NATS JetStream: a Coordinator is the run's optimize.Referee (and
 // optimize.Sampler), which cuts every call into batches of matches and
 // publishes them to a work-queue stream; Workers anywhere pull the
 // batches, play them with the in-process engine referee
@@ -20,6 +20,10 @@
 // batches, each replacing any copy of it an earlier call left in the
 // queue; an error result stored before the call is not final there: its
 // batch is played again.
+//
+// Of roadtune the cluster imports only the referee, optimize, tournament
+// and engine (deps_test.go checks): it knows referees and games, never a
+// tuning job, whose launch hooks (tune.ClusterHooks) sit above it.
 package cluster
 
 import (
