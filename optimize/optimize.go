@@ -4,7 +4,8 @@
 // checkpoint and a forecast), the Spec that registers a method with a job
 // runner, and Run, the one driver loop (step numbering, the stall rule, the
 // recorder). The optimizers know nothing of boards, engines, files or
-// processes; package tune turns matches into games and steps into files.
+// processes; package referee turns matches into games, package tune steps
+// into files.
 //
 // Data flows one way: a method hands a batch of matches down, outcomes
 // come back up (in the spirit of gonum's optimize.Method).

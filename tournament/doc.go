@@ -28,5 +28,5 @@
 // Of roadtune it imports engine and tournament/stats only (besides the
 // standard library and golang.org/x/sync; deps_test.go checks): the
 // optimizers' referee, which turns their matches into games, lives in
-// package tune, and output files beyond game records in package results.
+// package referee, and output files beyond game records in package results.
 package tournament

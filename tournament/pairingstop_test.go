@@ -18,7 +18,7 @@ func TestPairingStopEndsEachPairingOnItsPrefix(t *testing.T) {
 	}
 	const pairs = 8
 	var fixtures []Fixture
-	for k := range pairs { // pair-major, as tune's referee schedules
+	for k := range pairs { // pair-major, as package referee schedules
 		for _, ab := range [][2]int{{0, 1}, {2, 3}, {4, 5}} {
 			fixtures = append(fixtures, Fixture{A: ab[0], B: ab[1], Opening: k})
 		}

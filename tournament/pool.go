@@ -77,7 +77,7 @@ type Runner struct {
 	// reallocate transposition tables. Nil: each run allocates its own.
 	Engines *EnginePool
 	// Remote, when set, plays the games elsewhere (the workers of package
-	// tune/cluster) in batches of RemoteBatch games (default
+	// cluster) in batches of RemoteBatch games (default
 	// DefaultRemoteBatch), Concurrency batches at once (default 4); every
 	// entrant must then be an in-process engine. The table, SPRT,
 	// PairingStop, Resume and OnGame work as in-process: with fixed-depth

@@ -38,7 +38,7 @@ type GameSet struct {
 }
 
 // Remote plays a Runner's games somewhere else, e.g. on the workers of
-// package tune/cluster. PlayGames returns one record per game, in the
+// package cluster. PlayGames returns one record per game, in the
 // order given, each what PlayScheduled returns for it: with fixed-depth
 // engines, the same game wherever it is played. Errors: the games could not
 // be played (ctx's error when cancelled).

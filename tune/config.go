@@ -22,6 +22,7 @@ import (
 	"github.com/roadtune/roadtune/configs"
 	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/optimize"
+	"github.com/roadtune/roadtune/referee"
 	"github.com/roadtune/roadtune/tournament"
 	"github.com/roadtune/roadtune/tournament/stats"
 )
@@ -98,7 +99,7 @@ type MatchConfig struct {
 	// EarlyStop ends a match that only decides who is better (the PSO's
 	// knockout and best updates) early: "decided" (default) once the
 	// remaining pairs cannot change the winner, "sprt:ELO0,ELO1" also when a
-	// GSPRT on its pairs accepts, "off" never (VectorReferee.EarlyStop).
+	// GSPRT on its pairs accepts, "off" never (referee.VectorReferee.EarlyStop).
 	EarlyStop string `toml:"early_stop"`
 }
 
@@ -607,7 +608,7 @@ func (c *Config) Validate() error {
 			return bad("validation.pairs", "%d pairs a rung need as many distinct openings; the suite %q has %d", c.Validation.Pairs, c.Openings, distinct)
 		}
 	}
-	if _, _, err := ParseEarlyStop(c.Match.EarlyStop); err != nil {
+	if _, _, err := referee.ParseEarlyStop(c.Match.EarlyStop); err != nil {
 		return bad("match.early_stop", "%v", err)
 	}
 	if c.Match.Pairs < 1 {

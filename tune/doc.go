@@ -1,9 +1,8 @@
 // Package tune is roadtune's tuning job as a library: a Config (TOML, every
 // limit checked by the room that owns it), a registry of optimisation
 // methods (optimize.Spec: "ga", "pso", and any method a program registers),
-// the run directory with its checkpoint, Start, Resume and Run of a job, the
-// referee that turns an optimizer's matches into engine games, the
-// verification ladder of the tuned vector (a match against every configured
+// the run directory with its checkpoint, Start, Resume and Run of a job
+// (its games played by package referee, NewReferee), the verification ladder of the tuned vector (a match against every configured
 // opponent at every depth, summed up in a verdict line), the report and
 // plots, and readers of finished runs (Open).
 //
@@ -11,8 +10,8 @@
 // to do the same: NewLaunch resolves a config into one run, a sweep over
 // seeds (Sweep) or a chain of stages (Chain), ResumeLaunch a stopped run
 // or chain, and Launch.Run plays it with hooks for live pages and a
-// cluster session (package tune/cluster, Session.Hooks; the live pages'
-// hooks are joined with LaunchHooks.Then). LaunchFlags reads a launch
+// cluster session (package cluster: AttachCluster and ClusterHooks; the live
+// pages' hooks are joined with LaunchHooks.Then). LaunchFlags reads a launch
 // from command-line values, DisplayEvents drives a progress display,
 // Launch.Summary says how it ended. ExportTo and WriteCompare are `tune
 // export` and `tune compare`.
@@ -29,6 +28,6 @@
 // Resume continues to exactly the result of an uninterrupted run: the same
 // records (wall times aside), the same best vector, the same verification.
 //
-// Data flows one way: config → method (optimize) → matches (VectorReferee)
+// Data flows one way: config → method (optimize) → matches (referee.VectorReferee)
 // → games (tournament, engine) → outcomes back up → records on disk.
 package tune

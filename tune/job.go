@@ -15,6 +15,7 @@ import (
 
 	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/optimize"
+	"github.com/roadtune/roadtune/referee"
 	"github.com/roadtune/roadtune/results"
 	"github.com/roadtune/roadtune/tournament"
 )
@@ -50,7 +51,7 @@ type Options struct {
 	Referee optimize.Referee
 	// Remote, when set, plays the games of the verification ladder and of
 	// the Elo-of-best measurements (validation.elo_every) elsewhere, in
-	// batches (tournament.Runner.Remote; tune/cluster's Coordinator):
+	// batches (tournament.Runner.Remote; package cluster's Coordinator):
 	// with fixed-depth engines their results equal the in-process ones.
 	Remote tournament.Remote
 	// Bind, when set, is called by Sweep with each seed's job before it
@@ -61,14 +62,6 @@ type Options struct {
 	// Concurrency, when not nil, replaces the config's concurrency (the one
 	// key a resume may change: results do not depend on it).
 	Concurrency *int
-}
-
-// GameLogger is a referee (Options.Referee) that can pass the games it
-// plays on, for output.games: the job calls SetGameLog before the first
-// game, and the referee then calls log with every game of each call in
-// game order, numbered as VectorReferee.GameLog numbers them.
-type GameLogger interface {
-	SetGameLog(log func(tournament.GameRecord) error)
 }
 
 // Events are progress callbacks; any may be nil. They are called from the
@@ -352,7 +345,7 @@ func newJob(cfg Config, rd *results.RunDir, opts Options) (*Job, error) {
 		j.games = append(j.games, g)
 		return nil
 	}
-	if gl, ok := j.ref.(GameLogger); ok && cfg.Output.Games {
+	if gl, ok := j.ref.(referee.GameLogger); ok && cfg.Output.Games {
 		gl.SetGameLog(logGame)
 	}
 	if j.ref == nil {
@@ -374,7 +367,7 @@ func newJob(cfg Config, rd *results.RunDir, opts Options) (*Job, error) {
 
 // NewReferee is the in-process engine referee of a config: its schema,
 // engine settings, pairs per match, move limit and concurrency.
-func NewReferee(cfg Config) (*VectorReferee, error) {
+func NewReferee(cfg Config) (*referee.VectorReferee, error) {
 	schema, err := engine.ParseSchema(cfg.Schema)
 	if err != nil {
 		return nil, err
@@ -385,7 +378,7 @@ func NewReferee(cfg Config) (*VectorReferee, error) {
 			return nil, err
 		}
 	}
-	return &VectorReferee{
+	return &referee.VectorReferee{
 		Openings:    suite,
 		Schema:      schema,
 		Settings:    cfg.engineSettings(cfg.Engine.Depth, cfg.Engine.Width),

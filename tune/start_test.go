@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roadtune/roadtune/configs"
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/optimize/spsa"
 	"github.com/roadtune/roadtune/optimize/texel"
@@ -17,7 +18,11 @@ import (
 // TestStartVector: spsa and texel start from the configured vector (a
 // baseline or a run directory's best.json) instead of a random draw.
 func TestStartVector(t *testing.T) {
-	zhou := baseline(t, "zhou2015").Genes
+	f, err := configs.LoadWeights("zhou2015")
+	if err != nil {
+		t.Fatal(err)
+	}
+	zhou := f.Weights().Genes
 	cfg := tiny(t, "spsa")
 	cfg.Start = "zhou2015"
 	cfg.Validation.Opponents = []string{}

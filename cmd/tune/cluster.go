@@ -8,7 +8,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/roadtune/roadtune/tune/cluster"
+	"github.com/roadtune/roadtune/cluster"
 )
 
 // clusterFlags are the coordinator's flags: where the games are played.

@@ -18,8 +18,8 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/roadtune/roadtune/cluster"
 	"github.com/roadtune/roadtune/tune"
-	"github.com/roadtune/roadtune/tune/cluster"
 )
 
 // TestCoordinatorAndWorkerProcesses runs a coordinator (tune -listen,

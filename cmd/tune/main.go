@@ -15,7 +15,7 @@
 //	tune serve [-http ADDR] DIR... read-only web pages of runs (and arena -out directories) until Ctrl-C;
 //	                               -http ADDR on a run serves its pages live while it runs
 //	tune … -listen HOST:PORT       play the games on workers through an embedded NATS server
-//	tune … -nats URL               … through an existing NATS server (package tune/cluster)
+//	tune … -nats URL               … through an existing NATS server (package cluster)
 //	tune worker -connect URL [-concurrency N]
 //	                               play batches of games for such runs until Ctrl-C
 //
@@ -36,10 +36,10 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/roadtune/roadtune/cluster"
 	"github.com/roadtune/roadtune/internal/progress"
-	"github.com/roadtune/roadtune/internal/web"
+	"github.com/roadtune/roadtune/internal/web/tuneweb"
 	"github.com/roadtune/roadtune/tune"
-	"github.com/roadtune/roadtune/tune/cluster"
 )
 
 func main() {
@@ -106,7 +106,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		conc = &n
 	}
-	live, err := web.ListenRun(*httpAddr, stderr)
+	live, err := tuneweb.ListenRun(*httpAddr, stderr)
 	if err != nil {
 		return exitCode(usageError{err}, stderr)
 	}
@@ -126,7 +126,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if sess != nil {
 		defer sess.Close()
-		sess.Attach(&opts)
+		tune.AttachCluster(&opts, sess)
 	}
 	var l *tune.Launch
 	if *resume != "" {
@@ -148,7 +148,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return exitCode(err, stderr)
 		}
 	}
-	res, err := l.Run(ctx, opts, live.Hooks(stderr).Then(sess.Hooks(ctx)))
+	res, err := l.Run(ctx, opts, live.Hooks(stderr).Then(tune.ClusterHooks(ctx, sess)))
 	disp.End()
 	if err == nil {
 		fmt.Fprint(stdout, l.Summary(res, !*quiet))

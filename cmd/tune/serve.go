@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/roadtune/roadtune/internal/web"
+	"github.com/roadtune/roadtune/internal/web/tuneweb"
 )
 
 // serveCmd is `tune serve [-http ADDR] DIR...`: the run pages of the run
@@ -30,7 +31,7 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fs.Usage()
 		return usageError{errors.New("serve: at least one run directory is required")}
 	}
-	s, err := web.New(dirs, web.Options{})
+	s, err := web.New(dirs, web.Options{Tune: tuneweb.Runs{}})
 	if err != nil {
 		return usageError{fmt.Errorf("serve: %w", err)}
 	}

@@ -12,8 +12,6 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
-
-	"github.com/roadtune/roadtune/tune"
 )
 
 // pollInterval is how often an event stream looks at its run; keepAlive
@@ -57,7 +55,7 @@ func (s *Server) routes() {
 //	/run/ID/                       a run's page (tuning run or arena match)
 //	/run/ID/status.json            its Status
 //	/run/ID/events                 server-sent events: a "status" event (Status JSON) whenever it changes
-//	/run/ID/chart/NAME.svg         a tuning run's chart (tune.RunResults.Charts), rendered now
+//	/run/ID/chart/NAME.svg         a tuning run's chart (TuneRun.Charts), rendered now
 //	/run/ID/files/PATH             a file of the run directory
 //	/run/ID/games?log=PATH&from=K  the games of a games log, 200 a page
 //	/run/ID/game?log=PATH&n=K      the game viewer: game K (0-based line) of the log
@@ -205,11 +203,11 @@ func (s *Server) chart(w http.ResponseWriter, req *http.Request) {
 // chartCache holds a run's charts and their SVG at one fingerprint.
 type chartCache struct {
 	fp     string
-	charts []tune.Chart
+	charts []Chart
 	svg    map[string][]byte
 }
 
-// charts returns r's charts (tune.RunResults.Charts), built again when the
+// chartList returns r's charts (TuneRun.Charts), built again when the
 // run's files changed. Call with r.mu held.
 func (r *run) chartList() (*chartCache, error) {
 	root, err := os.OpenRoot(r.dir)
@@ -221,7 +219,7 @@ func (r *run) chartList() (*chartCache, error) {
 	if c := r.charts; c != nil && c.fp == fp {
 		return c, nil
 	}
-	res, err := tune.Open(r.dir)
+	res, err := r.tune.Open(r.dir)
 	if err != nil {
 		return nil, err
 	}

@@ -15,7 +15,6 @@ import (
 	"strings"
 
 	"github.com/roadtune/roadtune/tournament"
-	"github.com/roadtune/roadtune/tune"
 )
 
 //go:embed assets
@@ -126,10 +125,10 @@ func (s *Server) runPage(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	d := tuneData{Run: r.id, Dir: r.dir, Status: st, Verdict: st.Verdict,
-		Files: files(tune.FileBest, tune.FileConfig, tune.FileReport, "report.html", tune.FileRecords, tune.FileLadder, tune.FileValidation, tune.FileCheckpoint)}
-	if res, err := tune.Open(r.dir); err == nil {
-		d.About = res.Spec.About
-		d.Genes = res.Config.GeneNames()
+		Files: files(r.tune.Files()...)}
+	if res, err := r.tune.Open(r.dir); err == nil {
+		d.About = res.About
+		d.Genes = res.Genes
 		d.Best = res.Best
 		r.mu.Lock()
 		c, err := r.chartList()
@@ -143,12 +142,12 @@ func (s *Server) runPage(w http.ResponseWriter, req *http.Request) {
 			}
 		}
 	}
-	rungs, err := readLadder(r.dir)
+	rungs, _, err := r.tune.Ladder(r.dir)
 	if err != nil {
 		d.LadderErr = err.Error()
 	}
 	for _, g := range rungs {
-		d.Rungs = append(d.Rungs, rungRow{Rung: g, M: g.Match()})
+		d.Rungs = append(d.Rungs, rungRow{Rung: g, M: g.Match})
 	}
 	d.Logs = r.tuneLogs(root)
 	render(w, "tune.html", d)
@@ -171,7 +170,7 @@ type tuneData struct {
 }
 
 type rungRow struct {
-	Rung tune.Rung
+	Rung Rung
 	M    tournament.MatchSummary
 }
 

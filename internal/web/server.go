@@ -8,6 +8,11 @@
 // run, so a request never reaches a file outside a served directory and
 // never writes anything. Pages are plain HTML, CSS and a little JavaScript
 // embedded in the binary: no external URL is loaded.
+//
+// The package knows no tuning code: tuning runs are read through
+// Options.Tune (TuneRuns), which the tune command fills from package
+// internal/web/tuneweb, so arena, which serves only its matches, links
+// neither tune nor an optimizer.
 package web
 
 import (
@@ -25,7 +30,6 @@ import (
 	"time"
 
 	"github.com/roadtune/roadtune/tournament"
-	"github.com/roadtune/roadtune/tune"
 )
 
 // Options are a Server's settings; the zero value serves from the files
@@ -37,6 +41,9 @@ type Options struct {
 	// server's goroutines and must be safe for concurrent use (Tracker.Live
 	// is).
 	Live func() Live
+	// Tune, when set, reads tuning runs: directories holding its first
+	// file (tune's config.toml) are then served as tuning runs.
+	Tune TuneRuns
 }
 
 // Live is the status of a run as its own process knows it, between the
@@ -77,9 +84,10 @@ type Server struct {
 // run is one served run directory.
 type run struct {
 	id   string
-	dir  string // as found: a served directory or its subdirectory
-	abs  string // absolute, to match Live.Run
-	kind string // kindTune or kindArena
+	dir  string   // as found: a served directory or its subdirectory
+	abs  string   // absolute, to match Live.Run
+	kind string   // kindTune or kindArena
+	tune TuneRuns // Options.Tune, for a tuning run
 
 	mu     sync.Mutex
 	logs   map[string]*gameLog // by path inside dir
@@ -142,14 +150,15 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	return nil
 }
 
-// kindOf says what run dir holds: kindTune, kindArena or "".
-func kindOf(dir string) string {
+// kindOf says what run dir holds: kindTune (only with Options.Tune),
+// kindArena or "".
+func (s *Server) kindOf(dir string) string {
 	exists := func(name string) bool {
 		fi, err := os.Stat(filepath.Join(dir, name))
 		return err == nil && fi.Mode().IsRegular()
 	}
 	switch {
-	case exists(tune.FileConfig):
+	case s.opts.Tune != nil && exists(s.opts.Tune.Files()[0]):
 		return kindTune
 	case exists(commandFile), exists(summaryFile):
 		return kindArena
@@ -173,7 +182,7 @@ var unsafeID = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 func (s *Server) scan() {
 	var found []string
 	for _, d := range s.dirs {
-		if kindOf(d) != "" {
+		if s.kindOf(d) != "" {
 			found = append(found, d)
 			continue
 		}
@@ -183,7 +192,7 @@ func (s *Server) scan() {
 		}
 		for _, e := range ents {
 			sub := filepath.Join(d, e.Name())
-			if e.IsDir() && kindOf(sub) != "" {
+			if e.IsDir() && s.kindOf(sub) != "" {
 				found = append(found, sub)
 			}
 		}
@@ -213,7 +222,11 @@ func (s *Server) scan() {
 		if err != nil {
 			abs = clean
 		}
-		s.runs = append(s.runs, &run{id: id, dir: d, abs: abs, kind: kindOf(d), logs: map[string]*gameLog{}})
+		r := &run{id: id, dir: d, abs: abs, kind: s.kindOf(d), logs: map[string]*gameLog{}}
+		if r.kind == kindTune {
+			r.tune = s.opts.Tune
+		}
+		s.runs = append(s.runs, r)
 	}
 }
 

@@ -7,13 +7,12 @@ import (
 	"hash/fnv"
 	"io/fs"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/roadtune/roadtune/results"
 	"github.com/roadtune/roadtune/tournament"
-	"github.com/roadtune/roadtune/tune"
 )
 
 // Status is a run's status, the JSON of /run/ID/status.json and of each
@@ -92,15 +91,17 @@ type statusCache struct {
 }
 
 // watched are the files whose change changes a run's status or pages.
-var watched = map[string][]string{
-	kindTune:  {tune.FileConfig, tune.FileCheckpoint, tune.FileRecords, tune.FileLadder, tune.FileBest, tune.FileReport, "report.html", "games"},
-	kindArena: {commandFile, arenaGameLog, summaryFile, "winrate.svg"},
+func (r *run) watched() []string {
+	if r.kind == kindTune {
+		return append(slices.Clone(r.tune.Files()), "games")
+	}
+	return []string{commandFile, arenaGameLog, summaryFile, "winrate.svg"}
 }
 
 // fingerprint sums up the sizes and times of r's watched files.
 func (r *run) fingerprint(root *os.Root) string {
 	h := fnv.New64a()
-	for _, name := range watched[r.kind] {
+	for _, name := range r.watched() {
 		if fi, err := root.Stat(name); err == nil {
 			fmt.Fprintf(h, "%s:%d:%d;", name, fi.Size(), fi.ModTime().UnixNano())
 		}
@@ -123,7 +124,7 @@ func (s *Server) status(r *run) Status {
 		st = c.st
 	} else {
 		if r.kind == kindTune {
-			st = tuneStatus(r.dir)
+			st = r.tuneStatus()
 		} else {
 			st = r.arenaStatus(root)
 		}
@@ -149,11 +150,12 @@ func (s *Server) status(r *run) Status {
 	return st
 }
 
-// tuneStatus is a tuning run's status from its files (tune.Open): the
-// steps checkpointed of the method's budget, the optimisation games, their
-// rate and the time the steps left take at the mean step time so far.
-func tuneStatus(dir string) Status {
-	res, err := tune.Open(dir)
+// tuneStatus is a tuning run's status from its files (TuneRuns.Open):
+// the steps checkpointed of the method's budget, the optimisation games,
+// their rate and the time the steps left take at the mean step time so
+// far.
+func (r *run) tuneStatus() Status {
+	res, err := r.tune.Open(r.dir)
 	if err != nil {
 		st := Status{Phase: "starting"}
 		if !errors.Is(err, fs.ErrNotExist) {
@@ -161,9 +163,9 @@ func tuneStatus(dir string) Status {
 		}
 		return st
 	}
-	st := Status{Method: res.Config.Method, Unit: res.Spec.Unit, Phase: res.Phase,
+	st := Status{Method: res.Method, Unit: res.Unit, Phase: res.Phase,
 		Step: res.Status.Steps, Games: res.Status.Games}
-	st.Steps = budget(res)
+	st.Steps = res.Budget
 	if res.Phase != "optimize" || st.Steps < st.Step {
 		st.Steps = st.Step // the optimisation is over, by the budget or the stall rule
 	}
@@ -173,31 +175,10 @@ func tuneStatus(dir string) Status {
 			st.ETASeconds = float64(st.Steps-st.Step) * sec / float64(st.Step)
 		}
 	}
-	if rungs, err := readLadder(dir); err == nil && len(rungs) > 0 {
-		st.Verdict = tune.VerdictLine(rungs)
+	if rungs, verdict, err := r.tune.Ladder(r.dir); err == nil && len(rungs) > 0 {
+		st.Verdict = verdict
 	}
 	return st
-}
-
-// budget is the run's step budget: its method's budget key in the config.
-func budget(res *tune.RunResults) int {
-	flat, err := res.Config.Flat()
-	if err != nil {
-		return 0
-	}
-	n, _ := strconv.Atoi(flat[res.Config.Method+"."+res.Spec.BudgetKey])
-	return n
-}
-
-// readLadder reads a tuning run's ladder.json; a run without one has no
-// rungs (nil, nil).
-func readLadder(dir string) ([]tune.Rung, error) {
-	var rungs []tune.Rung
-	err := results.ReadJSON(dir+string(os.PathSeparator)+tune.FileLadder, &rungs)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	return rungs, err
 }
 
 // readSummary reads an arena match's summary.json; ok is false when the

@@ -6,18 +6,18 @@ import (
 	"time"
 
 	"github.com/roadtune/roadtune/optimize"
-	"github.com/roadtune/roadtune/tune"
 )
 
 // Tracker holds the Live status of the run this process plays, for
 // Options.Live: the job's progress callbacks update it, the server reads
 // it. It is safe for concurrent use.
 type Tracker struct {
-	mu    sync.Mutex
-	l     Live
-	start time.Time // when games began to be counted
-	base  int       // games played before start (a resumed run's)
-	left  int       // games the rest of the work needs, at least (tune's forecast)
+	mu     sync.Mutex
+	l      Live
+	start  time.Time // when games began to be counted
+	base   int       // games played before start (a resumed run's)
+	played int       // games of a tuning job's steps done (Step)
+	left   int       // games the rest of the work needs, at least (tune's forecast)
 }
 
 // NewTracker returns a tracker of the run in dir.
@@ -65,59 +65,43 @@ func (t *Tracker) rate(l *Live, left int) {
 	l.ETA = time.Duration(float64(left) / l.GamesPerSecond * float64(time.Second)).Round(time.Millisecond)
 }
 
-// TuneEvents returns events that keep the tracker up to date and then
-// call next's (any may be nil): the plan and each step set the steps and
-// games, each game of a batch the batch's count, the rate and the ETA
-// (the method's forecast of the games left, at the rate so far); Verify
-// sets the phase "verify".
-func (t *Tracker) TuneEvents(next tune.Events) tune.Events {
-	var played int // games of the completed steps
-	step := func(st optimize.Status, f optimize.Forecast) {
-		t.Update(func(l *Live) {
-			if t.start.IsZero() {
-				t.start, t.base = time.Now(), st.Games
-			}
-			played, t.left = st.Games, f.Games
-			l.Step, l.Steps, l.Games = st.Steps, st.Steps+f.Steps, st.Games
-			l.BatchDone, l.BatchTotal = 0, f.NextGames
-			if l.Phase == "" {
-				l.Phase = "optimize"
-			}
-			t.rate(l, t.left)
-		})
-	}
-	return tune.Events{
-		Plan: func(p tune.Plan) {
-			step(p.Status, p.Forecast)
-			if next.Plan != nil {
-				next.Plan(p)
-			}
-		},
-		Games: func(done, total int) {
-			t.Update(func(l *Live) {
-				l.BatchDone, l.BatchTotal = done, total
-				if l.Phase == "optimize" {
-					l.Games = played + done
-					t.rate(l, max(t.left-done, 0))
-				}
-			})
-			if next.Games != nil {
-				next.Games(done, total)
-			}
-		},
-		Step: func(rec optimize.Record, st optimize.Status, f optimize.Forecast) {
-			step(st, f)
-			if next.Step != nil {
-				next.Step(rec, st, f)
-			}
-		},
-		Verify: func(games int) {
-			t.Update(func(l *Live) {
-				l.Phase, l.BatchDone, l.BatchTotal, l.ETA = "verify", 0, games, 0
-			})
-			if next.Verify != nil {
-				next.Verify(games)
-			}
-		},
-	}
+// Step sets the steps and games after a tuning job's plan or step: st is
+// what is done, f the method's forecast of what is left (steps, games,
+// the next step's games). The rate counts from the first call (the games
+// before it are a resumed run's) and the ETA is of f's games at that
+// rate. The phase becomes "optimize" unless one is set.
+func (t *Tracker) Step(st optimize.Status, f optimize.Forecast) {
+	t.Update(func(l *Live) {
+		if t.start.IsZero() {
+			t.start, t.base = time.Now(), st.Games
+		}
+		t.played, t.left = st.Games, f.Games
+		l.Step, l.Steps, l.Games = st.Steps, st.Steps+f.Steps, st.Games
+		l.BatchDone, l.BatchTotal = 0, f.NextGames
+		if l.Phase == "" {
+			l.Phase = "optimize"
+		}
+		t.rate(l, t.left)
+	})
+}
+
+// BatchGames sets done of total games of a tuning job's batch in flight;
+// while it optimises, they add to the games of the steps done (Step) and
+// to the rate and ETA.
+func (t *Tracker) BatchGames(done, total int) {
+	t.Update(func(l *Live) {
+		l.BatchDone, l.BatchTotal = done, total
+		if l.Phase == "optimize" {
+			l.Games = t.played + done
+			t.rate(l, max(t.left-done, 0))
+		}
+	})
+}
+
+// Verify sets the phase "verify" when a tuning job's verification ladder
+// starts, with games its most games over all rungs (the batch's total).
+func (t *Tracker) Verify(games int) {
+	t.Update(func(l *Live) {
+		l.Phase, l.BatchDone, l.BatchTotal, l.ETA = "verify", 0, games, 0
+	})
 }

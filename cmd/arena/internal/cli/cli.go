@@ -17,11 +17,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/roadtune/roadtune/cluster"
 	"github.com/roadtune/roadtune/configs"
 	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/tournament"
 	"github.com/roadtune/roadtune/tournament/stats"
-	"github.com/roadtune/roadtune/tune/cluster"
 )
 
 // Exit statuses.
@@ -61,7 +61,7 @@ type options struct {
 	ratingInterval                   int
 	logFile                          string
 	http                             string        // serve the -out directory's pages on this address while playing
-	cluster                          cluster.Flags // play on workers through NATS (tune/cluster)
+	cluster                          cluster.Flags // play on workers through NATS (package cluster)
 	resume                           bool          // out is an interrupted match's directory
 	args                             []string      // the command line, saved for -resume
 	files                            []string      // WEIGHTS arguments: baseline names or weight file paths

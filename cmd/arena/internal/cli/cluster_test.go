@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roadtune/roadtune/cluster"
 	"github.com/roadtune/roadtune/tournament"
-	"github.com/roadtune/roadtune/tune/cluster"
 )
 
 // TestMatchOnWorkers: a match played through an embedded NATS server

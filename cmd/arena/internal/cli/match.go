@@ -11,12 +11,12 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/roadtune/roadtune/cluster"
 	"github.com/roadtune/roadtune/internal/progress"
 	"github.com/roadtune/roadtune/internal/web"
 	"github.com/roadtune/roadtune/results"
 	"github.com/roadtune/roadtune/tournament"
 	"github.com/roadtune/roadtune/tournament/stats"
-	"github.com/roadtune/roadtune/tune/cluster"
 )
 
 // commandFile holds the command line of a match in its -out directory, for

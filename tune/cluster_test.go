@@ -1,4 +1,4 @@
-package cluster
+package tune_test
 
 import (
 	"bytes"
@@ -13,94 +13,107 @@ import (
 	"testing"
 	"time"
 
-	"github.com/roadtune/roadtune/configs"
+	"github.com/nats-io/nats.go"
+	"github.com/roadtune/roadtune/cluster"
 	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/internal/tunetest"
 	"github.com/roadtune/roadtune/tournament"
-	"github.com/roadtune/roadtune/tournament/stats"
 	"github.com/roadtune/roadtune/tune"
 )
 
-// gamesRunner is a head-to-head match of zhou2015 against Chen 2010's
-// PSO vector at depth 2 over generated openings.
-func gamesRunner(t *testing.T) *tournament.Runner {
+// onWorkers is a coordinator playing cfg's games (NewReferee) on an
+// embedded NATS server (a random loopback port, storage in a temporary
+// directory) with one worker per name: "local" connects inside the
+// process at full concurrency, as tune -listen's own worker does; any
+// other name over TCP, one game at a time, as a remote worker does.
+// Everything stops when the test ends.
+func onWorkers(t *testing.T, cfg tune.Config, names ...string) *cluster.Coordinator {
 	t.Helper()
-	s := engine.DefaultSettings()
-	s.Depth, s.Width, s.TableBits = 2, 6, 12
-	var ents []tournament.Entrant
-	for _, name := range []string{"zhou2015", "chen2010-pso15"} {
-		f, err := configs.LoadWeights(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ents = append(ents, tournament.Entrant{Name: name, Weights: f.Weights(), Settings: s})
-	}
-	ops, err := tournament.GenerateOpenings(3, 5)
+	ref, err := tune.NewReferee(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &tournament.Runner{Entrants: ents, Openings: ops[:24], MaxMoves: 80, Concurrency: 2}
-}
-
-// stripTimes drops what differs between machines: thinking times.
-func stripTimes(recs []tournament.GameRecord) []tournament.GameRecord {
-	out := append([]tournament.GameRecord(nil), recs...)
-	for i := range out {
-		out[i].Time = [2]time.Duration{}
+	srv, err := cluster.StartServer(cluster.ServerOptions{Listen: "127.0.0.1:0", StoreDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
 	}
-	return out
-}
-
-// TestGamesEqualInProcess: a tournament match played through the
-// coordinator (tournament.Runner.Remote) by two workers, one of them
-// over TCP, gives the in-process table game for game, with and without an
-// SPRT that stops it early.
-func TestGamesEqualInProcess(t *testing.T) {
-	for _, sprt := range []*stats.SPRT{nil, {Elo0: 0, Elo1: 150, Alpha: 0.2, Beta: 0.2}} {
-		r := gamesRunner(t)
-		r.SPRT = sprt
-		want, err := r.Run(context.Background(), tournament.HeadToHead(0, 1, 24))
+	var wg sync.WaitGroup
+	t.Cleanup(func() { wg.Wait(); srv.Shutdown() })
+	connect := func(name string, tcp bool) *nats.Conn {
+		connect := srv.Connect
+		if tcp {
+			connect = func(name string) (*nats.Conn, error) { return cluster.Dial(srv.URL(), "", name, nil) }
+		}
+		nc, err := connect(name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if sprt != nil && (want.SPRT == nil || want.SPRT.Pairs >= 24) {
-			t.Fatalf("the SPRT did not stop the match early: %+v", want.SPRT)
+		t.Cleanup(nc.Close)
+		return nc
+	}
+	coord := &cluster.Coordinator{Conn: connect("coordinator", false), Run: t.Name(), Referee: ref, BatchGames: 8, AckWait: time.Second}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	for _, name := range names {
+		w := &cluster.Worker{Conn: connect(name, name != "local"), Name: name}
+		if name != "local" {
+			w.Concurrency = 1
 		}
-		c := newCluster(t, nil)
-		local, err := c.srv.Connect("local")
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(local.Close)
-		c.worker(t, &Worker{Conn: local, Name: "local", Concurrency: 1})
-		c.worker(t, &Worker{Conn: c.dial(t, "remote"), Name: "remote", Concurrency: 1})
-		r = gamesRunner(t)
-		r.SPRT, r.Remote, r.RemoteBatch, r.Concurrency = sprt, c.coord, 6, 3
-		got, err := r.Run(context.Background(), tournament.HeadToHead(0, 1, 24))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !reflect.DeepEqual(stripTimes(got.Games), stripTimes(want.Games)) || !reflect.DeepEqual(got.Matchups, want.Matchups) || !reflect.DeepEqual(got.SPRT, want.SPRT) {
-			t.Fatalf("SPRT %v: through workers %d games %+v, in-process %d games %+v", sprt, len(got.Games), got.Matchups, len(want.Games), want.Matchups)
-		}
+		wg.Go(func() {
+			if err := w.Run(ctx); err != nil && !w.Conn.IsClosed() {
+				t.Errorf("worker %s: %v", w.Name, err)
+			}
+		})
+	}
+	return coord
+}
+
+// TestJobsEqualInProcess: GA, PSO and Texel runs through the cluster
+// referee (a worker in the coordinator's process, as tune -listen runs
+// it, and one over TCP) leave the in-process run's records and best
+// vector.
+func TestJobsEqualInProcess(t *testing.T) {
+	for _, method := range []string{"ga", "pso", "texel"} {
+		t.Run(method, func(t *testing.T) {
+			cfg, err := tune.Parse(method+".toml", []byte(tunetest.Tiny(method)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := runSteps(t, cfg, tune.Options{})
+			coord := onWorkers(t, cfg, "local", "remote")
+			got := runSteps(t, cfg, tune.Options{Referee: coord})
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("cluster run:\n%s\nin-process run:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+		})
 	}
 }
 
-// TestGamesOfAForeignBuildAreRefused: a worker of another engine build
-// gives a games batch back; once it reached its maximum deliveries the
-// match fails naming both builds.
-func TestGamesOfAForeignBuildAreRefused(t *testing.T) {
-	c := newCluster(t, nil)
-	c.coord.MaxDeliver = 2
-	c.worker(t, &Worker{Conn: c.dial(t, "old"), Name: "old", Build: "roadtune-play-0"})
-	r := gamesRunner(t)
-	r.Remote, r.Concurrency = c.coord, 1
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	_, err := r.Run(ctx, tournament.HeadToHead(0, 1, 4))
-	if err == nil || !strings.Contains(err.Error(), "delivered 2 times") || !strings.Contains(err.Error(), "roadtune-play-0") || !strings.Contains(err.Error(), EngineBuild) {
-		t.Fatalf("error %v, want a batch delivered 2 times, refused naming both builds", err)
+// runSteps runs a job's optimisation steps and returns its records
+// without wall times, then best.json's vector.
+func runSteps(t *testing.T, cfg tune.Config, opts tune.Options) []string {
+	t.Helper()
+	dir := stepped(t, cfg, opts)
+	data, err := os.ReadFile(filepath.Join(dir, tune.FileRecords))
+	if err != nil {
+		t.Fatal(err)
 	}
+	var out []string
+	for _, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
+		var m map[string]any
+		if err := json.Unmarshal(line, &m); err != nil {
+			t.Fatal(err)
+		}
+		delete(m, "seconds")
+		rec, _ := json.Marshal(m)
+		out = append(out, string(rec))
+	}
+	wf, err := engine.LoadWeightFile(filepath.Join(dir, tune.FileBest))
+	if err != nil {
+		t.Fatal(err)
+	}
+	best, _ := json.Marshal(wf.Values)
+	return append(out, "best "+string(best))
 }
 
 // TestLadderOnWorkers: a whole job (steps, the verification ladder at two
@@ -123,9 +136,9 @@ func TestLadderOnWorkers(t *testing.T) {
 		return withoutSeconds(t, filepath.Join(dir, tune.FileLadder)), withoutSeconds(t, filepath.Join(dir, tune.FileRecords))
 	}
 	wantLadder, wantRecs := run(tune.Options{})
-	c := twoWorkers(t, cfg)
-	remote := &countingRemote{Remote: c.coord}
-	gotLadder, gotRecs := run(tune.Options{Referee: c.coord, Remote: remote})
+	coord := onWorkers(t, cfg, "w1", "w2")
+	remote := &countingRemote{Remote: coord}
+	gotLadder, gotRecs := run(tune.Options{Referee: coord, Remote: remote})
 	if gotLadder != wantLadder || gotRecs != wantRecs {
 		t.Fatalf("through workers:\n%s\n%s\nin-process:\n%s\n%s", gotLadder, gotRecs, wantLadder, wantRecs)
 	}
@@ -215,23 +228,10 @@ func TestGameRecordsThroughWorkers(t *testing.T) {
 	if len(want) == 0 {
 		t.Fatal("the in-process run wrote no games")
 	}
-	c := twoWorkers(t, cfg)
-	if got := games(tune.Options{Referee: c.coord}); !reflect.DeepEqual(got, want) {
+	coord := onWorkers(t, cfg, "w1", "w2")
+	if got := games(tune.Options{Referee: coord}); !reflect.DeepEqual(got, want) {
 		t.Fatalf("games through workers differ: %d files, in-process %d", len(got), len(want))
 	}
-}
-
-// twoWorkers is a test cluster for cfg's games with two workers over TCP.
-func twoWorkers(t *testing.T, cfg tune.Config) *testCluster {
-	t.Helper()
-	ref, err := tune.NewReferee(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := newCluster(t, ref)
-	c.worker(t, &Worker{Conn: c.dial(t, "w1"), Name: "w1", Concurrency: 1})
-	c.worker(t, &Worker{Conn: c.dial(t, "w2"), Name: "w2", Concurrency: 1})
-	return c
 }
 
 // stepped starts cfg in a new run directory, runs its optimisation steps

@@ -13,7 +13,7 @@ import (
 
 	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/optimize"
-	"github.com/roadtune/roadtune/tune"
+	"github.com/roadtune/roadtune/referee"
 )
 
 // workerEnv makes the test binary a worker process (for the benchmarks):
@@ -82,10 +82,10 @@ func benchWorker(url string) int {
 
 // benchReferee is a depth-2 / width-10 fitness step: 64 matches of 2 game
 // pairs (256 games), batches of 16 games.
-func benchReferee() (*tune.VectorReferee, []optimize.Match) {
+func benchReferee() (*referee.VectorReferee, []optimize.Match) {
 	s := engine.DefaultSettings()
 	s.Depth, s.Width = 2, 10
-	ref := &tune.VectorReferee{Schema: engine.Symmetric, Settings: s, Pairs: 2, MaxMoves: 120, Concurrency: 1}
+	ref := &referee.VectorReferee{Schema: engine.Symmetric, Settings: s, Pairs: 2, MaxMoves: 120, Concurrency: 1}
 	var ms []optimize.Match
 	for i := range 64 {
 		a := []float64{1, 6 + float64(i%5), 36, 216, 1296}

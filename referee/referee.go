@@ -1,4 +1,4 @@
-package tune
+package referee
 
 import (
 	"context"
@@ -64,6 +64,15 @@ type VectorReferee struct {
 	engines tournament.EnginePool // engines kept between batches
 }
 
+// GameLogger is a referee (an optimize.Referee, e.g. tune's
+// Options.Referee) that can pass the games it plays on, for output.games:
+// its user calls SetGameLog before the first game, and the referee then
+// calls log with every game of each call in game order, numbered as
+// VectorReferee.GameLog numbers them.
+type GameLogger interface {
+	SetGameLog(log func(tournament.GameRecord) error)
+}
+
 var (
 	_ optimize.Referee = (*VectorReferee)(nil)
 	_ optimize.Sampler = (*VectorReferee)(nil)
@@ -114,7 +123,7 @@ func (r *VectorReferee) matchOpenings(seed uint64, first int, ms []optimize.Matc
 		return nil, err
 	}
 	if len(suite) == 0 {
-		return nil, fmt.Errorf("tune: the opening suite is empty")
+		return nil, fmt.Errorf("referee: the opening suite is empty")
 	}
 	pairs := max(r.Pairs, 1)
 	out := make([][]tournament.Opening, n)
@@ -157,7 +166,7 @@ type Range struct {
 // check fails unless n matches fit the range.
 func (rg Range) check(n int) error {
 	if rg.First < 0 || rg.Total < rg.First+n {
-		return fmt.Errorf("tune: range of %d matches from %d does not fit a batch of %d", n, rg.First, rg.Total)
+		return fmt.Errorf("referee: range of %d matches from %d does not fit a batch of %d", n, rg.First, rg.Total)
 	}
 	return nil
 }
@@ -276,7 +285,7 @@ func outcomes(t *tournament.Table, n int) ([]optimize.Outcome, error) {
 	for i := range out {
 		m, ok := t.Lookup(2*i, 2*i+1)
 		if !ok {
-			return nil, fmt.Errorf("tune: match %d has no games", i)
+			return nil, fmt.Errorf("referee: match %d has no games", i)
 		}
 		out[i] = optimize.Outcome{Wins: m.Games.W, Draws: m.Games.D, Losses: m.Games.L}
 	}

@@ -1,9 +1,7 @@
 package cluster
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -18,7 +16,7 @@ import (
 	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/internal/tunetest"
 	"github.com/roadtune/roadtune/optimize"
-	"github.com/roadtune/roadtune/tune"
+	"github.com/roadtune/roadtune/referee"
 )
 
 // testCluster is an embedded server on a random loopback port, storage in
@@ -29,7 +27,7 @@ type testCluster struct {
 	wg    sync.WaitGroup
 }
 
-func newCluster(t *testing.T, ref *tune.VectorReferee) *testCluster {
+func newCluster(t *testing.T, ref *referee.VectorReferee) *testCluster {
 	t.Helper()
 	srv, err := StartServer(ServerOptions{Listen: "127.0.0.1:0", StoreDir: t.TempDir()})
 	if err != nil {
@@ -89,10 +87,10 @@ func testMatches(t *testing.T) []optimize.Match {
 	return ms
 }
 
-func testReferee() *tune.VectorReferee {
+func testReferee() *referee.VectorReferee {
 	s := engine.DefaultSettings()
 	s.Depth, s.Width, s.TableBits = 1, 6, 12
-	return &tune.VectorReferee{Schema: engine.Symmetric, Settings: s, Pairs: 2, MaxMoves: 40, EarlyStop: "decided", Concurrency: 2}
+	return &referee.VectorReferee{Schema: engine.Symmetric, Settings: s, Pairs: 2, MaxMoves: 40, EarlyStop: "decided", Concurrency: 2}
 }
 
 // inProcess is what the in-process referee's Sample gives.
@@ -134,65 +132,6 @@ func TestCoordinatorEqualsInProcess(t *testing.T) {
 	if out, err := c.coord.Play(context.Background(), 22, nil); out != nil || err != nil {
 		t.Errorf("no matches: %v, %v", out, err)
 	}
-}
-
-// TestJobsEqualInProcess: GA, PSO and Texel runs through the cluster
-// referee (a worker in the coordinator's process, as tune -listen runs
-// it, and one over TCP) leave the in-process run's records and best
-// vector.
-func TestJobsEqualInProcess(t *testing.T) {
-	for _, method := range []string{"ga", "pso", "texel"} {
-		t.Run(method, func(t *testing.T) {
-			cfg, err := tune.Parse(method+".toml", []byte(tunetest.Tiny(method)))
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := runSteps(t, cfg, tune.Options{})
-			ref, err := tune.NewReferee(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			c := newCluster(t, ref)
-			local, err := c.srv.Connect("local")
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(local.Close)
-			c.worker(t, &Worker{Conn: local, Name: "local"})
-			c.worker(t, &Worker{Conn: c.dial(t, "remote"), Name: "remote", Concurrency: 1})
-			got := runSteps(t, cfg, tune.Options{Referee: c.coord})
-			if !reflect.DeepEqual(got, want) {
-				t.Fatalf("cluster run:\n%s\nin-process run:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-			}
-		})
-	}
-}
-
-// runSteps runs a job's optimisation steps and returns its records
-// without wall times, then best.json's vector.
-func runSteps(t *testing.T, cfg tune.Config, opts tune.Options) []string {
-	t.Helper()
-	dir := stepped(t, cfg, opts)
-	data, err := os.ReadFile(filepath.Join(dir, tune.FileRecords))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
-		var m map[string]any
-		if err := json.Unmarshal(line, &m); err != nil {
-			t.Fatal(err)
-		}
-		delete(m, "seconds")
-		rec, _ := json.Marshal(m)
-		out = append(out, string(rec))
-	}
-	wf, err := engine.LoadWeightFile(filepath.Join(dir, tune.FileBest))
-	if err != nil {
-		t.Fatal(err)
-	}
-	best, _ := json.Marshal(wf.Values)
-	return append(out, "best "+string(best))
 }
 
 // TestWorkerLostMidBatch: a worker that drops its connection in the middle

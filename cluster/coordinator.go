@@ -1,9 +1,9 @@
-// Package cluster plays a tuning run's games on many machines through NATS
-// JetStream: a Coordinator is the run's optimize.Referee (and
+// Package cluster plays a tuning run's or an arena match's games on many
+// machines through NATS JetStream: a Coordinator is the run's optimize.Referee (and
 // optimize.Sampler), which cuts every call into batches of matches and
 // publishes them to a work-queue stream; Workers anywhere pull the
 // batches, play them with the in-process engine referee
-// (tune.VectorReferee.PlayRange) and publish the results, which the
+// (referee.VectorReferee.PlayRange) and publish the results, which the
 // coordinator puts back in order. A batch is a pure function of its
 // content (seed, matches, game settings), so a run's results do not depend
 // on the number of workers, on which worker played which batch, or on
@@ -20,6 +20,10 @@
 // batches, each replacing any copy of it an earlier call left in the
 // queue; an error result stored before the call is not final there: its
 // batch is played again.
+//
+// Of roadtune the cluster imports only the referee, optimize, tournament
+// and engine (deps_test.go checks): it knows referees and games, never a
+// tuning job, whose launch hooks (tune.ClusterHooks) sit above it.
 package cluster
 
 import (
@@ -36,8 +40,8 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/roadtune/roadtune/optimize"
+	"github.com/roadtune/roadtune/referee"
 	"github.com/roadtune/roadtune/tournament"
-	"github.com/roadtune/roadtune/tune"
 )
 
 // Coordinator is an optimize.Referee and optimize.Sampler that plays its
@@ -52,7 +56,7 @@ type Coordinator struct {
 	// Referee holds the game settings (schema, engine settings, pairs,
 	// openings, early stop, move limit) sent with every batch; its
 	// concurrency and callbacks are not used.
-	Referee *tune.VectorReferee
+	Referee *referee.VectorReferee
 	// BatchGames is the least number of games of a batch (default 16): a
 	// batch holds ⌈BatchGames / (2·Pairs)⌉ matches, the last one of a call
 	// fewer.
@@ -81,17 +85,17 @@ type Coordinator struct {
 
 // SetGameLog makes every later call ask the workers for the game records
 // too and pass them to log in game order once the call's batches are all
-// in (tune.GameLogger, for output.games).
+// in (referee.GameLogger, for output.games).
 func (c *Coordinator) SetGameLog(log func(tournament.GameRecord) error) { c.gameLog = log }
 
 var (
-	_ optimize.Referee = (*Coordinator)(nil)
-	_ optimize.Sampler = (*Coordinator)(nil)
-	_ tune.GameLogger  = (*Coordinator)(nil)
+	_ optimize.Referee   = (*Coordinator)(nil)
+	_ optimize.Sampler   = (*Coordinator)(nil)
+	_ referee.GameLogger = (*Coordinator)(nil)
 )
 
 // Play plays the matches on the workers and returns their outcomes in
-// order: those tune.VectorReferee.Play gives with the same settings and
+// order: those referee.VectorReferee.Play gives with the same settings and
 // seed. A batch a worker refuses (Refusal) goes to another worker.
 // Errors: no connection or queue, a batch a worker could not read or
 // play (its reason), a batch delivered MaxDeliver times without a result
@@ -102,7 +106,7 @@ func (c *Coordinator) Play(ctx context.Context, seed uint64, matches []optimize.
 }
 
 // Sample plays the matches as Play does and also returns the positions of
-// their games: those tune.VectorReferee.Sample gives. Errors: as Play.
+// their games: those referee.VectorReferee.Sample gives. Errors: as Play.
 func (c *Coordinator) Sample(ctx context.Context, seed uint64, matches []optimize.Match) ([]optimize.Outcome, []optimize.Position, error) {
 	return c.call(ctx, seed, matches, true)
 }
@@ -232,7 +236,7 @@ func (c *Coordinator) call(ctx context.Context, seed uint64, matches []optimize.
 		return nil, nil, err
 	}
 	// Each batch's positions are in game order; games of different
-	// batches interleave (tune.Range), so merge by game number.
+	// batches interleave (referee.Range), so merge by game number.
 	slices.SortStableFunc(pos, func(a, b optimize.Position) int { return a.Game - b.Game })
 	if c.gameLog != nil {
 		slices.SortFunc(games, func(a, b tournament.GameRecord) int { return a.Game - b.Game })

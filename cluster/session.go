@@ -15,7 +15,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 
-	"github.com/roadtune/roadtune/tune"
+	"github.com/roadtune/roadtune/referee"
 )
 
 // DirNATS is the embedded NATS server's JetStream storage inside the run
@@ -120,78 +120,50 @@ func (s *Session) dial(name string) (*nats.Conn, error) {
 	return Dial(s.o.URL, s.o.Token, name, s.o.Log, extra...)
 }
 
-// Attach makes opts play through the session: the coordinator as the
-// job's referee (fitness matches) and remote (ladder and Elo matches).
-func (s *Session) Attach(opts *tune.Options) {
-	opts.Referee, opts.Remote = s.coord, s.coord
+// Referee is the session's coordinator: the referee (optimize.Referee,
+// optimize.Sampler) and tournament.Remote to give the games to play
+// through the session.
+func (s *Session) Referee() *Coordinator { return s.coord }
+
+// Start starts the session for one run in dir (a run directory): the
+// coordinator plays ref's games (its game settings; games, when set,
+// reports batch progress), the embedded server keeps its storage in dir's
+// nats/ folder (Listen), and the roster of workers (Workers) and the
+// in-process worker (LocalWorker, playing concurrency games at once; 0:
+// all cores) start. Close stops them. Errors: StartGames's.
+func (s *Session) Start(ctx context.Context, dir string, ref *referee.VectorReferee, concurrency int, games func(done, total int)) error {
+	s.coord.Referee, s.coord.Progress = ref, games
+	return s.StartGames(ctx, filepath.Join(dir, DirNATS), filepath.Base(filepath.Clean(dir)), concurrency)
 }
 
-// Hooks are the launch hooks that play a launch's games through the
-// session (tune.Launch.Run): Start for a run, StartSweep for a sweep or a
-// chain, with the options' Games event as the batch progress. A nil
-// session gives no hooks.
-func (s *Session) Hooks(ctx context.Context) tune.LaunchHooks {
-	if s == nil {
-		return tune.LaunchHooks{}
-	}
-	return tune.LaunchHooks{
-		Job: func(job *tune.Job, opts *tune.Options) error { return s.Start(ctx, job, opts.Events.Games) },
-		Group: func(dir string, first tune.Config, opts *tune.Options) error {
-			return s.StartSweep(ctx, dir, first, opts, opts.Events.Games)
-		},
-	}
-}
-
-// StartSweep starts the session for a sweep or a chain in dir
-// (tune.Sweep, tune.Chain): one server for every run in it, its storage in dir's nats/ folder, and
-// opts.Bind pointing the coordinator at each seed's job (games reports
-// batch progress). Errors: dir cannot be made; StartGames's.
-func (s *Session) StartSweep(ctx context.Context, dir string, cfg tune.Config, opts *tune.Options, games func(done, total int)) error {
+// StartSweep starts the session for a sweep or a chain in dir (created
+// if missing): one server for every run in it, its storage in dir's nats/
+// folder, the in-process worker playing concurrency games at once; Bind
+// then points the coordinator at each of its runs. Errors: dir cannot be
+// made; StartGames's.
+func (s *Session) StartSweep(ctx context.Context, dir string, concurrency int) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	if err := s.StartGames(ctx, filepath.Join(dir, DirNATS), filepath.Base(filepath.Clean(dir)), cfg.Concurrency); err != nil {
+	if err := s.StartGames(ctx, filepath.Join(dir, DirNATS), filepath.Base(filepath.Clean(dir)), concurrency); err != nil {
 		return err
 	}
 	s.dir = dir
-	opts.Bind = func(j *tune.Job) error { return s.Bind(j, games) }
 	return nil
 }
 
-// Referee is the coordinator to give the job (tune.Options.Referee).
-func (s *Session) Referee() *Coordinator { return s.coord }
-
-// Bind points the coordinator at a job of a sweep (tune.Options.Bind)
-// once StartGames has started the session: the job's game settings, its
-// run name (the sweep's run name, then the job's directory below the
-// sweep's, e.g. seed-2-stage-1-texel, so no two runs share a name) and
-// progress (games). Errors: the job's config has no referee.
-func (s *Session) Bind(job *tune.Job, games func(done, total int)) error {
-	ref, err := tune.NewReferee(job.Config())
-	if err != nil {
-		return err
-	}
+// Bind points the coordinator at a run of a sweep or chain once
+// StartSweep has started the session: ref's game settings, the run's name
+// (the sweep's run name, then runDir below the sweep's directory, e.g.
+// seed-2-stage-1-texel, so no two runs share a name) and progress (games,
+// may be nil).
+func (s *Session) Bind(runDir string, ref *referee.VectorReferee, games func(done, total int)) {
 	s.coord.Referee, s.coord.Progress = ref, games
-	name := filepath.Base(filepath.Clean(job.Dir()))
-	if rel, err := filepath.Rel(s.dir, job.Dir()); s.dir != "" && err == nil && !strings.HasPrefix(rel, "..") {
+	name := filepath.Base(filepath.Clean(runDir))
+	if rel, err := filepath.Rel(s.dir, runDir); s.dir != "" && err == nil && !strings.HasPrefix(rel, "..") {
 		name = strings.ReplaceAll(filepath.ToSlash(rel), "/", "-")
 	}
 	s.coord.Run = s.run + "-" + name
-	return nil
-}
-
-// Start connects the coordinator to the job (its game settings; games
-// reports batch progress), starts the embedded server in the run
-// directory (Listen), the roster of workers (Workers) and the in-process
-// worker (LocalWorker). Close stops them.
-func (s *Session) Start(ctx context.Context, job *tune.Job, games func(done, total int)) error {
-	cfg := job.Config()
-	ref, err := tune.NewReferee(cfg)
-	if err != nil {
-		return err
-	}
-	s.coord.Referee, s.coord.Progress = ref, games
-	return s.StartGames(ctx, filepath.Join(job.Dir(), DirNATS), filepath.Base(filepath.Clean(job.Dir())), cfg.Concurrency)
 }
 
 // StartGames starts the session for games only (the coordinator as a

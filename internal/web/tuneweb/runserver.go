@@ -1,4 +1,4 @@
-package web
+package tuneweb
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/roadtune/roadtune/internal/web"
 	"github.com/roadtune/roadtune/tune"
 )
 
@@ -18,17 +19,17 @@ import (
 type RunServer struct {
 	ln      net.Listener
 	url     string
-	tracker *Tracker
+	tracker *web.Tracker
 	stop    func() error
 }
 
-// ListenRun binds addr (as Listen) before the run starts, so a bad
+// ListenRun binds addr (as web.Listen) before the run starts, so a bad
 // address fails first; "" is no server (a nil *RunServer).
 func ListenRun(addr string, stderr io.Writer) (*RunServer, error) {
 	if addr == "" {
 		return nil, nil
 	}
-	ln, url, err := Listen(addr, stderr)
+	ln, url, err := web.Listen(addr, stderr)
 	if err != nil {
 		return nil, err
 	}
@@ -40,8 +41,8 @@ func (l *RunServer) Track(dir string, opts *tune.Options) {
 	if l == nil {
 		return
 	}
-	l.tracker = NewTracker(dir)
-	opts.Events = l.tracker.TuneEvents(opts.Events)
+	l.tracker = web.NewTracker(dir)
+	opts.Events = Events(l.tracker, opts.Events)
 }
 
 // Serve starts serving dir (a run, or a sweep's directory, created if
@@ -53,11 +54,11 @@ func (l *RunServer) Serve(dir string, stderr io.Writer) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	var o Options
+	o := web.Options{Tune: Runs{}}
 	if l.tracker != nil {
 		o.Live = l.tracker.Live
 	}
-	stop, err := Background(l.ln, []string{dir}, o)
+	stop, err := web.Background(l.ln, []string{dir}, o)
 	if err != nil {
 		return err
 	}

@@ -12,8 +12,8 @@ import (
 
 	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/optimize"
+	"github.com/roadtune/roadtune/referee"
 	"github.com/roadtune/roadtune/tournament"
-	"github.com/roadtune/roadtune/tune"
 )
 
 // EngineBuild names the version of the game play (engine search, move
@@ -39,7 +39,7 @@ const (
 )
 
 // Setup is everything about the games of a batch but the matches: the
-// settings of the referee that plays it (tune.VectorReferee without its
+// settings of the referee that plays it (referee.VectorReferee without its
 // concurrency and callbacks).
 type Setup struct {
 	Schema        engine.Schema   `json:"schema"`
@@ -52,7 +52,7 @@ type Setup struct {
 }
 
 // SetupOf reads the game settings off an in-process referee.
-func SetupOf(r *tune.VectorReferee) Setup {
+func SetupOf(r *referee.VectorReferee) Setup {
 	s := Setup{Schema: r.Schema, Settings: r.Settings, Pairs: max(r.Pairs, 1),
 		OpeningRadius: r.OpeningRadius, EarlyStop: r.EarlyStop, MaxMoves: r.MaxMoves}
 	for _, o := range r.Openings {
@@ -64,7 +64,7 @@ func SetupOf(r *tune.VectorReferee) Setup {
 // Referee is the in-process referee that plays the setup's games with
 // concurrency games at once. Errors: a schema, engine setting, opening or
 // early-stop rule this build cannot read.
-func (s Setup) Referee(concurrency int) (*tune.VectorReferee, error) {
+func (s Setup) Referee(concurrency int) (*referee.VectorReferee, error) {
 	schema, err := engine.ParseSchema(string(s.Schema))
 	if err != nil {
 		return nil, err
@@ -72,10 +72,10 @@ func (s Setup) Referee(concurrency int) (*tune.VectorReferee, error) {
 	if err := s.Settings.Validate(); err != nil {
 		return nil, err
 	}
-	if _, _, err := tune.ParseEarlyStop(s.EarlyStop); err != nil {
+	if _, _, err := referee.ParseEarlyStop(s.EarlyStop); err != nil {
 		return nil, err
 	}
-	r := &tune.VectorReferee{Schema: schema, Settings: s.Settings, Pairs: s.Pairs, OpeningRadius: s.OpeningRadius,
+	r := &referee.VectorReferee{Schema: schema, Settings: s.Settings, Pairs: s.Pairs, OpeningRadius: s.OpeningRadius,
 		EarlyStop: s.EarlyStop, MaxMoves: s.MaxMoves, Concurrency: concurrency}
 	for i, text := range s.Openings {
 		o, err := tournament.ParseOpening(text)
@@ -102,7 +102,7 @@ func Fingerprint(build string, s Setup) string {
 }
 
 // Batch is one unit of work: matches [First, First+len(Matches)) of a
-// Referee call of Total matches with seed Seed (tune.Range), with all a
+// Referee call of Total matches with seed Seed (referee.Range), with all a
 // worker needs to play them.
 type Batch struct {
 	Protocol    int              `json:"protocol"`
@@ -130,11 +130,11 @@ func (b *Batch) Key() string {
 }
 
 // Range is the batch's place in its call.
-func (b *Batch) Range() tune.Range { return tune.Range{First: b.First, Total: b.Total} }
+func (b *Batch) Range() referee.Range { return referee.Range{First: b.First, Total: b.Total} }
 
 // Result is what a worker sends back for a batch: the outcomes of its
 // matches in order and, for a Sample batch, the positions of its games
-// (tune.VectorReferee.SampleRange), or the reason it could not play it.
+// (referee.VectorReferee.SampleRange), or the reason it could not play it.
 type Result struct {
 	Key       string              `json:"key"`
 	Worker    string              `json:"worker"`

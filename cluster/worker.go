@@ -9,8 +9,8 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/roadtune/roadtune/referee"
 	"github.com/roadtune/roadtune/tournament"
-	"github.com/roadtune/roadtune/tune"
 )
 
 // Worker pulls batches from the queue, plays them with the in-process
@@ -126,7 +126,7 @@ func (w *Worker) name() string {
 
 // loop is one slot: fetch a batch, play it, again.
 func (w *Worker) loop(ctx context.Context, js jetstream.JetStream, cons jetstream.Consumer, every time.Duration) error {
-	var ref *tune.VectorReferee // kept between batches of the same setup: engines are reused
+	var ref *referee.VectorReferee // kept between batches of the same setup: engines are reused
 	var refPrint string
 	var engines tournament.EnginePool // of games batches
 	for ctx.Err() == nil {
@@ -193,7 +193,7 @@ func (w *Worker) refuse(b *Batch) string {
 
 // play plays one batch, reporting progress to the server while it does,
 // and publishes its result. A cancelled ctx gives the batch back.
-func (w *Worker) play(ctx context.Context, js jetstream.JetStream, msg jetstream.Msg, b *Batch, ref *tune.VectorReferee, every time.Duration) {
+func (w *Worker) play(ctx context.Context, js jetstream.JetStream, msg jetstream.Msg, b *Batch, ref *referee.VectorReferee, every time.Duration) {
 	defer repeat(every, func() { msg.InProgress() })()
 	w.live.batches.Add(1)
 	defer w.live.batches.Add(-1)

@@ -1,0 +1,96 @@
+package cluster
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/roadtune/roadtune/configs"
+	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/tournament"
+	"github.com/roadtune/roadtune/tournament/stats"
+)
+
+// gamesRunner is a head-to-head match of zhou2015 against Chen 2010's
+// PSO vector at depth 2 over generated openings.
+func gamesRunner(t *testing.T) *tournament.Runner {
+	t.Helper()
+	s := engine.DefaultSettings()
+	s.Depth, s.Width, s.TableBits = 2, 6, 12
+	var ents []tournament.Entrant
+	for _, name := range []string{"zhou2015", "chen2010-pso15"} {
+		f, err := configs.LoadWeights(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ents = append(ents, tournament.Entrant{Name: name, Weights: f.Weights(), Settings: s})
+	}
+	ops, err := tournament.GenerateOpenings(3, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &tournament.Runner{Entrants: ents, Openings: ops[:24], MaxMoves: 80, Concurrency: 2}
+}
+
+// stripTimes drops what differs between machines: thinking times.
+func stripTimes(recs []tournament.GameRecord) []tournament.GameRecord {
+	out := append([]tournament.GameRecord(nil), recs...)
+	for i := range out {
+		out[i].Time = [2]time.Duration{}
+	}
+	return out
+}
+
+// TestGamesEqualInProcess: a tournament match played through the
+// coordinator (tournament.Runner.Remote) by two workers, one of them
+// over TCP, gives the in-process table game for game, with and without an
+// SPRT that stops it early.
+func TestGamesEqualInProcess(t *testing.T) {
+	for _, sprt := range []*stats.SPRT{nil, {Elo0: 0, Elo1: 150, Alpha: 0.2, Beta: 0.2}} {
+		r := gamesRunner(t)
+		r.SPRT = sprt
+		want, err := r.Run(context.Background(), tournament.HeadToHead(0, 1, 24))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sprt != nil && (want.SPRT == nil || want.SPRT.Pairs >= 24) {
+			t.Fatalf("the SPRT did not stop the match early: %+v", want.SPRT)
+		}
+		c := newCluster(t, nil)
+		local, err := c.srv.Connect("local")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(local.Close)
+		c.worker(t, &Worker{Conn: local, Name: "local", Concurrency: 1})
+		c.worker(t, &Worker{Conn: c.dial(t, "remote"), Name: "remote", Concurrency: 1})
+		r = gamesRunner(t)
+		r.SPRT, r.Remote, r.RemoteBatch, r.Concurrency = sprt, c.coord, 6, 3
+		got, err := r.Run(context.Background(), tournament.HeadToHead(0, 1, 24))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(stripTimes(got.Games), stripTimes(want.Games)) || !reflect.DeepEqual(got.Matchups, want.Matchups) || !reflect.DeepEqual(got.SPRT, want.SPRT) {
+			t.Fatalf("SPRT %v: through workers %d games %+v, in-process %d games %+v", sprt, len(got.Games), got.Matchups, len(want.Games), want.Matchups)
+		}
+	}
+}
+
+// TestGamesOfAForeignBuildAreRefused: a worker of another engine build
+// gives a games batch back; once it reached its maximum deliveries the
+// match fails naming both builds.
+func TestGamesOfAForeignBuildAreRefused(t *testing.T) {
+	c := newCluster(t, nil)
+	c.coord.MaxDeliver = 2
+	c.worker(t, &Worker{Conn: c.dial(t, "old"), Name: "old", Build: "roadtune-play-0"})
+	r := gamesRunner(t)
+	r.Remote, r.Concurrency = c.coord, 1
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	_, err := r.Run(ctx, tournament.HeadToHead(0, 1, 4))
+	if err == nil || !strings.Contains(err.Error(), "delivered 2 times") || !strings.Contains(err.Error(), "roadtune-play-0") || !strings.Contains(err.Error(), EngineBuild) {
+		t.Fatalf("error %v, want a batch delivered 2 times, refused naming both builds", err)
+	}
+}

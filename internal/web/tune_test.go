@@ -1,0 +1,371 @@
+package web_test
+
+// The pages of tuning runs, served with tuneweb.Runs: an external test
+// package, since tuneweb imports web (export_test.go lends it
+// web_test.go's helpers).
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/roadtune/roadtune/internal/tunetest"
+	"github.com/roadtune/roadtune/internal/web"
+	"github.com/roadtune/roadtune/internal/web/tuneweb"
+	"github.com/roadtune/roadtune/tournament"
+	"github.com/roadtune/roadtune/tune"
+)
+
+// tinyConfig is a GA run of well under a second with every fitness game
+// kept.
+var tinyConfig = tunetest.Tiny("ga", "[output]\ngames = true\n")
+
+func tinyCfg(t *testing.T) tune.Config {
+	t.Helper()
+	c, err := tune.Parse("tiny.toml", []byte(tinyConfig))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+var (
+	finished     string // a finished tiny run, shared by the tests
+	finishedOnce sync.Once
+	finishedErr  error
+)
+
+func TestMain(m *testing.M) {
+	tmp, err := os.MkdirTemp("", "web-test-")
+	if err != nil {
+		panic(err)
+	}
+	finished = filepath.Join(tmp, "tiny-ga")
+	code := m.Run()
+	os.RemoveAll(tmp)
+	os.Exit(code)
+}
+
+// finishedRun returns the directory of a finished tiny tuning run.
+func finishedRun(t *testing.T) string {
+	t.Helper()
+	finishedOnce.Do(func() {
+		c, err := tune.Parse("tiny.toml", []byte(tinyConfig))
+		if err != nil {
+			finishedErr = err
+			return
+		}
+		j, err := tune.Start(c, finished, tune.Options{})
+		if err != nil {
+			finishedErr = err
+			return
+		}
+		finishedErr = j.Run(context.Background())
+	})
+	if finishedErr != nil {
+		t.Fatal(finishedErr)
+	}
+	return finished
+}
+
+func TestTuneRunPages(t *testing.T) {
+	dir := finishedRun(t)
+	_, ts := web.Serve(t, []string{dir}, web.Options{Tune: tuneweb.Runs{}})
+	id := "tiny-ga"
+
+	index := web.MustGet(t, ts.URL+"/", "text/html")
+	web.WantIn(t, "index", index, `href="/run/tiny-ga/"`, "tune ga", "done", "step 3 of 3", "verdict:")
+
+	var runs []web.Status
+	if err := json.Unmarshal([]byte(web.MustGet(t, ts.URL+"/runs.json", "application/json")), &runs); err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 1 || runs[0].ID != id || runs[0].Kind != "tune" || runs[0].Step != 3 || runs[0].Steps != 3 || runs[0].Games == 0 {
+		t.Errorf("runs.json = %+v", runs)
+	}
+
+	web.MustGet(t, ts.URL+"/run/"+id, "text/html") // redirected to /run/ID/
+	page := web.MustGet(t, ts.URL+"/run/"+id+"/", "text/html")
+	web.WantIn(t, "run page", page, `id="status"`, `id="status-step"`, "step 3 of 3", `id="status-method"`, ">ga<",
+		`id="status-rate"`, `id="status-eta"`, `id="status-phase"`, `class="chart"`, `data-src="/run/tiny-ga/chart/genes.svg"`,
+		`data-src="/run/tiny-ga/chart/ladder.svg"`, `id="ladder"`, `id="verdict"`, "verdict: ", "zhou2015",
+		`/run/tiny-ga/files/best.json`, `/run/tiny-ga/files/config.toml`, `/run/tiny-ga/files/report.md`,
+		`class="game-link"`, "ladder-zhou2015-d1", "generation-000", `data-events="/run/tiny-ga/events"`)
+	// Every finished run has report.html, and the page links it.
+	web.WantIn(t, "run page", page, `/run/tiny-ga/files/report.html`)
+
+	var st web.Status
+	if err := json.Unmarshal([]byte(web.MustGet(t, ts.URL+"/run/"+id+"/status.json", "application/json")), &st); err != nil {
+		t.Fatal(err)
+	}
+	if st.Phase != "done" || st.StepText != "step 3 of 3" || st.Method != "ga" || st.Version == "" || !strings.HasPrefix(st.Verdict, "verdict:") {
+		t.Errorf("status = %+v", st)
+	}
+
+	res, err := tune.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	charts, err := res.Charts()
+	if err != nil || len(charts) < 3 {
+		t.Fatalf("charts: %v, %v", charts, err)
+	}
+	for _, c := range charts {
+		svg := web.MustGet(t, ts.URL+"/run/"+id+"/chart/"+c.Name+".svg", "image/svg+xml")
+		web.WantIn(t, c.Name+".svg", svg, "<svg")
+	}
+	if code, _, _ := web.Get(t, ts.URL+"/run/"+id+"/chart/nosuch.svg"); code != http.StatusNotFound {
+		t.Errorf("missing chart: %d, want 404", code)
+	}
+
+	best := web.MustGet(t, ts.URL+"/run/"+id+"/files/best.json", "application/json")
+	want, _ := os.ReadFile(filepath.Join(dir, tune.FileBest))
+	if best != string(want) {
+		t.Error("best.json served differs from the file")
+	}
+	web.MustGet(t, ts.URL+"/run/"+id+"/files/config.toml", "text/plain")
+	web.MustGet(t, ts.URL+"/run/"+id+"/files/plots/genes.svg", "image/svg+xml")
+	if code, _, _ := web.Get(t, ts.URL+"/run/"+id+"/files/nosuch.json"); code != http.StatusNotFound {
+		t.Errorf("missing file: %d, want 404", code)
+	}
+	if code, _, _ := web.Get(t, ts.URL+"/run/"+id+"/files/games"); code != http.StatusNotFound {
+		t.Errorf("directory: %d, want 404", code)
+	}
+
+	list := web.MustGet(t, ts.URL+"/run/"+id+"/games?log=games/generation-001.jsonl", "text/html")
+	if n := strings.Count(list, `class="game-link"`); n == 0 {
+		t.Error("games page lists no game links")
+	}
+
+	log := "games/ladder-zhou2015-d1.jsonl"
+	recs, err := tournament.ReadGameLog(filepath.Join(dir, log))
+	if err != nil || len(recs) != 4 {
+		t.Fatalf("ladder log: %d games, %v", len(recs), err)
+	}
+	rec := recs[1]
+	game := web.MustGet(t, ts.URL+"/run/"+id+"/game?log="+log+"&n=1", "text/html")
+	web.WantIn(t, "game page", game, `id="board"`, `id="prev"`, `id="next"`, `id="first"`, `id="last"`, `id="move-no"`,
+		`id="result"`, `class="stone black opening"`, `class="stone white`, ">A</text>", ">S</text>", `id="game-data"`,
+		rec.Black, rec.White, rec.Reason)
+	n := len(rec.Moves)
+	web.WantIn(t, "game page", game, fmt.Sprintf("move %d of %d", n, n))
+	stones := 0
+	for _, m := range rec.Moves {
+		stones += m.Len()
+	}
+	if got := strings.Count(game, `<circle class="stone `); got != stones {
+		t.Errorf("game page draws %d stones, the game has %d", got, stones)
+	}
+
+	var back tournament.GameRecord
+	if err := json.Unmarshal([]byte(web.MustGet(t, ts.URL+"/run/"+id+"/game.json?log="+log+"&n=1", "application/json")), &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.Game != rec.Game || len(back.Moves) != n {
+		t.Errorf("game.json = game %d with %d moves, want game %d with %d", back.Game, len(back.Moves), rec.Game, n)
+	}
+	for _, bad := range []string{"?log=" + log + "&n=4", "?log=" + log + "&n=-1", "?log=config.toml&n=0", "?log=games/../config.toml&n=0", "?log=/etc/passwd&n=0"} {
+		if code, _, _ := web.Get(t, ts.URL+"/run/"+id+"/game"+bad); code == http.StatusOK {
+			t.Errorf("game%s: 200", bad)
+		}
+	}
+
+	web.MustGet(t, ts.URL+"/static/app.js", "text/javascript")
+	web.MustGet(t, ts.URL+"/static/style.css", "text/css")
+	if code, _, _ := web.Get(t, ts.URL+"/run/nosuch/"); code != http.StatusNotFound {
+		t.Errorf("unknown run: %d, want 404", code)
+	}
+}
+
+func TestRefusals(t *testing.T) {
+	dir := finishedRun(t)
+	outside := t.TempDir()
+	secret := filepath.Join(outside, "secret.txt")
+	if err := os.WriteFile(secret, []byte("SECRET"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Links inside a copy of the run (the shared run stays as the job wrote it).
+	run := filepath.Join(t.TempDir(), "linked")
+	if err := os.CopyFS(run, os.DirFS(dir)); err != nil {
+		t.Fatal(err)
+	}
+	for name, target := range map[string]string{"leak.txt": secret, "out": outside, "games/leak.jsonl": secret} {
+		if err := os.Symlink(target, filepath.Join(run, name)); err != nil {
+			t.Skip("no symbolic links:", err)
+		}
+	}
+	_, ts := web.Serve(t, []string{run}, web.Options{Tune: tuneweb.Runs{}})
+	base := ts.URL + "/run/linked/"
+	for _, p := range []string{
+		"files/../../etc/passwd", "files/%2e%2e/%2e%2e/etc/passwd", "files/..%2f..%2fetc%2fpasswd", "files/%2e%2e%2fconfig.toml",
+		"files/leak.txt", "files/out/secret.txt", "files//etc/passwd", "files/games/leak.jsonl",
+		"game?log=games/leak.jsonl&n=0", "games?log=games/leak.jsonl", "game?log=../" + filepath.Base(outside) + "/secret.txt",
+	} {
+		req, err := http.NewRequest(http.MethodGet, base+p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusOK || bytes.Contains(body, []byte("SECRET")) || bytes.Contains(body, []byte("root:")) {
+			t.Errorf("GET %s: %d %.100s", p, resp.StatusCode, body)
+		}
+		if strings.Contains(p, "leak") || strings.Contains(p, "out/") {
+			if resp.StatusCode != http.StatusForbidden && resp.StatusCode != http.StatusNotFound {
+				t.Errorf("GET %s through a link out of the run: %d, want 403 or 404", p, resp.StatusCode)
+			}
+		}
+	}
+	for _, m := range []string{http.MethodPost, http.MethodPut, http.MethodDelete, http.MethodPatch} {
+		for _, p := range []string{"/", "/run/linked/", "/run/linked/files/best.json", "/nosuch"} {
+			req, _ := http.NewRequest(m, ts.URL+p, strings.NewReader("x"))
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusMethodNotAllowed || resp.Header.Get("Allow") != "GET, HEAD" {
+				t.Errorf("%s %s: %d (Allow %q), want 405", m, p, resp.StatusCode, resp.Header.Get("Allow"))
+			}
+		}
+	}
+	resp, err := http.Head(base + "files/best.json")
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Errorf("HEAD best.json: %v %v", resp.StatusCode, err)
+	}
+}
+
+func TestEventsAfterStep(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "live")
+	job, err := tune.Start(tinyCfg(t), dir, tune.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, ts := web.Serve(t, []string{dir}, web.Options{Tune: tuneweb.Runs{}})
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, ts.URL+"/run/live/events", nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
+		t.Fatalf("events: Content-Type %q", ct)
+	}
+	br := bufio.NewReader(resp.Body)
+	st := web.ReadEvent(t, br)
+	if st.Step != 0 || st.Steps != 3 || st.Phase != "optimize" || st.StepText != "step 0 of 3" {
+		t.Fatalf("first event: %+v", st)
+	}
+	if err := job.Steps(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	// The server may report the step's files as they appear (records
+	// before the checkpoint): read on to the event of the checkpointed step.
+	for st = web.ReadEvent(t, br); st.Step == 0; st = web.ReadEvent(t, br) {
+	}
+	if st.Step != 1 || st.Games == 0 || st.StepText != "step 1 of 3" || st.ETASeconds <= 0 {
+		t.Fatalf("event after a step: %+v", st)
+	}
+	// The page shows the step's charts, rendered now.
+	web.MustGet(t, ts.URL+"/run/live/chart/genes.svg", "image/svg+xml")
+}
+
+func TestLiveStatus(t *testing.T) {
+	dir := finishedRun(t)
+	tr := web.NewTracker(dir)
+	ev := tuneweb.Events(tr, tune.Events{})
+	ev.Plan(tune.Plan{Unit: "generation"})
+	ev.Games(3, 14)
+	_, ts := web.Serve(t, []string{dir}, web.Options{Tune: tuneweb.Runs{}, Live: tr.Live})
+	var st web.Status
+	json.Unmarshal([]byte(web.MustGet(t, ts.URL+"/run/tiny-ga/status.json", "application/json")), &st)
+	if !st.Live || st.BatchDone != 3 || st.BatchTotal != 14 || st.BatchText != "3/14" || st.Phase != "done" {
+		t.Errorf("live status = %+v", st)
+	}
+	// A provider reporting on another run leaves this one to its files.
+	other := web.NewTracker(t.TempDir())
+	_, ts2 := web.Serve(t, []string{dir}, web.Options{Tune: tuneweb.Runs{}, Live: other.Live})
+	json.Unmarshal([]byte(web.MustGet(t, ts2.URL+"/run/tiny-ga/status.json", "application/json")), &st)
+	if st.Live {
+		t.Errorf("status of another run's provider: %+v", st)
+	}
+}
+
+func TestDiscovery(t *testing.T) {
+	dir := finishedRun(t)
+	sweep := filepath.Join(t.TempDir(), "sweep")
+	for _, sub := range []string{"seed-1", "seed-2"} {
+		if err := os.CopyFS(filepath.Join(sweep, sub), os.DirFS(dir)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.MkdirAll(filepath.Join(sweep, "compare"), 0o755) // not a run
+	s, ts := web.Serve(t, []string{sweep, filepath.Join(sweep, "seed-1")}, web.Options{Tune: tuneweb.Runs{}})
+	ids := web.RunIDs(s)
+	if strings.Join(ids, " ") != "seed-1 seed-2" {
+		t.Errorf("runs %v, want seed-1 seed-2 (a run given twice is one run)", ids)
+	}
+	// A run that appears later is found.
+	web.ArenaDir(t, filepath.Join(sweep, "seed-1-match"), 2)
+	web.MustGet(t, ts.URL+"/run/seed-1-match/", "text/html")
+	// Two runs of the same name get distinct IDs.
+	other := filepath.Join(t.TempDir(), "runs")
+	web.ArenaDir(t, filepath.Join(other, "seed-1"), 2)
+	s2, _ := web.Serve(t, []string{sweep, other}, web.Options{Tune: tuneweb.Runs{}})
+	ids = web.RunIDs(s2)
+	if len(ids) != 4 || ids[3] != "runs_seed-1" {
+		t.Errorf("runs %v, want the second seed-1 as runs_seed-1", ids)
+	}
+	if _, err := web.New([]string{filepath.Join(sweep, "nosuch")}, web.Options{Tune: tuneweb.Runs{}}); err == nil {
+		t.Error("New of a missing directory: no error")
+	}
+	if _, err := web.New(nil, web.Options{Tune: tuneweb.Runs{}}); err == nil {
+		t.Error("New of no directory: no error")
+	}
+}
+
+func TestServeStops(t *testing.T) {
+	dir := finishedRun(t)
+	s, err := web.New([]string{dir}, web.Options{Tune: tuneweb.Runs{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, url, err := web.Listen("127.0.0.1:0", io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx, ln) }()
+	resp, err := http.Get(url + "run/tiny-ga/events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	web.ReadEvent(t, bufio.NewReader(resp.Body))
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Error(err)
+		}
+	case <-time.After(3 * time.Second):
+		t.Fatal("Serve did not return after its context ended")
+	}
+	resp.Body.Close()
+}

@@ -1,0 +1,117 @@
+// Package tuneweb joins the web pages to package tune for the tune
+// command: Runs reads tuning runs for the pages (web.Options.Tune), Events
+// keeps a web.Tracker up to date from a job's events, and RunServer serves
+// the pages of the run a tune command plays (-http). Package web itself
+// knows no tuning code, so arena links none.
+package tuneweb
+
+import (
+	"errors"
+	"io/fs"
+	"path/filepath"
+	"strconv"
+
+	"github.com/roadtune/roadtune/internal/web"
+	"github.com/roadtune/roadtune/optimize"
+	"github.com/roadtune/roadtune/results"
+	"github.com/roadtune/roadtune/tune"
+)
+
+// Runs reads tuning runs with package tune; it implements web.TuneRuns.
+type Runs struct{}
+
+var _ web.TuneRuns = Runs{}
+
+// Files are a run's files in the order its page links them, config.toml
+// (which makes a directory a tuning run) first.
+func (Runs) Files() []string {
+	return []string{tune.FileConfig, tune.FileBest, tune.FileReport, "report.html", tune.FileRecords,
+		tune.FileLadder, tune.FileValidation, tune.FileCheckpoint}
+}
+
+// Open reads the run in dir (tune.Open); the budget is the method's
+// budget key in its config (0 when it cannot be read). Errors: tune.Open's.
+func (Runs) Open(dir string) (*web.TuneRun, error) {
+	res, err := tune.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	return &web.TuneRun{Method: res.Config.Method, Unit: res.Spec.Unit, About: res.Spec.About, Phase: res.Phase,
+		Status: res.Status, Budget: budget(res), Genes: res.Config.GeneNames(), Best: res.Best,
+		Charts: func() ([]web.Chart, error) {
+			list, err := res.Charts()
+			if err != nil {
+				return nil, err
+			}
+			out := make([]web.Chart, len(list))
+			for i, c := range list {
+				out[i] = web.Chart{Name: c.Name, Title: c.Title, Chart: c.Chart}
+			}
+			return out, nil
+		}}, nil
+}
+
+// budget is the run's step budget: its method's budget key in the config.
+func budget(res *tune.RunResults) int {
+	flat, err := res.Config.Flat()
+	if err != nil {
+		return 0
+	}
+	n, _ := strconv.Atoi(flat[res.Config.Method+"."+res.Spec.BudgetKey])
+	return n
+}
+
+// Ladder reads the run's ladder.json and its verdict line
+// (tune.VerdictLine); a run without one has no rungs (nil, "", nil).
+// Errors: a ladder.json that cannot be read.
+func (Runs) Ladder(dir string) ([]web.Rung, string, error) {
+	var rungs []tune.Rung
+	err := results.ReadJSON(filepath.Join(dir, tune.FileLadder), &rungs)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, "", nil
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	if len(rungs) == 0 {
+		return nil, "", nil
+	}
+	out := make([]web.Rung, len(rungs))
+	for i, g := range rungs {
+		out[i] = web.Rung{Opponent: g.Opponent, Depth: g.Depth, Width: g.Width, Verdict: g.Verdict, Match: g.Match()}
+	}
+	return out, tune.VerdictLine(rungs), nil
+}
+
+// Events returns events that keep t up to date and then call next's (any
+// may be nil): the plan and each step set the steps and games
+// (Tracker.Step), each game of a batch the batch's count, the rate and the
+// ETA (Tracker.BatchGames), Verify the phase "verify" (Tracker.Verify).
+func Events(t *web.Tracker, next tune.Events) tune.Events {
+	return tune.Events{
+		Plan: func(p tune.Plan) {
+			t.Step(p.Status, p.Forecast)
+			if next.Plan != nil {
+				next.Plan(p)
+			}
+		},
+		Games: func(done, total int) {
+			t.BatchGames(done, total)
+			if next.Games != nil {
+				next.Games(done, total)
+			}
+		},
+		Step: func(rec optimize.Record, st optimize.Status, f optimize.Forecast) {
+			t.Step(st, f)
+			if next.Step != nil {
+				next.Step(rec, st, f)
+			}
+		},
+		Verify: func(games int) {
+			t.Verify(games)
+			if next.Verify != nil {
+				next.Verify(games)
+			}
+		},
+	}
+}
