@@ -76,9 +76,12 @@ type ChainSpace struct {
 
 // Problem is p over increments: a chain's first gene keeps its ranges;
 // gene gi's initial range and bounds become [0, hi[gi] − lo[gi−1]], the
-// widest increment that keeps w[gi] ≤ hi[gi] from w[gi−1] ≥ lo[gi−1]
-// (an increment's lower bound is 0 whatever the range, which is what
-// keeps the chain in order). A start vector and the fixed opponents map
+// increment from the lowest w[gi−1] to the highest w[gi] (an
+// increment's lower bound is 0 whatever the range, which is what keeps
+// the chain in order). The bounds hold the increments, not the running
+// sums: a played w[gi] may pass hi[gi] (at most by the sum of the
+// chain's earlier upper bounds), which a norm, where the method has one,
+// scales back; road weights are scale-free, so only ratios matter. A start vector and the fixed opponents map
 // to their increments (a chain out of order gives a negative increment,
 // which the bounds then lift to 0 where the method enforces them).
 // Errors: a gene index out of range or in two chains, a chain of fewer
