@@ -93,7 +93,13 @@ func TestJobsEqualInProcess(t *testing.T) {
 // without wall times, then best.json's vector.
 func runSteps(t *testing.T, cfg tune.Config, opts tune.Options) []string {
 	t.Helper()
-	dir := stepped(t, cfg, opts)
+	return recordsOf(t, stepped(t, cfg, opts))
+}
+
+// recordsOf is the run directory's records without wall times, then
+// best.json's vector.
+func recordsOf(t *testing.T, dir string) []string {
+	t.Helper()
 	data, err := os.ReadFile(filepath.Join(dir, tune.FileRecords))
 	if err != nil {
 		t.Fatal(err)
