@@ -241,11 +241,12 @@ func (c *Coordinator) exchange(ctx context.Context, run, subject string, parcels
 			return fmt.Errorf("cluster: batch %s: worker %s: %s", current[i].name, r.Worker, r.Error)
 		}
 		delete(pending, r.Key)
+		p := current[i] // judge may queue the batch again under a new key
 		if err := judge(i, r); err != nil {
 			return err
 		}
 		if replaced[r.Key] { // the old copy was played after all: drop the new one if still queued
-			if err := unqueue(ctx, js, current[i]); err != nil && ctx.Err() == nil {
+			if err := unqueue(ctx, js, p); err != nil && ctx.Err() == nil {
 				return fmt.Errorf("cluster: %w", err)
 			}
 		}
