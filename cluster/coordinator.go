@@ -111,7 +111,18 @@ type Coordinator struct {
 	quarantined map[string]string // worker → why
 	trusted     map[string]bool   // workers a replay verified
 	stats       VerifyStats
+	replaying   chan struct{} // one replay at a time, whatever the calls in flight
 	gameLog     func(tournament.GameRecord) error
+}
+
+// replaySlot is the token a replay holds while it plays.
+func (c *Coordinator) replaySlot() chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.replaying == nil {
+		c.replaying = make(chan struct{}, 1)
+	}
+	return c.replaying
 }
 
 // VerifyStats count what the coordinator's checks and replays did over its

@@ -119,7 +119,7 @@ func (c *Coordinator) exchange(ctx context.Context, run, subject string, parcels
 	replaced := map[string]bool{} // parcels whose copy left by an earlier call was replaced
 	bySeq := map[uint64]string{}
 	verdicts := make(chan verdict, len(parcels))
-	replaying := make(chan struct{}, 1) // one replay at a time
+	replaying := c.replaySlot()
 	var judge func(i int, r Result) error
 
 	replay := func(i int, r Result, forced bool) {
