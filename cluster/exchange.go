@@ -235,8 +235,11 @@ func (c *Coordinator) exchange(ctx context.Context, run, subject string, parcels
 			return nil
 		case !ok:
 			return nil // a duplicate, or another call's on the same subject
-		case r.Error != "" && (stored || c.Quarantined(r.Worker)):
+		case r.Error != "" && stored:
 			return nil
+		case r.Error != "" && c.Quarantined(r.Worker): // its batch may be gone from the queue
+			delete(pending, r.Key)
+			return judge(i, r)
 		case r.Error != "":
 			return fmt.Errorf("cluster: batch %s: worker %s: %s", current[i].name, r.Worker, r.Error)
 		}

@@ -5,8 +5,10 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
+	"github.com/roadtune/roadtune/cluster"
 	"github.com/roadtune/roadtune/internal/rogue"
 	"github.com/roadtune/roadtune/internal/tunetest"
 	"github.com/roadtune/roadtune/tune"
@@ -29,6 +31,7 @@ func TestForgedResultsAreRefused(t *testing.T) {
 		{"impossible", rogue.Impossible, "", false},
 		{"swapped", rogue.Swapped, "", true},
 		{"rewritten", rogue.Rewritten, "[output]\ngames = true", true},
+		{"swapped, then errors", thenErrors(rogue.Swapped), "", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg, err := tune.Parse("pso.toml", []byte(tunetest.Tiny("pso", tc.extra)))
@@ -84,5 +87,18 @@ func TestForgedResultsAreRefused(t *testing.T) {
 				t.Fatalf("resumed steps: %v", err)
 			}
 		})
+	}
+}
+
+// thenErrors forges the first result with forge and answers every later
+// batch with an error result: once quarantined, the rogue's errors must
+// not fail the run nor lose the batches it took.
+func thenErrors(forge rogue.Forge) rogue.Forge {
+	var n atomic.Int64
+	return func(b *cluster.Batch, r cluster.Result) cluster.Result {
+		if n.Add(1) == 1 {
+			return forge(b, r)
+		}
+		return cluster.Result{Error: "no"}
 	}
 }
