@@ -24,8 +24,8 @@ import (
 const EngineBuild = "roadtune-play-1"
 
 // protocol is the version of the batch and result messages (2: games
-// batches and game records).
-const protocol = 2
+// batches and game records; 3: retries of refused results).
+const protocol = 3
 
 // The JetStream names: a work-queue stream of batches (one subject per
 // batch), a stream of results (one subject per run and call seed) and the
@@ -117,6 +117,17 @@ type Batch struct {
 	Games       bool             `json:"records,omitempty"` // return the game records too (output.games)
 	Setup       Setup            `json:"setup"`
 	Matches     []optimize.Match `json:"matches"`
+	// Retry counts the times the batch was queued again because a result
+	// of it was refused: a new key, so the result of the new copy is not
+	// taken for a duplicate of the refused one.
+	Retry int `json:"retry,omitempty"`
+}
+
+// again is the batch queued once more (Retry + 1).
+func (b *Batch) again() (work, bool) {
+	c := *b
+	c.Retry++
+	return &c, true
 }
 
 // Key is the batch's identity, its message id and the key of its result:
@@ -156,6 +167,10 @@ func batchSubject(key string) string { return batchSubjects + key }
 // and of a GamesBatch begins with the run).
 func runBatches(run string) string { return batchSubjects + run + ".>" }
 
+// ResultSubject is where a worker publishes the batch's result (the
+// subject of its call's results).
+func (b *Batch) ResultSubject() string { return resultSubject(b.Run, b.Seed) }
+
 // resultSubject is where the results of one call (run, seed) go.
 func resultSubject(run string, seed uint64) string {
 	return fmt.Sprintf("%s%s.%016x", resultPrefix, run, seed)
@@ -176,9 +191,9 @@ func RunName(name string) string {
 	return s
 }
 
-// encodeResult is a result as gzip-compressed JSON (positions repeat a
-// lot: a tenth of the size).
-func encodeResult(r Result) ([]byte, error) {
+// EncodeResult is a result as a worker publishes it: gzip-compressed JSON
+// (positions repeat a lot: a tenth of the size). Errors: JSON's.
+func EncodeResult(r Result) ([]byte, error) {
 	var buf bytes.Buffer
 	zw := gzip.NewWriter(&buf)
 	if err := json.NewEncoder(zw).Encode(r); err != nil {

@@ -191,7 +191,7 @@ func TestDuplicatesAreIgnored(t *testing.T) {
 	batches := c.coord.batches(4, matches, false)
 	for _, b := range batches {
 		fake := Result{Key: b.Key(), Worker: "forger", Outcomes: make([]optimize.Outcome, len(b.Matches))}
-		data, err := encodeResult(fake)
+		data, err := EncodeResult(fake)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -21,6 +21,18 @@
 // queue; an error result stored before the call is not final there: its
 // batch is played again.
 //
+// Workers are not trusted: every result is checked against its batch
+// before use (counts the batch's games allow, game records and positions
+// of its games), a worker's results are replayed in the coordinator's
+// process until one matches, and so is a deterministic sample of the
+// batches (Coordinator.VerifySample). A worker whose result fails either
+// is quarantined: its results are dropped from then on (its accepted
+// results of the call under way too), and its batches go back to the
+// queue for other workers, twice at most, then the coordinator plays them
+// itself (a mismatched batch takes the replay's result at once), so a
+// run's results stay an honest run's. Timed games are not deterministic:
+// they are checked, never replayed.
+//
 // Of roadtune the cluster imports only the referee, optimize, tournament
 // and engine (deps_test.go checks): it knows referees and games, never a
 // tuning job, whose launch hooks (tune.ClusterHooks) sit above it.
@@ -32,8 +44,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -74,13 +86,130 @@ type Coordinator struct {
 	// tests change it.
 	Build string
 	// Log, when set, receives a line when a worker refuses batches (once
-	// per worker and reason).
+	// per worker and reason), when a worker's result is refused or differs
+	// from the coordinator's replay, and when a worker is quarantined.
 	Log io.Writer
+	// VerifySample is the share of batches (0 to 1) whose results the
+	// coordinator replays in this process and compares, on top of every
+	// result of a worker until one of its results has been verified so;
+	// 0 means DefaultVerifySample, a negative value no sampled replays.
+	// Batches of timed games are never replayed (they are not
+	// deterministic): their results are only checked for consistency.
+	VerifySample float64
+	// VerifySeed picks the sampled batches (with each batch's key): set it
+	// from the run's seed, which workers do not see, so that the sample is
+	// the same in every run with that seed and no worker can foresee it.
+	VerifySeed uint64
+	// ReplayConcurrency is the number of games a replay plays at once
+	// (default 1: the replays take a core of the coordinator's machine at
+	// most).
+	ReplayConcurrency int
 
-	mu       sync.Mutex
-	js       jetstream.JetStream
-	refusals map[string]bool // logged
-	gameLog  func(tournament.GameRecord) error
+	mu          sync.Mutex
+	js          jetstream.JetStream
+	refusals    map[string]bool   // logged
+	quarantined map[string]string // worker → why
+	trusted     map[string]bool   // workers a replay verified
+	stats       VerifyStats
+	replaying   chan struct{} // one replay at a time, whatever the calls in flight
+	gameLog     func(tournament.GameRecord) error
+}
+
+// replaySlot is the token a replay holds while it plays.
+func (c *Coordinator) replaySlot() chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.replaying == nil {
+		c.replaying = make(chan struct{}, 1)
+	}
+	return c.replaying
+}
+
+// VerifyStats count what the coordinator's checks and replays did over its
+// life: games accepted (of results taken, the replays' included) and
+// replayed, results refused by the consistency checks, results that
+// differed from their replay, accepted results revoked when their worker
+// was quarantined.
+type VerifyStats struct {
+	Accepted, Replayed           int64
+	Refused, Mismatched, Revoked int
+}
+
+// Stats is what the checks and replays did so far.
+func (c *Coordinator) Stats() VerifyStats {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.stats
+}
+
+// Quarantined reports whether worker's results are dropped: one of them
+// failed the consistency checks or differed from the coordinator's
+// replay. Quarantine lasts the coordinator's life.
+func (c *Coordinator) Quarantined(worker string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, ok := c.quarantined[worker]
+	return ok
+}
+
+// QuarantinedWorkers are the names of the quarantined workers, sorted.
+func (c *Coordinator) QuarantinedWorkers() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Sorted(maps.Keys(c.quarantined))
+}
+
+// quarantine drops worker's results from now on and logs why (once).
+func (c *Coordinator) quarantine(worker, why string) {
+	c.mu.Lock()
+	if c.quarantined == nil {
+		c.quarantined = map[string]string{}
+	}
+	_, old := c.quarantined[worker]
+	if !old {
+		c.quarantined[worker] = why
+	}
+	c.mu.Unlock()
+	if !old {
+		c.logf("cluster: worker %s quarantined: %s; its results are dropped from now on and its batches of this call played again", worker, why)
+	}
+}
+
+// trust marks worker as verified by a replay.
+func (c *Coordinator) trust(worker string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.trusted == nil {
+		c.trusted = map[string]bool{}
+	}
+	c.trusted[worker] = true
+}
+
+// mustReplay reports whether the result of worker for the batch with key
+// is replayed: the worker is not verified yet, or the batch is sampled.
+func (c *Coordinator) mustReplay(key, worker string) bool {
+	share := c.VerifySample
+	if share == 0 {
+		share = DefaultVerifySample
+	}
+	c.mu.Lock()
+	trusted := c.trusted[worker]
+	c.mu.Unlock()
+	return !trusted || sampled(c.VerifySeed, key, share)
+}
+
+// count updates the stats.
+func (c *Coordinator) count(f func(*VerifyStats)) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	f(&c.stats)
+}
+
+// logf writes a line to Log, if set.
+func (c *Coordinator) logf(format string, args ...any) {
+	if c.Log != nil {
+		fmt.Fprintf(c.Log, format+"\n", args...)
+	}
 }
 
 // SetGameLog makes every later call ask the workers for the game records
@@ -96,7 +225,9 @@ var (
 
 // Play plays the matches on the workers and returns their outcomes in
 // order: those referee.VectorReferee.Play gives with the same settings and
-// seed. A batch a worker refuses (Refusal) goes to another worker.
+// seed. A batch a worker refuses (Refusal) goes to another worker; a
+// result that fails the checks or its replay is dropped, its worker
+// quarantined and the batch played again (see the package doc).
 // Errors: no connection or queue, a batch a worker could not read or
 // play (its reason), a batch delivered MaxDeliver times without a result
 // (with the refusals of it seen), a cancelled ctx (wrapping ctx.Err()).
@@ -218,18 +349,16 @@ func (c *Coordinator) call(ctx context.Context, seed uint64, matches []optimize.
 	for i, b := range batches {
 		parcels[i] = parcel{batch: b, key: b.Key(), name: describe(b)}
 	}
-	err := c.exchange(ctx, batches[0].Run, resultSubject(batches[0].Run, seed), parcels, func(p parcel, r Result) error {
-		b := p.batch.(*Batch)
-		if len(r.Outcomes) != len(b.Matches) {
-			return fmt.Errorf("cluster: batch %s: worker %s returned %d outcomes", p.name, r.Worker, len(r.Outcomes))
-		}
-		copy(out[b.First:], r.Outcomes)
-		pos = append(pos, r.Positions...)
-		games = append(games, r.Records...)
-		done += 2 * pairs * len(b.Matches)
+	err := c.exchange(ctx, batches[0].Run, resultSubject(batches[0].Run, seed), parcels, func(p parcel, sign int) {
+		done += sign * 2 * pairs * len(p.batch.(*Batch).Matches)
 		if c.Progress != nil {
 			c.Progress(done, total)
 		}
+	}, func(p parcel, r Result) error {
+		b := p.batch.(*Batch)
+		copy(out[b.First:], r.Outcomes)
+		pos = append(pos, r.Positions...)
+		games = append(games, r.Records...)
 		return nil
 	})
 	if err != nil {
@@ -247,162 +376,6 @@ func (c *Coordinator) call(ctx context.Context, seed uint64, matches []optimize.
 		}
 	}
 	return out, pos, nil
-}
-
-// parcel is one batch on its way: the message (a *Batch or a
-// *GamesBatch), its key and its name in messages.
-type parcel struct {
-	batch any
-	key   string
-	name  string
-}
-
-// exchange queues the parcels (each on a subject of its own; not those
-// whose result is already stored, and each replacing any copy an earlier
-// call left in the queue) and hands each one's result (read from subject,
-// results stored before included) to got, once, until every parcel has
-// one. Errors: a worker's error
-// result, a batch a worker refused or that reached its maximum
-// deliveries, got's error, a cancelled ctx.
-func (c *Coordinator) exchange(ctx context.Context, run, subject string, parcels []parcel, got func(parcel, Result) error) error {
-	js, err := c.queue(ctx)
-	if err != nil {
-		return err
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-
-	// Listen before publishing: for results (those already stored
-	// included, e.g. of a step a restarted coordinator plays again), for
-	// the workers' consumer's advisories and for the workers' refusals
-	// (on one channel: in the order the server sent them).
-	results := make(chan jetstream.Msg, 64)
-	cons, err := js.OrderedConsumer(ctx, ResultStream, jetstream.OrderedConsumerConfig{
-		FilterSubjects: []string{subject}, DeliverPolicy: jetstream.DeliverAllPolicy})
-	if err != nil {
-		return fmt.Errorf("cluster: results on %s: %w", subject, err)
-	}
-	cc, err := cons.Consume(func(m jetstream.Msg) {
-		select {
-		case results <- m:
-		case <-ctx.Done():
-		}
-	})
-	if err != nil {
-		return fmt.Errorf("cluster: results on %s: %w", subject, err)
-	}
-	defer cc.Stop()
-	notes := make(chan *nats.Msg, 256)
-	for _, subject := range []string{advisorySubject("MAX_DELIVERIES"), advisorySubject("MSG_TERMINATED"), refusalSubject(run)} {
-		sub, err := c.Conn.ChanSubscribe(subject, notes)
-		if err != nil {
-			return fmt.Errorf("cluster: advisories: %w", err)
-		}
-		defer sub.Unsubscribe()
-	}
-	refused := map[string][]string{} // by batch key
-
-	pending := map[string]parcel{}
-	for _, p := range parcels {
-		pending[p.key] = p
-	}
-	replaced := map[string]bool{} // parcels whose copy left by an earlier call was replaced
-	// take reads a result message: a pending parcel's result goes to got;
-	// a worker's error result fails the exchange, unless stored says it
-	// was sent before the exchange began (a dead coordinator's step made
-	// again): then it is not final, and the batch is played again.
-	take := func(m jetstream.Msg, stored bool) error {
-		r, err := decodeResult(m.Data())
-		if err != nil {
-			return nil // not a result of this protocol
-		}
-		p, ok := pending[r.Key]
-		switch {
-		case !ok:
-			return nil // a duplicate, or another call's on the same subject
-		case r.Error != "" && stored:
-			return nil
-		case r.Error != "":
-			return fmt.Errorf("cluster: batch %s: worker %s: %s", p.name, r.Worker, r.Error)
-		}
-		if err := got(p, r); err != nil {
-			return err
-		}
-		delete(pending, r.Key)
-		if replaced[r.Key] { // the old copy was played after all: drop the new one if still queued
-			if err := unqueue(ctx, js, p); err != nil && ctx.Err() == nil {
-				return fmt.Errorf("cluster: %w", err)
-			}
-		}
-		return nil
-	}
-
-	// Results stored before this exchange (a restarted coordinator's step
-	// made again) come first: their batches are not queued again.
-	stored, err := subjects(ctx, js, ResultStream, subject)
-	if err != nil {
-		return err
-	}
-	for range stored[subject] {
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("cluster: %w", ctx.Err())
-		case m := <-results:
-			if err := take(m, true); err != nil {
-				return err
-			}
-		}
-	}
-
-	queued, err := subjects(ctx, js, BatchStream, runBatches(run))
-	if err != nil {
-		return err
-	}
-	bySeq := map[uint64]string{}
-	for _, p := range parcels {
-		if _, ok := pending[p.key]; !ok {
-			continue
-		}
-		old := queued[batchSubject(p.key)] > 0
-		seq, err := enqueue(ctx, js, p, old)
-		if err != nil {
-			if ctx.Err() != nil {
-				return fmt.Errorf("cluster: %w", ctx.Err())
-			}
-			return fmt.Errorf("cluster: queueing batch %s: %w", p.name, err)
-		}
-		bySeq[seq] = p.key
-		replaced[p.key] = old
-	}
-
-	for len(pending) > 0 {
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("cluster: %w", ctx.Err())
-		case m := <-notes:
-			if r, ok := refusalOf(m, pending); ok {
-				c.noteRefusal(r, refused)
-				continue
-			}
-			a := advisory{kind: strings.Split(m.Subject, ".")[4]}
-			if json.Unmarshal(m.Data, &a) != nil {
-				continue
-			}
-			p, ok := pending[bySeq[a.StreamSeq]]
-			if !ok {
-				continue // another run's batch, a replaced copy, or one already answered
-			}
-			if a.kind == "MSG_TERMINATED" {
-				return fmt.Errorf("cluster: batch %s refused by a worker: %s", p.name, a.Reason)
-			}
-			return fmt.Errorf("cluster: batch %s delivered %d times without a result (max_deliver of consumer %s): %s", p.name, a.Deliveries, WorkerGroup, exhausted(refused[p.key]))
-		case m := <-results:
-			if err := take(m, false); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
 }
 
 // subjects returns the stream's message count of every subject that

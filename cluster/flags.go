@@ -19,10 +19,14 @@ type Flags struct {
 	// AckWait is the workers' consumer's ack wait (Coordinator.AckWait):
 	// at least a second.
 	AckWait time.Duration
+	// VerifySample is the share of batches the coordinator replays to
+	// verify the workers (Coordinator.VerifySample), from 0 (none beyond
+	// each worker's first results) to 1.
+	VerifySample float64
 }
 
 // FlagNames are the flags Register adds.
-var FlagNames = []string{"listen", "nats", "token-file", "local-worker", "tls-cert", "tls-key", "tls-ca", "ack-wait"}
+var FlagNames = []string{"listen", "nats", "token-file", "local-worker", "tls-cert", "tls-key", "tls-ca", "ack-wait", "verify-sample"}
 
 // Register adds the flags to fs; what names the games in the help texts
 // (e.g. "the games", "the match's games").
@@ -34,6 +38,7 @@ func (f *Flags) Register(fs *flag.FlagSet, what string) {
 	fs.StringVar(&f.TLSCert, "tls-cert", "", "with -listen: the server's TLS certificate, PEM `FILE` (with -tls-key); workers must then connect with TLS")
 	fs.StringVar(&f.TLSKey, "tls-key", "", "with -listen: the private key of -tls-cert, PEM `FILE`")
 	fs.StringVar(&f.TLSCA, "tls-ca", "", "with -nats: require TLS and trust the CA certificate(s) in PEM `FILE` (default: the system's roots)")
+	fs.Float64Var(&f.VerifySample, "verify-sample", DefaultVerifySample, "with -listen or -nats: the share of batches (0 to 1) replayed in this process to verify the workers' results, besides each worker's results until one is verified; a worker whose result differs is quarantined (timed games are only checked, never replayed)")
 	fs.DurationVar(&f.AckWait, "ack-wait", 30*time.Second, "with -listen or -nats: how long a worker may hold a batch without news before it goes to another worker (at least 1s; workers report every third of it while they play)")
 }
 
@@ -47,12 +52,15 @@ func (e *FlagError) Unwrap() error { return e.Err }
 // -listen or -nats) before anything is written: log receives its lines
 // prefixed with program, workers (may be nil) the live view. With -nats
 // it connects. Errors: a *FlagError for a bad flag (an ack wait under a
-// second, unreadable token, TLS or CA file, bad address, a non-loopback
+// second, a verify sample outside [0, 1], unreadable token, TLS or CA file, bad address, a non-loopback
 // -listen without a token, conflicting flags); Dial's errors for a server
 // that cannot be reached.
 func (f *Flags) Session(log io.Writer, program string, workers func(Snapshot)) (*Session, error) {
 	if f.AckWait != 0 && f.AckWait < time.Second {
 		return nil, &FlagError{fmt.Errorf("flag -ack-wait %v: want at least 1s (workers report progress every third of it), e.g. 30s", f.AckWait)}
+	}
+	if f.VerifySample < 0 || f.VerifySample > 1 {
+		return nil, &FlagError{fmt.Errorf("flag -verify-sample %v: want a share from 0 to 1, e.g. %v", f.VerifySample, DefaultVerifySample)}
 	}
 	if f.Listen == "" && f.URL == "" {
 		return nil, nil
@@ -80,6 +88,10 @@ func (f *Flags) Session(log io.Writer, program string, workers func(Snapshot)) (
 		return nil, err
 	}
 	s.Referee().AckWait = f.AckWait
+	s.Referee().VerifySample = f.VerifySample
+	if f.VerifySample == 0 {
+		s.Referee().VerifySample = -1 // none sampled
+	}
 	return s, nil
 }
 

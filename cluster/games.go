@@ -82,15 +82,54 @@ func (c *Coordinator) PlayGames(ctx context.Context, set tournament.GameSet, gam
 		Run: RunName(c.Run), Set: set, Games: games}
 	var out []tournament.GameRecord
 	p := parcel{batch: b, key: b.Key(), name: b.describe()}
-	err := c.exchange(ctx, b.Run, b.subject(), []parcel{p}, func(_ parcel, r Result) error {
-		if len(r.Records) != len(games) {
-			return fmt.Errorf("cluster: batch %s: worker %s returned %d game records for %d games", p.name, r.Worker, len(r.Records), len(games))
-		}
+	err := c.exchange(ctx, b.Run, b.subject(), []parcel{p}, nil, func(_ parcel, r Result) error {
 		out = r.Records
 		return nil
 	})
 	return out, err
 }
+
+// checkResult checks a games batch's result: one record per scheduled
+// game, in order, with the game's number, pair, players (indices and
+// names) and opening.
+func (b *GamesBatch) checkResult(r Result) error {
+	if len(r.Records) != len(b.Games) || len(r.Outcomes) > 0 || len(r.Positions) > 0 {
+		return fmt.Errorf("%d game records for %d games (and %d outcomes, %d positions)", len(r.Records), len(b.Games), len(r.Outcomes), len(r.Positions))
+	}
+	for k, g := range r.Records {
+		s := b.Games[k]
+		if g.Game != s.Game || g.Pair != s.Pair || g.BlackIndex != s.Black || g.WhiteIndex != s.White || g.Opening != s.Opening ||
+			s.Black < 0 || s.Black >= len(b.Set.Entrants) || s.White < 0 || s.White >= len(b.Set.Entrants) ||
+			g.Black != b.Set.Entrants[s.Black].Name || g.White != b.Set.Entrants[s.White].Name {
+			return fmt.Errorf("game record %d (game %d, %s against %s) is not scheduled game %d", k, g.Game, g.Black, g.White, s.Game)
+		}
+	}
+	return nil
+}
+
+// timed reports whether an entrant plays by the clock.
+func (b *GamesBatch) timed() bool {
+	for _, e := range b.Set.Entrants {
+		if e.Settings.MoveTime > 0 || !e.Time.IsZero() {
+			return true
+		}
+	}
+	return false
+}
+
+// replay plays the batch's games in this process.
+func (b *GamesBatch) replay(ctx context.Context, concurrency int) (Result, error) {
+	if b.timed() {
+		return Result{}, errTimed
+	}
+	start := time.Now()
+	recs, err := tournament.PlayScheduled(ctx, b.Set, b.Games, max(concurrency, 1), nil)
+	return Result{Records: recs, Seconds: time.Since(start).Seconds()}, err
+}
+
+// again is false: a games batch's result subject follows from its key, so
+// a refused batch is played by the coordinator instead.
+func (b *GamesBatch) again() (work, bool) { return nil, false }
 
 var _ tournament.Remote = (*Coordinator)(nil)
 

@@ -113,6 +113,9 @@ type Roster struct {
 	Window time.Duration
 	// Now is the roster's clock (default time.Now); tests set it.
 	Now func() time.Time
+	// Quarantined, when set, names the workers whose results are dropped
+	// (Coordinator.QuarantinedWorkers), for Snapshot.Quarantined.
+	Quarantined func() []string
 
 	mu      sync.Mutex
 	workers map[string]*watched // by Heartbeat.ID
@@ -138,6 +141,7 @@ const LostShown = time.Minute
 type Snapshot struct {
 	Workers        []WorkerStatus // the live workers, by name
 	Lost           []string       // names of the workers lost in the last LostShown, by name
+	Quarantined    []string       // names of the workers whose results the coordinator drops, by name
 	Batches        int            // batches being played: Workers' Batches summed
 	GamesPerSecond float64        // Workers' GamesPerSecond summed
 }
@@ -292,12 +296,16 @@ func (r *Roster) snapshot(now time.Time) Snapshot {
 	}
 	slices.SortFunc(s.Workers, func(a, b WorkerStatus) int { return strings.Compare(a.Name, b.Name) })
 	slices.Sort(s.Lost)
+	if r.Quarantined != nil {
+		s.Quarantined = r.Quarantined()
+	}
 	return s
 }
 
 // String is the snapshot in one short line, e.g. "2 workers, 3 batches
-// in flight, 41 g/s (w1 20, w2 21), lost: w3": at most three workers'
-// rates and lost names are listed, "…" standing for the others.
+// in flight, 41 g/s (w1 20, w2 21), lost: w3, quarantined: w4": at most
+// three workers' rates, lost and quarantined names are listed, "…"
+// standing for the others.
 func (s Snapshot) String() string {
 	var b strings.Builder
 	switch len(s.Workers) {
@@ -318,6 +326,9 @@ func (s Snapshot) String() string {
 	}
 	if len(s.Lost) > 0 {
 		fmt.Fprintf(&b, ", lost: %s", list(s.Lost))
+	}
+	if len(s.Quarantined) > 0 {
+		fmt.Fprintf(&b, ", quarantined: %s", list(s.Quarantined))
 	}
 	return b.String()
 }
@@ -348,7 +359,7 @@ func rate(x float64) string {
 // watchWorkers starts the session's roster (its lines to the session's
 // log, its snapshots to SessionOptions.Workers); Close stops it.
 func (s *Session) watchWorkers() error {
-	s.roster = &Roster{Log: s.o.Log, OnChange: s.o.Workers}
+	s.roster = &Roster{Log: s.o.Log, OnChange: s.o.Workers, Quarantined: s.coord.QuarantinedWorkers}
 	stop, err := s.roster.Watch(s.conn)
 	if err != nil {
 		return err

@@ -123,6 +123,14 @@ func TestSnapshotStringListsThree(t *testing.T) {
 	if got, want := s.String(), "4 workers, 1 batch in flight, 1.5 g/s (p 0.3, q 0.3, r 0.3, …), lost: a, b, c, …"; got != want {
 		t.Errorf("%q, want %q", got, want)
 	}
+	s.Quarantined = []string{"rogue"}
+	if got := s.String(); !strings.HasSuffix(got, ", quarantined: rogue") {
+		t.Errorf("%q names no quarantined worker", got)
+	}
+	r := &Roster{Quarantined: func() []string { return []string{"rogue"} }}
+	if got := r.Status().Quarantined; len(got) != 1 || got[0] != "rogue" {
+		t.Errorf("roster status names %v quarantined, want rogue", got)
+	}
 }
 
 // TestRosterWatchesWorkers: workers on the server appear in the roster of

@@ -106,7 +106,7 @@ func (w *Worker) giveBack(msg jetstream.Msg, run, key, name, reason string) {
 
 // refusalOf reads a refusal notice of a pending batch; ok is false for
 // any other message.
-func refusalOf(m *nats.Msg, pending map[string]parcel) (r Refusal, ok bool) {
+func refusalOf(m *nats.Msg, pending map[string]int) (r Refusal, ok bool) {
 	if !strings.HasPrefix(m.Subject, refusalPrefix) || json.Unmarshal(m.Data, &r) != nil {
 		return r, false
 	}

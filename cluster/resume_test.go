@@ -49,7 +49,7 @@ func TestRestartedCallPlaysEachBatchOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, err := encodeResult(Result{Key: first.Key(), Worker: "before the kill", Outcomes: done})
+	data, err := EncodeResult(Result{Key: first.Key(), Worker: "before the kill", Outcomes: done})
 	if err != nil {
 		t.Fatal(err)
 	}

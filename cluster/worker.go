@@ -197,26 +197,12 @@ func (w *Worker) play(ctx context.Context, js jetstream.JetStream, msg jetstream
 	defer repeat(every, func() { msg.InProgress() })()
 	w.live.batches.Add(1)
 	defer w.live.batches.Add(-1)
-	var games []tournament.GameRecord
-	ref.GameLog = func(g tournament.GameRecord) error {
+	r, err := b.Play(ctx, ref, func() {
 		w.live.games.Add(1)
 		if w.onGame != nil {
 			w.onGame()
 		}
-		if b.Games {
-			games = append(games, g)
-		}
-		return nil
-	}
-	start := time.Now()
-	var r Result
-	var err error
-	if b.Sample {
-		r.Outcomes, r.Positions, err = ref.SampleRange(ctx, b.Seed, b.Range(), b.Matches)
-	} else {
-		r.Outcomes, err = ref.PlayRange(ctx, b.Seed, b.Range(), b.Matches)
-	}
-	r.Seconds, r.Records = time.Since(start).Seconds(), games
+	})
 	switch {
 	case ctx.Err() != nil:
 		msg.Nak() // stopping: another worker takes it at once
@@ -237,25 +223,54 @@ func (w *Worker) play(ctx context.Context, js jetstream.JetStream, msg jetstream
 	w.pause.played()
 }
 
+// Play plays the batch with ref (its Setup's referee) as a worker does and
+// returns the result without key and worker: outcomes in match order,
+// positions of a Sample batch, game records of a Games batch in game
+// order, wall time in seconds; onGame (may be nil) is called after each
+// game. The coordinator's replays call it too. Errors: those of
+// referee.VectorReferee.PlayRange and SampleRange.
+func (b *Batch) Play(ctx context.Context, ref *referee.VectorReferee, onGame func()) (Result, error) {
+	var games []tournament.GameRecord
+	ref.GameLog = func(g tournament.GameRecord) error {
+		if onGame != nil {
+			onGame()
+		}
+		if b.Games {
+			games = append(games, g)
+		}
+		return nil
+	}
+	start := time.Now()
+	var r Result
+	var err error
+	if b.Sample {
+		r.Outcomes, r.Positions, err = ref.SampleRange(ctx, b.Seed, b.Range(), b.Matches)
+	} else {
+		r.Outcomes, err = ref.PlayRange(ctx, b.Seed, b.Range(), b.Matches)
+	}
+	r.Seconds, r.Records = time.Since(start).Seconds(), games
+	return r, err
+}
+
 // publish sends a batch's result, its key as message id (none for an
 // error result), retrying through
 // a network break until ctx ends. A result larger than the server takes is
 // replaced by an error result saying so.
 func (w *Worker) publish(ctx context.Context, js jetstream.JetStream, b *Batch, r Result) error {
-	return w.publishTo(ctx, js, b.Key(), resultSubject(b.Run, b.Seed), r)
+	return w.publishTo(ctx, js, b.Key(), b.ResultSubject(), r)
 }
 
 // publishTo sends the result of the batch with key to subject, as
 // publish does.
 func (w *Worker) publishTo(ctx context.Context, js jetstream.JetStream, key, subject string, r Result) error {
 	r.Key, r.Worker = key, w.name()
-	data, err := encodeResult(r)
+	data, err := EncodeResult(r)
 	if err != nil {
 		return err
 	}
 	if limit := w.Conn.MaxPayload(); int64(len(data)) > limit {
 		r = Result{Key: r.Key, Worker: r.Worker, Error: fmt.Sprintf("the result takes %d bytes, more than the server's max_payload %d: make batches smaller or raise max_payload", len(data), limit)}
-		if data, err = encodeResult(r); err != nil {
+		if data, err = EncodeResult(r); err != nil {
 			return err
 		}
 	}

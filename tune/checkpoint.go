@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -52,8 +53,32 @@ type checkpoint struct {
 	State json.RawMessage `json:"state"`
 }
 
+// saveCheckpoint writes the checkpoint, refusing one whose counts a
+// resume would refuse (checkStatus): the file keeps the last good one.
 func (j *Job) saveCheckpoint() error {
+	if err := checkStatus(j.cp.Status, j.cp.RecordsBytes); err != nil {
+		return fmt.Errorf("%s not written: %w", j.dir.Path(FileCheckpoint), err)
+	}
 	return results.WriteJSONAtomic(j.dir.Path(FileCheckpoint), j.cp)
+}
+
+// checkStatus is why a checkpoint's counts are impossible, nil when they
+// are not: steps, stall, games, seconds and records_bytes must be ≥ 0
+// (seconds finite), with stall ≤ steps.
+func checkStatus(st optimize.Status, recordsBytes int64) error {
+	if st.Steps < 0 || st.Stall < 0 || st.Games < 0 || !(st.Seconds >= 0) || math.IsInf(st.Seconds, 0) || st.Stall > st.Steps || recordsBytes < 0 {
+		return fmt.Errorf("status %+v and records_bytes %d must be ≥ 0, with stall ≤ steps", st, recordsBytes)
+	}
+	return nil
+}
+
+// addGames is total + games, refusing a negative count and a sum that
+// would overflow.
+func addGames(total, games int) (int, error) {
+	if games < 0 || total < 0 || games > math.MaxInt-total {
+		return 0, fmt.Errorf("%d games on top of %d: counts must be ≥ 0 and their sum fit an int", games, total)
+	}
+	return total + games, nil
 }
 
 // restore reads and checks the checkpoint, restores the method, trims the
@@ -90,8 +115,8 @@ func (j *Job) restore() error {
 		return bad("fingerprint %q does not match the config's %q", cp.Fingerprint, fp)
 	}
 	st := cp.Status
-	if st.Steps < 0 || st.Stall < 0 || st.Games < 0 || st.Seconds < 0 || st.Stall > st.Steps || cp.RecordsBytes < 0 {
-		return bad("status %+v and records_bytes %d must be ≥ 0, with stall ≤ steps", st, cp.RecordsBytes)
+	if err := checkStatus(st, cp.RecordsBytes); err != nil {
+		return bad("%v", err)
 	}
 	m, err := j.cfg.restoreMethod(j.spec, cp.State)
 	if err != nil {
@@ -116,7 +141,9 @@ func (j *Job) restore() error {
 	}
 	games := 0
 	for _, r := range recs {
-		games += r.Games
+		if games, err = addGames(games, r.Games); err != nil {
+			return bad("record %d: %v", r.Step, err)
+		}
 	}
 	if games != st.Games {
 		return bad("status counts %d games but the records %d", st.Games, games)

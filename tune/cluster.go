@@ -20,7 +20,9 @@ func AttachCluster(opts *Options, s *cluster.Session) {
 // ClusterHooks are the launch hooks (Launch.Run) that play a launch's
 // games through the cluster session s, with the options' Games event as
 // the batch progress: Job starts the session in the run's directory with
-// the run's game settings (NewReferee of its config); Group starts one
+// the run's game settings (NewReferee of its config) and the run's seed
+// choosing the batches the coordinator replays (Coordinator.VerifySeed);
+// Group starts one
 // session in a sweep's or chain's directory and sets Options.Bind to point
 // the coordinator at each of its jobs. A nil session gives no hooks.
 // Errors (of the hooks): NewReferee's, and those of cluster.Session's
@@ -36,6 +38,7 @@ func ClusterHooks(ctx context.Context, s *cluster.Session) LaunchHooks {
 			if err != nil {
 				return err
 			}
+			s.Referee().VerifySeed = uint64(cfg.Seed)
 			return s.Start(ctx, job.Dir(), ref, cfg.Concurrency, opts.Events.Games)
 		},
 		Group: func(dir string, first Config, opts *Options) error {
@@ -49,6 +52,7 @@ func ClusterHooks(ctx context.Context, s *cluster.Session) LaunchHooks {
 					return err
 				}
 				s.Bind(j.Dir(), ref, games)
+				s.Referee().VerifySeed = uint64(j.Config().Seed)
 				return nil
 			}
 			return nil

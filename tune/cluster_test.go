@@ -29,6 +29,24 @@ import (
 // Everything stops when the test ends.
 func onWorkers(t *testing.T, cfg tune.Config, names ...string) *cluster.Coordinator {
 	t.Helper()
+	c := newTestCluster(t, cfg)
+	for _, name := range names {
+		c.start(name)
+	}
+	return c.coord
+}
+
+// testCluster is onWorkers' server and coordinator: start adds a worker
+// (as onWorkers does for a name) and dial connects another client over
+// TCP.
+type testCluster struct {
+	coord *cluster.Coordinator
+	start func(name string)
+	dial  func(name string) *nats.Conn
+}
+
+func newTestCluster(t *testing.T, cfg tune.Config) *testCluster {
+	t.Helper()
 	ref, err := tune.NewReferee(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -46,16 +64,21 @@ func onWorkers(t *testing.T, cfg tune.Config, names ...string) *cluster.Coordina
 		}
 		nc, err := connect(name)
 		if err != nil {
-			t.Fatal(err)
+			t.Error(err)
+			return nil
 		}
 		t.Cleanup(nc.Close)
 		return nc
 	}
-	coord := &cluster.Coordinator{Conn: connect("coordinator", false), Run: t.Name(), Referee: ref, BatchGames: 8, AckWait: time.Second}
+	c := &testCluster{dial: func(name string) *nats.Conn { return connect(name, true) }}
+	c.coord = &cluster.Coordinator{Conn: connect("coordinator", false), Run: t.Name(), Referee: ref, BatchGames: 8, AckWait: time.Second}
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	for _, name := range names {
+	c.start = func(name string) {
 		w := &cluster.Worker{Conn: connect(name, name != "local"), Name: name}
+		if w.Conn == nil {
+			return
+		}
 		if name != "local" {
 			w.Concurrency = 1
 		}
@@ -65,7 +88,7 @@ func onWorkers(t *testing.T, cfg tune.Config, names ...string) *cluster.Coordina
 			}
 		})
 	}
-	return coord
+	return c
 }
 
 // TestJobsEqualInProcess: GA, PSO and Texel runs through the cluster
@@ -85,6 +108,11 @@ func TestJobsEqualInProcess(t *testing.T) {
 			if !reflect.DeepEqual(got, want) {
 				t.Fatalf("cluster run:\n%s\nin-process run:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 			}
+			st := coord.Stats()
+			t.Logf("replay cost: %d games replayed for %d played (%.1f%%); each worker's first results and %.0f%% of the batches", st.Replayed, st.Accepted, 100*float64(st.Replayed)/float64(st.Accepted), 100*cluster.DefaultVerifySample)
+			if len(coord.QuarantinedWorkers()) > 0 || st.Refused+st.Mismatched > 0 {
+				t.Errorf("honest workers quarantined: %v, stats %+v", coord.QuarantinedWorkers(), st)
+			}
 		})
 	}
 }
@@ -93,7 +121,13 @@ func TestJobsEqualInProcess(t *testing.T) {
 // without wall times, then best.json's vector.
 func runSteps(t *testing.T, cfg tune.Config, opts tune.Options) []string {
 	t.Helper()
-	dir := stepped(t, cfg, opts)
+	return recordsOf(t, stepped(t, cfg, opts))
+}
+
+// recordsOf is the run directory's records without wall times, then
+// best.json's vector.
+func recordsOf(t *testing.T, dir string) []string {
+	t.Helper()
 	data, err := os.ReadFile(filepath.Join(dir, tune.FileRecords))
 	if err != nil {
 		t.Fatal(err)
@@ -215,15 +249,7 @@ func TestGameRecordsThroughWorkers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	games := func(opts tune.Options) map[string]string {
-		dir := stepped(t, cfg, opts)
-		files, _ := filepath.Glob(filepath.Join(dir, tune.DirGames, "*.jsonl"))
-		out := map[string]string{}
-		for _, f := range files {
-			out[filepath.Base(f)] = withoutKey(t, f, "time_s")
-		}
-		return out
-	}
+	games := func(opts tune.Options) map[string]string { return gamesOf(t, stepped(t, cfg, opts)) }
 	want := games(tune.Options{})
 	if len(want) == 0 {
 		t.Fatal("the in-process run wrote no games")
@@ -232,6 +258,18 @@ func TestGameRecordsThroughWorkers(t *testing.T) {
 	if got := games(tune.Options{Referee: coord}); !reflect.DeepEqual(got, want) {
 		t.Fatalf("games through workers differ: %d files, in-process %d", len(got), len(want))
 	}
+}
+
+// gamesOf is a run directory's games files (output.games) by name,
+// thinking times aside.
+func gamesOf(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, tune.DirGames, "*.jsonl"))
+	out := map[string]string{}
+	for _, f := range files {
+		out[filepath.Base(f)] = withoutKey(t, f, "time_s")
+	}
+	return out
 }
 
 // stepped starts cfg in a new run directory, runs its optimisation steps

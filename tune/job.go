@@ -478,6 +478,14 @@ func (j *Job) record(ctx context.Context, rec optimize.Record, st optimize.Statu
 			return fmt.Errorf("%s %d: Elo of the best vector: %w", j.spec.Unit, rec.Step, err)
 		}
 	}
+	// The counts are checked before anything is written: a step with an
+	// impossible count leaves the last good checkpoint to resume from.
+	if games, err := addGames(j.cp.Status.Games, rec.Games); err != nil || games != st.Games {
+		return fmt.Errorf("%s %d: the step's game count is impossible (%d games on top of %d, the status counts %d): %v", j.spec.Unit, rec.Step, rec.Games, j.cp.Status.Games, st.Games, err)
+	}
+	if err := checkStatus(st, 0); err != nil {
+		return fmt.Errorf("%s %d: %w", j.spec.Unit, rec.Step, err)
+	}
 	path := j.dir.Path(FileRecords)
 	if err := results.AppendJSONL(path, rec); err != nil {
 		return err

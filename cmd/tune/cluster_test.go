@@ -110,6 +110,7 @@ func TestClusterFlagsRefuseBadUse(t *testing.T) {
 		{[]string{"-nats", "nats://127.0.0.1:1"}, 1, "no NATS server answers"},
 		{[]string{"-listen", "127.0.0.1:0", "-token-file", "/nonexistent/token"}, 2, "token file"},
 		{[]string{"-listen", "127.0.0.1:0", "-ack-wait", "500ms"}, 2, "flag -ack-wait"},
+		{[]string{"-listen", "127.0.0.1:0", "-verify-sample", "1.5"}, 2, "flag -verify-sample"},
 	} {
 		dir := filepath.Join(t.TempDir(), "run")
 		code, _, errs := runTune(t, append([]string{"-config", cfg, "-out", dir, "-quiet"}, c.args...)...)

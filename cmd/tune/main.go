@@ -132,7 +132,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if *resume != "" {
 		for name := range set {
 			if name != "resume" && name != "concurrency" && name != "quiet" && name != "http" && !slices.Contains(cluster.FlagNames, name) {
-				fmt.Fprintf(stderr, "tune: -%s cannot be given with -resume: a resumed run keeps its config (only -concurrency, -quiet, -http and -listen, -nats, -token-file, -local-worker, -tls-cert, -tls-key, -tls-ca, -ack-wait may change)\n", name)
+				fmt.Fprintf(stderr, "tune: -%s cannot be given with -resume: a resumed run keeps its config (only -concurrency, -quiet, -http and -listen, -nats, -token-file, -local-worker, -tls-cert, -tls-key, -tls-ca, -ack-wait, -verify-sample may change)\n", name)
 				return 2
 			}
 		}

@@ -338,7 +338,8 @@ const remoteBatches = 8
 // runner play through it: the embedded server's storage in the match
 // directory (a temporary one without -out, removed at the end), the run
 // named after the match directory so that a resumed match finds its
-// batches and results again.
+// batches and results again, and the batches replayed to verify the
+// workers picked with -seed.
 func startCluster(ctx context.Context, sess *cluster.Session, o *options, dir *results.RunDir, r *tournament.Runner) error {
 	run, store := fmt.Sprintf("arena-%d", os.Getpid()), ""
 	if dir != nil {
@@ -348,5 +349,6 @@ func startCluster(ctx context.Context, sess *cluster.Session, o *options, dir *r
 		return err
 	}
 	r.Remote, r.Concurrency = sess.Referee(), remoteBatches
+	sess.Referee().VerifySeed = o.seed // picks the batches the coordinator replays
 	return nil
 }
