@@ -9,7 +9,7 @@ import (
 
 // TestDependencies: tournament reaches, of roadtune, only engine (and its
 // subpackages) and tournament/stats, and never gonum.org/v1/plot
-// (style.md's room table: output and charts belong to results, the
+// (the project's room table: output and charts belong to results, the
 // optimizers' referee to package referee).
 func TestDependencies(t *testing.T) {
 	const mod = depstest.Module

@@ -2,7 +2,7 @@
 // in-process roadtune engine (EnginePlayer) and external engines speaking
 // the Cloudict / ConnectMore text protocol (ExternalPlayer).
 //
-// One file per concern (style.md, after CounterGo's internal/arena and
+// One file per concern (after CounterGo's internal/arena and
 // fastchess's matchmaking):
 //   - player.go, external.go: the Player interface, the in-process and the
 //     external players, forfeits;

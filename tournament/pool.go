@@ -13,7 +13,7 @@ import (
 	"github.com/roadtune/roadtune/tournament/stats"
 )
 
-// Runner plays schedules of game pairs on a pool of workers (style.md,
+// Runner plays schedules of game pairs on a pool of workers (modelled
 // after CounterGo's internal/arena: an errgroup with one feeder goroutine,
 // Concurrency workers that each own their players and a board, and one
 // collector). Results are keyed by game index, so a schedule gives the same
