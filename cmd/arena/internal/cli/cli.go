@@ -109,8 +109,10 @@ sets the key itself:
   tc=[MOVES/]SECONDS[+INC]  a game clock (e.g. tc=60+0.5, tc=40/120)
   timemargin=MS   tolerated overrun before a time forfeit
 The short form -engine 'CMD ARGS' is an external engine's command line.
--openings takes a FILE, "empty" (the empty board), or file=FILE order=
-sequential|random start=N. The openings subcommand builds a balanced
+Without -openings a match plays the embedded balanced suite (375 openings
+cut by colour bias, the tuning job's default) shuffled by -seed. -openings
+takes a FILE, a suite name, "generated" (the generated 3-stone suite),
+"empty" (the empty board), or file=FILE order=sequential|random start=N. The openings subcommand builds a balanced
 opening suite (arena openings -h). Ctrl-C (or SIGTERM) stops the match,
 writes the table of the completed game pairs and exits 130; -resume DIR
 continues it. Exit status: 0 done, 1 a failure while playing or writing,
@@ -140,7 +142,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.IntVar(&o.depth, "depth", def.Depth, "alpha-beta depth in moves of the in-process engines")
 	fs.IntVar(&o.width, "width", def.Width, "moves kept per node of the in-process engines")
 	fs.IntVar(&o.concurrency, "concurrency", runtime.GOMAXPROCS(0), "games played at once")
-	fs.StringVar(&o.openings, "openings", "", "opening `FILE` (one opening per line in protocol notation, JJ KJJK; 'empty' for the empty board; # comments), an embedded suite (balanced), or empty (every game from the empty board)")
+	fs.StringVar(&o.openings, "openings", "", "opening `FILE` (one opening per line in protocol notation, JJ KJJK; # comments), an embedded suite name, 'generated' (the generated 3-stone suite of the smallest radius ≥ 3 with a distinct opening per pair, shuffled by -seed), or 'empty' (every game from the empty board); default: the embedded balanced suite shuffled by -seed, as the tuning job's ladder plays it")
 	fs.IntVar(&o.randomOpenings, "random-openings", 0, "use N openings of the generated 3-stone suite shuffled by -seed (0 = the whole suite: radius 3, 162 openings, or the smallest larger radius with -pairs distinct openings)")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the generated opening suite and of order=random")
 	fs.StringVar(&o.sprt, "sprt", "", "SPRT `elo0,elo1[,alpha,beta]` for a head-to-head match: stop once the LLR crosses a bound")
@@ -420,6 +422,10 @@ func setup(ctx context.Context, o *options, stderr io.Writer) (*match, error) {
 	return m, nil
 }
 
+// defaultSuite is the embedded opening suite a match plays without
+// -openings: the one the tuning job plays by default (tune.Config.Openings).
+const defaultSuite = "balanced"
+
 // setupOpenings fills r.Openings from -openings (a file, an embedded suite
 // or "empty") or the generated suite, in the order asked for.
 func setupOpenings(o *options, r *tournament.Runner) error {
@@ -427,7 +433,15 @@ func setupOpenings(o *options, r *tournament.Runner) error {
 	switch {
 	case o.openings == "empty":
 		r.Openings = []tournament.Opening{{}}
-	case o.openings != "":
+	case o.openings == "" && o.randomOpenings == 0:
+		// The default: the suite the tuning job's fitness and ladder play,
+		// shuffled by -seed as the ladder shuffles it, so that a match and
+		// a ladder rung with the same seed play the same openings.
+		if r.Openings, err = configs.LoadOpenings(defaultSuite); err != nil {
+			return err
+		}
+		tournament.ShuffleOpenings(r.Openings, o.seed)
+	case o.openings != "" && o.openings != "generated":
 		if r.Openings, err = configs.LoadOpenings(o.openings); err != nil {
 			return usageError{err}
 		}

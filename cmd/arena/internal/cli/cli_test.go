@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -200,5 +201,46 @@ func TestWarnsWhenOpeningsRepeat(t *testing.T) {
 	}
 	if !strings.Contains(errb.String(), "2 openings for 3 game pairs: openings repeat") {
 		t.Fatalf("no repeat warning: %q", errb.String())
+	}
+}
+
+// TestDefaultSuiteIsTheLadders: without -openings a match plays the
+// balanced suite shuffled by -seed, named as the tuning job's ladder names
+// it; a match saved before that default resumes on the generated suite it
+// started with.
+func TestDefaultSuiteIsTheLadders(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := Main(context.Background(), []string{"-json", "-pairs", "1", "-depth", "1", "-width", "4", "-seed", "7", "zhou2015", "chen2010-pso15"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	var sum tournament.Summary
+	if err := json.Unmarshal(stdout.Bytes(), &sum); err != nil {
+		t.Fatal(err)
+	}
+	if want := "suite balanced, shuffled by seed 7 (375 openings)"; sum.Openings != want {
+		t.Errorf("openings %q, want %q", sum.Openings, want)
+	}
+
+	dir := t.TempDir()
+	old := `{"args": ["-pairs", "1", "zhou2015", "zhou2015"]}`
+	if err := os.WriteFile(filepath.Join(dir, commandFile), []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args, err := readCommand(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(args, " "); got != "-pairs 1 zhou2015 zhou2015 -openings generated" {
+		t.Errorf("a version-0 match resumes with %q", got)
+	}
+	for _, saved := range []string{
+		`{"args": ["-openings=empty", "zhou2015", "zhou2015"]}`,
+		`{"args": ["-pairs", "1", "zhou2015", "zhou2015"], "version": 1}`,
+	} {
+		os.WriteFile(filepath.Join(dir, commandFile), []byte(saved), 0o644)
+		args, err := readCommand(dir)
+		if err != nil || slices.Contains(args, "generated") {
+			t.Errorf("%s resumes with %q, %v: want its own arguments", saved, args, err)
+		}
 	}
 }

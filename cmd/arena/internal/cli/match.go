@@ -9,6 +9,8 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/roadtune/roadtune/cluster"
@@ -25,9 +27,18 @@ const commandFile = "command.json"
 
 type savedCommand struct {
 	Args []string `json:"args"`
+	// Version is commandVersion when the match was started; 0 (absent)
+	// for matches started before the balanced suite became the default.
+	Version int `json:"version,omitempty"`
 }
 
-// readCommand reads the command line saved in dir.
+// commandVersion is the meaning of a saved command line's defaults:
+// 1 = without -openings a match plays the balanced suite. A match saved
+// before (version 0) played the generated suite, and its resume must too.
+const commandVersion = 1
+
+// readCommand reads the command line saved in dir, with the defaults it
+// was started under made explicit.
 func readCommand(dir string) ([]string, error) {
 	data, err := os.ReadFile(dir + string(os.PathSeparator) + commandFile)
 	if err != nil {
@@ -37,7 +48,16 @@ func readCommand(dir string) ([]string, error) {
 	if err := json.Unmarshal(data, &c); err != nil {
 		return nil, fmt.Errorf("%s/%s: %w", dir, commandFile, err)
 	}
+	if c.Version == 0 && !slices.ContainsFunc(c.Args, isOpeningsFlag) {
+		return append(c.Args, "-openings", "generated"), nil
+	}
 	return c.Args, nil
+}
+
+// isOpeningsFlag reports whether a command-line word sets the openings.
+func isOpeningsFlag(w string) bool {
+	name, _, _ := strings.Cut(strings.TrimLeft(w, "-"), "=")
+	return strings.HasPrefix(w, "-") && (name == "openings" || name == "random-openings")
 }
 
 // errInterrupted ends a match stopped by a signal (exit status 130).
@@ -149,7 +169,7 @@ func run(ctx context.Context, o *options, stdout, stderr io.Writer) (err error) 
 			if dir, err = results.CreateRunDir(o.out); err != nil {
 				return usageError{err}
 			}
-			if err := results.WriteJSONAtomic(dir.Path(commandFile), savedCommand{Args: o.args}); err != nil {
+			if err := results.WriteJSONAtomic(dir.Path(commandFile), savedCommand{Args: o.args, Version: commandVersion}); err != nil {
 				return err
 			}
 		}

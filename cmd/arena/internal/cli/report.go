@@ -25,7 +25,9 @@ func summarize(o *options, schedule string, players []tournament.PlayerInfo, r *
 	switch {
 	case o.openings == "empty":
 		head.Openings = "the empty board"
-	case o.openings != "":
+	case o.openings == "" && o.randomOpenings == 0:
+		head.Openings = fmt.Sprintf("suite %s, shuffled by seed %d (%d openings)", defaultSuite, o.seed, len(r.Openings))
+	case o.openings != "" && o.openings != "generated":
 		head.Openings = fmt.Sprintf("file %s (%d openings", o.openings, len(r.Openings))
 		if o.openingOrder == "random" {
 			head.Openings += fmt.Sprintf(", order random by seed %d", o.seed)
