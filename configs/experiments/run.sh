@@ -18,7 +18,9 @@ mkdir -p "$OUT/bin"
 go build -o "$OUT/bin/tune" ./cmd/tune
 go build -o "$OUT/bin/arena" ./cmd/arena
 tune() { "$OUT/bin/tune" "$@"; }
-arena() { "$OUT/bin/arena" "$@"; }
+# The experiments below were measured on the generated 3-stone suite,
+# arena's default before 2026-11-27; -openings generated keeps them so.
+arena() { "$OUT/bin/arena" -openings generated "$@"; }
 log() { echo "[$(date -u +%H:%M:%S)] $*"; }
 
 # run_tune NAME CONFIG [FLAG...]: a tune run in $OUT/NAME (the flags
