@@ -168,7 +168,7 @@ func TestExternalRoadtuneEngine(t *testing.T) {
 	t.Parallel()
 	bin := filepath.Join(t.TempDir(), "engine")
 	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/engine").CombinedOutput(); err != nil {
-		t.Skipf("cmd/engine does not build: %v\n%s", err, out)
+		t.Fatalf("cmd/engine does not build: %v\n%s", err, out)
 	}
 	s := engine.DefaultSettings()
 	s.Depth = 1

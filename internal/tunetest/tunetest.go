@@ -36,7 +36,7 @@ generations = 3
 lambda = 4
 race_budget = 60
 [validation]
-opponent = "zhou2015"
+opponents = ["zhou2015"]
 pairs = 2
 `
 
