@@ -1,0 +1,132 @@
+package depstest_test
+
+import (
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/roadtune/roadtune/internal/depstest"
+)
+
+const mod = depstest.Module
+
+// room is one row of the import rules: the packages it covers (a path and
+// its subpackages, or exactly the path), the roadtune packages they may
+// link (besides their own room and standard-library-only leaves), and
+// packages outside roadtune they must not link.
+type room struct {
+	path    string
+	exact   bool     // only path itself, not its subpackages
+	may     []string // roadtune rooms (with their subpackages) it may link; nil = any
+	mayNot  []string // roadtune rooms it must not link when may is nil
+	never   []string // outside packages it must not link ("x/..." = x and its subpackages)
+	stdOnly bool     // links nothing outside the standard library
+	why     string
+}
+
+// rooms are the import rules of the room table (the project's style
+// guide): data flows one way, config → optimizer → tournament → engine,
+// and nothing below reaches back up.
+var rooms = []room{
+	{path: "engine", may: []string{}, stdOnly: true, why: "the engine imports nothing of ours but a standard-library-only leaf"},
+	{path: "tournament/stats", may: []string{}, never: []string{"gonum.org/v1/plot/..."}, why: "match statistics stand alone"},
+	{path: "tournament", exact: true, may: []string{"engine", "tournament/stats"}, never: []string{"gonum.org/v1/plot/..."}, why: "tournament plays games of engines; charts belong to results"},
+	{path: "optimize", exact: true, may: []string{}, why: "optimize is the interfaces every method and referee share"},
+	{path: "optimize/", may: []string{"optimize"}, why: "an optimizer sees only optimize, never engine internals"},
+	{path: "referee", may: []string{"optimize", "tournament", "engine"}, why: "the referee turns matches into tournament games"},
+	{path: "cluster", may: []string{"referee", "optimize", "tournament", "engine"}, why: "the cluster plays the referee's batches elsewhere; tune sits above it"},
+	{path: "results", may: []string{}, why: "results is generic output"},
+	{path: "configs", may: []string{"engine", "tournament"}, why: "configs embeds files and reads them with their rooms' readers"},
+	{path: "internal/web", exact: true, mayNot: []string{"tune", "internal/web/tuneweb", "optimize/"}, why: "tuning runs reach the pages through Options.Tune, so arena stays free of them"},
+	{path: "cmd/arena", mayNot: []string{"tune", "internal/web/tuneweb", "optimize/"}, never: []string{"gonum.org/v1/gonum/optimize", "github.com/yuin/goldmark/..."}, why: "arena plays matches: no tuning job, optimizer or report Markdown"},
+	{path: "cmd/engine", may: []string{"engine", "configs", "tournament"}, why: "the engine binary is the engine and its baselines"},
+	{path: "tune", mayNot: []string{"cmd/", "internal/web"}, why: "tune is a library below the commands and their pages"},
+}
+
+func (r room) covers(pkg string) bool {
+	p := mod + r.path
+	if strings.HasSuffix(r.path, "/") {
+		return strings.HasPrefix(pkg, p)
+	}
+	return pkg == p || !r.exact && strings.HasPrefix(pkg, p+"/")
+}
+
+// within reports whether pkg is one of rooms (a trailing slash: only the
+// subpackages).
+func within(pkg string, rooms []string) bool {
+	for _, r := range rooms {
+		if strings.HasSuffix(r, "/") && strings.HasPrefix(pkg, mod+r) || depstest.Under(pkg, mod+r) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestRooms checks every roadtune package's links against the room table.
+func TestRooms(t *testing.T) {
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command:", err)
+	}
+	out, err := exec.Command(gobin, "list", "-deps", "-f", "{{.ImportPath}}|{{.Standard}}|{{join .Deps \" \"}}", mod+"...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	std := map[string]bool{}
+	deps := map[string][]string{}
+	for line := range strings.Lines(string(out)) {
+		f := strings.SplitN(strings.TrimSpace(line), "|", 3)
+		if len(f) != 3 {
+			t.Fatalf("go list line %q", line)
+		}
+		std[f[0]] = f[1] == "true"
+		deps[f[0]] = strings.Fields(f[2])
+	}
+	// A leaf is a supporting package of ours outside every room that links
+	// only the standard library (atomic files, JSON Lines): any room may
+	// link it.
+	leaf := func(pkg string) bool {
+		inRoom := slices.ContainsFunc(rooms, func(r room) bool { return r.covers(pkg) })
+		return !inRoom && slices.IndexFunc(deps[pkg], func(d string) bool { return !std[d] }) < 0
+	}
+	checked := 0
+	for pkg, ds := range deps {
+		if !strings.HasPrefix(pkg, mod) {
+			continue
+		}
+		for _, r := range rooms {
+			if !r.covers(pkg) {
+				continue
+			}
+			checked++
+			for _, d := range ds {
+				ours := strings.HasPrefix(d, mod)
+				switch {
+				case r.stdOnly && !std[d] && !(ours && (r.covers(d) || leaf(d))):
+					t.Errorf("%s links %s: %s", pkg, d, r.why)
+				case ours && r.may != nil && !r.covers(d) && !within(d, r.may) && !leaf(d):
+					t.Errorf("%s links %s: %s", pkg, d, r.why)
+				case ours && within(d, r.mayNot):
+					t.Errorf("%s links %s: %s", pkg, d, r.why)
+				case !ours && within2(d, r.never):
+					t.Errorf("%s links %s: %s", pkg, d, r.why)
+				}
+			}
+		}
+	}
+	if checked < len(rooms) {
+		t.Errorf("only %d package-room pairs checked: a room of the table has no package", checked)
+	}
+}
+
+// within2 reports whether an outside package is one of pats: a path, or
+// "x/..." for x and its subpackages.
+func within2(pkg string, pats []string) bool {
+	return slices.ContainsFunc(pats, func(p string) bool {
+		if root, ok := strings.CutSuffix(p, "/..."); ok {
+			return depstest.Under(pkg, root)
+		}
+		return pkg == p
+	})
+}
