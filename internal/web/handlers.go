@@ -26,12 +26,18 @@ const (
 // elements carry style attributes.
 const pageCSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
 
+// baseCSP is the content security policy of every response that is not a
+// page (charts' SVG, files, JSON, errors, the pages' CSS and JavaScript):
+// nothing loads, no script runs, and a browser opening one directly treats
+// it as a sandboxed document.
+const baseCSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'; sandbox"
+
 // routes builds the URL scheme (see Handler).
 func (s *Server) routes() {
 	m := http.NewServeMux()
 	m.HandleFunc("GET /{$}", s.indexPage)
 	m.HandleFunc("GET /runs.json", s.runsJSON)
-	m.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(staticFS)))
+	m.Handle("GET /static/", http.StripPrefix("/static/", noListing(http.FileServerFS(staticFS))))
 	m.HandleFunc("GET /run/{id}", func(w http.ResponseWriter, req *http.Request) {
 		if r := s.runOf(w, req); r != nil {
 			http.Redirect(w, req, "/run/"+r.id+"/", http.StatusMovedPermanently)
@@ -60,23 +66,39 @@ func (s *Server) routes() {
 //	/run/ID/games?log=PATH&from=K  the games of a games log, 200 a page
 //	/run/ID/game?log=PATH&n=K      the game viewer: game K (0-based line) of the log
 //	/run/ID/game.json?log=PATH&n=K that game's record (the games log's JSON line)
-//	/static/…                      the pages' CSS and JavaScript
+//	/static/…                      the pages' CSS and JavaScript (files only: no directory is listed)
 //
 // Methods other than GET and HEAD are refused (405). Files are opened
 // through an os.Root of the run directory: a path with "..", or through a
 // symbolic link leading outside it, is refused (403), a missing file is
-// 404. Nothing is ever written.
+// 404. Nothing is ever written. Every response carries a
+// Content-Security-Policy: the pages' own (pageCSP), every other response
+// baseCSP (no script, sandboxed).
 func (s *Server) Handler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		h := w.Header()
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "no-referrer")
+		h.Set("Content-Security-Policy", baseCSP) // the pages set their own
 		if req.Method != http.MethodGet && req.Method != http.MethodHead {
 			h.Set("Allow", "GET, HEAD")
 			http.Error(w, "read-only: only GET and HEAD", http.StatusMethodNotAllowed)
 			return
 		}
 		s.mux.ServeHTTP(w, req)
+	})
+}
+
+// noListing serves h's files but answers 404 for a directory, so that no
+// directory is ever listed.
+func noListing(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		name := strings.TrimPrefix(req.URL.Path, "/")
+		if fi, err := fs.Stat(staticFS, path.Clean("/" + name)[1:]); name == "" || strings.HasSuffix(name, "/") || err == nil && fi.IsDir() {
+			http.NotFound(w, req)
+			return
+		}
+		h.ServeHTTP(w, req)
 	})
 }
 
@@ -302,7 +324,6 @@ func (s *Server) file(w http.ResponseWriter, req *http.Request) {
 		ct = "application/octet-stream"
 	}
 	w.Header().Set("Content-Type", ct)
-	w.Header().Set("Content-Security-Policy", "sandbox")
 	w.Header().Set("Cache-Control", "no-cache")
 	http.ServeContent(w, req, fi.Name(), fi.ModTime(), f)
 }

@@ -30,10 +30,14 @@ func Listen(addr string, stderr io.Writer) (net.Listener, string, error) {
 	if err != nil {
 		return nil, "", fmt.Errorf("-http %q: %w", addr, err)
 	}
+	// The address as the user gave it, with the port bound (for ":0"):
+	// a wildcard host stays "0.0.0.0", not the listener's "[::]".
+	_, bound, _ := net.SplitHostPort(ln.Addr().String())
+	given := net.JoinHostPort(host, bound)
 	if !loopback(host) {
-		fmt.Fprintf(stderr, "warning: serving the run pages on %s, beyond this machine: they have no authentication, so anyone who can reach the address can read the runs (the pages are read-only)\n", ln.Addr())
+		fmt.Fprintf(stderr, "warning: serving the run pages on %s, beyond this machine: they have no authentication, so anyone who can reach the address can read the runs (the pages are read-only)\n", given)
 	}
-	return ln, "http://" + ln.Addr().String() + "/", nil
+	return ln, "http://" + given + "/", nil
 }
 
 // loopback reports whether host names this machine only.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"io/fs"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -254,13 +255,15 @@ func TestListen(t *testing.T) {
 	if stderr.Len() > 0 {
 		t.Errorf("localhost warned: %q", stderr.String())
 	}
-	ln, _, err = Listen("0.0.0.0:0", &stderr)
+	ln, url, err = Listen("0.0.0.0:0", &stderr)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ln.Close()
-	if !strings.Contains(stderr.String(), "warning") || !strings.Contains(stderr.String(), "no authentication") || !strings.Contains(stderr.String(), "read-only") {
-		t.Errorf("0.0.0.0 bind warned %q", stderr.String())
+	_, port, _ := net.SplitHostPort(ln.Addr().String())
+	if given := "0.0.0.0:" + port; !strings.Contains(stderr.String(), "warning: serving the run pages on "+given+",") || url != "http://"+given+"/" ||
+		!strings.Contains(stderr.String(), "no authentication") || !strings.Contains(stderr.String(), "read-only") {
+		t.Errorf("0.0.0.0 bind warned %q (url %s): want the address as given, %s", stderr.String(), url, given)
 	}
 	for _, bad := range []string{"8080", "127.0.0.1", "127.0.0.1:", ":99999", "nosuch.invalid:80", ""} {
 		if ln, _, err := Listen(bad, io.Discard); err == nil {
@@ -275,11 +278,16 @@ func TestListen(t *testing.T) {
 // TestAssetsSelfContained checks the pages load nothing from outside the
 // server: no external URL in the embedded assets.
 func TestAssetsSelfContained(t *testing.T) {
-	fs.WalkDir(assets, ".", func(p string, d fs.DirEntry, err error) error {
+	files := 0
+	err := fs.WalkDir(assets, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
-		data, _ := assets.ReadFile(p)
+		files++
+		data, err := assets.ReadFile(p)
+		if err != nil {
+			return err
+		}
 		text := strings.ReplaceAll(string(data), "'http://www.w3.org/2000/svg'", "") // the SVG namespace
 		for _, bad := range []string{"http://", "https://", "//cdn", "import("} {
 			if strings.Contains(text, bad) {
@@ -288,4 +296,44 @@ func TestAssetsSelfContained(t *testing.T) {
 		}
 		return nil
 	})
+	if err != nil || files < 3 {
+		t.Errorf("walked %d embedded files: %v", files, err)
+	}
+}
+
+// TestEveryResponseHasACSPAndNoDirectoryIsListed: pages carry pageCSP,
+// every other response (files, JSON, static assets, errors) baseCSP, and
+// /static/ lists nothing.
+func TestEveryResponseHasACSPAndNoDirectoryIsListed(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "match")
+	arenaDir(t, dir, 2)
+	_, ts := serve(t, []string{dir}, Options{})
+	for _, tc := range []struct {
+		path, csp string
+		code      int
+	}{
+		{"/", pageCSP, http.StatusOK},
+		{"/run/match/", pageCSP, http.StatusOK},
+		{"/runs.json", baseCSP, http.StatusOK},
+		{"/run/match/status.json", baseCSP, http.StatusOK},
+		{"/run/match/files/games.jsonl", baseCSP, http.StatusOK},
+		{"/static/app.js", baseCSP, http.StatusOK},
+		{"/static/", baseCSP, http.StatusNotFound},
+		{"/static/.", baseCSP, http.StatusNotFound},
+		{"/static/nosuch.js", baseCSP, http.StatusNotFound},
+		{"/run/nosuch/", baseCSP, http.StatusNotFound},
+	} {
+		resp, err := http.Get(ts.URL + tc.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != tc.code || resp.Header.Get("Content-Security-Policy") != tc.csp {
+			t.Errorf("GET %s: %d, CSP %q; want %d, %q", tc.path, resp.StatusCode, resp.Header.Get("Content-Security-Policy"), tc.code, tc.csp)
+		}
+		if strings.Contains(string(body), "<a href=") && strings.HasPrefix(tc.path, "/static/") {
+			t.Errorf("GET %s lists a directory: %.200s", tc.path, body)
+		}
+	}
 }
