@@ -15,10 +15,16 @@ import (
 // Provenance records where a weight vector came from: the tool that wrote it
 // (required), the run id, the method (ga, pso, hand, …), the generation or
 // iteration, the fitness, the date (RFC 3339 or YYYY-MM-DD), a source citation
-// for hand-set vectors and a free note.
+// for hand-set vectors and a free note. A vector from a stage of a chain of
+// runs names the chain (its id) and the stage (from 1); one exported before
+// its run or chain ended says what was done of what in Unfinished (e.g.
+// "220 of 16000 iterations"), empty for a finished run.
 type Provenance struct {
 	Tool       string  `json:"tool"`
 	Run        string  `json:"run,omitempty"`
+	Chain      string  `json:"chain,omitempty"`
+	Stage      int     `json:"stage,omitempty"`
+	Unfinished string  `json:"unfinished,omitempty"`
 	Method     string  `json:"method,omitempty"`
 	Generation int     `json:"generation,omitempty"`
 	Fitness    float64 `json:"fitness,omitempty"`
@@ -249,6 +255,12 @@ func parseProvenance(file string, data []byte, fd *rawField, p *Provenance) erro
 			dst, hasTool = &p.Tool, true
 		case "run":
 			dst = &p.Run
+		case "chain":
+			dst = &p.Chain
+		case "stage":
+			dst = &p.Stage
+		case "unfinished":
+			dst = &p.Unfinished
 		case "method":
 			dst = &p.Method
 		case "generation":

@@ -17,8 +17,8 @@ func TestWeightFileRoundTrip(t *testing.T) {
 		Schema: Asymmetric,
 		Values: []float64{1.5, 5, 10, 25.25, 25, 1, 10, 15, 35, -0.125},
 		Provenance: Provenance{
-			Tool: "roadtune tune", Run: "run7", Method: "ga", Generation: 12,
-			Fitness: 0.625, Date: "2026-11-22", Note: "champion",
+			Tool: "roadtune tune", Run: "stage-2-ga", Chain: "run7", Stage: 2, Unfinished: "13 of 40 generations",
+			Method: "ga", Generation: 12, Fitness: 0.625, Date: "2026-11-22", Note: "champion",
 		},
 	}
 	if err := WriteWeightFile(path, f); err != nil {

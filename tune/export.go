@@ -44,12 +44,17 @@ func WriteExport(path string, wf *engine.WeightFile, force bool) error {
 
 // ExportTo is `tune export`: the weight file of the run in dir after step
 // k (Export), as indented JSON on w when path is "", else written to path
-// (WriteExport) with a line on w naming it. Errors: Export's and
-// WriteExport's.
-func ExportTo(w io.Writer, dir string, k int, path string, force bool) error {
+// (WriteExport) with a line on w naming it. A run or chain that has not
+// ended is exported all the same, with a warning on warn saying what was
+// done of what (as its provenance's "unfinished" does). Errors: Export's
+// and WriteExport's.
+func ExportTo(w, warn io.Writer, dir string, k int, path string, force bool) error {
 	wf, r, err := Export(dir, k)
 	if err != nil {
 		return err
+	}
+	if u := wf.Provenance.Unfinished; u != "" {
+		fmt.Fprintf(warn, "tune: warning: %s has not finished (%s): the vector exported is the best so far; `tune -resume %s` finishes it\n", dir, u, dir)
 	}
 	if path == "" {
 		data, err := json.MarshalIndent(wf, "", "  ")

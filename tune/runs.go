@@ -28,19 +28,55 @@ type RunResults struct {
 	Records []optimize.Record
 	// Best is the best vector after the last checkpointed step.
 	Best []float64
+	// Stage is the run's stage in its chain (from 1) of Stages; both 0
+	// for a run of its own.
+	Stage, Stages int
+	// viaChain: opened through the chain's directory (the chain, not
+	// just this stage, is what was asked for).
+	viaChain bool
 }
 
 // Open reads the run in dir; for a chain's directory (IsChain), its last
-// stage. Errors name the file and line at fault.
+// stage that has started. Errors name the file and line at fault.
 func Open(dir string) (*RunResults, error) {
-	if IsChain(dir) {
+	viaChain := IsChain(dir)
+	if viaChain {
 		stages, err := readChain(dir)
 		if err != nil {
 			return nil, err
 		}
-		last := stages[len(stages)-1]
-		dir = StageDir(dir, len(stages), last.Method)
+		k := len(stages)
+		for k > 1 && !fileExists(filepath.Join(StageDir(dir, k, stages[k-1].Method), FileCheckpoint)) {
+			k--
+		}
+		dir = StageDir(dir, k, stages[k-1].Method)
 	}
+	r, err := openRun(dir)
+	if err != nil {
+		return nil, err
+	}
+	r.viaChain = viaChain
+	if parent := filepath.Dir(filepath.Clean(dir)); IsChain(parent) {
+		stages, err := readChain(parent)
+		if err != nil {
+			return nil, err
+		}
+		for k, c := range stages {
+			if filepath.Base(StageDir(parent, k+1, c.Method)) == filepath.Base(filepath.Clean(dir)) {
+				r.Stage, r.Stages = k+1, len(stages)
+			}
+		}
+	}
+	return r, nil
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// openRun reads the run in dir, a run's own directory.
+func openRun(dir string) (*RunResults, error) {
 	path := filepath.Join(dir, FileConfig)
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -101,9 +137,49 @@ func (r *RunResults) Chain() string {
 	return filepath.Base(parent)
 }
 
+// Budget is the run's step budget: its method's budget key in the config
+// (e.g. spsa.iterations), 0 when it cannot be read.
+func (r *RunResults) Budget() int {
+	flat, err := r.Config.Flat()
+	if err != nil {
+		return 0
+	}
+	n, _ := strconv.Atoi(flat[r.Config.Method+"."+r.Spec.BudgetKey])
+	return n
+}
+
+// Unfinished says what was done of what when the run has not ended, ""
+// when it has: "220 of 16000 iterations" (stopped while optimising), "all
+// 40 generations; the verification ladder not played" (stopped after
+// the optimisation). A chain opened through its directory (Open) is
+// unfinished while a stage is left; its stage is named first: "stage 2 of
+// 3 (spsa): 220 of 16000 iterations", "stage 1 of 2 (texel) done; stage 2
+// not started".
+func (r *RunResults) Unfinished() string {
+	var what string
+	switch r.Phase {
+	case phaseOptimize:
+		what = fmt.Sprintf("%d of %d %ss", r.Status.Steps, r.Budget(), r.Spec.Unit)
+	case phaseVerify:
+		what = fmt.Sprintf("%s over after %d %ss; the verification ladder not played", r.Config.Method, r.Status.Steps, r.Spec.Unit)
+	}
+	if r.Stage == 0 {
+		return what
+	}
+	stage := fmt.Sprintf("stage %d of %d (%s)", r.Stage, r.Stages, r.Config.Method)
+	switch {
+	case what != "":
+		return stage + ": " + what
+	case r.viaChain && r.Stage < r.Stages:
+		return fmt.Sprintf("%s done; stage %d not started", stage, r.Stage+1)
+	}
+	return ""
+}
+
 // WeightFile returns the best vector after step k (k < 0: after the last
-// checkpointed step) as an engine weight file with its provenance. Errors
-// say which steps exist.
+// checkpointed step) as an engine weight file with its provenance: the
+// chain and stage of a chain's run, and Unfinished when the run has not
+// ended. Errors say which steps exist.
 func (r *RunResults) WeightFile(k int) (*engine.WeightFile, error) {
 	if len(r.Records) == 0 {
 		return nil, fmt.Errorf("%s: no %s has been recorded yet", r.Dir, r.Spec.Unit)
@@ -119,7 +195,13 @@ func (r *RunResults) WeightFile(k int) (*engine.WeightFile, error) {
 	if f, ok := rec.Metrics["fitness"]; ok {
 		fitness = &f
 	}
-	return weightFile(r.Config, r.Spec, r.Name(), rec.Best, k, fitness)
+	wf, err := weightFile(r.Config, r.Spec, r.Name(), rec.Best, k, fitness)
+	if err != nil {
+		return nil, err
+	}
+	wf.Provenance.Chain, wf.Provenance.Stage = r.Chain(), r.Stage
+	wf.Provenance.Unfinished = r.Unfinished()
+	return wf, nil
 }
 
 // Series returns a metric by step: "diversity" (mean pairwise distance of

@@ -48,7 +48,7 @@ func exportCmd(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return usageError{fmt.Errorf("export: want one run directory, have %d", len(dirs))}
 	}
-	if err := tune.ExportTo(stdout, dirs[0], *step, *out, *force); err != nil {
+	if err := tune.ExportTo(stdout, stderr, dirs[0], *step, *out, *force); err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
 	return nil

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"io/fs"
 	"path/filepath"
-	"strconv"
 
 	"github.com/roadtune/roadtune/internal/web"
 	"github.com/roadtune/roadtune/optimize"
@@ -37,7 +36,7 @@ func (Runs) Open(dir string) (*web.TuneRun, error) {
 		return nil, err
 	}
 	return &web.TuneRun{Method: res.Config.Method, Unit: res.Spec.Unit, About: res.Spec.About, Phase: res.Phase,
-		Status: res.Status, Budget: budget(res), Genes: res.Config.GeneNames(), Best: res.Best,
+		Status: res.Status, Budget: res.Budget(), Genes: res.Config.GeneNames(), Best: res.Best,
 		Charts: func() ([]web.Chart, error) {
 			list, err := res.Charts()
 			if err != nil {
@@ -49,16 +48,6 @@ func (Runs) Open(dir string) (*web.TuneRun, error) {
 			}
 			return out, nil
 		}}, nil
-}
-
-// budget is the run's step budget: its method's budget key in the config.
-func budget(res *tune.RunResults) int {
-	flat, err := res.Config.Flat()
-	if err != nil {
-		return 0
-	}
-	n, _ := strconv.Atoi(flat[res.Config.Method+"."+res.Spec.BudgetKey])
-	return n
 }
 
 // Ladder reads the run's ladder.json and its verdict line
