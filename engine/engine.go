@@ -303,8 +303,9 @@ const (
 // SettingsError is a Settings field outside its limits, as returned by
 // Settings.Validate and New: Field is the Settings field's Go name (e.g.
 // "Width"), so a caller can name its own flag or config key instead, and
-// Msg says what is wrong with the value, without the field's name (e.g.
-// "101 out of range 1..100").
+// Msg says what is wrong with the value, without the field's name, in the
+// words every roadtune command uses for a bad value (e.g. "must be at most
+// 100, not 101").
 type SettingsError struct {
 	Field string
 	Msg   string
@@ -372,48 +373,68 @@ func (s Settings) check() error {
 	bad := func(field, format string, a ...any) error {
 		return &SettingsError{Field: field, Msg: fmt.Sprintf(format, a...)}
 	}
-	switch {
-	case s.Depth < 1 || s.Depth > MaxDepth:
-		return bad("Depth", "%d out of range 1..%d", s.Depth, MaxDepth)
-	case s.Width < 1 || s.Width > MaxWidth:
-		return bad("Width", "%d out of range 1..%d", s.Width, MaxWidth)
-	case s.ThreatDepth < 1 || s.ThreatDepth > maxThreatPly:
-		return bad("ThreatDepth", "%d out of range 1..%d", s.ThreatDepth, maxThreatPly)
-	case s.ThreatNodes < 0:
-		return bad("ThreatNodes", "%d is negative", s.ThreatNodes)
-	case s.Singles < 2 || s.Singles > MaxSingles:
-		return bad("Singles", "%d out of range 2..%d", s.Singles, MaxSingles)
-	case s.TableBits < MinTableBits || s.TableBits > MaxTableBits:
-		return bad("TableBits", "%d out of range %d..%d", s.TableBits, MinTableBits, MaxTableBits)
-	case s.badWidthByPly() >= 0:
-		i := s.badWidthByPly()
-		return bad(fmt.Sprintf("WidthByPly[%d]", i), "%d out of range 0..%d", s.WidthByPly[i], MaxWidth)
-	case s.DefendNodes < 0:
-		return bad("DefendNodes", "%d is negative", s.DefendNodes)
-	case s.DefendDepth < 1 || s.DefendDepth > maxThreatPly:
-		return bad("DefendDepth", "%d out of range 1..%d", s.DefendDepth, maxThreatPly)
-	case s.DefendMoves < 1 || s.DefendMoves > MaxWidth:
-		return bad("DefendMoves", "%d out of range 1..%d", s.DefendMoves, MaxWidth)
-	case s.DefendWide < 0 || s.DefendWide > MaxWidth:
-		return bad("DefendWide", "%d out of range 0..%d", s.DefendWide, MaxWidth)
-	case s.Blocks < 0 || s.Blocks > MaxWidth:
-		return bad("Blocks", "%d out of range 0..%d", s.Blocks, MaxWidth)
-	case s.ThreatMixed < 0 || s.ThreatMixed > tsMaxMoves:
-		return bad("ThreatMixed", "%d out of range 0..%d", s.ThreatMixed, tsMaxMoves)
-	case s.ShallowDefend < 0 || s.ShallowDefend > MaxWidth:
-		return bad("ShallowDefend", "%d out of range 0..%d", s.ShallowDefend, MaxWidth)
-	case s.ShallowDefendPlies < 1 || s.ShallowDefendPlies > MaxDepth:
-		return bad("ShallowDefendPlies", "%d out of range 1..%d", s.ShallowDefendPlies, MaxDepth)
-	case s.ShallowDefendNodes < 0:
-		return bad("ShallowDefendNodes", "%d is negative", s.ShallowDefendNodes)
-	case s.ShallowDefendDepth < 1 || s.ShallowDefendDepth > maxThreatPly:
-		return bad("ShallowDefendDepth", "%d out of range 1..%d", s.ShallowDefendDepth, maxThreatPly)
-	case s.MaxNodes < 0:
-		return bad("MaxNodes", "%d is negative", s.MaxNodes)
-	case s.MoveTime < 0:
-		return bad("MoveTime", "%v is negative", s.MoveTime)
+	nonNegative := func(field string, v int64) error {
+		if v < 0 {
+			return bad(field, "must be 0 or more, not %d", v)
+		}
+		return nil
+	}
+	var widthByPly error
+	if i := s.badWidthByPly(); i >= 0 {
+		widthByPly = checkRange(fmt.Sprintf("WidthByPly[%d]", i), s.WidthByPly[i], 0, MaxWidth)
+	}
+	for _, err := range []error{
+		CheckDepth(s.Depth),
+		CheckWidth(s.Width),
+		checkRange("ThreatDepth", s.ThreatDepth, 1, maxThreatPly),
+		nonNegative("ThreatNodes", s.ThreatNodes),
+		checkRange("Singles", s.Singles, 2, MaxSingles),
+		checkRange("TableBits", s.TableBits, MinTableBits, MaxTableBits),
+		widthByPly,
+		nonNegative("DefendNodes", s.DefendNodes),
+		checkRange("DefendDepth", s.DefendDepth, 1, maxThreatPly),
+		checkRange("DefendMoves", s.DefendMoves, 1, MaxWidth),
+		checkRange("DefendWide", s.DefendWide, 0, MaxWidth),
+		checkRange("Blocks", s.Blocks, 0, MaxWidth),
+		checkRange("ThreatMixed", s.ThreatMixed, 0, tsMaxMoves),
+		checkRange("ShallowDefend", s.ShallowDefend, 0, MaxWidth),
+		checkRange("ShallowDefendPlies", s.ShallowDefendPlies, 1, MaxDepth),
+		nonNegative("ShallowDefendNodes", s.ShallowDefendNodes),
+		checkRange("ShallowDefendDepth", s.ShallowDefendDepth, 1, maxThreatPly),
+		nonNegative("MaxNodes", s.MaxNodes),
+	} {
+		if err != nil {
+			return err
+		}
+	}
+	if s.MoveTime < 0 {
+		return bad("MoveTime", "must be 0 or more, not %v", s.MoveTime)
 	}
 	return s.Time.withDefaults().check()
+}
+
+// CheckDepth checks a search depth as a user gives it (a flag, a config
+// key), 0 included, against Depth's limits 1..MaxDepth: nil or a
+// *SettingsError for "Depth" ("must be at least 1, not 0"). Settings.Validate
+// applies the same check after reading 0 as the default.
+func CheckDepth(d int) error { return checkRange("Depth", d, 1, MaxDepth) }
+
+// CheckWidth is CheckDepth for a width: Width's limits 1..MaxWidth.
+func CheckWidth(w int) error { return checkRange("Width", w, 1, MaxWidth) }
+
+// checkRange is nil when lo ≤ v ≤ hi, else a *SettingsError for field that
+// names the bound v passes: "must be at least 1, not -3", "must be at most
+// 12, not 13", "must be 0 or more, not -1".
+func checkRange(field string, v, lo, hi int) error {
+	switch {
+	case v < 0 && lo == 0:
+		return &SettingsError{Field: field, Msg: fmt.Sprintf("must be 0 or more, not %d", v)}
+	case v < lo:
+		return &SettingsError{Field: field, Msg: fmt.Sprintf("must be at least %d, not %d", lo, v)}
+	case v > hi:
+		return &SettingsError{Field: field, Msg: fmt.Sprintf("must be at most %d, not %d", hi, v)}
+	}
+	return nil
 }
 
 // badWidthByPly returns the index of the first WidthByPly entry out of

@@ -55,13 +55,23 @@ func (p Point) String() string {
 // ParsePoint reads a point in protocol notation: two letters A–S (either
 // case), column first ("JJ" is the centre). The error quotes the bad text.
 func ParsePoint(s string) (Point, error) {
+	p, err := parsePoint(s)
+	if err != nil {
+		return NoPoint, fmt.Errorf("engine: %w", err)
+	}
+	return p, nil
+}
+
+// parsePoint is ParsePoint with errors that name no package, for
+// ParseMove to wrap.
+func parsePoint(s string) (Point, error) {
 	if len(s) != 2 {
-		return NoPoint, fmt.Errorf("engine: point %q: want two letters A-S (column, row)", s)
+		return NoPoint, fmt.Errorf("point %q: want two letters A-S (column, row)", s)
 	}
 	col, okc := letter(s[0])
 	row, okr := letter(s[1])
 	if !okc || !okr {
-		return NoPoint, fmt.Errorf("engine: point %q: letters must be A-S", s)
+		return NoPoint, fmt.Errorf("point %q: letters must be A-S", s)
 	}
 	return PointAt(col, row), nil
 }
@@ -148,17 +158,17 @@ func ParseMove(s string) (Move, error) {
 	t := strings.TrimSpace(s)
 	switch len(t) {
 	case 2:
-		p, err := ParsePoint(t)
+		p, err := parsePoint(t)
 		if err != nil {
 			return Move{NoPoint, NoPoint}, fmt.Errorf("engine: move %q: %w", s, err)
 		}
 		return Single(p), nil
 	case 4:
-		a, err := ParsePoint(t[:2])
+		a, err := parsePoint(t[:2])
 		if err != nil {
 			return Move{NoPoint, NoPoint}, fmt.Errorf("engine: move %q: %w", s, err)
 		}
-		b, err := ParsePoint(t[2:])
+		b, err := parsePoint(t[2:])
 		if err != nil {
 			return Move{NoPoint, NoPoint}, fmt.Errorf("engine: move %q: %w", s, err)
 		}

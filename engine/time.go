@@ -213,41 +213,41 @@ func (ts TimeSettings) withDefaults() TimeSettings {
 // Field names are "Time." + the knob's name.
 func (ts TimeSettings) check() error {
 	bad := func(field, msg string, v any) error {
-		return &SettingsError{Field: "Time." + field, Msg: fmt.Sprintf("%v %s", v, msg)}
+		return &SettingsError{Field: "Time." + field, Msg: fmt.Sprintf("%s, not %v", msg, v)}
 	}
 	in := func(v, lo, hi float64) bool { return v >= lo && v <= hi } // NaN fails
 	const huge = 1e9
 	switch {
 	case ts.Safety < 0:
-		return bad("Safety", "is negative", ts.Safety)
+		return bad("Safety", "must be 0 or more", ts.Safety)
 	case ts.GameMoves < 1:
-		return bad("GameMoves", "out of range 1..", ts.GameMoves)
+		return bad("GameMoves", "must be at least 1", ts.GameMoves)
 	case !in(ts.SafetyShare, 0, 0.5) || ts.SafetyShare <= 0:
-		return bad("SafetyShare", "out of range (0, 0.5]", ts.SafetyShare)
+		return bad("SafetyShare", "must be in (0, 0.5]", ts.SafetyShare)
 	case !in(ts.IncShare, 0, 1) || ts.IncShare <= 0:
-		return bad("IncShare", "out of range (0, 1]", ts.IncShare)
+		return bad("IncShare", "must be in (0, 1]", ts.IncShare)
 	case !in(ts.MaxShare, 0, 1) || ts.MaxShare <= 0:
-		return bad("MaxShare", "out of range (0, 1]", ts.MaxShare)
+		return bad("MaxShare", "must be in (0, 1]", ts.MaxShare)
 	case !in(ts.HardFactor, 1, huge):
-		return bad("HardFactor", "out of range 1..1e9", ts.HardFactor)
+		return bad("HardFactor", "must be in 1..1e9", ts.HardFactor)
 	case !in(ts.Branching, 1, huge):
-		return bad("Branching", "out of range 1..1e9", ts.Branching)
+		return bad("Branching", "must be in 1..1e9", ts.Branching)
 	case !in(ts.ThreatFactor, 0, huge) || ts.ThreatFactor <= 0:
-		return bad("ThreatFactor", "out of range (0, 1e9]", ts.ThreatFactor)
+		return bad("ThreatFactor", "must be in (0, 1e9]", ts.ThreatFactor)
 	case !in(ts.ForcedFactor, 0, huge) || ts.ForcedFactor <= 0:
-		return bad("ForcedFactor", "out of range (0, 1e9]", ts.ForcedFactor)
+		return bad("ForcedFactor", "must be in (0, 1e9]", ts.ForcedFactor)
 	case !in(ts.FailLowFactor, 0, huge) || ts.FailLowFactor <= 0:
-		return bad("FailLowFactor", "out of range (0, 1e9]", ts.FailLowFactor)
+		return bad("FailLowFactor", "must be in (0, 1e9]", ts.FailLowFactor)
 	case !in(ts.FailLowDrop, 0, huge) || ts.FailLowDrop <= 0:
-		return bad("FailLowDrop", "out of range (0, 1e9]", ts.FailLowDrop)
+		return bad("FailLowDrop", "must be in (0, 1e9]", ts.FailLowDrop)
 	case !in(ts.DefendShare, 0, 0.9) || ts.DefendShare <= 0:
-		return bad("DefendShare", "out of range (0, 0.9]", ts.DefendShare)
+		return bad("DefendShare", "must be in (0, 0.9]", ts.DefendShare)
 	case ts.DefendGrowth != 0 && !in(ts.DefendGrowth, 1, 1000):
-		return bad("DefendGrowth", "out of range 1..1000 (0: off)", ts.DefendGrowth)
+		return bad("DefendGrowth", "must be in 1..1000 (0: off)", ts.DefendGrowth)
 	case ts.DefendMaxNodes < 0:
-		return bad("DefendMaxNodes", "is negative", ts.DefendMaxNodes)
+		return bad("DefendMaxNodes", "must be 0 or more", ts.DefendMaxNodes)
 	case ts.DefendMaxDepth < 0 || ts.DefendMaxDepth > maxThreatPly:
-		return bad("DefendMaxDepth", "out of range 0..16", ts.DefendMaxDepth)
+		return bad("DefendMaxDepth", "must be in 0..16", ts.DefendMaxDepth)
 	}
 	return nil
 }
