@@ -217,6 +217,42 @@ func (e *Entrant) externalOptions() ExternalOptions {
 	return o
 }
 
+// CheckProgram checks that the program of an external engine's argv can
+// be started from dir (the engine's working directory, "" for the current
+// one) as NewExternal's player starts it: a name without a path separator
+// is looked up in $PATH, a relative path is taken from dir, and the file
+// must exist, be a regular file and be executable. It starts nothing, so a
+// command line can be refused before a match writes anything. The error
+// names the program and what is wrong.
+func CheckProgram(argv []string, dir string) error {
+	if len(argv) == 0 || argv[0] == "" {
+		return errors.New("empty command")
+	}
+	prog := argv[0]
+	if !strings.ContainsRune(prog, filepath.Separator) && !strings.ContainsRune(prog, '/') {
+		if _, err := exec.LookPath(prog); err != nil {
+			return fmt.Errorf("program %q: not found in $PATH", prog)
+		}
+		return nil
+	}
+	path := prog
+	if !filepath.IsAbs(path) && dir != "" {
+		path = filepath.Join(dir, path)
+	}
+	st, err := os.Stat(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return fmt.Errorf("program %q: no such file", path)
+	case err != nil:
+		return fmt.Errorf("program %q: %w", path, err)
+	case st.IsDir():
+		return fmt.Errorf("program %q: a directory, not a program", path)
+	case st.Mode()&0o111 == 0:
+		return fmt.Errorf("program %q: not executable (chmod +x)", path)
+	}
+	return nil
+}
+
 // ProbeName starts the engine of argv with options o (its init strings are
 // not sent), reads its reply to "name" within o.Handshake and ends it
 // (quit, then its process group is killed). The error says why there is no

@@ -42,6 +42,13 @@ func MoveColor(i int) engine.Color {
 	return engine.White
 }
 
+// unprefixed is an engine error without the engine's package prefix: in
+// "FILE:LINE: opening move 2: move \"ZZKK\": …" the line says enough.
+type unprefixed struct{ error }
+
+func (u unprefixed) Error() string { return strings.TrimPrefix(u.error.Error(), "engine: ") }
+func (u unprefixed) Unwrap() error { return u.error }
+
 // ParseOpening reads an opening in protocol notation: moves separated by
 // white space, e.g. "JJ KJJK". The moves must be legal from the empty board
 // (Black's first move one stone, then two stones per move, empty distinct
@@ -53,10 +60,10 @@ func ParseOpening(s string) (Opening, error) {
 	for i, f := range fields {
 		m, err := engine.ParseMove(f)
 		if err != nil {
-			return Opening{}, fmt.Errorf("opening move %d %q: %w", i+1, f, err)
+			return Opening{}, fmt.Errorf("opening move %d: %w", i+1, unprefixed{err})
 		}
 		if err := b.Play(m); err != nil {
-			return Opening{}, fmt.Errorf("opening move %d %q (%s): %w", i+1, f, MoveColor(i), err)
+			return Opening{}, fmt.Errorf("opening move %d (%s): %w", i+1, MoveColor(i), unprefixed{err})
 		}
 		if b.Over() {
 			return Opening{}, fmt.Errorf("opening move %d %q ends the game", i+1, f)
