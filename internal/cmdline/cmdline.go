@@ -1,0 +1,215 @@
+// Package cmdline is the one voice of roadtune's commands (tune, arena,
+// engine) for a bad command line: a flag's value ("flag -depth: must be at
+// least 1, not -3", the limit and its words from the room that owns it), a
+// flag that does not exist ("flag -dpeth: no such flag (did you mean
+// -depth?); tune -h lists the flags"), and the "did you mean" hints the
+// commands and the tune config give for a misspelled name. Each command
+// prefixes the message with its name and exits with status 2.
+package cmdline
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"regexp"
+	"slices"
+	"time"
+
+	"github.com/roadtune/roadtune/engine"
+)
+
+// FlagError is a bad flag value: Flag is the flag's name without the dash,
+// Msg what is wrong, in the words of the limit's owner; Err, when set, is
+// the error Msg is taken from (a file's "FILE:LINE: …").
+type FlagError struct {
+	Flag string
+	Msg  string
+	Err  error
+}
+
+func (e *FlagError) Error() string { return "flag -" + e.Flag + ": " + e.Msg }
+
+// Unwrap returns Err.
+func (e *FlagError) Unwrap() error { return e.Err }
+
+// File returns err, the error of a file a flag names, as a *FlagError of
+// flag that keeps err's words ("flag -openings: bad.txt:2: …") and wraps
+// it; nil for nil.
+func File(flag string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &FlagError{Flag: flag, Msg: err.Error(), Err: err}
+}
+
+// Flagf returns a *FlagError for flag with the message format and a.
+func Flagf(flag, format string, a ...any) error {
+	return &FlagError{Flag: flag, Msg: fmt.Sprintf(format, a...)}
+}
+
+// Setting returns the *engine.SettingsError in err as a *FlagError of flag
+// (its Msg kept: "flag -depth: must be at most 12, not 13"); nil for nil,
+// any other error unchanged.
+func Setting(flag string, err error) error {
+	var se *engine.SettingsError
+	if errors.As(err, &se) {
+		return &FlagError{Flag: flag, Msg: se.Msg}
+	}
+	return err
+}
+
+var (
+	undefined = regexp.MustCompile(`^flag provided but not defined: -+(.*)$`)
+	badValue  = regexp.MustCompile(`^invalid (?:boolean )?value "(.*)" for (?:flag )?-+([^:]*): (.*)$`)
+	noValue   = regexp.MustCompile(`^flag needs an argument: -+(.*)$`)
+)
+
+// Parse parses args with fs and words its errors in this package's voice:
+// an unknown flag names the nearest defined one and `NAME -h` (NAME is
+// fs.Name()), a value that does not parse says what the flag takes
+// ("flag -depth: must be an integer, not \"x\""); neither prints the
+// usage text. -h and -help print fs.Usage to fs.Output() and return
+// flag.ErrHelp. Errors are *FlagError values.
+func Parse(fs *flag.FlagSet, args []string) error {
+	usage, out := fs.Usage, fs.Output()
+	var quiet bytes.Buffer
+	fs.Usage = func() {}
+	fs.SetOutput(&quiet)
+	err := fs.Parse(args)
+	fs.Usage = usage
+	fs.SetOutput(out)
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		if usage != nil {
+			usage()
+		} else {
+			fs.PrintDefaults()
+		}
+		return err
+	}
+	msg := err.Error()
+	if m := undefined.FindStringSubmatch(msg); m != nil {
+		var names []string
+		fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+		hint := ""
+		if s := Suggest(m[1], names); s != "" {
+			hint = " (did you mean -" + s + "?)"
+		}
+		return &FlagError{Flag: m[1], Msg: fmt.Sprintf("no such flag%s; %s -h lists the flags", hint, fs.Name())}
+	}
+	if m := noValue.FindStringSubmatch(msg); m != nil {
+		return &FlagError{Flag: m[1], Msg: "needs a value"}
+	}
+	if m := badValue.FindStringSubmatch(msg); m != nil {
+		value, name, why := m[1], m[2], m[3]
+		if f := fs.Lookup(name); f != nil {
+			if want := kind(f.Value); want != "" {
+				return &FlagError{Flag: name, Msg: fmt.Sprintf("must be %s, not %q", want, value)}
+			}
+		}
+		return &FlagError{Flag: name, Msg: why}
+	}
+	return errors.New(msg)
+}
+
+// kind says what a standard flag's value takes, "" for others.
+func kind(v flag.Value) string {
+	g, ok := v.(flag.Getter)
+	if !ok {
+		return ""
+	}
+	switch g.Get().(type) {
+	case int, int64:
+		return "an integer"
+	case uint, uint64:
+		return "an integer, 0 or more"
+	case float64:
+		return "a number"
+	case bool:
+		return "true or false"
+	case time.Duration:
+		return "a duration such as 500ms, 1.5s or 2m"
+	}
+	return ""
+}
+
+// Suggest returns the candidate nearest to word when it is near enough to
+// be a misspelling of it (an edit distance, adjacent swaps counted once, of
+// 1 for words of 3-4 letters, 2 for longer ones), the first of equals in
+// candidates' order; "" when none is, or when word is a candidate.
+func Suggest(word string, candidates []string) string {
+	limit := 2
+	switch {
+	case len(word) < 3:
+		return ""
+	case len(word) < 5:
+		limit = 1
+	}
+	if slices.Contains(candidates, word) {
+		return ""
+	}
+	best, bestD := "", limit+1
+	for _, c := range candidates {
+		if d := distance(word, c); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+// DidYouMean is Suggest's hint as a suffix: ` (did you mean "x"?)`, or "".
+func DidYouMean(word string, candidates []string) string {
+	if s := Suggest(word, candidates); s != "" {
+		return fmt.Sprintf(" (did you mean %q?)", s)
+	}
+	return ""
+}
+
+// distance is the optimal string alignment distance of a and b (bytes):
+// insertions, deletions, substitutions and swaps of adjacent letters.
+func distance(a, b string) int {
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(a)][len(b)]
+}
+
+// Dir checks that the directory a flag names exists: nil, or a *FlagError
+// saying plainly that it does not, or that it is a file, followed by hint
+// (where the command writes such directories): "flag -resume: no
+// directory \"runs/x\" (tune writes its runs under runs/ unless -out says
+// otherwise)".
+func Dir(flag, dir, hint string) error {
+	st, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return Flagf(flag, "no directory %q (%s)", dir, hint)
+	case err != nil:
+		return Flagf(flag, "%v", err)
+	case !st.IsDir():
+		return Flagf(flag, "%q is a file, not a directory (%s)", dir, hint)
+	}
+	return nil
+}
