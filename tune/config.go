@@ -12,6 +12,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -21,6 +22,7 @@ import (
 
 	"github.com/roadtune/roadtune/configs"
 	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/internal/cmdline"
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/referee"
 	"github.com/roadtune/roadtune/tournament"
@@ -253,7 +255,9 @@ func DefaultConfig() Config {
 }
 
 // ConfigError is a bad config: the file (or "flag -x"), the key and the line
-// it stands on (Line 0 when unknown or not from a file).
+// it stands on (Line 0 when unknown or not from a file). Its message is
+// "FILE:LINE: key \"engine.depth\": must be at least 1, not 0", or for a
+// flag "flag -depth: must be at least 1, not 0" (the flag names the key).
 type ConfigError struct {
 	File string
 	Line int
@@ -267,7 +271,7 @@ func (e *ConfigError) Error() string {
 	if e.Line > 0 {
 		fmt.Fprintf(&b, ":%d", e.Line)
 	}
-	if e.Key != "" {
+	if e.Key != "" && !strings.HasPrefix(e.File, "flag -") {
 		if e.File != "" {
 			b.WriteString(": ")
 		}
@@ -433,13 +437,28 @@ func decode(name string, data []byte) (Config, error) {
 	if len(unknown) > 0 {
 		slices.SortFunc(unknown, func(a, b string) int { return keyLine(data, a) - keyLine(data, b) })
 		k := unknown[0]
-		msg := "unknown key"
+		msg := "unknown key" + cmdline.DidYouMean(k, knownKeys())
 		if strings.HasSuffix(k, ".stall") {
 			msg = "unknown key (the stall rule is the top-level key \"stall\" for every method)"
 		}
 		return Config{}, &ConfigError{File: name, Line: keyLine(data, k), Key: k, Msg: msg}
 	}
 	return c, nil
+}
+
+// knownKeys are the dotted keys of DefaultConfig, for "did you mean".
+func knownKeys() []string {
+	c := DefaultConfig()
+	flat, err := c.Flat()
+	if err != nil {
+		return nil
+	}
+	keys := make([]string, 0, len(flat))
+	for k := range flat {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }
 
 // tomlError turns a BurntSushi/toml error into a *ConfigError with the line
@@ -467,6 +486,29 @@ func tomlError(name string, err error) *ConfigError {
 // decoded like the same key in a file (wrong types are errors); call
 // Validate afterwards. Errors are *ConfigError naming the key.
 func (c *Config) Set(key, value string) error {
+	err := c.set(key, value)
+	var ce *ConfigError
+	if errors.As(err, &ce) && !strings.HasPrefix(value, `"`) {
+		// A value that is not TOML ("x" for a depth): say what the key
+		// takes, learnt from the type a quoted value is refused for.
+		d := DefaultConfig()
+		if m := destType.FindStringSubmatch(fmt.Sprint(d.set(key, strconv.Quote(value)))); m != nil {
+			if want, ok := typeWords[m[1]]; ok {
+				ce.Msg = fmt.Sprintf("must be %s, not %q", want, value)
+			}
+		}
+	}
+	return err
+}
+
+// destType finds the Go type named by a BurntSushi/toml type mismatch,
+// and typeWords says what a value of it is.
+var (
+	destType  = regexp.MustCompile(`destination has type ([a-z0-9]+)`)
+	typeWords = map[string]string{"integer": "an integer", "float": "a number", "bool": "true or false"}
+)
+
+func (c *Config) set(key, value string) error {
 	parts := strings.Split(key, ".")
 	var doc string
 	switch len(parts) {
@@ -581,12 +623,12 @@ func (c *Config) Validate() error {
 	if c.Stall < 0 {
 		return bad("stall", "must be 0 (off) or more, not %d", c.Stall)
 	}
-	// 0 means "the default" to the engine, not in a config.
-	if c.Engine.Depth < 1 {
-		return bad("engine.depth", "must be at least 1, not %d", c.Engine.Depth)
+	// 0 means "the default" to engine.Settings, not in a config.
+	if err := settingsErr("engine", engine.CheckDepth(c.Engine.Depth)); err != nil {
+		return err
 	}
-	if c.Engine.Width < 1 {
-		return bad("engine.width", "must be at least 1, not %d", c.Engine.Width)
+	if err := settingsErr("engine", engine.CheckWidth(c.Engine.Width)); err != nil {
+		return err
 	}
 	if err := settingsErr("engine", c.engineSettings(c.Engine.Depth, c.Engine.Width).Validate()); err != nil {
 		return err

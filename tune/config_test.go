@@ -43,7 +43,7 @@ func TestParseErrorsNameFileKeyLine(t *testing.T) {
 		line      int
 		key, msg  string
 	}{
-		{"unknown key", "method = \"ga\"\n[ga]\npopulaton = 10\n", 3, "ga.populaton", "unknown key"},
+		{"unknown key", "method = \"ga\"\n[ga]\npopulaton = 10\n", 3, "ga.populaton", `unknown key (did you mean "ga.population"?)`},
 		{"unknown table", "seed = 1\n\n[gaa]\nx = 1\n", 3, "gaa", "unknown key"},
 		{"old stall key", "[ga]\nstall = 3\n", 2, "ga.stall", "top-level key \"stall\""},
 		{"wrong type", "seed = 1\n[engine]\ndepth = \"deep\"\n", 3, "engine.depth", "incompatible types"},
@@ -53,8 +53,8 @@ func TestParseErrorsNameFileKeyLine(t *testing.T) {
 		{"bad probability", "[ga]\n\npm = 1.5\n", 3, "ga.pm", "probability"},
 		{"negative seed", "\n\nseed = -1\n", 3, "seed", "0 or more"},
 		{"NaN init", "[init]\nalert_lo = nan\n", 2, "init.alert_lo", "finite"},
-		{"engine width above the engine's limit", "[engine]\nwidth = 101\n", 2, "engine.width", "out of range"},
-		{"verification width above the engine's limit", "[validation]\nwidth = 150\n", 2, "validation.width", "out of range"},
+		{"engine width above the engine's limit", "[engine]\nwidth = 101\n", 2, "engine.width", "must be at most 100, not 101"},
+		{"verification width above the engine's limit", "[validation]\nwidth = 150\n", 2, "validation.width", "must be at most 100, not 150"},
 		{"unknown opponent", "[validation]\nopponent = \"zhou2016\"\n", 2, "validation.opponent", "zhou2016"},
 		{"bad SPRT", "[validation]\nsprt = \"banana\"\n", 2, "validation.sprt", ""},
 		{"syntax", "seed = \n", 1, "seed", ""},

@@ -223,8 +223,10 @@ func prepareDir(dir string) error {
 			return inputErr("run directory %s holds a run (checkpoint.json): resume it with `tune -resume %s`, or choose another -out", dir, dir)
 		case isTemp(e.Name()) || e.Name() == FileConfig:
 			leftovers = append(leftovers, e.Name())
+		case e.Name() == FileChain:
+			return inputErr("run directory %s holds a chain (%s): resume it with `tune -resume %s`, or choose another -out", dir, FileChain, dir)
 		default:
-			return inputErr("run directory %s is not empty (holds %q): choose another -out, or resume the run in it with `tune -resume %s`", dir, e.Name(), dir)
+			return inputErr("run directory %s is not empty (holds %q) and holds no run: choose another -out, a new or empty directory", dir, e.Name())
 		}
 	}
 	if err := checkWritable(dir); err != nil {
@@ -297,6 +299,9 @@ func Resume(dir string, opts Options) (*Job, error) {
 	}
 	cfgPath := rd.Path(FileConfig)
 	if _, err := os.Stat(cfgPath); errors.Is(err, os.ErrNotExist) {
+		if entries, _ := os.ReadDir(dir); len(entries) > 0 {
+			return nil, inputErr("%s is not a run directory (it holds no %s): resume a run's own directory, e.g. runs/<time>-<method>", dir, FileConfig)
+		}
 		return nil, inputErr("%s holds no %s: the run stopped before anything usable was written; start it again with the same -out %s", dir, FileConfig, dir)
 	}
 	// The run's config.toml was written with `then` already resolved (Load

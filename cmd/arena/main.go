@@ -16,7 +16,9 @@
 // -engine weights=tuned.json depth=6 width=20`. Two players play a
 // head-to-head match, more a round robin, or -tournament gauntlet|knockout.
 // Run `arena -h` for the flags. Exit status: 0 done, 1 a failure while
-// playing or writing, 2 bad flags, arguments or input files, 130 stopped by
+// playing or writing, 2 bad flags, arguments or input files (an external
+// engine's program that cannot be started included, refused before
+// anything is written), 130 stopped by
 // SIGINT or SIGTERM (the table of the completed game pairs is still
 // written; continue with -resume).
 package main

@@ -56,6 +56,7 @@ import (
 	"github.com/roadtune/roadtune/configs"
 	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/engine/protocol"
+	"github.com/roadtune/roadtune/internal/cmdline"
 )
 
 // baseline is the embedded weight file played without -weights: the
@@ -64,6 +65,12 @@ const baseline = "roadtune-tempo"
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// settingFlags name the flags of the engine.Settings fields they set.
+var settingFlags = map[string]string{
+	"Depth": "depth", "Width": "width", "DefendNodes": "defend", "DefendWide": "defendwide",
+	"ThreatDepth": "threatdepth", "ThreatNodes": "threatnodes", "MoveTime": "movetime",
 }
 
 // run is the whole program; it returns the exit status.
@@ -86,67 +93,62 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(fl.Output(), "usage: engine [flags]\nSpeaks the Cloudict/ConnectMore Connect6 protocol on stdin/stdout; send `help` for the commands.\n")
 		fl.PrintDefaults()
 	}
-	if err := fl.Parse(args); err != nil {
+	if err := cmdline.Parse(fl, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
+		fmt.Fprintf(stderr, "engine: %v\n", err)
 		return 2
 	}
-	bad := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "engine: "+format+"\n", a...)
+	bad := func(err error) int {
+		fmt.Fprintf(stderr, "engine: %v\n", err)
 		return 2
 	}
 	if fl.NArg() > 0 {
-		return bad("unexpected argument %q (flags only)", fl.Arg(0))
+		return bad(fmt.Errorf("unexpected argument %q (flags only); engine -h lists the flags", fl.Arg(0)))
 	}
-	if *depth < 1 || *depth > protocol.MaxDepth {
-		return bad("flag -depth %d: want 1..%d", *depth, protocol.MaxDepth)
+	if err := cmdline.Setting("depth", engine.CheckDepth(*depth)); err != nil {
+		return bad(err)
 	}
-	if *width < 1 || *width > protocol.MaxWidth {
-		return bad("flag -width %d: want 1..%d", *width, protocol.MaxWidth)
+	if err := cmdline.Setting("width", engine.CheckWidth(*width)); err != nil {
+		return bad(err)
 	}
-	if *defend < 0 {
-		return bad("flag -defend %d: want 0 or more", *defend)
-	}
-	if *defendWide < 0 || *defendWide > engine.MaxWidth {
-		return bad("flag -defendwide %d: want 0..%d", *defendWide, engine.MaxWidth)
-	}
-	if *threatDepth < 1 { // 0 would mean the engine's default, not this flag's
-		return bad("flag -threatdepth %d: want 1 or more", *threatDepth)
+	// 0 would mean the engine's default, not these flags'.
+	if *threatDepth < 1 {
+		return bad(cmdline.Flagf("threatdepth", "must be at least 1, not %d", *threatDepth))
 	}
 	if *threatNodes < 1 {
-		return bad("flag -threatnodes %d: want 1 or more", *threatNodes)
-	}
-	if *moveTime < 0 {
-		return bad("flag -movetime %s: want 0 or more", *moveTime)
+		return bad(cmdline.Flagf("threatnodes", "must be at least 1, not %d", *threatNodes))
 	}
 	tc, err := protocol.ParseCommand("time " + *clock)
 	if err == nil && tc.Kind == protocol.TimeLeft {
 		err = errors.New("time left needs a game clock; give the game clock with 'game SECONDS'")
 	}
 	if err != nil {
-		return bad("flag -time %q: %v", *clock, err)
+		return bad(cmdline.Flagf("time", "%q: %v", *clock, err))
 	}
 	depthSet := false
 	fl.Visit(func(f *flag.Flag) { depthSet = depthSet || f.Name == "depth" })
 	if tc.Kind != protocol.TimeOff && !depthSet {
 		*depth = protocol.MaxDepth
 	}
-
-	wf, err := configs.LoadWeights(*weights)
-	if err != nil {
-		return bad("flag -weights: %v", err)
-	}
 	st := def
 	st.Depth, st.Width, st.ThreatSearch, st.MoveTime, st.DefendNodes = *depth, *width, *vcf, *moveTime, *defend
 	st.ThreatDepth, st.ThreatNodes, st.DefendWide = *threatDepth, *threatNodes, *defendWide
-	var se *engine.SettingsError
-	if err := st.Validate(); errors.As(err, &se) && se.Field == "ThreatDepth" {
-		return bad("flag -threatdepth %s", se.Msg) // the engine's limit
+	if err := st.Validate(); err != nil {
+		var se *engine.SettingsError
+		if errors.As(err, &se) && settingFlags[se.Field] != "" {
+			err = cmdline.Setting(settingFlags[se.Field], err) // the engine's limit, named by its flag
+		}
+		return bad(err)
+	}
+	wf, err := configs.LoadWeights(*weights)
+	if err != nil {
+		return bad(cmdline.File("weights", err))
 	}
 	srv, err := protocol.NewServer(protocol.Config{Name: *name, Weights: wf.Weights(), Settings: st, Time: tc}, stdout, stderr)
 	if err != nil {
-		return bad("%v", err)
+		return bad(err)
 	}
 	fmt.Fprintf(stderr, "engine: playing weights %q (%s) depth %d width %d vcf %t %s\n",
 		wf.Name, wf.Schema, st.Depth, st.Width, st.ThreatSearch, tc)

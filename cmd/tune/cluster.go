@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"github.com/roadtune/roadtune/cluster"
+	"github.com/roadtune/roadtune/internal/cmdline"
 )
 
 // clusterFlags are the coordinator's flags: where the games are played.
@@ -48,7 +49,7 @@ func workerCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fmt.Fprintln(stderr, "usage: tune worker -connect URL [-concurrency N] [-slots N] [-token-file FILE] [-tls-ca FILE] [-name NAME]\n\nPlays batches of games for tune runs started with -listen or -nats, until Ctrl-C.\nflags:")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := cmdline.Parse(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
 		}

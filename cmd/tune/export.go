@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/roadtune/roadtune/internal/cmdline"
 	"github.com/roadtune/roadtune/tune"
 )
 
@@ -14,7 +15,7 @@ import (
 func parseSub(fs *flag.FlagSet, args []string) ([]string, error) {
 	var dirs []string
 	for {
-		if err := fs.Parse(args); err != nil {
+		if err := cmdline.Parse(fs, args); err != nil {
 			return nil, err
 		}
 		if fs.NArg() == 0 {
@@ -44,7 +45,10 @@ func exportCmd(args []string, stdout, stderr io.Writer) error {
 	if errors.Is(err, flag.ErrHelp) {
 		return nil
 	}
-	if err != nil || len(dirs) != 1 {
+	if err != nil {
+		return usageError{err}
+	}
+	if len(dirs) != 1 {
 		fs.Usage()
 		return usageError{fmt.Errorf("export: want one run directory, have %d", len(dirs))}
 	}
@@ -76,7 +80,10 @@ func compareCmd(args []string, stdout, stderr io.Writer) error {
 	if errors.Is(err, flag.ErrHelp) {
 		return nil
 	}
-	if err != nil || *out == "" || len(dirs) == 0 {
+	if err != nil {
+		return usageError{err}
+	}
+	if *out == "" || len(dirs) == 0 {
 		fs.Usage()
 		return usageError{errors.New("compare: -o and at least one run directory are required")}
 	}

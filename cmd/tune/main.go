@@ -37,6 +37,7 @@ import (
 	"time"
 
 	"github.com/roadtune/roadtune/cluster"
+	"github.com/roadtune/roadtune/internal/cmdline"
 	"github.com/roadtune/roadtune/internal/progress"
 	"github.com/roadtune/roadtune/internal/web/tuneweb"
 	"github.com/roadtune/roadtune/tune"
@@ -53,6 +54,9 @@ func main() {
 type usageError struct{ error }
 
 func (e usageError) Unwrap() error { return e.error }
+
+// subcommands are tune's subcommands, for "did you mean".
+var subcommands = []string{"export", "compare", "serve", "worker"}
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "export" {
@@ -84,25 +88,29 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "usage: tune [-config FILE.toml] [flags]\n       tune -resume RUNDIR [-concurrency N] [-quiet] [-http ADDR]\n       tune export RUNDIR [-step K] [-o FILE]\n       tune compare -o BASE [-metric M] RUNDIR...\n       tune serve [-http ADDR] DIR...\n       tune worker -connect URL [-concurrency N]\n\nmethods: %v\nflags:\n", tune.MethodNames())
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := cmdline.Parse(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
-		return 2
+		return exitCode(usageError{err}, stderr)
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "tune: unexpected argument %q\n", fs.Arg(0))
-		fs.Usage()
-		return 2
+		hint := "; tune -h lists the flags and subcommands"
+		if s := cmdline.Suggest(fs.Arg(0), subcommands); s != "" {
+			hint = fmt.Sprintf(" (did you mean tune %s?)", s)
+		}
+		return exitCode(usageError{fmt.Errorf("unexpected argument %q%s", fs.Arg(0), hint)}, stderr)
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	var conc *int
 	if set["concurrency"] {
 		n, err := strconv.Atoi(*values["concurrency"])
-		if err != nil || n < 0 {
-			fmt.Fprintf(stderr, "tune: flag -concurrency: want 0 (all cores) or more, not %q\n", *values["concurrency"])
-			return 2
+		switch {
+		case err != nil:
+			return exitCode(usageError{cmdline.Flagf("concurrency", "must be an integer, not %q", *values["concurrency"])}, stderr)
+		case n < 0:
+			return exitCode(usageError{cmdline.Flagf("concurrency", "must be 0 (all cores) or more, not %d", n)}, stderr)
 		}
 		conc = &n
 	}
@@ -132,9 +140,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if *resume != "" {
 		for name := range set {
 			if name != "resume" && name != "concurrency" && name != "quiet" && name != "http" && !slices.Contains(cluster.FlagNames, name) {
-				fmt.Fprintf(stderr, "tune: -%s cannot be given with -resume: a resumed run keeps its config (only -concurrency, -quiet, -http and -listen, -nats, -token-file, -local-worker, -tls-cert, -tls-key, -tls-ca, -ack-wait, -verify-sample may change)\n", name)
-				return 2
+				return exitCode(usageError{cmdline.Flagf(name, "cannot be given with -resume: a resumed run keeps its config (only -concurrency, -quiet, -http and -listen, -nats, -token-file, -local-worker, -tls-cert, -tls-key, -tls-ca, -ack-wait, -verify-sample may change)")}, stderr)
 			}
+		}
+		if err := cmdline.Dir("resume", *resume, "tune writes its runs under runs/ unless -out says otherwise"); err != nil {
+			return exitCode(usageError{err}, stderr)
 		}
 		l = tune.ResumeLaunch(*resume)
 	} else {

@@ -27,7 +27,10 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if errors.Is(err, flag.ErrHelp) {
 		return nil
 	}
-	if err != nil || len(dirs) == 0 {
+	if err != nil {
+		return usageError{err}
+	}
+	if len(dirs) == 0 {
 		fs.Usage()
 		return usageError{errors.New("serve: at least one run directory is required")}
 	}

@@ -4,6 +4,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -13,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -20,6 +22,7 @@ import (
 	"github.com/roadtune/roadtune/cluster"
 	"github.com/roadtune/roadtune/configs"
 	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/internal/cmdline"
 	"github.com/roadtune/roadtune/tournament"
 	"github.com/roadtune/roadtune/tournament/stats"
 )
@@ -156,7 +159,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	o.cluster.Register(fs, "the games (weight vectors only)")
 	fs.StringVar(&o.logFile, "log", "", "`FILE`: transcript of every line sent to and received from each external engine")
 	for {
-		if err := fs.Parse(rest); err != nil {
+		if err := cmdline.Parse(fs, rest); err != nil {
 			return nil, usageError{err}
 		}
 		rest = fs.Args()
@@ -171,19 +174,19 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	o.depthSet = set["depth"]
 	switch {
 	case set["rounds"] && set["pairs"], set["games"] && (set["pairs"] || set["rounds"]):
-		return nil, usagef("-pairs, -rounds and -games exclude each other")
+		return nil, usagef("flags -pairs, -rounds and -games exclude each other")
 	case set["rounds"]:
 		o.pairs = rounds
 	case set["games"]:
 		if games < 2 || games%2 != 0 {
-			return nil, usagef("-games %d: want an even number ≥ 2 (games come in colour-swapped pairs)", games)
+			return nil, usageError{cmdline.Flagf("games", "must be an even number, at least 2 (games come in colour-swapped pairs), not %d", games)}
 		}
 		o.pairs = games / 2
 	}
 	o.openingOrder = "sequential"
 	if len(openingWords) > 0 {
 		if set["openings"] {
-			return nil, usagef("-openings given twice")
+			return nil, usagef("flag -openings given twice")
 		}
 		for _, w := range openingWords {
 			k, v, _ := strings.Cut(w, "=")
@@ -192,44 +195,51 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 				o.openings = v
 			case "order":
 				if v != "sequential" && v != "random" {
-					return nil, usagef("-openings order=%s: want sequential or random", v)
+					return nil, usageError{cmdline.Flagf("openings", "order= must be sequential or random, not %q", v)}
 				}
 				o.openingOrder = v
 			case "start":
 				n, err := strconv.Atoi(v)
 				if err != nil || n < 1 {
-					return nil, usagef("-openings start=%s: want a positive integer (1 = the first opening)", v)
+					return nil, usageError{cmdline.Flagf("openings", "start= must be an integer, at least 1 (the first opening), not %q", v)}
 				}
 				o.openingStart = n
 			}
 		}
 		if o.openings == "" {
-			return nil, usagef("-openings %s: want file=FILE", strings.Join(openingWords, " "))
+			return nil, usageError{cmdline.Flagf("openings", "%s: want file=FILE", strings.Join(openingWords, " "))}
 		}
+	}
+	flagErr := cmdline.Flagf
+	pairsFlag := "pairs"
+	switch {
+	case set["rounds"]:
+		pairsFlag = "rounds"
+	case set["games"]:
+		pairsFlag = "games"
+	}
+	if err := cmp.Or(cmdline.Setting("depth", engine.CheckDepth(o.depth)), cmdline.Setting("width", engine.CheckWidth(o.width))); err != nil {
+		return nil, usageError{err}
 	}
 	switch {
 	case o.pairs < 1:
-		return nil, usagef("-pairs %d: want at least 1", o.pairs)
-	case o.depth < 1:
-		return nil, usagef("-depth %d: want at least 1", o.depth)
-	case o.width < 1:
-		return nil, usagef("-width %d: want at least 1", o.width)
+		return nil, usageError{flagErr(pairsFlag, "must be at least 1, not %d", o.pairs)}
 	case o.concurrency < 1:
-		return nil, usagef("-concurrency %d: want at least 1", o.concurrency)
+		return nil, usageError{flagErr("concurrency", "must be at least 1, not %d", o.concurrency)}
 	case o.randomOpenings < 0:
-		return nil, usagef("-random-openings %d: want 0 or more", o.randomOpenings)
+		return nil, usageError{flagErr("random-openings", "must be 0 or more, not %d", o.randomOpenings)}
 	case o.openings != "" && o.randomOpenings > 0:
-		return nil, usagef("-openings and -random-openings exclude each other")
+		return nil, usagef("flags -openings and -random-openings exclude each other")
 	case o.moveTime <= 0:
-		return nil, usagef("-movetime %v: want a positive duration", o.moveTime)
+		return nil, usageError{flagErr("movetime", "must be more than 0, not %v", o.moveTime)}
 	case o.maxMoves < 0:
-		return nil, usagef("-maxmoves %d: want 0 or more", o.maxMoves)
+		return nil, usageError{flagErr("maxmoves", "must be 0 or more, not %d", o.maxMoves)}
 	case o.ratingInterval < 0:
-		return nil, usagef("-ratinginterval %d: want 0 or more", o.ratingInterval)
+		return nil, usageError{flagErr("ratinginterval", "must be 0 or more, not %d", o.ratingInterval)}
 	case (o.cluster.Listen != "" || o.cluster.URL != "") && hasExternal(o.engines):
-		return nil, usagef("-listen and -nats play weight vectors on workers; an external engine (-engine cmd=…) cannot be shipped to them")
+		return nil, usagef("flags -listen and -nats play weight vectors on workers; an external engine (-engine cmd=…) cannot be shipped to them")
 	case o.http != "" && o.out == "":
-		return nil, usagef("-http serves the match's -out directory: give -out DIR too")
+		return nil, usageError{flagErr("http", "serves the match's -out directory: give -out DIR too")}
 	case len(o.files)+len(o.engines) < 2:
 		return nil, usagef("need at least two players (weights or -engine), have %d", len(o.files)+len(o.engines))
 	}
@@ -237,10 +247,10 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	case "", "round-robin", "gauntlet", "knockout":
 	case "head-to-head":
 		if len(o.files)+len(o.engines) != 2 {
-			return nil, usagef("-tournament head-to-head needs exactly two players")
+			return nil, usageError{cmdline.Flagf("tournament", "head-to-head needs exactly two players, not %d", len(o.files)+len(o.engines))}
 		}
 	default:
-		return nil, usagef("-tournament %q: want round-robin, gauntlet or knockout", o.schedule)
+		return nil, usageError{cmdline.Flagf("tournament", "must be round-robin, gauntlet or knockout, not %q", o.schedule)}
 	}
 	if o.schedule == "" {
 		o.schedule = "round-robin"
@@ -283,7 +293,7 @@ func setup(ctx context.Context, o *options, stderr io.Writer) (*match, error) {
 	if o.logFile != "" {
 		f, err := os.OpenFile(o.logFile, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 		if err != nil {
-			return nil, usageError{fmt.Errorf("-log: %w", err)}
+			return nil, usageError{cmdline.File("log", err)}
 		}
 		m.logFile, m.log = f, tournament.NewTranscript(f)
 	}
@@ -338,6 +348,10 @@ func setup(ctx context.Context, o *options, stderr io.Writer) (*match, error) {
 				p.knobs(&settings)
 			}
 			if err := settings.Validate(); err != nil {
+				var se *engine.SettingsError
+				if errors.As(err, &se) {
+					err = fmt.Errorf("%s=: %s", strings.ToLower(se.Field), se.Msg) // the option that sets it
+				}
 				return nil, usagef("%s: %v", p.text, err)
 			}
 			name := p.name
@@ -352,6 +366,9 @@ func setup(ctx context.Context, o *options, stderr io.Writer) (*match, error) {
 				Settings: fmt.Sprintf("depth %d, width %d", settings.Depth, settings.Width) + knobsText(settings)}
 		} else {
 			xo := tournament.ExternalOptions{Dir: p.dir, InitStrings: p.initStr, Transcript: m.log}
+			if err := tournament.CheckProgram(p.argv, p.dir); err != nil {
+				return nil, usagef("-engine %s: %v", p.text, err) // before anything is written
+			}
 			name := p.name
 			if name == "" {
 				probeCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
@@ -411,10 +428,10 @@ func setup(ctx context.Context, o *options, stderr io.Writer) (*match, error) {
 	if o.sprt != "" {
 		s, err := stats.ParseSPRT(o.sprt)
 		if err != nil {
-			return nil, usagef("-sprt: %v", err)
+			return nil, usageError{cmdline.Flagf("sprt", "%v", err)}
 		}
 		if n != 2 || o.schedule != "head-to-head" {
-			return nil, usagef("-sprt needs exactly two players (a head-to-head match), have %d", n)
+			return nil, usageError{cmdline.Flagf("sprt", "needs exactly two players (a head-to-head match), not %d", n)}
 		}
 		m.sprt = &s
 		r.SPRT = m.sprt
@@ -443,7 +460,7 @@ func setupOpenings(o *options, r *tournament.Runner) error {
 		tournament.ShuffleOpenings(r.Openings, o.seed)
 	case o.openings != "" && o.openings != "generated":
 		if r.Openings, err = configs.LoadOpenings(o.openings); err != nil {
-			return usageError{err}
+			return usageError{cmdline.File("openings", err)}
 		}
 	default:
 		// The smallest suite (radius ≥ 3) in which no opening repeats.
@@ -475,16 +492,22 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "openings" {
 		return openingsMain(ctx, args[1:], stdout, stderr)
 	}
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") && cmdline.Suggest(args[0], []string{"openings"}) != "" && !slices.Contains(configs.WeightNames(), args[0]) {
+		if _, err := os.Stat(args[0]); err != nil { // not a weight file either
+			fmt.Fprintf(stderr, "arena: unexpected argument %q (did you mean arena openings?)\n", args[0])
+			return exitUsage
+		}
+	}
 	resume := ""
 	if len(args) > 0 && (args[0] == "-resume" || args[0] == "--resume") {
 		if len(args) != 2 {
-			fmt.Fprintln(stderr, "arena: -resume DIR takes no other arguments: the match's own are read from DIR/"+commandFile)
+			fmt.Fprintln(stderr, "arena: flag -resume: takes a directory and no other arguments: the match's own are read from DIR/"+commandFile)
 			return exitUsage
 		}
 		resume = args[1]
 		saved, err := readCommand(resume)
 		if err != nil {
-			fmt.Fprintln(stderr, "arena: -resume:", err)
+			fmt.Fprintln(stderr, "arena:", err)
 			return exitUsage
 		}
 		args = saved

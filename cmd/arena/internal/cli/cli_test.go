@@ -156,7 +156,7 @@ func TestMainUsageErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"-bogus", zhou, dual}, "-bogus"},
-		{[]string{"-pairs", "0", zhou, dual}, "-pairs 0"},
+		{[]string{"-pairs", "0", zhou, dual}, "flag -pairs: must be at least 1, not 0"},
 		{[]string{"-pairs", "x", zhou, dual}, "-pairs"},
 		{[]string{zhou}, "at least two players"},
 		{[]string{zhou, badWeights}, "bad.json"},

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"os"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/roadtune/roadtune/cluster"
+	"github.com/roadtune/roadtune/internal/cmdline"
 	"github.com/roadtune/roadtune/internal/progress"
 	"github.com/roadtune/roadtune/internal/web"
 	"github.com/roadtune/roadtune/results"
@@ -37,12 +39,22 @@ type savedCommand struct {
 // before (version 0) played the generated suite, and its resume must too.
 const commandVersion = 1
 
+// outHint says where match directories come from, for -resume's errors.
+const outHint = "arena -out DIR writes a match directory"
+
 // readCommand reads the command line saved in dir, with the defaults it
-// was started under made explicit.
+// was started under made explicit. Errors say plainly that dir is missing
+// or is not a match directory.
 func readCommand(dir string) ([]string, error) {
-	data, err := os.ReadFile(dir + string(os.PathSeparator) + commandFile)
+	if err := cmdline.Dir("resume", dir, outHint); err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(filepath.Join(dir, commandFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, cmdline.Flagf("resume", "%s is not a match directory: it holds no %s (%s)", dir, commandFile, outHint)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("%w (is %s a match directory written by arena -out?)", err, dir)
+		return nil, err
 	}
 	var c savedCommand
 	if err := json.Unmarshal(data, &c); err != nil {
@@ -58,6 +70,20 @@ func readCommand(dir string) ([]string, error) {
 func isOpeningsFlag(w string) bool {
 	name, _, _ := strings.Cut(strings.TrimLeft(w, "-"), "=")
 	return strings.HasPrefix(w, "-") && (name == "openings" || name == "random-openings")
+}
+
+// checkOut refuses an -out directory that is not empty: one holding a
+// match is to be resumed, any other is to be replaced by a new or empty
+// directory. A missing dir, or an empty one, is fine.
+func checkOut(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil || len(entries) == 0 {
+		return nil // missing, or CreateRunDir says what is wrong
+	}
+	if _, err := os.Stat(filepath.Join(dir, commandFile)); err == nil {
+		return usageError{cmdline.Flagf("out", "%s holds a match: continue it with arena -resume %s, or choose another -out", dir, dir)}
+	}
+	return usageError{cmdline.Flagf("out", "%s is not empty (holds %q) and holds no match: choose a new or empty directory", dir, entries[0].Name())}
 }
 
 // errInterrupted ends a match stopped by a signal (exit status 130).
@@ -166,6 +192,9 @@ func run(ctx context.Context, o *options, stdout, stderr io.Writer) (err error) 
 				return usageError{err}
 			}
 		} else {
+			if err := checkOut(o.out); err != nil {
+				return err
+			}
 			if dir, err = results.CreateRunDir(o.out); err != nil {
 				return usageError{err}
 			}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -20,6 +21,7 @@ import (
 
 	"github.com/roadtune/roadtune/configs"
 	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/internal/cmdline"
 	"github.com/roadtune/roadtune/internal/progress"
 	"github.com/roadtune/roadtune/results"
 	"github.com/roadtune/roadtune/tournament"
@@ -98,34 +100,34 @@ func parseOpeningsFlags(args []string, stderr io.Writer) (*openingsOptions, erro
 	fset.StringVar(&o.out, "o", "", "write the kept suite to `FILE` (atomically; an existing file only with -force)")
 	fset.BoolVar(&o.force, "force", false, "let -o replace an existing file")
 	fset.BoolVar(&o.json, "json", false, "print the report as JSON")
-	if err := fset.Parse(args); err != nil {
+	if err := cmdline.Parse(fset, args); err != nil {
 		return nil, usageError{err}
 	}
+	if err := cmp.Or(cmdline.Setting("depth", engine.CheckDepth(o.depth)), cmdline.Setting("width", engine.CheckWidth(o.width))); err != nil {
+		return nil, usageError{err}
+	}
+	flagErr := func(flag, format string, a ...any) error { return usageError{cmdline.Flagf(flag, format, a...)} }
 	radiusSet := false
 	fset.Visit(func(f *flag.Flag) { radiusSet = radiusSet || f.Name == "radius" })
 	switch {
 	case fset.NArg() > 0:
 		return nil, usagef("openings: unexpected argument %q (references are given with -ref)", fset.Arg(0))
 	case radiusSet && o.candidates != "":
-		return nil, usagef("-radius and -candidates exclude each other")
+		return nil, usagef("flags -radius and -candidates exclude each other")
 	case radiusSet && (o.radius < 1 || o.radius > engine.Size/2):
-		return nil, usagef("-radius %d: want 1..%d", o.radius, engine.Size/2)
+		return nil, flagErr("radius", "must be 1..%d, not %d", engine.Size/2, o.radius)
 	case o.random < 0:
-		return nil, usagef("-random %d: want 0 or more", o.random)
-	case o.depth < 1 || o.depth > engine.MaxDepth:
-		return nil, usagef("-depth %d: want 1..%d", o.depth, engine.MaxDepth)
-	case o.width < 1 || o.width > engine.MaxWidth:
-		return nil, usagef("-width %d: want 1..%d", o.width, engine.MaxWidth)
+		return nil, flagErr("random", "must be 0 or more, not %d", o.random)
 	case o.settings != "default" && o.settings != "play":
-		return nil, usagef("-settings %s: want default or play", o.settings)
+		return nil, flagErr("settings", "must be default or play, not %q", o.settings)
 	case o.min < 1:
-		return nil, usagef("-min %d: want at least 1", o.min)
+		return nil, flagErr("min", "must be at least 1, not %d", o.min)
 	case o.maxMoves < 0:
-		return nil, usagef("-maxmoves %d: want 0 or more", o.maxMoves)
+		return nil, flagErr("maxmoves", "must be 0 or more, not %d", o.maxMoves)
 	case o.concurrency < 1:
-		return nil, usagef("-concurrency %d: want at least 1", o.concurrency)
+		return nil, flagErr("concurrency", "must be at least 1, not %d", o.concurrency)
 	case o.force && o.out == "":
-		return nil, usagef("-force needs -o")
+		return nil, flagErr("force", "needs -o")
 	}
 	if err := o.criteria.Validate(); err != nil {
 		c := o.criteria

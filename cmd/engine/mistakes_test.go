@@ -1,0 +1,17 @@
+package main
+
+import (
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/roadtune/roadtune/internal/cmdline/cmdlinetest"
+)
+
+// TestMistakes: engine words the mistakes every command shares as tune
+// and arena do (cmdlinetest's table), exit status 2.
+func TestMistakes(t *testing.T) {
+	cmdlinetest.Run(t, "engine", func(args []string, stdout, stderr io.Writer) int {
+		return run(args, strings.NewReader("quit\n"), stdout, stderr)
+	})
+}
