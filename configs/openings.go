@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/roadtune/roadtune/internal/cmdline"
 	"github.com/roadtune/roadtune/tournament"
 )
 
@@ -49,7 +50,7 @@ func LoadOpenings(nameOrPath string) ([]tournament.Opening, error) {
 		return tournament.ReadOpenings("configs/openings/"+nameOrPath+".txt", bytes.NewReader(data))
 	}
 	if nameOrPath == "" || !fileExists(nameOrPath) {
-		return nil, fmt.Errorf("configs: openings %q: not an embedded suite (%s) and not a readable file", nameOrPath, strings.Join(OpeningNames(), ", "))
+		return nil, fmt.Errorf("openings %q: not an embedded suite and not a readable file%s; the suites are %s", nameOrPath, cmdline.DidYouMean(nameOrPath, OpeningNames()), strings.Join(OpeningNames(), ", "))
 	}
 	return tournament.LoadOpenings(nameOrPath)
 }

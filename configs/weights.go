@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/internal/cmdline"
 )
 
 // LoadWeights returns a weight file given by an embedded baseline's name
@@ -29,12 +30,12 @@ func LoadWeights(nameOrPath string) (*engine.WeightFile, error) {
 		return engine.ParseWeightFile("configs/weights/"+nameOrPath+".json", data)
 	}
 	if nameOrPath == "" {
-		return nil, fmt.Errorf("configs: weights: empty name: want a baseline (%s) or a weight file path", strings.Join(names, ", "))
+		return nil, fmt.Errorf("weights: empty name: want a baseline (%s) or a weight file path", strings.Join(names, ", "))
 	}
 	data, err := os.ReadFile(nameOrPath)
 	if err != nil {
-		return nil, fmt.Errorf("configs: weights %q: not a baseline (%s) and not a readable file: %w",
-			nameOrPath, strings.Join(names, ", "), err)
+		return nil, fmt.Errorf("weights %q: not a baseline and not a readable file%s: %w; the baselines are %s",
+			nameOrPath, cmdline.DidYouMean(nameOrPath, names), err, strings.Join(names, ", "))
 	}
 	return engine.ParseWeightFile(nameOrPath, data)
 }

@@ -44,7 +44,7 @@ func CreateRunDir(dir string) (*RunDir, error) {
 		return nil, fmt.Errorf("results: create run directory %s: %w", dir, err)
 	}
 	if len(names) > 0 {
-		return nil, fmt.Errorf("results: create run directory %s: not empty (holds %q); choose a new directory or resume the run in it", dir, names[0])
+		return nil, fmt.Errorf("results: create run directory %s: not empty (holds %q); choose a new or empty directory", dir, names[0])
 	}
 	return &RunDir{Dir: dir}, nil
 }

@@ -59,7 +59,7 @@ func TestRunFlags(t *testing.T) {
 			stdin: "name\nprint\nquit\n", code: 0, stderrHas: `"asym" (asymmetric) depth 1 width 3 vcf false`},
 		{args: []string{"-weights", "zhou2015", "-depth", "1"}, stdin: "name\nquit\n", code: 0, stdout: "name roadtune\n", stderrHas: `"zhou2015" (symmetric) depth 1`},
 		{args: []string{"-weights", "qi2018-table3-1"}, stdin: "quit\n", code: 0, stderrHas: `"qi2018-table3-1" (asymmetric)`},
-		{args: []string{"-weights", "zhou2016"}, code: 2, stderrHas: `"zhou2016": not a baseline (chen2010-ga15, `},
+		{args: []string{"-weights", "zhou2016"}, code: 2, stderrHas: `"zhou2016": not a baseline and not a readable file (did you mean "zhou2015"?): open zhou2016: no such file or directory; the baselines are chen2010-ga15, `},
 		{args: []string{"-weights", filepath.Join(dir, "none.json")}, code: 2, stderrHas: "none.json"},
 		{args: []string{"-weights", bad}, code: 2, stderrHas: "short.json"},
 		{args: []string{"-depth", "0"}, code: 2, stderrHas: "engine: flag -depth: must be at least 1, not 0\n"},

@@ -48,6 +48,10 @@ func Mistakes(t testing.TB, dir string) []Mistake {
 	}
 	badWeights := write("short.json", "{\n  \"name\": \"x\",\n  \"schema\": \"symmetric\",\n  \"values\": [1, 2],\n  \"provenance\": {\"tool\": \"hand\"}\n}\n")
 	_, weightsErr := configs.LoadWeights(badWeights)
+	_, misspeltErr := configs.LoadWeights("zhou2051")
+	if misspeltErr == nil || !strings.Contains(misspeltErr.Error(), `did you mean "zhou2015"?`) {
+		t.Fatalf("a misspelt baseline: %v", misspeltErr)
+	}
 	badOpenings := write("openings.txt", "JJ KJJK\nJJ ZZKK\n")
 	_, openingsErr := configs.LoadOpenings(badOpenings)
 	if weightsErr == nil || openingsErr == nil {
@@ -89,6 +93,13 @@ func Mistakes(t testing.TB, dir string) []Mistake {
 			Per: map[string]string{ // an argument, not a flag, names arena's
 				"arena":  "arena: " + weightsErr.Error() + "\n",
 				"engine": "engine: flag -weights: " + weightsErr.Error() + "\n",
+			}},
+		{Name: "a misspelt baseline", Args: map[string][]string{
+			"tune": {"-method", "spsa", "-start", "zhou2051"}, "arena": {"zhou2051", "zhou2015"}, "engine": {"-weights", "zhou2051"}},
+			Want: "CMD: flag -start: " + misspeltErr.Error() + "\n",
+			Per: map[string]string{
+				"arena":  "arena: " + misspeltErr.Error() + "\n",
+				"engine": "engine: flag -weights: " + misspeltErr.Error() + "\n",
 			}},
 		{Name: "a bad opening file", Args: map[string][]string{
 			"tune": {"-openings", badOpenings}, "arena": {"-openings", badOpenings, "zhou2015", "zhou2015"}},

@@ -161,7 +161,7 @@ func TestMainUsageErrors(t *testing.T) {
 		{[]string{zhou}, "at least two players"},
 		{[]string{zhou, badWeights}, "bad.json"},
 		{[]string{zhou, filepath.Join(dir, "missing.json")}, "missing.json"},
-		{[]string{"zhou2015", "zhou2016"}, `"zhou2016": not a baseline (chen2010-ga15, `},
+		{[]string{"zhou2015", "zhou2016"}, `"zhou2016": not a baseline and not a readable file (did you mean "zhou2015"?): open zhou2016: no such file or directory; the baselines are chen2010-ga15, `},
 		{[]string{"-sprt", "5", zhou, dual}, "-sprt"},
 		{[]string{"-sprt", "0,5", zhou, dual, tbl}, "two players"},
 		{[]string{"-openings", badOpenings, zhou, dual}, "openings.txt:3"},
