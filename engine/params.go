@@ -132,11 +132,18 @@ func (p Param) Set(s *Settings, v float64) error {
 	if p.isTime() {
 		field = "Time." + p.Name
 	}
+	bad := func(format string, a ...any) error {
+		return &SettingsError{Field: field, Msg: fmt.Sprintf(format, a...)}
+	}
 	switch {
-	case math.IsNaN(v) || v < p.Min || v > p.Max:
-		return &SettingsError{Field: field, Msg: fmt.Sprintf("%v out of range %v..%v", v, p.Min, p.Max)}
+	case math.IsNaN(v):
+		return bad("must be a number in %v..%v, not %v", p.Min, p.Max, v)
+	case v < p.Min:
+		return bad("must be at least %v, not %v", p.Min, v)
+	case v > p.Max:
+		return bad("must be at most %v, not %v", p.Max, v)
 	case !p.Float && v != math.Trunc(v):
-		return &SettingsError{Field: field, Msg: fmt.Sprintf("%v is not a whole number", v)}
+		return bad("must be a whole number, not %v", v)
 	}
 	p.set(s, v)
 	return nil
