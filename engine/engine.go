@@ -313,6 +313,10 @@ type SettingsError struct {
 
 func (e *SettingsError) Error() string { return "engine: settings: " + e.Field + " " + e.Msg }
 
+// ValueMsg returns Msg, for a caller that names the value by its own flag
+// or key ("flag -depth: " + ValueMsg()).
+func (e *SettingsError) ValueMsg() string { return e.Msg }
+
 // Validate checks s against the limits of every field, zero fields standing
 // for their defaults (see Settings and DefaultSettings): Depth 1..MaxDepth,
 // Width 1..MaxWidth, ThreatDepth 1..16, ThreatNodes ≥ 0, Singles

@@ -4,7 +4,9 @@
 // flag that does not exist ("flag -dpeth: no such flag (did you mean
 // -depth?); tune -h lists the flags"), and the "did you mean" hints the
 // commands and the tune config give for a misspelled name. Each command
-// prefixes the message with its name and exits with status 2.
+// prefixes the message with its name and exits with status 2. It links
+// only the standard library, so every room may use it (configs suggests a
+// baseline's name with it).
 package cmdline
 
 import (
@@ -17,8 +19,6 @@ import (
 	"regexp"
 	"slices"
 	"time"
-
-	"github.com/roadtune/roadtune/engine"
 )
 
 // FlagError is a bad flag value: Flag is the flag's name without the dash,
@@ -50,13 +50,21 @@ func Flagf(flag, format string, a ...any) error {
 	return &FlagError{Flag: flag, Msg: fmt.Sprintf(format, a...)}
 }
 
-// Setting returns the *engine.SettingsError in err as a *FlagError of flag
-// (its Msg kept: "flag -depth: must be at most 12, not 13"); nil for nil,
-// any other error unchanged.
+// valueError is an error that says what is wrong with a value without
+// naming it: engine.SettingsError, whose limits are the engine's.
+type valueError interface {
+	error
+	ValueMsg() string
+}
+
+// Setting returns the engine.SettingsError (any error with a ValueMsg) in
+// err as a *FlagError of flag that keeps its words ("flag -depth: must be
+// at most 12, not 13") and wraps it; nil for nil, any other error
+// unchanged.
 func Setting(flag string, err error) error {
-	var se *engine.SettingsError
-	if errors.As(err, &se) {
-		return &FlagError{Flag: flag, Msg: se.Msg}
+	var ve valueError
+	if errors.As(err, &ve) {
+		return &FlagError{Flag: flag, Msg: ve.ValueMsg(), Err: err}
 	}
 	return err
 }
