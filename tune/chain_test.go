@@ -21,7 +21,7 @@ import (
 func writeChain(t *testing.T, second string) (Config, string) {
 	t.Helper()
 	dir := t.TempDir()
-	a := "then = \"b.toml\"\n" + strings.Replace(tunetest.Tiny("texel"), `opponent = "zhou2015"`, `opponents = []`, 1)
+	a := "then = \"b.toml\"\n" + strings.Replace(tunetest.Tiny("texel"), `opponents = ["zhou2015"]`, `opponents = []`, 1)
 	if err := os.WriteFile(filepath.Join(dir, "a.toml"), []byte(a), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +35,7 @@ func writeChain(t *testing.T, second string) (Config, string) {
 	return cfg, dir
 }
 
-var spsaStage = strings.NewReplacer(`opponent = "zhou2015"`, `opponents = ["zhou2015", "start"]`, "seed = 5", "seed = 99").Replace(tunetest.Tiny("spsa"))
+var spsaStage = strings.NewReplacer(`opponents = ["zhou2015"]`, `opponents = ["zhou2015", "start"]`, "seed = 5", "seed = 99").Replace(tunetest.Tiny("spsa"))
 
 // startNamed replaces the start vector's directory in a ladder by "START":
 // the rung against the start names where it came from.

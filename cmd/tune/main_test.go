@@ -495,8 +495,8 @@ func TestSeedsSweepAndLadderComparison(t *testing.T) {
 // per seed, and refuses a bad `then` before writing anything.
 func TestChainRunsItsStagesAndResumes(t *testing.T) {
 	cdir := t.TempDir()
-	first := "then = \"refine.toml\"\n" + strings.Replace(tunetest.Tiny("texel"), `opponent = "zhou2015"`, `opponents = []`, 1)
-	second := strings.Replace(tunetest.Tiny("spsa"), `opponent = "zhou2015"`, `opponents = ["zhou2015", "start"]`, 1)
+	first := "then = \"refine.toml\"\n" + strings.Replace(tunetest.Tiny("texel"), `opponents = ["zhou2015"]`, `opponents = []`, 1)
+	second := strings.Replace(tunetest.Tiny("spsa"), `opponents = ["zhou2015"]`, `opponents = ["zhou2015", "start"]`, 1)
 	for name, text := range map[string]string{"first.toml": first, "refine.toml": second} {
 		if err := os.WriteFile(filepath.Join(cdir, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
