@@ -234,9 +234,9 @@ func TestValidationJSONHasArenaShape(t *testing.T) {
 		t.Skip("runs arena")
 	}
 	dir := filepath.Join(t.TempDir(), "run")
-	// The generated suite, as arena plays it by default (arena plays an
-	// opening file in its order, the ladder shuffles it by its seed).
-	if code, _, stderr := runTune(t, "-config", writeConfig(t, "ga", 2), "-openings", "generated", "-out", dir, "-quiet"); code != 0 {
+	// The balanced suite, which both the ladder and arena play by default,
+	// each shuffling it by its seed: the same seed, the same match.
+	if code, _, stderr := runTune(t, "-config", writeConfig(t, "ga", 2), "-out", dir, "-quiet"); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	out := filepath.Join(t.TempDir(), "arena")
@@ -276,6 +276,9 @@ func TestValidationJSONHasArenaShape(t *testing.T) {
 	delete(am, "a")
 	if !reflect.DeepEqual(vm, am) {
 		t.Fatalf("the same match differs:\nvalidation.json %v\nsummary.json    %v", vm, am)
+	}
+	if v["openings"] != a["openings"] || !strings.HasPrefix(fmt.Sprint(a["openings"]), "suite balanced, shuffled by seed "+seed) {
+		t.Errorf("openings: validation.json %q, arena %q; want the same balanced suite", v["openings"], a["openings"])
 	}
 }
 
