@@ -42,13 +42,14 @@ type legendEntry struct {
 // outside the data area (right of the plot in as many columns as the
 // height requires, or under it when that would leave the plot too narrow),
 // and an optional hook run once the area left for the plot is known (bar
-// widths, label rotation).
+// widths, label rotation), which returns the area to draw the plot in
+// (narrowed when slanted labels need room on the left).
 type chartLayout struct {
 	plot    *plot.Plot
 	title   string
 	note    string
 	legend  []legendEntry
-	prepare func(p *plot.Plot, plotArea draw.Canvas)
+	prepare func(p *plot.Plot, plotArea draw.Canvas) draw.Canvas
 }
 
 // draw renders the chart on dc: white background, the title at the top,
@@ -78,7 +79,7 @@ func (l chartLayout) drawPlot(dc draw.Canvas) {
 	p := l.plot
 	if len(l.legend) == 0 {
 		if l.prepare != nil {
-			l.prepare(p, dc)
+			dc = l.prepare(p, dc)
 		}
 		p.Draw(dc)
 		return
@@ -132,7 +133,7 @@ func (l chartLayout) drawRight(dc draw.Canvas, cols []plot.Legend, widths []vg.L
 	p := l.plot
 	plotArea := draw.Crop(dc, 0, -total, 0, 0)
 	if l.prepare != nil {
-		l.prepare(p, plotArea)
+		plotArea = l.prepare(p, plotArea)
 	}
 	p.Draw(plotArea)
 
@@ -155,7 +156,7 @@ func (l chartLayout) drawBelow(dc draw.Canvas, cols []plot.Legend, widths []vg.L
 	p := l.plot
 	plotArea := draw.Crop(dc, 0, 0, h+gap, 0)
 	if l.prepare != nil {
-		l.prepare(p, plotArea)
+		plotArea = l.prepare(p, plotArea)
 	}
 	p.Draw(plotArea)
 

@@ -309,9 +309,9 @@ func TestEloEveryMeasuresTheExpectedStepsAndResumesIdentically(t *testing.T) {
 	if _, _, err := r.Series("nonsense"); err == nil || !strings.Contains(err.Error(), "elo_ci") {
 		t.Fatalf("unknown metric: %v", err)
 	}
-	chart, csv, err := Compare([]string{dir, dir}, MetricElo)
-	if err != nil || len(chart.Series) != 2 || bytes.Count(csv, []byte("\n")) != 1+6 {
-		t.Fatalf("Compare elo: %v\n%s", err, csv)
+	mc, err := Compare([]string{dir, dir}, MetricElo)
+	if err != nil || len(mc.Chart.Series) != 2 || bytes.Count(mc.CSV, []byte("\n")) != 1+6 || len(mc.Chart.Bands) != 2 {
+		t.Fatalf("Compare elo: %v\n%+v", err, mc)
 	}
 	f, err := os.Open(filepath.Join(dir, DirPlots, "elo.png"))
 	if err != nil {
