@@ -58,28 +58,12 @@ type BarChart struct {
 // bars, a NaN or infinite value, a bar with not Lo <= Value <= Hi, YMin >= YMax,
 // or a size outside [4, 100] cm; errors name the bar.
 func (c BarChart) Save(base string) error {
-	w, h, err := chartSize("bar chart "+base, c.Width, c.Height)
-	if err != nil {
-		return err
-	}
-	layout, err := c.layout()
-	if err != nil {
-		return fmt.Errorf("results: bar chart %s: %w", base, err)
-	}
-	return layout.save(base, w, h)
+	return saveChart("bar chart", base, c.Width, c.Height, c.layout)
 }
 
 // SVG renders the chart as an SVG document, with Save's checks and errors.
 func (c BarChart) SVG() ([]byte, error) {
-	w, h, err := chartSize("bar chart", c.Width, c.Height)
-	if err != nil {
-		return nil, err
-	}
-	layout, err := c.layout()
-	if err != nil {
-		return nil, fmt.Errorf("results: bar chart %q: %w", c.Title, err)
-	}
-	return layout.svg(w, h)
+	return chartSVG("bar chart", c.Title, c.Width, c.Height, c.layout)
 }
 
 // groupGap is the gap between two groups of a grouped bar chart, in bar
@@ -321,10 +305,16 @@ func (c BarChart) layout() (chartLayout, error) {
 		p.X.Tick.Label.Rotation = math.Pi / 6
 		p.X.Tick.Label.XAlign = text.XRight
 		// A slanted label reaches left of its tick by its width's
-		// projection; the first must not leave the chart.
+		// projection; the first must not leave the chart. Narrowing the
+		// area moves the tick too, hence a second look.
 		reach := p.X.Tick.Label.Width(labels[0])*vg.Length(math.Cos(math.Pi/6)) + vg.Points(4)
-		if have := yAxis + slot*vg.Length(ticks[0].Value-p.X.Min); reach > have {
-			area.Min.X += reach - have
+		edge := area.Min.X
+		for range 3 {
+			data := p.DataCanvas(area)
+			tick := data.X((ticks[0].Value - p.X.Min) / (p.X.Max - p.X.Min))
+			if have := tick - edge; reach > have {
+				area.Min.X += reach - have
+			}
 		}
 		return area
 	}

@@ -50,6 +50,9 @@ type chartLayout struct {
 	note    string
 	legend  []legendEntry
 	prepare func(p *plot.Plot, plotArea draw.Canvas) draw.Canvas
+	// panels, when set, replace plot: a grid of small plots (nil for an
+	// empty cell), drawn by drawPanels.
+	panels [][]*plot.Plot
 }
 
 // draw renders the chart on dc: white background, the title at the top,
@@ -70,6 +73,10 @@ func (l chartLayout) draw(dc draw.Canvas) {
 		h := linesHeight(sty, len(lines))
 		drawLines(dc, sty, lines, dc.Min.Y+h, draw.XLeft)
 		dc.Min.Y += h + vg.Points(6)
+	}
+	if l.panels != nil {
+		l.drawPanels(dc)
+		return
 	}
 	l.drawPlot(dc)
 }
@@ -159,7 +166,12 @@ func (l chartLayout) drawBelow(dc draw.Canvas, cols []plot.Legend, widths []vg.L
 		plotArea = l.prepare(p, plotArea)
 	}
 	p.Draw(plotArea)
+	drawLegendBelow(dc, cols, widths, h, gap)
+}
 
+// drawLegendBelow draws the legend columns, height h, gap apart, centred
+// at the bottom of dc.
+func drawLegendBelow(dc draw.Canvas, cols []plot.Legend, widths []vg.Length, h, gap vg.Length) {
 	total := gap * vg.Length(len(cols)-1)
 	for _, w := range widths {
 		total += w

@@ -73,28 +73,12 @@ type LineChart struct {
 // infinite value, or a size outside [4, 100] cm; errors name the series and
 // the point index.
 func (c LineChart) Save(base string) error {
-	w, h, err := chartSize("line chart "+base, c.Width, c.Height)
-	if err != nil {
-		return err
-	}
-	layout, err := c.layout()
-	if err != nil {
-		return fmt.Errorf("results: line chart %s: %w", base, err)
-	}
-	return layout.save(base, w, h)
+	return saveChart("line chart", base, c.Width, c.Height, c.layout)
 }
 
 // SVG renders the chart as an SVG document, with Save's checks and errors.
 func (c LineChart) SVG() ([]byte, error) {
-	w, h, err := chartSize("line chart", c.Width, c.Height)
-	if err != nil {
-		return nil, err
-	}
-	layout, err := c.layout()
-	if err != nil {
-		return nil, fmt.Errorf("results: line chart %q: %w", c.Title, err)
-	}
-	return layout.svg(w, h)
+	return chartSVG("line chart", c.Title, c.Width, c.Height, c.layout)
 }
 
 // layout validates the chart and builds its plot and legend.
