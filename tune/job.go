@@ -628,16 +628,16 @@ func (j *Job) Run(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		plots, err := j.plots(recs)
-		if err != nil {
-			return fmt.Errorf("plots: %w", err)
-		}
 		lr, err := j.ladder(ctx, recs)
 		if err != nil {
 			if ctx.Err() != nil {
 				return j.interrupted(ctx)
 			}
 			return fmt.Errorf("verification: %w", err)
+		}
+		plots, err := j.plots(recs, lr.Rungs)
+		if err != nil {
+			return fmt.Errorf("plots: %w", err)
 		}
 		plots = append(plots, lr.plots...)
 		if len(lr.Rungs) > 0 {
