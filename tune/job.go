@@ -642,8 +642,11 @@ func (j *Job) Run(ctx context.Context) error {
 		plots = append(plots, lr.plots...)
 		if len(lr.Rungs) > 0 {
 			j.logf("%s\n", VerdictLine(lr.Rungs))
+			for _, l := range VerdictDetail(lr.Rungs) {
+				j.logf("  %s\n", l)
+			}
 		}
-		if err := j.writeReport(plots, lr); err != nil {
+		if err := j.writeReport(plots, lr, recs); err != nil {
 			return err
 		}
 		j.cp.Phase = phaseDone

@@ -311,10 +311,29 @@ func unidentified(recs []optimize.Record, n int) (why []string, name string) {
 	return why, name
 }
 
+// genesNoteLead is how to read the genes chart's panels, the start of its
+// caption.
+const genesNoteLead = "One panel per gene, each with its own scale; a row per kind of road."
+
+// seq is 0, 1, …, n−1.
+func seq(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
 // genesNote is the caption of a genes chart of the genes idx: how to read
-// the panels and, when some are marked, which and why.
+// the panels and, when some are marked, which and why (markedNote).
 func genesNote(spec optimize.Spec, names []string, idx []int, why []string) string {
-	note := "One panel per gene, each with its own scale; a row per kind of road."
+	return genesNoteLead + markedNote(spec, names, idx, why, "Grey")
+}
+
+// markedNote says which of the genes idx are marked (why, see
+// unidentified) and why, each group of sentences led by mark ("Grey",
+// "Not tuned"); "" when none is, else with a leading space.
+func markedNote(spec optimize.Spec, names []string, idx []int, why []string, mark string) string {
 	var flagged, same []string
 	for _, d := range idx {
 		switch why[d] {
@@ -324,12 +343,13 @@ func genesNote(spec optimize.Spec, names []string, idx []int, why []string) stri
 			same = append(same, names[d])
 		}
 	}
+	note := ""
 	if len(flagged) > 0 {
-		note += fmt.Sprintf(" Grey: %s, which %s cannot identify. %s", strings.Join(flagged, ", "), spec.Name,
+		note += fmt.Sprintf(" %s: %s, which %s cannot identify. %s", mark, strings.Join(flagged, ", "), spec.Name,
 			cmp.Or(spec.Unidentified, "The method's data said nothing of them, so they keep their start values."))
 	}
 	if len(same) > 0 {
-		note += fmt.Sprintf(" Grey: %s, unchanged over the run: the value shown is the start's, not a tuned one.", strings.Join(same, ", "))
+		note += fmt.Sprintf(" %s: %s, unchanged over the run: the value is the start's, not a tuned one.", mark, strings.Join(same, ", "))
 	}
 	return note
 }
