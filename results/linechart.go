@@ -199,8 +199,8 @@ func (c LineChart) layout() (chartLayout, error) {
 	return chartLayout{plot: p, title: c.Title, note: c.Note, legend: legend}, nil
 }
 
-// bandPolygon is b's area: along Hi by X, back along Lo, filled with a
-// light tint of its series' colour.
+// bandPolygon is b's area: along Hi by X, back along Lo, filled with its
+// series' colour at 30% opacity.
 func bandPolygon(b Band) (*plotter.Polygon, error) {
 	ring := make(plotter.XYs, 0, 2*len(b.X))
 	for i := range b.X {
@@ -213,10 +213,11 @@ func bandPolygon(b Band) (*plotter.Polygon, error) {
 	if err != nil {
 		return nil, err
 	}
+	// 30% of the series' colour: over white, a light tint of it; where
+	// bands overlap, both show.
 	line, _ := seriesStyle(b.Series)
 	r, g, bl, _ := line.Color.RGBA()
-	tint := func(v uint32) uint8 { return uint8(255 - (255-v>>8)*30/100) }
-	poly.Color = color.RGBA{R: tint(r), G: tint(g), B: tint(bl), A: 255}
+	poly.Color = color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(bl >> 8), A: 77}
 	poly.LineStyle.Width = 0
 	return poly, nil
 }

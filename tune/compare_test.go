@@ -76,6 +76,22 @@ func TestCompareMixedRuns(t *testing.T) {
 		t.Errorf("%d groups for %d rungs, %d series for 2 runs", len(groups), len(c.Columns), len(series))
 	}
 
+	// Runs whose steps differ in kind (rounds, iterations, generations)
+	// are drawn by fitness games.
+	gene := "gene:" + cfg.GeneNames()[0]
+	all, err := Compare(dirs, gene)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all.Chart.Series) != 3 || all.Chart.XLabel != "fitness games" || !strings.HasPrefix(string(all.CSV), "run,fitness games,"+gene) {
+		t.Errorf("mixed methods: %d series by %q", len(all.Chart.Series), all.Chart.XLabel)
+	}
+	for _, s := range all.Chart.Series {
+		if !slices.IsSorted(s.X) || s.X[0] <= 0 {
+			t.Errorf("%s: games %v, want growing from > 0", s.Name, s.X)
+		}
+	}
+
 	// A metric one run lacks (Texel records no diversity) leaves it out.
 	mc, err := Compare(dirs, "diversity")
 	if err != nil {

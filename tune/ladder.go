@@ -362,13 +362,15 @@ func VerdictDetail(rungs []Rung) []string {
 	return lines
 }
 
-// ladderChart draws every rung's Elo with its 95% interval, a bar per
-// opponent and depth, and the 0 Elo line.
+// ladderChart draws every rung's Elo with its 95% interval, the bars of
+// an opponent grouped under its name, one colour per depth, and the 0 Elo
+// line.
 func ladderChart(rungs []Rung) Chart {
 	bars := make([]results.Bar, len(rungs))
 	for i, r := range rungs {
 		m := r.Match()
-		bars[i] = results.Bar{Label: fmt.Sprintf("%s d%d", m.B, r.Depth), Value: m.Elo, Lo: m.Elo - m.EloCI, Hi: m.Elo + m.EloCI}
+		bars[i] = results.Bar{Label: fmt.Sprintf("%s d%d", m.B, r.Depth), Group: m.B, Series: fmt.Sprintf("depth %d", r.Depth),
+			Value: m.Elo, Lo: m.Elo - m.EloCI, Hi: m.Elo + m.EloCI}
 	}
 	return Chart{Name: "ladder", Title: "Verification ladder: Elo with 95% interval per opponent and depth", Chart: results.BarChart{
 		Title:   "Verification ladder: Elo of the tuned vector",

@@ -1,6 +1,7 @@
 package tune
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -279,8 +280,9 @@ func DefaultMetric(runs []*RunResults) string {
 
 // Compare reads a metric (as Series) of several runs (run directories, see
 // CompareDirs) and returns one line chart of it by step, one line per run
-// named by RunLabel, and the same figures as CSV ("run,<unit>,<metric>"
-// rows): e.g. the diversity of an original-form and an improved-form GA
+// named by RunLabel (by fitness games spent when the runs' steps differ
+// in kind: a Texel round, an SPSA iteration), and the same figures as CSV
+// ("run,<unit>,<metric>" rows): e.g. the diversity of an original-form and an improved-form GA
 // run from one initial population (Chen 2010 §4.5). metric "" picks
 // DefaultMetric. A run without the metric, or without a step yet, is left
 // out with a note ("NAME: why"). Errors: a run that cannot be read; no run
@@ -309,48 +311,78 @@ func Compare(dirs []string, metric string) (*MetricComparison, error) {
 			return nil, inputErr("no run has any of %s to compare (%s); name one with -metric", strings.Join(compareMetrics, ", "), have)
 		}
 	}
-	var series []results.Series
-	var bands []results.Band
-	unit := ""
-	var csv strings.Builder
+	type found struct {
+		name     string
+		r        *RunResults
+		x, y, ci []float64
+	}
+	var have []found
+	units := map[string]bool{}
 	var firstErr error
 	for _, r := range runs {
 		name := RunLabel(r)
 		x, y, err := r.Series(metric)
 		if err != nil {
 			notes = append(notes, fmt.Sprintf("%s: no %s has %q", name, r.Spec.Unit, metric))
-			if firstErr == nil {
-				firstErr = err
-			}
+			firstErr = cmp.Or(firstErr, err)
 			continue
 		}
-		if unit != "" && unit != r.Spec.Unit {
-			unit = "step"
-		} else {
-			unit = r.Spec.Unit
-		}
+		f := found{name: name, r: r, x: x, y: y}
 		if metric == MetricElo {
 			if _, ci, err := r.Series(MetricEloCI); err == nil && len(ci) == len(y) {
-				b := results.Band{Series: len(series), X: x, Lo: make([]float64, len(y)), Hi: make([]float64, len(y))}
-				for i := range y {
-					b.Lo[i], b.Hi[i] = y[i]-ci[i], y[i]+ci[i]
-				}
-				if len(bands) == 0 {
-					b.Name = "95% interval"
-				}
-				bands = append(bands, b)
+				f.ci = ci
 			}
 		}
-		series = append(series, results.Series{Name: name, X: x, Y: y})
-		for i := range x {
-			fmt.Fprintf(&csv, "%s,%g,%s\n", name, x[i], strconv.FormatFloat(y[i], 'g', 10, 64))
-		}
+		units[r.Spec.Unit] = true
+		have = append(have, f)
 	}
-	if len(series) == 0 {
+	if len(have) == 0 {
 		if firstErr == nil {
 			firstErr = errors.New("no run has a step recorded")
 		}
 		return nil, &InputError{firstErr}
+	}
+	// Steps of different methods (a round, an iteration) are not alike:
+	// then the X axis is the fitness games spent up to and including the
+	// step.
+	unit := have[0].r.Spec.Unit
+	byGames := len(units) > 1
+	if byGames {
+		unit = "fitness games"
+	}
+	var series []results.Series
+	var bands []results.Band
+	var csv strings.Builder
+	for _, f := range have {
+		x := f.x
+		if byGames {
+			games := map[int]int{}
+			total := 0
+			for _, rec := range f.r.Records {
+				total += rec.Games
+				games[rec.Step] = total
+			}
+			x = make([]float64, len(f.x))
+			for i, step := range f.x {
+				x[i] = float64(games[int(step)])
+			}
+		}
+		if f.ci != nil {
+			b := results.Band{Series: len(series), X: x, Lo: make([]float64, len(f.y)), Hi: make([]float64, len(f.y))}
+			for i := range f.y {
+				b.Lo[i], b.Hi[i] = f.y[i]-f.ci[i], f.y[i]+f.ci[i]
+			}
+			bands = append(bands, b)
+		}
+		series = append(series, results.Series{Name: f.name, X: x, Y: f.y})
+		for i := range x {
+			fmt.Fprintf(&csv, "%s,%g,%s\n", f.name, x[i], strconv.FormatFloat(f.y[i], 'g', 10, 64))
+		}
+	}
+	if len(bands) == 1 {
+		bands[0].Name = "95% interval"
+	} else if len(bands) > 1 {
+		bands[0].Name = "95% intervals (each run's colour)"
 	}
 	title, ylabel := metric+" by "+unit, metric
 	note := ""
