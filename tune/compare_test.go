@@ -17,6 +17,7 @@ import (
 // metric one run lacks leaves that run out, and the ladder chart groups
 // the bars by rung and colours them by run.
 func TestCompareMixedRuns(t *testing.T) {
+	t.Parallel() // its own directories; a chain and a run to play
 	cfg, _ := writeChain(t, spsaStage)
 	_, stageDirs := straightChain(t, cfg)
 	chain := filepath.Dir(stageDirs[0])
