@@ -77,8 +77,9 @@ func ExportTo(w, warn io.Writer, dir string, k int, path string, force bool) err
 type CompareOutput struct {
 	// Files are the paths written, in order.
 	Files []string
-	// Metric is the metric charted by step.
-	Metric string
+	// Metric is the metric charted, By its X axis (the runs' step, or
+	// "fitness games" for runs of different methods); "" when none was.
+	Metric, By string
 	// Ladder is the runs' comparison of verification ladders; nil when no
 	// run has one.
 	Ladder *RunComparison
@@ -119,7 +120,7 @@ func WriteCompare(args []string, metric, base string) (*CompareOutput, error) {
 		}
 		return nil, &InputError{err}
 	default:
-		out.Metric = mc.Metric
+		out.Metric, out.By = mc.Metric, mc.Chart.XLabel
 		out.Notes = append(out.Notes, mc.Notes...)
 		if err := mc.Chart.Save(base); err != nil {
 			return nil, err
@@ -146,7 +147,7 @@ func WriteCompare(args []string, metric, base string) (*CompareOutput, error) {
 func (o *CompareOutput) Summary() string {
 	var b strings.Builder
 	if o.Metric != "" {
-		fmt.Fprintf(&b, "by step: %s\n", o.Metric)
+		fmt.Fprintf(&b, "charted: %s by %s\n", o.Metric, o.By)
 	}
 	if o.Ladder != nil {
 		b.WriteString(o.Ladder.Markdown())
