@@ -80,6 +80,12 @@ type Record struct {
 	// deviation) are shared by every method that has them. Values are
 	// finite, so a record always encodes as JSON.
 	Metrics map[string]float64 `json:"metrics,omitempty"`
+	// Unidentified lists the genes (indices) the step's data said nothing
+	// about, so that the method left them where they were: Texel's genes
+	// whose road count was zero on every training position. A gene
+	// unidentified in every step keeps its start value: reports mark it
+	// (Spec.Unidentified says why) rather than present it as tuned.
+	Unidentified []int `json:"unidentified,omitempty"`
 	// Detail is the method's own record (ga.Generation, pso.Iteration); read
 	// back from a file it is a json.RawMessage.
 	Detail any `json:"detail,omitempty"`
@@ -188,6 +194,20 @@ type Chart struct {
 	// know to read it right (e.g. that a generation's fitness is relative
 	// to that generation's population).
 	Note string
+	// Intervals, when set, name for Metrics[i] the metric that holds the
+	// half-width of its 95% interval ("" for none, e.g. "score_ci" for
+	// "score"): drawn as a shaded band around the series.
+	Intervals []string
+	// Refs are horizontal reference lines a reader needs (the 0.5 score of
+	// equal strength).
+	Refs []Ref
+}
+
+// Ref is a horizontal reference line of a Chart: at Y, named Name in the
+// legend.
+type Ref struct {
+	Name string
+	Y    float64
 }
 
 // Label is the legend's name of Metrics[i]: Labels[i], or the metric's key
@@ -230,6 +250,10 @@ type Spec struct {
 	Describe func(opts any) string
 	// Charts are the method's own plots, besides the best vector's genes.
 	Charts []Chart
+	// Unidentified, for a method that reports Record.Unidentified, says in
+	// a sentence or two why a gene can be left unidentified, for reports
+	// and chart captions.
+	Unidentified string
 }
 
 // Status is what Run counts across the steps of a run; it belongs in a

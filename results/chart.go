@@ -126,6 +126,35 @@ func chartSize(kind string, wCm, hCm float64) (vg.Length, vg.Length, error) {
 	return vg.Length(wCm) * vg.Centimeter, vg.Length(hCm) * vg.Centimeter, nil
 }
 
+// saveChart checks the size (in cm) and the layout of a chart of the
+// kind ("line chart") and saves it under base; errors name the kind and
+// base.
+func saveChart(kind, base string, wCm, hCm float64, layout func() (chartLayout, error)) error {
+	w, h, err := chartSize(kind+" "+base, wCm, hCm)
+	if err != nil {
+		return err
+	}
+	l, err := layout()
+	if err != nil {
+		return fmt.Errorf("results: %s %s: %w", kind, base, err)
+	}
+	return l.save(base, w, h)
+}
+
+// chartSVG is saveChart's SVG document in memory; errors name the kind
+// and the title.
+func chartSVG(kind, title string, wCm, hCm float64, layout func() (chartLayout, error)) ([]byte, error) {
+	w, h, err := chartSize(kind, wCm, hCm)
+	if err != nil {
+		return nil, err
+	}
+	l, err := layout()
+	if err != nil {
+		return nil, fmt.Errorf("results: %s %q: %w", kind, title, err)
+	}
+	return l.svg(w, h)
+}
+
 // save renders the chart at w x h as base+".png" (chartDPI) and base+".svg",
 // creating the parent directory, each file written atomically. A trailing
 // ".png" or ".svg" on base is dropped.
@@ -169,7 +198,7 @@ func (l chartLayout) svg(w, h vg.Length) ([]byte, error) {
 
 // Chart is a chart that can be saved as PNG and SVG files or rendered as
 // an SVG document in memory (for a web page or a self-contained report):
-// LineChart and BarChart.
+// LineChart, BarChart and PanelChart.
 type Chart interface {
 	Save(base string) error
 	SVG() ([]byte, error)
@@ -209,19 +238,27 @@ func refLine(y float64, i int) hline {
 }
 
 // niceTicks puts labelled ticks at multiples of the 1-2-5 step that gives
-// closest to 6 labels, with as many decimals as the step needs; integer restricts
-// the step to whole numbers (generations, iterations, games).
-type niceTicks struct{ integer bool }
+// closest to count labels (0: 6), with as many decimals as the step needs;
+// integer restricts the step to whole numbers (generations, iterations,
+// games).
+type niceTicks struct {
+	integer bool
+	count   int
+}
 
 func (t niceTicks) Ticks(lo, hi float64) []plot.Tick {
 	if !(hi > lo) {
 		return []plot.Tick{{Value: lo, Label: strconv.FormatFloat(lo, 'f', -1, 64)}}
 	}
 	span := hi - lo
-	mag := math.Pow(10, math.Floor(math.Log10(span/6)))
+	want := float64(t.count)
+	if want == 0 {
+		want = 6
+	}
+	mag := math.Pow(10, math.Floor(math.Log10(span/want)))
 	step, best := mag, math.Inf(1)
 	for _, m := range []float64{1, 2, 5, 10} {
-		if d := math.Abs(math.Log(span / (m * mag) / 6)); d < best {
+		if d := math.Abs(math.Log(span / (m * mag) / want)); d < best {
 			step, best = m*mag, d
 		}
 	}

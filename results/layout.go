@@ -42,13 +42,17 @@ type legendEntry struct {
 // outside the data area (right of the plot in as many columns as the
 // height requires, or under it when that would leave the plot too narrow),
 // and an optional hook run once the area left for the plot is known (bar
-// widths, label rotation).
+// widths, label rotation), which returns the area to draw the plot in
+// (narrowed when slanted labels need room on the left).
 type chartLayout struct {
 	plot    *plot.Plot
 	title   string
 	note    string
 	legend  []legendEntry
-	prepare func(p *plot.Plot, plotArea draw.Canvas)
+	prepare func(p *plot.Plot, plotArea draw.Canvas) draw.Canvas
+	// panels, when set, replace plot: a grid of small plots (nil for an
+	// empty cell), drawn by drawPanels.
+	panels [][]*plot.Plot
 }
 
 // draw renders the chart on dc: white background, the title at the top,
@@ -70,6 +74,10 @@ func (l chartLayout) draw(dc draw.Canvas) {
 		drawLines(dc, sty, lines, dc.Min.Y+h, draw.XLeft)
 		dc.Min.Y += h + vg.Points(6)
 	}
+	if l.panels != nil {
+		l.drawPanels(dc)
+		return
+	}
 	l.drawPlot(dc)
 }
 
@@ -78,7 +86,7 @@ func (l chartLayout) drawPlot(dc draw.Canvas) {
 	p := l.plot
 	if len(l.legend) == 0 {
 		if l.prepare != nil {
-			l.prepare(p, dc)
+			dc = l.prepare(p, dc)
 		}
 		p.Draw(dc)
 		return
@@ -132,7 +140,7 @@ func (l chartLayout) drawRight(dc draw.Canvas, cols []plot.Legend, widths []vg.L
 	p := l.plot
 	plotArea := draw.Crop(dc, 0, -total, 0, 0)
 	if l.prepare != nil {
-		l.prepare(p, plotArea)
+		plotArea = l.prepare(p, plotArea)
 	}
 	p.Draw(plotArea)
 
@@ -155,10 +163,15 @@ func (l chartLayout) drawBelow(dc draw.Canvas, cols []plot.Legend, widths []vg.L
 	p := l.plot
 	plotArea := draw.Crop(dc, 0, 0, h+gap, 0)
 	if l.prepare != nil {
-		l.prepare(p, plotArea)
+		plotArea = l.prepare(p, plotArea)
 	}
 	p.Draw(plotArea)
+	drawLegendBelow(dc, cols, widths, h, gap)
+}
 
+// drawLegendBelow draws the legend columns, height h, gap apart, centred
+// at the bottom of dc.
+func drawLegendBelow(dc draw.Canvas, cols []plot.Legend, widths []vg.Length, h, gap vg.Length) {
 	total := gap * vg.Length(len(cols)-1)
 	for _, w := range widths {
 		total += w

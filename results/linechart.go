@@ -73,28 +73,12 @@ type LineChart struct {
 // infinite value, or a size outside [4, 100] cm; errors name the series and
 // the point index.
 func (c LineChart) Save(base string) error {
-	w, h, err := chartSize("line chart "+base, c.Width, c.Height)
-	if err != nil {
-		return err
-	}
-	layout, err := c.layout()
-	if err != nil {
-		return fmt.Errorf("results: line chart %s: %w", base, err)
-	}
-	return layout.save(base, w, h)
+	return saveChart("line chart", base, c.Width, c.Height, c.layout)
 }
 
 // SVG renders the chart as an SVG document, with Save's checks and errors.
 func (c LineChart) SVG() ([]byte, error) {
-	w, h, err := chartSize("line chart", c.Width, c.Height)
-	if err != nil {
-		return nil, err
-	}
-	layout, err := c.layout()
-	if err != nil {
-		return nil, fmt.Errorf("results: line chart %q: %w", c.Title, err)
-	}
-	return layout.svg(w, h)
+	return chartSVG("line chart", c.Title, c.Width, c.Height, c.layout)
 }
 
 // layout validates the chart and builds its plot and legend.
@@ -215,8 +199,8 @@ func (c LineChart) layout() (chartLayout, error) {
 	return chartLayout{plot: p, title: c.Title, note: c.Note, legend: legend}, nil
 }
 
-// bandPolygon is b's area: along Hi by X, back along Lo, filled with a
-// light tint of its series' colour.
+// bandPolygon is b's area: along Hi by X, back along Lo, filled with its
+// series' colour at 30% opacity.
 func bandPolygon(b Band) (*plotter.Polygon, error) {
 	ring := make(plotter.XYs, 0, 2*len(b.X))
 	for i := range b.X {
@@ -229,10 +213,11 @@ func bandPolygon(b Band) (*plotter.Polygon, error) {
 	if err != nil {
 		return nil, err
 	}
+	// 30% of the series' colour: over white, a light tint of it; where
+	// bands overlap, both show.
 	line, _ := seriesStyle(b.Series)
 	r, g, bl, _ := line.Color.RGBA()
-	tint := func(v uint32) uint8 { return uint8(255 - (255-v>>8)*30/100) }
-	poly.Color = color.RGBA{R: tint(r), G: tint(g), B: tint(bl), A: 255}
+	poly.Color = color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(bl >> 8), A: 77}
 	poly.LineStyle.Width = 0
 	return poly, nil
 }

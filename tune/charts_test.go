@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -99,7 +100,7 @@ func TestDualGenesChartsSplit(t *testing.T) {
 	spec := registry["spsa"]
 	cfg := tiny(t, "spsa")
 	cfg.Schema = "dual"
-	charts := runCharts(cfg, spec, fakeRecords(cfg, spec, 3))
+	charts := runCharts(cfg, spec, fakeRecords(cfg, spec, 3), nil)
 	for _, base := range []string{"genes", "theta_norm"} {
 		var names []string
 		seen := map[string]int{}
@@ -108,14 +109,14 @@ func TestDualGenesChartsSplit(t *testing.T) {
 				continue
 			}
 			names = append(names, c.Name)
-			lc := c.Chart.(results.LineChart)
-			if len(lc.Series) > maxGeneSeries {
-				t.Errorf("%s: %d series", c.Name, len(lc.Series))
+			shown := chartSeries(c.Chart)
+			if len(shown) > maxGeneSeries {
+				t.Errorf("%s: %d series", c.Name, len(shown))
 			}
-			for _, s := range lc.Series {
-				seen[s.Name]++
+			for _, name := range shown {
+				seen[name]++
 			}
-			if _, err := lc.SVG(); err != nil {
+			if _, err := c.Chart.SVG(); err != nil {
 				t.Errorf("%s: %v", c.Name, err)
 			}
 		}
@@ -131,10 +132,29 @@ func TestDualGenesChartsSplit(t *testing.T) {
 	}
 
 	cfg.Schema = "symmetric"
-	charts = runCharts(cfg, spec, fakeRecords(cfg, spec, 3))
+	charts = runCharts(cfg, spec, fakeRecords(cfg, spec, 3), nil)
 	if charts[0].Name != "genes" || !slices.ContainsFunc(charts, func(c Chart) bool { return c.Name == "theta_norm" }) {
 		t.Errorf("symmetric schema's charts start %q", charts[0].Name)
 	}
+}
+
+// chartSeries names what a chart draws: a line chart's series, a panel
+// chart's panels.
+func chartSeries(c results.Chart) []string {
+	var out []string
+	switch c := c.(type) {
+	case results.LineChart:
+		for _, s := range c.Series {
+			out = append(out, s.Name)
+		}
+	case results.PanelChart:
+		for _, row := range c.Rows {
+			for _, p := range row {
+				out = append(out, p.Title)
+			}
+		}
+	}
+	return out
 }
 
 // TestGeneSetsCut: a set of more genes than a chart holds is cut in parts.
@@ -173,10 +193,10 @@ func TestMethodChartLabelsAreWords(t *testing.T) {
 				keys[k] = true
 			}
 		}
-		for _, c := range runCharts(cfg, spec, fakeRecords(cfg, spec, 2)) {
-			for _, s := range c.Chart.(results.LineChart).Series {
-				if keys[s.Name] || s.Name == "" {
-					t.Errorf("%s chart %s: series %q is a metric key", spec.Name, c.Name, s.Name)
+		for _, c := range runCharts(cfg, spec, fakeRecords(cfg, spec, 2), nil) {
+			for _, name := range chartSeries(c.Chart) {
+				if keys[name] || name == "" {
+					t.Errorf("%s chart %s: series %q is a metric key", spec.Name, c.Name, name)
 				}
 			}
 		}
@@ -207,26 +227,103 @@ func TestGenesChartBaseline(t *testing.T) {
 		cfg := tiny(t, "ga")
 		cfg.Schema, cfg.Validation.Opponents = tc.schema, tc.opponents
 		wf, _ := configs.LoadWeights(strings.TrimSuffix(tc.want, " (dashed)"))
-		for _, c := range runCharts(cfg, spec, fakeRecords(cfg, spec, 2)) {
+		for _, c := range runCharts(cfg, spec, fakeRecords(cfg, spec, 2), nil) {
 			if !strings.HasPrefix(c.Name, "genes") {
 				continue
 			}
-			lc := c.Chart.(results.LineChart)
-			if lc.BaselineName != tc.want {
-				t.Errorf("%s %v: %s marks %q", tc.schema, tc.opponents, c.Name, lc.BaselineName)
-			}
-			if tc.want == "" {
-				if lc.Baseline != nil {
-					t.Errorf("%s: baseline values %v without a baseline", c.Name, lc.Baseline)
-				}
-				continue
+			pc := c.Chart.(results.PanelChart)
+			if pc.BaselineName != tc.want {
+				t.Errorf("%s %v: %s marks %q", tc.schema, tc.opponents, c.Name, pc.BaselineName)
 			}
 			genes := cfg.GeneNames()
-			for i, s := range lc.Series {
-				if d := slices.Index(genes, s.Name); lc.Baseline[i] != wf.Values[d] {
-					t.Errorf("%s: %s baseline %g, want %g", c.Name, s.Name, lc.Baseline[i], wf.Values[d])
+			for _, row := range pc.Rows {
+				for _, pn := range row {
+					switch d := slices.Index(genes, pn.Title); {
+					case tc.want == "" && !math.IsNaN(pn.Baseline):
+						t.Errorf("%s: %s has baseline %g without a baseline", c.Name, pn.Title, pn.Baseline)
+					case tc.want != "" && pn.Baseline != wf.Values[d]:
+						t.Errorf("%s: %s baseline %g, want %g", c.Name, pn.Title, pn.Baseline, wf.Values[d])
+					}
 				}
 			}
+		}
+	}
+}
+
+// TestGenesChartMarksUnidentified: the genes chart is small multiples, a
+// row per kind of road (M, W, T for the tempo schema); genes the method
+// flags as unidentified in every step (Texel's M4 and M5) are muted and
+// named in the caption with the method's reason; a gene that never moved
+// is muted as unchanged; a run where nothing moved mutes nothing; the
+// score chart has its interval band and its 0.5 line.
+func TestGenesChartMarksUnidentified(t *testing.T) {
+	spec := registry["texel"]
+	cfg := tiny(t, "texel")
+	cfg.Schema = "tempo"
+	genes := cfg.GeneNames()
+	recs := fakeRecords(cfg, spec, 3)
+	for i := range recs {
+		recs[i].Unidentified = []int{3, 4}
+		recs[i].Best[3], recs[i].Best[4] = 7, 8
+		recs[i].Metrics["score_ci"] = 0.05
+	}
+	recs[1].Unidentified = []int{3} // M5 flagged in two steps of three, but it did not move
+	genesChart := func(recs []optimize.Record) results.PanelChart {
+		t.Helper()
+		for _, c := range runCharts(cfg, spec, recs, nil) {
+			if c.Name == "genes" {
+				if _, err := c.Chart.SVG(); err != nil {
+					t.Fatal(err)
+				}
+				return c.Chart.(results.PanelChart)
+			}
+		}
+		t.Fatal("no genes chart")
+		return results.PanelChart{}
+	}
+	pc := genesChart(recs)
+	var rows [][]string
+	var muted []string
+	for _, row := range pc.Rows {
+		var names []string
+		for _, p := range row {
+			names = append(names, p.Title)
+			if p.Muted {
+				muted = append(muted, p.Title)
+			}
+		}
+		rows = append(rows, names)
+	}
+	if len(rows) != 3 || !slices.Equal(rows[0], genes[:5]) || !slices.Equal(rows[1], genes[5:10]) || !slices.Equal(rows[2], genes[10:]) {
+		t.Errorf("rows %v: want M, W, T", rows)
+	}
+	if !slices.Equal(muted, []string{"M4", "M5"}) {
+		t.Errorf("muted %v, want M4 and M5", muted)
+	}
+	if !strings.Contains(pc.Note, "Grey: M4, which texel cannot identify. "+spec.Unidentified) || !strings.Contains(pc.Note, "M5, unchanged over the run") {
+		t.Errorf("note %q", pc.Note)
+	}
+	if !strings.HasPrefix(pc.MutedName, "not identified") {
+		t.Errorf("legend %q", pc.MutedName)
+	}
+	still := fakeRecords(cfg, spec, 3)
+	for i := range still {
+		still[i].Best = slices.Clone(still[0].Best)
+	}
+	for _, row := range genesChart(still).Rows {
+		for _, p := range row {
+			if p.Muted {
+				t.Errorf("%s muted in a run where nothing moved", p.Title)
+			}
+		}
+	}
+	for _, c := range runCharts(cfg, spec, recs, nil) {
+		if c.Name != "score" {
+			continue
+		}
+		lc := c.Chart.(results.LineChart)
+		if len(lc.Bands) != 1 || lc.Bands[0].Hi[0]-lc.Bands[0].Lo[0] != 0.1 || len(lc.HLines) != 1 || lc.HLines[0].Y != 0.5 {
+			t.Errorf("score chart: bands %+v, lines %+v", lc.Bands, lc.HLines)
 		}
 	}
 }

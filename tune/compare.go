@@ -1,9 +1,14 @@
 package tune
 
 import (
+	"cmp"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/roadtune/roadtune/results"
@@ -19,6 +24,9 @@ type RunComparison struct {
 	// Columns are the ladder's (opponent, depth) rungs, in the first run's
 	// order, then any other run's extra rungs.
 	Columns []RungKey
+	// Skipped says, one line per run, why a run given is not in Runs
+	// (it has no verification ladder yet): "NAME: why".
+	Skipped []string
 }
 
 // RungKey names a ladder rung: an opponent at a depth.
@@ -31,8 +39,9 @@ func (k RungKey) String() string { return fmt.Sprintf("%s d%d", k.Opponent, k.De
 
 // ComparedRun is one run of a comparison.
 type ComparedRun struct {
-	// Name is the run directory's base name, prefixed by its sweep's
-	// ("e8-ga-30/seed-1") when it is a sweep's run.
+	// Name is the run directory's base name, prefixed by its chain's and
+	// its sweep's ("e8-ga-30/seed-1", "night/stage-2-ga") when it is a
+	// sweep's run or a chain's stage (RunLabel).
 	Name string
 	// Sweep is the sweep the run belongs to, "" for a run of its own; the
 	// per-rung summary groups the runs by it.
@@ -47,30 +56,114 @@ type ComparedRun struct {
 	Rungs map[RungKey]Rung
 }
 
-// CompareRuns reads the runs in dirs; each must have finished its ladder
-// (ladder.json). Errors name the run directory.
+// RunLabel names a run among others: its directory's base name, prefixed
+// by its chain's ("night/stage-2-ga") and its sweep's ("e8/seed-1") names.
+func RunLabel(r *RunResults) string {
+	name := r.Name()
+	if r.Chain() != "" {
+		name = r.Chain() + "/" + name
+	}
+	if r.Sweep() != "" {
+		name = r.Sweep() + "/" + name
+	}
+	return name
+}
+
+// CompareDirs expands the directories given to `tune compare` into run
+// directories, in order: a run's directory is itself; a chain's
+// (IsChain) is its stages that have begun, by stage; a sweep's (tune
+// -seeds) is its seed-N runs or chains, by seed. Notes name a chain's
+// stages not begun yet. Errors (*InputError) name a directory that is
+// none of these.
+func CompareDirs(args []string) (dirs, notes []string, err error) {
+	for _, a := range args {
+		switch {
+		case IsChain(a):
+			stages, err := filepath.Glob(filepath.Join(a, "stage-*"))
+			if err != nil {
+				return nil, nil, &InputError{err}
+			}
+			slices.SortFunc(stages, func(x, y string) int { return cmp.Compare(stageNumber(x), stageNumber(y)) })
+			for _, s := range stages {
+				if _, err := os.Stat(filepath.Join(s, FileCheckpoint)); err != nil {
+					notes = append(notes, fmt.Sprintf("%s: not begun (no %s)", s, FileCheckpoint))
+					continue
+				}
+				dirs = append(dirs, s)
+			}
+			if len(stages) == 0 {
+				notes = append(notes, fmt.Sprintf("%s: a chain with no stage begun", a))
+			}
+		default:
+			if _, err := os.Stat(filepath.Join(a, FileConfig)); err == nil {
+				dirs = append(dirs, a)
+				continue
+			}
+			seeds, err := curveRuns(a)
+			if err != nil {
+				return nil, nil, &InputError{fmt.Errorf("%s is neither a run (no %s), a chain (no %s) nor a sweep (no seed-N runs)", a, FileConfig, FileChain)}
+			}
+			for _, s := range seeds {
+				more, n, err := CompareDirs([]string{s})
+				if err != nil {
+					return nil, nil, err
+				}
+				dirs, notes = append(dirs, more...), append(notes, n...)
+			}
+		}
+	}
+	return dirs, notes, nil
+}
+
+// stageNumber is k of a chain's stage directory stage-k-method, 0 when it
+// is not one.
+func stageNumber(dir string) int {
+	k, _, _ := strings.Cut(strings.TrimPrefix(filepath.Base(dir), "stage-"), "-")
+	n, _ := strconv.Atoi(k)
+	return n
+}
+
+// openCompared opens the run in dir for a comparison: a run that has not
+// checkpointed a step yet gives a note ("DIR: why") and no run.
+func openCompared(dir string) (*RunResults, string, error) {
+	r, err := Open(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		if _, e := os.Stat(filepath.Join(dir, FileCheckpoint)); e != nil {
+			return nil, fmt.Sprintf("%s: no %s checkpointed yet", dir, FileCheckpoint), nil
+		}
+	}
+	return r, "", err
+}
+
+// CompareRuns reads the runs in dirs (run directories; see CompareDirs).
+// A run that has not finished its verification ladder (no ladder.json) is
+// left out with a line in Skipped, as is one with no step checkpointed.
+// Errors name the run directory or file that cannot be read.
 func CompareRuns(dirs []string) (*RunComparison, error) {
 	c := &RunComparison{}
 	seen := map[RungKey]bool{}
 	for _, dir := range dirs {
-		r, err := Open(dir)
+		r, note, err := openCompared(dir)
 		if err != nil {
 			return nil, err
 		}
+		if r == nil {
+			c.Skipped = append(c.Skipped, note)
+			continue
+		}
+		name := RunLabel(r)
 		var rungs []Rung
 		path := filepath.Join(dir, FileLadder)
 		if err := results.ReadJSON(path, &rungs); err != nil {
-			if os.IsNotExist(err) {
-				return nil, fmt.Errorf("%s: no %s: the run has not finished its verification ladder (phase %s)", dir, FileLadder, r.Phase)
+			if errors.Is(err, fs.ErrNotExist) {
+				c.Skipped = append(c.Skipped, fmt.Sprintf("%s: no verification ladder (no %s; phase %s)", name, FileLadder, r.Phase))
+				continue
 			}
 			return nil, err
 		}
-		name := r.Name()
-		if r.Chain() != "" {
-			name = r.Chain() + "/" + name
-		}
-		if r.Sweep() != "" {
-			name = r.Sweep() + "/" + name
+		if len(rungs) == 0 {
+			c.Skipped = append(c.Skipped, fmt.Sprintf("%s: its verification ladder played no rung", name))
+			continue
 		}
 		run := ComparedRun{Name: name, Sweep: r.Sweep(), Method: r.Config.Method, Seed: r.Config.Seed, Steps: r.Status.Steps,
 			Games: r.Status.Games, Seconds: r.Status.Seconds, Rungs: map[RungKey]Rung{}}
@@ -87,6 +180,16 @@ func CompareRuns(dirs []string) (*RunComparison, error) {
 		}
 		c.Runs = append(c.Runs, run)
 	}
+	// Each opponent's rungs together, by depth, opponents in the order met.
+	first := map[string]int{}
+	for i, k := range c.Columns {
+		if _, ok := first[k.Opponent]; !ok {
+			first[k.Opponent] = i
+		}
+	}
+	slices.SortStableFunc(c.Columns, func(a, b RungKey) int {
+		return cmp.Or(cmp.Compare(first[a.Opponent], first[b.Opponent]), cmp.Compare(a.Depth, b.Depth))
+	})
 	return c, nil
 }
 
@@ -96,6 +199,9 @@ func CompareRuns(dirs []string) (*RunComparison, error) {
 // standard deviation) and how many runs' intervals lie above 0 (runs of
 // their own form one group).
 func (c *RunComparison) Markdown() string {
+	if len(c.Runs) == 0 {
+		return "No run given has a verification ladder to compare.\n"
+	}
 	var b strings.Builder
 	b.WriteString("| run | method | seed | steps | games | wall time |")
 	for _, k := range c.Columns {
@@ -154,19 +260,23 @@ func (c *RunComparison) Markdown() string {
 	return b.String()
 }
 
-// Chart is a bar chart of every run's Elo ± 95% CI per rung.
+// Chart is a grouped bar chart of every run's Elo ± 95% CI per rung: one
+// group of bars per rung (opponent and depth), one colour per run, named
+// once in the legend.
 func (c *RunComparison) Chart() results.BarChart {
 	ch := results.BarChart{
 		Title:   "Tuned vectors: Elo against the ladder's opponents (95% CI)",
 		YLabel:  "Elo of the run's best vector",
 		RefLine: &results.HLine{Name: "equal strength", Y: 0},
-		Width:   max(16, 1.2*float64(len(c.Runs)*len(c.Columns))),
+		Width:   min(40, max(16, 4+0.9*float64(len(c.Runs)*len(c.Columns)))),
+		Note:    "Each bar is a run's best vector against the opponent at that depth, over the ladder's game pairs; the whisker is its 95% interval. A bar whose interval contains 0 is inconclusive.",
 	}
 	for _, k := range c.Columns {
 		for _, r := range c.Runs {
 			if g, ok := r.Rungs[k]; ok {
 				m := g.Match()
-				ch.Bars = append(ch.Bars, results.Bar{Label: r.Name + " vs " + k.String(), Value: m.Elo, Lo: m.Elo - m.EloCI, Hi: m.Elo + m.EloCI})
+				ch.Bars = append(ch.Bars, results.Bar{Label: r.Name + " vs " + k.String(), Group: k.String(), Series: r.Name,
+					Value: m.Elo, Lo: m.Elo - m.EloCI, Hi: m.Elo + m.EloCI})
 			}
 		}
 	}
@@ -178,10 +288,21 @@ func (c *RunComparison) Chart() results.BarChart {
 // Elo bars), each atomically. Errors name the file.
 func (c *RunComparison) Write(base string) error {
 	md := "# Runs compared\n\nEach run's best vector against the verification ladder's opponents (Elo ± 95% CI, pentanomial; " +
-		"\"inconclusive\" when the interval contains 0). Games and wall time are the optimisation's.\n\n" + c.Markdown() +
-		"\n![Elo of each run's best vector](" + filepath.Base(base) + "-ladder.png)\n"
+		"\"inconclusive\" when the interval contains 0). Games and wall time are the optimisation's.\n\n" + c.Markdown()
+	if len(c.Runs) > 0 {
+		md += "\n![Elo of each run's best vector](" + filepath.Base(base) + "-ladder.png)\n"
+	}
+	if len(c.Skipped) > 0 {
+		md += "\nLeft out:\n\n"
+		for _, s := range c.Skipped {
+			md += "- " + s + "\n"
+		}
+	}
 	if err := results.WriteFileAtomic(base+".md", []byte(md)); err != nil {
 		return err
+	}
+	if len(c.Runs) == 0 {
+		return nil
 	}
 	return c.Chart().Save(base + "-ladder")
 }

@@ -2,9 +2,11 @@ package tune
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/roadtune/roadtune/engine"
@@ -75,54 +77,84 @@ func ExportTo(w, warn io.Writer, dir string, k int, path string, force bool) err
 type CompareOutput struct {
 	// Files are the paths written, in order.
 	Files []string
-	// Ladder is the runs' comparison of verification ladders; nil when a
-	// run has none, and NoLadder says why.
-	Ladder   *RunComparison
-	NoLadder error
+	// Metric is the metric charted, By its X axis (the runs' step, or
+	// "fitness games" for runs of different methods); "" when none was.
+	Metric, By string
+	// Ladder is the runs' comparison of verification ladders; nil when no
+	// run has one.
+	Ladder *RunComparison
+	// Notes say what was left out and why, one line each ("NAME: why").
+	Notes []string
 }
 
-// WriteCompare charts metric by step across the runs in dirs (Compare) to
-// base.png, base.svg and base.csv, and when every run has finished its
-// verification ladder, writes their comparison (CompareRuns) to base.md
-// and base-ladder.png/.svg — e.g. the diversity of an original-form and
-// an improved-form GA from the same initial population (Chen 2010 §4.5).
-// Errors: Compare's as an *InputError (a run that cannot be read, an
-// unknown metric), a file that cannot be written.
-func WriteCompare(dirs []string, metric, base string) (*CompareOutput, error) {
-	chart, csv, err := Compare(dirs, metric)
+// WriteCompare compares the runs of dirs (runs, chains and sweeps, as
+// CompareDirs expands them), leaving out with a note what a run lacks:
+// it charts metric by step ("" = DefaultMetric: the measured Elo, the
+// fitness, …) across the runs that have it (Compare) to base.png,
+// base.svg and base.csv, and the verification ladders of the runs that
+// have one (CompareRuns) to base.md and base-ladder.png/.svg — e.g. the
+// diversity of an original-form and an improved-form GA from the same
+// initial population (Chen 2010 §4.5). base.md is written in any case,
+// with the notes. Errors: *InputError for a directory that is no run,
+// chain or sweep, a metric no run has; a run that cannot be read; a file
+// that cannot be written.
+func WriteCompare(args []string, metric, base string) (*CompareOutput, error) {
+	dirs, notes, err := CompareDirs(args)
+	if err != nil {
+		return nil, err
+	}
+	out := &CompareOutput{Notes: notes}
+	c, err := CompareRuns(dirs)
 	if err != nil {
 		return nil, &InputError{err}
 	}
-	if err := chart.Save(base); err != nil {
-		return nil, err
+	mc, err := Compare(dirs, metric)
+	var in *InputError
+	switch {
+	case errors.As(err, &in) && metric == "" && len(c.Runs) > 0:
+		// no curve to draw, but ladders to compare
+		out.Notes = append(out.Notes, fmt.Sprintf("no chart by step: %v", err))
+	case err != nil:
+		if errors.As(err, &in) {
+			return nil, err
+		}
+		return nil, &InputError{err}
+	default:
+		out.Metric, out.By = mc.Metric, mc.Chart.XLabel
+		out.Notes = append(out.Notes, mc.Notes...)
+		if err := mc.Chart.Save(base); err != nil {
+			return nil, err
+		}
+		if err := results.WriteFileAtomic(base+".csv", mc.CSV); err != nil {
+			return nil, err
+		}
+		out.Files = append(out.Files, base+".png", base+".svg", base+".csv")
 	}
-	if err := results.WriteFileAtomic(base+".csv", csv); err != nil {
-		return nil, err
-	}
-	out := &CompareOutput{Files: []string{base + ".png", base + ".svg", base + ".csv"}}
-	c, err := CompareRuns(dirs)
-	if err != nil {
-		out.NoLadder = err
-		return out, nil
-	}
+	c.Skipped = slices.Concat(out.Notes, c.Skipped)
 	if err := c.Write(base); err != nil {
 		return out, err
 	}
 	out.Ladder = c
-	out.Files = append(out.Files, base+".md", base+"-ladder.png", base+"-ladder.svg")
+	out.Files = append(out.Files, base+".md")
+	if len(c.Runs) > 0 {
+		out.Files = append(out.Files, base+"-ladder.png", base+"-ladder.svg")
+	}
 	return out, nil
 }
 
-// Summary lists what WriteCompare wrote under base, with the ladder
-// table, or why there is none.
-func (o *CompareOutput) Summary(base string) string {
+// Summary is what WriteCompare wrote and why anything was left out: the
+// metric charted, the ladder table, the notes, the files.
+func (o *CompareOutput) Summary() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "wrote %s.png, %s.svg, %s.csv\n", base, base, base)
-	if o.Ladder == nil {
-		fmt.Fprintf(&b, "no ladder table: %v\n", o.NoLadder)
-		return b.String()
+	if o.Metric != "" {
+		fmt.Fprintf(&b, "charted: %s by %s\n", o.Metric, o.By)
 	}
-	b.WriteString(o.Ladder.Markdown())
-	fmt.Fprintf(&b, "wrote %s.md, %s-ladder.png, %s-ladder.svg\n", base, base, base)
+	if o.Ladder != nil {
+		b.WriteString(o.Ladder.Markdown())
+		for _, s := range o.Ladder.Skipped {
+			fmt.Fprintf(&b, "left out: %s\n", s)
+		}
+	}
+	fmt.Fprintf(&b, "wrote %s\n", strings.Join(o.Files, ", "))
 	return b.String()
 }

@@ -628,10 +628,6 @@ func (j *Job) Run(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		plots, err := j.plots(recs)
-		if err != nil {
-			return fmt.Errorf("plots: %w", err)
-		}
 		lr, err := j.ladder(ctx, recs)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -639,11 +635,18 @@ func (j *Job) Run(ctx context.Context) error {
 			}
 			return fmt.Errorf("verification: %w", err)
 		}
+		plots, err := j.plots(recs, lr.Rungs)
+		if err != nil {
+			return fmt.Errorf("plots: %w", err)
+		}
 		plots = append(plots, lr.plots...)
 		if len(lr.Rungs) > 0 {
 			j.logf("%s\n", VerdictLine(lr.Rungs))
+			for _, l := range VerdictDetail(lr.Rungs) {
+				j.logf("  %s\n", l)
+			}
 		}
-		if err := j.writeReport(plots, lr); err != nil {
+		if err := j.writeReport(plots, lr, recs); err != nil {
 			return err
 		}
 		j.cp.Phase = phaseDone

@@ -3,7 +3,9 @@ package tune
 import (
 	"context"
 	"fmt"
+	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/roadtune/roadtune/configs"
@@ -260,17 +262,61 @@ func rungLine(r Rung) string {
 	return s
 }
 
-// VerdictLine sums a ladder up in one line: each opponent's rungs grouped
-// by verdict, with Elo ± the 95% half-width and games, e.g. "verdict:
-// stronger than zhou2015 at depth 2 (+54 ± 23 Elo, 200 games) and depth 3
-// (+40 ± 25); inconclusive against halfway at depth 3 (+5 ± 30 Elo: the
-// 95% interval contains 0)". The word "inconclusive" stands wherever an
-// interval contains 0.
+// VerdictLine sums a ladder up in one short line: the verdicts counted
+// over the rungs, the most common first (on a tie: inconclusive, then
+// weaker, then stronger), with the range of the rungs' Elo, e.g.
+// "verdict: stronger on 4 of 6 rungs, inconclusive on 2 (Elo -17 to
+// +285)" or "verdict: stronger on all 3 rungs (Elo +40 to +54)". The
+// word after "verdict: " is always stronger, weaker or inconclusive (a
+// ladder was played) or none. VerdictDetail gives the figures.
 func VerdictLine(rungs []Rung) string {
 	if len(rungs) == 0 {
 		return "verdict: none (no verification ladder was played)"
 	}
-	var groups []string
+	count := map[string]int{}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, r := range rungs {
+		count[r.Verdict]++
+		lo, hi = math.Min(lo, r.Match().Elo), math.Max(hi, r.Match().Elo)
+	}
+	order := []string{"inconclusive", "weaker", "stronger"}
+	slices.SortStableFunc(order, func(a, b string) int { return count[b] - count[a] })
+	var parts []string
+	for i, v := range order {
+		switch {
+		case count[v] == 0:
+		case i == 0 && count[v] == len(rungs) && len(rungs) > 1:
+			parts = append(parts, fmt.Sprintf("%s on all %d rungs", v, len(rungs)))
+		case i == 0:
+			parts = append(parts, fmt.Sprintf("%s on %d of %d rung%s", v, count[v], len(rungs), plural(len(rungs))))
+		default:
+			parts = append(parts, fmt.Sprintf("%s on %d", v, count[v]))
+		}
+	}
+	elo := fmt.Sprintf("Elo %+.0f", lo)
+	if len(rungs) > 1 {
+		elo = fmt.Sprintf("Elo %+.0f to %+.0f", lo, hi)
+	}
+	return fmt.Sprintf("verdict: %s (%s)", strings.Join(parts, ", "), elo)
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// VerdictDetail gives VerdictLine's figures, a line per opponent: its
+// rungs grouped by verdict, with Elo ± the 95% half-width and games, e.g.
+// "zhou2015: stronger at depth 2 (+54 ± 23 Elo, 200 games) and depth 3
+// (+40 ± 25)" or "halfway: inconclusive at depth 3 (+5 ± 30 Elo, 200
+// games: the 95% interval contains 0)". The word "inconclusive" stands
+// wherever an interval contains 0. Nil without rungs.
+func VerdictDetail(rungs []Rung) []string {
+	var lines []string
+	var opps []string
+	groups := map[string][]string{}
 	for i := 0; i < len(rungs); {
 		r := rungs[i]
 		k := i + 1
@@ -296,30 +342,35 @@ func VerdictLine(rungs []Rung) string {
 			at += " and "
 		}
 		at += items[len(items)-1]
-		switch r.Verdict {
-		case "inconclusive":
+		if r.Verdict == "inconclusive" {
 			contain := "the 95% interval contains 0"
 			if k-i > 1 {
 				contain = "the 95% intervals contain 0"
 			}
 			// "(… games)" → "(… games: the 95% interval contains 0)"
 			at = strings.TrimSuffix(at, ")") + ": " + contain + ")"
-			groups = append(groups, fmt.Sprintf("inconclusive against %s at %s", opp, at))
-		default:
-			groups = append(groups, fmt.Sprintf("%s than %s at %s", r.Verdict, opp, at))
 		}
+		if _, ok := groups[opp]; !ok {
+			opps = append(opps, opp)
+		}
+		groups[opp] = append(groups[opp], fmt.Sprintf("%s at %s", r.Verdict, at))
 		i = k
 	}
-	return "verdict: " + strings.Join(groups, "; ")
+	for _, o := range opps {
+		lines = append(lines, o+": "+strings.Join(groups[o], "; "))
+	}
+	return lines
 }
 
-// ladderChart draws every rung's Elo with its 95% interval, a bar per
-// opponent and depth, and the 0 Elo line.
+// ladderChart draws every rung's Elo with its 95% interval, the bars of
+// an opponent grouped under its name, one colour per depth, and the 0 Elo
+// line.
 func ladderChart(rungs []Rung) Chart {
 	bars := make([]results.Bar, len(rungs))
 	for i, r := range rungs {
 		m := r.Match()
-		bars[i] = results.Bar{Label: fmt.Sprintf("%s d%d", m.B, r.Depth), Value: m.Elo, Lo: m.Elo - m.EloCI, Hi: m.Elo + m.EloCI}
+		bars[i] = results.Bar{Label: fmt.Sprintf("%s d%d", m.B, r.Depth), Group: m.B, Series: fmt.Sprintf("depth %d", r.Depth),
+			Value: m.Elo, Lo: m.Elo - m.EloCI, Hi: m.Elo + m.EloCI}
 	}
 	return Chart{Name: "ladder", Title: "Verification ladder: Elo with 95% interval per opponent and depth", Chart: results.BarChart{
 		Title:   "Verification ladder: Elo of the tuned vector",

@@ -66,10 +66,12 @@ func (j *Job) measureElo(ctx context.Context, rec *optimize.Record) error {
 	return nil
 }
 
-// eloChart draws the best vector's Elo by step, with its 95% interval as
-// a shaded band and the 0 Elo line, over the steps that measured it; nil
-// when none did.
-func eloChart(cfg Config, unit string, recs []optimize.Record) *Chart {
+// eloChart draws the best vector's Elo by step, over the steps that
+// measured it, marked as the rough guide it is (validation.elo_pairs game
+// pairs a point): its 95% interval as a shaded band, the 0 Elo line and,
+// when the ladder has played the same opponent at the same depth, the
+// ladder's Elo as a reference; nil when no step measured it.
+func eloChart(cfg Config, unit string, recs []optimize.Record, rungs []Rung) *Chart {
 	var x, elo, lo, hi []float64
 	for _, r := range recs {
 		e, ok := r.Metrics[MetricElo]
@@ -83,13 +85,24 @@ func eloChart(cfg Config, unit string, recs []optimize.Record) *Chart {
 	if len(x) == 0 {
 		return nil
 	}
-	opp := cfg.eloOpponent()
-	title := fmt.Sprintf("Elo of the best vector against %s by %s", opp, unit)
-	return &Chart{Name: "elo", Title: title, Chart: results.LineChart{
+	opp, pairs, depth := cfg.eloOpponent(), cfg.Validation.EloPairs, cfg.eloDepth()
+	title := fmt.Sprintf("Elo of the best vector against %s by %s (rough: %d game pairs a point)", opp, unit, pairs)
+	note := fmt.Sprintf("Each point is a quick check during the run: %d game pairs (%d games) at depth %d, so its 95%% interval (shaded) is wide; "+
+		"a point's swing from the one before is mostly noise. The verification ladder, played after the run over many more games, is the verdict.", pairs, 2*pairs, depth)
+	lc := results.LineChart{
 		Title: title, XLabel: unit,
-		YLabel: fmt.Sprintf("Elo (%d game pairs, depth %d)", cfg.Validation.EloPairs, cfg.eloDepth()),
-		Series: []results.Series{{Name: "Elo", X: x, Y: elo}},
+		YLabel: fmt.Sprintf("Elo (%d game pairs, depth %d)", pairs, depth),
+		Series: []results.Series{{Name: fmt.Sprintf("Elo, rough (%d pairs)", pairs), X: x, Y: elo}},
 		Bands:  []results.Band{{Name: "95% interval", X: x, Lo: lo, Hi: hi}},
 		HLines: []results.HLine{{Name: "0 Elo", Y: 0}},
-	}}
+		Note:   note,
+	}
+	for _, r := range rungs {
+		if r.Opponent == opp && r.Depth == depth {
+			m := r.Match()
+			lc.HLines = append(lc.HLines, results.HLine{Name: fmt.Sprintf("ladder: %+.0f ± %.0f (%d games)", m.Elo, m.EloCI, m.N), Y: m.Elo})
+			lc.Note += fmt.Sprintf(" The ladder measured %+.0f ± %.0f over %d games at this depth (dotted line).", m.Elo, m.EloCI, m.N)
+		}
+	}
+	return &Chart{Name: "elo", Title: title, Chart: lc}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -146,7 +147,7 @@ type Chart struct {
 // the method's own charts (Spec.Charts over the records' metrics, a chart
 // with a Prefix split by gene set as the genes are); and, when it was
 // measured, the best vector's Elo by step.
-func runCharts(cfg Config, spec optimize.Spec, recs []optimize.Record) []Chart {
+func runCharts(cfg Config, spec optimize.Spec, recs []optimize.Record, rungs []Rung) []Chart {
 	if len(recs) == 0 {
 		return nil
 	}
@@ -167,20 +168,28 @@ func runCharts(cfg Config, spec optimize.Spec, recs []optimize.Record) []Chart {
 	sets := geneSets(genes)
 	baseName, baseGenes := baselineGenes(cfg)
 
+	muted, mutedName := unidentified(recs, len(genes))
 	var out []Chart
 	for _, set := range sets {
 		title := set.title("The best vector's genes by " + unit)
-		lc := results.LineChart{Title: title, XLabel: unit, YLabel: cmp.Or(set.yLabel, "road weight")}
-		for _, d := range set.idx {
-			lc.Series = append(lc.Series, series(genes[d], func(r optimize.Record) float64 { return r.Best[d] }))
-			if baseGenes != nil {
-				lc.Baseline = append(lc.Baseline, baseGenes[d])
+		pc := results.PanelChart{Title: title, XLabel: unit, YLabel: cmp.Or(set.yLabel, "road weight"), MutedName: mutedName,
+			Note: genesNote(spec, genes, set.idx, muted)}
+		for r, row := range geneRows(genes, set.idx) {
+			var panels []results.Panel
+			for _, d := range row {
+				s := series(genes[d], func(r optimize.Record) float64 { return r.Best[d] })
+				pn := results.Panel{Title: genes[d], X: s.X, Y: s.Y, Colour: r, Baseline: math.NaN(), Muted: muted[d] != ""}
+				if baseGenes != nil {
+					pn.Baseline = baseGenes[d]
+				}
+				panels = append(panels, pn)
 			}
+			pc.Rows = append(pc.Rows, panels)
 		}
 		if baseGenes != nil {
-			lc.BaselineName = baseName + " (dashed)"
+			pc.BaselineName = baseName + " (dashed)"
 		}
-		out = append(out, Chart{Name: set.name("genes"), Title: title, Chart: lc})
+		out = append(out, Chart{Name: set.name("genes"), Title: title, Chart: pc})
 	}
 	for _, c := range spec.Charts {
 		lc := results.LineChart{Title: c.Title, XLabel: unit, YLabel: c.YLabel, Note: c.Note}
@@ -188,7 +197,21 @@ func runCharts(cfg Config, spec optimize.Spec, recs []optimize.Record) []Chart {
 			if !slices.ContainsFunc(recs, func(r optimize.Record) bool { _, ok := r.Metrics[m]; return ok }) {
 				continue // a metric of another variant of the method (ga's chen2010 and robust)
 			}
-			lc.Series = append(lc.Series, series(c.Label(i), func(r optimize.Record) float64 { return r.Metrics[m] }))
+			s := series(c.Label(i), func(r optimize.Record) float64 { return r.Metrics[m] })
+			if i < len(c.Intervals) && c.Intervals[i] != "" && !slices.ContainsFunc(recs, func(r optimize.Record) bool {
+				_, ok := r.Metrics[c.Intervals[i]]
+				return !ok
+			}) {
+				b := results.Band{Name: "95% interval", Series: len(lc.Series), X: s.X, Lo: make([]float64, len(recs)), Hi: make([]float64, len(recs))}
+				for k, r := range recs {
+					b.Lo[k], b.Hi[k] = s.Y[k]-r.Metrics[c.Intervals[i]], s.Y[k]+r.Metrics[c.Intervals[i]]
+				}
+				lc.Bands = append(lc.Bands, b)
+			}
+			lc.Series = append(lc.Series, s)
+		}
+		for _, ref := range c.Refs {
+			lc.HLines = append(lc.HLines, results.HLine{Name: ref.Name, Y: ref.Y})
 		}
 		if c.Prefix == "" {
 			if len(lc.Series) > 0 {
@@ -206,17 +229,136 @@ func runCharts(cfg Config, spec optimize.Spec, recs []optimize.Record) []Chart {
 			out = append(out, Chart{Name: set.name(c.Name), Title: part.Title, Chart: part})
 		}
 	}
-	if elo := eloChart(cfg, unit, recs); elo != nil {
+	if elo := eloChart(cfg, unit, recs, rungs); elo != nil {
 		out = append(out, *elo)
 	}
 	return out
 }
 
+// familyRowMax is the most panels a row of the genes chart holds.
+const familyRowMax = 6
+
+// geneRows lays the genes idx (indices into names) out for small
+// multiples: a row per family, the name less its trailing digits (M1..M5,
+// W1..W5, D.M1..D.M5), families of a single gene together in a last row,
+// rows cut at familyRowMax panels.
+func geneRows(names []string, idx []int) [][]int {
+	var fams [][]int
+	at := map[string]int{}
+	for _, d := range idx {
+		f := strings.TrimRight(names[d], "0123456789")
+		k, ok := at[f]
+		if !ok {
+			k = len(fams)
+			at[f] = k
+			fams = append(fams, nil)
+		}
+		fams[k] = append(fams[k], d)
+	}
+	var rows [][]int
+	var singles []int
+	for _, f := range fams {
+		if len(f) == 1 {
+			singles = append(singles, f[0])
+			continue
+		}
+		for start := 0; start < len(f); start += familyRowMax {
+			rows = append(rows, f[start:min(start+familyRowMax, len(f))])
+		}
+	}
+	for start := 0; start < len(singles); start += familyRowMax {
+		rows = append(rows, singles[start:min(start+familyRowMax, len(singles))])
+	}
+	return rows
+}
+
+// unidentified says, per gene of recs' vectors, why the run's best vector
+// says nothing of it: "not identified" when the method left it out
+// (Record.Unidentified) in every record, "unchanged" when it kept one value
+// over two records or more, to a relative 1e-9 (a method that does not
+// report what it cannot see; unless no gene changed at all); "" for a
+// gene that was tuned. The name is
+// what the genes chart's legend calls the marked genes.
+func unidentified(recs []optimize.Record, n int) (why []string, name string) {
+	why = make([]string, n)
+	if len(recs) == 0 {
+		return why, ""
+	}
+	for d := range n {
+		flagged, lo, hi := true, math.Inf(1), math.Inf(-1)
+		for _, r := range recs {
+			flagged = flagged && slices.Contains(r.Unidentified, d)
+			if d < len(r.Best) {
+				lo, hi = math.Min(lo, r.Best[d]), math.Max(hi, r.Best[d])
+			}
+		}
+		switch {
+		case flagged:
+			why[d] = "not identified"
+			name = "not identified: kept its random start value"
+		case len(recs) > 1 && hi-lo <= 1e-9*math.Max(1, math.Abs(hi)):
+			why[d] = "unchanged"
+			if name == "" {
+				name = "unchanged over the run: its start value"
+			}
+		}
+	}
+	if !slices.Contains(why, "") && !slices.Contains(why, "not identified") {
+		// Nothing moved at all: the best vector never changed, which the
+		// charts show well enough; no gene is singled out.
+		return make([]string, n), ""
+	}
+	return why, name
+}
+
+// genesNoteLead is how to read the genes chart's panels, the start of its
+// caption.
+const genesNoteLead = "One panel per gene, each with its own scale; a row per kind of road."
+
+// seq is 0, 1, …, n−1.
+func seq(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
+// genesNote is the caption of a genes chart of the genes idx: how to read
+// the panels and, when some are marked, which and why (markedNote).
+func genesNote(spec optimize.Spec, names []string, idx []int, why []string) string {
+	return genesNoteLead + markedNote(spec, names, idx, why, "Grey")
+}
+
+// markedNote says which of the genes idx are marked (why, see
+// unidentified) and why, each group of sentences led by mark ("Grey",
+// "Not tuned"); "" when none is, else with a leading space.
+func markedNote(spec optimize.Spec, names []string, idx []int, why []string, mark string) string {
+	var flagged, same []string
+	for _, d := range idx {
+		switch why[d] {
+		case "not identified":
+			flagged = append(flagged, names[d])
+		case "unchanged":
+			same = append(same, names[d])
+		}
+	}
+	note := ""
+	if len(flagged) > 0 {
+		note += fmt.Sprintf(" %s: %s, which %s cannot identify. %s", mark, strings.Join(flagged, ", "), spec.Name,
+			cmp.Or(spec.Unidentified, "The method's data said nothing of them, so they keep their start values."))
+	}
+	if len(same) > 0 {
+		note += fmt.Sprintf(" %s: %s, unchanged over the run: the value is the start's, not a tuned one.", mark, strings.Join(same, ", "))
+	}
+	return note
+}
+
 // plots saves the charts of the records under plots/.
-func (j *Job) plots(recs []optimize.Record) ([]plotRef, error) {
+func (j *Job) plots(recs []optimize.Record, rungs []Rung) ([]plotRef, error) {
 	dir := j.dir.Path(DirPlots)
 	var refs []plotRef
-	for _, c := range runCharts(j.cfg, j.spec, recs) {
+	for _, c := range runCharts(j.cfg, j.spec, recs, rungs) {
 		ref, err := savePlot(dir, c.Name, c.Chart, c.Title)
 		if err != nil {
 			return nil, err
@@ -233,14 +375,15 @@ func (j *Job) plots(recs []optimize.Record) ([]plotRef, error) {
 // the run writes under plots/, for a page or a report to render (SVG).
 // Errors are those of reading ladder.json.
 func (r *RunResults) Charts() ([]Chart, error) {
-	out := runCharts(r.Config, r.Spec, r.Records)
 	var rungs []Rung
 	err := results.ReadJSON(filepath.Join(r.Dir, FileLadder), &rungs)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
 		return nil, err
-	case len(rungs) > 0:
+	}
+	out := runCharts(r.Config, r.Spec, r.Records, rungs)
+	if len(rungs) > 0 {
 		out = append(out, ladderChart(rungs))
 	}
 	return out, nil

@@ -5,13 +5,14 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/results"
 )
 
 // writeReport writes report.md: the setting, the best vector, the
 // verification ladder with its verdict, wall time and games/s, and the
 // plots; then report.html beside it (WriteReportHTML).
-func (j *Job) writeReport(plots []plotRef, lr *ladderResult) error {
+func (j *Job) writeReport(plots []plotRef, lr *ladderResult, recs []optimize.Record) error {
 	var b strings.Builder
 	c := j.cfg
 	names := c.GeneNames()
@@ -45,6 +46,10 @@ func (j *Job) writeReport(plots []plotRef, lr *ladderResult) error {
 			row[d] = fmt.Sprintf("%.1f", x)
 		}
 		b.WriteString(results.MarkdownTable(names, [][]string{row}))
+		why, _ := unidentified(recs, len(names))
+		if note := markedNote(j.spec, names, seq(len(names)), why, "Not tuned"); note != "" {
+			fmt.Fprintf(&b, "\n%s\n", strings.TrimSpace(note))
+		}
 		fmt.Fprintf(&b, "\nExported as `%s` (an engine weight file: `go run ./cmd/engine -weights %s`).\n\n", FileBest, j.dir.Path(FileBest))
 	}
 
@@ -85,8 +90,8 @@ func stallText(stall int, unit string) string {
 	return fmt.Sprintf("stop after %d %ss with the best vector unchanged", stall, unit)
 }
 
-// writeLadder writes the report's verification section: the verdict line,
-// a table of the rungs, the openings and SPRT of each, and notes.
+// writeLadder writes the report's verification section: the verdict line
+// and its detail, a line per opponent, a table of the rungs, the openings and SPRT of each, and notes.
 func (j *Job) writeLadder(b *strings.Builder, lr *ladderResult) {
 	b.WriteString("## Verification\n\n")
 	for _, n := range lr.Notes {
@@ -97,14 +102,19 @@ func (j *Job) writeLadder(b *strings.Builder, lr *ladderResult) {
 		return
 	}
 	fmt.Fprintf(b, "**%s**\n\n", VerdictLine(lr.Rungs))
+	for _, l := range VerdictDetail(lr.Rungs) {
+		fmt.Fprintf(b, "- %s\n", l)
+	}
+	b.WriteString("\n")
 	rows := make([][]string, len(lr.Rungs))
 	for i, r := range lr.Rungs {
 		m := r.Match()
 		rows[i] = []string{
 			m.B, fmt.Sprint(r.Depth), fmt.Sprint(m.N),
 			fmt.Sprintf("%d/%d/%d", m.Games.W, m.Games.D, m.Games.L),
-			fmt.Sprintf("%.1f%% [%.1f, %.1f]", 100*m.Score, 100*max(0, m.ScoreLo), 100*min(1, m.ScoreHi)),
-			fmt.Sprintf("%+.1f ± %.1f", m.Elo, m.EloCI),
+			// Non-breaking spaces keep a figure whole where a page wraps the cell.
+			fmt.Sprintf("%.1f%% [%.1f,\u00a0%.1f]", 100*m.Score, 100*max(0, m.ScoreLo), 100*min(1, m.ScoreHi)),
+			fmt.Sprintf("%+.1f\u00a0±\u00a0%.1f", m.Elo, m.EloCI),
 			fmt.Sprintf("%.1f%%", 100*m.LOS),
 			fmt.Sprint(m.Pentanomial),
 			r.Verdict,

@@ -83,10 +83,11 @@ func reportHTML(dir string, md []byte) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// reportCSS is the page's whole stylesheet: a readable column, tables with
-// borders that scroll sideways on a narrow screen (a cell keeps a number and
-// its interval on one line; headers and the last column, where the long
-// text of the setting table is, wrap), charts as wide as the column.
+// reportCSS is the page's whole stylesheet: a readable column, tables in
+// slightly smaller type whose cells wrap (the report keeps a number with
+// its interval by non-breaking spaces), so that the ladder table, verdict
+// column included, fits the column, and that scroll sideways only on a
+// screen too narrow even then; charts as wide as the column.
 const reportCSS = `body { margin: 0; background: #fff; color: #1f2328; line-height: 1.5;
   font-family: system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif; }
 main { max-width: 62rem; margin: 0 auto; padding: 1rem 1.5rem 3rem; }
@@ -94,10 +95,9 @@ h1, h2 { border-bottom: 1px solid #d0d7de; padding-bottom: .25rem; }
 h1 { font-size: 1.7rem; }
 h2 { font-size: 1.35rem; margin-top: 2.2rem; }
 table { display: block; max-width: 100%; overflow-x: auto; border-collapse: collapse;
-  margin: 1rem 0; font-variant-numeric: tabular-nums; }
-th, td { border: 1px solid #d0d7de; padding: .3rem .65rem; }
-td { white-space: nowrap; }
-td:last-child { white-space: normal; }
+  margin: 1rem 0; font-variant-numeric: tabular-nums; font-size: .9rem; }
+th, td { border: 1px solid #d0d7de; padding: .3rem .5rem; }
+th { font-weight: 600; }
 th { background: #f6f8fa; }
 tbody tr:nth-child(even) { background: #fafbfc; }
 code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: .9em;

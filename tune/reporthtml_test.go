@@ -122,6 +122,15 @@ func TestReportHTML(t *testing.T) {
 		if row[0] != r.Match().B || row[len(row)-1] != r.Verdict {
 			t.Errorf("ladder row %d: %q, rung %s %s", i, row, r.Match().B, r.Verdict)
 		}
+		// The page wraps cells to fit the column: an Elo and its interval
+		// stay whole, the score may break only before its interval.
+		elo, score := row[slices.Index(head, "Elo ± 95%")], row[slices.Index(head, "score")]
+		if strings.Count(elo, " ") != 0 || strings.Count(score, " ") != 1 {
+			t.Errorf("ladder row %d: Elo %q, score %q: breakable inside a figure", i, elo, score)
+		}
+	}
+	if strings.Contains(string(page), "nowrap") {
+		t.Error("report.html keeps table cells from wrapping: the ladder table outgrows the column")
 	}
 
 	// Links are relative and name files of the run.

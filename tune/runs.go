@@ -1,6 +1,8 @@
 package tune
 
 import (
+	"cmp"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -252,45 +254,165 @@ func (r *RunResults) Series(metric string) (x, y []float64, err error) {
 	return x, y, nil
 }
 
-// Compare reads a metric (as Series) of several runs and returns one line
-// chart of it by step and the same figures as CSV ("run,<unit>,<metric>"
-// rows): e.g. the diversity of an original-form and an improved-form GA
-// run from one initial population (Chen 2010 §4.5).
-func Compare(dirs []string, metric string) (results.LineChart, []byte, error) {
-	var series []results.Series
-	unit := ""
-	var csv strings.Builder
-	for _, dir := range dirs {
-		r, err := Open(dir)
-		if err != nil {
-			return results.LineChart{}, nil, err
+// compareMetrics are the metrics `tune compare` draws by default, in
+// order of preference: the measured Elo (validation.elo_every), the
+// fitness, Texel's held-out log-loss, the population's diversity.
+var compareMetrics = []string{MetricElo, "fitness", "logloss", "diversity"}
+
+// DefaultMetric picks the metric Compare draws when none is asked for:
+// of compareMetrics, the one the most runs have (the first in order on
+// a tie); "" when none has any.
+func DefaultMetric(runs []*RunResults) string {
+	best, most := "", 0
+	for _, m := range compareMetrics {
+		n := 0
+		for _, r := range runs {
+			if _, _, err := r.Series(m); err == nil {
+				n++
+			}
 		}
-		x, y, err := r.Series(metric)
-		if err != nil {
-			return results.LineChart{}, nil, err
-		}
-		if unit != "" && unit != r.Spec.Unit {
-			unit = "step"
-		} else {
-			unit = r.Spec.Unit
-		}
-		series = append(series, results.Series{Name: r.Name(), X: x, Y: y})
-		for i := range x {
-			fmt.Fprintf(&csv, "%s,%g,%s\n", r.Name(), x[i], strconv.FormatFloat(y[i], 'g', 10, 64))
+		if n > most {
+			best, most = m, n
 		}
 	}
+	return best
+}
+
+// Compare reads a metric (as Series) of several runs (run directories, see
+// CompareDirs) and returns one line chart of it by step, one line per run
+// named by RunLabel (by fitness games spent when the runs' steps differ
+// in kind: a Texel round, an SPSA iteration), and the same figures as CSV
+// ("run,<unit>,<metric>" rows): e.g. the diversity of an original-form and an improved-form GA
+// run from one initial population (Chen 2010 §4.5). metric "" picks
+// DefaultMetric. A run without the metric, or without a step yet, is left
+// out with a note ("NAME: why"). Errors: a run that cannot be read; no run
+// with the metric (an *InputError listing what the runs have).
+func Compare(dirs []string, metric string) (*MetricComparison, error) {
+	var runs []*RunResults
+	var notes []string
+	for _, dir := range dirs {
+		r, note, err := openCompared(dir)
+		if err != nil {
+			return nil, err
+		}
+		if r == nil {
+			notes = append(notes, note)
+			continue
+		}
+		runs = append(runs, r)
+	}
+	if metric == "" {
+		if metric = DefaultMetric(runs); metric == "" {
+			have := "no run has a step recorded"
+			if len(runs) > 0 {
+				_, _, err := runs[0].Series(compareMetrics[0])
+				have = err.Error()
+			}
+			return nil, inputErr("no run has any of %s to compare (%s); name one with -metric", strings.Join(compareMetrics, ", "), have)
+		}
+	}
+	type found struct {
+		name     string
+		r        *RunResults
+		x, y, ci []float64
+	}
+	var have []found
+	units := map[string]bool{}
+	var firstErr error
+	for _, r := range runs {
+		name := RunLabel(r)
+		x, y, err := r.Series(metric)
+		if err != nil {
+			notes = append(notes, fmt.Sprintf("%s: no %s has %q", name, r.Spec.Unit, metric))
+			firstErr = cmp.Or(firstErr, err)
+			continue
+		}
+		f := found{name: name, r: r, x: x, y: y}
+		if metric == MetricElo {
+			if _, ci, err := r.Series(MetricEloCI); err == nil && len(ci) == len(y) {
+				f.ci = ci
+			}
+		}
+		units[r.Spec.Unit] = true
+		have = append(have, f)
+	}
+	if len(have) == 0 {
+		if firstErr == nil {
+			firstErr = errors.New("no run has a step recorded")
+		}
+		return nil, &InputError{firstErr}
+	}
+	// Steps of different methods (a round, an iteration) are not alike:
+	// then the X axis is the fitness games spent up to and including the
+	// step.
+	unit := have[0].r.Spec.Unit
+	byGames := len(units) > 1
+	if byGames {
+		unit = "fitness games"
+	}
+	var series []results.Series
+	var bands []results.Band
+	var csv strings.Builder
+	for _, f := range have {
+		x := f.x
+		if byGames {
+			games := map[int]int{}
+			total := 0
+			for _, rec := range f.r.Records {
+				total += rec.Games
+				games[rec.Step] = total
+			}
+			x = make([]float64, len(f.x))
+			for i, step := range f.x {
+				x[i] = float64(games[int(step)])
+			}
+		}
+		if f.ci != nil {
+			b := results.Band{Series: len(series), X: x, Lo: make([]float64, len(f.y)), Hi: make([]float64, len(f.y))}
+			for i := range f.y {
+				b.Lo[i], b.Hi[i] = f.y[i]-f.ci[i], f.y[i]+f.ci[i]
+			}
+			bands = append(bands, b)
+		}
+		series = append(series, results.Series{Name: f.name, X: x, Y: f.y})
+		for i := range x {
+			fmt.Fprintf(&csv, "%s,%g,%s\n", f.name, x[i], strconv.FormatFloat(f.y[i], 'g', 10, 64))
+		}
+	}
+	if len(bands) == 1 {
+		bands[0].Name = "95% interval"
+	} else if len(bands) > 1 {
+		bands[0].Name = "95% intervals (each run's colour)"
+	}
 	title, ylabel := metric+" by "+unit, metric
+	note := ""
 	switch {
 	case metric == "diversity":
 		title, ylabel = "Population diversity: mean pairwise distance", "mean pairwise distance (gene units)"
 	case metric == "gene-std":
 		title, ylabel = "Population diversity: mean per-gene standard deviation", "mean per-gene standard deviation (gene units)"
 	case metric == MetricElo:
-		title, ylabel = "Elo of the best vector by "+unit, "Elo against the run's first baseline opponent"
+		title, ylabel = "Elo of the best vector by "+unit, "Elo against the run's measuring opponent"
+		note = "Each point is a quick measurement during the run (validation.elo_pairs game pairs): a rough guide, with its 95% interval shaded; the verification ladder is the verdict."
+	case metric == "fitness":
+		note = "A step's fitness is relative to what that step played against: compare the trend, not the level, across methods."
 	case strings.HasPrefix(metric, "gene:"):
 		name := strings.TrimPrefix(metric, "gene:")
 		title, ylabel = "Best vector's "+name, name+" (road weight)"
 	}
-	chart := results.LineChart{Title: title, XLabel: unit, YLabel: ylabel, Series: series}
-	return chart, []byte("run," + unit + "," + metric + "\n" + csv.String()), nil
+	return &MetricComparison{
+		Metric: metric,
+		Chart:  results.LineChart{Title: title, XLabel: unit, YLabel: ylabel, Series: series, Bands: bands, Note: note},
+		CSV:    []byte("run," + unit + "," + metric + "\n" + csv.String()),
+		Notes:  notes,
+	}, nil
+}
+
+// MetricComparison is Compare's result: the metric drawn, its chart by
+// step, the same figures as CSV, and what was left out ("NAME: why").
+type MetricComparison struct {
+	Metric string
+	Chart  results.LineChart
+	CSV    []byte
+	Notes  []string
 }

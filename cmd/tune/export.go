@@ -58,19 +58,21 @@ func exportCmd(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// compareCmd is `tune compare -o BASE [-metric M] RUNDIR...`: one chart
-// (BASE.png, BASE.svg) and a CSV table of a metric by step for several runs,
-// e.g. the population diversity of an original-form and an improved-form GA
-// run from the same initial population (Chen 2010 §4.5); and, when every
-// run has finished its verification ladder, BASE.md and BASE-ladder.png
-// with each run's Elo against the ladder's opponents, games and wall time.
+// compareCmd is `tune compare -o BASE [-metric M] DIR...` over runs,
+// chains and sweeps (tune.WriteCompare): one chart (BASE.png, BASE.svg)
+// and a CSV table of a metric by step (by default the measured Elo, else
+// the fitness, …), e.g. the population diversity of an original-form and
+// an improved-form GA run from the same initial population (Chen 2010
+// §4.5); and BASE.md and BASE-ladder.png with the Elo of each run that has
+// a verification ladder against its opponents, games and wall time. A run
+// lacking what is compared is left out with a note, printed and in BASE.md.
 // With -curve it draws learning curves instead (tune.LearningCurves): Elo
 // by games spent, one line per LABEL=DIR,DIR… group or sweep.
 func compareCmd(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("tune compare", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	out := fs.String("o", "", "write BASE.png, BASE.svg and BASE.csv (required)")
-	metric := fs.String("metric", "diversity", "diversity, gene-std, gene:NAME (e.g. gene:S3) or any metric of the records (fitness, w, …)")
+	metric := fs.String("metric", "", "the metric to chart by step: elo, fitness, diversity, gene-std, gene:NAME (e.g. gene:S3) or any metric of the records (w, logloss, …);\ndefault: of elo, fitness, logloss and diversity the one most runs have")
 	curve := fs.Bool("curve", false, "learning curves: the Elo measured during the runs (validation.elo_every) by fitness games, one line per argument:\nLABEL=DIR[,DIR…] (one method's seeds: the mean, a band from the lowest to the highest), a sweep's DIR, or a run's DIR")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: tune compare -o BASE [-metric M] RUNDIR...\n       tune compare -curve -o BASE [LABEL=]DIR[,DIR...]...\n")
@@ -102,6 +104,6 @@ func compareCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("compare: %w", err)
 	}
-	fmt.Fprint(stdout, res.Summary(*out))
+	fmt.Fprint(stdout, res.Summary())
 	return nil
 }

@@ -259,6 +259,23 @@ func Score(out []rt.Outcome) float64 {
 	return pts / float64(games)
 }
 
+// ScoreCI is the half-width of the 95% interval of Score(out): 1.96
+// standard errors of the mean of the games' scores (1, ½, 0), their
+// variance (W + D/4)/n − Score² taken from the counts; 0 without games.
+// It treats the games as independent, which the two games of an opening
+// pair are not quite: a rough interval.
+func ScoreCI(out []rt.Outcome) float64 {
+	var w, d, n float64
+	for _, o := range out {
+		w, d, n = w+float64(o.Wins), d+float64(o.Draws), n+float64(o.Games())
+	}
+	if n == 0 {
+		return 0
+	}
+	s := (w + d/2) / n
+	return 1.96 * math.Sqrt(max(0, (w+d/4)/n-s*s)/n)
+}
+
 func dot(a, b []float64) float64 {
 	s := 0.0
 	for d, v := range b {

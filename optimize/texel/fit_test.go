@@ -254,3 +254,22 @@ func sigmoid(x float64) float64 {
 	e := math.Exp(x)
 	return e / (1 + e)
 }
+
+// TestScoreCI: 1.96 standard errors of the mean game score, from the
+// counts: half wins and half losses give 1.96·0.5/√n; all draws, 0.
+func TestScoreCI(t *testing.T) {
+	for _, tc := range []struct {
+		out  []rt.Outcome
+		want float64
+	}{
+		{[]rt.Outcome{{Wins: 10, Losses: 10}}, 1.96 * 0.5 / math.Sqrt(20)},
+		{[]rt.Outcome{{Wins: 5}, {Losses: 5}}, 1.96 * 0.5 / math.Sqrt(10)},
+		{[]rt.Outcome{{Draws: 8}}, 0},
+		{[]rt.Outcome{{Wins: 3, Draws: 1}}, 1.96 * math.Sqrt((3+0.25)/4-0.875*0.875) / 2},
+		{nil, 0},
+	} {
+		if got := ScoreCI(tc.out); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("ScoreCI(%v) = %g, want %g", tc.out, got, tc.want)
+		}
+	}
+}

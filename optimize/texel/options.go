@@ -279,8 +279,13 @@ var Spec = rt.Typed[Options, Config, State, *Texel]{
 		{Name: "k", Title: "Scale K of σ(K·eval + b·tempo)", YLabel: "K (log-odds per evaluation unit)",
 			Metrics: []string{"k"}, Labels: []string{"scale K"}},
 		{Name: "score", Title: "θ's score against its perturbed opponents", YLabel: "score fraction",
-			Metrics: []string{"score"}, Labels: []string{"score of θ"}},
+			Metrics: []string{"score"}, Labels: []string{"score of θ"}, Intervals: []string{"score_ci"},
+			Refs: []rt.Ref{{Name: "0.5: equal strength", Y: 0.5}},
+			Note: "The score of the round's A players over all its games; the band is its 95% interval, treating games as independent (rough: the two games of a pair share an opening)."},
 	},
+	Unidentified: "Texel fits a gene only where its road count is non-zero on some training position. " +
+		"A side to move with a 4- or 5-stone road of its own has already won, so no kept position has one (the tempo schema's M4 and M5): " +
+		"the fit cannot see such a gene, and it keeps its random start value, which says nothing of its worth.",
 })
 
 func describe(o Options) string {

@@ -86,13 +86,21 @@ func (r Round) record() rt.Record {
 	}
 	if r.Games > 0 {
 		m["score"] = r.Score
+		m["score_ci"] = ScoreCI(r.Outcomes)
+	}
+	var unfit []int
+	for d := range r.Theta {
+		if !slices.Contains(r.Fit.Fitted, d) {
+			unfit = append(unfit, d)
+		}
 	}
 	return rt.Record{
-		Step:    r.Round,
-		Games:   r.Games,
-		Best:    slices.Clone(r.Best),
-		Metrics: m,
-		Detail:  r,
+		Step:         r.Round,
+		Games:        r.Games,
+		Best:         slices.Clone(r.Best),
+		Metrics:      m,
+		Unidentified: unfit,
+		Detail:       r,
 		Line: fmt.Sprintf("%d positions (+%d held out) from %d games in %d batches, K %.4g, %s, score %.3f",
 			r.Positions, r.HoldoutPositions, r.Games, r.Batches, r.Fit.K, held, r.Score),
 	}

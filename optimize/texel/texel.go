@@ -186,8 +186,10 @@ func (m *Texel) Forecast() rt.Forecast {
 // (training), "holdout_positions", "logloss_before" and "logloss" (the
 // held-out log-loss of θ before and after; absent when none is held out),
 // "logloss_train" (the fit's training log-loss), "k" (K), "tempo" (b),
-// "score" (θ's score fraction; absent without games), "games" and
-// "batches". On any error (ref not a Sampler, a cancelled ctx, a failing
+// "score" (θ's score fraction; absent without games) and "score_ci" (the
+// half-width of its 95% interval, ScoreCI), "games" and "batches"; its
+// Unidentified the genes the fit could not see (FitResult.Fitted's
+// complement). On any error (ref not a Sampler, a cancelled ctx, a failing
 // sampler, a wrong number of outcomes, a bad position, too few positions
 // after MaxBatches batches, a failed fit) the run, RNG included, is left
 // exactly as before the call. After the budget it returns

@@ -182,7 +182,8 @@ func TestRecordAndForecast(t *testing.T) {
 }
 
 // TestZeroFeatureGenesStay: genes the sampler never gives a feature (a dual
-// schema's alert, a set no position selected) keep θ0's value exactly.
+// schema's alert, a set no position selected) keep θ0's value exactly,
+// and the record says they were not identified.
 func TestZeroFeatureGenesStay(t *testing.T) {
 	smp := sampler()
 	smp.Truth = append(smp.Truth, 300, 7)
@@ -191,9 +192,12 @@ func TestZeroFeatureGenesStay(t *testing.T) {
 	m := mustNew(t, smallOptions(), problem(7), 4)
 	theta0 := m.State().Theta
 	for range 3 {
-		_, r := stepOK(t, m, smp)
+		rec, r := stepOK(t, m, smp)
 		if !slices.Equal(r.Fit.Fitted, []int{0, 2, 3, 4, 5}) {
 			t.Errorf("fitted %v", r.Fit.Fitted)
+		}
+		if !slices.Equal(rec.Unidentified, []int{1, 6}) {
+			t.Errorf("unidentified %v, want [1 6]", rec.Unidentified)
 		}
 	}
 	for _, d := range []int{1, 6} {
