@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/engine/protocol"
@@ -223,5 +225,42 @@ func TestRunPositionAnyOrder(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), "info black "+lines[2][5:]) {
 		t.Errorf("stderr lacks the search line for Black's move:\n%s", stderr.String())
+	}
+}
+
+// TestQuitDuringLongSearch: `quit` sent while the engine searches depth 12
+// at width 15 (minutes for this move) ends the program at once, after the
+// move found so far. The bound is generous for a loaded machine; the
+// latency measured is logged (well under 100 ms).
+func TestQuitDuringLongSearch(t *testing.T) {
+	inR, inW := io.Pipe()
+	var stdout, stderr bytes.Buffer // read only after run returns
+	code := make(chan int, 1)
+	go func() {
+		code <- run([]string{"-weights", "zhou2015", "-depth", "12", "-width", "15"}, inR, &stdout, &stderr)
+	}()
+	if _, err := io.WriteString(inW, "new white\nmove JJ\n"); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	start := time.Now()
+	if _, err := io.WriteString(inW, "quit\n"); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case c := <-code:
+		t.Logf("quit ended the engine in %s", time.Since(start))
+		if c != 0 {
+			t.Fatalf("exit %d; stderr:\n%s", c, stderr.String())
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("the engine still runs 2 s after quit")
+	}
+	inW.Close()
+	if !pairReply.MatchString(strings.TrimSuffix(stdout.String(), "\n")) {
+		t.Fatalf("stdout %q, want one move", stdout.String())
+	}
+	if !strings.Contains(stderr.String(), "quit read during the search: cut it short") || strings.Contains(stderr.String(), " depth 12 nodes") {
+		t.Fatalf("the search was not cut short:\n%s", stderr.String())
 	}
 }

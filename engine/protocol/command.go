@@ -16,7 +16,7 @@ import (
 type Kind int
 
 // The commands of the Cloudict/ConnectMore protocol (connect6.md, "Engine text
-// protocol") and roadtune's additions (Weights, Width, the Time* kinds).
+// protocol") and roadtune's additions (Weights, Width, the Time* kinds, Stop).
 const (
 	Blank    Kind = iota // an empty or all-blank line: ignored, no reply
 	Name                 // `name`
@@ -36,6 +36,7 @@ const (
 	TimeGame             // `time game SECONDS [INC_SECONDS [MOVES]]`: a game clock the engine keeps (roadtune)
 	TimeLeft             // `time left SECONDS`: the game clock's remaining time, from the GUI (roadtune)
 	TimeOff              // `time off`: no clock, search to depth (roadtune)
+	Stop                 // `stop`: end the search in progress and answer its best move so far (UCI's stop; roadtune)
 )
 
 var kindWords = [...]string{
@@ -43,6 +44,7 @@ var kindWords = [...]string{
 	Depth: "depth", Width: "width", VCF: "vcf", UnVCF: "unvcf", Print: "print",
 	Help: "help", Quit: "quit", Weights: "weights",
 	TimeMove: "time move", TimeGame: "time game", TimeLeft: "time left", TimeOff: "time off",
+	Stop: "stop",
 }
 
 // String is the command word of k, or its two words for the Time kinds
@@ -170,6 +172,8 @@ func ParseCommand(line string) (Command, error) {
 		return noArgs(Help)
 	case "quit", "exit":
 		return noArgs(Quit)
+	case "stop":
+		return noArgs(Stop)
 	case "new":
 		switch {
 		case len(args) > 1:

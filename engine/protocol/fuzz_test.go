@@ -44,7 +44,9 @@ var resultReply = regexp.MustCompile(`^result (black|white|draw)$`)
 // doc) or one `error ` line that leaves the board as it was; every `move`
 // reply must be the engine's stones just placed; and Run over the whole
 // input must write exactly what the line-by-line replay wrote (unless a
-// `time` command set a clock: timed searches depend on the machine).
+// `time` command set a clock: timed searches depend on the machine; or a
+// stop or quit line follows a search command directly: Run reads it during
+// the search, which it may cut short).
 func FuzzServe(f *testing.F) {
 	for _, s := range []string{
 		"name\nnew black\nmove KJJK\nmove AAAS\nprint\nquit\n",
@@ -61,15 +63,16 @@ func FuzzServe(f *testing.F) {
 		"new white\nwhite AAAB\nblack JJ\nwhite ACAD\nblack KKLL\nwhite AEAF\nmove MMNN\nblack MMNN\nnext\nmove SS\n",
 		"time left 1\ntime move 0.01\nnew black\nmove KJJK\ntime game 0.5 0.01 2\nnext\ntime left 0\nnext\nprint\ntime off\nnext\n",
 		"time game 1\ntime move 0\ntime game 1 2 3 4\nnew white\nmove JJ\ntime left .2\nmove AAAB\n",
+		"stop\nnew white\nmove JJ\nstop\nnext\nprint\nstop\nstop x\nnext\nquit\n",
 	} {
 		f.Add(s)
 	}
-	f.Fuzz(func(t *testing.T, input string) {
+	f.Fuzz(func(t *testing.T, script string) {
 		ctx := context.Background()
 		var out bytes.Buffer
 		s := newFuzzServer(t, &out)
-		r := bufio.NewReaderSize(strings.NewReader(input), MaxLineLen+2)
-		timed := false
+		r := bufio.NewReaderSize(strings.NewReader(script), MaxLineLen+2)
+		timed, searched := false, false
 		for {
 			line, tooLong, err := readLine(r)
 			if err == io.EOF {
@@ -78,6 +81,11 @@ func FuzzServe(f *testing.F) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			m := input{line: line, tooLong: tooLong}
+			if yes, _ := m.interrupts(); yes && searched {
+				timed = true
+			}
+			searched = m.searches()
 			start, hash, stones := out.Len(), s.board.Hash(), s.board.Stones()
 			quit := s.step(ctx, line, tooLong)
 			replies := splitLines(out.String()[start:])
@@ -88,7 +96,7 @@ func FuzzServe(f *testing.F) {
 			}
 		}
 		var whole bytes.Buffer
-		if err := newFuzzServer(t, &whole).Run(ctx, strings.NewReader(input)); err != nil {
+		if err := newFuzzServer(t, &whole).Run(ctx, strings.NewReader(script)); err != nil {
 			t.Fatalf("Run: %v", err)
 		}
 		if !timed && whole.String() != out.String() {

@@ -60,6 +60,25 @@
 // with its canonical line (`time move 0.5`); a malformed one, or `time left`
 // without a game clock, gets an error line and changes nothing.
 //
+// Listening while searching (roadtune; Server.Run). The server reads its
+// input while the engine searches, so that a driver can interrupt a long
+// search (`depth 12` at width 15 can take minutes):
+//
+//	stop         the search in progress ends at once and its move is answered,
+//	             the best found so far (UCI's stop): the last completed
+//	             iteration's, or the root ordering's best before one completes;
+//	             with no search running, stop does nothing and answers nothing
+//	quit / exit  the same, and then the server ends without carrying out the
+//	             lines read after the searched one
+//
+// A stop or quit interrupts only when it is the first line read during the
+// search; the lines read meanwhile otherwise wait their turn and are carried
+// out in order, a stop or quit among them in its turn. So a script piped in
+// whole runs each search to its end except one followed directly by stop or
+// quit, which is read at once (as in UCI engines): end such a script with
+// the end of the input, which never cuts a search short. Every `move XXXX`
+// and `next` still answers exactly one line.
+//
 // The game over. A position with a six, whether made by `move`, by the
 // engine or set up with `black`/`white` lines, or a full board is finished.
 // Then `move XXXX` and `next` answer exactly one line, `result black`,
@@ -192,30 +211,149 @@ func Serve(in io.Reader, out io.Writer, diag io.Writer, cfg Config) error {
 	return s.Run(context.Background(), in)
 }
 
-// Run reads lines from in and executes them until `quit`/`exit`, the end of
-// in, or ctx is done (checked between lines; a search in progress is cut
-// short through the context). Lines longer than MaxLineLen bytes are
-// answered with an error line and skipped. It returns nil at quit or end of
-// input, ctx.Err(), or a read or write error.
+// Run reads lines from in and executes them in order until `quit`/`exit`,
+// the end of in, or ctx is done. It reads on while the engine searches (see
+// the package doc, "Listening while searching"): a `stop` read during a
+// search, with no line waiting before it, ends the search at once and the
+// move found so far is answered; a `quit` or `exit` does the same and Run
+// then returns nil without carrying out the lines read after the searched
+// one. Lines read during a search otherwise wait their turn (at most
+// MaxWaiting of them; reading pauses beyond that). The end of in does not
+// cut a search short: the lines read before it are all carried out. Lines
+// longer than MaxLineLen bytes are answered with an error line and skipped.
+// It returns nil at quit or end of input, ctx.Err(), or a read or write
+// error. Reading happens on a goroutine of its own, which ends with in (a
+// reader that never ends keeps it blocked in Read after Run returns).
 func (s *Server) Run(ctx context.Context, in io.Reader) error {
-	r := bufio.NewReaderSize(in, MaxLineLen+2)
+	done := make(chan struct{})
+	defer close(done)
+	lines := make(chan input)
+	go readInput(in, lines, done)
+	var waiting []input // read, not yet carried out
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		line, tooLong, err := readLine(r)
-		if err == io.EOF {
+		var m input
+		if len(waiting) > 0 {
+			m, waiting = waiting[0], waiting[1:]
+		} else {
+			select {
+			case m = <-lines:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		if m.err == io.EOF {
 			return s.werr
 		}
-		if err != nil {
-			return fmt.Errorf("protocol: reading line %d: %w", s.line+1, err)
+		if m.err != nil {
+			return fmt.Errorf("protocol: reading line %d: %w", s.line+1, m.err)
 		}
-		quit := s.step(ctx, line, tooLong)
+		var quit bool
+		if m.searches() {
+			var read []input
+			quit, read = s.listen(ctx, m, lines, len(waiting))
+			waiting = append(waiting, read...)
+			if len(read) > 0 && read[len(read)-1].err != nil {
+				lines = nil // the reader has ended
+			}
+		} else {
+			quit = s.step(ctx, m.line, m.tooLong)
+		}
 		if s.werr != nil {
 			return s.werr
 		}
 		if quit {
 			return nil
+		}
+	}
+}
+
+// MaxWaiting is the most lines Run holds read but not yet carried out while
+// the engine searches; past it Run reads no further until the search ends.
+const MaxWaiting = 4096
+
+// input is one line read by readInput, or the error (io.EOF at the end)
+// that ended the reading.
+type input struct {
+	line    string
+	tooLong bool
+	err     error
+}
+
+// searches reports whether the line is a command that may start a search:
+// `new black`, `move XXXX` or `next`.
+func (m input) searches() bool {
+	if m.err != nil || m.tooLong {
+		return false
+	}
+	c, err := ParseCommand(m.line)
+	return err == nil && (c.Kind == Play || c.Kind == Next || (c.Kind == New && c.Side == engine.Black))
+}
+
+// interrupts reports whether the line is `stop`, or `quit`/`exit` (quit).
+func (m input) interrupts() (yes, quit bool) {
+	if m.err != nil || m.tooLong {
+		return false, false
+	}
+	c, err := ParseCommand(m.line)
+	return err == nil && (c.Kind == Stop || c.Kind == Quit), err == nil && c.Kind == Quit
+}
+
+// readInput sends the lines of in to lines, then the error that ended them
+// (io.EOF at the end), until done is closed.
+func readInput(in io.Reader, lines chan<- input, done <-chan struct{}) {
+	r := bufio.NewReaderSize(in, MaxLineLen+2)
+	for {
+		line, tooLong, err := readLine(r)
+		select {
+		case lines <- input{line, tooLong, err}:
+		case <-done:
+			return
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// listen carries out the search command m on a goroutine of its own while
+// it reads on from lines (nil once the reader has ended): a `stop` or
+// `quit` read with no line waiting before it (queued lines read earlier, and
+// those read during this search) cancels the search; the others are
+// returned in the order read, to be carried out after the queued ones. quit
+// reports that the line or an interrupting quit asked to quit.
+func (s *Server) listen(ctx context.Context, m input, lines <-chan input, queued int) (quit bool, read []input) {
+	sctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	res := make(chan bool, 1)
+	go func() { res <- s.step(sctx, m.line, m.tooLong) }()
+	var cut []string // the stop and quit lines that cut the search short
+	quitting := false
+	for {
+		in := lines
+		if queued+len(read) >= MaxWaiting {
+			in = nil
+		}
+		select {
+		case q := <-res:
+			for _, l := range cut { // now that the search's own lines are written
+				s.line++
+				fmt.Fprintf(s.diag, "line %d: %s read during the search: cut it short\n", s.line, l)
+			}
+			return q || quitting, read
+		case l := <-in:
+			if l.err != nil {
+				lines = nil
+			}
+			if yes, q := l.interrupts(); yes && queued+len(read) == 0 {
+				cancel()
+				cut = append(cut, strings.TrimSpace(l.line))
+				quitting = quitting || q
+				continue
+			}
+			read = append(read, l)
 		}
 	}
 }
@@ -340,6 +478,7 @@ func (s *Server) Execute(ctx context.Context, c Command) (quit bool) {
 		}
 	case Quit:
 		return true
+	case Stop: // no search running (Run handles a stop read during one)
 	case Weights:
 		s.loadWeights(c.Path)
 	case TimeMove, TimeGame, TimeOff:
@@ -632,7 +771,8 @@ var helpLines = []string{
 	"  time off      no clock: search to depth (the default); reply `time off`",
 	"  print         show the board",
 	"  help          this list",
-	"  quit / exit   end",
+	"  stop          end the search in progress at once; it answers its best move so far",
+	"  quit / exit   end (at once, also during a search)",
 	"points are two letters A..S, column then row (JJ is the centre); JJJJ is Black's single first stone",
 }
 
