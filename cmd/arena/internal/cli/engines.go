@@ -183,6 +183,8 @@ func (s engineSpec) resolve() (playerSpec, error) {
 		return p, fmt.Errorf("cmd= and weights= exclude each other (an external engine or the in-process one)")
 	case !hasCmd && !hasW:
 		return p, fmt.Errorf("want cmd=PROG (an external engine) or weights=FILE (the in-process engine)")
+	case hasW && w == "":
+		return p, fmt.Errorf("weights=: want a baseline name or a weight file")
 	}
 	if proto, ok := s.get("proto"); ok && proto != "connect6" && proto != "cloudict" {
 		return p, fmt.Errorf("proto=%s: the only protocol is connect6 (Cloudict/ConnectMore; also accepted as cloudict)", proto)
