@@ -69,7 +69,7 @@ func wantIn(t *testing.T, what, body string, parts ...string) {
 
 // game makes a game record of a pair between entrants 0 and 1 in which
 // White makes six down column A.
-func game(t *testing.T, names []string, n int) tournament.GameRecord {
+func game(t testing.TB, names []string, n int) tournament.GameRecord {
 	t.Helper()
 	var moves []engine.Move
 	for _, s := range []string{"JJ", "AAAB", "KJLJ", "ACAD", "MJNJ", "AEAF"} {
@@ -90,7 +90,7 @@ func game(t *testing.T, names []string, n int) tournament.GameRecord {
 
 // arenaDir writes an arena -out directory: command.json for 2 pairs of a
 // head-to-head match, and games games.
-func arenaDir(t *testing.T, dir string, games int) []string {
+func arenaDir(t testing.TB, dir string, games int) []string {
 	t.Helper()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
@@ -104,7 +104,7 @@ func arenaDir(t *testing.T, dir string, games int) []string {
 	return names
 }
 
-func appendGames(t *testing.T, dir string, names []string, from, to int) {
+func appendGames(t testing.TB, dir string, names []string, from, to int) {
 	t.Helper()
 	log, _, err := tournament.OpenGameLog(filepath.Join(dir, arenaGameLog))
 	if err != nil {
