@@ -32,8 +32,8 @@
 //
 // The engine reads its input while it searches: `stop` ends the search in
 // progress at once and the engine answers the best move found so far (UCI's
-// stop), and `quit` does the same and ends the program, within a
-// millisecond even in a search of minutes (`depth 12` at width 15). A stop
+// stop), and `quit` does the same and ends the program, within a few
+// milliseconds even in a search of minutes (`depth 12` at width 15). A stop
 // with no search running does nothing. A stop or quit read after other
 // lines waits its turn (see package engine/protocol, "Listening while
 // searching"), so a script piped in ending `move XXXX`, `quit` has its last
