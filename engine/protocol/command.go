@@ -3,6 +3,7 @@ package protocol
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -37,6 +38,8 @@ const (
 	TimeLeft             // `time left SECONDS`: the game clock's remaining time, from the GUI (roadtune)
 	TimeOff              // `time off`: no clock, search to depth (roadtune)
 	Stop                 // `stop`: end the search in progress and answer its best move so far (UCI's stop; roadtune)
+	Options              // `options`: list the settable options, one `option` line each, then `optionsok` (UCI's shape; roadtune)
+	SetOption            // `setoption name NAME value V`: set one option (UCI's shape; roadtune)
 )
 
 var kindWords = [...]string{
@@ -44,7 +47,7 @@ var kindWords = [...]string{
 	Depth: "depth", Width: "width", VCF: "vcf", UnVCF: "unvcf", Print: "print",
 	Help: "help", Quit: "quit", Weights: "weights",
 	TimeMove: "time move", TimeGame: "time game", TimeLeft: "time left", TimeOff: "time off",
-	Stop: "stop",
+	Stop: "stop", Options: "options", SetOption: "setoption",
 }
 
 // String is the command word of k, or its two words for the Time kinds
@@ -80,6 +83,9 @@ const (
 //     of each period (> 0), Clock.Inc the increment (≥ 0), Clock.MovesToGo
 //     the moves per period (0: the clock is for the whole game).
 //   - TimeLeft: Clock.Remaining is the time left (≥ 0).
+//   - SetOption: Option is the option's name as sent, Value its value
+//     (a finite number; whether the name exists and the value is in its
+//     range is decided when it is set).
 //
 // Times are at most MaxSeconds, with nanosecond resolution. The other
 // kinds carry nothing.
@@ -90,6 +96,9 @@ type Command struct {
 	N     int
 	Path  string
 	Clock engine.Clock
+
+	Option string
+	Value  float64
 }
 
 // String is the canonical protocol line of c (no newline): ParseCommand of it
@@ -112,6 +121,8 @@ func (c Command) String() string {
 		return c.Kind.String() + " " + strconv.Itoa(c.N)
 	case Weights:
 		return "weights " + c.Path
+	case SetOption:
+		return "setoption name " + c.Option + " value " + strconv.FormatFloat(c.Value, 'g', -1, 64)
 	case TimeMove:
 		return "time move " + formatSeconds(c.Clock.Move)
 	case TimeLeft:
@@ -174,6 +185,10 @@ func ParseCommand(line string) (Command, error) {
 		return noArgs(Quit)
 	case "stop":
 		return noArgs(Stop)
+	case "options":
+		return noArgs(Options)
+	case "setoption":
+		return parseSetOption(args)
 	case "new":
 		switch {
 		case len(args) > 1:
@@ -229,6 +244,21 @@ func ParseCommand(line string) (Command, error) {
 		return Command{Kind: Weights, Path: rest}, nil
 	}
 	return Command{}, fmt.Errorf("%w: %s is not a command (try help)", ErrSyntax, quote(fields[0]))
+}
+
+// setOptionUsage is the error text of a malformed `setoption` command.
+const setOptionUsage = "setoption takes name NAME value NUMBER, e.g. setoption name Width value 12 (options lists the names)"
+
+// parseSetOption parses the arguments of `setoption name NAME value V`.
+func parseSetOption(args []string) (Command, error) {
+	if len(args) != 4 || !strings.EqualFold(args[0], "name") || !strings.EqualFold(args[2], "value") {
+		return Command{}, fmt.Errorf("%w: %s", ErrSyntax, setOptionUsage)
+	}
+	v, err := strconv.ParseFloat(args[3], 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return Command{}, fmt.Errorf("%w: setoption name %s value %s: want a finite number", ErrSyntax, quote(args[1]), quote(args[3]))
+	}
+	return Command{Kind: SetOption, Option: args[1], Value: v}, nil
 }
 
 // timeUsage is the error text of a malformed `time` command.

@@ -64,6 +64,7 @@ func FuzzServe(f *testing.F) {
 		"time left 1\ntime move 0.01\nnew black\nmove KJJK\ntime game 0.5 0.01 2\nnext\ntime left 0\nnext\nprint\ntime off\nnext\n",
 		"time game 1\ntime move 0\ntime game 1 2 3 4\nnew white\nmove JJ\ntime left .2\nmove AAAB\n",
 		"stop\nnew white\nmove JJ\nstop\nnext\nprint\nstop\nstop x\nnext\nquit\n",
+		"options\nsetoption name width value 3\nsetoption name S5 value -7.5\nsetoption name DefendShare value 2\nsetoption name x\nsetoption name Width value 1e400\nnew black\noptions x\n",
 	} {
 		f.Add(s)
 	}
@@ -191,11 +192,20 @@ func checkReplies(t *testing.T, s *Server, line string, tooLong bool, replies []
 		if len(replies) != 1 || replies[0] != c.String() {
 			bad()
 		}
+	case Options:
+		if len(replies) < 2 || replies[len(replies)-1] != "optionsok" {
+			bad()
+		}
+		for _, l := range replies[:len(replies)-1] {
+			if !optionLine.MatchString(l) {
+				bad()
+			}
+		}
 	case TimeLeft: // an error without a game clock
 		if len(replies) != 1 || (replies[0] != c.String() && !(isError && s.clock.kind != TimeGame)) {
 			bad()
 		}
-	default: // Blank, Place, VCF, UnVCF, Quit, Weights: nothing or one error line
+	default: // Blank, Place, VCF, UnVCF, Quit, Weights, SetOption: nothing or one error line
 		if len(replies) != 0 && !isError {
 			bad()
 		}

@@ -11,6 +11,7 @@
 //	depth <d> / width <n>    confirmation of `depth d` / `width n`
 //	time <...>               confirmation of a `time` command, in its canonical form (Command.String)
 //	error <text>             one line for a malformed, unknown or illegal command; nothing changes
+//	option ... / optionsok   to `options` (see "Options")
 //
 // `print` and `help` answer with free text (no line of it starts with
 // "move "). Everything else (`new white`, `new xxx`, `black`/`white`, `vcf`,
@@ -78,6 +79,23 @@
 // quit, which is read at once (as in UCI engines): end such a script with
 // the end of the input, which never cuts a search short. Every `move XXXX`
 // and `next` still answers exactly one line.
+//
+// Options (roadtune; UCI's shape, so that a tuner can set any parameter of
+// any engine that speaks them):
+//
+//	options                     one line per option, then `optionsok`:
+//	                            option name NAME type spin default D min A max B   (an integer)
+//	                            option name NAME type float default D min A max B  (a number)
+//	setoption name NAME value V set option NAME to V; no reply on success, an
+//	                            error line (and no change) for an unknown name or
+//	                            a value that is not a number, is out of [A, B]
+//	                            or is a fraction for a spin option
+//
+// The options are the engine's search and time settings (engine.Params:
+// Width, DefendWide, DefendShare, … by their Go field names) and the genes
+// of the loaded weight vector by their names (S1 … S5, or M1 … T2 for the
+// tempo schema; engine.Schema.GeneNames), each gene within ±MaxGeneOption.
+// Names are compared without regard to case; D is the value in force.
 //
 // The game over. A position with a six, whether made by `move`, by the
 // engine or set up with `black`/`white` lines, or a full board is finished.
@@ -479,6 +497,10 @@ func (s *Server) Execute(ctx context.Context, c Command) (quit bool) {
 	case Quit:
 		return true
 	case Stop: // no search running (Run handles a stop read during one)
+	case Options:
+		s.writeOptions()
+	case SetOption:
+		s.setOption(c)
 	case Weights:
 		s.loadWeights(c.Path)
 	case TimeMove, TimeGame, TimeOff:
@@ -773,6 +795,9 @@ var helpLines = []string{
 	"  help          this list",
 	"  stop          end the search in progress at once; it answers its best move so far",
 	"  quit / exit   end (at once, also during a search)",
+	"  options       list the settable options (`option name N type spin|float default D min A max B`), then `optionsok`",
+	"  setoption name N value V",
+	"                set option N (a search or time setting, or a weight gene) to V; no reply when it is set",
 	"points are two letters A..S, column then row (JJ is the centre); JJJJ is Black's single first stone",
 }
 
