@@ -19,27 +19,27 @@ type Kind int
 // The commands of the Cloudict/ConnectMore protocol (connect6.md, "Engine text
 // protocol") and roadtune's additions (Weights, Width, the Time* kinds, Stop).
 const (
-	Blank    Kind = iota // an empty or all-blank line: ignored, no reply
-	Name                 // `name`
-	New                  // `new black` / `new white` / `new <other word>` / `new`
-	Place                // `black XXXX` / `white XXXX`: stones put down without search
-	Play                 // `move XXXX`: the opponent's move; the engine answers
-	Next                 // `next`: the engine moves for the side to move
-	Depth                // `depth d`
-	Width                // `width n` (roadtune)
-	VCF                  // `vcf`: threat search on
-	UnVCF                // `unvcf`: threat search off
-	Print                // `print`
-	Help                 // `help`
-	Quit                 // `quit` or `exit`
-	Weights              // `weights FILE` (roadtune)
-	TimeMove             // `time move SECONDS`: a fixed time per move (roadtune)
-	TimeGame             // `time game SECONDS [INC_SECONDS [MOVES]]`: a game clock the engine keeps (roadtune)
-	TimeLeft             // `time left SECONDS`: the game clock's remaining time, from the GUI (roadtune)
-	TimeOff              // `time off`: no clock, search to depth (roadtune)
-	Stop                 // `stop`: end the search in progress and answer its best move so far (UCI's stop; roadtune)
-	Options              // `options`: list the settable options, one `option` line each, then `optionsok` (UCI's shape; roadtune)
-	SetOption            // `setoption name NAME value V`: set one option (UCI's shape; roadtune)
+	Blank     Kind = iota // an empty or all-blank line: ignored, no reply
+	Name                  // `name`
+	New                   // `new black` / `new white` / `new <other word>` / `new`
+	Place                 // `black XXXX` / `white XXXX`: stones put down without search
+	Play                  // `move XXXX`: the opponent's move; the engine answers
+	Next                  // `next`: the engine moves for the side to move
+	Depth                 // `depth d`
+	Width                 // `width n` (roadtune)
+	VCF                   // `vcf`: threat search on
+	UnVCF                 // `unvcf`: threat search off
+	Print                 // `print`
+	Help                  // `help`
+	Quit                  // `quit` or `exit`
+	Weights               // `weights FILE` (roadtune)
+	TimeMove              // `time move SECONDS`: a fixed time per move (roadtune)
+	TimeGame              // `time game SECONDS [INC_SECONDS [MOVES]]`: a game clock the engine keeps (roadtune)
+	TimeLeft              // `time left SECONDS`: the game clock's remaining time, from the GUI (roadtune)
+	TimeOff               // `time off`: no clock, search to depth (roadtune)
+	Stop                  // `stop`: end the search in progress and answer its best move so far (UCI's stop; roadtune)
+	Options               // `options`: list the settable options, one `option` line each, then `optionsok` (UCI's shape; roadtune)
+	SetOption             // `setoption name NAME value V`: set one option (UCI's shape; roadtune)
 )
 
 var kindWords = [...]string{
