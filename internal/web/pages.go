@@ -121,7 +121,7 @@ func (s *Server) runPage(w http.ResponseWriter, req *http.Request) {
 		return out
 	}
 	if r.kind == kindArena {
-		render(w, "arena.html", s.arenaData(r, root, st, files(summaryFile, arenaGameLog, commandFile, "winrate.svg", "winrate.png")))
+		render(w, "arena.html", s.arenaData(r, root, st, files(summaryFile, arenaGameLog, commandFile, "winrate.svg", "winrate.png", "plots/llr.svg", "plots/llr.png")))
 		return
 	}
 	d := tuneData{Run: r.id, Dir: r.dir, Status: st, Verdict: st.Verdict,
@@ -130,17 +130,7 @@ func (s *Server) runPage(w http.ResponseWriter, req *http.Request) {
 		d.About = res.About
 		d.Genes = res.Genes
 		d.Best = res.Best
-		r.mu.Lock()
-		c, err := r.chartList()
-		r.mu.Unlock()
-		if err != nil {
-			d.ChartErr = err.Error()
-		} else {
-			for _, ch := range c.charts {
-				d.Charts = append(d.Charts, link{ch.Title, "/run/" + r.id + "/chart/" + ch.Name + ".svg"})
-				d.ChartNames = append(d.ChartNames, ch.Name)
-			}
-		}
+		d.Charts, d.ChartNames, d.ChartErr = r.chartLinks()
 	}
 	rungs, _, err := r.tune.Ladder(r.dir)
 	if err != nil {
@@ -151,6 +141,23 @@ func (s *Server) runPage(w http.ResponseWriter, req *http.Request) {
 	}
 	d.Logs = r.tuneLogs(root)
 	render(w, "tune.html", d)
+}
+
+// chartLinks are the links of r's charts (chartList) for its page, the
+// titles as link names, with the charts' names, or why they could not be
+// built.
+func (r *run) chartLinks() (links []link, names []string, errText string) {
+	r.mu.Lock()
+	c, err := r.chartList()
+	r.mu.Unlock()
+	if err != nil {
+		return nil, nil, err.Error()
+	}
+	for _, ch := range c.charts {
+		links = append(links, link{ch.Title, "/run/" + r.id + "/chart/" + ch.Name + ".svg"})
+		names = append(names, ch.Name)
+	}
+	return links, names, ""
 }
 
 type tuneData struct {
@@ -253,6 +260,8 @@ type arenaData struct {
 	Log       logRef // games.jsonl: its last games
 	LastFrom  int
 	Winrate   string // URL of winrate.svg, once written
+	Charts    []link // the match's charts (arenaCharts): Name is the title
+	ChartErr  string
 	NoMatchup bool
 }
 
@@ -305,6 +314,7 @@ func (s *Server) arenaData(r *run, root *os.Root, st Status, files []link) arena
 	if fi, err := root.Stat("winrate.svg"); err == nil && fi.Mode().IsRegular() {
 		d.Winrate = "/run/" + r.id + "/files/winrate.svg"
 	}
+	d.Charts, _, d.ChartErr = r.chartLinks()
 	return d
 }
 

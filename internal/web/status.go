@@ -246,8 +246,9 @@ type plan struct {
 	args     []string
 	schedule string
 	players  int
-	pairs    int // game pairs per pairing
-	total    int // games; 0 when unknown (a knockout)
+	pairs    int    // game pairs per pairing
+	total    int    // games; 0 when unknown (a knockout)
+	sprt     string // -sprt's value, "" without
 }
 
 // arenaPlan reads command.json (the arena command line, saved for
@@ -307,6 +308,8 @@ func arenaPlan(root *os.Root) plan {
 		switch {
 		case name == "tournament":
 			p.schedule = v
+		case name == "sprt":
+			p.sprt = v
 		case err != nil:
 		case name == "pairs", name == "rounds":
 			pairs = n
