@@ -211,6 +211,9 @@ func (j *Job) ladder(ctx context.Context, recs []optimize.Record) (*ladderResult
 				}
 			}
 			j.logf("verification: vs %s at depth %d: %s\n", m.B, d, rungLine(r))
+			if j.opts.Events.Rung != nil {
+				j.opts.Events.Rung(r, len(lr.Rungs), len(opps)*len(depths))
+			}
 			c, err := rungLLRChart(o.slug, r, table.Games)
 			if err != nil {
 				return nil, err
