@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -56,15 +57,83 @@ func render(w http.ResponseWriter, name string, data any) {
 	w.Write(b.Bytes())
 }
 
-func (s *Server) indexPage(w http.ResponseWriter, req *http.Request) {
-	var rows []Status
-	for _, r := range s.list() {
-		rows = append(rows, s.status(r))
+// row is a line of a list of runs: a run's or group's status, indented
+// Depth levels under its group; a chain's stage not started yet has only
+// its Name.
+type row struct {
+	Status
+	Name  string
+	Depth int
+}
+
+// rows lists the runs under top (nil: every run), each group followed by
+// its runs (a chain's stages in order, those not started yet included,
+// then other runs found in its directory).
+func (s *Server) rows(top *run) []row {
+	all := s.list()
+	kids := map[*run][]*run{}
+	for _, r := range all {
+		kids[r.parent] = append(kids[r.parent], r)
 	}
+	var out []row
+	var add func(r *run, depth int)
+	add = func(r *run, depth int) {
+		out = append(out, row{Status: s.status(r), Name: r.id, Depth: depth})
+		if !r.isGroup() {
+			return
+		}
+		byDir := map[string]*run{}
+		for _, c := range kids[r] {
+			byDir[c.dir] = c
+		}
+		for _, dir := range r.planned {
+			if c := byDir[dir]; c != nil {
+				add(c, depth+1)
+				delete(byDir, dir)
+			} else {
+				out = append(out, row{Status: Status{Kind: kindTune, Method: stageMethod(dir), Phase: "not started", Group: r.id}, Name: filepath.Base(dir), Depth: depth + 1})
+			}
+		}
+		for _, c := range kids[r] {
+			if byDir[c.dir] != nil {
+				add(c, depth+1)
+			}
+		}
+	}
+	if top != nil {
+		add(top, 0)
+		return out[1:]
+	}
+	for _, r := range kids[nil] {
+		add(r, 0)
+	}
+	return out
+}
+
+func (s *Server) indexPage(w http.ResponseWriter, req *http.Request) {
 	render(w, "index.html", struct {
 		Dirs []string
-		Runs []Status
-	}{s.dirs, rows})
+		Runs []row
+	}{s.dirs, s.rows(nil)})
+}
+
+// groupPage shows a chain or a sweep: its status, its runs, its own files.
+func (s *Server) groupPage(w http.ResponseWriter, r *run, root *os.Root) {
+	var files []link
+	if ents, err := fs.ReadDir(root.FS(), "."); err == nil {
+		for _, e := range ents {
+			if _, ok := contentTypes[strings.ToLower(path.Ext(e.Name()))]; ok && e.Type().IsRegular() {
+				files = append(files, link{e.Name(), "/run/" + r.id + "/files/" + e.Name()})
+			}
+		}
+	}
+	d := struct {
+		Run, Dir, Kind string
+		Status         Status
+		Runs           []row
+		Files          []link
+	}{r.id, r.dir, r.kind, s.status(r), s.rows(r), files}
+	render(w, "group.html", d)
 }
 
 // link is a file of a run to download.
@@ -110,6 +179,10 @@ func (s *Server) runPage(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	defer root.Close()
+	if r.isGroup() {
+		s.groupPage(w, r, root)
+		return
+	}
 	st := s.status(r)
 	files := func(names ...string) []link {
 		var out []link
@@ -135,6 +208,11 @@ func (s *Server) runPage(w http.ResponseWriter, req *http.Request) {
 	rungs, _, err := r.tune.Ladder(r.dir)
 	if err != nil {
 		d.LadderErr = err.Error()
+	}
+	if l, ok := s.live(r); ok && len(rungs) == 0 && l.Phase == "verify" {
+		// The ladder in play: its rungs so far, from the process.
+		rungs, d.Playing = l.Rungs, true
+		d.RungsPlanned, d.RungBatch = l.RungsPlanned, st.BatchText
 	}
 	for _, g := range rungs {
 		d.Rungs = append(d.Rungs, rungRow{Rung: g, M: g.Match})
@@ -170,10 +248,15 @@ type tuneData struct {
 	ChartNames []string
 	ChartErr   string
 	Rungs      []rungRow
-	Verdict    string
-	LadderErr  string
-	Files      []link
-	Logs       []logRef
+	// Playing is set while the ladder is played (live): RungsPlanned rungs
+	// (0 until the first is done), the one in play at RungBatch games.
+	Playing      bool
+	RungsPlanned int
+	RungBatch    string
+	Verdict      string
+	LadderErr    string
+	Files        []link
+	Logs         []logRef
 }
 
 type rungRow struct {
