@@ -78,7 +78,11 @@ func (s *Server) rows(top *run) []row {
 	var out []row
 	var add func(r *run, depth int)
 	add = func(r *run, depth int) {
-		out = append(out, row{Status: s.status(r), Name: r.id, Depth: depth})
+		name := r.id
+		if r.parent != nil {
+			name = filepath.Base(r.dir) // under its group's row
+		}
+		out = append(out, row{Status: s.status(r), Name: name, Depth: depth})
 		if !r.isGroup() {
 			return
 		}

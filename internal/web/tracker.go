@@ -109,10 +109,11 @@ func (t *Tracker) BatchGames(done, total int) {
 }
 
 // Verify sets the phase "verify" when a tuning job's verification ladder
-// starts, with games its most games over all rungs (the batch's total).
+// starts, with games its most games over all rungs (the ETA's total; each
+// rung is then a batch).
 func (t *Tracker) Verify(games int) {
 	t.Update(func(l *Live) {
-		l.Phase, l.BatchDone, l.BatchTotal, l.ETA, l.GamesPerSecond = "verify", 0, games, 0, 0
+		l.Phase, l.BatchDone, l.BatchTotal, l.ETA, l.GamesPerSecond = "verify", 0, 0, 0, 0
 		l.Rungs, l.RungsPlanned = nil, 0
 		t.vStart, t.vTotal, t.vPlayed, t.vPlanned = time.Now(), games, 0, 0
 	})

@@ -9,7 +9,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -22,10 +21,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/roadtune/roadtune/internal/runfixture"
 	"github.com/roadtune/roadtune/internal/tunetest"
 	"github.com/roadtune/roadtune/internal/web"
 	"github.com/roadtune/roadtune/internal/web/tuneweb"
-	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/tournament"
 	"github.com/roadtune/roadtune/tune"
 )
@@ -377,37 +376,6 @@ func TestServeStops(t *testing.T) {
 	resp.Body.Close()
 }
 
-// interruptedChain plays a chain (the tiny GA, then the tiny SPSA) in a
-// directory named chain under parent and stops it after the SPSA's first
-// iteration, as Ctrl-C does: stage 1 done, stage 2 interrupted.
-func interruptedChain(t *testing.T, parent string) string {
-	t.Helper()
-	pso := filepath.Join(t.TempDir(), "spsa.toml")
-	if err := os.WriteFile(pso, []byte(tunetest.Tiny("spsa")), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	c := tinyCfg(t)
-	c.Then = pso
-	stages, err := tune.Stages(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	steps := 0
-	opts := tune.Options{Events: tune.Events{Step: func(optimize.Record, optimize.Status, optimize.Forecast) {
-		if steps++; steps == 4 { // the GA's 3 generations, then one SPSA iteration
-			cancel()
-		}
-	}}}
-	dir := filepath.Join(parent, "chain")
-	var ie *tune.InterruptedError
-	if _, err := tune.Chain(ctx, stages, dir, opts); !errors.As(err, &ie) {
-		t.Fatalf("chain stopped after stage 2's first step: %v", err)
-	}
-	return dir
-}
-
 // TestChainAndInterrupted: serving a directory of runs lists a chain
 // with its stages under it and their true phases (stage 1 done, stage 2
 // interrupted: not done, and no process plays it), the chain has a page
@@ -415,7 +383,7 @@ func interruptedChain(t *testing.T, parent string) string {
 // process is shown as in play.
 func TestChainAndInterrupted(t *testing.T) {
 	runs := t.TempDir()
-	chain := interruptedChain(t, runs)
+	chain := runfixture.InterruptedChain(t, runs)
 	if err := os.CopyFS(filepath.Join(runs, "single"), os.DirFS(finishedRun(t))); err != nil {
 		t.Fatal(err)
 	}
