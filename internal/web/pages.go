@@ -132,11 +132,11 @@ func (s *Server) groupPage(w http.ResponseWriter, r *run, root *os.Root) {
 		}
 	}
 	d := struct {
-		Run, Dir, Kind string
-		Status         Status
-		Runs           []row
-		Files          []link
-	}{r.id, r.dir, r.kind, s.status(r), s.rows(r), files}
+		Run, Dir, Kind, Resume string
+		Status                 Status
+		Runs                   []row
+		Files                  []link
+	}{r.id, r.dir, r.kind, r.resumeDir(), s.status(r), s.rows(r), files}
 	render(w, "group.html", d)
 }
 
@@ -202,7 +202,7 @@ func (s *Server) runPage(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	d := tuneData{Run: r.id, Dir: r.dir, Status: st, Verdict: st.Verdict,
-		Files: files(r.tune.Files()...)}
+		Files: files(r.tune.Files()...), Resume: r.resumeDir()}
 	if res, err := r.tune.Open(r.dir); err == nil {
 		d.About = res.About
 		d.Genes = res.Genes
@@ -242,8 +242,18 @@ func (r *run) chartLinks() (links []link, names []string, errText string) {
 	return links, names, ""
 }
 
+// resumeDir is the directory `tune -resume` continues r from: a chain's
+// stage resumes its chain (of a sweep's seed: that seed's chain).
+func (r *run) resumeDir() string {
+	if r.parent != nil && r.parent.kind == kindChain {
+		return r.parent.dir
+	}
+	return r.dir
+}
+
 type tuneData struct {
 	Run, Dir   string
+	Resume     string // the directory -resume continues
 	Status     Status
 	About      string
 	Genes      []string

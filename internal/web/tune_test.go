@@ -415,7 +415,9 @@ func TestChainAndInterrupted(t *testing.T) {
 		`data-id="chain_stage-2-spsa" data-group="chain" data-phase="interrupted"`, "chain ga → spsa")
 	page := web.MustGet(t, ts.URL+"/run/chain/", "text/html")
 	web.WantIn(t, "chain page", page, `href="/run/chain_stage-1-ga/"`, `href="/run/chain_stage-2-spsa/"`, "Stages", "/run/chain/files/chain.json")
-	web.WantIn(t, "stage page", web.MustGet(t, ts.URL+"/run/chain_stage-2-spsa/", "text/html"), "tune spsa", ">interrupted<")
+	web.WantIn(t, "stage page", web.MustGet(t, ts.URL+"/run/chain_stage-2-spsa/", "text/html"), "tune spsa", ">interrupted<",
+		"<code>tune -resume "+chain+"</code>")
+	web.WantIn(t, "chain page", page, "<code>tune -resume "+chain+"</code>")
 
 	// A stage played by a live process (this one) is in play; by a
 	// process that is gone, interrupted.
