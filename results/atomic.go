@@ -15,7 +15,20 @@ import (
 // A new file gets mode 0644; an existing file keeps its permission bits. The
 // parent directory must exist (see RunDir.MkdirAll). On any error the target is
 // left as it was, the temporary file is removed, and the error names path.
-func WriteFileAtomic(path string, data []byte) (err error) {
+func WriteFileAtomic(path string, data []byte) error {
+	return writeAtomic(path, data, true)
+}
+
+// ReplaceFile replaces the file at path with data as WriteFileAtomic does
+// (no reader sees a partial file) but without fsyncs, so that it costs no
+// disk flush: for a marker a crash may lose (e.g. a run's running.json,
+// written at every start), never for results.
+func ReplaceFile(path string, data []byte) error {
+	return writeAtomic(path, data, false)
+}
+
+// writeAtomic is WriteFileAtomic, with or without its fsyncs.
+func writeAtomic(path string, data []byte, sync bool) (err error) {
 	dir, name := filepath.Split(path)
 	if name == "" || name == "." || name == ".." {
 		return fmt.Errorf("results: write %q: not a file name", path)
@@ -52,8 +65,10 @@ func WriteFileAtomic(path string, data []byte) (err error) {
 	if err = f.Chmod(perm); err != nil {
 		return fmt.Errorf("results: write %s: %w", path, err)
 	}
-	if err = f.Sync(); err != nil {
-		return fmt.Errorf("results: write %s: sync: %w", path, err)
+	if sync {
+		if err = f.Sync(); err != nil {
+			return fmt.Errorf("results: write %s: sync: %w", path, err)
+		}
 	}
 	closed = true
 	if err = f.Close(); err != nil {
@@ -62,7 +77,9 @@ func WriteFileAtomic(path string, data []byte) (err error) {
 	if err = os.Rename(tmp, path); err != nil {
 		return fmt.Errorf("results: write %s: %w", path, err)
 	}
-	syncDir(dir)
+	if sync {
+		syncDir(dir)
+	}
 	return nil
 }
 

@@ -22,6 +22,7 @@ import (
 func TestRunChartsAreThePlots(t *testing.T) {
 	t.Parallel()
 	cfg := tiny(t, "pso")
+	cfg.Validation.SPRT = "0,20" // the ladder's rung then has its LLR chart
 	dir := filepath.Join(t.TempDir(), "run")
 	job, err := Start(cfg, dir, Options{})
 	if err != nil {
@@ -62,8 +63,8 @@ func TestRunChartsAreThePlots(t *testing.T) {
 			t.Errorf("%s: the rendered chart differs from plots/%s.svg", c.Name, c.Name)
 		}
 	}
-	if !names["ladder"] || !names["genes"] {
-		t.Errorf("charts %v: want genes and ladder", names)
+	if !names["ladder"] || !names["genes"] || !names["sprt-zhou2015-d1"] {
+		t.Errorf("charts %v: want genes, ladder and the rung's SPRT (sprt-zhou2015-d1)", names)
 	}
 }
 

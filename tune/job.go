@@ -79,6 +79,9 @@ type Events struct {
 	// its most games over all rungs (Games then reports each rung as a
 	// batch).
 	Verify func(games int)
+	// Rung is called after each rung of the ladder is played (its games
+	// written), with its number k (from 1) of the n rungs planned.
+	Rung func(r Rung, k, n int)
 }
 
 // Plan is the shape of the optimisation when it starts or resumes.
@@ -137,12 +140,15 @@ type Job struct {
 	cp    checkpoint
 	ref   optimize.Referee
 	games []tournament.GameRecord // fitness games of the step in flight (output.games)
+	// marked is set while the directory holds this process's FileRunning.
+	marked bool
 }
 
 // Start validates cfg, prepares dir (created if missing; it must be empty,
 // or hold only what a run stopped before its first checkpoint leaves: its
-// config.toml and temporary files), writes config.toml and the first
-// checkpoint (the method's initial state), and returns the job ready to Run.
+// config.toml and temporary files), writes config.toml, the first
+// checkpoint (the method's initial state) and FileRunning, and returns the
+// job ready to Run.
 // Errors: *ConfigError for a bad config, *InputError for an unusable
 // directory; nothing is written then.
 func Start(cfg Config, dir string, opts Options) (*Job, error) {
@@ -194,6 +200,9 @@ func start(cfg Config, rd *results.RunDir, opts Options) (*Job, error) {
 	if err := j.saveCheckpoint(); err != nil {
 		return nil, err
 	}
+	if err := j.markRunning(); err != nil {
+		return nil, err
+	}
 	j.logf("roadtune tune: %s on the %s schema (%d genes), seed %d, depth %d, width %d → %s\n",
 		cfg.Method, cfg.Schema, len(cfg.GeneNames()), cfg.Seed, cfg.Engine.Depth, cfg.Engine.Width, rd.Dir)
 	return j, nil
@@ -201,7 +210,8 @@ func start(cfg Config, rd *results.RunDir, opts Options) (*Job, error) {
 
 // prepareDir makes dir ready for a new run: created if missing; if it
 // exists it may hold only leftovers of a run stopped before its first
-// checkpoint (config.toml, temporary files), which are removed.
+// checkpoint (config.toml, FileRunning, temporary files), which are
+// removed.
 func prepareDir(dir string) error {
 	if dir == "" {
 		return inputErr("run directory: empty path")
@@ -221,7 +231,7 @@ func prepareDir(dir string) error {
 		switch {
 		case e.Name() == FileCheckpoint:
 			return inputErr("run directory %s holds a run (checkpoint.json): resume it with `tune -resume %s`, or choose another -out", dir, dir)
-		case isTemp(e.Name()) || e.Name() == FileConfig:
+		case isTemp(e.Name()) || e.Name() == FileConfig || e.Name() == FileRunning:
 			leftovers = append(leftovers, e.Name())
 		case e.Name() == FileChain:
 			return inputErr("run directory %s holds a chain (%s): resume it with `tune -resume %s`, or choose another -out", dir, FileChain, dir)
@@ -281,8 +291,8 @@ func removeTemps(dir string) error {
 // of interrupted writes, refuses a config.toml changed since the run started
 // (naming the keys; only concurrency may change, through opts), validates
 // the checkpoint against the method's state and the records, drops records
-// written after the checkpoint (a torn last line included) and rebuilds
-// best.json from the checkpoint. A directory holding a config.toml but no
+// written after the checkpoint (a torn last line included), rebuilds
+// best.json from the checkpoint and writes FileRunning. A directory holding a config.toml but no
 // checkpoint (a run stopped before its first checkpoint) starts afresh from
 // that config, which gives exactly the uninterrupted run. Errors:
 // *InputError, *ConfigError.
@@ -334,6 +344,9 @@ func Resume(dir string, opts Options) (*Job, error) {
 		return nil, err
 	}
 	if err := j.restore(); err != nil {
+		return nil, err
+	}
+	if err := j.markRunning(); err != nil {
 		return nil, err
 	}
 	j.logf("roadtune tune: resuming %s after %d %ss (phase %s)\n", dir, j.cp.Status.Steps, j.spec.Unit, j.cp.Phase)
@@ -605,9 +618,14 @@ func weightFile(cfg Config, spec optimize.Spec, run string, genes []float64, ste
 // Run drives the job from where it stands to the end: the optimisation
 // steps (each recorded and checkpointed), the plots, the verification
 // ladder with its verdict line, the report. A run stopped during the
-// ladder plays the whole ladder again on resume. It returns *InterruptedError when ctx is cancelled
-// (the last checkpoint is intact), nil when done.
+// ladder plays the whole ladder again on resume. While it runs, the
+// directory holds FileRunning. It returns *InterruptedError when ctx is
+// cancelled (the last checkpoint is intact), nil when done.
 func (j *Job) Run(ctx context.Context) error {
+	if err := j.markRunning(); err != nil {
+		return err
+	}
+	defer j.unmarkRunning()
 	if j.cp.Phase == phaseOptimize {
 		if err := j.Steps(ctx, int(^uint(0)>>1)); err != nil {
 			return err

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/roadtune/roadtune/configs"
-	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/results"
 	"github.com/roadtune/roadtune/tournament"
@@ -202,7 +201,7 @@ func (j *Job) ladder(ctx context.Context, recs []optimize.Record) (*ladderResult
 			m := sum.Matchups[0]
 			r := Rung{Opponent: o.given, Depth: d, Width: width, Summary: sum, Verdict: Verdict(m.Elo, m.EloCI)}
 			lr.Rungs = append(lr.Rungs, r)
-			name := fmt.Sprintf("ladder-%s-d%d", o.slug, d)
+			name := rungLogName(o.slug, d)
 			if err := results.WriteJSONL(j.dir.Path(DirGames, name+".jsonl"), table.Games); err != nil {
 				return nil, err
 			}
@@ -212,14 +211,19 @@ func (j *Job) ladder(ctx context.Context, recs []optimize.Record) (*ladderResult
 				}
 			}
 			j.logf("verification: vs %s at depth %d: %s\n", m.B, d, rungLine(r))
-			if table.SPRT != nil {
-				ref, err := llrChart(dir, "sprt-"+o.slug+"-d"+fmt.Sprint(d), fmt.Sprintf("SPRT against %s at depth %d", m.B, d), table)
+			if j.opts.Events.Rung != nil {
+				j.opts.Events.Rung(r, len(lr.Rungs), len(opps)*len(depths))
+			}
+			c, err := rungLLRChart(o.slug, r, table.Games)
+			if err != nil {
+				return nil, err
+			}
+			if c != nil {
+				ref, err := savePlot(dir, c.Name, c.Chart, c.Title)
 				if err != nil {
 					return nil, err
 				}
-				if ref != nil {
-					lr.plots = append(lr.plots, *ref)
-				}
+				lr.plots = append(lr.plots, ref)
 			}
 		}
 	}
@@ -380,42 +384,46 @@ func ladderChart(rungs []Rung) Chart {
 	}}
 }
 
-// llrChart draws a rung's SPRT log-likelihood ratio after each completed
-// game pair, in pair order (as the runner decides); nil when no pair was
-// complete.
-func llrChart(dir, name, title string, table *tournament.Table) (*plotRef, error) {
-	var penta stats.Pentanomial
-	first := map[int]float64{}
-	var xs, ys []float64
-	for _, g := range table.Games {
-		c := engine.White
-		if g.BlackIndex == 0 {
-			c = engine.Black
-		}
-		s := g.Result.Score(c)
-		f, ok := first[g.Pair]
-		if !ok {
-			first[g.Pair] = s
-			continue
-		}
-		if err := penta.Add(f, s); err != nil {
-			return nil, err
-		}
-		llr, _, err := table.SPRT.SPRT.Test(penta.Counts())
-		if err != nil {
-			return nil, err
-		}
-		xs = append(xs, float64(2*penta.N()))
-		ys = append(ys, llr)
-	}
-	if len(xs) == 0 {
+// rungLLRChart is the chart of a rung's SPRT (results.LLRChart of
+// tournament.LLRHistory over the rung's games): its log-likelihood ratio
+// after each completed game pair, named "sprt-<opponent slug>-d<depth>";
+// nil when the rung played no SPRT or completed no pair.
+func rungLLRChart(slug string, r Rung, games []tournament.GameRecord) (*Chart, error) {
+	t := r.Summary.SPRT
+	if t == nil {
 		return nil, nil
 	}
-	chart := results.LineChart{
-		Title: title + ": log-likelihood ratio against games", XLabel: "games", YLabel: "LLR",
-		Series: []results.Series{{Name: "LLR", X: xs, Y: ys}},
-		HLines: []results.HLine{{Name: "accept H1", Y: table.SPRT.Upper}, {Name: "accept H0", Y: table.SPRT.Lower}},
+	xs, ys, err := tournament.LLRHistory(games, t.Test())
+	if err != nil || len(xs) == 0 {
+		return nil, err
 	}
-	ref, err := savePlot(dir, name, chart, title+": log-likelihood ratio")
-	return &ref, err
+	title := fmt.Sprintf("SPRT against %s at depth %d", r.Match().B, r.Depth)
+	return &Chart{Name: fmt.Sprintf("sprt-%s-d%d", slug, r.Depth), Title: title + ": log-likelihood ratio",
+		Chart: results.LLRChart(title+": log-likelihood ratio against games", t.Test().String(), xs, ys, t.Lower, t.Upper)}, nil
+}
+
+// rungSlugs are the opponents' slugs of a ladder's rungs, as the ladder
+// named their game logs and charts: slug, numbered from 2 when two
+// opponents share one.
+func rungSlugs(rungs []Rung) []string {
+	byGiven := map[string]string{}
+	taken := map[string]bool{}
+	out := make([]string, len(rungs))
+	for i, r := range rungs {
+		s, ok := byGiven[r.Opponent]
+		if !ok {
+			s = slug(r.Opponent)
+			for base, k := s, 2; taken[s]; k++ {
+				s = fmt.Sprintf("%s-%d", base, k)
+			}
+			taken[s], byGiven[r.Opponent] = true, s
+		}
+		out[i] = s
+	}
+	return out
+}
+
+// rungLogName is the base name of a rung's games log under games/.
+func rungLogName(slug string, depth int) string {
+	return fmt.Sprintf("ladder-%s-d%d", slug, depth)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/roadtune/roadtune/configs"
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/results"
+	"github.com/roadtune/roadtune/tournament"
 )
 
 // plotRef is a chart of the run, for the report: File is relative to the
@@ -371,9 +372,10 @@ func (j *Job) plots(recs []optimize.Record, rungs []Rung) ([]plotRef, error) {
 // Charts returns the run's charts from what is on disk now, finished or
 // not: those of the checkpointed records (the best vector's genes, the
 // method's charts, the best vector's Elo when measured) and, once the run
-// has its verification ladder, the ladder's chart. They are the charts
+// has its verification ladder, the ladder's chart and the LLR chart of
+// each rung that played an SPRT (from its games log). They are the charts
 // the run writes under plots/, for a page or a report to render (SVG).
-// Errors are those of reading ladder.json.
+// Errors are those of reading ladder.json and the rungs' games logs.
 func (r *RunResults) Charts() ([]Chart, error) {
 	var rungs []Rung
 	err := results.ReadJSON(filepath.Join(r.Dir, FileLadder), &rungs)
@@ -385,6 +387,22 @@ func (r *RunResults) Charts() ([]Chart, error) {
 	out := runCharts(r.Config, r.Spec, r.Records, rungs)
 	if len(rungs) > 0 {
 		out = append(out, ladderChart(rungs))
+		for i, slug := range rungSlugs(rungs) {
+			if rungs[i].Summary.SPRT == nil {
+				continue
+			}
+			games, err := tournament.ReadGameLog(filepath.Join(r.Dir, DirGames, rungLogName(slug, rungs[i].Depth)+".jsonl"))
+			if err != nil {
+				return nil, err
+			}
+			c, err := rungLLRChart(slug, rungs[i], games)
+			if err != nil {
+				return nil, err
+			}
+			if c != nil {
+				out = append(out, *c)
+			}
+		}
 	}
 	return out, nil
 }

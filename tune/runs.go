@@ -22,7 +22,8 @@ type RunResults struct {
 	Dir    string
 	Config Config
 	Spec   optimize.Spec
-	// Phase is "optimize", "verify" or "done".
+	// Phase is "optimize", "verify" or "done" (a run not done that no
+	// process plays, Running, was interrupted).
 	Phase  string
 	Status optimize.Status
 	// Records are the checkpointed steps' records, step 0 first; Detail
@@ -415,4 +416,44 @@ type MetricComparison struct {
 	Chart  results.LineChart
 	CSV    []byte
 	Notes  []string
+}
+
+// Group says whether dir holds runs played as one and lists them: "chain"
+// (it holds FileChain) with its stages' directories in order, started or
+// not (StageDir); "sweep" (subdirectories seed-N that are runs or chains)
+// with the seeds' directories by seed. kind is "" for any other
+// directory. Errors: a FileChain that cannot be read.
+func Group(dir string) (kind string, members []string, err error) {
+	if IsChain(dir) {
+		stages, err := readChain(dir)
+		if err != nil {
+			return "", nil, err
+		}
+		for k, c := range stages {
+			members = append(members, StageDir(dir, k+1, c.Method))
+		}
+		return "chain", members, nil
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return "", nil, nil
+	}
+	seeds := map[string]int64{}
+	for _, e := range ents {
+		n, ok := strings.CutPrefix(e.Name(), "seed-")
+		seed, err := strconv.ParseInt(n, 10, 64)
+		if !ok || err != nil || !e.IsDir() || filepath.Base(SweepDir(dir, seed)) != e.Name() {
+			continue
+		}
+		sub := filepath.Join(dir, e.Name())
+		if _, err := os.Stat(filepath.Join(sub, FileConfig)); err == nil || IsChain(sub) {
+			members = append(members, sub)
+			seeds[sub] = seed
+		}
+	}
+	if len(members) == 0 {
+		return "", nil, nil
+	}
+	slices.SortFunc(members, func(a, b string) int { return cmp.Compare(seeds[a], seeds[b]) })
+	return "sweep", members, nil
 }

@@ -13,14 +13,15 @@ import (
 )
 
 // serveCmd is `tune serve [-http ADDR] DIR...`: the run pages of the run
-// directories (or directories of runs: a sweep, runs/) until ctx ends
-// (Ctrl-C), which is a normal end.
+// directories (or of chains and sweeps, with a row per stage or seed, or
+// of directories of them: runs/) until ctx ends (Ctrl-C), which is a
+// normal end.
 func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("tune serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("http", "127.0.0.1:8080", "serve on `ADDR` (HOST:PORT; :PORT binds 127.0.0.1; another host is reachable from the network, without authentication)")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: tune serve [-http ADDR] DIR...\n\nServes read-only pages of tuning runs and arena matches (each DIR a run directory or a directory of runs) until Ctrl-C.\n")
+		fmt.Fprintf(stderr, "usage: tune serve [-http ADDR] DIR...\n\nServes read-only pages of tuning runs, chains, sweeps and arena matches (each DIR a run directory, a chain's or sweep's directory, or a directory of them such as runs/) until Ctrl-C.\n")
 		fs.PrintDefaults()
 	}
 	dirs, err := parseSub(fs, args)

@@ -66,7 +66,7 @@ func (d *Display) Begin(label string, expected int) {
 	if d.quiet || !d.tty {
 		return
 	}
-	d.bar = newBar(d.out, label, expected)
+	d.bar = newBar(d.out, label, expected, true)
 }
 
 // Update reports done of total games of the current batch; a task may run
@@ -111,14 +111,26 @@ func setBar(bar *progressbar.ProgressBar, all, want int) {
 // status, when not empty, ends it after " · ".
 func plainLine(out io.Writer, label, status string, all, want int, start, now time.Time) {
 	rate := float64(all) / max(now.Sub(start).Seconds(), 1e-9)
-	eta := "?"
-	if rate > 0 && want >= all {
-		eta = (time.Duration(float64(want-all)/rate) * time.Second).Round(time.Second).String()
+	eta := etaText(all, want, now.Sub(start))
+	if eta == "" {
+		eta = "?"
 	}
 	if status != "" {
 		status = " · " + status
 	}
 	fmt.Fprintf(out, "%s: %d/%d games, %.1f games/s, elapsed %s, ETA %s%s\n", label, all, want, rate, now.Sub(start).Round(time.Second), eta, status)
+}
+
+// etaText is the time the want − all games left take at the rate of the
+// all games played in elapsed (the rate measured in this phase: the
+// verification ladder's depths play at another speed than the
+// optimisation), in whole seconds; "" before the first game.
+func etaText(all, want int, elapsed time.Duration) string {
+	if all <= 0 || elapsed <= 0 || want < all {
+		return ""
+	}
+	left := time.Duration(float64(want-all) / float64(all) * float64(elapsed))
+	return left.Round(time.Second).String()
 }
 
 // End finishes the task's bar.
@@ -132,16 +144,17 @@ func (d *Display) End() {
 	}
 }
 
-// newBar is the games bar both displays use: count, games/s, elapsed and
-// predicted time, cleared when finished.
-func newBar(out io.Writer, label string, total int) *progressbar.ProgressBar {
+// newBar is the games bar both displays use: count, games/s, elapsed
+// and, with predict, the bar's own predicted time (from its last few
+// updates; Run shows its own ETA instead), cleared when finished.
+func newBar(out io.Writer, label string, total int, predict bool) *progressbar.ProgressBar {
 	return progressbar.NewOptions(max(total, 1),
 		progressbar.OptionSetWriter(out),
 		progressbar.OptionSetDescription(label),
 		progressbar.OptionSetItsString("games"),
 		progressbar.OptionShowIts(),
 		progressbar.OptionShowCount(),
-		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionSetPredictTime(predict),
 		progressbar.OptionSetElapsedTime(true),
 		progressbar.OptionThrottle(100*time.Millisecond),
 		progressbar.OptionClearOnFinish(),

@@ -74,13 +74,44 @@ func TestRunStatus(t *testing.T) {
 	b := NewRun(&out, true, false)
 	b.Plan("generation 1/2", 8)
 	b.Status("1 worker")
+	if got := b.describe(); got != "generation 1/2 · 1 worker" {
+		t.Errorf("bar description before a game %q", got)
+	}
+	b.start = time.Now().Add(-4 * time.Second) // 4 games in 4 s: 4 left take 4 s
 	b.Step("generation 2/2", 4, 4)
-	if got := b.describe(); got != "generation 2/2 · 1 worker" {
+	if got := b.describe(); got != "generation 2/2 · ETA 4s · 1 worker" {
 		t.Errorf("bar description %q", got)
 	}
 	b.Status("")
-	if got := b.describe(); got != "generation 2/2" {
+	if got := b.describe(); got != "generation 2/2 · ETA 4s" {
 		t.Errorf("bar description without a status %q", got)
 	}
 	b.End()
+}
+
+// TestRunETAOfThePhase: a new phase (the verification ladder after the
+// optimisation) measures its own rate: its ETA is its games left at the
+// rate of its games so far, whatever the optimisation's pace was.
+func TestRunETAOfThePhase(t *testing.T) {
+	var out bytes.Buffer
+	r := NewRun(&out, true, false)
+	r.Plan("generation 1/1", 100)
+	r.start = time.Now().Add(-time.Second)
+	r.Games(100, 100) // 100 games/s
+	r.Plan("verification", 40)
+	r.start = time.Now().Add(-10 * time.Second)
+	r.Games(10, 20) // 1 game/s in this phase: 30 games left take 30 s
+	if r.eta != "30s" {
+		t.Errorf("ETA %q at 10 of 40 ladder games in 10 s, want 30s", r.eta)
+	}
+	r.End()
+	for _, c := range []struct {
+		all, want int
+		el        time.Duration
+		eta       string
+	}{{0, 10, time.Second, ""}, {5, 10, 5 * time.Second, "5s"}, {10, 10, time.Second, "0s"}, {3, 12, 90 * time.Second, "4m30s"}} {
+		if got := etaText(c.all, c.want, c.el); got != c.eta {
+			t.Errorf("etaText(%d, %d, %v) = %q, want %q", c.all, c.want, c.el, got, c.eta)
+		}
+	}
 }

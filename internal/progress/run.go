@@ -10,7 +10,8 @@ import (
 
 // Run follows a whole tuning run: one bar for all its games (steps done of
 // all in the description, games of this session against the games the
-// method forecasts, games/s, ETA), with lines (one per step) printed above
+// method forecasts, games/s, and the ETA at the rate measured since the
+// phase began: Plan), with lines (one per step) printed above
 // it. When the output is not a terminal it prints a plain line every
 // Interval instead. Its methods may be called from any goroutine; the zero
 // value is not usable: use NewRun.
@@ -22,6 +23,7 @@ type Run struct {
 	bar       *progressbar.ProgressBar
 	label     string
 	status    string // Status: shown after the label
+	eta       string // the ETA shown on the bar (etaText)
 	start     time.Time
 	lastPrint time.Time
 	played    int // games of completed steps, this session
@@ -43,13 +45,13 @@ func (r *Run) Plan(label string, total int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.finish()
-	r.label, r.total, r.played = label, total, 0
+	r.label, r.total, r.played, r.eta = label, total, 0, ""
 	r.offset, r.lastDone, r.lastTotal = 0, 0, 0
 	r.start, r.lastPrint = time.Now(), time.Now()
 	if r.quiet || !r.tty {
 		return
 	}
-	r.bar = newBar(r.out, r.describe(), total)
+	r.bar = newBar(r.out, r.describe(), total, false)
 	_ = r.bar.RenderBlank()
 }
 
@@ -91,6 +93,10 @@ func (r *Run) show() {
 	all := r.played + r.offset + r.lastDone
 	want := max(r.total, all)
 	if r.bar != nil {
+		if eta := etaText(all, want, time.Since(r.start)); eta != r.eta {
+			r.eta = eta
+			r.bar.Describe(r.describe())
+		}
 		setBar(r.bar, all, want)
 		return
 	}
@@ -115,12 +121,17 @@ func (r *Run) Status(s string) {
 	}
 }
 
-// describe is the bar's description: the label, then the status.
+// describe is the bar's description: the label, the ETA (once a game of
+// the phase is played), then the status.
 func (r *Run) describe() string {
-	if r.status == "" {
-		return r.label
+	s := r.label
+	if r.eta != "" {
+		s += " · ETA " + r.eta
 	}
-	return r.label + " · " + r.status
+	if r.status != "" {
+		s += " · " + r.status
+	}
+	return s
 }
 
 // Write prints p above the bar (it is how the run's lines reach the

@@ -197,14 +197,15 @@ func (s *Server) events(w http.ResponseWriter, req *http.Request) {
 	}
 }
 
-// chart renders one of a tuning run's charts as SVG.
+// chart renders one of a run's charts as SVG: a tuning run's, or a
+// match's SPRT chart (llr).
 func (s *Server) chart(w http.ResponseWriter, req *http.Request) {
 	r := s.runOf(w, req)
 	if r == nil {
 		return
 	}
 	name, ok := strings.CutSuffix(req.PathValue("name"), ".svg")
-	if !ok || r.kind != kindTune {
+	if !ok {
 		http.NotFound(w, req)
 		return
 	}
@@ -229,17 +230,26 @@ type chartCache struct {
 	svg    map[string][]byte
 }
 
-// chartList returns r's charts (TuneRun.Charts), built again when the
-// run's files changed. Call with r.mu held.
+// chartList returns r's charts (a tuning run's TuneRun.Charts, a match's
+// arenaCharts), built again when the run's files changed. Call with r.mu
+// held.
 func (r *run) chartList() (*chartCache, error) {
 	root, err := os.OpenRoot(r.dir)
 	if err != nil {
 		return nil, err
 	}
+	defer root.Close()
 	fp := r.fingerprint(root)
-	root.Close()
 	if c := r.charts; c != nil && c.fp == fp {
 		return c, nil
+	}
+	if r.kind == kindArena {
+		list, err := r.arenaCharts(root)
+		if err != nil {
+			return nil, err
+		}
+		r.charts = &chartCache{fp: fp, charts: list, svg: map[string][]byte{}}
+		return r.charts, nil
 	}
 	res, err := r.tune.Open(r.dir)
 	if err != nil {

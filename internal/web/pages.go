@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -56,15 +57,87 @@ func render(w http.ResponseWriter, name string, data any) {
 	w.Write(b.Bytes())
 }
 
-func (s *Server) indexPage(w http.ResponseWriter, req *http.Request) {
-	var rows []Status
-	for _, r := range s.list() {
-		rows = append(rows, s.status(r))
+// row is a line of a list of runs: a run's or group's status, indented
+// Depth levels under its group; a chain's stage not started yet has only
+// its Name.
+type row struct {
+	Status
+	Name  string
+	Depth int
+}
+
+// rows lists the runs under top (nil: every run), each group followed by
+// its runs (a chain's stages in order, those not started yet included,
+// then other runs found in its directory).
+func (s *Server) rows(top *run) []row {
+	all := s.list()
+	kids := map[*run][]*run{}
+	for _, r := range all {
+		kids[r.parent] = append(kids[r.parent], r)
 	}
+	var out []row
+	var add func(r *run, depth int)
+	add = func(r *run, depth int) {
+		name := r.id
+		if r.parent != nil {
+			name = filepath.Base(r.dir) // under its group's row
+		}
+		out = append(out, row{Status: s.status(r), Name: name, Depth: depth})
+		if !r.isGroup() {
+			return
+		}
+		byDir := map[string]*run{}
+		for _, c := range kids[r] {
+			byDir[c.dir] = c
+		}
+		for _, dir := range r.planned {
+			if c := byDir[dir]; c != nil {
+				add(c, depth+1)
+				delete(byDir, dir)
+			} else {
+				out = append(out, row{Status: Status{Kind: kindTune, Method: stageMethod(dir), Phase: "not started", Group: r.id}, Name: filepath.Base(dir), Depth: depth + 1})
+			}
+		}
+		for _, c := range kids[r] {
+			if byDir[c.dir] != nil {
+				add(c, depth+1)
+			}
+		}
+	}
+	if top != nil {
+		add(top, 0)
+		return out[1:]
+	}
+	for _, r := range kids[nil] {
+		add(r, 0)
+	}
+	return out
+}
+
+func (s *Server) indexPage(w http.ResponseWriter, req *http.Request) {
 	render(w, "index.html", struct {
 		Dirs []string
-		Runs []Status
-	}{s.dirs, rows})
+		Runs []row
+	}{s.dirs, s.rows(nil)})
+}
+
+// groupPage shows a chain or a sweep: its status, its runs, its own files.
+func (s *Server) groupPage(w http.ResponseWriter, r *run, root *os.Root) {
+	var files []link
+	if ents, err := fs.ReadDir(root.FS(), "."); err == nil {
+		for _, e := range ents {
+			if _, ok := contentTypes[strings.ToLower(path.Ext(e.Name()))]; ok && e.Type().IsRegular() {
+				files = append(files, link{e.Name(), "/run/" + r.id + "/files/" + e.Name()})
+			}
+		}
+	}
+	d := struct {
+		Run, Dir, Kind, Resume string
+		Status                 Status
+		Runs                   []row
+		Files                  []link
+	}{r.id, r.dir, r.kind, r.resumeDir(), s.status(r), s.rows(r), files}
+	render(w, "group.html", d)
 }
 
 // link is a file of a run to download.
@@ -110,6 +183,10 @@ func (s *Server) runPage(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	defer root.Close()
+	if r.isGroup() {
+		s.groupPage(w, r, root)
+		return
+	}
 	st := s.status(r)
 	files := func(names ...string) []link {
 		var out []link
@@ -121,30 +198,25 @@ func (s *Server) runPage(w http.ResponseWriter, req *http.Request) {
 		return out
 	}
 	if r.kind == kindArena {
-		render(w, "arena.html", s.arenaData(r, root, st, files(summaryFile, arenaGameLog, commandFile, "winrate.svg", "winrate.png")))
+		render(w, "arena.html", s.arenaData(r, root, st, files(summaryFile, arenaGameLog, commandFile, "winrate.svg", "winrate.png", "plots/llr.svg", "plots/llr.png")))
 		return
 	}
 	d := tuneData{Run: r.id, Dir: r.dir, Status: st, Verdict: st.Verdict,
-		Files: files(r.tune.Files()...)}
+		Files: files(r.tune.Files()...), Resume: r.resumeDir()}
 	if res, err := r.tune.Open(r.dir); err == nil {
 		d.About = res.About
 		d.Genes = res.Genes
 		d.Best = res.Best
-		r.mu.Lock()
-		c, err := r.chartList()
-		r.mu.Unlock()
-		if err != nil {
-			d.ChartErr = err.Error()
-		} else {
-			for _, ch := range c.charts {
-				d.Charts = append(d.Charts, link{ch.Title, "/run/" + r.id + "/chart/" + ch.Name + ".svg"})
-				d.ChartNames = append(d.ChartNames, ch.Name)
-			}
-		}
+		d.Charts, d.ChartNames, d.ChartErr = r.chartLinks()
 	}
 	rungs, _, err := r.tune.Ladder(r.dir)
 	if err != nil {
 		d.LadderErr = err.Error()
+	}
+	if l, ok := s.live(r); ok && len(rungs) == 0 && l.Phase == "verify" {
+		// The ladder in play: its rungs so far, from the process.
+		rungs, d.Playing = l.Rungs, true
+		d.RungsPlanned, d.RungBatch = l.RungsPlanned, st.BatchText
 	}
 	for _, g := range rungs {
 		d.Rungs = append(d.Rungs, rungRow{Rung: g, M: g.Match})
@@ -153,8 +225,35 @@ func (s *Server) runPage(w http.ResponseWriter, req *http.Request) {
 	render(w, "tune.html", d)
 }
 
+// chartLinks are the links of r's charts (chartList) for its page, the
+// titles as link names, with the charts' names, or why they could not be
+// built.
+func (r *run) chartLinks() (links []link, names []string, errText string) {
+	r.mu.Lock()
+	c, err := r.chartList()
+	r.mu.Unlock()
+	if err != nil {
+		return nil, nil, err.Error()
+	}
+	for _, ch := range c.charts {
+		links = append(links, link{ch.Title, "/run/" + r.id + "/chart/" + ch.Name + ".svg"})
+		names = append(names, ch.Name)
+	}
+	return links, names, ""
+}
+
+// resumeDir is the directory `tune -resume` continues r from: a chain's
+// stage resumes its chain (of a sweep's seed: that seed's chain).
+func (r *run) resumeDir() string {
+	if r.parent != nil && r.parent.kind == kindChain {
+		return r.parent.dir
+	}
+	return r.dir
+}
+
 type tuneData struct {
 	Run, Dir   string
+	Resume     string // the directory -resume continues
 	Status     Status
 	About      string
 	Genes      []string
@@ -163,10 +262,15 @@ type tuneData struct {
 	ChartNames []string
 	ChartErr   string
 	Rungs      []rungRow
-	Verdict    string
-	LadderErr  string
-	Files      []link
-	Logs       []logRef
+	// Playing is set while the ladder is played (live): RungsPlanned rungs
+	// (0 until the first is done), the one in play at RungBatch games.
+	Playing      bool
+	RungsPlanned int
+	RungBatch    string
+	Verdict      string
+	LadderErr    string
+	Files        []link
+	Logs         []logRef
 }
 
 type rungRow struct {
@@ -253,6 +357,8 @@ type arenaData struct {
 	Log       logRef // games.jsonl: its last games
 	LastFrom  int
 	Winrate   string // URL of winrate.svg, once written
+	Charts    []link // the match's charts (arenaCharts): Name is the title
+	ChartErr  string
 	NoMatchup bool
 }
 
@@ -305,6 +411,7 @@ func (s *Server) arenaData(r *run, root *os.Root, st Status, files []link) arena
 	if fi, err := root.Stat("winrate.svg"); err == nil && fi.Mode().IsRegular() {
 		d.Winrate = "/run/" + r.id + "/files/winrate.svg"
 	}
+	d.Charts, _, d.ChartErr = r.chartLinks()
 	return d
 }
 

@@ -66,6 +66,10 @@ type Live struct {
 	Updated time.Time
 	// Players are an arena match's entrants with their settings (optional).
 	Players []tournament.PlayerInfo
+	// Rungs are the verification ladder's rungs played so far (tune, in
+	// the phase "verify"), of RungsPlanned.
+	Rungs        []Rung
+	RungsPlanned int
 }
 
 // Server serves the runs found in its directories. Create it with New and
@@ -81,13 +85,19 @@ type Server struct {
 	mux  *http.ServeMux
 }
 
-// run is one served run directory.
+// run is one served run directory, or a directory of runs played as one
+// (a chain, a sweep: a group).
 type run struct {
 	id   string
 	dir  string   // as found: a served directory or its subdirectory
 	abs  string   // absolute, to match Live.Run
-	kind string   // kindTune or kindArena
-	tune TuneRuns // Options.Tune, for a tuning run
+	kind string   // kindTune, kindArena, kindChain or kindSweep
+	tune TuneRuns // Options.Tune, for a tuning run or a group
+	// parent is the group the run belongs to (nil at the top level);
+	// planned are a group's member directories (a chain's stages, started
+	// or not; a sweep's seeds).
+	parent  *run
+	planned []string
 
 	mu     sync.Mutex
 	logs   map[string]*gameLog // by path inside dir
@@ -98,13 +108,20 @@ type run struct {
 const (
 	kindTune  = "tune"
 	kindArena = "arena"
+	kindChain = "chain"
+	kindSweep = "sweep"
 )
+
+// isGroup reports whether r is a chain or a sweep.
+func (r *run) isGroup() bool { return r.kind == kindChain || r.kind == kindSweep }
 
 // New returns a server of dirs: each is a run directory (a tuning run,
 // which holds config.toml, or an arena match, which holds command.json or
-// summary.json) or a directory whose immediate subdirectories are runs (a
-// sweep, runs/); such a directory is looked at again for new runs when the
-// list of runs is asked for. Errors: no directory given, a directory that
+// summary.json), a group of runs (with Options.Tune: a chain's directory,
+// whose stages are its runs, or a sweep's, whose seeds are), or a
+// directory whose immediate subdirectories are runs or groups (runs/);
+// such directories are looked at again for new runs when the list of runs
+// is asked for. Errors: no directory given, a directory that
 // does not exist or is not a directory.
 func New(dirs []string, o Options) (*Server, error) {
 	if len(dirs) == 0 {
@@ -175,15 +192,54 @@ const (
 
 var unsafeID = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
+// found is a run or group found by scan: its directory, kind, the
+// directory of its group ("" at the top level) and a group's members.
+type found struct {
+	dir, kind, parent string
+	planned           []string
+}
+
+// maxNesting is how deep groups nest: a sweep of chains.
+const maxNesting = 2
+
+// visit adds dir to out when it is a run or a group (then with its
+// members, and any other run in it, after it) and reports whether it was.
+func (s *Server) visit(dir, parent string, depth int, out *[]found) bool {
+	if k := s.kindOf(dir); k != "" {
+		*out = append(*out, found{dir: dir, kind: k, parent: parent})
+		return true
+	}
+	if s.opts.Tune == nil || depth > maxNesting {
+		return false
+	}
+	kind, members, err := s.opts.Tune.Group(dir)
+	if err != nil || kind == "" {
+		return false
+	}
+	*out = append(*out, found{dir: dir, kind: kind, parent: parent, planned: members})
+	for _, m := range members {
+		s.visit(m, dir, depth+1, out)
+	}
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		sub := filepath.Join(dir, e.Name())
+		if e.IsDir() && !slices.Contains(members, sub) && s.kindOf(sub) != "" {
+			*out = append(*out, found{dir: sub, kind: s.kindOf(sub), parent: dir})
+		}
+	}
+	return true
+}
+
 // scan finds the runs of the served directories, keeping the runs already
-// known (and their caches) and adding new ones. A run's ID is its
-// directory's base name, made URL-safe; a name already taken gets its
-// parent's name in front, then a number.
+// known (and their caches) and adding new ones: a served directory that
+// is a run or a group, else its immediate subdirectories that are. A
+// top-level run's ID is its directory's base name, made URL-safe; a name
+// already taken gets its parent's name in front, then a number. A
+// group's member has the group's ID, "_" and its base name.
 func (s *Server) scan() {
-	var found []string
+	var all []found
 	for _, d := range s.dirs {
-		if s.kindOf(d) != "" {
-			found = append(found, d)
+		if s.visit(d, "", 0, &all) {
 			continue
 		}
 		ents, err := os.ReadDir(d)
@@ -191,43 +247,62 @@ func (s *Server) scan() {
 			continue
 		}
 		for _, e := range ents {
-			sub := filepath.Join(d, e.Name())
-			if e.IsDir() && s.kindOf(sub) != "" {
-				found = append(found, sub)
+			if e.IsDir() {
+				s.visit(filepath.Join(d, e.Name()), "", 0, &all)
 			}
 		}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	known := map[string]bool{}
+	byDir := map[string]*run{}
 	taken := map[string]bool{}
 	for _, r := range s.runs {
-		known[r.dir], taken[r.id] = true, true
+		byDir[r.dir], taken[r.id] = r, true
 	}
-	for _, d := range found {
-		if known[d] {
+	for _, f := range all {
+		if r := byDir[f.dir]; r != nil {
+			if r.isGroup() {
+				r.planned = f.planned // a sweep's new seeds
+			}
 			continue
 		}
-		known[d] = true
-		clean := filepath.Clean(d)
+		clean := filepath.Clean(f.dir)
 		id := unsafeID.ReplaceAllString(filepath.Base(clean), "_")
-		if taken[id] || id == "." || id == ".." {
+		parent := byDir[f.parent]
+		switch {
+		case parent != nil:
+			id = parent.id + "_" + id
+		case taken[id] || id == "." || id == "..":
 			id = unsafeID.ReplaceAllString(filepath.Base(filepath.Dir(clean)), "_") + "_" + id
 		}
 		for base, k := id, 2; taken[id]; k++ {
 			id = fmt.Sprintf("%s-%d", base, k)
 		}
 		taken[id] = true
-		abs, err := filepath.Abs(d)
+		abs, err := filepath.Abs(f.dir)
 		if err != nil {
 			abs = clean
 		}
-		r := &run{id: id, dir: d, abs: abs, kind: s.kindOf(d), logs: map[string]*gameLog{}}
-		if r.kind == kindTune {
+		r := &run{id: id, dir: f.dir, abs: abs, kind: f.kind, parent: parent, planned: f.planned, logs: map[string]*gameLog{}}
+		if r.kind != kindArena {
 			r.tune = s.opts.Tune
 		}
+		byDir[f.dir] = r
 		s.runs = append(s.runs, r)
 	}
+}
+
+// children are r's member runs (r a group) by directory.
+func (s *Server) children(r *run) map[string]*run {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := map[string]*run{}
+	for _, c := range s.runs {
+		if c.parent == r {
+			out[c.dir] = c
+		}
+	}
+	return out
 }
 
 // list returns the runs, looking for new ones first.

@@ -7,6 +7,7 @@ import (
 	"hash/fnv"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,15 +20,24 @@ import (
 // event of /run/ID/events.
 type Status struct {
 	ID   string `json:"id"`
-	Kind string `json:"kind"` // "tune" or "arena"
+	Kind string `json:"kind"` // "tune", "arena", or a group of runs: "chain", "sweep"
+	// Group is the ID of the chain or sweep the run belongs to ("" for
+	// none); Members are a group's runs' IDs, in order, for the stages or
+	// seeds started so far.
+	Group   string   `json:"group,omitempty"`
+	Members []string `json:"members,omitempty"`
 	// Method is a tuning run's method ("ga", "pso", …), a match's schedule
 	// ("head-to-head", "round-robin", …).
 	Method string `json:"method"`
 	Unit   string `json:"unit,omitempty"` // a tuning run's step: "generation", "iteration"
-	// Phase is a tuning run's "starting", "optimize", "verify" or "done";
-	// a match's "starting", "playing", "done" or "interrupted".
+	// Phase is a tuning run's "starting", "optimize", "verify", "done" or
+	// "interrupted" (not done, and no process plays it: -resume continues
+	// it); a match's "starting", "playing", "done" or "interrupted"; a
+	// group's "done" when every run is, else the phase of the run in play,
+	// else "interrupted".
 	Phase string `json:"phase"`
-	// Step of Steps: steps completed of the method's budget (tuning runs).
+	// Step of Steps: steps completed of the method's budget (tuning runs);
+	// a group's runs done (or in play) of its runs.
 	Step  int `json:"step"`
 	Steps int `json:"steps"`
 	// Games played: a tuning run's optimisation games, a match's games;
@@ -66,6 +76,10 @@ type Status struct {
 // the time left ("1h2m3s", "—" when unknown), BatchText "done/total".
 func (st *Status) texts() {
 	switch {
+	case st.Kind == kindChain:
+		st.StepText = fmt.Sprintf("stage %d of %d", st.Step, st.Steps)
+	case st.Kind == kindSweep:
+		st.StepText = fmt.Sprintf("seed %d of %d", st.Step, st.Steps)
 	case st.Kind != kindArena:
 		st.StepText = fmt.Sprintf("step %d of %d", st.Step, st.Steps)
 	case st.TotalGames > 0:
@@ -112,6 +126,18 @@ func (r *run) fingerprint(root *os.Root) string {
 // status returns r's status: from its files (cached until they change),
 // with the Live provider's figures over them when it reports on r.
 func (s *Server) status(r *run) Status {
+	if r.isGroup() {
+		return s.groupStatus(r)
+	}
+	st := s.runStatus(r)
+	if r.parent != nil {
+		st.Group = r.parent.id
+	}
+	return st
+}
+
+// runStatus is status of a run (not a group).
+func (s *Server) runStatus(r *run) Status {
 	root, err := os.OpenRoot(r.dir)
 	if err != nil {
 		return Status{ID: r.id, Kind: r.kind, Phase: "starting", Error: err.Error(), Updated: time.Now()}
@@ -132,10 +158,18 @@ func (s *Server) status(r *run) Status {
 		r.status = &statusCache{fp: fp, st: st}
 	}
 	r.mu.Unlock()
-	if l, ok := s.live(r); ok {
+	l, live := s.live(r)
+	if r.kind == kindTune && st.Phase != "done" && !live && !r.tune.Running(r.dir) {
+		// No file changes when a process dies: asked each time.
+		st.Phase, st.ETASeconds = "interrupted", 0
+	}
+	if live {
 		st.Live, st.Updated = true, l.Updated
-		if l.Phase != "" && st.Phase != "done" {
+		switch {
+		case l.Phase != "" && st.Phase != "done":
 			st.Phase = l.Phase
+		case st.Phase == "interrupted": // the process has not reported yet
+			st.Phase = "starting"
 		}
 		if l.Steps > 0 {
 			st.Step, st.Steps = l.Step, l.Steps
@@ -145,6 +179,9 @@ func (s *Server) status(r *run) Status {
 		}
 		st.Games, st.GamesPerSecond, st.ETASeconds = max(st.Games, l.Games), l.GamesPerSecond, l.ETA.Seconds()
 		st.BatchDone, st.BatchTotal = l.BatchDone, l.BatchTotal
+		if len(l.Rungs) > 0 {
+			st.Version += fmt.Sprintf(".r%d", len(l.Rungs)) // the page reloads its ladder
+		}
 	}
 	st.texts()
 	return st
@@ -246,8 +283,9 @@ type plan struct {
 	args     []string
 	schedule string
 	players  int
-	pairs    int // game pairs per pairing
-	total    int // games; 0 when unknown (a knockout)
+	pairs    int    // game pairs per pairing
+	total    int    // games; 0 when unknown (a knockout)
+	sprt     string // -sprt's value, "" without
 }
 
 // arenaPlan reads command.json (the arena command line, saved for
@@ -307,6 +345,8 @@ func arenaPlan(root *os.Root) plan {
 		switch {
 		case name == "tournament":
 			p.schedule = v
+		case name == "sprt":
+			p.sprt = v
 		case err != nil:
 		case name == "pairs", name == "rounds":
 			pairs = n
@@ -332,4 +372,73 @@ func arenaPlan(root *os.Root) plan {
 	p.pairs = pairs
 	p.total = 2 * pairs * max(pairings, 0)
 	return p
+}
+
+// groupStatus is a chain's or sweep's status from its runs': the games
+// played by all, the phase (done when every planned run is, else the
+// phase of the first run not done, "interrupted" when that one is or has
+// not started while nothing plays), which run of how many it is at, and
+// the rate, ETA and batch of the run in play. A chain's method is its
+// stages' methods joined by " → "; its verdict the last stage's.
+func (s *Server) groupStatus(r *run) Status {
+	st := Status{ID: r.id, Kind: r.kind, Steps: len(r.planned), Phase: "done", Updated: time.Now()}
+	if r.parent != nil {
+		st.Group = r.parent.id
+	}
+	children := s.children(r)
+	h := fnv.New64a()
+	var methods []string
+	atRun := false
+	for i, dir := range r.planned {
+		c := children[dir]
+		if c == nil {
+			methods = append(methods, stageMethod(dir))
+			if !atRun {
+				st.Phase, st.Step, atRun = "interrupted", i+1, true
+			}
+			continue
+		}
+		cs := s.status(c)
+		st.Members = append(st.Members, c.id)
+		fmt.Fprintf(h, "%s:%s;", c.id, cs.Version)
+		methods = append(methods, cs.Method)
+		st.Games += cs.Games
+		st.Live = st.Live || cs.Live
+		if cs.Phase == "done" {
+			st.Verdict = cs.Verdict
+			continue
+		}
+		if !atRun {
+			st.Phase, st.Step, atRun = cs.Phase, i+1, true
+			st.GamesPerSecond, st.ETASeconds, st.BatchDone, st.BatchTotal = cs.GamesPerSecond, cs.ETASeconds, cs.BatchDone, cs.BatchTotal
+			st.Verdict = ""
+		}
+	}
+	if !atRun {
+		st.Step = len(r.planned)
+	}
+	if st.Phase != "done" {
+		st.Verdict = ""
+	}
+	if len(methods) > 0 {
+		st.Method = methods[0]
+	}
+	if r.kind == kindChain {
+		st.Method = strings.Join(methods, " → ")
+	}
+	st.Version = strconv.FormatUint(h.Sum64(), 36)
+	st.texts()
+	return st
+}
+
+// stageMethod is the method in a chain stage's directory name
+// (stage-2-spsa), for a stage not started yet.
+func stageMethod(dir string) string {
+	name := filepath.Base(dir)
+	if _, rest, ok := strings.Cut(name, "-"); ok {
+		if _, m, ok := strings.Cut(rest, "-"); ok {
+			return m
+		}
+	}
+	return name
 }

@@ -18,6 +18,11 @@ type Tracker struct {
 	base   int       // games played before start (a resumed run's)
 	played int       // games of a tuning job's steps done (Step)
 	left   int       // games the rest of the work needs, at least (tune's forecast)
+	// The verification ladder: when it started, its games planned, the
+	// games of its finished rungs as played and as planned.
+	vStart            time.Time
+	vTotal            int
+	vPlayed, vPlanned int
 }
 
 // NewTracker returns a tracker of the run in dir.
@@ -31,6 +36,7 @@ func (t *Tracker) Live() Live {
 	defer t.mu.Unlock()
 	l := t.l
 	l.Players = slices.Clone(l.Players)
+	l.Rungs = slices.Clone(l.Rungs)
 	return l
 }
 
@@ -87,21 +93,55 @@ func (t *Tracker) Step(st optimize.Status, f optimize.Forecast) {
 
 // BatchGames sets done of total games of a tuning job's batch in flight;
 // while it optimises, they add to the games of the steps done (Step) and
-// to the rate and ETA.
+// to the rate and ETA; while it verifies, the rate and ETA are the
+// ladder's own (ladderRate).
 func (t *Tracker) BatchGames(done, total int) {
 	t.Update(func(l *Live) {
 		l.BatchDone, l.BatchTotal = done, total
-		if l.Phase == "optimize" {
+		switch l.Phase {
+		case "optimize":
 			l.Games = t.played + done
 			t.rate(l, max(t.left-done, 0))
+		case "verify":
+			t.ladderRate(l)
 		}
 	})
 }
 
 // Verify sets the phase "verify" when a tuning job's verification ladder
-// starts, with games its most games over all rungs (the batch's total).
+// starts, with games its most games over all rungs (the ETA's total; each
+// rung is then a batch).
 func (t *Tracker) Verify(games int) {
 	t.Update(func(l *Live) {
-		l.Phase, l.BatchDone, l.BatchTotal, l.ETA = "verify", 0, games, 0
+		l.Phase, l.BatchDone, l.BatchTotal, l.ETA, l.GamesPerSecond = "verify", 0, 0, 0, 0
+		l.Rungs, l.RungsPlanned = nil, 0
+		t.vStart, t.vTotal, t.vPlayed, t.vPlanned = time.Now(), games, 0, 0
 	})
+}
+
+// Rung adds rung k of n of the ladder, played: the page shows it at once.
+// Its games played count in the ladder's rate, its batch's games planned
+// (BatchGames' total) leave the ETA.
+func (t *Tracker) Rung(r Rung, k, n int) {
+	t.Update(func(l *Live) {
+		l.Rungs, l.RungsPlanned = append(l.Rungs, r), n
+		t.vPlayed += r.Match.N
+		t.vPlanned += max(l.BatchTotal, r.Match.N)
+		l.BatchDone, l.BatchTotal = 0, 0
+		t.ladderRate(l)
+	})
+}
+
+// ladderRate sets the rate of the ladder's games since it started (its
+// depths' own speed, not the optimisation's) and the ETA of its games
+// left at that rate.
+func (t *Tracker) ladderRate(l *Live) {
+	played := t.vPlayed + l.BatchDone
+	el := time.Since(t.vStart).Seconds()
+	if el <= 0 || played == 0 {
+		return
+	}
+	l.GamesPerSecond = float64(played) / el
+	left := max(t.vTotal-t.vPlanned-l.BatchDone, 0)
+	l.ETA = time.Duration(float64(left) / l.GamesPerSecond * float64(time.Second)).Round(time.Millisecond)
 }

@@ -11,14 +11,17 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/roadtune/roadtune/internal/runfixture"
 	"github.com/roadtune/roadtune/internal/tunetest"
 	"github.com/roadtune/roadtune/internal/web"
 	"github.com/roadtune/roadtune/internal/web/tuneweb"
@@ -318,19 +321,22 @@ func TestDiscovery(t *testing.T) {
 	os.MkdirAll(filepath.Join(sweep, "compare"), 0o755) // not a run
 	s, ts := web.Serve(t, []string{sweep, filepath.Join(sweep, "seed-1")}, web.Options{Tune: tuneweb.Runs{}})
 	ids := web.RunIDs(s)
-	if strings.Join(ids, " ") != "seed-1 seed-2" {
-		t.Errorf("runs %v, want seed-1 seed-2 (a run given twice is one run)", ids)
+	if strings.Join(ids, " ") != "sweep sweep_seed-1 sweep_seed-2" {
+		t.Errorf("runs %v, want the sweep and its seeds sweep_seed-1 sweep_seed-2 (a run given twice is one run)", ids)
 	}
-	// A run that appears later is found.
+	// A run that appears later is found, in the sweep's directory too.
 	web.ArenaDir(t, filepath.Join(sweep, "seed-1-match"), 2)
-	web.MustGet(t, ts.URL+"/run/seed-1-match/", "text/html")
-	// Two runs of the same name get distinct IDs.
+	web.MustGet(t, ts.URL+"/run/sweep_seed-1-match/", "text/html")
+	// Two runs of the same name get distinct IDs: the second gets its
+	// parent's name in front.
 	other := filepath.Join(t.TempDir(), "runs")
 	web.ArenaDir(t, filepath.Join(other, "seed-1"), 2)
-	s2, _ := web.Serve(t, []string{sweep, other}, web.Options{Tune: tuneweb.Runs{}})
+	more := filepath.Join(t.TempDir(), "more", "seed-1")
+	web.ArenaDir(t, more, 2)
+	s2, _ := web.Serve(t, []string{sweep, other, more}, web.Options{Tune: tuneweb.Runs{}})
 	ids = web.RunIDs(s2)
-	if len(ids) != 4 || ids[3] != "runs_seed-1" {
-		t.Errorf("runs %v, want the second seed-1 as runs_seed-1", ids)
+	if strings.Join(ids, " ") != "sweep sweep_seed-1 sweep_seed-2 sweep_seed-1-match seed-1 more_seed-1" {
+		t.Errorf("runs %v, want the matches seed-1 and more_seed-1 after the sweep's", ids)
 	}
 	if _, err := web.New([]string{filepath.Join(sweep, "nosuch")}, web.Options{Tune: tuneweb.Runs{}}); err == nil {
 		t.Error("New of a missing directory: no error")
@@ -368,4 +374,123 @@ func TestServeStops(t *testing.T) {
 		t.Fatal("Serve did not return after its context ended")
 	}
 	resp.Body.Close()
+}
+
+// TestChainAndInterrupted: serving a directory of runs lists a chain
+// with its stages under it and their true phases (stage 1 done, stage 2
+// interrupted: not done, and no process plays it), the chain has a page
+// linking its stages, and a stage whose running.json names a live
+// process is shown as in play.
+func TestChainAndInterrupted(t *testing.T) {
+	runs := t.TempDir()
+	chain := runfixture.InterruptedChain(t, runs)
+	if err := os.CopyFS(filepath.Join(runs, "single"), os.DirFS(finishedRun(t))); err != nil {
+		t.Fatal(err)
+	}
+	_, ts := web.Serve(t, []string{runs}, web.Options{Tune: tuneweb.Runs{}})
+	var list []web.Status
+	if err := json.Unmarshal([]byte(web.MustGet(t, ts.URL+"/runs.json", "application/json")), &list); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]web.Status{}
+	var order []string
+	for _, st := range list {
+		got[st.ID] = st
+		order = append(order, st.ID)
+	}
+	want := map[string]string{"chain": "interrupted", "chain_stage-1-ga": "done", "chain_stage-2-spsa": "interrupted", "single": "done"}
+	for id, phase := range want {
+		if got[id].Phase != phase {
+			t.Errorf("%s: phase %q, want %q (runs %v)", id, got[id].Phase, phase, order)
+		}
+	}
+	if g := got["chain"]; g.Kind != "chain" || g.Method != "ga → spsa" || g.StepText != "stage 2 of 2" || strings.Join(g.Members, " ") != "chain_stage-1-ga chain_stage-2-spsa" {
+		t.Errorf("chain status %+v", g)
+	}
+	if got["chain_stage-2-spsa"].Group != "chain" || got["chain_stage-2-spsa"].StepText != "step 1 of 4" {
+		t.Errorf("stage 2 status %+v", got["chain_stage-2-spsa"])
+	}
+	index := web.MustGet(t, ts.URL+"/", "text/html")
+	web.WantIn(t, "index", index, `data-id="chain_stage-1-ga" data-group="chain" data-phase="done"`,
+		`data-id="chain_stage-2-spsa" data-group="chain" data-phase="interrupted"`, "chain ga → spsa")
+	page := web.MustGet(t, ts.URL+"/run/chain/", "text/html")
+	web.WantIn(t, "chain page", page, `href="/run/chain_stage-1-ga/"`, `href="/run/chain_stage-2-spsa/"`, "Stages", "/run/chain/files/chain.json")
+	web.WantIn(t, "stage page", web.MustGet(t, ts.URL+"/run/chain_stage-2-spsa/", "text/html"), "tune spsa", ">interrupted<",
+		"<code>tune -resume "+chain+"</code>")
+	web.WantIn(t, "chain page", page, "<code>tune -resume "+chain+"</code>")
+
+	// A stage played by a live process (this one) is in play; by a
+	// process that is gone, interrupted.
+	stage := filepath.Join(chain, "stage-2-spsa")
+	mark := func(pid int) {
+		t.Helper()
+		host, _ := os.Hostname()
+		data := fmt.Sprintf(`{"pid": %d, "host": %q, "started": "2026-01-01T00:00:00Z"}`, pid, host)
+		if err := os.WriteFile(filepath.Join(stage, tune.FileRunning), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	phase := func() string {
+		var st web.Status
+		json.Unmarshal([]byte(web.MustGet(t, ts.URL+"/run/chain_stage-2-spsa/status.json", "application/json")), &st)
+		return st.Phase
+	}
+	mark(os.Getpid())
+	if p := phase(); p != "optimize" {
+		t.Errorf("stage played by a live process: phase %q, want optimize", p)
+	}
+	gone := exec.Command("true")
+	if err := gone.Run(); err != nil {
+		t.Skip("no true command:", err)
+	}
+	mark(gone.Process.Pid)
+	if p := phase(); p != "interrupted" {
+		t.Errorf("stage left by a process that is gone: phase %q, want interrupted", p)
+	}
+}
+
+// TestLiveLadder: while the ladder plays (tune -http), the page's ladder
+// table fills rung by rung from the job's events, the status version
+// changes with each rung (so the page reloads it), and the ETA is the
+// ladder's own: its games left at the rate of its games so far.
+func TestLiveLadder(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "live")
+	if _, err := tune.Start(tinyCfg(t), dir, tune.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	tr := web.NewTracker(dir)
+	ev := tuneweb.Events(tr, tune.Events{})
+	_, ts := web.Serve(t, []string{dir}, web.Options{Tune: tuneweb.Runs{}, Live: tr.Live})
+	status := func() web.Status {
+		var st web.Status
+		json.Unmarshal([]byte(web.MustGet(t, ts.URL+"/run/live/status.json", "application/json")), &st)
+		return st
+	}
+	ev.Plan(tune.Plan{Unit: "generation"})
+	ev.Verify(8) // two rungs of 2 pairs
+	page := web.MustGet(t, ts.URL+"/run/live/", "text/html")
+	web.WantIn(t, "page as the ladder starts", page, `id="rung-playing"`, "The first rung is being played")
+	if strings.Contains(page, "The ladder is played when the optimisation ends") {
+		t.Error("the page says the ladder comes later while it plays")
+	}
+	time.Sleep(20 * time.Millisecond)
+	ev.Games(2, 4)
+	st := status()
+	// 2 games played of 8: 6 left at the ladder's rate.
+	if st.Phase != "verify" || st.GamesPerSecond <= 0 || st.ETASeconds <= 0 || math.Abs(st.ETASeconds-6/st.GamesPerSecond) > 0.01 {
+		t.Errorf("status during rung 1: %+v", st)
+	}
+	before := st.Version
+	sum := tournament.Summary{Matchups: []tournament.MatchSummary{{A: "tuned", B: "zhou2015", N: 4, Elo: 12}}}
+	ev.Games(4, 4)
+	ev.Rung(tune.Rung{Opponent: "zhou2015", Depth: 1, Width: 4, Summary: sum, Verdict: "inconclusive"}, 1, 2)
+	st = status()
+	if st.Version == before {
+		t.Error("the status version did not change with a rung: the page would not reload its ladder")
+	}
+	if math.Abs(st.ETASeconds-4/st.GamesPerSecond) > 0.01 {
+		t.Errorf("ETA after rung 1: %g s at %g games/s, want the 4 games left at that rate", st.ETASeconds, st.GamesPerSecond)
+	}
+	page = web.MustGet(t, ts.URL+"/run/live/", "text/html")
+	web.WantIn(t, "page after rung 1", page, "<td>zhou2015</td><td>1</td><td>4</td>", "inconclusive", "Rung 2 of 2 is being played")
 }

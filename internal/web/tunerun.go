@@ -21,6 +21,13 @@ type TuneRuns interface {
 	// Ladder reads the run's verification ladder and its verdict line:
 	// nil, "" and no error when none was played yet.
 	Ladder(dir string) (rungs []Rung, verdict string, err error)
+	// Group says whether dir holds runs played as one: kind "chain" with
+	// its stages' directories in order (started or not), "sweep" with its
+	// seeds' directories; kind "" for any other directory.
+	Group(dir string) (kind string, members []string, err error)
+	// Running reports whether a process plays the run in dir now; a run
+	// that is not done and not running was interrupted.
+	Running(dir string) bool
 }
 
 // TuneRun is what the pages show of a tuning run, read from its files.
@@ -28,7 +35,7 @@ type TuneRun struct {
 	Method string // "ga", "pso", …
 	Unit   string // a step: "generation", "iteration"
 	About  string // the method in a sentence
-	Phase  string // "optimize", "verify" or "done"
+	Phase  string // "optimize", "verify" or "done", as checkpointed
 	// Status is what the optimisation did: steps checkpointed, its games
 	// and seconds.
 	Status optimize.Status

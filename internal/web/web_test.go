@@ -120,6 +120,21 @@ func appendGames(t testing.TB, dir string, names []string, from, to int) {
 	}
 }
 
+// summaryOf is the summary of the match in dir from its games log, with
+// base's settings.
+func summaryOf(t *testing.T, dir string, names []string, base tournament.Summary) tournament.Summary {
+	t.Helper()
+	recs, err := tournament.ReadGameLog(filepath.Join(dir, arenaGameLog))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, err := tournament.BuildTable(names, recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tournament.Summarize(tab, base)
+}
+
 func TestArenaPages(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "match")
 	names := arenaDir(t, dir, 2)
@@ -153,15 +168,7 @@ func TestArenaPages(t *testing.T) {
 	}
 
 	// summary.json ends the match: the page shows it.
-	recs, err := tournament.ReadGameLog(filepath.Join(dir, arenaGameLog))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tab, err := tournament.BuildTable(names, recs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sum := tournament.Summarize(tab, tournament.Summary{Schedule: "head-to-head", Pairs: 2, Seconds: 2,
+	sum := summaryOf(t, dir, names, tournament.Summary{Schedule: "head-to-head", Pairs: 2, Seconds: 2,
 		Players: []tournament.PlayerInfo{{Name: "zhou2015", Kind: "weights", Source: "zhou2015", Settings: "depth 1, width 10"}, {Name: "qi2018", Kind: "weights", Source: "qi2018-table3-1"}}})
 	if err := results.WriteJSONAtomic(filepath.Join(dir, summaryFile), sum); err != nil {
 		t.Fatal(err)
@@ -335,5 +342,40 @@ func TestEveryResponseHasACSPAndNoDirectoryIsListed(t *testing.T) {
 		if strings.Contains(string(body), "<a href=") && strings.HasPrefix(tc.path, "/static/") {
 			t.Errorf("GET %s lists a directory: %.200s", tc.path, body)
 		}
+	}
+}
+
+// TestArenaLLRChart: a match with -sprt shows its SPRT chart (the LLR by
+// games with the bounds) while it plays, from the saved command line, and
+// once done, from summary.json; a match without -sprt has none.
+func TestArenaLLRChart(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "match")
+	names := arenaDir(t, dir, 4)
+	cmd := `{"args": ["-pairs", "4", "-sprt", "0,20", "-out", "` + dir + `", "zhou2015", "qi2018-table3-1"]}`
+	if err := os.WriteFile(filepath.Join(dir, commandFile), []byte(cmd), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, ts := serve(t, []string{dir}, Options{})
+	page := mustGet(t, ts.URL+"/run/match/", "text/html")
+	wantIn(t, "arena page with -sprt", page, `data-src="/run/match/chart/llr.svg"`, "SPRT: log-likelihood ratio")
+	svg := mustGet(t, ts.URL+"/run/match/chart/llr.svg", "image/svg+xml")
+	wantIn(t, "live LLR chart", svg, "<svg", "accept H1 (2.94)", "accept H0 (-2.94)", "zhou2015 vs qi2018")
+
+	// Once summary.json is written, its test (here other bounds) draws it.
+	sum := summaryOf(t, dir, names, tournament.Summary{Schedule: "head-to-head", Pairs: 4})
+	sum.SPRT = &tournament.SPRTSummary{Elo0: 0, Elo1: 20, Alpha: 0.1, Beta: 0.1, Lower: -2.197, Upper: 2.197, Decision: "continue", Pairs: 2}
+	if err := results.WriteJSONAtomic(filepath.Join(dir, summaryFile), sum); err != nil {
+		t.Fatal(err)
+	}
+	wantIn(t, "final LLR chart", mustGet(t, ts.URL+"/run/match/chart/llr.svg", "image/svg+xml"), "accept H1 (2.20)")
+
+	plain := filepath.Join(t.TempDir(), "plain")
+	arenaDir(t, plain, 4)
+	_, ts2 := serve(t, []string{plain}, Options{})
+	if page := mustGet(t, ts2.URL+"/run/plain/", "text/html"); strings.Contains(page, "chart/llr.svg") {
+		t.Error("a match without -sprt shows an LLR chart")
+	}
+	if code, _, _ := get(t, ts2.URL+"/run/plain/chart/llr.svg"); code != http.StatusNotFound {
+		t.Errorf("llr.svg of a match without -sprt: %d, want 404", code)
 	}
 }

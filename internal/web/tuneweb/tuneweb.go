@@ -67,15 +67,27 @@ func (Runs) Ladder(dir string) ([]web.Rung, string, error) {
 	}
 	out := make([]web.Rung, len(rungs))
 	for i, g := range rungs {
-		out[i] = web.Rung{Opponent: g.Opponent, Depth: g.Depth, Width: g.Width, Verdict: g.Verdict, Match: g.Match()}
+		out[i] = rung(g)
 	}
 	return out, tune.VerdictLine(rungs), nil
 }
 
+// rung is a ladder's rung for the pages.
+func rung(g tune.Rung) web.Rung {
+	return web.Rung{Opponent: g.Opponent, Depth: g.Depth, Width: g.Width, Verdict: g.Verdict, Match: g.Match()}
+}
+
+// Group is tune.Group: a chain's stages or a sweep's seeds.
+func (Runs) Group(dir string) (string, []string, error) { return tune.Group(dir) }
+
+// Running is tune.Running: the run's FileRunning names a live process.
+func (Runs) Running(dir string) bool { return tune.Running(dir) }
+
 // Events returns events that keep t up to date and then call next's (any
 // may be nil): the plan and each step set the steps and games
 // (Tracker.Step), each game of a batch the batch's count, the rate and the
-// ETA (Tracker.BatchGames), Verify the phase "verify" (Tracker.Verify).
+// ETA (Tracker.BatchGames), Verify the phase "verify" (Tracker.Verify),
+// each rung of the ladder the page's table (Tracker.Rung).
 func Events(t *web.Tracker, next tune.Events) tune.Events {
 	return tune.Events{
 		Plan: func(p tune.Plan) {
@@ -100,6 +112,12 @@ func Events(t *web.Tracker, next tune.Events) tune.Events {
 			t.Verify(games)
 			if next.Verify != nil {
 				next.Verify(games)
+			}
+		},
+		Rung: func(r tune.Rung, k, n int) {
+			t.Rung(rung(r), k, n)
+			if next.Rung != nil {
+				next.Rung(r, k, n)
 			}
 		},
 	}

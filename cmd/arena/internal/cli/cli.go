@@ -151,7 +151,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.sprt, "sprt", "", "SPRT `elo0,elo1[,alpha,beta]` for a head-to-head match: stop once the LLR crosses a bound")
 	fs.DurationVar(&o.moveTime, "movetime", tournament.DefaultMoveTime, "per-move limit of external engines without st= or tc= (a forfeit past it)")
 	fs.IntVar(&o.maxMoves, "maxmoves", 0, "adjudicate a draw after N moves in all, opening included (0 = none; a full board is a draw)")
-	fs.StringVar(&o.out, "out", "", "`DIR` for summary.json, games.jsonl, sgf/ and winrate.png/.svg (must be new or empty)")
+	fs.StringVar(&o.out, "out", "", "`DIR` for summary.json, games.jsonl, sgf/, winrate.png/.svg and with -sprt plots/llr.png/.svg (must be new or empty)")
 	fs.BoolVar(&o.json, "json", false, "print the summary as JSON instead of the table")
 	fs.StringVar(&o.schedule, "tournament", "", "round-robin, gauntlet (the first player against each other) or knockout (seeded in the order given); default head-to-head for two players, round-robin for more")
 	fs.IntVar(&o.ratingInterval, "ratinginterval", 10, "print the score line of the pairing every N games (0 = a progress bar instead)")

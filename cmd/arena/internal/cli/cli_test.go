@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -242,5 +243,40 @@ func TestDefaultSuiteIsTheLadders(t *testing.T) {
 		if err != nil || slices.Contains(args, "generated") {
 			t.Errorf("%s resumes with %q, %v: want its own arguments", saved, args, err)
 		}
+	}
+}
+
+// TestMainSPRTChart: a match with -sprt writes its SPRT chart,
+// plots/llr.png and .svg, whose last point is the summary's LLR; a match
+// without -sprt writes none (TestMainEndToEnd's has no plots/).
+func TestMainSPRTChart(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "run")
+	var stdout, stderr bytes.Buffer
+	if code := Main(context.Background(), []string{"-pairs", "3", "-depth", "1", "-sprt", "0,20", "-out", out, zhou, dual}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "plots/llr.png, plots/llr.svg") {
+		t.Errorf("the Wrote line names no LLR chart:\n%s", stdout.String())
+	}
+	for _, f := range []string{"llr.png", "llr.svg"} {
+		if st, err := os.Stat(filepath.Join(out, "plots", f)); err != nil || st.Size() < 100 {
+			t.Errorf("plots/%s: %v", f, err)
+		}
+	}
+	var sum tournament.Summary
+	data, err := os.ReadFile(filepath.Join(out, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &sum); err != nil || sum.SPRT == nil {
+		t.Fatalf("summary.json: %v, SPRT %v", err, sum.SPRT)
+	}
+	games, err := tournament.ReadGameLog(filepath.Join(out, "games.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	xs, ys, err := tournament.LLRHistory(games, sum.SPRT.Test())
+	if err != nil || len(xs) != sum.SPRT.Pairs || math.Abs(ys[len(ys)-1]-sum.SPRT.LLR) > 1e-9 {
+		t.Errorf("replayed LLR %v over %v games (%v), summary: LLR %g after %d pairs", ys, xs, err, sum.SPRT.LLR, sum.SPRT.Pairs)
 	}
 }

@@ -333,8 +333,18 @@ func run(ctx context.Context, o *options, stdout, stderr io.Writer) (err error) 
 		if err := winRateChart(sum).Save(dir.Path("winrate")); err != nil {
 			return err
 		}
+		wrote := "summary.json, games.jsonl, sgf/, winrate.png, winrate.svg"
+		if sum.SPRT != nil {
+			ok, err := saveLLRChart(dir, sum)
+			if err != nil {
+				return err
+			}
+			if ok {
+				wrote += ", plots/llr.png, plots/llr.svg"
+			}
+		}
 		if !o.json {
-			fmt.Fprintf(stdout, "\nWrote %s (summary.json, games.jsonl, sgf/, winrate.png, winrate.svg)\n", o.out)
+			fmt.Fprintf(stdout, "\nWrote %s (%s)\n", o.out, wrote)
 		}
 	}
 	if interrupted {
@@ -345,6 +355,26 @@ func run(ctx context.Context, o *options, stdout, stderr io.Writer) (err error) 
 		return fmt.Errorf("%w after %d games in this run: the table holds the %d completed game pairs%s", errInterrupted, played, t.games/2, how)
 	}
 	return nil
+}
+
+// saveLLRChart writes the match's SPRT chart (web.MatchLLRChart, the
+// one its page draws) as plots/llr.png and .svg, from the games log (the
+// games of earlier sessions of a resumed match included); ok is false
+// when no game pair was complete.
+func saveLLRChart(dir *results.RunDir, sum tournament.Summary) (ok bool, err error) {
+	games, err := tournament.ReadGameLog(dir.Path("games.jsonl"))
+	if err != nil {
+		return false, err
+	}
+	var players []string
+	if len(sum.Matchups) == 1 {
+		players = []string{sum.Matchups[0].A, sum.Matchups[0].B}
+	}
+	c, ok, err := web.MatchLLRChart(sum.SPRT, players, games)
+	if err != nil || !ok {
+		return false, err
+	}
+	return true, c.Save(dir.Path("plots", "llr"))
 }
 
 // sprtStatus is the SPRT state of the table's one pairing (a match
