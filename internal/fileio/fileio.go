@@ -47,6 +47,9 @@ var (
 	Records = Kind{"records file", 64 << 20}
 	// Report: a run's report.md, compare.md or a chart's SVG, 16 MiB.
 	Report = Kind{"report", 16 << 20}
+	// Secret: a cluster's token file, a TLS certificate, key or CA
+	// file (PEM), 1 MiB.
+	Secret = Kind{"token or certificate file", 1 << 20}
 	// Positions: a gzip positions file (read line by line), 4 GiB.
 	Positions = Kind{"positions file", 4 << 30}
 	// GameLog: a games log (JSON Lines, read line by line), 16 GiB.
@@ -125,7 +128,7 @@ func Open(path string, k Kind) (*os.File, int64, error) {
 		if fi.IsDir() {
 			what = "a directory"
 		}
-		return nil, 0, &Error{Path: path, Err: fmt.Errorf("not a regular file (%s): a %s is read only from a regular file", what, k.Name)}
+		return nil, 0, &Error{Path: path, Err: fmt.Errorf("not a regular file (%s): %s is read only from a regular file", what, k.article())}
 	}
 	if fi.Size() > k.Max {
 		f.Close()
@@ -135,7 +138,15 @@ func Open(path string, k Kind) (*os.File, int64, error) {
 }
 
 func tooLarge(path string, k Kind) error {
-	return &Error{Path: path, Err: fmt.Errorf("larger than %s, the most a %s may have", Size(k.Max), k.Name)}
+	return &Error{Path: path, Err: fmt.Errorf("larger than %s, the most %s may have", Size(k.Max), k.article())}
+}
+
+// article is k's name after "a" or "an".
+func (k Kind) article() string {
+	if k.Name != "" && strings.ContainsRune("aeiou", rune(k.Name[0])) {
+		return "an " + k.Name
+	}
+	return "a " + k.Name
 }
 
 // ReadFile reads the whole of path, a regular file of at most k.Max bytes
