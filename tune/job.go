@@ -286,7 +286,7 @@ func Resume(dir string, opts Options) (*Job, error) {
 	// it is parsed as written: Load would join it to the run's directory
 	// and the resumed stage of a chain started as `-config configs/x.toml`
 	// would no longer match its checkpoint.
-	data, err := os.ReadFile(cfgPath)
+	data, err := fileio.ReadFile(cfgPath, fileio.Config)
 	if err != nil {
 		return nil, &InputError{err}
 	}
