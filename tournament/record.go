@@ -231,8 +231,13 @@ type GameLog struct {
 // OpenGameLog opens path for appending, creating it (mode 0644) if needed.
 // A last line without a newline — a write cut short by an interrupted
 // match — is removed first (its game was not complete), and the number of
-// bytes removed is returned. Errors name path.
+// bytes removed is returned. Errors name path; a path that is not a
+// regular file, or whose unterminated last line is longer than any record
+// (fileio.MaxLine: not a games log), is a *fileio.Error and nothing is cut.
 func OpenGameLog(path string) (*GameLog, int64, error) {
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		return nil, 0, &fileio.Error{Path: path, Err: errors.New("not a regular file: a games log is read only from a regular file")}
+	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, 0, fmt.Errorf("tournament: games log %w", err)
@@ -248,10 +253,15 @@ func OpenGameLog(path string) (*GameLog, int64, error) {
 	size := st.Size()
 	keep := size
 	if size > 0 {
-		// Find the end of the last whole line.
+		// Find the end of the last whole line, looking back at most one
+		// line's length.
 		const chunk = 64 << 10
 		tail := make([]byte, 0, chunk)
 		for keep = size; keep > 0; {
+			if size-keep > fileio.MaxLine {
+				f.Close()
+				return nil, 0, &fileio.Error{Path: path, Err: fmt.Errorf("its last %s hold no newline, more than any game record: not a games log", fileio.Size(fileio.MaxLine))}
+			}
 			n := min(int64(chunk), keep)
 			tail = tail[:n]
 			if _, err := f.ReadAt(tail, keep-n); err != nil {
