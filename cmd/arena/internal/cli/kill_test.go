@@ -126,14 +126,7 @@ func TestStopAnywhereResumes(t *testing.T) {
 		t.Errorf("stops %v: want every kind of stop", stops)
 	}
 
-	a, err := tournament.ReadGameLog(filepath.Join(full, "games.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := tournament.ReadGameLog(filepath.Join(cut, "games.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	a, b := matchGames(t, full), matchGames(t, cut)
 	if len(a) != games || !reflect.DeepEqual(noTimes(a), noTimes(b)) {
 		t.Errorf("games log of the stopped and resumed match differs from the one played in one go (%d vs %d games)", len(b), len(a))
 	}
