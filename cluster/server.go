@@ -13,6 +13,8 @@ import (
 
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
+
+	"github.com/roadtune/roadtune/internal/fileio"
 )
 
 // TokenEnv is the environment variable that holds the token when no token
@@ -28,7 +30,7 @@ func ReadToken(file string) (string, error) {
 	if file == "" {
 		return strings.TrimSpace(os.Getenv(TokenEnv)), nil
 	}
-	data, err := os.ReadFile(file)
+	data, err := fileio.ReadFile(file, fileio.Secret)
 	if err != nil {
 		return "", fmt.Errorf("token file: %w", err)
 	}

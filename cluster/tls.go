@@ -5,9 +5,10 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
-	"os"
 
 	"github.com/nats-io/nats.go"
+
+	"github.com/roadtune/roadtune/internal/fileio"
 )
 
 // ServerTLS loads the certificate (PEM: the server's certificate first,
@@ -21,7 +22,15 @@ func ServerTLS(certFile, keyFile string) (*tls.Config, error) {
 	if certFile == "" || keyFile == "" {
 		return nil, errors.New("TLS needs both the server's certificate (-tls-cert FILE) and its private key (-tls-key FILE)")
 	}
-	cert, err := tls.LoadX509KeyPair(certFile, keyFile)
+	certPEM, err := fileio.ReadFile(certFile, fileio.Secret)
+	if err != nil {
+		return nil, fmt.Errorf("TLS certificate: %w", err)
+	}
+	keyPEM, err := fileio.ReadFile(keyFile, fileio.Secret)
+	if err != nil {
+		return nil, fmt.Errorf("TLS key: %w", err)
+	}
+	cert, err := tls.X509KeyPair(certPEM, keyPEM)
 	if err != nil {
 		return nil, fmt.Errorf("TLS certificate %s with key %s: %v", certFile, keyFile, err)
 	}
@@ -33,7 +42,7 @@ func ServerTLS(certFile, keyFile string) (*tls.Config, error) {
 // (for a self-signed certificate: the certificate itself). Errors: an
 // unreadable file, a file with no PEM certificate.
 func LoadCA(file string) (*x509.CertPool, error) {
-	data, err := os.ReadFile(file)
+	data, err := fileio.ReadFile(file, fileio.Secret)
 	if err != nil {
 		return nil, fmt.Errorf("TLS CA file: %w", err)
 	}

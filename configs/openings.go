@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/roadtune/roadtune/internal/cmdline"
+	"github.com/roadtune/roadtune/internal/fileio"
 	"github.com/roadtune/roadtune/tournament"
 )
 
@@ -40,7 +41,9 @@ func OpeningNames() []string { return embeddedNames(openingFiles, "openings/", "
 // LoadOpenings returns the opening suite nameOrPath names: an embedded
 // suite (OpeningNames, e.g. "balanced") or an opening file's path (one
 // opening per line in protocol notation, '#' comments). Errors name the
-// file and line (tournament.ReadOpenings), or list the embedded names.
+// file and line (tournament.ReadOpenings), or list the embedded names; a
+// path that is not a regular file of at most 16 MiB is refused before it is
+// read (tournament.LoadOpenings). All are *fileio.Error values (bad input).
 func LoadOpenings(nameOrPath string) ([]tournament.Opening, error) {
 	if slices.Contains(OpeningNames(), nameOrPath) {
 		data, err := Openings(nameOrPath)
@@ -49,13 +52,8 @@ func LoadOpenings(nameOrPath string) ([]tournament.Opening, error) {
 		}
 		return tournament.ReadOpenings("configs/openings/"+nameOrPath+".txt", bytes.NewReader(data))
 	}
-	if nameOrPath == "" || !fileExists(nameOrPath) {
-		return nil, fmt.Errorf("openings %q: not an embedded suite and not a readable file%s; the suites are %s", nameOrPath, cmdline.DidYouMean(nameOrPath, OpeningNames()), strings.Join(OpeningNames(), ", "))
+	if _, err := os.Stat(nameOrPath); nameOrPath == "" || err != nil {
+		return nil, fileio.Bad(fmt.Errorf("openings %q: not an embedded suite and not a readable file%s; the suites are %s", nameOrPath, cmdline.DidYouMean(nameOrPath, OpeningNames()), strings.Join(OpeningNames(), ", ")))
 	}
 	return tournament.LoadOpenings(nameOrPath)
-}
-
-func fileExists(path string) bool {
-	st, err := os.Stat(path)
-	return err == nil && !st.IsDir()
 }

@@ -1,13 +1,15 @@
 package configs
 
 import (
+	"errors"
 	"fmt"
-	"os"
+	"io/fs"
 	"slices"
 	"strings"
 
 	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/internal/cmdline"
+	"github.com/roadtune/roadtune/internal/fileio"
 )
 
 // LoadWeights returns a weight file given by an embedded baseline's name
@@ -15,8 +17,10 @@ import (
 // weight file (JSON, see engine.ParseWeightFile). A baseline's name always
 // means the embedded file; write "./zhou2015" for a file of that name.
 //
-// Errors: a nameOrPath that is neither a baseline nor a readable file is an
-// error naming the path, the reason it could not be read and the baselines;
+// Errors (all *fileio.Error values, bad input): a nameOrPath that is
+// neither a baseline nor an existing file is an error naming the path and
+// the baselines; a file that is not a regular file or is larger than 1 MiB
+// (fileio.Weights) is refused before it is read;
 // a file that does not parse is engine.ParseWeightFile's error, naming the
 // file ("configs/weights/<name>.json" for a baseline), the line and the
 // field.
@@ -32,10 +36,14 @@ func LoadWeights(nameOrPath string) (*engine.WeightFile, error) {
 	if nameOrPath == "" {
 		return nil, fmt.Errorf("weights: empty name: want a baseline (%s) or a weight file path", strings.Join(names, ", "))
 	}
-	data, err := os.ReadFile(nameOrPath)
+	data, err := fileio.ReadFile(nameOrPath, fileio.Weights)
+	var fe *fileio.Error
+	if errors.Is(err, fs.ErrNotExist) && errors.As(err, &fe) {
+		return nil, fileio.Bad(fmt.Errorf("weights %q: not a baseline and not a readable file%s: %w; the baselines are %s",
+			nameOrPath, cmdline.DidYouMean(nameOrPath, names), &fs.PathError{Op: "open", Path: nameOrPath, Err: fe.Err}, strings.Join(names, ", ")))
+	}
 	if err != nil {
-		return nil, fmt.Errorf("weights %q: not a baseline and not a readable file%s: %w; the baselines are %s",
-			nameOrPath, cmdline.DidYouMean(nameOrPath, names), err, strings.Join(names, ", "))
+		return nil, err
 	}
 	return engine.ParseWeightFile(nameOrPath, data)
 }

@@ -10,6 +10,9 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
+
+	"github.com/roadtune/roadtune/internal/fileio"
 )
 
 // Provenance records where a weight vector came from: the tool that wrote it
@@ -43,12 +46,14 @@ type WeightFile struct {
 	Provenance Provenance `json:"provenance"`
 }
 
-// LoadWeightFile reads and checks the weight file at path. Errors name the
-// file, the line and the field (see ParseWeightFile).
+// LoadWeightFile reads and checks the weight file at path: a regular file
+// of at most 1 MiB (fileio.Weights). Errors are *fileio.Error values
+// naming the file, and for its content the line and the field (see
+// ParseWeightFile).
 func LoadWeightFile(path string) (*WeightFile, error) {
-	data, err := os.ReadFile(path)
+	data, err := fileio.ReadFile(path, fileio.Weights)
 	if err != nil {
-		return nil, fmt.Errorf("engine: weight file: %w", err)
+		return nil, err
 	}
 	return ParseWeightFile(path, data)
 }
@@ -58,8 +63,15 @@ func LoadWeightFile(path string) (*WeightFile, error) {
 // that is not an object, unknown fields, missing name/schema/values/
 // provenance/provenance.tool, an unknown schema, a wrong number of values,
 // values that are not JSON numbers (strings such as "NaN" included) or do not
-// fit a float64, and fields of the wrong type.
+// fit a float64, and fields of the wrong type. Errors are *fileio.Error
+// values (bad input); a malformed-JSON error gives the line, never the
+// offending byte.
 func ParseWeightFile(name string, data []byte) (*WeightFile, error) {
+	f, err := parseWeightFile(name, data)
+	return f, fileio.Bad(err)
+}
+
+func parseWeightFile(name string, data []byte) (*WeightFile, error) {
 	fields, err := objectFields(name, data, 0, data, "")
 	if err != nil {
 		return nil, err
@@ -158,7 +170,7 @@ func objectFields(file string, obj []byte, base int64, data []byte, prefix strin
 	syntax := func(err error) error {
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
-			return fmt.Errorf("%s:%d: malformed JSON: %v", file, lineAt(data, base+se.Offset), err)
+			return fmt.Errorf("%s:%d: malformed JSON: %s", file, lineAt(data, base+se.Offset), unquoteSyntax(se.Error()))
 		}
 		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 			return fmt.Errorf("%s:%d: malformed JSON: unexpected end of input", file, lineAt(data, base+int64(len(obj))))
@@ -209,6 +221,25 @@ func objectFields(file string, obj []byte, base int64, data []byte, prefix strin
 		return nil, syntax(err)
 	}
 	return out, nil
+}
+
+// unquoteSyntax drops the offending character from a JSON syntax error
+// ("invalid character 'r' looking for beginning of value" becomes
+// "unexpected character looking for beginning of value"), so that no error
+// quotes the contents of a file that is not a weight file (weights
+// /etc/shadow over the protocol).
+func unquoteSyntax(msg string) string {
+	const prefix = "invalid character '"
+	if !strings.HasPrefix(msg, prefix) {
+		return msg
+	}
+	rest := msg[len(prefix):]
+	// The quoted character ends at the first "' " after its first byte
+	// (the character itself may be a quote or a blank).
+	if i := strings.Index(rest[min(1, len(rest)):], "' "); i >= 0 {
+		return "unexpected character" + rest[min(1, len(rest))+i+1:]
+	}
+	return "unexpected character"
 }
 
 // parseNumbers reads a JSON array of numbers, rejecting strings, null, and

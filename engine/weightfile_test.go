@@ -7,6 +7,9 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/roadtune/roadtune/internal/fileio"
+	"github.com/roadtune/roadtune/internal/fileio/fileiotest"
 )
 
 func TestWeightFileRoundTrip(t *testing.T) {
@@ -93,6 +96,8 @@ func TestWeightFileRejects(t *testing.T) {
 		{"malformed", strings.Replace(good, `"schema": "symmetric",`, `"schema": "symmetric"`, 1), []string{`:4:`, "malformed"}},
 		{"truncated", good[:40], []string{"malformed"}},
 		{"trailing data", good + `{}`, []string{"after"}},
+		{"empty object", `{}`, []string{`"name"`, "missing"}},
+		{"not JSON", "root:$6$x:19000::\n", []string{":1:", "malformed JSON: unexpected character looking for beginning of value"}},
 	}
 	for _, c := range cases {
 		_, err := ParseWeightFile("w/"+c.name+".json", []byte(c.text))
@@ -112,6 +117,17 @@ func TestWeightFileRejects(t *testing.T) {
 	}
 	if _, err := LoadWeightFile(filepath.Join(t.TempDir(), "none.json")); err == nil || !strings.Contains(err.Error(), "none.json") {
 		t.Errorf("missing file: %v", err)
+	}
+	// Nothing but a regular file of at most 1 MiB is read, and the refusal
+	// is bad input naming the file.
+	for _, h := range fileiotest.Files(t) {
+		_, err := LoadWeightFile(h.Path)
+		if err == nil || !strings.HasPrefix(err.Error(), h.Path+": ") || !fileio.IsInput(err) {
+			t.Errorf("%s: %v", h.Name, err)
+		}
+	}
+	if _, err := ParseWeightFile("x.json", []byte(`{}`)); !fileio.IsInput(err) {
+		t.Errorf("a bad weight file is not bad input: %v", err)
 	}
 }
 

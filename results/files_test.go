@@ -8,6 +8,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/roadtune/roadtune/internal/fileio"
+	"github.com/roadtune/roadtune/internal/fileio/fileiotest"
 )
 
 // dirNames lists the entries of dir, sorted (os.ReadDir sorts).
@@ -331,5 +334,29 @@ func TestMarkdownTable(t *testing.T) {
 	}
 	if s := MarkdownTable(nil, nil); s != "" {
 		t.Errorf("empty table: %q", s)
+	}
+}
+
+// TestReadersRefuseHostileFiles: ReadJSON and ReadJSONL read only regular
+// files within their caps, refusing /dev/zero, a 100 MB file and a
+// directory at once with a bad-input error naming the file; a bad line is
+// bad input too.
+func TestReadersRefuseHostileFiles(t *testing.T) {
+	for _, h := range fileiotest.Files(t) {
+		var v map[string]any
+		jerr := ReadJSON(h.Path, &v)
+		_, lerr := ReadJSONL[map[string]any](h.Path)
+		for _, err := range []error{jerr, lerr} {
+			if err == nil || !strings.HasPrefix(err.Error(), h.Path+": ") || !fileio.IsInput(err) {
+				t.Errorf("%s: %v", h.Name, err)
+			}
+		}
+	}
+	p := filepath.Join(t.TempDir(), "bad.jsonl")
+	os.WriteFile(p, []byte("{\"a\": 1}\n{\"a\": \n"), 0o644)
+	_, err := ReadJSONL[map[string]any](p)
+	var le *LineError
+	if !fileio.IsInput(err) || !errors.As(err, &le) || le.Line != 2 {
+		t.Errorf("bad line: %v", err)
 	}
 }

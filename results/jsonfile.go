@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/roadtune/roadtune/internal/fileio"
 )
 
 // LineError is a JSON error located in a file: ReadJSON, ReadJSONL and
@@ -54,15 +56,18 @@ func WriteJSONAtomic(path string, v any) error {
 
 // ReadJSON decodes the single JSON value in the file at path into v, refusing
 // fields that v does not have (DisallowUnknownFields) and anything after the
-// value. A syntax or type error comes back as a *LineError with the line and
-// column; a type error also names the field path (e.g. "Genes.3").
+// value. The file must be a regular file of at most 32 MiB
+// (fileio.Checkpoint): anything else is a *fileio.Error, refused before it
+// is read. A syntax or type error comes back as a *LineError with the line
+// and column (wrapped in a *fileio.Error: bad input); a type error also
+// names the field path (e.g. "Genes.3").
 func ReadJSON(path string, v any) error {
-	data, err := os.ReadFile(path)
+	data, err := fileio.ReadFile(path, fileio.Checkpoint)
 	if err != nil {
-		return fmt.Errorf("results: read %w", err)
+		return err
 	}
 	if err := decodeStrict(data, v); err != nil {
-		return locate(path, data, 0, err)
+		return fileio.Bad(locate(path, data, 0, err))
 	}
 	return nil
 }
@@ -85,11 +90,13 @@ func WriteJSONL[T any](path string, recs []T) error {
 // ReadJSONL reads a JSON Lines file into a slice, one element per non-blank
 // line, decoding strictly as ReadJSON does. A bad line stops the read with a
 // *LineError naming path and the 1-based line (and column on syntax errors).
-// An empty file gives an empty, non-nil slice.
+// An empty file gives an empty, non-nil slice. The file must be a regular
+// file of at most 64 MiB (fileio.Records); errors are *fileio.Error values,
+// wrapping the *LineError of a bad line.
 func ReadJSONL[T any](path string) ([]T, error) {
-	data, err := os.ReadFile(path)
+	data, err := fileio.ReadFile(path, fileio.Records)
 	if err != nil {
-		return nil, fmt.Errorf("results: read %w", err)
+		return nil, err
 	}
 	recs := []T{}
 	lineNo := 0
@@ -109,7 +116,7 @@ func ReadJSONL[T any](path string) ([]T, error) {
 		if err := decodeStrict(line, &rec); err != nil {
 			le := locate(path, line, lineNo, err)
 			le.Unterminated = !terminated
-			return nil, le
+			return nil, fileio.Bad(le)
 		}
 		recs = append(recs, rec)
 	}

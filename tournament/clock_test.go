@@ -133,7 +133,8 @@ func TestPlayGameTimed(t *testing.T) {
 	if e1.eng.Settings().MoveTime != 0 || e1.timed || e2.timed {
 		t.Error("a player kept the move's clock")
 	}
-	// The record survives its JSON form.
+	// The record survives its JSON form (with the names a Runner gives).
+	rec.Black, rec.White = "black", "white"
 	b, err := rec.MarshalJSON()
 	if err != nil {
 		t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -163,15 +164,64 @@ func (g GameRecord) MarshalJSON() ([]byte, error) {
 	return json.Marshal(j)
 }
 
+// gameJSONIn is gameJSON as read: the fields every record has are
+// pointers, so that a missing one is told from a zero one.
+type gameJSONIn struct {
+	Game       *int        `json:"game"`
+	Pair       *int        `json:"pair"`
+	Black      *string     `json:"black"`
+	White      *string     `json:"white"`
+	BlackIndex *int        `json:"black_index"`
+	WhiteIndex *int        `json:"white_index"`
+	Opening    *string     `json:"opening"`
+	Result     *Result     `json:"result"`
+	Reason     *string     `json:"reason"`
+	Detail     string      `json:"detail,omitempty"`
+	Moves      *[]string   `json:"moves"`
+	TimeS      [2]float64  `json:"time_s"`
+	Nodes      [2]int64    `json:"nodes"`
+	TC         *[2]string  `json:"tc,omitempty"`
+	ClockS     *[2]float64 `json:"clock_s,omitempty"`
+	MoveS      []float64   `json:"move_s,omitempty"`
+}
+
 // UnmarshalJSON reads the form written by MarshalJSON; a bad move names its
-// index.
+// index. The fields every record has — game, pair, black, white,
+// black_index, white_index, opening, result, reason and moves — are
+// required (an empty object is not a game: no result, no players); the
+// players' names must not be empty and the numbers not negative.
 func (g *GameRecord) UnmarshalJSON(b []byte) error {
-	var j gameJSON
+	var j gameJSONIn
 	if err := json.Unmarshal(b, &j); err != nil {
 		return err
 	}
-	moves := make([]engine.Move, len(j.Moves))
-	for i, s := range j.Moves {
+	var missing []string
+	for _, f := range []struct {
+		name string
+		nil  bool
+	}{
+		{"game", j.Game == nil}, {"pair", j.Pair == nil}, {"black", j.Black == nil}, {"white", j.White == nil},
+		{"black_index", j.BlackIndex == nil}, {"white_index", j.WhiteIndex == nil}, {"opening", j.Opening == nil},
+		{"result", j.Result == nil}, {"reason", j.Reason == nil}, {"moves", j.Moves == nil},
+	} {
+		if f.nil {
+			missing = append(missing, strconv.Quote(f.name))
+		}
+	}
+	switch {
+	case len(missing) == 1:
+		return fmt.Errorf("field %s missing", missing[0])
+	case len(missing) > 1:
+		return fmt.Errorf("fields %s missing", strings.Join(missing, ", "))
+	case *j.Black == "" || *j.White == "":
+		return errors.New("a player's name is empty")
+	case *j.Game < 0 || *j.Pair < 0 || *j.BlackIndex < 0 || *j.WhiteIndex < 0:
+		return errors.New("game, pair, black_index and white_index must not be negative")
+	case *j.Result == NoResult:
+		return errors.New("field \"result\": no result")
+	}
+	moves := make([]engine.Move, len(*j.Moves))
+	for i, s := range *j.Moves {
 		m, err := engine.ParseMove(s)
 		if err != nil {
 			return fmt.Errorf("moves[%d]: %w", i, err)
@@ -179,9 +229,9 @@ func (g *GameRecord) UnmarshalJSON(b []byte) error {
 		moves[i] = m
 	}
 	*g = GameRecord{
-		Game: j.Game, Pair: j.Pair, Black: j.Black, White: j.White,
-		BlackIndex: j.BlackIndex, WhiteIndex: j.WhiteIndex, Opening: j.Opening,
-		Moves: moves, Result: j.Result, Reason: j.Reason, Detail: j.Detail,
+		Game: *j.Game, Pair: *j.Pair, Black: *j.Black, White: *j.White,
+		BlackIndex: *j.BlackIndex, WhiteIndex: *j.WhiteIndex, Opening: *j.Opening,
+		Moves: moves, Result: *j.Result, Reason: *j.Reason, Detail: j.Detail,
 		Nodes: j.Nodes,
 		Time: [2]time.Duration{
 			secondsDuration(j.TimeS[0]), secondsDuration(j.TimeS[1]),

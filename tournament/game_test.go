@@ -137,7 +137,8 @@ func TestGameRecordJSONAndSGF(t *testing.T) {
 	if err := json.Unmarshal([]byte(`{"result":"1-0"}`), &back); err == nil {
 		t.Error("bad result accepted")
 	}
-	if err := json.Unmarshal([]byte(`{"result":"0","moves":["JJ","ZZ"]}`), &back); err == nil || !strings.Contains(err.Error(), "moves[1]") {
+	const whole = `{"game":0,"pair":0,"black":"a","white":"b","black_index":0,"white_index":1,"opening":"","result":"0","reason":"six","moves":["JJ","ZZ"]}`
+	if err := json.Unmarshal([]byte(whole), &back); err == nil || !strings.Contains(err.Error(), "moves[1]") {
 		t.Errorf("bad move: %v", err)
 	}
 
@@ -151,5 +152,31 @@ func TestGameRecordJSONAndSGF(t *testing.T) {
 	}
 	if rec.SGFName() != "game-000003.sgf" {
 		t.Errorf("SGFName %q", rec.SGFName())
+	}
+}
+
+// TestGameRecordRequiredFields: a record lacking a field every game has,
+// or with an empty name or a negative number, does not decode, and the
+// error names the field.
+func TestGameRecordRequiredFields(t *testing.T) {
+	const whole = `{"game":2,"pair":1,"black":"a","white":"b","black_index":0,"white_index":1,"opening":"","result":"B+","reason":"six","moves":["JJ"]}`
+	var g GameRecord
+	if err := json.Unmarshal([]byte(whole), &g); err != nil || g.Game != 2 || g.Result != BlackWins || g.White != "b" {
+		t.Fatalf("whole record: %+v, %v", g, err)
+	}
+	for _, c := range []struct{ name, line, want string }{
+		{"empty object", `{}`, `fields "game", "pair", "black", "white", "black_index", "white_index", "opening", "result", "reason", "moves" missing`},
+		{"no result", strings.Replace(whole, `"result":"B+",`, "", 1), `field "result" missing`},
+		{"null result", strings.Replace(whole, `"result":"B+"`, `"result":null`, 1), `field "result" missing`},
+		{"no players", strings.Replace(strings.Replace(whole, `"black":"a",`, "", 1), `"white":"b",`, "", 1), `fields "black", "white" missing`},
+		{"no moves", strings.Replace(whole, `,"moves":["JJ"]`, "", 1), `field "moves" missing`},
+		{"empty name", strings.Replace(whole, `"white":"b"`, `"white":""`, 1), "name is empty"},
+		{"negative index", strings.Replace(whole, `"black_index":0`, `"black_index":-1`, 1), "must not be negative"},
+		{"bad result", strings.Replace(whole, `"B+"`, `"1-0"`, 1), "want B+, W+ or 0"},
+	} {
+		err := json.Unmarshal([]byte(c.line), &g)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want an error containing %q", c.name, err, c.want)
+		}
 	}
 }

@@ -2,14 +2,15 @@ package tournament
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"strings"
 
 	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/internal/fileio"
 )
 
 // Opening is a short fixed sequence of moves from the empty board played
@@ -77,7 +78,8 @@ func ParseOpening(s string) (Opening, error) {
 // notation (see ParseOpening), or the word "empty" for a game from the
 // empty board, '#' starting a comment to the end of the line, blank lines
 // ignored. name is used in errors, which read
-// "name:line: ...". A suite without any opening is an error.
+// "name:line: ..." (*fileio.Error values: bad input). A suite without any
+// opening is an error.
 func ReadOpenings(name string, r io.Reader) ([]Opening, error) {
 	var out []Opening
 	sc := bufio.NewScanner(r)
@@ -97,23 +99,24 @@ func ReadOpenings(name string, r io.Reader) ([]Opening, error) {
 		}
 		o, err := ParseOpening(text)
 		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
+			return nil, &fileio.Error{Path: name, Line: line, Err: err}
 		}
 		out = append(out, o)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s:%d: %w", name, line+1, err)
+		return nil, &fileio.Error{Path: name, Line: line + 1, Err: err}
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("%s: no openings", name)
+		return nil, &fileio.Error{Path: name, Err: errors.New("no openings")}
 	}
 	return out, nil
 }
 
-// LoadOpenings reads an opening file (format of ReadOpenings); errors name
-// the file and line.
+// LoadOpenings reads an opening file (format of ReadOpenings): a regular
+// file of at most 16 MiB (fileio.Openings). Errors are *fileio.Error
+// values naming the file and line.
 func LoadOpenings(path string) ([]Opening, error) {
-	f, err := os.Open(path)
+	f, _, err := fileio.Open(path, fileio.Openings)
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,6 @@
 package tournament
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -12,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/internal/fileio"
 )
 
 // SGF returns the game as an SGF FF[4] record (connect6.md "Game records").
@@ -119,37 +119,58 @@ func AppendGameLog(path string, g GameRecord) error {
 
 // ReadGameLog reads a JSON Lines games log written by AppendGameLog, one
 // GameRecord per non-blank line, in file order; an empty file gives an
-// empty, non-nil slice. A line that does not decode stops the read with an
-// error naming the file and the 1-based line ("games.jsonl:7:12: …", with
-// the column of a syntax error), noting a last line without a newline (an
-// interrupted append). BuildTable rebuilds the table from the records.
+// empty, non-nil slice. The log must be a regular file, each line at most
+// fileio.MaxLine bytes. A line that does not decode, or lacks a field every
+// record has (GameRecord.UnmarshalJSON), stops the read with a
+// *fileio.Error naming the file and the 1-based line ("games.jsonl:7: …"),
+// noting a last line without a newline (an interrupted append).
+// BuildTable rebuilds the table from the records.
 func ReadGameLog(path string) ([]GameRecord, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("tournament: read %w", err)
-	}
 	recs := []GameRecord{}
-	for lineNo, rest := 1, data; len(rest) > 0; lineNo++ {
-		line, after, terminated := bytes.Cut(rest, []byte{'\n'})
-		rest = after
+	err := scanGameLog(path, true, func(g GameRecord) error {
+		recs = append(recs, g)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return recs, nil
+}
+
+// scanGameLog calls fn with each record of the log at path; a last line
+// without a newline is an error with strictLast, else skipped.
+func scanGameLog(path string, strictLast bool, fn func(GameRecord) error) error {
+	f, _, err := fileio.Open(path, fileio.GameLog)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	lr := fileio.NewLineReader(path, f)
+	for {
+		line, n, terminated, err := lr.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if !terminated && !strictLast {
+			return nil // a last line without newline: not a whole record
+		}
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
 		var g GameRecord
 		if err := json.Unmarshal(line, &g); err != nil {
-			loc := fmt.Sprintf("%s:%d", path, lineNo)
-			var se *json.SyntaxError
-			if errors.As(err, &se) && se.Offset > 0 {
-				loc += fmt.Sprintf(":%d", se.Offset)
-			}
 			if !terminated {
 				err = fmt.Errorf("%w (last line has no newline: an interrupted write?)", err)
 			}
-			return nil, fmt.Errorf("tournament: %s: %w", loc, err)
+			return &fileio.Error{Path: path, Line: n, Err: err}
 		}
-		recs = append(recs, g)
+		if err := fn(g); err != nil {
+			return err
+		}
 	}
-	return recs, nil
 }
 
 // writeFileAtomic replaces path with data so that no reader sees a partial
@@ -210,8 +231,13 @@ type GameLog struct {
 // OpenGameLog opens path for appending, creating it (mode 0644) if needed.
 // A last line without a newline — a write cut short by an interrupted
 // match — is removed first (its game was not complete), and the number of
-// bytes removed is returned. Errors name path.
+// bytes removed is returned. Errors name path; a path that is not a
+// regular file, or whose unterminated last line is longer than any record
+// (fileio.MaxLine: not a games log), is a *fileio.Error and nothing is cut.
 func OpenGameLog(path string) (*GameLog, int64, error) {
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		return nil, 0, &fileio.Error{Path: path, Err: errors.New("not a regular file: a games log is read only from a regular file")}
+	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, 0, fmt.Errorf("tournament: games log %w", err)
@@ -227,10 +253,15 @@ func OpenGameLog(path string) (*GameLog, int64, error) {
 	size := st.Size()
 	keep := size
 	if size > 0 {
-		// Find the end of the last whole line.
+		// Find the end of the last whole line, looking back at most one
+		// line's length.
 		const chunk = 64 << 10
 		tail := make([]byte, 0, chunk)
 		for keep = size; keep > 0; {
+			if size-keep > fileio.MaxLine {
+				f.Close()
+				return nil, 0, &fileio.Error{Path: path, Err: fmt.Errorf("its last %s hold no newline, more than any game record: not a games log", fileio.Size(fileio.MaxLine))}
+			}
 			n := min(int64(chunk), keep)
 			tail = tail[:n]
 			if _, err := f.ReadAt(tail, keep-n); err != nil {
@@ -284,31 +315,7 @@ func (l *GameLog) Close() error {
 // ScanGameLog calls fn with each record of a games log in file order,
 // without holding the whole log in memory; errors are ReadGameLog's (a
 // last line without a newline is skipped: an interrupted append that
-// OpenGameLog removes).
+// OpenGameLog removes). An error of fn is returned as is.
 func ScanGameLog(path string, fn func(GameRecord) error) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return fmt.Errorf("tournament: read %w", err)
-	}
-	defer f.Close()
-	r := bufio.NewReaderSize(f, 64<<10)
-	for lineNo := 1; ; lineNo++ {
-		line, err := r.ReadBytes('\n')
-		if err == io.EOF {
-			return nil // a last line without newline: not a whole record
-		}
-		if err != nil {
-			return fmt.Errorf("tournament: read %s: %w", path, err)
-		}
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
-		var g GameRecord
-		if err := json.Unmarshal(line, &g); err != nil {
-			return fmt.Errorf("tournament: %s:%d: %w", path, lineNo, err)
-		}
-		if err := fn(g); err != nil {
-			return err
-		}
-	}
+	return scanGameLog(path, false, fn)
 }

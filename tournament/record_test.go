@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -12,6 +13,8 @@ import (
 	"time"
 
 	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/internal/fileio"
+	"github.com/roadtune/roadtune/internal/fileio/fileiotest"
 )
 
 // records plays n short games between trivial players, numbered 0..n-1.
@@ -172,5 +175,55 @@ func TestGameLogCutsTornLineAndScans(t *testing.T) {
 	recs, err := ReadGameLog(path)
 	if err != nil || len(recs) != 3 || recs[2].Game != 2 {
 		t.Fatalf("after append: %d records, %v", len(recs), err)
+	}
+}
+
+// TestGameLogRefusesHostileFiles: ReadGameLog, ScanGameLog and OpenGameLog
+// refuse /dev/zero, a 100 MB file of one endless line and a directory at
+// once, naming the file, and the readers refuse records missing their
+// fields with file and line; nothing is cut from a file that is no log.
+func TestGameLogRefusesHostileFiles(t *testing.T) {
+	for _, h := range fileiotest.Files(t) {
+		start := time.Now()
+		_, rerr := ReadGameLog(h.Path)
+		serr := ScanGameLog(h.Path, func(GameRecord) error { return nil })
+		_, _, oerr := OpenGameLog(h.Path)
+		if took := time.Since(start); took > time.Second {
+			t.Errorf("%s: refused after %v", h.Name, took)
+		}
+		for _, err := range []error{rerr, serr, oerr} {
+			if err == nil || !strings.Contains(err.Error(), h.Path) || !fileio.IsInput(err) {
+				t.Errorf("%s: %v, want a bad-input error naming the file", h.Name, err)
+			}
+		}
+		if st, err := os.Stat(h.Path); err == nil && st.Mode().IsRegular() && st.Size() != 100<<20 {
+			t.Errorf("%s: cut to %d bytes", h.Name, st.Size())
+		}
+	}
+	dir := t.TempDir()
+	recs := records(t, 2)
+	path := filepath.Join(dir, "games.jsonl")
+	for _, g := range recs {
+		if err := AppendGameLog(path, g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	whole, _ := os.ReadFile(path)
+	first, _, _ := strings.Cut(string(whole), "\n")
+	for _, c := range []struct{ name, content, want string }{
+		{"empty record", first + "\n{}\n", `games.jsonl:2: fields "game", "pair", "black", "white"`},
+		{"no result", strings.Replace(first, `"result":"0",`, "", 1) + "\n", `games.jsonl:1: field "result" missing`},
+		{"no players", regexp.MustCompile(`"(black|white)":"[^"]*",`).ReplaceAllString(first, "") + "\n", `games.jsonl:1: fields "black", "white" missing`},
+	} {
+		p := filepath.Join(dir, c.name, "games.jsonl")
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(c.content), 0o644)
+		_, rerr := ReadGameLog(p)
+		serr := ScanGameLog(p, func(GameRecord) error { return nil })
+		for _, err := range []error{rerr, serr} {
+			if err == nil || !strings.Contains(err.Error(), c.want) || !fileio.IsInput(err) {
+				t.Errorf("%s: %v, want bad input containing %q", c.name, err, c.want)
+			}
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/roadtune/roadtune/configs"
+	"github.com/roadtune/roadtune/internal/fileio"
 	"github.com/roadtune/roadtune/results"
 )
 
@@ -96,7 +97,7 @@ func loadStage(prev Config, prevName string, seed int64) (Config, string, error)
 	var err error
 	if isConfigPath(prev.Then) {
 		name, from = prev.Then, prev.Then
-		data, err = os.ReadFile(name)
+		data, err = fileio.ReadFile(name, fileio.Config)
 	} else {
 		data, err = configs.Config(prev.Then)
 		name = "configs/" + prev.Then + ".toml (embedded)"

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/internal/fileio"
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/results"
 )
@@ -174,7 +175,7 @@ func (j *Job) ensureBest() error {
 // after the checkpoint, a torn last line) is cut off the file; without, it
 // is only ignored. Errors name the file and line.
 func readRecords(path string, n int, size int64, trim bool) ([]optimize.Record, error) {
-	data, err := os.ReadFile(path)
+	data, err := fileio.ReadFile(path, fileio.Records)
 	if errors.Is(err, os.ErrNotExist) && n == 0 {
 		return nil, nil
 	}
@@ -186,10 +187,10 @@ func readRecords(path string, n int, size int64, trim bool) ([]optimize.Record, 
 	}
 	recs, err := parseRecords(path, data[:size])
 	if err != nil {
-		return nil, err
+		return nil, fileio.Bad(err)
 	}
 	if len(recs) != n {
-		return nil, fmt.Errorf("%s: holds %d records where the checkpoint counts %d", path, len(recs), n)
+		return nil, fileio.Bad(fmt.Errorf("%s: holds %d records where the checkpoint counts %d", path, len(recs), n))
 	}
 	if trim && int64(len(data)) > size {
 		if err := os.Truncate(path, size); err != nil {
@@ -200,7 +201,8 @@ func readRecords(path string, n int, size int64, trim bool) ([]optimize.Record, 
 }
 
 // parseRecords decodes JSON Lines records, checking they are numbered
-// 0, 1, 2, … Detail stays a json.RawMessage.
+// 0, 1, 2, … and each has the fields every record has (step, games and
+// best). Detail stays a json.RawMessage.
 func parseRecords(path string, data []byte) ([]optimize.Record, error) {
 	var recs []optimize.Record
 	line := 0
@@ -218,6 +220,20 @@ func parseRecords(path string, data []byte) ([]optimize.Record, error) {
 			return nil, fmt.Errorf("%s:%d: %v", path, line, err)
 		}
 		r.Detail = raw
+		var has struct {
+			Step  json.RawMessage `json:"step"`
+			Games json.RawMessage `json:"games"`
+			Best  json.RawMessage `json:"best"`
+		}
+		_ = json.Unmarshal(rest[:i], &has) // it decoded above
+		for _, f := range []struct {
+			name string
+			raw  json.RawMessage
+		}{{"step", has.Step}, {"games", has.Games}, {"best", has.Best}} {
+			if len(f.raw) == 0 || string(f.raw) == "null" {
+				return nil, fmt.Errorf("%s:%d: field %q missing: every record has step, games and best", path, line, f.name)
+			}
+		}
 		if r.Step != len(recs) {
 			return nil, fmt.Errorf("%s:%d: record of step %d where step %d belongs", path, line, r.Step, len(recs))
 		}

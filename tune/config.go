@@ -23,6 +23,7 @@ import (
 	"github.com/roadtune/roadtune/configs"
 	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/internal/cmdline"
+	"github.com/roadtune/roadtune/internal/fileio"
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/referee"
 	"github.com/roadtune/roadtune/tournament"
@@ -283,9 +284,11 @@ func (e *ConfigError) Error() string {
 }
 
 // Load reads a TOML config file over DefaultConfig, applies the overrides
-// and validates it (Parse).
+// and validates it (Parse). The file must be a regular file of at most
+// 1 MiB (fileio.Config); a file that is not is a *fileio.Error, refused
+// before it is read.
 func Load(path string, overrides ...Override) (Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := fileio.ReadFile(path, fileio.Config)
 	if err != nil {
 		return Config{}, err
 	}

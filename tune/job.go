@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/internal/fileio"
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/referee"
 	"github.com/roadtune/roadtune/results"
@@ -231,7 +232,7 @@ func prepareDir(dir string) error {
 		switch {
 		case e.Name() == FileCheckpoint:
 			return inputErr("run directory %s holds a run (checkpoint.json): resume it with `tune -resume %s`, or choose another -out", dir, dir)
-		case isTemp(e.Name()) || e.Name() == FileConfig || e.Name() == FileRunning:
+		case fileio.IsTemp(e.Name()) || e.Name() == FileConfig || e.Name() == FileRunning:
 			leftovers = append(leftovers, e.Name())
 		case e.Name() == FileChain:
 			return inputErr("run directory %s holds a chain (%s): resume it with `tune -resume %s`, or choose another -out", dir, FileChain, dir)
@@ -250,12 +251,6 @@ func prepareDir(dir string) error {
 	return nil
 }
 
-// isTemp reports whether a file name is a temporary file of an interrupted
-// atomic write (".name.tmp-*" from results, ".name.tmp*" from engine).
-func isTemp(name string) bool {
-	return strings.HasPrefix(name, ".") && strings.Contains(name, ".tmp")
-}
-
 // checkWritable fails unless a file can be created in dir.
 func checkWritable(dir string) error {
 	f, err := os.CreateTemp(dir, ".write-check.tmp-*")
@@ -267,28 +262,10 @@ func checkWritable(dir string) error {
 	return os.Remove(name)
 }
 
-// removeTemps removes temporary files of interrupted writes in dir and its
-// plots and games folders.
-func removeTemps(dir string) error {
-	for _, d := range []string{dir, filepath.Join(dir, DirPlots), filepath.Join(dir, DirGames)} {
-		entries, err := os.ReadDir(d)
-		if err != nil {
-			continue
-		}
-		for _, e := range entries {
-			if !e.IsDir() && isTemp(e.Name()) {
-				if err := os.Remove(filepath.Join(d, e.Name())); err != nil {
-					return err
-				}
-			}
-		}
-	}
-	return nil
-}
-
 // Resume opens the run in dir and prepares it to continue from its
 // checkpoint: it checks the directory is writable, removes temporary files
-// of interrupted writes, refuses a config.toml changed since the run started
+// of interrupted writes (fileio.RemoveTemps: in dir and every directory
+// below it), refuses a config.toml changed since the run started
 // (naming the keys; only concurrency may change, through opts), validates
 // the checkpoint against the method's state and the records, drops records
 // written after the checkpoint (a torn last line included), rebuilds
@@ -304,7 +281,7 @@ func Resume(dir string, opts Options) (*Job, error) {
 	if err := checkWritable(dir); err != nil {
 		return nil, err
 	}
-	if err := removeTemps(dir); err != nil {
+	if _, err := fileio.RemoveTemps(dir); err != nil {
 		return nil, inputErr("run directory %s: %v", dir, err)
 	}
 	cfgPath := rd.Path(FileConfig)
@@ -319,7 +296,7 @@ func Resume(dir string, opts Options) (*Job, error) {
 	// it is parsed as written: Load would join it to the run's directory
 	// and the resumed stage of a chain started as `-config configs/x.toml`
 	// would no longer match its checkpoint.
-	data, err := os.ReadFile(cfgPath)
+	data, err := fileio.ReadFile(cfgPath, fileio.Config)
 	if err != nil {
 		return nil, &InputError{err}
 	}

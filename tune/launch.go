@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/internal/fileio"
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/results"
 )
@@ -202,7 +202,7 @@ func writeSweepCurve(dir, label string, runs []string) error {
 		return err
 	}
 	md := filepath.Join(dir, FileCompare+".md")
-	data, err := os.ReadFile(md)
+	data, err := fileio.ReadFile(md, fileio.Report)
 	if err != nil {
 		return err
 	}

@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/roadtune/roadtune/internal/fileio"
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/results"
 )
@@ -141,7 +142,7 @@ func encodePositions(b PositionBatch, pos []optimize.Position, genes []string) (
 // the number of features per position. Errors name the file and line.
 func ReadPositions(path string, genes int) (PositionBatch, []optimize.Position, error) {
 	var b PositionBatch
-	f, err := os.Open(path)
+	f, _, err := fileio.Open(path, fileio.Positions)
 	if err != nil {
 		return b, nil, err
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 
+	"github.com/roadtune/roadtune/internal/fileio"
 	"github.com/roadtune/roadtune/results"
 )
 
@@ -43,7 +44,7 @@ const FileReportHTML = "report.html"
 // (named), and write errors. A plot whose SVG is missing (a run from before
 // the charts had SVGs) becomes a link to its PNG instead.
 func WriteReportHTML(dir string) error {
-	md, err := os.ReadFile(filepath.Join(dir, FileReport))
+	md, err := fileio.ReadFile(filepath.Join(dir, FileReport), fileio.Report)
 	if err != nil {
 		return fmt.Errorf("tune: build %s: %w", FileReportHTML, err)
 	}
@@ -207,7 +208,7 @@ func (r chartRenderer) renderFigure(w util.BufWriter, _ []byte, n ast.Node, ente
 	}
 	fig := n.(*chartFigure)
 	file := filepath.Join(r.dir, DirPlots, fig.Name+".svg")
-	data, err := os.ReadFile(file)
+	data, err := fileio.ReadFile(file, fileio.Report)
 	png := path.Join(DirPlots, fig.Name+".png")
 	fmt.Fprintf(w, "<figure class=\"chart\" id=\"chart-%s\">\n", html.EscapeString(fig.Name))
 	switch {

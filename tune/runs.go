@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/internal/fileio"
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/results"
 )
@@ -81,7 +82,7 @@ func fileExists(path string) bool {
 // openRun reads the run in dir, a run's own directory.
 func openRun(dir string) (*RunResults, error) {
 	path := filepath.Join(dir, FileConfig)
-	data, err := os.ReadFile(path)
+	data, err := fileio.ReadFile(path, fileio.Config)
 	if err != nil {
 		return nil, err
 	}

@@ -38,6 +38,7 @@ import (
 
 	"github.com/roadtune/roadtune/cluster"
 	"github.com/roadtune/roadtune/internal/cmdline"
+	"github.com/roadtune/roadtune/internal/fileio"
 	"github.com/roadtune/roadtune/internal/progress"
 	"github.com/roadtune/roadtune/internal/web/tuneweb"
 	"github.com/roadtune/roadtune/tune"
@@ -178,7 +179,7 @@ func exitCode(err error, stderr io.Writer) int {
 	switch {
 	case errors.As(err, &ie):
 		return 130
-	case errors.As(err, &ce), errors.As(err, &in), errors.As(err, &ue):
+	case errors.As(err, &ce), errors.As(err, &in), errors.As(err, &ue), fileio.IsInput(err):
 		return 2
 	}
 	return 1

@@ -110,7 +110,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -118,13 +117,15 @@ import (
 	"unicode/utf8"
 
 	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/internal/fileio"
 )
 
 // DefaultName is the engine name reported when Config.Name is empty.
 const DefaultName = "roadtune"
 
-// MaxWeightFileSize is the largest weight file `weights FILE` reads, in bytes.
-const MaxWeightFileSize = 1 << 20
+// MaxWeightFileSize is the largest weight file `weights FILE` reads, in
+// bytes (1 MiB, as for every weight file: fileio.Weights).
+const MaxWeightFileSize = fileio.MaxWeights
 
 // Config is what a Server starts with.
 type Config struct {
@@ -725,26 +726,7 @@ func (s *Server) loadWeights(path string) {
 // readWeightFile reads a regular file of at most MaxWeightFileSize bytes, so
 // that `weights /dev/zero` cannot hang the engine.
 func readWeightFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxWeightFileSize+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > MaxWeightFileSize {
-		return nil, fmt.Errorf("%s is larger than %d bytes", path, MaxWeightFileSize)
-	}
-	return data, nil
+	return fileio.ReadFile(path, fileio.Weights)
 }
 
 // printBoard writes the board diagram of engine.Board.String, a line with

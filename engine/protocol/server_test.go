@@ -280,6 +280,12 @@ func TestWeightsCommand(t *testing.T) {
 	ss.errorLine("weights "+bad, "bad.json")
 	ss.errorLine("weights "+filepath.Join(dir, "missing.json"), "missing.json")
 	ss.errorLine("weights "+dir, "not a regular file")
+	ss.errorLine("weights /dev/zero", "not a regular file")
+	// A file that is not a weight file: the error gives the line, not the
+	// file's first byte.
+	secret := filepath.Join(dir, "shadow")
+	os.WriteFile(secret, []byte("root:$6$salt$hash:19000:0:99999:7:::\n"), 0o600)
+	ss.errorLine("weights "+secret, "shadow:1: malformed JSON: unexpected character looking for beginning of value")
 	if got := ss.s.eng.Weights(); got.Schema != engine.Asymmetric || got.Genes[1] != 15 {
 		t.Fatalf("a bad weights command changed the weights: %+v", got)
 	}

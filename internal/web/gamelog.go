@@ -12,6 +12,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/roadtune/roadtune/internal/fileio"
 	"github.com/roadtune/roadtune/tournament"
 )
 
@@ -88,14 +89,17 @@ func (g *gameLog) update(root *os.Root) error {
 	if _, err := f.Seek(g.end, io.SeekStart); err != nil {
 		return err
 	}
-	br := bufio.NewReaderSize(io.LimitReader(f, fi.Size()-g.end), 64<<10)
+	lr := fileio.NewLineReader(g.rel, io.LimitReader(f, fi.Size()-g.end))
 	for {
-		line, err := br.ReadBytes('\n')
-		if err != nil {
-			return nil // EOF: a line without its newline is still being written
+		line, _, terminated, err := lr.Next()
+		if errors.Is(err, io.EOF) || (err == nil && !terminated) {
+			return nil // a line without its newline is still being written
+		}
+		if err != nil { // a line longer than any game record: not a games log
+			return fmt.Errorf("%s: the line after game %d is longer than %s", g.rel, len(g.offsets), fileio.Size(fileio.MaxLine))
 		}
 		start := g.end
-		g.end += int64(len(line))
+		g.end += int64(len(line)) + 1
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}

@@ -23,6 +23,7 @@ import (
 	"github.com/roadtune/roadtune/configs"
 	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/internal/cmdline"
+	"github.com/roadtune/roadtune/internal/fileio"
 	"github.com/roadtune/roadtune/tournament"
 	"github.com/roadtune/roadtune/tournament/stats"
 )
@@ -527,7 +528,9 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 }
 
 // exitCode prints err after prefix and returns its exit status: exitOK for
-// nil or -h, exitUsage for a usageError, exitFail otherwise.
+// nil or -h, exitUsage for a usageError or a bad input file (a
+// *fileio.Error: a weight, opening or command file, a games log),
+// exitFail otherwise.
 func exitCode(stderr io.Writer, prefix string, err error) int {
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
@@ -538,7 +541,7 @@ func exitCode(stderr io.Writer, prefix string, err error) int {
 	}
 	fmt.Fprintln(stderr, prefix, err)
 	var u usageError
-	if errors.As(err, &u) {
+	if errors.As(err, &u) || fileio.IsInput(err) {
 		return exitUsage
 	}
 	return exitFail

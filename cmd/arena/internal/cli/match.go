@@ -16,6 +16,7 @@ import (
 
 	"github.com/roadtune/roadtune/cluster"
 	"github.com/roadtune/roadtune/internal/cmdline"
+	"github.com/roadtune/roadtune/internal/fileio"
 	"github.com/roadtune/roadtune/internal/progress"
 	"github.com/roadtune/roadtune/internal/web"
 	"github.com/roadtune/roadtune/results"
@@ -42,14 +43,16 @@ const commandVersion = 1
 // outHint says where match directories come from, for -resume's errors.
 const outHint = "arena -out DIR writes a match directory"
 
-// readCommand reads the command line saved in dir, with the defaults it
-// was started under made explicit. Errors say plainly that dir is missing
-// or is not a match directory.
+// readCommand reads the command line saved in dir (a regular file of at
+// most 1 MiB, fileio.Config), with the defaults it was started under made
+// explicit. Errors say plainly that dir is missing or is not a match
+// directory; a command.json that cannot be read is a *fileio.Error.
 func readCommand(dir string) ([]string, error) {
 	if err := cmdline.Dir("resume", dir, outHint); err != nil {
 		return nil, err
 	}
-	data, err := os.ReadFile(filepath.Join(dir, commandFile))
+	path := filepath.Join(dir, commandFile)
+	data, err := fileio.ReadFile(path, fileio.Config)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, cmdline.Flagf("resume", "%s is not a match directory: it holds no %s (%s)", dir, commandFile, outHint)
 	}
@@ -58,7 +61,10 @@ func readCommand(dir string) ([]string, error) {
 	}
 	var c savedCommand
 	if err := json.Unmarshal(data, &c); err != nil {
-		return nil, fmt.Errorf("%s/%s: %w", dir, commandFile, err)
+		return nil, &fileio.Error{Path: path, Err: err}
+	}
+	if c.Args == nil {
+		return nil, &fileio.Error{Path: path, Err: errors.New(`field "args" missing`)}
 	}
 	if c.Version == 0 && !slices.ContainsFunc(c.Args, isOpeningsFlag) {
 		return append(c.Args, "-openings", "generated"), nil
@@ -85,6 +91,12 @@ func checkOut(dir string) error {
 	}
 	return usageError{cmdline.Flagf("out", "%s is not empty (holds %q) and holds no match: choose a new or empty directory", dir, entries[0].Name())}
 }
+
+// stopAt is called, for a match with -out, before a game's SGF is written
+// (step 0) and between its SGF and its line in games.jsonl (step 1); an
+// error ends the match there at once, writing nothing more, as a kill
+// would. Tests replace it.
+var stopAt = func(out string, game, step int) error { return nil }
 
 // errInterrupted ends a match stopped by a signal (exit status 130).
 var errInterrupted = errors.New("interrupted")
@@ -215,13 +227,33 @@ func run(ctx context.Context, o *options, stdout, stderr io.Writer) (err error) 
 			fmt.Fprintf(stderr, "arena: removed an incomplete last line (%d bytes) from games.jsonl\n", cut)
 		}
 		if o.resume {
+			// A game counts as played once its line is in games.jsonl, and
+			// its SGF is written before that line; a match directory of an
+			// older arena may still lack the SGF of a game it logged: it is
+			// rebuilt from the log. Temporary files of writes a stop cut
+			// short are removed.
+			if n, err := fileio.RemoveTemps(dir.Dir); err != nil {
+				return err
+			} else if n > 0 {
+				fmt.Fprintf(stderr, "arena: removed %d temporary files of interrupted writes\n", n)
+			}
+			rebuilt := 0
 			err := tournament.ScanGameLog(dir.Path("games.jsonl"), func(g tournament.GameRecord) error {
+				if _, err := os.Stat(dir.Path("sgf", g.SGFName())); errors.Is(err, fs.ErrNotExist) {
+					if _, err := tournament.WriteSGF(dir.Path("sgf"), g); err != nil {
+						return err
+					}
+					rebuilt++
+				}
 				g.Moves, g.MoveTimes, g.Detail = nil, nil, ""
 				r.Resume = append(r.Resume, g)
 				return t.add(g)
 			})
 			if err != nil {
 				return err
+			}
+			if rebuilt > 0 {
+				fmt.Fprintf(stderr, "arena: rebuilt %d SGF files missing from sgf/ from games.jsonl\n", rebuilt)
 			}
 			resumed = len(r.Resume)
 			fmt.Fprintf(stderr, "arena: resuming %s: %d games already played\n", o.out, resumed)
@@ -266,10 +298,19 @@ func run(ctx context.Context, o *options, stdout, stderr io.Writer) (err error) 
 		g.Game += offset
 		g.Pair += offset / 2
 		if glog != nil {
-			if err := glog.Append(g); err != nil {
+			if err := stopAt(o.out, g.Game, 0); err != nil {
 				return err
 			}
+			// The SGF first: once the game's line is in the log the game
+			// counts as played, and a stop between the two writes leaves
+			// at worst an SGF that the resumed match writes again.
 			if _, err := tournament.WriteSGF(dir.Path("sgf"), g); err != nil {
+				return err
+			}
+			if err := stopAt(o.out, g.Game, 1); err != nil {
+				return err
+			}
+			if err := glog.Append(g); err != nil {
 				return err
 			}
 		}

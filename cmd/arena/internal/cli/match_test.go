@@ -163,6 +163,16 @@ func TestEmptyBoardOpenings(t *testing.T) {
 	}
 }
 
+// matchGames reads the games log of the match in dir.
+func matchGames(t *testing.T, dir string) []tournament.GameRecord {
+	t.Helper()
+	recs, err := tournament.ReadGameLog(filepath.Join(dir, "games.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
+
 // noTimes clears what differs between two runs of the same games.
 func noTimes(recs []tournament.GameRecord) []tournament.GameRecord {
 	for i := range recs {
@@ -218,14 +228,7 @@ func TestResumeEqualsUninterrupted(t *testing.T) {
 	if got.Resumed == 0 || got.Games != want.Games || !reflect.DeepEqual(got.Matchups, want.Matchups) {
 		t.Errorf("resumed %d games; summary %+v\nwant %+v", got.Resumed, got.Matchups, want.Matchups)
 	}
-	a, err := tournament.ReadGameLog(filepath.Join(full, "games.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := tournament.ReadGameLog(filepath.Join(cut, "games.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	a, b := matchGames(t, full), matchGames(t, cut)
 	if !reflect.DeepEqual(noTimes(a), noTimes(b)) {
 		t.Errorf("games log of the resumed match differs from the uninterrupted one (%d vs %d games)", len(b), len(a))
 	}

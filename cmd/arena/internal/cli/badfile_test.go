@@ -1,0 +1,73 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/roadtune/roadtune/internal/fileio/fileiotest"
+)
+
+// TestBadInputFilesExit2: every file arena reads — a weight file given as
+// a player or as -engine weights=, an opening file, a match's
+// command.json and games.jsonl — exits 2 at once, naming the file, for
+// /dev/zero, a 100 MB file and a directory; a games log with an empty
+// record or a record missing its result exits 2 naming file and line.
+func TestBadInputFilesExit2(t *testing.T) {
+	t.Parallel()
+	// A finished match to break the files of.
+	match := filepath.Join(t.TempDir(), "match")
+	var stdout, stderr bytes.Buffer
+	if code := Main(context.Background(), []string{"-pairs", "1", "-depth", "1", "-width", "4", "-out", match, "zhou2015", "qi2018-table3-1"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("match: exit %d: %s", code, stderr.String())
+	}
+	log, err := os.ReadFile(filepath.Join(match, "games.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _, _ := bytes.Cut(log, []byte{'\n'})
+	broken := func(replace func(dir string)) string {
+		d := fileiotest.Copy(t, match)
+		replace(d)
+		return d
+	}
+	type tc struct {
+		name, want string
+		args       []string
+	}
+	var cases []tc
+	for _, h := range fileiotest.Files(t) {
+		cases = append(cases,
+			tc{"player " + h.Name, h.Path + ":", []string{"-pairs", "1", "-depth", "1", h.Path, "zhou2015"}},
+			tc{"-engine weights= " + h.Name, h.Path + ":", []string{"-pairs", "1", "-depth", "1", "-engine", "weights=" + h.Path, "-engine", "weights=zhou2015"}},
+			tc{"-openings " + h.Name, h.Path + ":", []string{"-pairs", "1", "-depth", "1", "-openings", h.Path, "zhou2015", "zhou2015"}},
+			tc{"command.json " + h.Name, "command.json:", []string{"-resume", fileiotest.CopyWith(t, match, "command.json", h.Path)}},
+			tc{"games.jsonl " + h.Name, "games.jsonl:", []string{"-resume", fileiotest.CopyWith(t, match, "games.jsonl", h.Path)}},
+		)
+	}
+	writeLog := func(content string) func(string) {
+		return func(d string) { os.WriteFile(filepath.Join(d, "games.jsonl"), []byte(content), 0o644) }
+	}
+	noResult := strings.Replace(string(first), `"result":"`, `"was_result":"`, 1)
+	cases = append(cases,
+		tc{"games.jsonl with {}", "games.jsonl:2: fields \"game\"", []string{"-resume", broken(writeLog(string(first) + "\n{}\n"))}},
+		tc{"games.jsonl without a result", "games.jsonl:1: ", []string{"-resume", broken(writeLog(noResult + "\n"))}},
+		tc{"corrupt games.jsonl", "games.jsonl:2: ", []string{"-resume", broken(writeLog(string(first) + "\n{\"game\": 1,,}\n"))}},
+	)
+	for _, c := range cases {
+		stdout.Reset()
+		stderr.Reset()
+		start := time.Now()
+		code := Main(context.Background(), c.args, &stdout, &stderr)
+		if took := time.Since(start); took > time.Second {
+			t.Errorf("%s: took %v", c.name, took)
+		}
+		if code != exitUsage || !strings.Contains(stderr.String(), c.want) {
+			t.Errorf("%s: exit %d, stderr %q; want %d and %q", c.name, code, stderr.String(), exitUsage, c.want)
+		}
+	}
+}

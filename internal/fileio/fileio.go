@@ -1,0 +1,251 @@
+// Package fileio reads roadtune's input files with bounds, and cleans up
+// after interrupted atomic writes. It imports only the standard library,
+// so that every room, package engine included, can share it.
+//
+// Every input file is read only if it is a regular file (not a device such
+// as /dev/zero, a pipe or a directory) and no larger than the cap of its
+// kind (Kind); a file read line by line is also refused at its first line
+// longer than MaxLine. The check is made before the file is read, so a
+// huge file fails at once without being read. Errors are *Error values
+// naming the file (and the line) and never quote the file's contents.
+package fileio
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Kind is a kind of input file: its name in errors ("weight file") and
+// the largest size read, in bytes.
+type Kind struct {
+	Name string
+	Max  int64
+}
+
+// The kinds of input files and their caps, in bytes. The caps are far
+// above what roadtune writes (a weight file is under 2 KB, a config under
+// 10 KB, a checkpoint of a 40-particle swarm about 100 KB, the balanced
+// opening suite 20 KB) and far below what would hurt memory.
+var (
+	// Weights: a weight file (JSON), 1 MiB.
+	Weights = Kind{"weight file", MaxWeights}
+	// Config: a TOML config, a chain's chain.json, an arena match's
+	// command.json, a ladder.json, 1 MiB.
+	Config = Kind{"config", 1 << 20}
+	// Openings: an opening file (one opening per line), 16 MiB.
+	Openings = Kind{"opening file", 16 << 20}
+	// Checkpoint: a tuning run's checkpoint.json, 32 MiB.
+	Checkpoint = Kind{"checkpoint", 32 << 20}
+	// Records: a tuning run's generations.jsonl, read whole, 64 MiB.
+	Records = Kind{"records file", 64 << 20}
+	// Report: a run's report.md, compare.md or a chart's SVG, 16 MiB.
+	Report = Kind{"report", 16 << 20}
+	// Secret: a cluster's token file, a TLS certificate, key or CA
+	// file (PEM), 1 MiB.
+	Secret = Kind{"token or certificate file", 1 << 20}
+	// Positions: a gzip positions file (read line by line), 4 GiB.
+	Positions = Kind{"positions file", 4 << 30}
+	// GameLog: a games log (JSON Lines, read line by line), 16 GiB.
+	GameLog = Kind{"games log", 16 << 30}
+)
+
+// MaxWeights is the largest weight file, in bytes (Weights).
+const MaxWeights = 1 << 20
+
+// MaxLine is the longest line, in bytes, of a file read line by line (a
+// games log, a positions file): a game record is about 2 KB.
+const MaxLine = 1 << 20
+
+// Error is a bad input file: Path and, when known, the 1-based Line, and
+// what is wrong. Its text is "PATH: what" or "PATH:LINE: what"; with an
+// empty Path, Err alone (an error that already names its file).
+// Commands exit with status 2 for it (see IsInput).
+type Error struct {
+	Path string
+	Line int
+	Err  error
+}
+
+func (e *Error) Error() string {
+	switch {
+	case e.Path == "":
+		return e.Err.Error()
+	case e.Line > 0:
+		return fmt.Sprintf("%s:%d: %v", e.Path, e.Line, e.Err)
+	}
+	return fmt.Sprintf("%s: %v", e.Path, e.Err)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Bad marks err (which names its file already, e.g. "f.json:3: field
+// \"values\": …") as a bad input file; nil stays nil. Its text is err's.
+func Bad(err error) error {
+	if err == nil {
+		return nil
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return err
+	}
+	return &Error{Err: err}
+}
+
+// IsInput reports whether err is (or wraps) a bad input file.
+func IsInput(err error) bool {
+	var e *Error
+	return errors.As(err, &e)
+}
+
+// Open opens path for reading if it is a regular file of at most k.Max
+// bytes, and returns it with its size. Errors are *Error: a file that does
+// not exist or cannot be opened (wrapping the fs error, so errors.Is with
+// fs.ErrNotExist works), a file that is not regular, or one too large.
+func Open(path string, k Kind) (*os.File, int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, 0, &Error{Path: path, Err: err}
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, 0, &Error{Path: path, Err: err}
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		what := "a device, pipe or socket"
+		if fi.IsDir() {
+			what = "a directory"
+		}
+		return nil, 0, &Error{Path: path, Err: fmt.Errorf("not a regular file (%s): %s is read only from a regular file", what, k.article())}
+	}
+	if fi.Size() > k.Max {
+		f.Close()
+		return nil, 0, tooLarge(path, k)
+	}
+	return f, fi.Size(), nil
+}
+
+func tooLarge(path string, k Kind) error {
+	return &Error{Path: path, Err: fmt.Errorf("larger than %s, the most %s may have", Size(k.Max), k.article())}
+}
+
+// article is k's name after "a" or "an".
+func (k Kind) article() string {
+	if k.Name != "" && strings.ContainsRune("aeiou", rune(k.Name[0])) {
+		return "an " + k.Name
+	}
+	return "a " + k.Name
+}
+
+// ReadFile reads the whole of path, a regular file of at most k.Max bytes
+// (see Open). A file that grows past k.Max while read is refused too.
+func ReadFile(path string, k Kind) ([]byte, error) {
+	f, size, err := Open(path, k)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	buf := bytes.NewBuffer(make([]byte, 0, size+1))
+	if _, err := buf.ReadFrom(io.LimitReader(f, k.Max+1)); err != nil {
+		return nil, &Error{Path: path, Err: err}
+	}
+	if int64(buf.Len()) > k.Max {
+		return nil, tooLarge(path, k)
+	}
+	return buf.Bytes(), nil
+}
+
+// Size writes a byte count for people: "1 MiB", "16 GiB", "512 bytes".
+func Size(n int64) string {
+	for _, u := range []struct {
+		name string
+		size int64
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
+		if n >= u.size && n%u.size == 0 {
+			return fmt.Sprintf("%d %s", n/u.size, u.name)
+		}
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// LineReader reads a file line by line, refusing a line longer than
+// MaxLine without reading the rest of it.
+type LineReader struct {
+	path string
+	r    *bufio.Reader
+	line int
+	buf  []byte
+}
+
+// NewLineReader reads the lines of r; path names it in errors.
+func NewLineReader(path string, r io.Reader) *LineReader {
+	return &LineReader{path: path, r: bufio.NewReaderSize(r, 64<<10)}
+}
+
+// Next returns the next line without its newline, its 1-based number and
+// whether it ended with a newline (false for a last line cut short). At
+// the end it returns io.EOF. A line longer than MaxLine is an *Error
+// naming the file and the line. The line is valid until the next call.
+func (l *LineReader) Next() (line []byte, number int, terminated bool, err error) {
+	l.buf = l.buf[:0]
+	l.line++
+	for {
+		chunk, err := l.r.ReadSlice('\n')
+		l.buf = append(l.buf, chunk...)
+		if n := len(l.buf); n > MaxLine && !(n == MaxLine+1 && err == nil) {
+			return nil, l.line, false, &Error{Path: l.path, Line: l.line, Err: fmt.Errorf("line longer than %s", Size(MaxLine))}
+		}
+		switch {
+		case err == nil:
+			return l.buf[:len(l.buf)-1], l.line, true, nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case errors.Is(err, io.EOF):
+			if len(l.buf) == 0 {
+				return nil, l.line, false, io.EOF
+			}
+			return l.buf, l.line, false, nil
+		default:
+			return nil, l.line, false, &Error{Path: l.path, Line: l.line, Err: err}
+		}
+	}
+}
+
+// IsTemp reports whether a file name is the temporary file of an atomic
+// write that was interrupted: ".NAME.tmp-*" (results, tournament) or
+// ".NAME.tmp*" (engine).
+func IsTemp(name string) bool {
+	return strings.HasPrefix(name, ".") && strings.Contains(name, ".tmp")
+}
+
+// RemoveTemps removes the temporary files of interrupted atomic writes
+// (IsTemp) in dir and in every directory below it, and returns how many it
+// removed. It follows no symbolic link. Errors name the file.
+func RemoveTemps(dir string) (int, error) {
+	n := 0
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.Type().IsRegular() && IsTemp(d.Name()) {
+			if err := os.Remove(p); err != nil {
+				return err
+			}
+			n++
+		}
+		return nil
+	})
+	return n, err
+}

@@ -1,0 +1,63 @@
+// Package fileiotest gives tests the hostile input files every reader of
+// roadtune must refuse at once: a device that never ends, a 100 MB file
+// and a directory.
+package fileiotest
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// Hostile is one input that is not a file to read, with its name for
+// test messages.
+type Hostile struct {
+	Name, Path string
+}
+
+// Files returns /dev/zero, a sparse 100 MB file (made with os.Truncate,
+// so nothing is written to disk) and a directory, in a temporary
+// directory of t.
+func Files(t testing.TB) []Hostile {
+	t.Helper()
+	dir := t.TempDir()
+	big := filepath.Join(dir, "big.json")
+	f, err := os.Create(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if err := os.Truncate(big, 100<<20); err != nil {
+		t.Fatal(err)
+	}
+	sub := filepath.Join(dir, "a-directory")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return []Hostile{{"/dev/zero", "/dev/zero"}, {"a 100 MB file", big}, {"a directory", sub}}
+}
+
+// CopyWith copies the directory dir (a run, a match) into a new temporary
+// directory of t and there replaces file (a path inside it) with a
+// symbolic link to target; it returns the copy.
+func CopyWith(t testing.TB, dir, file, target string) string {
+	t.Helper()
+	d := Copy(t, dir)
+	p := filepath.Join(d, file)
+	os.Remove(p)
+	if err := os.Symlink(target, p); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// Copy copies the directory dir into a new temporary directory of t and
+// returns the copy.
+func Copy(t testing.TB, dir string) string {
+	t.Helper()
+	d := filepath.Join(t.TempDir(), filepath.Base(dir))
+	if err := os.CopyFS(d, os.DirFS(dir)); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
