@@ -166,3 +166,35 @@ func TestGithubSlug(t *testing.T) {
 		}
 	}
 }
+
+// measuredFigure matches a measured figure as the docs write it: an Elo
+// estimate with its interval ("+158.4 ± 27.5", "−10 ± 70 Elo") or a
+// score ("68.3%").
+var measuredFigure = regexp.MustCompile(`[+−-]?\d[\d.,]*(?: Elo)? ± \d[\d.]*|\d+(?:\.\d+)?%`)
+
+// TestResultsFiguresFromExperiments: docs/results.md and the experiments'
+// index copy their figures from docs/experiments.md, which says how each
+// was measured; a figure found nowhere there is a typo or a figure without
+// its experiment.
+func TestResultsFiguresFromExperiments(t *testing.T) {
+	log, err := os.ReadFile("../docs/experiments.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	source := strings.ReplaceAll(string(log), "**", "")
+	for _, file := range []string{"../docs/results.md", "../docs/experiments/README.md"} {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		figures := measuredFigure.FindAllString(strings.ReplaceAll(string(data), "**", ""), -1)
+		if len(figures) < 20 {
+			t.Errorf("%s: %d figures found, expected dozens: the figure pattern is broken", file, len(figures))
+		}
+		for _, f := range figures {
+			if !strings.Contains(source, f) {
+				t.Errorf("%s: figure %q is not in docs/experiments.md", file, f)
+			}
+		}
+	}
+}
