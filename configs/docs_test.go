@@ -11,9 +11,27 @@ import (
 	"unicode"
 )
 
-// The repository's Markdown docs: the README, the guide, the results and the
-// experiments log with its index. Paths are relative to this package.
-var docFiles = []string{"../README.md", "../docs/results.md", "../docs/experiments.md", "../docs/experiments/README.md"}
+// The repository's Markdown docs: the README, the results and the
+// experiments log with its index; docPages globs the guide's and the
+// experiments' pages. Paths are relative to this package.
+var (
+	docFiles = []string{"../README.md", "../docs/results.md", "../docs/experiments.md", "../docs/experiments/README.md"}
+	docPages = []string{"../docs/guide/*.md", "../docs/experiments/[0-9]*.md"}
+)
+
+// globDocs returns the pages matching pattern, failing the test when there
+// are none (a moved folder would otherwise check nothing).
+func globDocs(t *testing.T, pattern string) []string {
+	t.Helper()
+	pages, err := filepath.Glob(pattern)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pages) == 0 {
+		t.Fatalf("%s: no pages", pattern)
+	}
+	return pages
+}
 
 // readmeMaxLines is the README's budget: what roadtune is, the two
 // commands, one line per common task, layout and development; the rest
@@ -40,14 +58,10 @@ func TestReadmeIsShort(t *testing.T) {
 // a heading that exists, slugged as GitHub slugs it. Links inside fenced
 // code blocks are code, not links.
 func TestDocLinks(t *testing.T) {
-	guide, err := filepath.Glob("../docs/guide/*.md")
-	if err != nil {
-		t.Fatal(err)
+	files := append([]string{}, docFiles...)
+	for _, pattern := range docPages {
+		files = append(files, globDocs(t, pattern)...)
 	}
-	if len(guide) == 0 {
-		t.Fatal("docs/guide: no pages")
-	}
-	files := append(append([]string{}, docFiles...), guide...)
 	anchors := map[string]map[string]bool{}
 	anchorsOf := func(path string) map[string]bool {
 		if a, ok := anchors[path]; ok {
@@ -173,15 +187,19 @@ func TestGithubSlug(t *testing.T) {
 var measuredFigure = regexp.MustCompile(`[+−-]?\d[\d.,]*(?: Elo)? ± \d[\d.]*|\d+(?:\.\d+)?%`)
 
 // TestResultsFiguresFromExperiments: docs/results.md and the experiments'
-// index copy their figures from docs/experiments.md, which says how each
-// was measured; a figure found nowhere there is a typo or a figure without
-// its experiment.
+// index copy their figures from the experiments (docs/experiments.md and
+// its pages docs/experiments/NN-*.md), which say how each was measured; a
+// figure found nowhere there is a typo or a figure without its experiment.
 func TestResultsFiguresFromExperiments(t *testing.T) {
-	log, err := os.ReadFile("../docs/experiments.md")
-	if err != nil {
-		t.Fatal(err)
+	var log strings.Builder
+	for _, file := range append([]string{"../docs/experiments.md"}, globDocs(t, "../docs/experiments/[0-9]*.md")...) {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		log.Write(data)
 	}
-	source := strings.ReplaceAll(string(log), "**", "")
+	source := strings.ReplaceAll(log.String(), "**", "")
 	for _, file := range []string{"../docs/results.md", "../docs/experiments/README.md"} {
 		data, err := os.ReadFile(file)
 		if err != nil {
@@ -193,7 +211,7 @@ func TestResultsFiguresFromExperiments(t *testing.T) {
 		}
 		for _, f := range figures {
 			if !strings.Contains(source, f) {
-				t.Errorf("%s: figure %q is not in docs/experiments.md", file, f)
+				t.Errorf("%s: figure %q is in no experiment (docs/experiments.md, docs/experiments/NN-*.md)", file, f)
 			}
 		}
 	}
