@@ -1,0 +1,218 @@
+package configs
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode"
+)
+
+// The repository's Markdown docs: the README, the results and the
+// experiments log with its index; docPages globs the guide's and the
+// experiments' pages. Paths are relative to this package.
+var (
+	docFiles = []string{"../README.md", "../docs/results.md", "../docs/experiments.md", "../docs/experiments/README.md"}
+	docPages = []string{"../docs/guide/*.md", "../docs/experiments/[0-9]*.md"}
+)
+
+// globDocs returns the pages matching pattern, failing the test when there
+// are none (a moved folder would otherwise check nothing).
+func globDocs(t *testing.T, pattern string) []string {
+	t.Helper()
+	pages, err := filepath.Glob(pattern)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pages) == 0 {
+		t.Fatalf("%s: no pages", pattern)
+	}
+	return pages
+}
+
+// readmeMaxLines is the README's budget: what roadtune is, the two
+// commands, one line per common task, layout and development; the rest
+// lives in docs/guide.
+const readmeMaxLines = 250
+
+// markdownLink matches an inline link or image target: ](target) or
+// ](target "title").
+var markdownLink = regexp.MustCompile(`\]\(([^)\s]+)(?:\s+"[^"]*")?\)`)
+
+// TestReadmeIsShort: the README stays a page a newcomer reads to the end.
+func TestReadmeIsShort(t *testing.T) {
+	data, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(data), "\n"); n > readmeMaxLines {
+		t.Errorf("README.md: %d lines, more than %d: move the detail to docs/guide", n, readmeMaxLines)
+	}
+}
+
+// TestDocLinks: every relative link in the docs names a file or folder of
+// the repository, and a link to a heading (file.md#anchor or #anchor) names
+// a heading that exists, slugged as GitHub slugs it. Links inside fenced
+// code blocks are code, not links.
+func TestDocLinks(t *testing.T) {
+	files := append([]string{}, docFiles...)
+	for _, pattern := range docPages {
+		files = append(files, globDocs(t, pattern)...)
+	}
+	anchors := map[string]map[string]bool{}
+	anchorsOf := func(path string) map[string]bool {
+		if a, ok := anchors[path]; ok {
+			return a
+		}
+		a, err := headingAnchors(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		anchors[path] = a
+		return a
+	}
+	links := 0
+	for _, file := range files {
+		f, err := os.Open(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(f)
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		fenced := false
+		for line := 1; sc.Scan(); line++ {
+			text := sc.Text()
+			if strings.HasPrefix(strings.TrimSpace(text), "```") {
+				fenced = !fenced
+				continue
+			}
+			if fenced {
+				continue
+			}
+			for _, m := range markdownLink.FindAllStringSubmatch(text, -1) {
+				target := m[1]
+				if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+					continue
+				}
+				links++
+				path, anchor, _ := strings.Cut(target, "#")
+				resolved := file
+				if path != "" {
+					resolved = filepath.Join(filepath.Dir(file), filepath.FromSlash(path))
+					if _, err := os.Stat(resolved); err != nil {
+						t.Errorf("%s:%d: link %q: no such file or folder", file, line, target)
+						continue
+					}
+				}
+				if anchor != "" && strings.HasSuffix(resolved, ".md") && !anchorsOf(resolved)[anchor] {
+					t.Errorf("%s:%d: link %q: %s has no heading with anchor #%s", file, line, target, resolved, anchor)
+				}
+			}
+		}
+		if err := sc.Err(); err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		f.Close()
+	}
+	if links == 0 {
+		t.Error("no relative links found: the link pattern is broken")
+	}
+}
+
+// headingAnchors returns the anchors GitHub gives the headings of a
+// Markdown file: lower case, letters, digits, '-' and '_' kept, spaces to
+// '-', everything else dropped, a repeated anchor suffixed -1, -2, ….
+func headingAnchors(path string) (map[string]bool, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	anchors := map[string]bool{}
+	seen := map[string]int{}
+	fenced := false
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "```") {
+			fenced = !fenced
+			continue
+		}
+		if fenced || !strings.HasPrefix(line, "#") {
+			continue
+		}
+		title := strings.TrimSpace(strings.TrimLeft(line, "#"))
+		slug := githubSlug(title)
+		if n := seen[slug]; n > 0 {
+			anchors[slug+"-"+strconv.Itoa(n)] = true
+		} else {
+			anchors[slug] = true
+		}
+		seen[slug]++
+	}
+	return anchors, nil
+}
+
+func githubSlug(title string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(title) {
+		switch {
+		case unicode.IsLetter(r), unicode.IsDigit(r), r == '-', r == '_':
+			b.WriteRune(r)
+		case r == ' ':
+			b.WriteByte('-')
+		}
+	}
+	return b.String()
+}
+
+// TestGithubSlug pins the slug rules the link check relies on to headings
+// of docs/experiments.md whose anchors GitHub shows.
+func TestGithubSlug(t *testing.T) {
+	for title, want := range map[string]string{
+		"1. Chen 2010 GA (Tables 4.8–4.10)":                         "1-chen-2010-ga-tables-48410",
+		"10. Refining the main job's vector with SPSA":              "10-refining-the-main-jobs-vector-with-spsa",
+		"Play by time and the search knobs (issue 14, second step)": "play-by-time-and-the-search-knobs-issue-14-second-step",
+		"`tune` and `arena`":                                        "tune-and-arena",
+	} {
+		if got := githubSlug(title); got != want {
+			t.Errorf("githubSlug(%q) = %q, want %q", title, got, want)
+		}
+	}
+}
+
+// measuredFigure matches a measured figure as the docs write it: an Elo
+// estimate with its interval ("+158.4 ± 27.5", "−10 ± 70 Elo") or a
+// score ("68.3%").
+var measuredFigure = regexp.MustCompile(`[+−-]?\d[\d.,]*(?: Elo)? ± \d[\d.]*|\d+(?:\.\d+)?%`)
+
+// TestResultsFiguresFromExperiments: docs/results.md and the experiments'
+// index copy their figures from the experiments (docs/experiments.md and
+// its pages docs/experiments/NN-*.md), which say how each was measured; a
+// figure found nowhere there is a typo or a figure without its experiment.
+func TestResultsFiguresFromExperiments(t *testing.T) {
+	var log strings.Builder
+	for _, file := range append([]string{"../docs/experiments.md"}, globDocs(t, "../docs/experiments/[0-9]*.md")...) {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		log.Write(data)
+	}
+	source := strings.ReplaceAll(log.String(), "**", "")
+	for _, file := range []string{"../docs/results.md", "../docs/experiments/README.md"} {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		figures := measuredFigure.FindAllString(strings.ReplaceAll(string(data), "**", ""), -1)
+		if len(figures) < 20 {
+			t.Errorf("%s: %d figures found, expected dozens: the figure pattern is broken", file, len(figures))
+		}
+		for _, f := range figures {
+			if !strings.Contains(source, f) {
+				t.Errorf("%s: figure %q is in no experiment (docs/experiments.md, docs/experiments/NN-*.md)", file, f)
+			}
+		}
+	}
+}
