@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/roadtune/roadtune/internal/fileio"
 )
 
 var updateSuite = flag.Bool("update-suite", false, "regenerate engine/testdata/midgame.txt by self-play")
@@ -125,7 +127,7 @@ stopped after 8-13 turns at a position where neither side has a threat.`, lines)
 func writeSuiteFile(t testing.TB, path, header string, lines []string) {
 	t.Helper()
 	text := "# " + strings.ReplaceAll(header, "\n", "\n# ") + "\n" + strings.Join(lines, "\n") + "\n"
-	if err := writeAtomic(filepath.FromSlash(path), []byte(text)); err != nil {
+	if err := fileio.WriteAtomic(filepath.FromSlash(path), []byte(text)); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -367,47 +365,5 @@ func WriteWeightFile(path string, f *WeightFile) error {
 		return fmt.Errorf("engine: weight file %s: %w", path, err)
 	}
 	data = append(data, '\n')
-	return writeAtomic(path, data)
-}
-
-// writeAtomic replaces path with data so that no reader sees a partial
-// file: a temporary file ".<name>.tmp*" in the same directory, written,
-// set to mode 0644 (os.CreateTemp gives 0600), synced, closed, renamed over
-// path; then the directory is synced so the rename survives a crash (best
-// effort: some file systems cannot sync a directory, and the rename has
-// already succeeded).
-func writeAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("engine: write %s: %w", path, err)
-	}
-	name := tmp.Name()
-	fail := func(err error) error {
-		tmp.Close()
-		os.Remove(name)
-		return fmt.Errorf("engine: write %s: %w", path, err)
-	}
-	if _, err := tmp.Write(data); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(name)
-		return fmt.Errorf("engine: write %s: %w", path, err)
-	}
-	if err := os.Rename(name, path); err != nil {
-		os.Remove(name)
-		return fmt.Errorf("engine: write %s: %w", path, err)
-	}
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		d.Close()
-	}
-	return nil
+	return fileio.WriteAtomic(path, data)
 }

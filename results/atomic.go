@@ -1,96 +1,16 @@
 package results
 
-import (
-	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
-)
+import "github.com/roadtune/roadtune/internal/fileio"
 
 // WriteFileAtomic replaces the file at path with data so that no reader ever
-// sees a partial file: it writes a temporary file ".<name>.tmp-*" in the same
-// directory, fsyncs it, renames it over path and then fsyncs the directory
-// (best effort: some file systems refuse to sync a directory).
-//
-// A new file gets mode 0644; an existing file keeps its permission bits. The
-// parent directory must exist (see RunDir.MkdirAll). On any error the target is
-// left as it was, the temporary file is removed, and the error names path.
-func WriteFileAtomic(path string, data []byte) error {
-	return writeAtomic(path, data, true)
-}
+// sees a partial file (fileio.WriteAtomic: a temporary file in the same
+// directory, fsynced, renamed over path, the directory fsynced). A new file
+// gets mode 0644; an existing file keeps its permission bits; the parent
+// directory must exist (see RunDir.MkdirAll). On any error the target is
+// left as it was and the error names path.
+func WriteFileAtomic(path string, data []byte) error { return fileio.WriteAtomic(path, data) }
 
 // ReplaceFile replaces the file at path with data as WriteFileAtomic does
-// (no reader sees a partial file) but without fsyncs, so that it costs no
-// disk flush: for a marker a crash may lose (e.g. a run's running.json,
-// written at every start), never for results.
-func ReplaceFile(path string, data []byte) error {
-	return writeAtomic(path, data, false)
-}
-
-// writeAtomic is WriteFileAtomic, with or without its fsyncs.
-func writeAtomic(path string, data []byte, sync bool) (err error) {
-	dir, name := filepath.Split(path)
-	if name == "" || name == "." || name == ".." {
-		return fmt.Errorf("results: write %q: not a file name", path)
-	}
-	if dir == "" {
-		dir = "."
-	}
-	perm := fs.FileMode(0o644)
-	if st, statErr := os.Stat(path); statErr == nil {
-		if !st.Mode().IsRegular() {
-			return fmt.Errorf("results: write %s: exists and is not a regular file", path)
-		}
-		perm = st.Mode().Perm()
-	}
-
-	f, err := os.CreateTemp(dir, "."+name+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("results: write %s: %w", path, err)
-	}
-	tmp := f.Name()
-	closed := false
-	defer func() {
-		if err != nil {
-			if !closed {
-				f.Close()
-			}
-			os.Remove(tmp)
-		}
-	}()
-
-	if _, err = f.Write(data); err != nil {
-		return fmt.Errorf("results: write %s: %w", path, err)
-	}
-	if err = f.Chmod(perm); err != nil {
-		return fmt.Errorf("results: write %s: %w", path, err)
-	}
-	if sync {
-		if err = f.Sync(); err != nil {
-			return fmt.Errorf("results: write %s: sync: %w", path, err)
-		}
-	}
-	closed = true
-	if err = f.Close(); err != nil {
-		return fmt.Errorf("results: write %s: close: %w", path, err)
-	}
-	if err = os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("results: write %s: %w", path, err)
-	}
-	if sync {
-		syncDir(dir)
-	}
-	return nil
-}
-
-// syncDir fsyncs a directory so that a rename in it survives a crash. Errors
-// are ignored: some file systems (and all of Windows) cannot sync a directory,
-// and the rename itself has already succeeded.
-func syncDir(dir string) {
-	d, err := os.Open(dir)
-	if err != nil {
-		return
-	}
-	_ = d.Sync()
-	d.Close()
-}
+// but without fsyncs (fileio.ReplaceAtomic): for a marker a crash may lose,
+// never for results.
+func ReplaceFile(path string, data []byte) error { return fileio.ReplaceAtomic(path, data) }

@@ -65,7 +65,7 @@ func WriteSGF(dir string, g GameRecord) (string, error) {
 		return "", fmt.Errorf("tournament: %w", err)
 	}
 	path := filepath.Join(dir, g.SGFName())
-	if err := writeFileAtomic(path, []byte(g.SGF())); err != nil {
+	if err := fileio.WriteAtomic(path, []byte(g.SGF())); err != nil {
 		return "", err
 	}
 	return path, nil
@@ -171,49 +171,6 @@ func scanGameLog(path string, strictLast bool, fn func(GameRecord) error) error 
 			return err
 		}
 	}
-}
-
-// writeFileAtomic replaces path with data so that no reader sees a partial
-// file: a temporary file ".<name>.tmp-*" in the same directory, written,
-// set to mode 0644, synced, closed and renamed over path; then the directory
-// is synced so the rename survives a crash (best effort: some file systems
-// cannot sync a directory, and the rename has already succeeded). On error
-// path is left as it was, the temporary file is removed, and the error names
-// path.
-func writeFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("tournament: write %s: %w", path, err)
-	}
-	name := tmp.Name()
-	fail := func(err error) error {
-		tmp.Close()
-		os.Remove(name)
-		return fmt.Errorf("tournament: write %s: %w", path, err)
-	}
-	if _, err := tmp.Write(data); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(name)
-		return fmt.Errorf("tournament: write %s: %w", path, err)
-	}
-	if err := os.Rename(name, path); err != nil {
-		os.Remove(name)
-		return fmt.Errorf("tournament: write %s: %w", path, err)
-	}
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		d.Close()
-	}
-	return nil
 }
 
 // GameLog appends game records to a JSON Lines games log kept open, for

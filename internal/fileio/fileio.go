@@ -1,5 +1,6 @@
-// Package fileio reads roadtune's input files with bounds, and cleans up
-// after interrupted atomic writes. It imports only the standard library,
+// Package fileio reads roadtune's input files with bounds, writes its
+// output files atomically (WriteAtomic), and cleans up after interrupted
+// writes. It imports only the standard library,
 // so that every room, package engine included, can share it.
 //
 // Every input file is read only if it is a regular file (not a device such
@@ -224,8 +225,8 @@ func (l *LineReader) Next() (line []byte, number int, terminated bool, err error
 }
 
 // IsTemp reports whether a file name is the temporary file of an atomic
-// write that was interrupted: ".NAME.tmp-*" (results, tournament) or
-// ".NAME.tmp*" (engine).
+// write that was interrupted: ".NAME.tmp-*" (WriteAtomic's; ".NAME.tmp*"
+// from roadtune before every room wrote through WriteAtomic).
 func IsTemp(name string) bool {
 	return strings.HasPrefix(name, ".") && strings.Contains(name, ".tmp")
 }
