@@ -147,17 +147,13 @@ func AppendJSONL(path string, rec any) error {
 		f.Close()
 		return fmt.Errorf("results: append %s: %w", path, err)
 	}
-	if size := st.Size(); size > 0 {
-		last := make([]byte, 1)
-		if _, err := f.ReadAt(last, size-1); err != nil {
-			f.Close()
-			return fmt.Errorf("results: append %s: %w", path, err)
+	if keep, err := fileio.WholeLines(f, st.Size(), path); err != nil || keep < st.Size() {
+		f.Close()
+		if err != nil {
+			return err
 		}
-		if last[0] != '\n' {
-			f.Close()
-			return &LineError{Path: path, Unterminated: true,
-				Err: errors.New("refusing to append after a partial line; remove it first")}
-		}
+		return &LineError{Path: path, Unterminated: true,
+			Err: errors.New("refusing to append after a partial line; remove it first")}
 	}
 	if _, err := f.Write(buf.Bytes()); err != nil {
 		f.Close()

@@ -208,32 +208,14 @@ func OpenGameLog(path string) (*GameLog, int64, error) {
 		return fail(err)
 	}
 	size := st.Size()
-	keep := size
-	if size > 0 {
-		// Find the end of the last whole line, looking back at most one
-		// line's length.
-		const chunk = 64 << 10
-		tail := make([]byte, 0, chunk)
-		for keep = size; keep > 0; {
-			if size-keep > fileio.MaxLine {
-				f.Close()
-				return nil, 0, &fileio.Error{Path: path, Err: fmt.Errorf("its last %s hold no newline, more than any game record: not a games log", fileio.Size(fileio.MaxLine))}
-			}
-			n := min(int64(chunk), keep)
-			tail = tail[:n]
-			if _, err := f.ReadAt(tail, keep-n); err != nil {
-				return fail(err)
-			}
-			if i := bytes.LastIndexByte(tail, '\n'); i >= 0 {
-				keep = keep - n + int64(i) + 1
-				break
-			}
-			keep -= n
-		}
-		if keep < size {
-			if err := f.Truncate(keep); err != nil {
-				return fail(err)
-			}
+	keep, err := fileio.WholeLines(f, size, path)
+	if err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	if keep < size {
+		if err := f.Truncate(keep); err != nil {
+			return fail(err)
 		}
 	}
 	if _, err := f.Seek(keep, io.SeekStart); err != nil {

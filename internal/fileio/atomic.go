@@ -1,7 +1,9 @@
 package fileio
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -97,4 +99,39 @@ func syncDir(dir string) {
 	}
 	_ = d.Sync()
 	d.Close()
+}
+
+// WholeLines returns the length of the whole lines at the start of the
+// line-oriented file f of size bytes: size when it is empty or ends with a
+// newline, else the offset just after its last newline (0 if it has none),
+// so that a caller can drop (or refuse to append after) a last line that a
+// stopped write left without its newline. It reads back from the end at
+// most MaxLine bytes; a last line longer than that is a *Error naming path
+// (not a file of records), as is a read error.
+func WholeLines(f io.ReaderAt, size int64, path string) (int64, error) {
+	const chunk = 64 << 10
+	tail := make([]byte, 0, chunk)
+	tooLong := &Error{Path: path, Err: fmt.Errorf("its last %s hold no newline, more than any record: not a file of JSON lines", Size(MaxLine))}
+	for keep := size; keep > 0; {
+		if size-keep > MaxLine {
+			return 0, tooLong
+		}
+		n := min(int64(chunk), keep)
+		tail = tail[:n]
+		if _, err := f.ReadAt(tail, keep-n); err != nil {
+			return 0, &Error{Path: path, Err: err}
+		}
+		if i := bytes.LastIndexByte(tail, '\n'); i >= 0 {
+			end := keep - n + int64(i) + 1
+			if size-end > MaxLine {
+				return 0, tooLong
+			}
+			return end, nil
+		}
+		keep -= n
+	}
+	if size > MaxLine {
+		return 0, tooLong
+	}
+	return 0, nil
 }
