@@ -1,19 +1,16 @@
 package tournament
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/engine/protocol"
 )
 
 // Defaults and bounds of the external-engine driver.
@@ -37,7 +34,6 @@ const (
 	quoteMax       = 200  // bytes of an engine line quoted in a forfeit detail
 	detailMax      = 2048 // bytes of a forfeit detail, stderr tail included
 	nameMax        = 100  // bytes of an engine name kept
-	shortToken     = 6    // longest word after "move" still taken for a move attempt
 	exitDrain      = 100 * time.Millisecond
 )
 
@@ -93,7 +89,7 @@ type ExternalOptions struct {
 // the opponent's move otherwise. From then on each "move XXXX" (the
 // opponent's move) is answered by the engine's "move XXXX".
 //
-// Move lines. Surrounding blanks aside, a line is a move when it is
+// Move lines (protocol.ParseReply reads them). Surrounding blanks aside, a line is a move when it is
 // "move" (any case) and one word of two or four letters A–S (any case),
 // or two words of two letters each ("move JJ KK"). A line whose first word
 // is "move" and which has no more words, or one or two more words of at
@@ -156,22 +152,6 @@ type outEvent struct {
 	why  string // what is wrong with a malformed move
 }
 
-// process is one running engine process.
-type process struct {
-	cmd        *exec.Cmd
-	pid        int
-	label      string // "Name[pid]" in the transcript
-	t          *Transcript
-	stdin      *os.File
-	stdout     *os.File
-	errOut     *os.File      // read end of standard error
-	events     chan outEvent // lines that matter; closed when the reader stops
-	quit       chan struct{} // closed to stop the reader
-	stderrDone chan struct{} // closed when standard error reached its end
-	waitDone   chan struct{} // closed when the process was reaped and its group killed
-	state      *os.ProcessState
-}
-
 // NewExternalPlayer is NewExternal with zero options.
 func NewExternalPlayer(argv []string, moveTime time.Duration) (*ExternalPlayer, error) {
 	return NewExternal(argv, moveTime, ExternalOptions{})
@@ -217,42 +197,6 @@ func (e *Entrant) externalOptions() ExternalOptions {
 	return o
 }
 
-// CheckProgram checks that the program of an external engine's argv can
-// be started from dir (the engine's working directory, "" for the current
-// one) as NewExternal's player starts it: a name without a path separator
-// is looked up in $PATH, a relative path is taken from dir, and the file
-// must exist, be a regular file and be executable. It starts nothing, so a
-// command line can be refused before a match writes anything. The error
-// names the program and what is wrong.
-func CheckProgram(argv []string, dir string) error {
-	if len(argv) == 0 || argv[0] == "" {
-		return errors.New("empty command")
-	}
-	prog := argv[0]
-	if !strings.ContainsRune(prog, filepath.Separator) && !strings.ContainsRune(prog, '/') {
-		if _, err := exec.LookPath(prog); err != nil {
-			return fmt.Errorf("program %q: not found in $PATH", prog)
-		}
-		return nil
-	}
-	path := prog
-	if !filepath.IsAbs(path) && dir != "" {
-		path = filepath.Join(dir, path)
-	}
-	st, err := os.Stat(path)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		return fmt.Errorf("program %q: no such file", path)
-	case err != nil:
-		return fmt.Errorf("program %q: %w", path, err)
-	case st.IsDir():
-		return fmt.Errorf("program %q: a directory, not a program", path)
-	case st.Mode()&0o111 == 0:
-		return fmt.Errorf("program %q: not executable (chmod +x)", path)
-	}
-	return nil
-}
-
 // ProbeName starts the engine of argv with options o (its init strings are
 // not sent), reads its reply to "name" within o.Handshake and ends it
 // (quit, then its process group is killed). The error says why there is no
@@ -285,257 +229,52 @@ func (p *ExternalPlayer) EngineName() string { return p.name }
 // standard error, across processes.
 func (p *ExternalPlayer) StderrTail() string { return p.stderr.String() }
 
-// spawn starts the engine process with its reader, stderr copier and
-// waiter. The error (not a forfeit) names the command.
+// parseLine classifies an engine output line for the driver with the
+// protocol's own reading of replies (protocol.ParseReply; the rules are in
+// ExternalPlayer's documentation). It returns the move of a lineMove,
+// what is wrong with a lineMalformed and the name of a lineName (cut to
+// 100 bytes). Result, error and option lines are free text to the driver:
+// it waits for a move or the time limit.
+func parseLine(line string) (lineKind, engine.Move, string) {
+	r := protocol.ParseReply(line)
+	switch r.Kind {
+	case protocol.MoveReply:
+		return lineMove, r.Move, ""
+	case protocol.Malformed:
+		return lineMalformed, NoMove, r.Text
+	case protocol.NameReply:
+		return lineName, NoMove, cutHead(r.Text, nameMax)
+	}
+	return lineText, NoMove, ""
+}
+
+// spawn starts the engine process (startProcess) with the protocol's
+// reading of its output lines (outputEvent). The error (not a forfeit)
+// names the command.
 func (p *ExternalPlayer) spawn() error {
-	var f [6]*os.File // stdin r/w, stdout r/w, stderr r/w
-	closeAll := func() {
-		for _, x := range f {
-			if x != nil {
-				x.Close()
-			}
-		}
-	}
-	for i := 0; i < len(f); i += 2 {
-		r, w, err := os.Pipe()
-		if err != nil {
-			closeAll()
-			return fmt.Errorf("external engine %q: %w", strings.Join(p.argv, " "), err)
-		}
-		f[i], f[i+1] = r, w
-	}
-	cmd := exec.Command(p.argv[0], p.argv[1:]...)
-	cmd.Dir = p.opts.Dir
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = f[0], f[3], f[5]
-	cmd.SysProcAttr = sysProcAttr()
-	if err := cmd.Start(); err != nil {
-		closeAll()
+	pr, err := startProcess(p.argv, p.opts.Dir, p.opts.Name, p.opts.Transcript, p.stderr, outputEvent)
+	if err != nil {
 		return fmt.Errorf("external engine %q: %w", strings.Join(p.argv, " "), err)
 	}
-	f[0].Close()
-	f[3].Close()
-	f[5].Close()
-	pr := &process{
-		cmd:        cmd,
-		pid:        cmd.Process.Pid,
-		t:          p.opts.Transcript,
-		stdin:      f[1],
-		stdout:     f[2],
-		errOut:     f[4],
-		events:     make(chan outEvent, 16),
-		quit:       make(chan struct{}),
-		stderrDone: make(chan struct{}),
-		waitDone:   make(chan struct{}),
-	}
-	pr.label = fmt.Sprintf("%s[%d]", p.opts.Name, pr.pid)
-	pr.t.logf(pr.label, "start %q in %q (process group %d)", p.argv, p.opts.Dir, pr.pid)
 	if p.opts.onStart != nil {
 		p.opts.onStart(pr.pid)
 	}
-	go pr.read()
-	go func() {
-		_, _ = io.Copy(p.stderr, pr.errOut)
-		close(pr.stderrDone)
-	}()
-	go pr.wait()
 	p.proc = pr
 	return nil
 }
 
-// wait reaps the process and kills its group: on Linux before reaping it
-// (the group id cannot be reused while the leader is a zombie), elsewhere
-// just after.
-func (pr *process) wait() {
-	early := waitExited(pr.pid)
-	if early {
-		killGroup(pr.pid)
+// outputEvent is the event of an engine output line that matters to the
+// driver (parseLine), or false for free text.
+func outputEvent(text string) (outEvent, bool) {
+	kind, m, s := parseLine(text)
+	if kind == lineText {
+		return outEvent{}, false
 	}
-	_ = pr.cmd.Wait()
-	if !early {
-		killGroup(pr.pid)
+	ev := outEvent{kind: kind, move: m, text: text, why: s}
+	if kind == lineName {
+		ev.text = s
 	}
-	pr.state = pr.cmd.ProcessState
-	pr.t.logf(pr.label, "%s; process group killed", pr.status())
-	close(pr.waitDone)
-}
-
-// status says how the process ended; only after waitDone.
-func (pr *process) status() string {
-	if pr.state == nil {
-		return "lost (wait failed)"
-	}
-	return exitText(pr.state)
-}
-
-// exited reports whether the process has been reaped.
-func (pr *process) exited() bool {
-	select {
-	case <-pr.waitDone:
-		return true
-	default:
-		return false
-	}
-}
-
-// read splits the engine's output into lines of at most MaxLineBytes,
-// transcribes them and passes on those that matter (parseLine). A longer
-// line is passed on as lineTooLong as soon as it passes the bound and its
-// rest is discarded, so memory stays bounded whatever the engine writes.
-func (pr *process) read() {
-	defer close(pr.events)
-	r := bufio.NewReaderSize(pr.stdout, 4096)
-	var line []byte
-	for {
-		chunk, err := r.ReadSlice('\n')
-		if len(line)+len(chunk) > MaxLineBytes+1 { // +1: the newline
-			line = append(line, chunk[:min(len(chunk), quoteMax)]...)
-			head := string(line[:min(len(line), quoteMax)])
-			pr.t.logf(pr.label, "line too long (over %d bytes), starts %q; rest discarded", MaxLineBytes, head)
-			if !pr.send(outEvent{kind: lineTooLong, text: head}) {
-				return
-			}
-			for err == bufio.ErrBufferFull {
-				_, err = r.ReadSlice('\n')
-			}
-			if err != nil {
-				return
-			}
-			line = line[:0]
-			continue
-		}
-		line = append(line, chunk...)
-		if err == bufio.ErrBufferFull {
-			continue
-		}
-		if len(line) > 0 {
-			text := strings.TrimRight(string(line), "\r\n")
-			pr.t.log(pr.label, '<', text)
-			if kind, m, s := parseLine(text); kind != lineText {
-				ev := outEvent{kind: kind, move: m, text: text, why: s}
-				if kind == lineName {
-					ev.text = s
-				}
-				if !pr.send(ev) {
-					return
-				}
-			}
-		}
-		if err != nil {
-			return
-		}
-		line = line[:0]
-	}
-}
-
-// send passes ev to the driver; false when the reader is to stop.
-func (pr *process) send(ev outEvent) bool {
-	select {
-	case pr.events <- ev:
-		return true
-	case <-pr.quit:
-		return false
-	}
-}
-
-// parseLine classifies an engine output line (the rules are in
-// ExternalPlayer's documentation). It returns the move of a lineMove,
-// what is wrong with a lineMalformed and the name of a lineName.
-func parseLine(line string) (lineKind, engine.Move, string) {
-	if name, ok := nameReply(line); ok {
-		return lineName, NoMove, name
-	}
-	f := strings.Fields(line)
-	if len(f) == 0 || !strings.EqualFold(f[0], "move") {
-		return lineText, NoMove, ""
-	}
-	var s string
-	switch {
-	case len(f) == 1:
-		return lineMalformed, NoMove, `want "move XXXX"`
-	case len(f) == 2 && len(f[1]) <= shortToken:
-		s = f[1]
-	case len(f) == 3 && len(f[1]) == 2 && len(f[2]) == 2:
-		s = f[1] + f[2]
-	case len(f) == 3 && len(f[1]) <= shortToken && len(f[2]) <= shortToken:
-		return lineMalformed, NoMove, `want "move XXXX" or "move XX XX" with letters A-S`
-	default:
-		return lineText, NoMove, ""
-	}
-	m, err := engine.ParseMove(s)
-	if err != nil {
-		return lineMalformed, NoMove, err.Error()
-	}
-	return lineMove, m, ""
-}
-
-// nameReply reports whether line is a reply to "name" and returns the
-// name (cut to 100 bytes).
-func nameReply(line string) (string, bool) {
-	if len(line) < 6 || !strings.EqualFold(line[:4], "name") || (line[4] != ' ' && line[4] != '\t') {
-		return "", false
-	}
-	name := strings.TrimSpace(line[5:])
-	if name == "" || name[0] == '-' {
-		return "", false
-	}
-	return cutHead(name, nameMax), true
-}
-
-// write sends b to the engine, transcribing it line by line; the write
-// gives up at deadline (an engine that does not read its input).
-func (pr *process) write(b []byte, deadline time.Time) error {
-	if pr.t != nil {
-		for _, l := range strings.SplitAfter(string(b), "\n") {
-			if l != "" {
-				pr.t.log(pr.label, '>', strings.TrimSuffix(l, "\n"))
-			}
-		}
-	}
-	if err := pr.stdin.SetWriteDeadline(deadline); err != nil {
-		return err
-	}
-	_, err := pr.stdin.Write(b)
-	return err
-}
-
-// waitResult says what process.next found.
-type waitResult uint8
-
-const (
-	gotEvent   waitResult = iota
-	gotClosed             // the engine's output reached its end
-	gotExited             // the engine exited and no more events came
-	gotTimeout            // the timer fired
-	gotCancel             // ctx ended
-)
-
-// next waits for the next event of the engine's output, its end, the
-// engine's exit, the timer or ctx. After the exit the lines it wrote just
-// before are still taken (for up to 100 ms, the pipe may be held by a
-// child that escaped the process group).
-func (pr *process) next(ctx context.Context, timer <-chan time.Time) (outEvent, waitResult) {
-	select {
-	case ev, ok := <-pr.events:
-		if !ok {
-			return ev, gotClosed
-		}
-		return ev, gotEvent
-	case <-pr.waitDone:
-		t := time.NewTimer(exitDrain)
-		defer t.Stop()
-		select {
-		case ev, ok := <-pr.events:
-			if ok {
-				return ev, gotEvent
-			}
-		case <-t.C:
-		}
-		return outEvent{}, gotExited
-	case <-timer:
-		return outEvent{}, gotTimeout
-	case <-ctx.Done():
-		return outEvent{}, gotCancel
-	}
+	return ev, true
 }
 
 // handshake sends "name" and waits for the reply (see ExternalPlayer),
@@ -544,7 +283,7 @@ func (p *ExternalPlayer) handshake(ctx context.Context, init bool) error {
 	pr := p.proc
 	p.name = ""
 	deadline := time.Now().Add(p.opts.Handshake)
-	if err := pr.write([]byte("name\n"), deadline); err != nil {
+	if err := pr.write(cmdLine(protocol.Command{Kind: protocol.Name}), deadline); err != nil {
 		if errors.Is(err, os.ErrDeadlineExceeded) {
 			return p.writeFailed(err, "name")
 		}
@@ -687,47 +426,47 @@ func (p *ExternalPlayer) Play(ctx context.Context, _ *engine.Board, last engine.
 	}
 }
 
-// request puts the protocol lines of this turn into p.out.
+// request puts the protocol lines of this turn into p.out, in the
+// protocol's words (protocol.Command.String).
 func (p *ExternalPlayer) request(last engine.Move) error {
 	p.out = p.out[:0]
-	move := func(m engine.Move) {
-		p.out = append(p.out, "move "...)
-		p.out = append(p.out, m.String()...)
+	say := func(c protocol.Command) {
+		p.out = append(p.out, c.String()...)
 		p.out = append(p.out, '\n')
 	}
 	if p.started {
 		if last == NoMove {
 			return errors.New("external engine: Play without the opponent's move")
 		}
-		move(last)
+		say(protocol.Command{Kind: protocol.Play, Move: last})
 		return nil
 	}
 	p.started = true
 	switch {
 	case len(p.opening.Moves) == 0 && p.color == engine.Black:
-		p.out = append(p.out, "new black\n"...)
+		say(protocol.Command{Kind: protocol.New, Side: engine.Black})
 	case len(p.opening.Moves) == 0:
 		if last == NoMove {
 			return errors.New("external engine: White's first move without Black's")
 		}
-		p.out = append(p.out, "new white\n"...)
-		move(last)
+		say(protocol.Command{Kind: protocol.New, Side: engine.White})
+		say(protocol.Command{Kind: protocol.Play, Move: last})
 	default:
-		p.out = append(p.out, "new xxx\n"...)
+		say(protocol.Command{Kind: protocol.New, Side: engine.Empty})
 		for i, m := range p.opening.Moves {
-			p.out = append(p.out, MoveColor(i).String()...)
-			p.out = append(p.out, ' ')
-			p.out = append(p.out, m.String()...)
-			p.out = append(p.out, '\n')
+			say(protocol.Command{Kind: protocol.Place, Side: MoveColor(i), Move: m})
 		}
 		if last == NoMove {
-			p.out = append(p.out, "next\n"...)
+			say(protocol.Command{Kind: protocol.Next})
 		} else {
-			move(last)
+			say(protocol.Command{Kind: protocol.Play, Move: last})
 		}
 	}
 	return nil
 }
+
+// cmdLine is c's protocol line with its newline.
+func cmdLine(c protocol.Command) []byte { return []byte(c.String() + "\n") }
 
 // writeFailed turns a failed write of what into a forfeit: on time when
 // the engine does not read its input, else the engine's death.
@@ -822,9 +561,8 @@ func cutTail(s string, n int) string {
 	return strings.ToValidUTF8(s[len(s)-n:], "")
 }
 
-// stop ends the process. graceful: "quit" is sent, the input closed and
-// the process given QuitGrace to exit. Then its process group is killed,
-// the process reaped and the pipes closed. Nothing is left running when
+// stop ends the process (process.end). graceful: "quit" is sent first
+// and the process given QuitGrace to exit. Nothing is left running when
 // stop returns, except processes that left the group themselves.
 func (p *ExternalPlayer) stop(graceful bool) {
 	pr := p.proc
@@ -832,37 +570,11 @@ func (p *ExternalPlayer) stop(graceful bool) {
 		return
 	}
 	p.proc = nil
-	if graceful && !pr.exited() {
-		deadline := time.Now().Add(p.opts.QuitGrace)
-		if pr.write([]byte("quit\n"), deadline) == nil {
-			pr.stdin.Close()
-			t := time.NewTimer(p.opts.QuitGrace)
-			select {
-			case <-pr.waitDone:
-			case <-t.C:
-				pr.t.logf(pr.label, "no exit within %v of quit", p.opts.QuitGrace)
-			}
-			t.Stop()
-		}
+	var quit []byte
+	if graceful {
+		quit = cmdLine(protocol.Command{Kind: protocol.Quit})
 	}
-	pr.stdin.Close()
-	if !pr.exited() {
-		pr.t.logf(pr.label, "killing process group %d", pr.pid)
-		killGroup(pr.pid)
-		_ = pr.cmd.Process.Kill() // in case it left its group
-	}
-	<-pr.waitDone
-	t := time.NewTimer(exitDrain) // let the stderr tail complete
-	select {
-	case <-pr.stderrDone:
-	case <-t.C:
-	}
-	t.Stop()
-	close(pr.quit)
-	pr.stdout.Close()
-	pr.errOut.Close()
-	for range pr.events { // let the reader finish
-	}
+	pr.end(quit, p.opts.QuitGrace)
 }
 
 // Close ends the engine process, if any: "quit", QuitGrace for it to exit,
@@ -870,34 +582,4 @@ func (p *ExternalPlayer) stop(graceful bool) {
 func (p *ExternalPlayer) Close() error {
 	p.stop(true)
 	return nil
-}
-
-// tailBuffer keeps the last max bytes written to it; safe for concurrent
-// use (exec copies stderr from its own goroutine).
-type tailBuffer struct {
-	mu  sync.Mutex
-	max int
-	buf []byte
-}
-
-// Write implements io.Writer.
-func (t *tailBuffer) Write(b []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	n := len(b)
-	if len(b) > t.max {
-		b = b[len(b)-t.max:]
-	}
-	if over := len(t.buf) + len(b) - t.max; over > 0 {
-		t.buf = append(t.buf[:0], t.buf[over:]...)
-	}
-	t.buf = append(t.buf, b...)
-	return n, nil
-}
-
-// String returns the kept bytes.
-func (t *tailBuffer) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return string(t.buf)
 }

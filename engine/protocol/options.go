@@ -27,17 +27,13 @@ const MaxGeneOption = 1e6
 func (s *Server) writeOptions() {
 	st := s.eng.Settings()
 	for _, p := range engine.Params() {
-		kind := "spin"
-		if p.Float {
-			kind = "float"
-		}
-		s.reply(fmt.Sprintf("option name %s type %s default %s min %s max %s", p.Name, kind, num(p.Get(st)), num(p.Min), num(p.Max)))
+		s.reply(Option{Name: p.Name, Float: p.Float, Default: p.Get(st), Min: p.Min, Max: p.Max}.String())
 	}
 	w := s.eng.Weights()
 	for i, name := range w.Schema.GeneNames() {
-		s.reply(fmt.Sprintf("option name %s type float default %s min %s max %s", name, num(w.Genes[i]), num(-MaxGeneOption), num(MaxGeneOption)))
+		s.reply(Option{Name: name, Float: true, Default: w.Genes[i], Min: -MaxGeneOption, Max: MaxGeneOption}.String())
 	}
-	s.reply("optionsok")
+	s.reply(Reply{Kind: OptionsOK}.String())
 }
 
 // setOption carries out `setoption`: a setting of engine.Params by its

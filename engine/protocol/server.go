@@ -13,6 +13,10 @@
 //	error <text>             one line for a malformed, unknown or illegal command; nothing changes
 //	option ... / optionsok   to `options` (see "Options")
 //
+// Reply.String writes these lines and ParseReply reads them back, as
+// Command.String and ParseCommand do for the commands: the driver of an
+// external engine (tournament.ExternalPlayer) speaks with the same words.
+//
 // `print` and `help` answer with free text (no line of it starts with
 // "move "). Everything else (`new white`, `new xxx`, `black`/`white`, `vcf`,
 // `unvcf`, a good `weights FILE`, blank lines) answers nothing.
@@ -438,7 +442,7 @@ func (s *Server) Execute(ctx context.Context, c Command) (quit bool) {
 	switch c.Kind {
 	case Blank:
 	case Name:
-		s.reply("name " + s.name)
+		s.reply(Reply{Kind: NameReply, Text: s.name}.String())
 	case New:
 		s.board.Reset()
 		s.pending = [3][]engine.Point{}
@@ -608,7 +612,7 @@ func (s *Server) waiting() bool {
 // `move XXXX`; on a finished board it replies `result ...` instead.
 func (s *Server) answer(ctx context.Context) {
 	if s.board.Over() {
-		s.reply("result " + resultWord(s.board))
+		s.reply(Reply{Kind: ResultReply, Text: resultWord(s.board)}.String())
 		return
 	}
 	start := time.Now()
@@ -631,7 +635,7 @@ func (s *Server) answer(ctx context.Context) {
 	}
 	fmt.Fprintf(s.diag, "info %s %s score %g depth %d nodes %d reason %s time %s%s\n",
 		mover, res.Move, res.Score, res.Depth, res.Nodes, res.Reason, took.Round(time.Microsecond), clk)
-	s.reply("move " + res.Move.String())
+	s.reply(Reply{Kind: MoveReply, Move: res.Move}.String())
 }
 
 // clock is the server's `time` setting and, for `time game`, the game
@@ -814,5 +818,5 @@ func (s *Server) fail(err error) {
 	if len(msg) > 300 {
 		msg = strings.ToValidUTF8(msg[:300], "") + "..."
 	}
-	s.reply("error " + msg)
+	s.reply(Reply{Kind: ErrorReply, Text: msg}.String())
 }
