@@ -219,17 +219,24 @@ func Summarize(t *Table, head Summary) Summary {
 		}
 	}
 	if st := t.SPRT; st != nil {
-		s.SPRT = &SPRTSummary{
-			Elo0: st.SPRT.Elo0, Elo1: st.SPRT.Elo1, Normalized: st.SPRT.Normalized,
-			Alpha: st.SPRT.Alpha, Beta: st.SPRT.Beta,
-			LLR: finite(st.LLR), Lower: st.Lower, Upper: st.Upper, Decision: st.Decision, Pairs: st.Pairs,
-		}
-		if s.SPRT.Alpha == 0 {
-			s.SPRT.Alpha = stats.DefaultErrorRate
-		}
-		if s.SPRT.Beta == 0 {
-			s.SPRT.Beta = stats.DefaultErrorRate
-		}
+		s.SPRT = newSPRTSummary(*st)
+	}
+	return s
+}
+
+// newSPRTSummary is the summary of a test's state, with the default error
+// rates filled in and a finite LLR.
+func newSPRTSummary(st SPRTStatus) *SPRTSummary {
+	s := &SPRTSummary{
+		Elo0: st.SPRT.Elo0, Elo1: st.SPRT.Elo1, Normalized: st.SPRT.Normalized,
+		Alpha: st.SPRT.Alpha, Beta: st.SPRT.Beta,
+		LLR: finite(st.LLR), Lower: st.Lower, Upper: st.Upper, Decision: st.Decision, Pairs: st.Pairs,
+	}
+	if s.Alpha == 0 {
+		s.Alpha = stats.DefaultErrorRate
+	}
+	if s.Beta == 0 {
+		s.Beta = stats.DefaultErrorRate
 	}
 	return s
 }

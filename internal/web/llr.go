@@ -6,7 +6,6 @@ import (
 
 	"github.com/roadtune/roadtune/results"
 	"github.com/roadtune/roadtune/tournament"
-	"github.com/roadtune/roadtune/tournament/stats"
 )
 
 // MatchLLRChart is the SPRT chart of a head-to-head arena match
@@ -43,15 +42,10 @@ func (r *run) arenaCharts(root *os.Root) ([]Chart, error) {
 	t := sum.SPRT
 	if !final {
 		p := arenaPlan(root)
-		if p.sprt == "" {
-			return nil, nil
+		if p.err != nil {
+			return nil, p.err
 		}
-		s, err := stats.ParseSPRT(p.sprt)
-		if err != nil {
-			return nil, fmt.Errorf("%s: -sprt %s: %w", commandFile, p.sprt, err)
-		}
-		lo, hi := s.Bounds()
-		t = &tournament.SPRTSummary{Elo0: s.Elo0, Elo1: s.Elo1, Normalized: s.Normalized, Alpha: s.Alpha, Beta: s.Beta, Lower: lo, Upper: hi}
+		t = p.sprt
 	}
 	if t == nil {
 		return nil, nil

@@ -198,7 +198,7 @@ func (s *Server) runPage(w http.ResponseWriter, req *http.Request) {
 		return out
 	}
 	if r.kind == kindArena {
-		render(w, "arena.html", s.arenaData(r, root, st, files(summaryFile, arenaGameLog, commandFile, "winrate.svg", "winrate.png", "plots/llr.svg", "plots/llr.png")))
+		render(w, "arena.html", s.arenaData(r, root, st, files(summaryFile, arenaGameLog, commandFile, planFile, "winrate.svg", "winrate.png", "plots/llr.svg", "plots/llr.png")))
 		return
 	}
 	d := tuneData{Run: r.id, Dir: r.dir, Status: st, Verdict: st.Verdict,
@@ -378,7 +378,7 @@ func (s *Server) arenaData(r *run, root *os.Root, st Status, files []link) arena
 		d.TableErr = err.Error()
 	}
 	if !final {
-		sum = g.table.summary(tournament.Summary{Schedule: p.schedule, Pairs: p.pairs})
+		sum = g.table.summary(p.head)
 		if g.table.err != "" {
 			d.TableErr = "games.jsonl: " + g.table.err
 		}

@@ -177,7 +177,7 @@ func (s *Server) kindOf(dir string) string {
 	switch {
 	case s.opts.Tune != nil && exists(s.opts.Tune.Files()[0]):
 		return kindTune
-	case exists(commandFile), exists(summaryFile):
+	case exists(commandFile), exists(planFile), exists(summaryFile):
 		return kindArena
 	}
 	return ""
@@ -186,6 +186,7 @@ func (s *Server) kindOf(dir string) string {
 // Files of an arena -out directory.
 const (
 	commandFile  = "command.json"
+	planFile     = "plan.json" // tournament.MatchPlan, since arena wrote it
 	summaryFile  = "summary.json"
 	arenaGameLog = "games.jsonl"
 )

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/roadtune/roadtune/tournament"
+	"github.com/roadtune/roadtune/tournament/stats"
 )
 
 // Status is a run's status, the JSON of /run/ID/status.json and of each
@@ -109,7 +110,7 @@ func (r *run) watched() []string {
 	if r.kind == kindTune {
 		return append(slices.Clone(r.tune.Files()), "games")
 	}
-	return []string{commandFile, arenaGameLog, summaryFile, "winrate.svg"}
+	return []string{commandFile, planFile, arenaGameLog, summaryFile, "winrate.svg"}
 }
 
 // fingerprint sums up the sizes and times of r's watched files.
@@ -235,8 +236,8 @@ func readSummary(root *os.Root) (sum tournament.Summary, ok bool, err error) {
 }
 
 // arenaStatus is a match's status from its files: summary.json once
-// written; before that the games in games.jsonl of the games the saved
-// command line schedules, at the rate from command.json's time to the
+// written; before that the games in games.jsonl of the games plan.json
+// (or, for an older match, the saved command line) schedules, at the rate from command.json's time to the
 // log's last write. Call with r.mu held.
 func (r *run) arenaStatus(root *os.Root) Status {
 	st := Status{Phase: "starting"}
@@ -257,6 +258,9 @@ func (r *run) arenaStatus(root *os.Root) Status {
 	}
 	p := arenaPlan(root)
 	st.Method, st.TotalGames = p.schedule, p.total
+	if p.err != nil && st.Error == "" {
+		st.Error = p.err.Error()
+	}
 	g := r.logFor(arenaGameLog)
 	if err := g.update(root); err != nil {
 		st.Error = err.Error()
@@ -278,48 +282,71 @@ func (r *run) arenaStatus(root *os.Root) Status {
 	return st
 }
 
-// plan is what an arena command line schedules.
+// plan is what an arena match schedules.
 type plan struct {
-	args     []string
+	args     []string // the command line saved in command.json (for the page; -resume's)
+	head     tournament.Summary
 	schedule string
-	players  int
-	pairs    int    // game pairs per pairing
-	total    int    // games; 0 when unknown (a knockout)
-	sprt     string // -sprt's value, "" without
+	pairs    int                     // game pairs per pairing
+	total    int                     // games; 0 when unknown (a knockout)
+	sprt     *tournament.SPRTSummary // the test and its bounds; nil without one
+	err      error                   // why plan.json, or the saved -sprt, could not be read
 }
 
-// arenaPlan reads command.json (the arena command line, saved for
-// -resume) and works out the schedule and its games: the players (WEIGHTS
-// arguments and -engine options), the pairs per pairing (-pairs, -rounds,
-// -games/2, default 10) and the pairings of the schedule. It reads the
-// flags the way arena does, without running it: a line it cannot read
-// gives what it could.
+// arenaPlan is the plan of the match in root: plan.json
+// (tournament.MatchPlan), which arena writes when a match starts. A match
+// written before arena wrote plan.json has only its command line: then the
+// plan is worked out from command.json (commandPlan), which knows the
+// schedule, the pairs, the games and the test but not the players' settings
+// or the openings.
 func arenaPlan(root *os.Root) plan {
 	var p plan
-	data, err := root.ReadFile(commandFile)
+	if data, err := root.ReadFile(commandFile); err == nil {
+		var c struct {
+			Args []string `json:"args"`
+		}
+		if json.Unmarshal(data, &c) == nil {
+			p.args = c.Args
+		}
+	}
+	data, err := root.ReadFile(planFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return commandPlan(p.args)
+	}
+	var mp tournament.MatchPlan
+	if err == nil {
+		err = json.Unmarshal(data, &mp)
+	}
 	if err != nil {
+		p = commandPlan(p.args)
+		p.err = fmt.Errorf("%s: %w", planFile, err)
 		return p
 	}
-	var c struct {
-		Args []string `json:"args"`
-	}
-	if json.Unmarshal(data, &c) != nil {
-		return p
-	}
-	p.args = c.Args
+	p.head, p.schedule, p.pairs, p.total, p.sprt = mp.Header(), mp.Schedule, mp.Pairs, mp.Games, mp.SPRT
+	return p
+}
+
+// commandPlan works out the plan from an arena command line, for matches
+// written before plan.json (arenaPlan): the players (WEIGHTS arguments and
+// -engine options), the pairs per pairing (-pairs, -rounds, -games/2,
+// default 10), the pairings of the schedule and -sprt. It reads the flags
+// the way arena did then, from a list of their names, without running it:
+// a line it cannot read gives what it could.
+func commandPlan(args []string) plan {
+	p := plan{args: args}
 	pairs := 10
 	value := map[string]bool{"pairs": true, "rounds": true, "games": true, "depth": true, "width": true,
 		"concurrency": true, "openings": true, "random-openings": true, "seed": true, "sprt": true, "movetime": true,
 		"maxmoves": true, "out": true, "tournament": true, "ratinginterval": true, "log": true, "http": true}
-	args := c.Args
+	sprt := ""
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
-			p.players += len(args) - i - 1
+			p.head.Players = append(p.head.Players, make([]tournament.PlayerInfo, len(args)-i-1)...)
 			break
 		}
 		if !strings.HasPrefix(a, "-") || a == "-" {
-			p.players++
+			p.head.Players = append(p.head.Players, tournament.PlayerInfo{})
 			continue
 		}
 		name, v, hasV := strings.Cut(strings.TrimLeft(a, "-"), "=")
@@ -333,7 +360,7 @@ func arenaPlan(root *os.Root) plan {
 				if n == 0 && i+1 < len(args) {
 					i++ // the short form: one command line
 				}
-				p.players++
+				p.head.Players = append(p.head.Players, tournament.PlayerInfo{})
 			}
 			continue
 		case !value[name] || hasV:
@@ -346,7 +373,7 @@ func arenaPlan(root *os.Root) plan {
 		case name == "tournament":
 			p.schedule = v
 		case name == "sprt":
-			p.sprt = v
+			sprt = v
 		case err != nil:
 		case name == "pairs", name == "rounds":
 			pairs = n
@@ -354,9 +381,11 @@ func arenaPlan(root *os.Root) plan {
 			pairs = n / 2
 		}
 	}
+	players := len(p.head.Players)
+	p.head.Players = nil // their names and settings are not on the command line
 	if p.schedule == "" {
 		p.schedule = "round-robin"
-		if p.players == 2 {
+		if players == 2 {
 			p.schedule = "head-to-head"
 		}
 	}
@@ -365,12 +394,21 @@ func arenaPlan(root *os.Root) plan {
 	case "head-to-head":
 		pairings = 1
 	case "round-robin":
-		pairings = p.players * (p.players - 1) / 2
+		pairings = players * (players - 1) / 2
 	case "gauntlet":
-		pairings = p.players - 1
+		pairings = players - 1
 	}
 	p.pairs = pairs
 	p.total = 2 * pairs * max(pairings, 0)
+	p.head.Schedule, p.head.Pairs = p.schedule, p.pairs
+	if sprt != "" {
+		s, err := stats.ParseSPRT(sprt)
+		if err != nil {
+			p.err = fmt.Errorf("%s: -sprt %s: %w", commandFile, sprt, err)
+		} else {
+			p.sprt = tournament.NewMatchPlan(tournament.Summary{}, 0, &s).SPRT
+		}
+	}
 	return p
 }
 

@@ -64,6 +64,7 @@ func TestMainEndToEnd(t *testing.T) {
 	if sum.Games != 2 || len(sum.Matchups) != 1 || sum.Matchups[0].N != 2 || sum.Matchups[0].Pairs != 1 || sum.Schedule != "head-to-head" {
 		t.Errorf("summary %+v", sum)
 	}
+	checkPlan(t, out, sum, 2)
 	log, _ := os.ReadFile(filepath.Join(out, "games.jsonl"))
 	if n := strings.Count(string(log), "\n"); n != 2 {
 		t.Errorf("games.jsonl has %d lines", n)
@@ -271,6 +272,7 @@ func TestMainSPRTChart(t *testing.T) {
 	if err := json.Unmarshal(data, &sum); err != nil || sum.SPRT == nil {
 		t.Fatalf("summary.json: %v, SPRT %v", err, sum.SPRT)
 	}
+	checkPlan(t, out, sum, 6)
 	games, err := tournament.ReadGameLog(filepath.Join(out, "games.jsonl"))
 	if err != nil {
 		t.Fatal(err)

@@ -28,6 +28,10 @@ import (
 // -resume.
 const commandFile = "command.json"
 
+// planFile is the match's plan (tournament.MatchPlan), written when it
+// starts.
+const planFile = "plan.json"
+
 type savedCommand struct {
 	Args []string `json:"args"`
 	// Version is commandVersion when the match was started; 0 (absent)
@@ -214,6 +218,12 @@ func run(ctx context.Context, o *options, stdout, stderr io.Writer) (err error) 
 				return err
 			}
 		}
+		// The plan, for readers of the match in progress (the web pages);
+		// rewritten on -resume, which plays the same plan.
+		plan := tournament.NewMatchPlan(header(o, o.schedule, m.players, r), 2*len(m.fixtures), m.sprt)
+		if err := results.WriteJSONAtomic(dir.Path(planFile), plan); err != nil {
+			return err
+		}
 		var cut int64
 		if glog, cut, err = tournament.OpenGameLog(dir.Path("games.jsonl")); err != nil {
 			return err
@@ -374,7 +384,7 @@ func run(ctx context.Context, o *options, stdout, stderr io.Writer) (err error) 
 		if err := winRateChart(sum).Save(dir.Path("winrate")); err != nil {
 			return err
 		}
-		wrote := "summary.json, games.jsonl, sgf/, winrate.png, winrate.svg"
+		wrote := "plan.json, summary.json, games.jsonl, sgf/, winrate.png, winrate.svg"
 		if sum.SPRT != nil {
 			ok, err := saveLLRChart(dir, sum)
 			if err != nil {

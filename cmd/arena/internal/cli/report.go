@@ -17,10 +17,17 @@ import (
 // search settings, wall time) completed from the table by
 // tournament.Summarize.
 func summarize(o *options, schedule string, players []tournament.PlayerInfo, r *tournament.Runner, tab *tournament.Table, el time.Duration) tournament.Summary {
+	head := header(o, schedule, players, r)
+	head.Seconds = el.Seconds()
+	return tournament.Summarize(tab, head)
+}
+
+// header is a match's Summary header (Schedule … MoveTime): what the
+// summary and plan.json (tournament.MatchPlan) say in the same words.
+func header(o *options, schedule string, players []tournament.PlayerInfo, r *tournament.Runner) tournament.Summary {
 	head := tournament.Summary{
 		Schedule: schedule, Players: players, Pairs: o.pairs,
 		Depth: o.depth, Width: o.width, MaxMoves: o.maxMoves, MoveTime: o.moveTime.String(),
-		Seconds: el.Seconds(),
 	}
 	switch {
 	case o.openings == "empty":
@@ -39,7 +46,7 @@ func summarize(o *options, schedule string, players []tournament.PlayerInfo, r *
 	default:
 		head.Openings = fmt.Sprintf("generated 3-stone suite, radius %d, seed %d (%d openings)", o.radius, o.seed, len(r.Openings))
 	}
-	return tournament.Summarize(tab, head)
+	return head
 }
 
 func writeJSON(w io.Writer, v any) error {
