@@ -168,6 +168,12 @@ type OptionError struct {
 	Field string
 }
 
+// BadOption is an *OptionError for the option key with a formatted
+// message: what a settings struct's Validate returns for a bad field.
+func BadOption(key, format string, args ...any) error {
+	return &OptionError{Key: key, Msg: fmt.Sprintf(format, args...)}
+}
+
 func (e *OptionError) Error() string {
 	if e.Key == "" {
 		return e.Msg

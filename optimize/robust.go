@@ -1,7 +1,6 @@
 package optimize
 
 import (
-	"fmt"
 	"math"
 	"slices"
 )
@@ -109,9 +108,7 @@ func (o NoiseOptions) Race() RaceConfig {
 // RaceCandidates vectors against the pool, 2·p.Pairs games a match),
 // WarmSpread finite and ≥ 0. Errors are *OptionError naming the key.
 func (o NoiseOptions) Validate(p Problem) ([]PoolEntry, error) {
-	bad := func(key, format string, args ...any) error {
-		return &OptionError{Key: key, Msg: fmt.Sprintf(format, args...)}
-	}
+	bad := BadOption
 	pool, err := ResolvePool("pool", o.Pool, p)
 	if err != nil {
 		return nil, err

@@ -74,7 +74,7 @@ func TestChainSpaceMethod(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := ga.DefaultOptions()
+	o := ga.DefaultSettings()
 	o.Variant, o.Population, o.Elite, o.Generations, o.RaceBudget = ga.VariantRobust, 24, 6, 60, 0
 	for seed := uint64(1); seed <= 3; seed++ {
 		inner, err := ga.Spec.New(&o, p, rand.NewPCG(seed, 9))

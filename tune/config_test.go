@@ -32,7 +32,7 @@ iterations = 4
 	if c.Method != "pso" || c.Seed != 7 || c.Engine.Depth != 3 || p.Particles != 10 || p.Iterations != 4 {
 		t.Fatalf("values not read: %+v %+v", c, p)
 	}
-	if c.Engine.Width != 10 || c.Options["ga"].(*ga.Options).Population != 49 || p.C1 != 2.05 {
+	if c.Engine.Width != 10 || c.Options["ga"].(*ga.Settings).Population != 49 || p.C1 != 2.05 {
 		t.Fatalf("defaults lost: %+v", c)
 	}
 }
@@ -268,7 +268,7 @@ func TestShippedConfigsParse(t *testing.T) {
 	if ref := got["reference"]; !reflect.DeepEqual(ref, DefaultConfig()) {
 		t.Errorf("configs/reference.toml differs from DefaultConfig:\n%+v\n%+v", ref, DefaultConfig())
 	}
-	g := got["chen2010-ga"].Options["ga"].(*ga.Options)
+	g := got["chen2010-ga"].Options["ga"].(*ga.Settings)
 	if g.Population != 49 || g.Groups != 7 || g.Generations != 30 || g.Pm != 0.15 || got["chen2010-ga"].Bounds.Mode != "off" {
 		t.Errorf("chen2010-ga is not Chen's Table 4.8: %+v", g)
 	}

@@ -45,10 +45,10 @@ const (
 type PmMode string
 
 const (
-	// PmFixed mutates every gene with probability Config.Pm (Chen 2010
+	// PmFixed mutates every gene with probability Settings.Pm (Chen 2010
 	// Table 4.8: 0.15). The empty string means PmFixed.
 	PmFixed PmMode = "fixed"
-	// PmAdaptive uses eq. 4.4 with Config.Pm1 and Config.Pm2.
+	// PmAdaptive uses eq. 4.4 with Settings.Pm1 and Settings.Pm2.
 	PmAdaptive PmMode = "adaptive"
 )
 
@@ -57,85 +57,61 @@ const (
 // (Chen 2010 §4.4.5).
 const MutationSpread = 0.2
 
-// Config holds the GA's settings. DefaultConfig gives Chen 2010 Table 4.8.
-//
-// Pc is always eq. 4.3 between Pc1 and Pc2; set Pc1 = Pc2 for a fixed
-// crossover rate.
+// Config is what a GA run is made from: its Settings and what the
+// optimize.Problem brings (Settings.Config). DefaultConfig gives Chen 2010
+// Table 4.8.
 type Config struct {
-	// Population is m, the number of individuals (Chen: 49).
-	Population int `json:"population"`
-	// Groups is n, the number of tournament groups (Chen: 7). Population
-	// must be a multiple of Groups, and each group must hold at least 2
-	// individuals.
-	Groups int `json:"groups"`
+	Settings
 	// Genes is the genome length (Chen: 5, the symmetric schema).
-	Genes int `json:"genes"`
+	Genes int
 	// InitLo and InitHi bound the uniform initial draw, one limit per gene
 	// (Chen: [0, 4000]). Ignored when Initial is given.
-	InitLo []float64 `json:"init_lo,omitempty"`
-	InitHi []float64 `json:"init_hi,omitempty"`
+	InitLo, InitHi []float64
 	// Initial is an optional explicit initial population: Population
 	// vectors of Genes genes. It overrides InitLo/InitHi and draws nothing
 	// from the random source.
-	Initial [][]float64 `json:"initial,omitempty"`
+	Initial [][]float64
+	// Start, if set, is the robust variant's warm start: its initial
+	// population is drawn around it (optimize.AroundStart with
+	// WarmSpread). Chen's variant refuses it.
+	Start []float64
 	// Bounds, if not nil, are enforced by clamping the initial population
 	// and every child after crossover and after mutation. nil reproduces the
 	// thesis.
-	Bounds *optimize.Bounds `json:"bounds,omitempty"`
-	// Fitness is the tournament form; "" means FitnessImproved.
-	Fitness FitnessForm `json:"fitness"`
-	// Pc1 and Pc2 are the crossover rates of eq. 4.3 (Chen: 0.9, 0.6).
-	Pc1 float64 `json:"pc1"`
-	Pc2 float64 `json:"pc2"`
-	// PmMode chooses a fixed mutation rate Pm or eq. 4.4 with Pm1, Pm2;
-	// "" means PmFixed.
-	PmMode PmMode `json:"pm_mode"`
-	// Pm is the fixed per-gene mutation probability (Chen Table 4.8: 0.15).
-	Pm float64 `json:"pm"`
-	// Pm1 and Pm2 are the mutation rates of eq. 4.4 (Chen: 0.1, 0.001).
-	Pm1 float64 `json:"pm1"`
-	Pm2 float64 `json:"pm2"`
-	// Generations is how many generations are evaluated before Done.
-	Generations int `json:"generations"`
+	Bounds *optimize.Bounds
 	// Pairs is the number of game pairs a match lasts, used only for
-	// Forecast (the referee decides how long a match really is); 0 means 1.
-	Pairs int `json:"pairs"`
+	// Forecast and the robust variant's race (the referee decides how long
+	// a match really is); 0 means 1.
+	Pairs int
+	// Pool is the robust variant's resolved pool of opponents.
+	Pool []optimize.PoolEntry
 }
 
-// DefaultConfig returns Chen 2010 Table 4.8 for a genome of the given length:
-// 49 individuals in 7 groups, initial genes uniform in [0, 4000], improved
-// fitness, adaptive Pc (0.9, 0.6), fixed Pm 0.15 (Pm1 0.1, Pm2 0.001 ready for
-// PmAdaptive), 30 generations (the thesis reports generations 15 and 30), no
-// bounds, one game pair a match.
+// DefaultConfig returns Chen 2010 Table 4.8 (DefaultSettings) for a genome
+// of the given length: initial genes uniform in [0, 4000], no bounds, one
+// game pair a match.
 func DefaultConfig(genes int) Config {
 	lo := make([]float64, genes)
 	hi := make([]float64, genes)
 	for d := range hi {
 		hi[d] = 4000
 	}
-	return Config{
-		Population: 49, Groups: 7, Genes: genes,
-		InitLo: lo, InitHi: hi,
-		Fitness: FitnessImproved,
-		Pc1:     0.9, Pc2: 0.6,
-		PmMode: PmFixed, Pm: 0.15, Pm1: 0.1, Pm2: 0.001,
-		Generations: 30, Pairs: 1,
-	}
+	return Config{Settings: DefaultSettings(), Genes: genes, InitLo: lo, InitHi: hi, Pairs: 1}
 }
 
 // form and pmMode resolve the empty defaults.
-func (c Config) form() FitnessForm {
-	if c.Fitness == "" {
+func (s Settings) form() FitnessForm {
+	if s.Fitness == "" {
 		return FitnessImproved
 	}
-	return c.Fitness
+	return s.Fitness
 }
 
-func (c Config) pmMode() PmMode {
-	if c.PmMode == "" {
+func (s Settings) pmMode() PmMode {
+	if s.PmMode == "" {
 		return PmFixed
 	}
-	return c.PmMode
+	return s.PmMode
 }
 
 // GroupSize is Population / Groups, the individuals in each group.
@@ -158,97 +134,91 @@ func (c Config) GenerationGames() int {
 // pairs is Pairs with 0 read as 1.
 func (c Config) pairs() int { return max(c.Pairs, 1) }
 
-// fieldError is a Config.Validate error: Field is the Config field at
-// fault, so Options.Validate can name the option without parsing text.
-type fieldError struct {
-	Field string
-	Msg   string
-}
-
-func (e *fieldError) Error() string { return "ga: Config." + e.Field + ": " + e.Msg }
-
-func fieldErr(field, format string, args ...any) error {
-	return &fieldError{Field: field, Msg: fmt.Sprintf(format, args...)}
-}
-
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
-// Validate checks the settings. Each error starts "ga: Config.<Field>:".
+// Validate checks the chen2010 GA's config. Errors are
+// *optimize.OptionError: Key names a setting's TOML key ("population"),
+// or is "" for what the problem brought, whose message reads "ga: InitHi
+// from the problem: …".
 func (c Config) Validate() error {
+	bad := optimize.BadOption
+	prob := func(field, format string, args ...any) error {
+		return &optimize.OptionError{Msg: fmt.Sprintf("ga: %s from the problem: %s", field, fmt.Sprintf(format, args...))}
+	}
 	if c.Genes < 1 {
-		return fieldErr("Genes", "must be at least 1, not %d", c.Genes)
+		return prob("Genes", "must be at least 1, not %d", c.Genes)
 	}
 	if c.Population < 2 {
-		return fieldErr("Population", "must be at least 2, not %d", c.Population)
+		return bad("population", "must be at least 2, not %d", c.Population)
 	}
 	if c.Groups < 1 || c.Groups > c.Population {
-		return fieldErr("Groups", "must be 1..Population (%d), not %d", c.Population, c.Groups)
+		return bad("groups", "must be 1..Population (%d), not %d", c.Population, c.Groups)
 	}
 	if c.Population%c.Groups != 0 {
-		return fieldErr("Groups", "%d groups do not divide a population of %d", c.Groups, c.Population)
+		return bad("groups", "%d groups do not divide a population of %d", c.Groups, c.Population)
 	}
 	if c.GroupSize() < 2 {
-		return fieldErr("Groups", "groups of %d cannot play a round robin: need at least 2 individuals a group", c.GroupSize())
+		return bad("groups", "groups of %d cannot play a round robin: need at least 2 individuals a group", c.GroupSize())
 	}
 	if c.Initial != nil {
 		if len(c.Initial) != c.Population {
-			return fieldErr("Initial", "has %d individuals, want Population = %d", len(c.Initial), c.Population)
+			return prob("Initial", "has %d individuals, want Population = %d", len(c.Initial), c.Population)
 		}
 		for i, x := range c.Initial {
 			if len(x) != c.Genes {
-				return fieldErr("Initial", "individual %d has %d genes, want %d", i, len(x), c.Genes)
+				return prob("Initial", "individual %d has %d genes, want %d", i, len(x), c.Genes)
 			}
 			for d, v := range x {
 				if !finite(v) {
-					return fieldErr("Initial", "individual %d gene %d is %g, want a finite number", i, d, v)
+					return prob("Initial", "individual %d gene %d is %g, want a finite number", i, d, v)
 				}
 			}
 		}
 	} else {
 		if len(c.InitLo) != c.Genes {
-			return fieldErr("InitLo", "has %d limits, want Genes = %d", len(c.InitLo), c.Genes)
+			return prob("InitLo", "has %d limits, want Genes = %d", len(c.InitLo), c.Genes)
 		}
 		if len(c.InitHi) != c.Genes {
-			return fieldErr("InitHi", "has %d limits, want Genes = %d", len(c.InitHi), c.Genes)
+			return prob("InitHi", "has %d limits, want Genes = %d", len(c.InitHi), c.Genes)
 		}
 		for d := range c.Genes {
 			if !finite(c.InitLo[d]) {
-				return fieldErr("InitLo", "gene %d is %g, want a finite number", d, c.InitLo[d])
+				return prob("InitLo", "gene %d is %g, want a finite number", d, c.InitLo[d])
 			}
 			if !finite(c.InitHi[d]) {
-				return fieldErr("InitHi", "gene %d is %g, want a finite number", d, c.InitHi[d])
+				return prob("InitHi", "gene %d is %g, want a finite number", d, c.InitHi[d])
 			}
 			if c.InitLo[d] > c.InitHi[d] {
-				return fieldErr("InitHi", "gene %d: upper limit %g below lower limit %g", d, c.InitHi[d], c.InitLo[d])
+				return prob("InitHi", "gene %d: upper limit %g below lower limit %g", d, c.InitHi[d], c.InitLo[d])
 			}
 		}
 	}
 	if err := c.Bounds.Validate(c.Genes); err != nil {
-		return fieldErr("Bounds", "%v", err)
+		return prob("Bounds", "%v", err)
 	}
 	switch c.form() {
 	case FitnessImproved, FitnessOriginal:
 	default:
-		return fieldErr("Fitness", "must be %q or %q, not %q", FitnessImproved, FitnessOriginal, c.Fitness)
+		return bad("fitness", "must be %q or %q, not %q", FitnessImproved, FitnessOriginal, c.Fitness)
 	}
 	for _, p := range []struct {
-		name string
-		v    float64
-	}{{"Pc1", c.Pc1}, {"Pc2", c.Pc2}, {"Pm", c.Pm}, {"Pm1", c.Pm1}, {"Pm2", c.Pm2}} {
+		key string
+		v   float64
+	}{{"pc1", c.Pc1}, {"pc2", c.Pc2}, {"pm", c.Pm}, {"pm1", c.Pm1}, {"pm2", c.Pm2}} {
 		if !(p.v >= 0 && p.v <= 1) {
-			return fieldErr(p.name, "is a probability: must be in [0, 1], not %g", p.v)
+			return bad(p.key, "is a probability: must be in [0, 1], not %g", p.v)
 		}
 	}
 	switch c.pmMode() {
 	case PmFixed, PmAdaptive:
 	default:
-		return fieldErr("PmMode", "must be %q or %q, not %q", PmFixed, PmAdaptive, c.PmMode)
+		return bad("pm_mode", "must be %q or %q, not %q", PmFixed, PmAdaptive, c.PmMode)
 	}
 	if c.Generations < 1 {
-		return fieldErr("Generations", "must be at least 1, not %d", c.Generations)
+		return bad("generations", "must be at least 1, not %d", c.Generations)
 	}
 	if c.Pairs < 0 {
-		return fieldErr("Pairs", "must be 0 (one pair) or more, not %d", c.Pairs)
+		return prob("Pairs", "must be 0 (one pair) or more, not %d", c.Pairs)
 	}
 	return nil
 }
@@ -259,6 +229,8 @@ func (c Config) clone() Config {
 	c.InitLo = slices.Clone(c.InitLo)
 	c.InitHi = slices.Clone(c.InitHi)
 	c.Initial = optimize.Clone(c.Initial)
+	c.Start = slices.Clone(c.Start)
+	c.Pool = slices.Clone(c.Pool)
 	if c.Bounds != nil {
 		c.Bounds = &optimize.Bounds{Lo: slices.Clone(c.Bounds.Lo), Hi: slices.Clone(c.Bounds.Hi)}
 	}

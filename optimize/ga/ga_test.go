@@ -78,61 +78,62 @@ func TestDefaultConfigIsChenTable48(t *testing.T) {
 	if c.Fitness != FitnessImproved || c.Bounds != nil || c.InitLo[4] != 0 || c.InitHi[4] != 4000 || c.Generations != 30 || c.Pairs != 1 {
 		t.Errorf("fitness %q, bounds %v, init [%g, %g], %d generations, %d pairs", c.Fitness, c.Bounds, c.InitLo[4], c.InitHi[4], c.Generations, c.Pairs)
 	}
-	o := DefaultOptions()
-	want := Options{Population: 49, Groups: 7, Generations: 30, Fitness: "improved", Pc1: 0.9, Pc2: 0.6, PmMode: "fixed", Pm: 0.15, Pm1: 0.1, Pm2: 0.001,
+	o := DefaultSettings()
+	want := Settings{Population: 49, Groups: 7, Generations: 30, Fitness: "improved", Pc1: 0.9, Pc2: 0.6, PmMode: "fixed", Pm: 0.15, Pm1: 0.1, Pm2: 0.001,
 		Variant: VariantChen, Crossover: 0.5, Mutation: 0.3, Sigma: 0.2, SigmaEnd: 0.05, NoiseOptions: optimize.DefaultNoiseOptions()}
 	if !reflect.DeepEqual(o, want) {
-		t.Errorf("DefaultOptions %+v, want %+v", o, want)
+		t.Errorf("DefaultSettings %+v, want %+v", o, want)
 	}
 	p := problem(5)
 	p.BoundMode, p.Bounds = "off", nil
 	if got := o.Config(p); !reflect.DeepEqual(got, c) {
-		t.Errorf("DefaultOptions().Config = %+v, want DefaultConfig(5) %+v", got, c)
+		t.Errorf("DefaultSettings().Config = %+v, want DefaultConfig(5) %+v", got, c)
 	}
 }
 
 func TestValidateNamesTheField(t *testing.T) {
+	// name is the setting's TOML key, or the Config field the problem
+	// brought.
 	cases := []struct {
-		field string
-		edit  func(*Config)
+		name string
+		edit func(*Config)
 	}{
 		{"Genes", func(c *Config) { c.Genes = 0 }},
-		{"Population", func(c *Config) { c.Population = 1 }},
-		{"Groups", func(c *Config) { c.Groups = 0 }},
-		{"Groups", func(c *Config) { c.Groups = 5 }},  // 49 is not a multiple of 5
-		{"Groups", func(c *Config) { c.Groups = 49 }}, // groups of 1
+		{"population", func(c *Config) { c.Population = 1 }},
+		{"groups", func(c *Config) { c.Groups = 0 }},
+		{"groups", func(c *Config) { c.Groups = 5 }},  // 49 is not a multiple of 5
+		{"groups", func(c *Config) { c.Groups = 49 }}, // groups of 1
 		{"Initial", func(c *Config) { c.Initial = [][]float64{{1, 2, 3, 4, 5}} }},
 		{"InitLo", func(c *Config) { c.InitLo = c.InitLo[:4] }},
 		{"InitLo", func(c *Config) { c.InitLo[2] = math.NaN() }},
 		{"InitHi", func(c *Config) { c.InitHi[1] = -1 }},
 		{"Bounds", func(c *Config) { c.Bounds = &optimize.Bounds{Lo: []float64{0}, Hi: []float64{1}} }},
-		{"Fitness", func(c *Config) { c.Fitness = "elo" }},
-		{"Pc1", func(c *Config) { c.Pc1 = 1.5 }},
-		{"Pc2", func(c *Config) { c.Pc2 = -0.1 }},
-		{"Pm", func(c *Config) { c.Pm = math.NaN() }},
-		{"Pm1", func(c *Config) { c.Pm1 = 2 }},
-		{"Pm2", func(c *Config) { c.Pm2 = -1 }},
-		{"PmMode", func(c *Config) { c.PmMode = "sometimes" }},
-		{"Generations", func(c *Config) { c.Generations = 0 }},
+		{"fitness", func(c *Config) { c.Fitness = "elo" }},
+		{"pc1", func(c *Config) { c.Pc1 = 1.5 }},
+		{"pc2", func(c *Config) { c.Pc2 = -0.1 }},
+		{"pm", func(c *Config) { c.Pm = math.NaN() }},
+		{"pm1", func(c *Config) { c.Pm1 = 2 }},
+		{"pm2", func(c *Config) { c.Pm2 = -1 }},
+		{"pm_mode", func(c *Config) { c.PmMode = "sometimes" }},
+		{"generations", func(c *Config) { c.Generations = 0 }},
 		{"Pairs", func(c *Config) { c.Pairs = -1 }},
 	}
 	for _, tc := range cases {
 		c := DefaultConfig(5)
 		tc.edit(&c)
 		err := c.Validate()
-		if err == nil {
-			t.Errorf("%s: want an error", tc.field)
+		var oe *optimize.OptionError
+		if !errors.As(err, &oe) {
+			t.Errorf("%s: error %#v is not an *optimize.OptionError", tc.name, err)
 			continue
 		}
-		if !strings.Contains(err.Error(), "Config."+tc.field+":") {
-			t.Errorf("%s: error %q does not name Config.%s", tc.field, err, tc.field)
-		}
-		var fe *fieldError
-		if !errors.As(err, &fe) || fe.Field != tc.field {
-			t.Errorf("%s: error %#v does not carry the field", tc.field, err)
+		problem := tc.name[0] >= 'A' && tc.name[0] <= 'Z'
+		if problem && (oe.Key != "" || !strings.HasPrefix(oe.Msg, "ga: "+tc.name+" from the problem: ")) ||
+			!problem && oe.Key != tc.name {
+			t.Errorf("%s: error %#v does not name it", tc.name, oe)
 		}
 		if _, err := New(c, rand.NewPCG(1, 1)); err == nil {
-			t.Errorf("%s: New accepted an invalid config", tc.field)
+			t.Errorf("%s: New accepted an invalid config", tc.name)
 		}
 	}
 	c := DefaultConfig(5)

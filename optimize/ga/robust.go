@@ -13,7 +13,7 @@ import (
 	"github.com/roadtune/roadtune/optimize"
 )
 
-// The GA's variants (Options.Variant).
+// The GA's variants (Settings.Variant).
 const (
 	// VariantChen is Chen 2010 §4 exactly: grouped tournament fitness,
 	// roulette wheel, uniform crossover, multiplicative mutation; the answer
@@ -26,54 +26,14 @@ const (
 	VariantRobust = "robust"
 )
 
-// RobustConfig holds the robust GA's settings (DefaultOptions with
-// Variant = VariantRobust, through Options.RobustConfig).
-type RobustConfig struct {
-	// Population is the number of individuals a generation (≥ 4).
-	Population int `json:"population"`
-	// Elite is μ, the individuals that survive a generation with their
-	// fitness memory and parent the next one (truncation selection);
-	// 1 ≤ Elite < Population.
-	Elite int `json:"elite"`
-	// Genes is the genome length; InitLo, InitHi the uniform initial range
-	// (ignored with Start).
-	Genes          int       `json:"genes"`
-	InitLo, InitHi []float64 `json:"-"`
-	// Start, if set, is a warm start: the initial population is drawn
-	// around it (optimize.AroundStart with Noise.WarmSpread).
-	Start []float64 `json:"-"`
-	// Bounds, if not nil, clamp every child.
-	Bounds *optimize.Bounds `json:"-"`
-	// Pc is the probability that a child is bred by uniform crossover of
-	// two elite parents rather than copied from one (Chen 2010 §4.4.4's
-	// operator).
-	Pc float64 `json:"pc"`
-	// Pm is the per-gene mutation probability; a child that mutated no
-	// gene mutates one, so no child repeats its parent.
-	Pm float64 `json:"pm"`
-	// Sigma and SigmaEnd are the Gaussian mutation's standard deviation
-	// per gene at the first and at the last generation, as a fraction of
-	// the parent's norm over √Genes (so relative to the vector's own
-	// scale); it falls geometrically between them.
-	Sigma    float64 `json:"sigma"`
-	SigmaEnd float64 `json:"sigma_end"`
-	// Generations is the budget; Pairs the game pairs of a match (for
-	// Forecast and the race's planning).
-	Generations int `json:"generations"`
-	Pairs       int `json:"pairs"`
-	// Noise are the shared mechanisms; Pool their resolved pool.
-	Noise optimize.NoiseOptions `json:"-"`
-	Pool  []optimize.PoolEntry  `json:"-"`
-}
-
 // generationGames is the games of one generation's evaluation: every
 // individual against every pool opponent, 2·Pairs games a match.
-func (c RobustConfig) generationGames() int {
+func (c Config) robustGenerationGames() int {
 	return c.Population * len(c.Pool) * 2 * max(c.Pairs, 1)
 }
 
 // sigmaAt is the mutation's relative standard deviation at generation g.
-func (c RobustConfig) sigmaAt(g int) float64 {
+func (c Config) sigmaAt(g int) float64 {
 	if c.Generations <= 1 || c.SigmaEnd <= 0 {
 		return c.Sigma
 	}
@@ -96,22 +56,22 @@ func (c RobustConfig) sigmaAt(g int) float64 {
 //     more games, then population order) survive; the answer is their
 //     gene-wise mean (the mean of the μ parents, not the best noisy
 //     sample: nevergrad's TBPSA, Hellwig & Beyer 2016), averaged over the
-//     latest Noise.Average generations (Polyak–Ruppert averaging);
+//     latest Settings.Average generations (Polyak–Ruppert averaging);
 //  4. the other children are bred from elite parents drawn uniformly
-//     (truncation selection): uniform crossover with probability Pc,
-//     Gaussian mutation per gene with probability Pm, clamped to the
-//     bounds and scaled to Noise.Norm;
+//     (truncation selection): uniform crossover with probability Crossover,
+//     Gaussian mutation per gene with probability Mutation, clamped to the
+//     bounds and scaled to Settings.Norm;
 //  5. after the last generation, the answer (and, when averaged, the
 //     latest elite mean) races the best RaceCandidates elites
 //     (optimize.Race) when the race is on.
 type RobustGA struct {
-	cfg    RobustConfig
+	cfg    Config
 	pcg    *rand.PCG
 	pop    [][]float64
 	tally  []optimize.Tally
 	next   int
 	answer []float64
-	means  [][]float64 // the latest elite means, for Noise.Average
+	means  [][]float64 // the latest elite means, for Settings.Average
 	games  int
 }
 
@@ -123,7 +83,7 @@ type RobustState struct {
 	Population [][]float64      `json:"population"`
 	Tally      []optimize.Tally `json:"tally"`
 	Answer     []float64        `json:"answer,omitempty"`
-	// Means are the latest elite means (at most Noise.Average of them),
+	// Means are the latest elite means (at most Settings.Average of them),
 	// whose average is the answer.
 	Means [][]float64 `json:"means,omitempty"`
 	Games int         `json:"games"`
@@ -164,15 +124,15 @@ type RobustIndividual struct {
 
 // NewRobust starts a robust GA run: the population is drawn uniformly in
 // InitLo..InitHi (optimize.UniformPopulation) or around Start, clamped to
-// Bounds and scaled to Noise.Norm; rng belongs to the run from then on.
-func NewRobust(c RobustConfig, rng *rand.PCG) (*RobustGA, error) {
+// Bounds and scaled to Settings.Norm; rng belongs to the run from then on.
+func NewRobust(c Config, rng *rand.PCG) (*RobustGA, error) {
 	if rng == nil {
 		return nil, errors.New("ga: nil *rand.PCG")
 	}
 	r := rand.New(rng)
 	var pop [][]float64
 	if c.Start != nil {
-		pop = optimize.AroundStart(r, c.Start, c.Population, c.Noise.WarmSpread)
+		pop = optimize.AroundStart(r, c.Start, c.Population, c.NoiseOptions.WarmSpread)
 	} else {
 		pop = optimize.UniformPopulation(r, c.Population, c.InitLo, c.InitHi)
 	}
@@ -183,14 +143,14 @@ func NewRobust(c RobustConfig, rng *rand.PCG) (*RobustGA, error) {
 }
 
 // place clamps x to the bounds and scales it to the norm, in place.
-func (c RobustConfig) place(x []float64) {
+func (c Config) place(x []float64) {
 	c.Bounds.Clamp(x)
-	optimize.ScaleTo(x, c.Noise.Norm)
+	optimize.ScaleTo(x, c.NoiseOptions.Norm)
 }
 
 // RestoreRobust continues a run from its checkpoint under the same config
 // (a larger Generations extends it); errors name the state field.
-func RestoreRobust(c RobustConfig, st RobustState) (*RobustGA, error) {
+func RestoreRobust(c Config, st RobustState) (*RobustGA, error) {
 	if st.Next < 0 || st.Next > c.Generations {
 		return nil, fmt.Errorf("ga: RobustState.Next: %d generations evaluated, want 0..%d", st.Next, c.Generations)
 	}
@@ -213,8 +173,8 @@ func RestoreRobust(c RobustConfig, st RobustState) (*RobustGA, error) {
 			return nil, err
 		}
 	}
-	if len(st.Means) > max(c.Noise.Average, 1) || (len(st.Means) == 0) != (st.Next == 0) {
-		return nil, fmt.Errorf("ga: RobustState.Means: has %d means after %d generations, want 1..%d once a generation was evaluated", len(st.Means), st.Next, max(c.Noise.Average, 1))
+	if len(st.Means) > max(c.NoiseOptions.Average, 1) || (len(st.Means) == 0) != (st.Next == 0) {
+		return nil, fmt.Errorf("ga: RobustState.Means: has %d means after %d generations, want 1..%d once a generation was evaluated", len(st.Means), st.Next, max(c.NoiseOptions.Average, 1))
 	}
 	for i, m := range st.Means {
 		if err := optimize.CheckVector(fmt.Sprintf("ga: RobustState.Means[%d]", i), m, c.Genes); err != nil {
@@ -259,9 +219,9 @@ func (g *RobustGA) Best() []float64 { return slices.Clone(g.answer) }
 // final race's games, at most RaceBudget, are not counted).
 func (g *RobustGA) Forecast() optimize.Forecast {
 	left := max(g.cfg.Generations-g.next, 0)
-	f := optimize.Forecast{Steps: left, Games: left * g.cfg.generationGames()}
+	f := optimize.Forecast{Steps: left, Games: left * g.cfg.robustGenerationGames()}
 	if left > 0 {
-		f.NextGames = g.cfg.generationGames()
+		f.NextGames = g.cfg.robustGenerationGames()
 	}
 	return f
 }
@@ -283,7 +243,7 @@ func (g *RobustGA) Step(ctx context.Context, ref optimize.Referee) (optimize.Rec
 	pcg := optimize.ClonePCG(g.pcg)
 	rng := rand.New(pcg)
 
-	centroid := optimize.ScaleTo(optimize.Centroid(g.pop), c.Noise.Norm)
+	centroid := optimize.ScaleTo(optimize.Centroid(g.pop), c.NoiseOptions.Norm)
 	best := g.answer
 	if best == nil {
 		best = centroid
@@ -298,7 +258,7 @@ func (g *RobustGA) Step(ctx context.Context, ref optimize.Referee) (optimize.Rec
 	now := optimize.PoolOutcomes(out, c.Population, len(opps))
 	tally := slices.Clone(g.tally)
 	for i := range tally {
-		tally[i].Decay(c.Noise.Memory)
+		tally[i].Decay(c.NoiseOptions.Memory)
 		tally[i].Add(now[i])
 	}
 	rank := make([]int, c.Population)
@@ -306,16 +266,16 @@ func (g *RobustGA) Step(ctx context.Context, ref optimize.Referee) (optimize.Rec
 		rank[i] = i
 	}
 	slices.SortStableFunc(rank, func(a, b int) int {
-		return cmp.Or(cmp.Compare(tally[b].Shrunk(c.Noise.Prior), tally[a].Shrunk(c.Noise.Prior)), cmp.Compare(tally[b].Games, tally[a].Games))
+		return cmp.Or(cmp.Compare(tally[b].Shrunk(c.NoiseOptions.Prior), tally[a].Shrunk(c.NoiseOptions.Prior)), cmp.Compare(tally[b].Games, tally[a].Games))
 	})
-	elite := rank[:c.Elite]
+	elite := rank[:c.elite()]
 	parents := make([][]float64, len(elite))
 	for k, i := range elite {
 		parents[k] = g.pop[i]
 	}
-	eliteMean := optimize.ScaleTo(optimize.Centroid(parents), c.Noise.Norm)
-	means := c.Noise.Window(g.means, eliteMean)
-	answer := c.Noise.AverageOf(means)
+	eliteMean := optimize.ScaleTo(optimize.Centroid(parents), c.NoiseOptions.Norm)
+	means := c.NoiseOptions.Window(g.means, eliteMean)
+	answer := c.NoiseOptions.AverageOf(means)
 
 	gen := RobustGeneration{Elite: slices.Clone(elite), Sigma: c.sigmaAt(g.next), Seed: seed,
 		Diversity: optimize.PopulationDiversity(g.pop)}
@@ -328,17 +288,17 @@ func (g *RobustGA) Step(ctx context.Context, ref optimize.Referee) (optimize.Rec
 	}
 
 	last := g.next+1 >= c.Generations
-	if last && c.Noise.RaceBudget > 0 {
+	if last && c.NoiseOptions.RaceBudget > 0 {
 		var latest []float64
-		if c.Noise.Average > 1 {
+		if c.NoiseOptions.Average > 1 {
 			latest = eliteMean
 		}
-		top := make([][]float64, min(c.Noise.RaceCandidates, len(elite)))
+		top := make([][]float64, min(c.NoiseOptions.RaceCandidates, len(elite)))
 		for k := range top {
 			top[k] = g.pop[elite[k]]
 		}
 		cands, names := optimize.RaceField(answer, "answer", latest, "elite mean", top, func(k int) string { return fmt.Sprintf("elite %d", k) })
-		rr, err := optimize.Race(ctx, ref, rng, cands, optimize.PoolVectors(c.Pool, centroid, answer), names, c.Noise.Race(), 2*max(c.Pairs, 1))
+		rr, err := optimize.Race(ctx, ref, rng, cands, optimize.PoolVectors(c.Pool, centroid, answer), names, c.NoiseOptions.Race(), 2*max(c.Pairs, 1))
 		if err != nil {
 			return optimize.Record{}, fmt.Errorf("ga: generation %d: final %w", g.next, err)
 		}
@@ -357,14 +317,14 @@ func (g *RobustGA) Step(ctx context.Context, ref optimize.Referee) (optimize.Rec
 	}
 	for len(next) < c.Population {
 		child := slices.Clone(parents[rng.IntN(len(parents))])
-		if rng.Float64() < c.Pc {
+		if rng.Float64() < c.Crossover {
 			other := slices.Clone(parents[rng.IntN(len(parents))])
 			crossover(rng, child, other)
 		}
 		sd := gen.Sigma * optimize.Norm(child) / math.Sqrt(float64(c.Genes))
 		mutated := 0
 		for d := range child {
-			if rng.Float64() < c.Pm {
+			if rng.Float64() < c.Mutation {
 				child[d] += sd * rng.NormFloat64()
 				mutated++
 			}

@@ -16,14 +16,14 @@ import (
 )
 
 // robustOptions is a small robust GA: 12 individuals, 3 elite.
-func robustOptions(gens int) Options {
-	o := DefaultOptions()
+func robustOptions(gens int) Settings {
+	o := DefaultSettings()
 	o.Variant, o.Population, o.Elite, o.Generations = VariantRobust, 12, 3, gens
 	o.RaceBudget = 400
 	return o
 }
 
-func newRobust(t testing.TB, o Options, p optimize.Problem, seed uint64) optimize.Method {
+func newRobust(t testing.TB, o Settings, p optimize.Problem, seed uint64) optimize.Method {
 	t.Helper()
 	m, err := Spec.New(&o, p, rand.NewPCG(seed, 0x72))
 	if err != nil {
@@ -227,31 +227,31 @@ func TestRobustWarmStart(t *testing.T) {
 
 // TestRobustOptionLimits: every robust key is checked with its name.
 func TestRobustOptionLimits(t *testing.T) {
-	set := func(f func(*Options)) func(*Options, *optimize.Problem) {
-		return func(o *Options, _ *optimize.Problem) { f(o) }
+	set := func(f func(*Settings)) func(*Settings, *optimize.Problem) {
+		return func(o *Settings, _ *optimize.Problem) { f(o) }
 	}
-	optimizetest.CheckOptionLimits(t, Spec, func() Options { return robustOptions(3) }, func() optimize.Problem { return problem(5) },
-		[]optimizetest.OptionLimit[Options]{
-			{Key: "variant", In: set(func(o *Options) { o.Variant, o.Groups = "chen2010", 4 }), Out: set(func(o *Options) { o.Variant = "fast" })},
-			{Key: "population", In: set(func(o *Options) { o.Population, o.Elite = 4, 1 }), Out: set(func(o *Options) { o.Population, o.Elite = 3, 1 })},
-			{Key: "elite", In: set(func(o *Options) { o.Elite = 11 }), Out: set(func(o *Options) { o.Elite = 12 })},
-			{Key: "crossover", In: set(func(o *Options) { o.Crossover = 1 }), Out: set(func(o *Options) { o.Crossover = 1.1 })},
-			{Key: "mutation", In: set(func(o *Options) { o.Mutation = 0 }), Out: set(func(o *Options) { o.Mutation = -0.1 })},
-			{Key: "sigma", In: set(func(o *Options) { o.Sigma = 1e-6 }), Out: set(func(o *Options) { o.Sigma = 0 })},
-			{Key: "sigma_end", In: set(func(o *Options) { o.SigmaEnd = 0 }), Out: set(func(o *Options) { o.SigmaEnd = math.Inf(1) })},
-			{Key: "generations", In: set(func(o *Options) { o.Generations = 1 }), Out: set(func(o *Options) { o.Generations = 0 })},
-			{Key: "pool", In: set(func(o *Options) { o.Pool = []string{"best"} }), Out: set(func(o *Options) { o.Pool = []string{"zhou2015"} })},
-			{Key: "norm", In: set(func(o *Options) { o.Norm = 0 }), Out: set(func(o *Options) { o.Norm = -1 })},
-			{Key: "memory", In: set(func(o *Options) { o.Memory = 0 }), Out: set(func(o *Options) { o.Memory = 1.5 })},
-			{Key: "prior", In: set(func(o *Options) { o.Prior = 0 }), Out: set(func(o *Options) { o.Prior = -1 })},
-			{Key: "prior", In: set(func(o *Options) { o.Prior = 100 }), Out: set(func(o *Options) { o.Prior = math.Inf(1) })},
+	optimizetest.CheckOptionLimits(t, Spec, func() Settings { return robustOptions(3) }, func() optimize.Problem { return problem(5) },
+		[]optimizetest.OptionLimit[Settings]{
+			{Key: "variant", In: set(func(o *Settings) { o.Variant, o.Groups = "chen2010", 4 }), Out: set(func(o *Settings) { o.Variant = "fast" })},
+			{Key: "population", In: set(func(o *Settings) { o.Population, o.Elite = 4, 1 }), Out: set(func(o *Settings) { o.Population, o.Elite = 3, 1 })},
+			{Key: "elite", In: set(func(o *Settings) { o.Elite = 11 }), Out: set(func(o *Settings) { o.Elite = 12 })},
+			{Key: "crossover", In: set(func(o *Settings) { o.Crossover = 1 }), Out: set(func(o *Settings) { o.Crossover = 1.1 })},
+			{Key: "mutation", In: set(func(o *Settings) { o.Mutation = 0 }), Out: set(func(o *Settings) { o.Mutation = -0.1 })},
+			{Key: "sigma", In: set(func(o *Settings) { o.Sigma = 1e-6 }), Out: set(func(o *Settings) { o.Sigma = 0 })},
+			{Key: "sigma_end", In: set(func(o *Settings) { o.SigmaEnd = 0 }), Out: set(func(o *Settings) { o.SigmaEnd = math.Inf(1) })},
+			{Key: "generations", In: set(func(o *Settings) { o.Generations = 1 }), Out: set(func(o *Settings) { o.Generations = 0 })},
+			{Key: "pool", In: set(func(o *Settings) { o.Pool = []string{"best"} }), Out: set(func(o *Settings) { o.Pool = []string{"zhou2015"} })},
+			{Key: "norm", In: set(func(o *Settings) { o.Norm = 0 }), Out: set(func(o *Settings) { o.Norm = -1 })},
+			{Key: "memory", In: set(func(o *Settings) { o.Memory = 0 }), Out: set(func(o *Settings) { o.Memory = 1.5 })},
+			{Key: "prior", In: set(func(o *Settings) { o.Prior = 0 }), Out: set(func(o *Settings) { o.Prior = -1 })},
+			{Key: "prior", In: set(func(o *Settings) { o.Prior = 100 }), Out: set(func(o *Settings) { o.Prior = math.Inf(1) })},
 			// 6 racers (2 means, 4 elites) × 1 opponent × 2 games × 3 rounds = 36 games.
-			{Key: "race_budget", In: set(func(o *Options) { o.RaceBudget = 36 }), Out: set(func(o *Options) { o.RaceBudget = 35 })},
-			{Key: "race_alpha", In: set(func(o *Options) { o.RaceAlpha = 0.5 }), Out: set(func(o *Options) { o.RaceAlpha = 0 })},
-			{Key: "race_rounds", In: set(func(o *Options) { o.RaceRounds = 2 }), Out: set(func(o *Options) { o.RaceRounds = 1 })},
-			{Key: "race_candidates", In: set(func(o *Options) { o.RaceCandidates = 1 }), Out: set(func(o *Options) { o.RaceCandidates = 0 })},
-			{Key: "average", In: set(func(o *Options) { o.Average = 0 }), Out: set(func(o *Options) { o.Average = -1 })},
-			{Key: "warm_spread", In: set(func(o *Options) { o.WarmSpread = 0 }), Out: set(func(o *Options) { o.WarmSpread = -1 })},
+			{Key: "race_budget", In: set(func(o *Settings) { o.RaceBudget = 36 }), Out: set(func(o *Settings) { o.RaceBudget = 35 })},
+			{Key: "race_alpha", In: set(func(o *Settings) { o.RaceAlpha = 0.5 }), Out: set(func(o *Settings) { o.RaceAlpha = 0 })},
+			{Key: "race_rounds", In: set(func(o *Settings) { o.RaceRounds = 2 }), Out: set(func(o *Settings) { o.RaceRounds = 1 })},
+			{Key: "race_candidates", In: set(func(o *Settings) { o.RaceCandidates = 1 }), Out: set(func(o *Settings) { o.RaceCandidates = 0 })},
+			{Key: "average", In: set(func(o *Settings) { o.Average = 0 }), Out: set(func(o *Settings) { o.Average = -1 })},
+			{Key: "warm_spread", In: set(func(o *Settings) { o.WarmSpread = 0 }), Out: set(func(o *Settings) { o.WarmSpread = -1 })},
 		})
 }
 

@@ -21,7 +21,7 @@ func problem(genes int) optimize.Problem {
 }
 
 func TestOptionsConfig(t *testing.T) {
-	o := DefaultOptions()
+	o := DefaultSettings()
 	o.Population, o.Groups, o.Fitness, o.PmMode = 20, 4, "original", "adaptive"
 	p := problem(3)
 	p.Pairs = 2
@@ -50,40 +50,40 @@ func TestOptionsConfig(t *testing.T) {
 
 func TestOptionsValidateNamesTheKey(t *testing.T) {
 	const eps = 1e-9
-	type edit func(*Options, *optimize.Problem)
+	type edit func(*Settings, *optimize.Problem)
 	type limit struct {
 		key     string
 		in, out edit // just inside the limit (passes), just outside (fails)
 	}
 	cases := []limit{
-		{"population", func(o *Options, _ *optimize.Problem) { o.Population, o.Groups = 2, 1 },
-			func(o *Options, _ *optimize.Problem) { o.Population, o.Groups = 1, 1 }},
-		{"groups", func(o *Options, _ *optimize.Problem) { o.Population, o.Groups = 14, 7 },
-			func(o *Options, _ *optimize.Problem) { o.Population, o.Groups = 14, 14 }}, // groups of 1
-		{"groups", func(o *Options, _ *optimize.Problem) { o.Groups = 1 },
-			func(o *Options, _ *optimize.Problem) { o.Groups = 0 }},
-		{"groups", func(o *Options, _ *optimize.Problem) { o.Population, o.Groups = 12, 4 },
-			func(o *Options, _ *optimize.Problem) { o.Population, o.Groups = 12, 5 }}, // 5 does not divide 12
-		{"generations", func(o *Options, _ *optimize.Problem) { o.Generations = 1 },
-			func(o *Options, _ *optimize.Problem) { o.Generations = 0 }},
-		{"fitness", func(o *Options, _ *optimize.Problem) { o.Fitness = "original" },
-			func(o *Options, _ *optimize.Problem) { o.Fitness = "elo" }},
-		{"pm_mode", func(o *Options, _ *optimize.Problem) { o.PmMode = "adaptive" },
-			func(o *Options, _ *optimize.Problem) { o.PmMode = "sometimes" }},
-		{"", func(_ *Options, p *optimize.Problem) { p.InitHi[1] = p.InitLo[1] },
-			func(_ *Options, p *optimize.Problem) { p.InitHi[1] = p.InitLo[1] - eps }},
-		{"", func(_ *Options, p *optimize.Problem) { p.InitLo[0] = -1e300 },
-			func(_ *Options, p *optimize.Problem) { p.InitLo[0] = math.Inf(-1) }},
-		{"", func(_ *Options, p *optimize.Problem) { p.Pairs = 1 },
-			func(_ *Options, p *optimize.Problem) { p.Pairs = 0 }},
-		{"", func(_ *Options, p *optimize.Problem) { p.BoundMode, p.Bounds = "off", nil },
-			func(_ *Options, p *optimize.Problem) { p.BoundMode, p.Bounds = "clamp", nil }},
-		{"", func(_ *Options, p *optimize.Problem) { p.Bounds.Lo[2] = p.Bounds.Hi[2] },
-			func(_ *Options, p *optimize.Problem) { p.Bounds.Lo[2] = p.Bounds.Hi[2] + eps }},
+		{"population", func(o *Settings, _ *optimize.Problem) { o.Population, o.Groups = 2, 1 },
+			func(o *Settings, _ *optimize.Problem) { o.Population, o.Groups = 1, 1 }},
+		{"groups", func(o *Settings, _ *optimize.Problem) { o.Population, o.Groups = 14, 7 },
+			func(o *Settings, _ *optimize.Problem) { o.Population, o.Groups = 14, 14 }}, // groups of 1
+		{"groups", func(o *Settings, _ *optimize.Problem) { o.Groups = 1 },
+			func(o *Settings, _ *optimize.Problem) { o.Groups = 0 }},
+		{"groups", func(o *Settings, _ *optimize.Problem) { o.Population, o.Groups = 12, 4 },
+			func(o *Settings, _ *optimize.Problem) { o.Population, o.Groups = 12, 5 }}, // 5 does not divide 12
+		{"generations", func(o *Settings, _ *optimize.Problem) { o.Generations = 1 },
+			func(o *Settings, _ *optimize.Problem) { o.Generations = 0 }},
+		{"fitness", func(o *Settings, _ *optimize.Problem) { o.Fitness = "original" },
+			func(o *Settings, _ *optimize.Problem) { o.Fitness = "elo" }},
+		{"pm_mode", func(o *Settings, _ *optimize.Problem) { o.PmMode = "adaptive" },
+			func(o *Settings, _ *optimize.Problem) { o.PmMode = "sometimes" }},
+		{"", func(_ *Settings, p *optimize.Problem) { p.InitHi[1] = p.InitLo[1] },
+			func(_ *Settings, p *optimize.Problem) { p.InitHi[1] = p.InitLo[1] - eps }},
+		{"", func(_ *Settings, p *optimize.Problem) { p.InitLo[0] = -1e300 },
+			func(_ *Settings, p *optimize.Problem) { p.InitLo[0] = math.Inf(-1) }},
+		{"", func(_ *Settings, p *optimize.Problem) { p.Pairs = 1 },
+			func(_ *Settings, p *optimize.Problem) { p.Pairs = 0 }},
+		{"", func(_ *Settings, p *optimize.Problem) { p.BoundMode, p.Bounds = "off", nil },
+			func(_ *Settings, p *optimize.Problem) { p.BoundMode, p.Bounds = "clamp", nil }},
+		{"", func(_ *Settings, p *optimize.Problem) { p.Bounds.Lo[2] = p.Bounds.Hi[2] },
+			func(_ *Settings, p *optimize.Problem) { p.Bounds.Lo[2] = p.Bounds.Hi[2] + eps }},
 	}
 	// Every probability: 0 and 1 pass, just beyond either and NaN fail.
 	for _, k := range []string{"pc1", "pc2", "pm", "pm1", "pm2"} {
-		set := func(o *Options, v float64) {
+		set := func(o *Settings, v float64) {
 			switch k {
 			case "pc1":
 				o.Pc1 = v
@@ -98,11 +98,11 @@ func TestOptionsValidateNamesTheKey(t *testing.T) {
 			}
 		}
 		for _, e := range [][2]float64{{0, -eps}, {1, 1 + eps}, {0.5, math.NaN()}, {1, math.Inf(1)}} {
-			cases = append(cases, limit{k, func(o *Options, _ *optimize.Problem) { set(o, e[0]) }, func(o *Options, _ *optimize.Problem) { set(o, e[1]) }})
+			cases = append(cases, limit{k, func(o *Settings, _ *optimize.Problem) { set(o, e[0]) }, func(o *Settings, _ *optimize.Problem) { set(o, e[1]) }})
 		}
 	}
 	for i, tc := range cases {
-		o, p := DefaultOptions(), problem(5)
+		o, p := DefaultSettings(), problem(5)
 		tc.in(&o, &p)
 		if err := o.Validate(p); err != nil {
 			t.Errorf("case %d (%s) inside the limit: %v", i, tc.key, err)
@@ -110,7 +110,7 @@ func TestOptionsValidateNamesTheKey(t *testing.T) {
 		if err := Spec.Validate(&o, p); err != nil {
 			t.Errorf("case %d (%s) inside the limit, Spec.Validate: %v", i, tc.key, err)
 		}
-		o, p = DefaultOptions(), problem(5)
+		o, p = DefaultSettings(), problem(5)
 		tc.out(&o, &p)
 		err := o.Validate(p)
 		var oe *optimize.OptionError
@@ -134,12 +134,12 @@ func TestSpec(t *testing.T) {
 	if Spec.Name != "ga" || Spec.Unit != "generation" || Spec.BudgetKey != "generations" || !strings.Contains(Spec.About, "Chen 2010 §4") {
 		t.Errorf("spec %+v", Spec)
 	}
-	o, ok := Spec.Options().(*Options)
-	if !ok || !reflect.DeepEqual(*o, DefaultOptions()) {
+	o, ok := Spec.Options().(*Settings)
+	if !ok || !reflect.DeepEqual(*o, DefaultSettings()) {
 		t.Fatalf("Spec.Options() = %#v", Spec.Options())
 	}
-	if o2 := Spec.Options().(*Options); o2 == o {
-		t.Error("Spec.Options returns a shared value")
+	if o2 := Spec.Options().(*Settings); o2 == o {
+		t.Error("Spec.Settings returns a shared value")
 	}
 	if d := Spec.Describe(o); d != "GA, improved fitness, 49 individuals in 7 groups, 30 generations, Pc 0.9–0.6, Pm fixed 0.15" {
 		t.Errorf("Describe: %q", d)
@@ -156,7 +156,7 @@ func TestSpec(t *testing.T) {
 	for k := range rec.Metrics {
 		metrics[k] = true
 	}
-	robust := DefaultOptions()
+	robust := DefaultSettings()
 	robust.Variant, robust.Population, robust.Generations, robust.RaceBudget = VariantRobust, 8, 1, 0
 	m, err := Spec.New(&robust, optimizetest.Problem(optimizetest.Letters(5)...), rand.NewPCG(1, 2))
 	if err != nil {
@@ -176,9 +176,9 @@ func TestSpec(t *testing.T) {
 			}
 		}
 	}
-	// Anything but a *Options is refused with a clear error.
-	for _, bad := range []any{DefaultOptions(), (*Options)(nil), nil, "ga"} {
-		if err := Spec.Validate(bad, problem(5)); err == nil || !strings.Contains(err.Error(), "*ga.Options") {
+	// Anything but a *Settings is refused with a clear error.
+	for _, bad := range []any{DefaultSettings(), (*Settings)(nil), nil, "ga"} {
+		if err := Spec.Validate(bad, problem(5)); err == nil || !strings.Contains(err.Error(), "*ga.Settings") {
 			t.Errorf("Validate(%T): %v", bad, err)
 		}
 		if m, err := Spec.New(bad, problem(5), rand.NewPCG(1, 1)); err == nil || m != nil {
@@ -187,14 +187,14 @@ func TestSpec(t *testing.T) {
 		if m, err := Spec.Restore(bad, problem(5), []byte("{}")); err == nil || m != nil {
 			t.Errorf("Restore(%T): %v", bad, err)
 		}
-		if d := Spec.Describe(bad); !strings.Contains(d, "*ga.Options") {
+		if d := Spec.Describe(bad); !strings.Contains(d, "*ga.Settings") {
 			t.Errorf("Describe(%T): %q", bad, d)
 		}
 	}
 }
 
 func TestSpecRoundTripContinuesIdentically(t *testing.T) {
-	o := DefaultOptions()
+	o := DefaultSettings()
 	o.Population, o.Groups, o.Generations, o.PmMode = 20, 4, 7, "adaptive"
 	p := problem(5)
 	p.Pairs = 2
@@ -315,7 +315,7 @@ func TestForecastEqualsTheGamesPlayed(t *testing.T) {
 // vector is refused with a message naming the variant that takes one.
 func TestStartVectorRefused(t *testing.T) {
 	p := optimize.Problem{Genes: []string{"S1", "S2"}, InitLo: []float64{0, 0}, InitHi: []float64{1, 1}, BoundMode: "off", Pairs: 1, Start: []float64{0.5, 0.5}}
-	err := DefaultOptions().Validate(p)
+	err := DefaultSettings().Validate(p)
 	var oe *optimize.OptionError
 	if !errors.As(err, &oe) || oe.Key != "" || oe.Field != "Start" || !strings.Contains(oe.Msg, "robust") {
 		t.Errorf("GA with a start vector: %v", err)
