@@ -28,7 +28,7 @@ iterations = 4
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := c.Options["pso"].(*pso.Options)
+	p := c.Options["pso"].(*pso.Settings)
 	if c.Method != "pso" || c.Seed != 7 || c.Engine.Depth != 3 || p.Particles != 10 || p.Iterations != 4 {
 		t.Fatalf("values not read: %+v %+v", c, p)
 	}
@@ -228,7 +228,7 @@ func TestOverridesNameTheirFlag(t *testing.T) {
 		t.Fatalf("-generations with pso: %v", err)
 	}
 	c, err := Parse("cfg.toml", doc, Override{Key: "@budget", Value: "3", Source: "flag -steps"})
-	if err != nil || c.Options["pso"].(*pso.Options).Iterations != 3 {
+	if err != nil || c.Options["pso"].(*pso.Settings).Iterations != 3 {
 		t.Fatalf("-steps 3 with pso: %v", err)
 	}
 	_, err = Parse("cfg.toml", doc, Override{Key: "engine.width", Value: "150", Source: "flag -width"})
@@ -273,7 +273,7 @@ func TestShippedConfigsParse(t *testing.T) {
 		t.Errorf("chen2010-ga is not Chen's Table 4.8: %+v", g)
 	}
 	c := got["chen2010-pso"]
-	p := c.Options["pso"].(*pso.Options)
+	p := c.Options["pso"].(*pso.Settings)
 	if c.Method != "pso" || p.Particles != 49 || p.Iterations != 15 || c.Bounds.Mode != "off" || p.VMaxFraction != 0 || c.Seed != got["chen2010-ga"].Seed {
 		t.Errorf("chen2010-pso is not Chen's Table 5.1 from the GA's population: %+v %+v", c, p)
 	}

@@ -56,12 +56,13 @@ func BenchmarkStep(b *testing.B) {
 // DefaultConfig, the centroid as the pool, no race) with a referee that
 // plays no games. A real iteration plays 49 to 98 matches of 2 games each.
 func BenchmarkRobustStep(b *testing.B) {
-	o := DefaultOptions()
+	o := DefaultSettings()
 	o.Variant, o.Iterations, o.RaceBudget = VariantRobust, 1<<40, 0
-	c, err := o.RobustConfig(optimizetest.Problem(optimizetest.Letters(5)...))
-	if err != nil {
+	p := optimizetest.Problem(optimizetest.Letters(5)...)
+	if err := o.Validate(p); err != nil {
 		b.Fatal(err)
 	}
+	c := o.Config(p)
 	q, err := NewRobust(c, rand.NewPCG(1, 2))
 	if err != nil {
 		b.Fatal(err)

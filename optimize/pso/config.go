@@ -20,26 +20,25 @@ const (
 	BoundsOff     BoundMode = "off"     // no bounds (Chen 2010)
 )
 
-// Config is the swarm's settings. Field names follow Chen 2010 Table 5.1.
+// Config is what a swarm is made from: its Settings and what the
+// optimize.Problem brings (Settings.Config). Field names follow Chen 2010
+// Table 5.1; vectors are genes in the schema's order, in weight units.
 type Config struct {
-	// Particles is the swarm size m (Chen: 49, the GA's population). At least 2.
-	Particles int
+	Settings
 	// Genes is the dimension D of a position, the schema's gene count (Chen: 5).
 	Genes int
 	// InitLo, InitHi are per-gene ranges, length Genes, of the uniform initial
-	// positions (Chen: [0, 4000]). Not used when Initial is set.
+	// positions (Chen: [0, 4000]). Not used when Initial or Start is set.
 	InitLo, InitHi []float64
-	// Initial optionally gives the initial positions, Particles × Genes
-	// (e.g. the same initial population as a GA run, Chen 2010 §5.4.1).
-	// It is copied; nil means draw them from InitLo, InitHi.
+	// Initial optionally gives Chen's swarm its initial positions,
+	// Particles × Genes (e.g. the same initial population as a GA run,
+	// Chen 2010 §5.4.1). It is copied; nil means draw them from InitLo,
+	// InitHi.
 	Initial [][]float64
-	// VelLo, VelHi is the range of the uniform initial velocities, in weight
-	// units per iteration (Chen: [−200, 200]).
-	VelLo, VelHi float64
-	// C1, C2 are the learning factors of eq. 5-1 (Chen: 2.05, 2.05).
-	C1, C2 float64
-	// Alpha1, Alpha2 are α1, α2 of eq. 5-6 (Chen: 0.3, 0.2).
-	Alpha1, Alpha2 float64
+	// Start, if set, is the robust swarm's warm start: its initial
+	// positions are drawn around it (optimize.AroundStart with
+	// WarmSpread). Chen's swarm refuses it.
+	Start []float64
 	// Bounds are the per-gene limits enforced after each move when BoundMode
 	// is clamp or reflect; required then, ignored when BoundMode is off.
 	Bounds *optimize.Bounds
@@ -47,14 +46,15 @@ type Config struct {
 	BoundMode BoundMode
 	// VMax optionally limits each velocity component to [−VMax[d], VMax[d]]
 	// (weight units per iteration), after eq. 5-1 and on the initial
-	// velocities. nil = no limit (Chen); otherwise length Genes, each ≥ 0
-	// (+Inf = no limit on that gene).
+	// velocities: Settings.VMaxFraction resolved. nil = no limit (Chen);
+	// otherwise length Genes, each ≥ 0 (+Inf = no limit on that gene).
 	VMax []float64
-	// Iterations is the budget of Steps (Chen: 15). At least 1.
-	Iterations int
 	// Pairs is the number of game pairs a match lasts, used only for
-	// Forecast (the referee decides how long a match really is); 0 means 1.
+	// Forecast and the robust swarm's race (the referee decides how long a
+	// match really is); 0 means 1.
 	Pairs int
+	// Pool is the robust swarm's resolved pool of opponents.
+	Pool []optimize.PoolEntry
 }
 
 // DefaultVMaxFraction is roadtune's default velocity limit as a fraction of
@@ -67,6 +67,7 @@ const DefaultVMaxFraction = 0.2
 // DefaultVMaxFraction of the bound width (800).
 func DefaultConfig(genes int) Config {
 	c := ChenConfig(genes)
+	c.VMaxFraction = DefaultVMaxFraction
 	c.Bounds = optimize.UniformBounds(genes, 0, 4000)
 	c.BoundMode = BoundsClamp
 	c.VMax = make([]float64, genes)
@@ -76,25 +77,19 @@ func DefaultConfig(genes int) Config {
 	return c
 }
 
-// ChenConfig is Chen 2010 Table 5.1 as printed: 49 particles, positions
-// uniform in [0, 4000], velocities uniform in [−200, 200], c1 = c2 = 2.05,
-// α1 = 0.3, α2 = 0.2, 15 iterations, no bounds and no velocity limit; one
-// game pair a match (Chen plays one).
+// ChenConfig is Chen 2010 Table 5.1 as printed (DefaultSettings without
+// the velocity limit): positions uniform in [0, 4000], no bounds; one game
+// pair a match (Chen plays one).
 func ChenConfig(genes int) Config {
+	s := DefaultSettings()
+	s.VMaxFraction = 0
 	c := Config{
-		Particles:  49,
-		Genes:      genes,
-		InitLo:     make([]float64, genes),
-		InitHi:     make([]float64, genes),
-		VelLo:      -200,
-		VelHi:      200,
-		C1:         2.05,
-		C2:         2.05,
-		Alpha1:     0.3,
-		Alpha2:     0.2,
-		BoundMode:  BoundsOff,
-		Iterations: 15,
-		Pairs:      1,
+		Settings:  s,
+		Genes:     genes,
+		InitLo:    make([]float64, genes),
+		InitHi:    make([]float64, genes),
+		BoundMode: BoundsOff,
+		Pairs:     1,
 	}
 	for d := range genes {
 		c.InitHi[d] = 4000
@@ -103,33 +98,6 @@ func ChenConfig(genes int) Config {
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
-
-// fieldError is a Config.Validate error: Field is the Config field at
-// fault and Index the gene or particle in it ("[2]", "[1][0]" or ""), so
-// Options.Validate can name the option without parsing text.
-type fieldError struct {
-	Field string
-	Index string
-	Msg   string
-}
-
-func (e *fieldError) Error() string {
-	return "pso: config field " + e.Field + e.Index + ": " + e.Msg
-}
-
-func fieldErr(field, format string, args ...any) error {
-	return &fieldError{Field: field, Msg: fmt.Sprintf(format, args...)}
-}
-
-// fieldErrAt is fieldErr for one gene or particle of a field: index is
-// one or two indices.
-func fieldErrAt(field string, index []int, format string, args ...any) error {
-	var b strings.Builder
-	for _, i := range index {
-		fmt.Fprintf(&b, "[%d]", i)
-	}
-	return &fieldError{Field: field, Index: b.String(), Msg: fmt.Sprintf(format, args...)}
-}
 
 // pairs is Pairs with 0 read as 1.
 func (c Config) pairs() int { return max(c.Pairs, 1) }
@@ -140,6 +108,8 @@ func (c Config) clone() Config {
 	c.InitLo, c.InitHi = slices.Clone(c.InitLo), slices.Clone(c.InitHi)
 	c.Initial = optimize.Clone(c.Initial)
 	c.VMax = slices.Clone(c.VMax)
+	c.Start = slices.Clone(c.Start)
+	c.Pool = slices.Clone(c.Pool)
 	if c.Bounds != nil {
 		c.Bounds = &optimize.Bounds{Lo: slices.Clone(c.Bounds.Lo), Hi: slices.Clone(c.Bounds.Hi)}
 	}
@@ -149,91 +119,102 @@ func (c Config) clone() Config {
 // bounded reports whether the mode enforces bounds.
 func (c Config) bounded() bool { return c.BoundMode == BoundsClamp || c.BoundMode == BoundsReflect }
 
-// Validate checks the settings. Its errors name the offending field (and
-// gene or particle), e.g. "pso: config field InitHi[2]: ...".
+// Validate checks the config's shared limits, those of Chen's swarm and
+// the robust one's alike. Errors are *optimize.OptionError: Key names a
+// setting's TOML key ("particles"; "vmax_fraction" for VMax), or is ""
+// for what the problem brought, whose message names the field and gene or
+// particle: "pso: InitLo[2] from the problem: …".
 func (c Config) Validate() error {
+	bad := optimize.BadOption
+	prob := func(field string, index []int, format string, args ...any) error {
+		var b strings.Builder
+		for _, i := range index {
+			fmt.Fprintf(&b, "[%d]", i)
+		}
+		return &optimize.OptionError{Msg: fmt.Sprintf("pso: %s%s from the problem: %s", field, b.String(), fmt.Sprintf(format, args...))}
+	}
 	if c.Particles < 2 {
-		return fieldErr("Particles", "must be at least 2 (the knockout needs a pair), have %d", c.Particles)
+		return bad("particles", "must be at least 2 (the knockout needs a pair), have %d", c.Particles)
 	}
 	if c.Genes < 1 {
-		return fieldErr("Genes", "must be at least 1, have %d", c.Genes)
+		return prob("Genes", nil, "must be at least 1, have %d", c.Genes)
 	}
 	switch c.BoundMode {
 	case BoundsClamp, BoundsReflect, BoundsOff:
 	default:
-		return fieldErr("BoundMode", "must be %q, %q or %q, not %q", BoundsClamp, BoundsReflect, BoundsOff, c.BoundMode)
+		return prob("BoundMode", nil, "must be %q, %q or %q, not %q", BoundsClamp, BoundsReflect, BoundsOff, c.BoundMode)
 	}
 	if c.bounded() {
 		if c.Bounds == nil || len(c.Bounds.Lo) == 0 {
-			return fieldErr("Bounds", "required when BoundMode is %q", c.BoundMode)
+			return prob("Bounds", nil, "required when BoundMode is %q", c.BoundMode)
 		}
 		if err := c.Bounds.Validate(c.Genes); err != nil {
-			return fieldErr("Bounds", "%v", err)
+			return prob("Bounds", nil, "%v", err)
 		}
 	}
 	if c.Initial != nil {
 		if len(c.Initial) != c.Particles {
-			return fieldErr("Initial", "has %d positions, want Particles = %d", len(c.Initial), c.Particles)
+			return prob("Initial", nil, "has %d positions, want Particles = %d", len(c.Initial), c.Particles)
 		}
 		for i, x := range c.Initial {
 			if len(x) != c.Genes {
-				return fieldErrAt("Initial", []int{i}, "has %d genes, want %d", len(x), c.Genes)
+				return prob("Initial", []int{i}, "has %d genes, want %d", len(x), c.Genes)
 			}
 			for d, v := range x {
 				if !finite(v) {
-					return fieldErrAt("Initial", []int{i, d}, "must be finite, have %g", v)
+					return prob("Initial", []int{i, d}, "must be finite, have %g", v)
 				}
 				if c.bounded() && (v < c.Bounds.Lo[d] || v > c.Bounds.Hi[d]) {
-					return fieldErrAt("Initial", []int{i, d}, "%g is outside Bounds [%g, %g]", v, c.Bounds.Lo[d], c.Bounds.Hi[d])
+					return prob("Initial", []int{i, d}, "%g is outside Bounds [%g, %g]", v, c.Bounds.Lo[d], c.Bounds.Hi[d])
 				}
 			}
 		}
 	} else {
 		if len(c.InitLo) != c.Genes || len(c.InitHi) != c.Genes {
-			return fieldErr("InitLo", "InitLo and InitHi have %d and %d genes, want %d each", len(c.InitLo), len(c.InitHi), c.Genes)
+			return prob("InitLo", nil, "InitLo and InitHi have %d and %d genes, want %d each", len(c.InitLo), len(c.InitHi), c.Genes)
 		}
 		for d := range c.Genes {
 			lo, hi := c.InitLo[d], c.InitHi[d]
 			if !finite(lo) || !finite(hi) || lo > hi {
-				return fieldErrAt("InitLo", []int{d}, "range [%g, %g] must be finite with InitLo ≤ InitHi", lo, hi)
+				return prob("InitLo", []int{d}, "range [%g, %g] must be finite with InitLo ≤ InitHi", lo, hi)
 			}
 			if c.bounded() && (lo < c.Bounds.Lo[d] || hi > c.Bounds.Hi[d]) {
-				return fieldErrAt("InitLo", []int{d}, "range [%g, %g] is not inside Bounds [%g, %g]", lo, hi, c.Bounds.Lo[d], c.Bounds.Hi[d])
+				return prob("InitLo", []int{d}, "range [%g, %g] is not inside Bounds [%g, %g]", lo, hi, c.Bounds.Lo[d], c.Bounds.Hi[d])
 			}
 		}
 	}
 	if !finite(c.VelLo) {
-		return fieldErr("VelLo", "must be finite, have %g", c.VelLo)
+		return bad("vel_lo", "must be finite, have %g", c.VelLo)
 	}
 	if !finite(c.VelHi) {
-		return fieldErr("VelHi", "must be finite, have %g", c.VelHi)
+		return bad("vel_hi", "must be finite, have %g", c.VelHi)
 	}
 	if c.VelLo > c.VelHi {
-		return fieldErr("VelLo", "range [%g, %g] must have VelLo ≤ VelHi", c.VelLo, c.VelHi)
+		return bad("vel_lo", "range [%g, %g] must have VelLo ≤ VelHi", c.VelLo, c.VelHi)
 	}
 	for _, f := range []struct {
-		name string
-		v    float64
-	}{{"C1", c.C1}, {"C2", c.C2}, {"Alpha1", c.Alpha1}, {"Alpha2", c.Alpha2}} {
+		key string
+		v   float64
+	}{{"c1", c.C1}, {"c2", c.C2}, {"alpha1", c.Alpha1}, {"alpha2", c.Alpha2}} {
 		if !finite(f.v) || f.v < 0 {
-			return fieldErr(f.name, "must be a finite number ≥ 0, have %g", f.v)
+			return bad(f.key, "must be a finite number ≥ 0, have %g", f.v)
 		}
 	}
 	if c.VMax != nil {
 		if len(c.VMax) != c.Genes {
-			return fieldErr("VMax", "has %d genes, want %d (or nil for no limit)", len(c.VMax), c.Genes)
+			return bad("vmax_fraction", "has %d genes, want %d (or nil for no limit)", len(c.VMax), c.Genes)
 		}
-		for d, v := range c.VMax {
+		for _, v := range c.VMax {
 			if math.IsNaN(v) || v < 0 {
-				return fieldErrAt("VMax", []int{d}, "must be ≥ 0 (+Inf = no limit), have %g", v)
+				return bad("vmax_fraction", "must be ≥ 0 (+Inf = no limit), have %g", v)
 			}
 		}
 	}
 	if c.Iterations < 1 {
-		return fieldErr("Iterations", "must be at least 1, have %d", c.Iterations)
+		return bad("iterations", "must be at least 1, have %d", c.Iterations)
 	}
 	if c.Pairs < 0 {
-		return fieldErr("Pairs", "must be 0 (one pair) or more, have %d", c.Pairs)
+		return prob("Pairs", nil, "must be 0 (one pair) or more, have %d", c.Pairs)
 	}
 	return nil
 }

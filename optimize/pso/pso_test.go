@@ -129,16 +129,16 @@ func TestConfigs(t *testing.T) {
 	if d.BoundMode != BoundsClamp || d.Bounds.Lo[2] != 0 || d.Bounds.Hi[2] != 4000 || d.VMax[2] != 800 || d.Pairs != 1 {
 		t.Errorf("DefaultConfig: mode %q bounds %+v vmax %v pairs %d", d.BoundMode, d.Bounds, d.VMax, d.Pairs)
 	}
-	o := DefaultOptions()
-	want := Options{Particles: 49, Iterations: 15, VelLo: -200, VelHi: 200, C1: 2.05, C2: 2.05, Alpha1: 0.3, Alpha2: 0.2, VMaxFraction: 0.2,
+	o := DefaultSettings()
+	want := Settings{Particles: 49, Iterations: 15, VelLo: -200, VelHi: 200, C1: 2.05, C2: 2.05, Alpha1: 0.3, Alpha2: 0.2, VMaxFraction: 0.2,
 		Variant: VariantChen, NoiseOptions: optimize.DefaultNoiseOptions()}
 	if !reflect.DeepEqual(o, want) {
-		t.Errorf("DefaultOptions %+v, want %+v", o, want)
+		t.Errorf("DefaultSettings %+v, want %+v", o, want)
 	}
 	// With Chen's problem and bounds [0, 4000] clamped, the default options
 	// give DefaultConfig.
 	if got := o.Config(problem(5)); !reflect.DeepEqual(got, d) {
-		t.Errorf("DefaultOptions().Config = %+v, want DefaultConfig(5) %+v", got, d)
+		t.Errorf("DefaultSettings().Config = %+v, want DefaultConfig(5) %+v", got, d)
 	}
 	for _, c := range []Config{c, d} {
 		if err := c.Validate(); err != nil {
@@ -152,7 +152,7 @@ func TestValidateNamesTheField(t *testing.T) {
 		field string
 		edit  func(*Config)
 	}{
-		{"Particles", func(c *Config) { c.Particles = 1 }},
+		{"particles", func(c *Config) { c.Particles = 1 }},
 		{"Genes", func(c *Config) { c.Genes = 0 }},
 		{"BoundMode", func(c *Config) { c.BoundMode = "wrap" }},
 		{"BoundMode", func(c *Config) { c.BoundMode = "" }},
@@ -169,24 +169,29 @@ func TestValidateNamesTheField(t *testing.T) {
 			}
 			c.Initial[1] = []float64{1}
 		}},
-		{"VelLo", func(c *Config) { c.VelLo, c.VelHi = 1, -1 }},
-		{"C2", func(c *Config) { c.C2 = math.NaN() }},
-		{"Alpha1", func(c *Config) { c.Alpha1 = -0.3 }},
-		{"VMax", func(c *Config) { c.VMax = []float64{1} }},
-		{"VMax[0]", func(c *Config) { c.VMax[0] = -1 }},
-		{"VelHi", func(c *Config) { c.VelHi = math.Inf(1) }},
-		{"Iterations", func(c *Config) { c.Iterations = 0 }},
+		{"vel_lo", func(c *Config) { c.VelLo, c.VelHi = 1, -1 }},
+		{"c2", func(c *Config) { c.C2 = math.NaN() }},
+		{"alpha1", func(c *Config) { c.Alpha1 = -0.3 }},
+		{"vmax_fraction", func(c *Config) { c.VMax = []float64{1} }},
+		{"vmax_fraction", func(c *Config) { c.VMax[0] = -1 }},
+		{"vel_hi", func(c *Config) { c.VelHi = math.Inf(1) }},
+		{"iterations", func(c *Config) { c.Iterations = 0 }},
 		{"Pairs", func(c *Config) { c.Pairs = -1 }},
 	} {
 		c := DefaultConfig(3)
 		tc.edit(&c)
+		// field is a setting's TOML key, or the Config field (and index)
+		// the problem brought.
 		err := c.Validate()
-		if err == nil || !strings.Contains(err.Error(), "field "+tc.field+":") {
-			t.Errorf("field %s: got error %v", tc.field, err)
+		var oe *optimize.OptionError
+		if !errors.As(err, &oe) {
+			t.Errorf("field %s: error %#v is not an *optimize.OptionError", tc.field, err)
+			continue
 		}
-		var fe *fieldError
-		if !errors.As(err, &fe) || !strings.HasPrefix(tc.field, fe.Field) || fe.Field+fe.Index != tc.field {
-			t.Errorf("field %s: error %#v does not carry the field", tc.field, err)
+		problem := tc.field[0] >= 'A' && tc.field[0] <= 'Z'
+		if problem && (oe.Key != "" || !strings.HasPrefix(oe.Msg, "pso: "+tc.field+" from the problem: ")) ||
+			!problem && oe.Key != tc.field {
+			t.Errorf("field %s: error %#v does not name it", tc.field, oe)
 		}
 	}
 	// An Initial position outside the bounds is rejected, but accepted with

@@ -13,7 +13,7 @@ import (
 	"github.com/roadtune/roadtune/optimize"
 )
 
-// The swarm's variants (Options.Variant).
+// The swarm's variants (Settings.Variant).
 const (
 	// VariantChen is Chen 2010 §5 exactly (PSO): knockout, personal and
 	// global bests decided by single matches, g as the answer. "" means it.
@@ -25,7 +25,7 @@ const (
 	VariantRobust = "robust"
 )
 
-// The robust swarm's social attractors (Options.Attractor).
+// The robust swarm's social attractors (Settings.Attractor).
 const (
 	// AttractorBest is the personal best with the best tally mean.
 	AttractorBest = "best"
@@ -36,74 +36,28 @@ const (
 	AttractorElite = "elite"
 )
 
-// RobustConfig holds the robust PSO's settings (DefaultOptions with
-// Variant = VariantRobust, through Options.RobustConfig, which validates
-// them). Vectors are genes in the schema's order, in weight units.
-type RobustConfig struct {
-	// Particles is the swarm size m (≥ 2).
-	Particles int
-	// Elite is μ, the personal bests whose mean is the answer
-	// (1 ≤ Elite ≤ Particles).
-	Elite int
-	// Attractor is the social attractor g of eq. 5-1: AttractorBest (the
-	// personal best with the best tally, the usual gbest) or
-	// AttractorElite (the mean of the Elite best personal bests, scaled
-	// to the norm: the vector the answer is made of).
-	Attractor string
-	// Genes is the dimension D; InitLo, InitHi the per-gene ranges of the
-	// uniform initial positions (not used with Start).
-	Genes          int
-	InitLo, InitHi []float64
-	// Start, if set, is a warm start: the initial positions are drawn
-	// around it (optimize.AroundStart with Noise.WarmSpread).
-	Start []float64
-	// VelLo, VelHi is the range of the uniform initial velocities, weight
-	// units per iteration.
-	VelLo, VelHi float64
-	// C1, C2 are the learning factors and Alpha1, Alpha2 the inertia
-	// constants of Chen 2010 eq. 5-1 and 5-6.
-	C1, C2         float64
-	Alpha1, Alpha2 float64
-	// Bounds and BoundMode say how a move that leaves the bounds is
-	// handled, as in Chen's swarm (Config); VMax limits each velocity
-	// component (nil = no limit).
-	Bounds    *optimize.Bounds
-	BoundMode BoundMode
-	VMax      []float64
-	// Iterations is the budget of Steps; Pairs the game pairs of a match
-	// (for Forecast and the race's planning; 0 means 1).
-	Iterations int
-	Pairs      int
-	// Noise are the shared noise mechanisms; Pool their resolved pool.
-	Noise optimize.NoiseOptions
-	Pool  []optimize.PoolEntry
-}
-
-// pairs is Pairs with 0 read as 1.
-func (c RobustConfig) pairs() int { return max(c.Pairs, 1) }
-
 // matchGames is the games of one common-opponent round of k vectors: each
 // plays every pool opponent, 2·Pairs games a match.
-func (c RobustConfig) matchGames(k int) int { return k * len(c.Pool) * 2 * c.pairs() }
+func (c Config) matchGames(k int) int { return k * len(c.Pool) * 2 * c.pairs() }
 
 // raceField is the number of candidates of the final race: the answer,
 // the latest mean when the answer averages several, and the
 // RaceCandidates best personal bests.
-func (c RobustConfig) raceField() int {
-	k := 1 + min(c.Noise.RaceCandidates, c.Particles)
-	if c.Noise.Average > 1 {
+func (c Config) raceField() int {
+	k := 1 + min(c.NoiseOptions.RaceCandidates, c.Particles)
+	if c.NoiseOptions.Average > 1 {
 		k++
 	}
 	return k
 }
 
 // place keeps an initial position inside the bounds (clamped, whatever
-// the mode) and scales it to Noise.Norm, in place.
-func (c RobustConfig) place(x []float64) {
+// the mode) and scales it to Settings.Norm, in place.
+func (c Config) place(x []float64) {
 	if c.BoundMode != BoundsOff {
 		c.Bounds.Clamp(x)
 	}
-	optimize.ScaleTo(x, c.Noise.Norm)
+	optimize.ScaleTo(x, c.NoiseOptions.Norm)
 }
 
 // RobustPSO is the noise-robust focus-distance swarm, one Step an
@@ -113,13 +67,13 @@ func (c RobustConfig) place(x []float64) {
 // dynamics and changes how it judges. Each iteration t:
 //
 //  1. every particle's position x_i and every personal best p_i (a p_i
-//     equal to its x_i once) play the pool (Noise.Pool: "centroid" the
+//     equal to its x_i once) play the pool (Settings.Pool: "centroid" the
 //     personal bests' mean, "best" the answer before the step, at
 //     iteration 0 the centroid; baselines by name) in one Play call, every
 //     vector meeting opponent j on the same openings (optimize.PoolMatches:
-//     common random numbers), every vector at Noise.Norm when it is set;
+//     common random numbers), every vector at Settings.Norm when it is set;
 //  2. fitness memory (optimize.Tally): p_i's tally is weighted by
-//     Noise.Memory and adds p_i's games; x_i's tally is its games of this
+//     Settings.Memory and adds p_i's games; x_i's tally is its games of this
 //     iteration alone. x_i replaces p_i, with its tally, when its score
 //     exceeds p_i's tally mean (a tie keeps the incumbent); a p_i equal to
 //     x_i keeps its tally. So a personal best is judged on all its games
@@ -130,14 +84,14 @@ func (c RobustConfig) place(x []float64) {
 //     w (Chen 2010 eq. 5-3..5-6, FocusDistances, InertiaWeight); every
 //     velocity follows eq. 5-1 with fresh r1, r2 per particle and gene,
 //     limited to ±VMax; every position moves by eq. 5-2, then the bound
-//     mode (as PSO), then is scaled onto the sphere of radius Noise.Norm;
+//     mode (as PSO), then is scaled onto the sphere of radius Settings.Norm;
 //  4. the answer is never a single sample: it is the mean of the Elite
 //     personal bests with the highest tally means (the mean of the μ
 //     parents, as nevergrad's TBPSA recommends after Hellwig & Beyer
-//     2016, and as Hansen's CMA-ES recombines), scaled to Noise.Norm,
-//     averaged over the latest Noise.Average iterations (AverageOf,
+//     2016, and as Hansen's CMA-ES recombines), scaled to Settings.Norm,
+//     averaged over the latest Settings.Average iterations (AverageOf,
 //     Polyak–Ruppert averaging);
-//  5. on the last iteration with Noise.RaceBudget > 0, the answer, the
+//  5. on the last iteration with Settings.RaceBudget > 0, the answer, the
 //     latest mean (when averaged) and the RaceCandidates best personal
 //     bests race against the iteration's pool, "best" being the new answer
 //     (optimize.Race, after F-race, Birattari et al. 2002); the winner is
@@ -149,7 +103,7 @@ func (c RobustConfig) place(x []float64) {
 // the batch seed, r of eq. 5-6, r1 and r2 per particle and gene, and on a
 // raced last iteration one seed per race round.
 type RobustPSO struct {
-	cfg RobustConfig
+	cfg Config
 	pcg *rand.PCG
 	s   robustSwarm
 }
@@ -259,21 +213,21 @@ type RobustParticle struct {
 	Velocity []float64 `json:"velocity"`
 }
 
-// NewRobust starts a robust swarm from c (as Options.RobustConfig returns
+// NewRobust starts a robust swarm from c (as Settings.Config returns
 // it): positions uniform in InitLo..InitHi (optimize.UniformPopulation,
 // so a GA and a PSO seeded alike start alike) or around Start
 // (optimize.AroundStart, the first particle at the start itself), clamped
-// to the bounds unless the mode is off and scaled to Noise.Norm; then
+// to the bounds unless the mode is off and scaled to Settings.Norm; then
 // velocities uniform in [VelLo, VelHi], limited to ±VMax; p_i = x_i with
 // empty tallies. rng belongs to the swarm from then on. Errors: a nil rng.
-func NewRobust(c RobustConfig, rng *rand.PCG) (*RobustPSO, error) {
+func NewRobust(c Config, rng *rand.PCG) (*RobustPSO, error) {
 	if rng == nil {
 		return nil, errors.New("pso: NewRobust: nil *rand.PCG")
 	}
 	r := rand.New(rng)
 	var x [][]float64
 	if c.Start != nil {
-		x = optimize.AroundStart(r, c.Start, c.Particles, c.Noise.WarmSpread)
+		x = optimize.AroundStart(r, c.Start, c.Particles, c.NoiseOptions.WarmSpread)
 	} else {
 		x = optimize.UniformPopulation(r, c.Particles, c.InitLo, c.InitHi)
 	}
@@ -298,7 +252,7 @@ func NewRobust(c RobustConfig, rng *rand.PCG) (*RobustPSO, error) {
 // games (0 ≤ Points ≤ Games, finite), an Answer and 1..max(average, 1)
 // Means exactly once a Step is done, and Games ≥ 0; errors name the
 // field ("pso: RobustState.Tally[2]: …").
-func RestoreRobust(c RobustConfig, st RobustState) (*RobustPSO, error) {
+func RestoreRobust(c Config, st RobustState) (*RobustPSO, error) {
 	const f = "pso: RobustState."
 	pcg := &rand.PCG{}
 	if err := pcg.UnmarshalBinary(st.RNG); err != nil {
@@ -331,7 +285,7 @@ func RestoreRobust(c RobustConfig, st RobustState) (*RobustPSO, error) {
 			return nil, err
 		}
 	}
-	if k := max(c.Noise.Average, 1); len(st.Means) > k || (len(st.Means) == 0) != (st.Iteration == 0) {
+	if k := max(c.NoiseOptions.Average, 1); len(st.Means) > k || (len(st.Means) == 0) != (st.Iteration == 0) {
 		return nil, fmt.Errorf(f+"Means: has %d means after %d iterations, want 1..%d once an iteration was done", len(st.Means), st.Iteration, k)
 	}
 	for i, m := range st.Means {
@@ -401,8 +355,8 @@ func (q *RobustPSO) Forecast() optimize.Forecast {
 		return optimize.Forecast{}
 	}
 	race := 0
-	if c.Noise.RaceBudget > 0 {
-		race = c.Noise.Race().MinBudget(c.raceField(), len(c.Pool), 2*c.pairs())
+	if c.NoiseOptions.RaceBudget > 0 {
+		race = c.NoiseOptions.Race().MinBudget(c.raceField(), len(c.Pool), 2*c.pairs())
 	}
 	next := c.matchGames(q.played())
 	games := next + (left-1)*c.matchGames(c.Particles) + race
@@ -448,7 +402,7 @@ func (q *RobustPSO) Step(ctx context.Context, ref optimize.Referee) (optimize.Re
 func (q *RobustPSO) step(ctx context.Context, ref optimize.Referee, rng *rand.Rand, s *robustSwarm) (RobustIteration, int, error) {
 	c := q.cfg
 	n := c.Particles
-	norm := c.Noise.Norm
+	norm := c.NoiseOptions.Norm
 	var it RobustIteration
 
 	// 1. Every position, then every personal best that differs from its
@@ -489,10 +443,10 @@ func (q *RobustPSO) step(ctx context.Context, ref optimize.Referee, rng *rand.Ra
 		xt := optimize.Tally{}
 		xt.Add(now[i])
 		pt := s.tally[i]
-		pt.Decay(c.Noise.Memory)
+		pt.Decay(c.NoiseOptions.Memory)
 		pt.Add(now[pAt[i]])
 		rp := RobustParticle{Position: slices.Clone(s.x[i]), Now: now[i], PersonalNow: now[pAt[i]], Shared: pAt[i] == i}
-		if !rp.Shared && xt.Shrunk(c.Noise.Prior) > pt.Shrunk(c.Noise.Prior) {
+		if !rp.Shared && xt.Shrunk(c.NoiseOptions.Prior) > pt.Shrunk(c.NoiseOptions.Prior) {
 			s.p[i], pt, rp.Improved = slices.Clone(s.x[i]), xt, true
 		}
 		s.tally[i] = pt
@@ -504,13 +458,13 @@ func (q *RobustPSO) step(ctx context.Context, ref optimize.Referee, rng *rand.Ra
 		it.Ranked[i] = i
 	}
 	slices.SortStableFunc(it.Ranked, func(a, b int) int {
-		return cmp.Compare(s.tally[b].Shrunk(c.Noise.Prior), s.tally[a].Shrunk(c.Noise.Prior))
+		return cmp.Compare(s.tally[b].Shrunk(c.NoiseOptions.Prior), s.tally[a].Shrunk(c.NoiseOptions.Prior))
 	})
 	gi := it.Ranked[0]
 	g := s.p[gi]
 	// The elite's mean (the answer's ingredient), computed before the move.
-	elite := make([][]float64, c.Elite)
-	for k, i := range it.Ranked[:c.Elite] {
+	elite := make([][]float64, c.elite())
+	for k, i := range it.Ranked[:c.elite()] {
 		elite[k] = s.p[i]
 	}
 	it.Mean = optimize.ScaleTo(optimize.Centroid(elite), norm)
@@ -547,16 +501,16 @@ func (q *RobustPSO) step(ctx context.Context, ref optimize.Referee, rng *rand.Ra
 	}
 
 	// 4. The answer: the mean of the top-μ personal bests, averaged.
-	s.means = c.Noise.Window(s.means, it.Mean)
-	s.answer = c.Noise.AverageOf(s.means)
+	s.means = c.NoiseOptions.Window(s.means, it.Mean)
+	s.answer = c.NoiseOptions.AverageOf(s.means)
 
 	// 5. The last iteration races the answer.
-	if s.iter+1 == c.Iterations && c.Noise.RaceBudget > 0 {
+	if s.iter+1 == c.Iterations && c.NoiseOptions.RaceBudget > 0 {
 		var latest []float64
-		if c.Noise.Average > 1 {
+		if c.NoiseOptions.Average > 1 {
 			latest = it.Mean
 		}
-		ranked := it.Ranked[:min(c.Noise.RaceCandidates, n)]
+		ranked := it.Ranked[:min(c.NoiseOptions.RaceCandidates, n)]
 		top := make([][]float64, len(ranked))
 		for k, i := range ranked {
 			top[k] = s.p[i]
@@ -564,7 +518,7 @@ func (q *RobustPSO) step(ctx context.Context, ref optimize.Referee, rng *rand.Ra
 		rc, names := optimize.RaceField(s.answer, "answer", latest, "mean", top, func(k int) string {
 			return fmt.Sprintf("personal best %d (particle %d)", k, ranked[k-1])
 		})
-		rr, err := optimize.Race(ctx, ref, rng, rc, optimize.PoolVectors(c.Pool, centroid, s.answer), names, c.Noise.Race(), 2*c.pairs())
+		rr, err := optimize.Race(ctx, ref, rng, rc, optimize.PoolVectors(c.Pool, centroid, s.answer), names, c.NoiseOptions.Race(), 2*c.pairs())
 		if err != nil {
 			return it, 0, fmt.Errorf("final %w", err)
 		}

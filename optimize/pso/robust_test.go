@@ -24,14 +24,14 @@ func robustReferee(temp float64) *optimizetest.TargetReferee {
 
 // robustOptions is a small robust swarm: 12 particles (elite 3), a race
 // of at most 400 games on the last iteration.
-func robustOptions(iters int) Options {
-	o := DefaultOptions()
+func robustOptions(iters int) Settings {
+	o := DefaultSettings()
 	o.Variant, o.Particles, o.Iterations = VariantRobust, 12, iters
 	o.RaceBudget = 400
 	return o
 }
 
-func newRobust(t testing.TB, o Options, p optimize.Problem, seed uint64) *RobustPSO {
+func newRobust(t testing.TB, o Settings, p optimize.Problem, seed uint64) *RobustPSO {
 	t.Helper()
 	m, err := Spec.New(&o, p, rand.NewPCG(seed, 0x70))
 	if err != nil {
@@ -543,7 +543,7 @@ func TestRobustWarmStart(t *testing.T) {
 		}
 	}
 	var oe *optimize.OptionError
-	chen := DefaultOptions()
+	chen := DefaultSettings()
 	if err := Spec.Validate(&chen, p); !errors.As(err, &oe) || oe.Field != "Start" || !strings.Contains(oe.Msg, `needs variant = "robust"`) {
 		t.Errorf("chen2010 with a start: %v", err)
 	}
@@ -556,37 +556,37 @@ func TestRobustWarmStart(t *testing.T) {
 // TestRobustOptionLimits: every key the robust swarm reads is checked up
 // front, with its name.
 func TestRobustOptionLimits(t *testing.T) {
-	set := func(f func(*Options)) func(*Options, *optimize.Problem) {
-		return func(o *Options, _ *optimize.Problem) { f(o) }
+	set := func(f func(*Settings)) func(*Settings, *optimize.Problem) {
+		return func(o *Settings, _ *optimize.Problem) { f(o) }
 	}
-	optimizetest.CheckOptionLimits(t, Spec, func() Options { return robustOptions(3) }, func() optimize.Problem { return problem(5) },
-		[]optimizetest.OptionLimit[Options]{
-			{Key: "variant", In: set(func(o *Options) { o.Variant = "" }), Out: set(func(o *Options) { o.Variant = "Robust" })},
-			{Key: "particles", In: set(func(o *Options) { o.Particles = 2 }), Out: set(func(o *Options) { o.Particles = 1 })},
-			{Key: "iterations", In: set(func(o *Options) { o.Iterations = 1 }), Out: set(func(o *Options) { o.Iterations = 0 })},
-			{Key: "elite", In: set(func(o *Options) { o.Elite = 12 }), Out: set(func(o *Options) { o.Elite = 13 })},
-			{Key: "elite", In: set(func(o *Options) { o.Elite = 0 }), Out: set(func(o *Options) { o.Elite = -1 })},
-			{Key: "attractor", In: set(func(o *Options) { o.Attractor = AttractorElite }), Out: set(func(o *Options) { o.Attractor = "mean" })},
-			{Key: "vel_lo", In: set(func(o *Options) { o.VelLo = o.VelHi }), Out: set(func(o *Options) { o.VelLo = o.VelHi + 1 })},
-			{Key: "c1", In: set(func(o *Options) { o.C1 = 0 }), Out: set(func(o *Options) { o.C1 = -1 })},
-			{Key: "c2", In: set(func(o *Options) { o.C2 = 0 }), Out: set(func(o *Options) { o.C2 = math.NaN() })},
-			{Key: "alpha1", In: set(func(o *Options) { o.Alpha1 = 0 }), Out: set(func(o *Options) { o.Alpha1 = math.Inf(1) })},
-			{Key: "alpha2", In: set(func(o *Options) { o.Alpha2 = 0 }), Out: set(func(o *Options) { o.Alpha2 = -0.1 })},
-			{Key: "vmax_fraction", In: set(func(o *Options) { o.VMaxFraction = 0 }), Out: set(func(o *Options) { o.VMaxFraction = -0.1 })},
-			{Key: "pool", In: set(func(o *Options) { o.Pool = []string{"best"} }), Out: set(func(o *Options) { o.Pool = []string{"zhou2015"} })},
-			{Key: "norm", In: set(func(o *Options) { o.Norm = 0 }), Out: set(func(o *Options) { o.Norm = -1 })},
-			{Key: "memory", In: set(func(o *Options) { o.Memory = 0 }), Out: set(func(o *Options) { o.Memory = 1.5 })},
-			{Key: "prior", In: set(func(o *Options) { o.Prior = 0 }), Out: set(func(o *Options) { o.Prior = -1 })},
-			{Key: "prior", In: set(func(o *Options) { o.Prior = 100 }), Out: set(func(o *Options) { o.Prior = math.Inf(1) })},
+	optimizetest.CheckOptionLimits(t, Spec, func() Settings { return robustOptions(3) }, func() optimize.Problem { return problem(5) },
+		[]optimizetest.OptionLimit[Settings]{
+			{Key: "variant", In: set(func(o *Settings) { o.Variant = "" }), Out: set(func(o *Settings) { o.Variant = "Robust" })},
+			{Key: "particles", In: set(func(o *Settings) { o.Particles = 2 }), Out: set(func(o *Settings) { o.Particles = 1 })},
+			{Key: "iterations", In: set(func(o *Settings) { o.Iterations = 1 }), Out: set(func(o *Settings) { o.Iterations = 0 })},
+			{Key: "elite", In: set(func(o *Settings) { o.Elite = 12 }), Out: set(func(o *Settings) { o.Elite = 13 })},
+			{Key: "elite", In: set(func(o *Settings) { o.Elite = 0 }), Out: set(func(o *Settings) { o.Elite = -1 })},
+			{Key: "attractor", In: set(func(o *Settings) { o.Attractor = AttractorElite }), Out: set(func(o *Settings) { o.Attractor = "mean" })},
+			{Key: "vel_lo", In: set(func(o *Settings) { o.VelLo = o.VelHi }), Out: set(func(o *Settings) { o.VelLo = o.VelHi + 1 })},
+			{Key: "c1", In: set(func(o *Settings) { o.C1 = 0 }), Out: set(func(o *Settings) { o.C1 = -1 })},
+			{Key: "c2", In: set(func(o *Settings) { o.C2 = 0 }), Out: set(func(o *Settings) { o.C2 = math.NaN() })},
+			{Key: "alpha1", In: set(func(o *Settings) { o.Alpha1 = 0 }), Out: set(func(o *Settings) { o.Alpha1 = math.Inf(1) })},
+			{Key: "alpha2", In: set(func(o *Settings) { o.Alpha2 = 0 }), Out: set(func(o *Settings) { o.Alpha2 = -0.1 })},
+			{Key: "vmax_fraction", In: set(func(o *Settings) { o.VMaxFraction = 0 }), Out: set(func(o *Settings) { o.VMaxFraction = -0.1 })},
+			{Key: "pool", In: set(func(o *Settings) { o.Pool = []string{"best"} }), Out: set(func(o *Settings) { o.Pool = []string{"zhou2015"} })},
+			{Key: "norm", In: set(func(o *Settings) { o.Norm = 0 }), Out: set(func(o *Settings) { o.Norm = -1 })},
+			{Key: "memory", In: set(func(o *Settings) { o.Memory = 0 }), Out: set(func(o *Settings) { o.Memory = 1.5 })},
+			{Key: "prior", In: set(func(o *Settings) { o.Prior = 0 }), Out: set(func(o *Settings) { o.Prior = -1 })},
+			{Key: "prior", In: set(func(o *Settings) { o.Prior = 100 }), Out: set(func(o *Settings) { o.Prior = math.Inf(1) })},
 			// 6 racers (2 means, 4 personal bests) × 1 opponent × 2 games × 3 rounds = 36 games.
-			{Key: "race_budget", In: set(func(o *Options) { o.RaceBudget = 36 }), Out: set(func(o *Options) { o.RaceBudget = 35 })},
-			{Key: "race_alpha", In: set(func(o *Options) { o.RaceAlpha = 0.5 }), Out: set(func(o *Options) { o.RaceAlpha = 0 })},
-			{Key: "race_rounds", In: set(func(o *Options) { o.RaceRounds = 2 }), Out: set(func(o *Options) { o.RaceRounds = 1 })},
-			{Key: "race_candidates", In: set(func(o *Options) { o.RaceCandidates = 1 }), Out: set(func(o *Options) { o.RaceCandidates = 0 })},
-			{Key: "average", In: set(func(o *Options) { o.Average = 0 }), Out: set(func(o *Options) { o.Average = -1 })},
-			{Key: "warm_spread", In: set(func(o *Options) { o.WarmSpread = 0 }), Out: set(func(o *Options) { o.WarmSpread = -1 })},
+			{Key: "race_budget", In: set(func(o *Settings) { o.RaceBudget = 36 }), Out: set(func(o *Settings) { o.RaceBudget = 35 })},
+			{Key: "race_alpha", In: set(func(o *Settings) { o.RaceAlpha = 0.5 }), Out: set(func(o *Settings) { o.RaceAlpha = 0 })},
+			{Key: "race_rounds", In: set(func(o *Settings) { o.RaceRounds = 2 }), Out: set(func(o *Settings) { o.RaceRounds = 1 })},
+			{Key: "race_candidates", In: set(func(o *Settings) { o.RaceCandidates = 1 }), Out: set(func(o *Settings) { o.RaceCandidates = 0 })},
+			{Key: "average", In: set(func(o *Settings) { o.Average = 0 }), Out: set(func(o *Settings) { o.Average = -1 })},
+			{Key: "warm_spread", In: set(func(o *Settings) { o.WarmSpread = 0 }), Out: set(func(o *Settings) { o.WarmSpread = -1 })},
 			// The problem's: an initial range outside the clamped bounds.
-			{Key: "", In: func(_ *Options, p *optimize.Problem) { p.InitHi[1] = 4000 }, Out: func(_ *Options, p *optimize.Problem) { p.InitHi[1] = 4001 }},
+			{Key: "", In: func(_ *Settings, p *optimize.Problem) { p.InitHi[1] = 4000 }, Out: func(_ *Settings, p *optimize.Problem) { p.InitHi[1] = 4001 }},
 		})
 }
 

@@ -21,7 +21,7 @@ func problem(genes int) optimize.Problem {
 }
 
 func TestOptionsConfig(t *testing.T) {
-	o := DefaultOptions()
+	o := DefaultSettings()
 	o.Particles, o.VMaxFraction = 10, 0.5
 	p := problem(2)
 	p.Bounds = &optimize.Bounds{Lo: []float64{-100, 0}, Hi: []float64{100, 4000}}
@@ -54,50 +54,50 @@ func TestOptionsConfig(t *testing.T) {
 
 func TestOptionsValidateNamesTheKey(t *testing.T) {
 	const eps = 1e-9
-	type edit func(*Options, *optimize.Problem)
+	type edit func(*Settings, *optimize.Problem)
 	type limit struct {
 		key     string
 		in, out edit // just inside the limit (passes), just outside (fails)
 	}
 	cases := []limit{
-		{"particles", func(o *Options, _ *optimize.Problem) { o.Particles = 2 },
-			func(o *Options, _ *optimize.Problem) { o.Particles = 1 }},
-		{"iterations", func(o *Options, _ *optimize.Problem) { o.Iterations = 1 },
-			func(o *Options, _ *optimize.Problem) { o.Iterations = 0 }},
-		{"vel_lo", func(o *Options, _ *optimize.Problem) { o.VelLo, o.VelHi = 5, 5 },
-			func(o *Options, _ *optimize.Problem) { o.VelLo, o.VelHi = 5+eps, 5 }},
-		{"vel_lo", func(o *Options, _ *optimize.Problem) { o.VelLo = -1e300 },
-			func(o *Options, _ *optimize.Problem) { o.VelLo = math.Inf(-1) }},
-		{"vel_lo", func(o *Options, _ *optimize.Problem) { o.VelLo = 0 },
-			func(o *Options, _ *optimize.Problem) { o.VelLo = math.NaN() }},
-		{"vel_hi", func(o *Options, _ *optimize.Problem) { o.VelHi = 1e300 },
-			func(o *Options, _ *optimize.Problem) { o.VelHi = math.Inf(1) }},
-		{"vel_hi", func(o *Options, _ *optimize.Problem) { o.VelHi = 0 },
-			func(o *Options, _ *optimize.Problem) { o.VelHi = math.NaN() }},
-		{"vmax_fraction", func(o *Options, _ *optimize.Problem) { o.VMaxFraction = 0 },
-			func(o *Options, _ *optimize.Problem) { o.VMaxFraction = -eps }},
-		{"vmax_fraction", func(o *Options, _ *optimize.Problem) { o.VMaxFraction = 1e6 },
-			func(o *Options, _ *optimize.Problem) { o.VMaxFraction = math.Inf(1) }},
-		{"vmax_fraction", func(o *Options, p *optimize.Problem) { o.VMaxFraction, p.Bounds, p.BoundMode = 0, nil, "off" },
-			func(o *Options, p *optimize.Problem) { o.VMaxFraction, p.Bounds, p.BoundMode = math.NaN(), nil, "off" }},
+		{"particles", func(o *Settings, _ *optimize.Problem) { o.Particles = 2 },
+			func(o *Settings, _ *optimize.Problem) { o.Particles = 1 }},
+		{"iterations", func(o *Settings, _ *optimize.Problem) { o.Iterations = 1 },
+			func(o *Settings, _ *optimize.Problem) { o.Iterations = 0 }},
+		{"vel_lo", func(o *Settings, _ *optimize.Problem) { o.VelLo, o.VelHi = 5, 5 },
+			func(o *Settings, _ *optimize.Problem) { o.VelLo, o.VelHi = 5+eps, 5 }},
+		{"vel_lo", func(o *Settings, _ *optimize.Problem) { o.VelLo = -1e300 },
+			func(o *Settings, _ *optimize.Problem) { o.VelLo = math.Inf(-1) }},
+		{"vel_lo", func(o *Settings, _ *optimize.Problem) { o.VelLo = 0 },
+			func(o *Settings, _ *optimize.Problem) { o.VelLo = math.NaN() }},
+		{"vel_hi", func(o *Settings, _ *optimize.Problem) { o.VelHi = 1e300 },
+			func(o *Settings, _ *optimize.Problem) { o.VelHi = math.Inf(1) }},
+		{"vel_hi", func(o *Settings, _ *optimize.Problem) { o.VelHi = 0 },
+			func(o *Settings, _ *optimize.Problem) { o.VelHi = math.NaN() }},
+		{"vmax_fraction", func(o *Settings, _ *optimize.Problem) { o.VMaxFraction = 0 },
+			func(o *Settings, _ *optimize.Problem) { o.VMaxFraction = -eps }},
+		{"vmax_fraction", func(o *Settings, _ *optimize.Problem) { o.VMaxFraction = 1e6 },
+			func(o *Settings, _ *optimize.Problem) { o.VMaxFraction = math.Inf(1) }},
+		{"vmax_fraction", func(o *Settings, p *optimize.Problem) { o.VMaxFraction, p.Bounds, p.BoundMode = 0, nil, "off" },
+			func(o *Settings, p *optimize.Problem) { o.VMaxFraction, p.Bounds, p.BoundMode = math.NaN(), nil, "off" }},
 		// From the problem: the initial range must lie inside clamped bounds,
 		// but need not with the bounds off.
-		{"", func(_ *Options, p *optimize.Problem) { p.InitHi[1] = 4000 },
-			func(_ *Options, p *optimize.Problem) { p.InitHi[1] = 4000 + eps }},
-		{"", func(_ *Options, p *optimize.Problem) { p.InitHi[1], p.BoundMode = 4000+eps, "off" },
-			func(_ *Options, p *optimize.Problem) { p.InitHi[1], p.BoundMode = 4000+eps, "reflect" }},
-		{"", func(_ *Options, p *optimize.Problem) { p.InitLo[2] = p.InitHi[2] },
-			func(_ *Options, p *optimize.Problem) { p.InitLo[2] = p.InitHi[2] + eps }},
-		{"", func(_ *Options, p *optimize.Problem) { p.Pairs = 1 },
-			func(_ *Options, p *optimize.Problem) { p.Pairs = 0 }},
-		{"", func(_ *Options, p *optimize.Problem) { p.BoundMode = "reflect" },
-			func(_ *Options, p *optimize.Problem) { p.BoundMode = "wrap" }},
-		{"", func(_ *Options, p *optimize.Problem) { p.BoundMode, p.Bounds = "off", nil },
-			func(_ *Options, p *optimize.Problem) { p.BoundMode, p.Bounds = "clamp", nil }},
+		{"", func(_ *Settings, p *optimize.Problem) { p.InitHi[1] = 4000 },
+			func(_ *Settings, p *optimize.Problem) { p.InitHi[1] = 4000 + eps }},
+		{"", func(_ *Settings, p *optimize.Problem) { p.InitHi[1], p.BoundMode = 4000+eps, "off" },
+			func(_ *Settings, p *optimize.Problem) { p.InitHi[1], p.BoundMode = 4000+eps, "reflect" }},
+		{"", func(_ *Settings, p *optimize.Problem) { p.InitLo[2] = p.InitHi[2] },
+			func(_ *Settings, p *optimize.Problem) { p.InitLo[2] = p.InitHi[2] + eps }},
+		{"", func(_ *Settings, p *optimize.Problem) { p.Pairs = 1 },
+			func(_ *Settings, p *optimize.Problem) { p.Pairs = 0 }},
+		{"", func(_ *Settings, p *optimize.Problem) { p.BoundMode = "reflect" },
+			func(_ *Settings, p *optimize.Problem) { p.BoundMode = "wrap" }},
+		{"", func(_ *Settings, p *optimize.Problem) { p.BoundMode, p.Bounds = "off", nil },
+			func(_ *Settings, p *optimize.Problem) { p.BoundMode, p.Bounds = "clamp", nil }},
 	}
 	// c1, c2, α1, α2: 0 and any finite number pass; below 0, NaN, ∞ fail.
 	for _, k := range []string{"c1", "c2", "alpha1", "alpha2"} {
-		set := func(o *Options, v float64) {
+		set := func(o *Settings, v float64) {
 			switch k {
 			case "c1":
 				o.C1 = v
@@ -110,11 +110,11 @@ func TestOptionsValidateNamesTheKey(t *testing.T) {
 			}
 		}
 		for _, e := range [][2]float64{{0, -eps}, {1e300, math.Inf(1)}, {1, math.NaN()}} {
-			cases = append(cases, limit{k, func(o *Options, _ *optimize.Problem) { set(o, e[0]) }, func(o *Options, _ *optimize.Problem) { set(o, e[1]) }})
+			cases = append(cases, limit{k, func(o *Settings, _ *optimize.Problem) { set(o, e[0]) }, func(o *Settings, _ *optimize.Problem) { set(o, e[1]) }})
 		}
 	}
 	for i, tc := range cases {
-		o, p := DefaultOptions(), problem(5)
+		o, p := DefaultSettings(), problem(5)
 		tc.in(&o, &p)
 		if err := o.Validate(p); err != nil {
 			t.Errorf("case %d (%s) inside the limit: %v", i, tc.key, err)
@@ -122,7 +122,7 @@ func TestOptionsValidateNamesTheKey(t *testing.T) {
 		if err := Spec.Validate(&o, p); err != nil {
 			t.Errorf("case %d (%s) inside the limit, Spec.Validate: %v", i, tc.key, err)
 		}
-		o, p = DefaultOptions(), problem(5)
+		o, p = DefaultSettings(), problem(5)
 		tc.out(&o, &p)
 		err := o.Validate(p)
 		var oe *optimize.OptionError
@@ -146,8 +146,8 @@ func TestSpec(t *testing.T) {
 	if Spec.Name != "pso" || Spec.Unit != "iteration" || Spec.BudgetKey != "iterations" || !strings.Contains(Spec.About, "Chen 2010 §5") {
 		t.Errorf("spec %+v", Spec)
 	}
-	o, ok := Spec.Options().(*Options)
-	if !ok || !reflect.DeepEqual(*o, DefaultOptions()) {
+	o, ok := Spec.Options().(*Settings)
+	if !ok || !reflect.DeepEqual(*o, DefaultSettings()) {
 		t.Fatalf("Spec.Options() = %#v", Spec.Options())
 	}
 	if d := Spec.Describe(o); d != "PSO, 49 particles, 15 iterations, c1 2.05 c2 2.05, velocity limit 20% of the bound range" {
@@ -170,7 +170,7 @@ func TestSpec(t *testing.T) {
 		metrics[k] = true
 	}
 	// The robust variant's last iteration, raced.
-	robust := DefaultOptions()
+	robust := DefaultSettings()
 	robust.Variant, robust.Particles, robust.Iterations, robust.RaceBudget = VariantRobust, 8, 1, 200
 	if d := Spec.Describe(&robust); !strings.HasPrefix(d, "PSO, robust variant: 8 particles") {
 		t.Errorf("Describe: %q", d)
@@ -196,8 +196,8 @@ func TestSpec(t *testing.T) {
 			}
 		}
 	}
-	for _, bad := range []any{DefaultOptions(), (*Options)(nil), nil, "pso"} {
-		if err := Spec.Validate(bad, problem(5)); err == nil || !strings.Contains(err.Error(), "*pso.Options") {
+	for _, bad := range []any{DefaultSettings(), (*Settings)(nil), nil, "pso"} {
+		if err := Spec.Validate(bad, problem(5)); err == nil || !strings.Contains(err.Error(), "*pso.Settings") {
 			t.Errorf("Validate(%T): %v", bad, err)
 		}
 		if m, err := Spec.New(bad, problem(5), rand.NewPCG(1, 1)); err == nil || m != nil {
@@ -206,7 +206,7 @@ func TestSpec(t *testing.T) {
 		if m, err := Spec.Restore(bad, problem(5), []byte("{}")); err == nil || m != nil {
 			t.Errorf("Restore(%T): %v", bad, err)
 		}
-		if d := Spec.Describe(bad); !strings.Contains(d, "*pso.Options") {
+		if d := Spec.Describe(bad); !strings.Contains(d, "*pso.Settings") {
 			t.Errorf("Describe(%T): %q", bad, d)
 		}
 	}
@@ -215,7 +215,7 @@ func TestSpec(t *testing.T) {
 var errCut = errors.New("cut")
 
 func TestSpecRoundTripContinuesIdentically(t *testing.T) {
-	o := DefaultOptions()
+	o := DefaultSettings()
 	o.Particles, o.Iterations = 10, 7
 	p := problem(3)
 	p.BoundMode, p.Pairs = "reflect", 2
@@ -344,7 +344,7 @@ func TestForecastBoundsTheGames(t *testing.T) {
 // refused with a message naming the variant that takes one.
 func TestStartVectorRefused(t *testing.T) {
 	p := optimize.Problem{Genes: []string{"S1", "S2"}, InitLo: []float64{0, 0}, InitHi: []float64{1, 1}, BoundMode: "off", Pairs: 1, Start: []float64{0.5, 0.5}}
-	err := DefaultOptions().Validate(p)
+	err := DefaultSettings().Validate(p)
 	var oe *optimize.OptionError
 	if !errors.As(err, &oe) || oe.Key != "" || oe.Field != "Start" || !strings.Contains(oe.Msg, `needs variant = "robust"`) {
 		t.Errorf("PSO with a start vector: %v", err)

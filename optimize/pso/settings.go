@@ -2,7 +2,6 @@ package pso
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -11,11 +10,12 @@ import (
 	"github.com/roadtune/roadtune/optimize"
 )
 
-// Options are the swarm's settings as the [pso] table of a tuning config.
-// The rest of a Config comes from the optimize.Problem: the genes, the
-// initial range, the bounds and their mode, the match length
-// (Options.Config).
-type Options struct {
+// Settings are the swarm's settings, one field an option: the [pso] table
+// of a tuning config, keyed by the toml tags (as gonum's
+// optimize.Settings). DefaultSettings gives their defaults and Validate
+// checks them against the optimize.Problem, which brings the rest (genes,
+// initial range, bounds and their mode, match length: Settings.Config).
+type Settings struct {
 	// Particles is the swarm size m (Chen: 49).
 	Particles int `toml:"particles" json:"particles"`
 	// Iterations is the budget of iterations (Chen: 15).
@@ -33,7 +33,7 @@ type Options struct {
 	// VMaxFraction limits each velocity component to this fraction of its
 	// gene's bound range (roadtune's remedy for Chen §6.2's runaway weights;
 	// default DefaultVMaxFraction). 0, or a Problem without Bounds, means no
-	// limit (Chen).
+	// limit (Chen). Settings.Config resolves it into Config.VMax.
 	VMaxFraction float64 `toml:"vmax_fraction" json:"vmax_fraction"`
 
 	// Variant is VariantChen ("chen2010", the default: the keys above, Chen
@@ -54,191 +54,145 @@ type Options struct {
 	optimize.NoiseOptions
 }
 
-// DefaultOptions is Chen 2010 Table 5.1, as ChenConfig (49 particles,
-// 15 iterations, velocities in [−200, 200], c1 = c2 = 2.05, α1 = 0.3,
-// α2 = 0.2), with a velocity limit of DefaultVMaxFraction of the range,
-// variant chen2010; for the robust variant: elite Particles/4 and
+// DefaultSettings is Chen 2010 Table 5.1 (49 particles, 15 iterations,
+// velocities in [−200, 200], c1 = c2 = 2.05, α1 = 0.3, α2 = 0.2), with a
+// velocity limit of DefaultVMaxFraction of the range, variant chen2010;
+// for the robust variant: elite Particles/4 and
 // optimize.DefaultNoiseOptions.
-func DefaultOptions() Options {
-	c := ChenConfig(0)
-	return Options{
-		Particles: c.Particles, Iterations: c.Iterations,
-		VelLo: c.VelLo, VelHi: c.VelHi, C1: c.C1, C2: c.C2,
-		Alpha1: c.Alpha1, Alpha2: c.Alpha2,
+func DefaultSettings() Settings {
+	return Settings{
+		Particles: 49, Iterations: 15,
+		VelLo: -200, VelHi: 200, C1: 2.05, C2: 2.05,
+		Alpha1: 0.3, Alpha2: 0.2,
 		VMaxFraction: DefaultVMaxFraction,
 		Variant:      VariantChen,
 		NoiseOptions: optimize.DefaultNoiseOptions(),
 	}
 }
 
-// Config is the swarm's Config for o and p: Genes = len(p.Genes), the
-// initial range p.InitLo..p.InitHi, Bounds = p.Bounds (copied) and
-// BoundMode = p.BoundMode, Pairs = p.Pairs, and VMax[d] = VMaxFraction ·
-// (Hi[d] − Lo[d]) of p.Bounds when VMaxFraction > 0 and p.Bounds is set
-// (even with the bounds off: they still give the scale), else nil. It does
-// not validate; Config.Validate does.
-func (o Options) Config(p optimize.Problem) Config {
+// Config is the swarm's Config for s and p: s itself, Genes =
+// len(p.Genes), the initial range p.InitLo..p.InitHi, Start = p.Start,
+// Bounds = p.Bounds and BoundMode = p.BoundMode, Pairs = p.Pairs, all
+// copied; VMax[d] = VMaxFraction · (Hi[d] − Lo[d]) of p.Bounds when
+// VMaxFraction > 0 and p.Bounds is set (even with the bounds off: they
+// still give the scale), else nil; for the robust variant the pool
+// resolved through p. It does not validate; Validate does.
+func (s Settings) Config(p optimize.Problem) Config {
 	c := Config{
-		Particles:  o.Particles,
-		Genes:      len(p.Genes),
-		InitLo:     slices.Clone(p.InitLo),
-		InitHi:     slices.Clone(p.InitHi),
-		VelLo:      o.VelLo,
-		VelHi:      o.VelHi,
-		C1:         o.C1,
-		C2:         o.C2,
-		Alpha1:     o.Alpha1,
-		Alpha2:     o.Alpha2,
-		BoundMode:  BoundMode(p.BoundMode),
-		Iterations: o.Iterations,
-		Pairs:      p.Pairs,
+		Settings:  s,
+		Genes:     len(p.Genes),
+		InitLo:    slices.Clone(p.InitLo),
+		InitHi:    slices.Clone(p.InitHi),
+		Start:     slices.Clone(p.Start),
+		BoundMode: BoundMode(p.BoundMode),
+		Pairs:     p.Pairs,
 	}
 	if p.Bounds != nil {
 		c.Bounds = &optimize.Bounds{Lo: slices.Clone(p.Bounds.Lo), Hi: slices.Clone(p.Bounds.Hi)}
-		if o.VMaxFraction > 0 && len(p.Bounds.Lo) > 0 {
+		if s.VMaxFraction > 0 && len(p.Bounds.Lo) > 0 {
 			c.VMax = make([]float64, len(p.Bounds.Lo))
 			for d := range c.VMax {
-				c.VMax[d] = o.VMaxFraction * (p.Bounds.Hi[d] - p.Bounds.Lo[d])
+				c.VMax[d] = s.VMaxFraction * (p.Bounds.Hi[d] - p.Bounds.Lo[d])
 			}
 		}
+	}
+	if s.Variant == VariantRobust {
+		c.Pool, _ = optimize.ResolvePool("pool", s.Pool, p) // Validate reports its error
 	}
 	return c
 }
 
-// optionKeys maps the Config fields set from Options to their TOML keys;
-// the other fields come from the Problem.
-var optionKeys = map[string]string{
-	"Particles":  "particles",
-	"Iterations": "iterations",
-	"VelLo":      "vel_lo",
-	"VelHi":      "vel_hi",
-	"C1":         "c1",
-	"C2":         "c2",
-	"Alpha1":     "alpha1",
-	"Alpha2":     "alpha2",
-	"VMax":       "vmax_fraction",
-}
-
-// Validate checks o against p: p.Validate, the variant, then for the
-// chen2010 variant Config.Validate of o.Config(p), which holds every limit
-// but one: VMaxFraction, which Config only sees as VMax, must be a finite
-// number ≥ 0, checked here; Chen's swarm refuses a start vector. For the
-// robust variant it checks the robust limits (Options.RobustConfig). The
+// Validate checks s against p: p.Validate, the variant, then every limit.
+// For the chen2010 variant: vmax_fraction a finite number ≥ 0, no start
+// vector, then Config.Validate of s.Config(p). For the robust variant,
+// every key up front: particles ≥ 2, iterations ≥ 1, elite in
+// 0..particles, the attractor, vmax_fraction, the keys Chen's swarm shares
+// (through Config.Validate), the shared noise options
+// (optimize.NoiseOptions.Validate) and a start of the problem's genes. The
 // error is an *optimize.OptionError whose Key is the TOML key of the
 // option at fault, or "" when the fault is the Problem's (its message
 // names the field; Field "Start" for its start vector).
-func (o Options) Validate(p optimize.Problem) error {
+func (s Settings) Validate(p optimize.Problem) error {
 	if err := p.Validate(); err != nil {
 		return &optimize.OptionError{Msg: err.Error()}
 	}
-	switch o.Variant {
+	switch s.Variant {
 	case "", VariantChen:
 	case VariantRobust:
-		_, err := o.RobustConfig(p)
-		return err
+		return s.validateRobust(p)
 	default:
-		return &optimize.OptionError{Key: "variant", Msg: fmt.Sprintf("must be %q or %q, not %q", VariantChen, VariantRobust, o.Variant)}
+		return optimize.BadOption("variant", "must be %q or %q, not %q", VariantChen, VariantRobust, s.Variant)
 	}
 	if p.Start != nil {
 		return &optimize.OptionError{Field: "Start", Msg: "the chen2010 PSO draws its whole swarm from the initial range: a start vector (a warm start) needs variant = \"robust\""}
 	}
-	if err := o.checkVMaxFraction(); err != nil {
+	if err := s.checkVMaxFraction(); err != nil {
 		return err
 	}
-	return optionError(o.Config(p).Validate())
+	return s.Config(p).Validate()
 }
 
-// checkVMaxFraction checks the one option Config does not see as such.
-func (o Options) checkVMaxFraction() error {
-	if !(o.VMaxFraction >= 0) || math.IsInf(o.VMaxFraction, 1) {
-		return &optimize.OptionError{Key: "vmax_fraction", Msg: fmt.Sprintf("must be a finite number ≥ 0 (0 = no limit), have %g", o.VMaxFraction)}
+// checkVMaxFraction checks the one option Config sees only as VMax.
+func (s Settings) checkVMaxFraction() error {
+	if !(s.VMaxFraction >= 0) || math.IsInf(s.VMaxFraction, 1) {
+		return optimize.BadOption("vmax_fraction", "must be a finite number ≥ 0 (0 = no limit), have %g", s.VMaxFraction)
 	}
 	return nil
 }
 
-// RobustConfig is the robust PSO's config for o and p, validated, every
-// key up front: particles ≥ 2, iterations ≥ 1, elite in 0..particles
-// (0 = max(particles/4, 1)), vmax_fraction, the keys Chen's swarm shares
-// (vel_lo, vel_hi, c1, c2, alpha1, alpha2, and the problem's ranges and
-// bounds, through Config.Validate), the shared noise options
-// (optimize.NoiseOptions.Validate, which resolves the pool), and a start
-// vector of the problem's genes. Errors are *optimize.OptionError naming
-// the key, or "" (Field "Start" for the start) for the problem. It does
-// not run p.Validate; Validate does.
-func (o Options) RobustConfig(p optimize.Problem) (RobustConfig, error) {
-	bad := func(key, format string, args ...any) (RobustConfig, error) {
-		return RobustConfig{}, &optimize.OptionError{Key: key, Msg: fmt.Sprintf(format, args...)}
-	}
+// validateRobust checks the robust variant's limits (Validate).
+func (s Settings) validateRobust(p optimize.Problem) error {
+	bad := optimize.BadOption
 	switch {
-	case o.Particles < 2:
-		return bad("particles", "the robust PSO needs at least 2 particles, not %d", o.Particles)
-	case o.Iterations < 1:
-		return bad("iterations", "must be at least 1, not %d", o.Iterations)
-	case o.Elite < 0 || o.Elite > o.Particles:
-		return bad("elite", "must be 0 (particles/4) to particles = %d, not %d", o.Particles, o.Elite)
-	case o.Attractor != "" && o.Attractor != AttractorBest && o.Attractor != AttractorElite:
-		return bad("attractor", "must be %q (the best personal best) or %q (the elite's mean), not %q", AttractorBest, AttractorElite, o.Attractor)
+	case s.Particles < 2:
+		return bad("particles", "the robust PSO needs at least 2 particles, not %d", s.Particles)
+	case s.Iterations < 1:
+		return bad("iterations", "must be at least 1, not %d", s.Iterations)
+	case s.Elite < 0 || s.Elite > s.Particles:
+		return bad("elite", "must be 0 (particles/4) to particles = %d, not %d", s.Particles, s.Elite)
+	case s.Attractor != "" && s.Attractor != AttractorBest && s.Attractor != AttractorElite:
+		return bad("attractor", "must be %q (the best personal best) or %q (the elite's mean), not %q", AttractorBest, AttractorElite, s.Attractor)
 	}
-	if err := o.checkVMaxFraction(); err != nil {
-		return RobustConfig{}, err
+	if err := s.checkVMaxFraction(); err != nil {
+		return err
 	}
-	c := o.Config(p)
-	if err := optionError(c.Validate()); err != nil {
-		return RobustConfig{}, err
+	if err := s.Config(p).Validate(); err != nil {
+		return err
 	}
-	pool, err := o.NoiseOptions.Validate(p)
-	if err != nil {
-		return RobustConfig{}, err
+	if _, err := s.NoiseOptions.Validate(p); err != nil {
+		return err
 	}
 	if p.Start != nil {
 		if err := optimize.CheckVector("start", p.Start, len(p.Genes)); err != nil {
-			return RobustConfig{}, &optimize.OptionError{Field: "Start", Msg: "the problem's start vector: " + err.Error()}
+			return &optimize.OptionError{Field: "Start", Msg: "the problem's start vector: " + err.Error()}
 		}
 	}
-	elite := o.Elite
-	if elite == 0 {
-		elite = max(o.Particles/4, 1)
-	}
-	return RobustConfig{
-		Particles: c.Particles, Elite: elite, Attractor: cmp.Or(o.Attractor, AttractorBest), Genes: c.Genes,
-		InitLo: c.InitLo, InitHi: c.InitHi, Start: slices.Clone(p.Start),
-		VelLo: c.VelLo, VelHi: c.VelHi, C1: c.C1, C2: c.C2, Alpha1: c.Alpha1, Alpha2: c.Alpha2,
-		Bounds: c.Bounds, BoundMode: c.BoundMode, VMax: c.VMax,
-		Iterations: c.Iterations, Pairs: c.Pairs,
-		Noise: o.NoiseOptions, Pool: pool,
-	}, nil
+	return nil
 }
 
-// optionError translates a Config.Validate error.
-func optionError(err error) error {
-	if err == nil {
-		return nil
+// elite is the robust PSO's μ: Elite, or max(Particles/4, 1) when 0.
+func (s Settings) elite() int {
+	if s.Elite == 0 {
+		return max(s.Particles/4, 1)
 	}
-	var fe *fieldError
-	if !errors.As(err, &fe) {
-		return &optimize.OptionError{Msg: err.Error()}
-	}
-	if key, ok := optionKeys[fe.Field]; ok {
-		return &optimize.OptionError{Key: key, Msg: fe.Msg}
-	}
-	return &optimize.OptionError{Msg: fmt.Sprintf("pso: %s%s from the problem: %s", fe.Field, fe.Index, fe.Msg)}
+	return s.Elite
 }
 
 // chenSpec and robustSpec are the two variants' Specs; Spec dispatches on
-// Options.Variant.
+// Settings.Variant.
 var (
-	chenSpec = optimize.Typed[Options, Config, State, *PSO]{
-		Defaults: DefaultOptions,
-		Validate: Options.Validate,
-		Config:   Options.Config,
+	chenSpec = optimize.Typed[Settings, Config, State, *PSO]{
+		Defaults: DefaultSettings,
+		Validate: Settings.Validate,
+		Config:   Settings.Config,
 		New:      New,
 		Restore:  Restore,
 		Describe: describe,
 	}.Spec(optimize.Spec{Name: "pso"})
-	robustSpec = optimize.Typed[Options, RobustConfig, RobustState, *RobustPSO]{
-		Defaults: DefaultOptions,
-		Validate: Options.Validate,
-		Config:   func(o Options, p optimize.Problem) RobustConfig { c, _ := o.RobustConfig(p); return c },
+	robustSpec = optimize.Typed[Settings, Config, RobustState, *RobustPSO]{
+		Defaults: DefaultSettings,
+		Validate: Settings.Validate,
+		Config:   Settings.Config,
 		New:      NewRobust,
 		Restore:  RestoreRobust,
 		Describe: describe,
@@ -247,7 +201,7 @@ var (
 
 // variantSpec is the Spec of the options' variant.
 func variantSpec(v any) optimize.Spec {
-	if o, ok := v.(*Options); ok && o != nil && o.Variant == VariantRobust {
+	if s, ok := v.(*Settings); ok && s != nil && s.Variant == VariantRobust {
 		return robustSpec
 	}
 	return chenSpec
@@ -292,7 +246,7 @@ var Spec = optimize.Spec{
 
 // describe says what the options set; the bounds and their mode are the
 // Problem's, which Describe does not see.
-func describe(o Options) string {
+func describe(o Settings) string {
 	limit := "no velocity limit"
 	if o.VMaxFraction > 0 {
 		limit = fmt.Sprintf("velocity limit %.4g%% of the bound range", 100*o.VMaxFraction)
