@@ -76,8 +76,8 @@
 // ordering, the width cut), so a fitted vector is a candidate to confirm by
 // games, like any other tuner's.
 //
-// Who plays (Options.ExploreRounds, ExplorePairing, Pairing, Sigma) and
-// which positions a fit uses (Options.Window) decide the result more than
+// Who plays (Settings.ExploreRounds, ExplorePairing, Pairing, Sigma) and
+// which positions a fit uses (Settings.Window) decide the result more than
 // the fit does. Measured from a random θ0 (symmetric schema, tuning games at
 // depth 2 / width 10, seed 1 unless noted; Elo of the tuned vector against
 // zhou2015 at depth 3 with its 95% half-width; "v100" the job's validation
@@ -102,7 +102,7 @@
 //
 // One round's θ swings by ±50 Elo from the round before (seed 1, rounds
 // 1..7 at depth 3: +68, −8, +48, +93, +108, +101), so more rounds alone do
-// not help; the mean of the latest rounds' θ (Options.Average, Polyak–
+// not help; the mean of the latest rounds' θ (Settings.Average, Polyak–
 // Ruppert averaging) does, and it is what the default job reports.
 //
 // Fits on θ's own games with narrow perturbations drift, round after

@@ -28,7 +28,7 @@ type Round struct {
 	// (explore rounds and Pairing "perturbed"); absent when θ played A.
 	Players [][]float64 `json:"players,omitempty"`
 	// WindowPositions counts the training positions of earlier rounds
-	// (Options.Window) the fit used besides Positions.
+	// (Settings.Window) the fit used besides Positions.
 	WindowPositions int `json:"window_positions,omitempty"`
 	// Outcomes are the matches' outcomes from A's view, batch after batch.
 	Outcomes []rt.Outcome `json:"outcomes"`
@@ -47,12 +47,12 @@ type Round struct {
 	// status and iterations).
 	Fit FitResult `json:"fit"`
 	// Rescale is the factor the fitted genes were multiplied by to keep
-	// θ's norm (Options.KeepScale; 1 when off); the fitted model's scale is
+	// θ's norm (Settings.KeepScale; 1 when off); the fitted model's scale is
 	// then Fit.K / Rescale.
 	Rescale float64 `json:"rescale"`
 	// Best is the vector the round reports as the run's best: the mean of
 	// the θ of the latest Averaged rounds, this one's included
-	// (Options.Average; θ itself when Averaged is 1).
+	// (Settings.Average; θ itself when Averaged is 1).
 	Best     []float64 `json:"best"`
 	Averaged int       `json:"averaged"`
 	// HoldoutLogLossBefore is the held-out log-loss (nats per position) of
@@ -119,12 +119,12 @@ type State struct {
 	// Games is the number of games played so far.
 	Games int `json:"games"`
 	// Past are the earlier rounds whose training positions the next fit
-	// reuses (Options.Window), oldest first: their positions are a
+	// reuses (Settings.Window), oldest first: their positions are a
 	// function of the seeds and matches, so a restored run samples them
 	// again (a run's positions store answers from disk).
 	Past []PastRound `json:"past,omitempty"`
 	// Recent are the latest rounds' θ, oldest first (at most
-	// Options.Average): the best vector is their mean.
+	// Settings.Average): the best vector is their mean.
 	Recent [][]float64 `json:"recent,omitempty"`
 }
 

@@ -22,12 +22,12 @@ type Texel struct {
 	theta []float64
 	games int
 	// past are the earlier rounds whose training positions the next fit
-	// reuses (Options.Window), oldest first; pastPos their positions, nil
+	// reuses (Settings.Window), oldest first; pastPos their positions, nil
 	// after Restore until the next Step samples them again.
 	past    []PastRound
 	pastPos [][]rt.Position
 	// recent are the latest rounds' θ, oldest first, at most
-	// Options.Average; Best is their mean.
+	// Settings.Average; Best is their mean.
 	recent [][]float64
 }
 

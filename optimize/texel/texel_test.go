@@ -35,13 +35,13 @@ func sampler() *optimizetest.LogisticSampler {
 	}
 }
 
-func smallOptions() Options {
-	o := DefaultOptions()
+func smallOptions() Settings {
+	o := DefaultSettings()
 	o.Rounds, o.Opponents = 4, 16
 	return o
 }
 
-func mustNew(t testing.TB, o Options, p rt.Problem, seed uint64) *Texel {
+func mustNew(t testing.TB, o Settings, p rt.Problem, seed uint64) *Texel {
 	t.Helper()
 	m, err := Spec.New(&o, p, rand.NewPCG(seed, 99))
 	if err != nil {
@@ -493,7 +493,7 @@ func TestStartVector(t *testing.T) {
 // cutAndResume runs cut rounds of a new run with seed, restores it from its
 // State JSON through Spec.Restore and finishes it on the synthetic
 // sampler: the records of the whole run, and the restored method.
-func cutAndResume(t *testing.T, o Options, p rt.Problem, seed uint64, cut int) ([]string, rt.Method) {
+func cutAndResume(t *testing.T, o Settings, p rt.Problem, seed uint64, cut int) ([]string, rt.Method) {
 	t.Helper()
 	m := mustNew(t, o, p, seed)
 	var got []string

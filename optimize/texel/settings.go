@@ -8,10 +8,13 @@ import (
 	rt "github.com/roadtune/roadtune/optimize"
 )
 
-// Options are Texel tuning's settings as the [texel] table of a tuning
-// config. The rest of a Config comes from the optimize.Problem: the genes,
-// the initial range, the bounds and their mode, the match length.
-type Options struct {
+// Settings are Texel tuning's settings, one field an option: the [texel]
+// table of a tuning config, keyed by the toml tags (as gonum's
+// optimize.Settings). DefaultSettings gives their defaults and Validate
+// checks them against the optimize.Problem, which brings the rest of a
+// Config: the genes, the initial range, the bounds and their mode, the
+// match length.
+type Settings struct {
 	// Rounds is the budget of rounds (one round = one step = one fit).
 	Rounds int `toml:"rounds" json:"rounds"`
 	// Opponents is the number of matches a batch plays: θ (A) against as
@@ -72,7 +75,7 @@ type Options struct {
 	Average int `toml:"average" json:"average"`
 }
 
-// The values of Options.Pairing.
+// The values of Settings.Pairing.
 const (
 	PairingTheta     = "theta"
 	PairingPerturbed = "perturbed"
@@ -81,11 +84,11 @@ const (
 	PairingIndependent = "independent"
 )
 
-// DefaultOptions are roadtune's defaults: 10 rounds of 64 opponents with
+// DefaultSettings are roadtune's defaults: 10 rounds of 64 opponents with
 // σ = 0.3, at least 5,000 training positions from at most 4 batches, a
 // fifth of the games held out, ridge 1e-3, step 1.
-func DefaultOptions() Options {
-	return Options{
+func DefaultSettings() Settings {
+	return Settings{
 		Rounds:         10,
 		Opponents:      64,
 		Sigma:          0.3,
@@ -101,10 +104,10 @@ func DefaultOptions() Options {
 	}
 }
 
-// Config is Texel tuning's settings: the Options and what the Problem
-// brings.
+// Config is what a Texel run is made from: its Settings and what the
+// Problem brings (Settings.Config).
 type Config struct {
-	Options
+	Settings
 	// Genes is the dimension, the schema's gene count.
 	Genes int
 	// InitLo, InitHi are the per-gene ranges of the uniform θ0.
@@ -124,10 +127,10 @@ type Config struct {
 }
 
 // Config is the Config of o and p (copies of p's slices); it does not
-// validate (Options.Validate and Config.Validate do).
-func (o Options) Config(p rt.Problem) Config {
+// validate (Settings.Validate and Config.Validate do).
+func (o Settings) Config(p rt.Problem) Config {
 	c := Config{
-		Options:   o,
+		Settings:  o,
 		Genes:     len(p.Genes),
 		InitLo:    slices.Clone(p.InitLo),
 		InitHi:    slices.Clone(p.InitHi),
@@ -156,7 +159,7 @@ func (o Options) Config(p rt.Problem) Config {
 
 // Validate checks o against p: p.Validate (an *optimize.OptionError with
 // no key), then every option (an *optimize.OptionError naming its key).
-func (o Options) Validate(p rt.Problem) error {
+func (o Settings) Validate(p rt.Problem) error {
 	if err := p.Validate(); err != nil {
 		return &rt.OptionError{Msg: err.Error()}
 	}
@@ -172,9 +175,7 @@ func (c Config) bounded() bool {
 // *optimize.OptionError naming the option's key, or no key for the
 // problem's fields.
 func (c Config) Validate() error {
-	bad := func(key, format string, args ...any) error {
-		return &rt.OptionError{Key: key, Msg: fmt.Sprintf(format, args...)}
-	}
+	bad := rt.BadOption
 	for _, f := range []struct {
 		key      string
 		v, least int
@@ -260,10 +261,10 @@ func (c Config) clone() Config {
 // Spec describes Texel tuning to a job runner: options from the [texel]
 // table, one step a round, the budget in "rounds". The referee must be an
 // optimize.Sampler.
-var Spec = rt.Typed[Options, Config, State, *Texel]{
-	Defaults: DefaultOptions,
-	Validate: Options.Validate,
-	Config:   Options.Config,
+var Spec = rt.Typed[Settings, Config, State, *Texel]{
+	Defaults: DefaultSettings,
+	Validate: Settings.Validate,
+	Config:   Settings.Config,
 	New:      New,
 	Restore:  Restore,
 	Describe: describe,
@@ -288,7 +289,7 @@ var Spec = rt.Typed[Options, Config, State, *Texel]{
 		"the fit cannot see such a gene, and it keeps its random start value, which says nothing of its worth.",
 })
 
-func describe(o Options) string {
+func describe(o Settings) string {
 	return fmt.Sprintf("Texel, %d rounds of %d opponents (σ %g, pairing %s, %d explore rounds), ≥ %d positions from ≤ %d batches, window %d, 1/%d of games held out, ridge %g, step %g, keep scale %v, best = mean of the last %d θ",
 		o.Rounds, o.Opponents, o.Sigma, o.Pairing, o.ExploreRounds, o.MinPositions, o.MaxBatches, o.Window, o.HoldoutEvery, o.Ridge, o.Step, o.KeepScale, max(o.Average, 1))
 }
