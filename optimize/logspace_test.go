@@ -83,7 +83,7 @@ func (r *recorder) Play(ctx context.Context, seed uint64, ms []optimize.Match) (
 func TestLogSpaceMethod(t *testing.T) {
 	target := optimize.ScaleTo([]float64{15, 300, 2500, 7000, 900}, 10000)
 	l := optimize.LogSpace{Norm: 10000}
-	o := cmaes.DefaultOptions()
+	o := cmaes.DefaultSettings()
 	o.Generations, o.NoiseHandling, o.RaceBudget = 120, false, 0
 	o.Sigma = 0.1
 	p, err := l.Problem(optimizetest.Problem("a", "b", "c", "d", "e"))

@@ -17,7 +17,7 @@ import (
 func BenchmarkGeneration(b *testing.B) {
 	for _, genes := range []int{5, 10, 21} {
 		b.Run(fmt.Sprintf("genes=%d", genes), func(b *testing.B) {
-			o := DefaultOptions()
+			o := DefaultSettings()
 			o.Generations, o.RaceBudget = 1<<40, 0
 			tgt := make([]float64, genes)
 			for d := range tgt {

@@ -204,8 +204,8 @@ func (s *CMAES) Forecast() optimize.Forecast {
 	}
 	per := c.generationGames(s.st.repeats)
 	race := 0
-	if c.Race.Budget > 0 {
-		race = c.Race.MinBudget(c.raceField(), len(c.Pool), 2*c.pairs())
+	if c.RaceBudget > 0 {
+		race = c.Race().MinBudget(c.raceField(), len(c.Pool), 2*c.pairs())
 	}
 	next := per
 	if left == 1 {
@@ -360,7 +360,7 @@ func (s *CMAES) step(ctx context.Context, ref optimize.Referee) (core, Generatio
 		next.answer = c.noise().AverageOf(next.means)
 	}
 
-	if next.gen == c.Generations && c.Race.Budget > 0 {
+	if next.gen == c.Generations && c.RaceBudget > 0 {
 		answerName, latest := "mean", []float64(nil)
 		if c.Average > 1 {
 			answerName, latest = "answer", next.mean
@@ -372,7 +372,7 @@ func (s *CMAES) step(ctx context.Context, ref optimize.Referee) (core, Generatio
 		}
 		cands, names := optimize.RaceField(next.answer, answerName, latest, "mean", top, func(k int) string { return "best " + strconv.Itoa(k) })
 		pool := optimize.PoolVectors(c.Pool, next.mean, next.answer)
-		rec, err := optimize.Race(ctx, ref, s.rng, cands, pool, names, c.Race, 2*c.pairs())
+		rec, err := optimize.Race(ctx, ref, s.rng, cands, pool, names, c.Race(), 2*c.pairs())
 		if err != nil {
 			return core{}, g, 0, err
 		}

@@ -20,7 +20,7 @@ func problem(genes int) optimize.Problem {
 	return optimizetest.Problem(optimizetest.Letters(genes)...)
 }
 
-func mustNew(t testing.TB, o Options, p optimize.Problem, a, b uint64) *CMAES {
+func mustNew(t testing.TB, o Settings, p optimize.Problem, a, b uint64) *CMAES {
 	t.Helper()
 	if err := o.Validate(p); err != nil {
 		t.Fatal(err)
@@ -49,7 +49,7 @@ func TestStrategyConstants(t *testing.T) {
 			t.Errorf("n %d: λ %d, want %d", tc.n, got, tc.lambda)
 		}
 	}
-	c := DefaultOptions().Config(problem(5))
+	c := DefaultSettings().Config(problem(5))
 	p := c.strategy()
 	// w'_i = ln 4.5 − ln i, i = 1..4: 1.5041, 0.8109, 0.4055, 0.1178,
 	// sum 2.8383; μ_eff = 2.8383² / Σw'² = 8.0557 / 3.0982 = 2.6001.
@@ -86,7 +86,7 @@ func TestStrategyConstants(t *testing.T) {
 		t.Errorf("λ %d μ %d λ_reev %d α_σ %g", p.lambda, p.mu, c.reevaluations(), c.AlphaSigma)
 	}
 	for _, n := range []int{1, 2, 3, 5, 10, 21, 40} {
-		o := DefaultOptions()
+		o := DefaultSettings()
 		for _, lambda := range []int{0, 4, 7, 50} {
 			o.Lambda = lambda
 			p := o.Config(problem(n)).strategy()
@@ -127,7 +127,7 @@ func (r *recorder) Play(ctx context.Context, seed uint64, ms []optimize.Match) (
 // With a norm every played vector has it, the mean included.
 func TestCommonOpenings(t *testing.T) {
 	for _, norm := range []float64{0, 2500} {
-		o := DefaultOptions()
+		o := DefaultSettings()
 		o.Generations, o.RaceBudget = 4, 0
 		o.Pool = []string{"centroid", "best", "fixed"}
 		o.Norm = norm
@@ -207,7 +207,7 @@ func TestNoiseMeasure(t *testing.T) {
 		name        string
 		temperature float64
 	}{{"pure noise", 1e12}, {"noise-free", 1e-12}} {
-		o := DefaultOptions()
+		o := DefaultSettings()
 		o.Generations, o.RaceBudget = 30, 0
 		o.MaxSigma = 0 // the treatment uncapped: TestMaxSigmaCapsTheTreatment checks the cap
 		p := problem(5)
@@ -254,7 +254,7 @@ func TestNoiseMeasure(t *testing.T) {
 // average, 229 at worst, with 6,400 games.
 func TestConvergesOnTarget(t *testing.T) {
 	for seed := uint64(1); seed <= 5; seed++ {
-		o := DefaultOptions()
+		o := DefaultSettings()
 		o.Generations = 150
 		p := problem(5)
 		p.Pairs = 2
@@ -277,7 +277,7 @@ func TestConvergesOnTarget(t *testing.T) {
 // c_m times as far (Hansen 2016, eq. 9), bounds and norm off.
 func TestCMeanScalesTheMeansStep(t *testing.T) {
 	step1 := func(cm float64) (before, after []float64) {
-		o := DefaultOptions()
+		o := DefaultSettings()
 		o.Generations, o.RaceBudget, o.NoiseHandling, o.CMean = 2, 0, false, cm
 		p := problem(5)
 		p.BoundMode = "off"
@@ -310,7 +310,7 @@ func TestCMeanScalesTheMeansStep(t *testing.T) {
 // run, capped (max_sigma 4) it never does.
 func TestMaxSigmaCapsTheTreatment(t *testing.T) {
 	for _, capped := range []bool{false, true} {
-		o := DefaultOptions()
+		o := DefaultSettings()
 		o.Generations = 120
 		o.RaceBudget = 0
 		if !capped {
@@ -342,16 +342,16 @@ func TestMaxSigmaCapsTheTreatment(t *testing.T) {
 func TestResumeEqualsUninterrupted(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		edit func(*Options, *optimize.Problem)
+		edit func(*Settings, *optimize.Problem)
 	}{
-		{"noise handling, race", func(*Options, *optimize.Problem) {}},
-		{"noise handling, no race", func(o *Options, _ *optimize.Problem) { o.RaceBudget = 0 }},
-		{"norm, pool, reflect", func(o *Options, p *optimize.Problem) {
+		{"noise handling, race", func(*Settings, *optimize.Problem) {}},
+		{"noise handling, no race", func(o *Settings, _ *optimize.Problem) { o.RaceBudget = 0 }},
+		{"norm, pool, reflect", func(o *Settings, p *optimize.Problem) {
 			o.Norm, o.Pool, p.BoundMode = 3000, []string{"best", "centroid"}, "reflect"
 		}},
-		{"average, bounds off", func(o *Options, p *optimize.Problem) { o.Average, p.BoundMode = 3, "off" }},
+		{"average, bounds off", func(o *Settings, p *optimize.Problem) { o.Average, p.BoundMode = 3, "off" }},
 	} {
-		o := DefaultOptions()
+		o := DefaultSettings()
 		o.Generations = 10
 		p := problem(4)
 		p.Pairs = 2
@@ -370,7 +370,7 @@ func TestResumeEqualsUninterrupted(t *testing.T) {
 // restored through Spec.Restore from its JSON state, and checks that the
 // records and the final state equal the uninterrupted run's; it returns
 // the final state.
-func checkResume(t *testing.T, name string, o Options, p optimize.Problem, ref func() optimize.Referee) []byte {
+func checkResume(t *testing.T, name string, o Settings, p optimize.Problem, ref func() optimize.Referee) []byte {
 	t.Helper()
 	run := func(m optimize.Method, r optimize.Referee, n int) []string {
 		var out []string
@@ -421,7 +421,7 @@ func checkResume(t *testing.T, name string, o Options, p optimize.Problem, ref f
 // TestRestoreNamesTheField: a state that does not fit is refused, naming
 // its field.
 func TestRestoreNamesTheField(t *testing.T) {
-	o := DefaultOptions()
+	o := DefaultSettings()
 	o.Generations = 3
 	p := problem(3)
 	s := mustNew(t, o, p, 1, 2)
@@ -486,7 +486,7 @@ func (short) Play(context.Context, uint64, []optimize.Match) ([]optimize.Outcome
 // outcomes: each time the state is as before and the retried step gives
 // the uninterrupted run's record.
 func TestFailureLeavesStateUnchanged(t *testing.T) {
-	o := DefaultOptions()
+	o := DefaultSettings()
 	o.Generations = 6
 	p := problem(4)
 	target := &optimizetest.TargetReferee{Target: []float64{100, 200, 300, 400}, Temperature: 300}
@@ -564,7 +564,7 @@ func TestFailureLeavesStateUnchanged(t *testing.T) {
 // the average.
 func TestRaceChoosesTheAnswer(t *testing.T) {
 	for seed := uint64(1); seed <= 4; seed++ {
-		o := DefaultOptions()
+		o := DefaultSettings()
 		o.Generations, o.RaceCandidates, o.RaceBudget = 5, 3, 600
 		names := []string{"mean", "best 1", "best 2", "best 3"}
 		if seed%2 == 0 {
@@ -641,7 +641,7 @@ func nearAll(a, b []float64) bool {
 // Problem's Start is the mean with σ0 = warm_spread·‖start‖/√n, and the
 // later draws are those of a random start with the same seed.
 func TestStart(t *testing.T) {
-	o := DefaultOptions()
+	o := DefaultSettings()
 	o.Generations = 2
 	p := problem(4)
 	p.InitHi = []float64{4000, 4000, 2000, 2000} // mean range 3000
@@ -681,7 +681,7 @@ func TestStart(t *testing.T) {
 // race (each generation λ·|pool|·2·Pairs games), at least with them.
 func TestRunDrivesTheBudget(t *testing.T) {
 	for _, noise := range []bool{false, true} {
-		o := DefaultOptions()
+		o := DefaultSettings()
 		o.Generations, o.NoiseHandling, o.Pool = 7, noise, []string{"centroid", "best"}
 		if !noise {
 			o.RaceBudget = 0

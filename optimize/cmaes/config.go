@@ -8,9 +8,12 @@ import (
 	"github.com/roadtune/roadtune/optimize"
 )
 
-// Config is the algorithm's settings, every automatic value resolved
-// (Options.Config makes one from the [cmaes] table and the Problem).
+// Config is what a CMA-ES run is made from: its Settings, every automatic
+// value resolved (Lambda, AlphaSigma), and what the optimize.Problem
+// brings (Settings.Config makes one from the [cmaes] table and the
+// Problem).
 type Config struct {
+	Settings
 	// Genes names the genes in the schema's order; its length is n.
 	Genes []string
 	// InitLo, InitHi give each gene's range for the uniform initial mean
@@ -22,37 +25,9 @@ type Config struct {
 	// BoundMode is the problem's: "off", "clamp" or "reflect" (CMA-ES
 	// clamps in both of the latter).
 	BoundMode string
-	// Generations is the budget, at least 1.
-	Generations int
-	// Lambda is λ, the candidates a generation, at least 4.
-	Lambda int
-	// Sigma is σ0 of a random start as a fraction of the mean initial
-	// range, > 0.
-	Sigma float64
-	// NoiseHandling turns on UH-CMA-ES's re-evaluation and treatment.
-	NoiseHandling bool
-	// MaxRepeats caps the repeats, at least 1.
-	MaxRepeats int
-	// AlphaSigma is α_σ ≥ 1, σ's factor when the rank-change measure s > 0.
-	AlphaSigma float64
-	// MaxSigma caps σ at MaxSigma·σ0, ≥ 1; 0 = no cap.
-	MaxSigma float64
-	// CMean is the mean's learning rate c_m in (0, 1].
-	CMean float64
-	// Pool is the resolved pool of opponents (optimize.ResolvePool).
+	// Pool is the resolved pool of opponents (optimize.ResolvePool of
+	// Settings.Pool, the names).
 	Pool []optimize.PoolEntry
-	// Norm, when > 0, is the Euclidean norm of every played vector and of
-	// the mean.
-	Norm float64
-	// Race is the final race (Budget 0: none) and RaceCandidates how many
-	// of the last generation's best race the mean.
-	Race           optimize.RaceConfig
-	RaceCandidates int
-	// Average is the number of latest means averaged into the answer
-	// (optimize.NoiseOptions.AverageOf); 0 or 1 = the latest mean.
-	Average int
-	// WarmSpread gives σ0 = WarmSpread·‖m0‖/√n with a Start.
-	WarmSpread float64
 	// Start, when not nil, is the initial mean instead of the uniform draw.
 	Start []float64
 	// Pairs is the game pairs of a match, for Forecast and the race's
@@ -205,7 +180,7 @@ func (c Config) Validate() error {
 			return bad(fmt.Sprintf("Pool[%d]", i), "%v", err)
 		}
 	}
-	if err := c.Race.Validate(optimize.RaceMeans+c.RaceCandidates, len(c.Pool), 2*c.pairs()); err != nil {
+	if err := c.Race().Validate(optimize.RaceMeans+c.RaceCandidates, len(c.Pool), 2*c.pairs()); err != nil {
 		return bad("Race", "%v", err)
 	}
 	return nil

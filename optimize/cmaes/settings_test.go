@@ -18,17 +18,17 @@ import (
 )
 
 func TestDefaults(t *testing.T) {
-	want := Options{Generations: 100, Sigma: 0.3, NoiseHandling: true, MaxRepeats: 4, MaxSigma: 4, CMean: 1, NoiseOptions: optimize.DefaultNoiseOptions()}
-	if o := DefaultOptions(); !reflect.DeepEqual(o, want) {
-		t.Errorf("DefaultOptions %+v, want %+v", o, want)
+	want := Settings{Generations: 100, Sigma: 0.3, NoiseHandling: true, MaxRepeats: 4, MaxSigma: 4, CMean: 1, NoiseOptions: optimize.DefaultNoiseOptions()}
+	if o := DefaultSettings(); !reflect.DeepEqual(o, want) {
+		t.Errorf("DefaultSettings %+v, want %+v", o, want)
 	}
 	p := problem(5)
-	c := DefaultOptions().Config(p)
-	if c.Lambda != 8 || c.AlphaSigma != 1+2.0/15 || c.Bounds == nil || len(c.Pool) != 1 || c.Pool[0].Name != "centroid" || c.Race.Budget != 2000 {
+	c := DefaultSettings().Config(p)
+	if c.Lambda != 8 || c.AlphaSigma != 1+2.0/15 || c.Bounds == nil || len(c.Pool) != 1 || c.Pool[0].Name != "centroid" || c.RaceBudget != 2000 {
 		t.Errorf("config %+v", c)
 	}
 	p.BoundMode = "off"
-	o := DefaultOptions()
+	o := DefaultSettings()
 	o.Lambda, o.AlphaSigma = 12, 1.5
 	if c := o.Config(p); c.Lambda != 12 || c.AlphaSigma != 1.5 || c.Bounds != nil {
 		t.Errorf("set: λ %d α_σ %g bounds %v", c.Lambda, c.AlphaSigma, c.Bounds)
@@ -36,80 +36,80 @@ func TestDefaults(t *testing.T) {
 }
 
 func TestOptionsValidateNamesTheKey(t *testing.T) {
-	type edit = func(*Options, *optimize.Problem)
-	lim := func(key string, in, out edit) optimizetest.OptionLimit[Options] {
-		return optimizetest.OptionLimit[Options]{Key: key, In: in, Out: out}
+	type edit = func(*Settings, *optimize.Problem)
+	lim := func(key string, in, out edit) optimizetest.OptionLimit[Settings] {
+		return optimizetest.OptionLimit[Settings]{Key: key, In: in, Out: out}
 	}
 	start := func(p *optimize.Problem) { p.Start = []float64{1000, 1000, 1000, 1000, 1000} }
-	cases := []optimizetest.OptionLimit[Options]{
-		lim("generations", func(o *Options, _ *optimize.Problem) { o.Generations = 1 },
-			func(o *Options, _ *optimize.Problem) { o.Generations = 0 }),
-		lim("lambda", func(o *Options, _ *optimize.Problem) { o.Lambda = 4 },
-			func(o *Options, _ *optimize.Problem) { o.Lambda = 3 }),
-		lim("lambda", func(o *Options, _ *optimize.Problem) { o.Lambda = 0 },
-			func(o *Options, _ *optimize.Problem) { o.Lambda = -1 }),
-		lim("sigma", func(o *Options, _ *optimize.Problem) { o.Sigma = 1e-9 },
-			func(o *Options, _ *optimize.Problem) { o.Sigma = 0 }),
-		lim("sigma", func(o *Options, _ *optimize.Problem) { o.Sigma = 5 },
-			func(o *Options, _ *optimize.Problem) { o.Sigma = math.NaN() }),
-		lim("sigma", func(o *Options, _ *optimize.Problem) { o.Sigma = 1 },
-			func(o *Options, _ *optimize.Problem) { o.Sigma = math.Inf(1) }),
-		lim("max_repeats", func(o *Options, _ *optimize.Problem) { o.MaxRepeats = 1 },
-			func(o *Options, _ *optimize.Problem) { o.MaxRepeats = 0 }),
-		lim("cmean", func(o *Options, _ *optimize.Problem) { o.CMean = 1 },
-			func(o *Options, _ *optimize.Problem) { o.CMean = 1.01 }),
-		lim("cmean", func(o *Options, _ *optimize.Problem) { o.CMean = 1e-6 },
-			func(o *Options, _ *optimize.Problem) { o.CMean = 0 }),
-		lim("max_sigma", func(o *Options, _ *optimize.Problem) { o.MaxSigma = 1 },
-			func(o *Options, _ *optimize.Problem) { o.MaxSigma = 0.99 }),
-		lim("max_sigma", func(o *Options, _ *optimize.Problem) { o.MaxSigma = 0 },
-			func(o *Options, _ *optimize.Problem) { o.MaxSigma = math.NaN() }),
-		lim("alpha_sigma", func(o *Options, _ *optimize.Problem) { o.AlphaSigma = 1 },
-			func(o *Options, _ *optimize.Problem) { o.AlphaSigma = 0.99 }),
-		lim("alpha_sigma", func(o *Options, _ *optimize.Problem) { o.AlphaSigma = 0 },
-			func(o *Options, _ *optimize.Problem) { o.AlphaSigma = math.Inf(1) }),
+	cases := []optimizetest.OptionLimit[Settings]{
+		lim("generations", func(o *Settings, _ *optimize.Problem) { o.Generations = 1 },
+			func(o *Settings, _ *optimize.Problem) { o.Generations = 0 }),
+		lim("lambda", func(o *Settings, _ *optimize.Problem) { o.Lambda = 4 },
+			func(o *Settings, _ *optimize.Problem) { o.Lambda = 3 }),
+		lim("lambda", func(o *Settings, _ *optimize.Problem) { o.Lambda = 0 },
+			func(o *Settings, _ *optimize.Problem) { o.Lambda = -1 }),
+		lim("sigma", func(o *Settings, _ *optimize.Problem) { o.Sigma = 1e-9 },
+			func(o *Settings, _ *optimize.Problem) { o.Sigma = 0 }),
+		lim("sigma", func(o *Settings, _ *optimize.Problem) { o.Sigma = 5 },
+			func(o *Settings, _ *optimize.Problem) { o.Sigma = math.NaN() }),
+		lim("sigma", func(o *Settings, _ *optimize.Problem) { o.Sigma = 1 },
+			func(o *Settings, _ *optimize.Problem) { o.Sigma = math.Inf(1) }),
+		lim("max_repeats", func(o *Settings, _ *optimize.Problem) { o.MaxRepeats = 1 },
+			func(o *Settings, _ *optimize.Problem) { o.MaxRepeats = 0 }),
+		lim("cmean", func(o *Settings, _ *optimize.Problem) { o.CMean = 1 },
+			func(o *Settings, _ *optimize.Problem) { o.CMean = 1.01 }),
+		lim("cmean", func(o *Settings, _ *optimize.Problem) { o.CMean = 1e-6 },
+			func(o *Settings, _ *optimize.Problem) { o.CMean = 0 }),
+		lim("max_sigma", func(o *Settings, _ *optimize.Problem) { o.MaxSigma = 1 },
+			func(o *Settings, _ *optimize.Problem) { o.MaxSigma = 0.99 }),
+		lim("max_sigma", func(o *Settings, _ *optimize.Problem) { o.MaxSigma = 0 },
+			func(o *Settings, _ *optimize.Problem) { o.MaxSigma = math.NaN() }),
+		lim("alpha_sigma", func(o *Settings, _ *optimize.Problem) { o.AlphaSigma = 1 },
+			func(o *Settings, _ *optimize.Problem) { o.AlphaSigma = 0.99 }),
+		lim("alpha_sigma", func(o *Settings, _ *optimize.Problem) { o.AlphaSigma = 0 },
+			func(o *Settings, _ *optimize.Problem) { o.AlphaSigma = math.Inf(1) }),
 		// The shared noise options.
-		lim("pool", func(o *Options, _ *optimize.Problem) { o.Pool = []string{"best"} },
-			func(o *Options, _ *optimize.Problem) { o.Pool = nil }),
-		lim("pool", func(o *Options, p *optimize.Problem) {
+		lim("pool", func(o *Settings, _ *optimize.Problem) { o.Pool = []string{"best"} },
+			func(o *Settings, _ *optimize.Problem) { o.Pool = nil }),
+		lim("pool", func(o *Settings, p *optimize.Problem) {
 			o.Pool = []string{"centroid", "x"}
 			p.Opponent = func(string) ([]float64, error) { return []float64{1, 2, 3, 4, 5}, nil }
-		}, func(o *Options, _ *optimize.Problem) { o.Pool = []string{"centroid", "x"} }),
-		lim("norm", func(o *Options, _ *optimize.Problem) { o.Norm = 0 },
-			func(o *Options, _ *optimize.Problem) { o.Norm = -1 }),
-		lim("memory", func(o *Options, _ *optimize.Problem) { o.Memory = 0 },
-			func(o *Options, _ *optimize.Problem) { o.Memory = 1.5 }),
+		}, func(o *Settings, _ *optimize.Problem) { o.Pool = []string{"centroid", "x"} }),
+		lim("norm", func(o *Settings, _ *optimize.Problem) { o.Norm = 0 },
+			func(o *Settings, _ *optimize.Problem) { o.Norm = -1 }),
+		lim("memory", func(o *Settings, _ *optimize.Problem) { o.Memory = 0 },
+			func(o *Settings, _ *optimize.Problem) { o.Memory = 1.5 }),
 		// A race of the answer, the mean (optimize.RaceMeans counts both,
 		// whatever average) and 4 best against 1 opponent, 2 games a match,
 		// 3 rounds before a drop: at least 6·1·2·3 = 36 games.
-		lim("race_budget", func(o *Options, _ *optimize.Problem) { o.RaceBudget = 36 },
-			func(o *Options, _ *optimize.Problem) { o.RaceBudget = 35 }),
-		lim("race_budget", func(o *Options, _ *optimize.Problem) { o.RaceBudget = 0 },
-			func(o *Options, _ *optimize.Problem) { o.RaceBudget = -1 }),
-		lim("race_alpha", func(o *Options, _ *optimize.Problem) { o.RaceAlpha = 0.5 },
-			func(o *Options, _ *optimize.Problem) { o.RaceAlpha = 0 }),
-		lim("race_rounds", func(o *Options, _ *optimize.Problem) { o.RaceRounds = 2 },
-			func(o *Options, _ *optimize.Problem) { o.RaceRounds = 1 }),
-		lim("race_candidates", func(o *Options, _ *optimize.Problem) { o.RaceCandidates = 1 },
-			func(o *Options, _ *optimize.Problem) { o.RaceCandidates = 0 }),
-		lim("average", func(o *Options, _ *optimize.Problem) { o.Average = 0 },
-			func(o *Options, _ *optimize.Problem) { o.Average = -1 }),
-		lim("warm_spread", func(o *Options, p *optimize.Problem) { start(p); o.WarmSpread = 1e-6 },
-			func(o *Options, p *optimize.Problem) { start(p); o.WarmSpread = 0 }),
-		lim("warm_spread", func(o *Options, _ *optimize.Problem) { o.WarmSpread = 0 },
-			func(o *Options, _ *optimize.Problem) { o.WarmSpread = math.Inf(1) }),
+		lim("race_budget", func(o *Settings, _ *optimize.Problem) { o.RaceBudget = 36 },
+			func(o *Settings, _ *optimize.Problem) { o.RaceBudget = 35 }),
+		lim("race_budget", func(o *Settings, _ *optimize.Problem) { o.RaceBudget = 0 },
+			func(o *Settings, _ *optimize.Problem) { o.RaceBudget = -1 }),
+		lim("race_alpha", func(o *Settings, _ *optimize.Problem) { o.RaceAlpha = 0.5 },
+			func(o *Settings, _ *optimize.Problem) { o.RaceAlpha = 0 }),
+		lim("race_rounds", func(o *Settings, _ *optimize.Problem) { o.RaceRounds = 2 },
+			func(o *Settings, _ *optimize.Problem) { o.RaceRounds = 1 }),
+		lim("race_candidates", func(o *Settings, _ *optimize.Problem) { o.RaceCandidates = 1 },
+			func(o *Settings, _ *optimize.Problem) { o.RaceCandidates = 0 }),
+		lim("average", func(o *Settings, _ *optimize.Problem) { o.Average = 0 },
+			func(o *Settings, _ *optimize.Problem) { o.Average = -1 }),
+		lim("warm_spread", func(o *Settings, p *optimize.Problem) { start(p); o.WarmSpread = 1e-6 },
+			func(o *Settings, p *optimize.Problem) { start(p); o.WarmSpread = 0 }),
+		lim("warm_spread", func(o *Settings, _ *optimize.Problem) { o.WarmSpread = 0 },
+			func(o *Settings, _ *optimize.Problem) { o.WarmSpread = math.Inf(1) }),
 		// From the problem.
-		lim("", func(_ *Options, p *optimize.Problem) { p.Pairs = 1 },
-			func(_ *Options, p *optimize.Problem) { p.Pairs = 0 }),
-		lim("", func(_ *Options, p *optimize.Problem) { p.BoundMode = "off" },
-			func(_ *Options, p *optimize.Problem) { p.BoundMode = "wrap" }),
-		lim("", func(_ *Options, p *optimize.Problem) { start(p) },
-			func(_ *Options, p *optimize.Problem) { p.Start = make([]float64, 5) }),
-		lim("", func(_ *Options, p *optimize.Problem) { p.InitHi = []float64{0, 0, 0, 0, 1} },
-			func(_ *Options, p *optimize.Problem) { p.InitHi = make([]float64, 5) }),
+		lim("", func(_ *Settings, p *optimize.Problem) { p.Pairs = 1 },
+			func(_ *Settings, p *optimize.Problem) { p.Pairs = 0 }),
+		lim("", func(_ *Settings, p *optimize.Problem) { p.BoundMode = "off" },
+			func(_ *Settings, p *optimize.Problem) { p.BoundMode = "wrap" }),
+		lim("", func(_ *Settings, p *optimize.Problem) { start(p) },
+			func(_ *Settings, p *optimize.Problem) { p.Start = make([]float64, 5) }),
+		lim("", func(_ *Settings, p *optimize.Problem) { p.InitHi = []float64{0, 0, 0, 0, 1} },
+			func(_ *Settings, p *optimize.Problem) { p.InitHi = make([]float64, 5) }),
 	}
-	optimizetest.CheckOptionLimits(t, Spec, DefaultOptions, func() optimize.Problem { return problem(5) }, cases)
-	o := DefaultOptions()
+	optimizetest.CheckOptionLimits(t, Spec, DefaultSettings, func() optimize.Problem { return problem(5) }, cases)
+	o := DefaultSettings()
 	o.Lambda = 3
 	var oe *optimize.OptionError
 	if err := o.Validate(problem(5)); !errors.As(err, &oe) || oe.Key != "lambda" || !strings.Contains(oe.Msg, "at least 4 candidates") {
@@ -120,13 +120,13 @@ func TestOptionsValidateNamesTheKey(t *testing.T) {
 	if err := o.Validate(p); err == nil {
 		t.Error("a zero start accepted")
 	}
-	o = DefaultOptions()
+	o = DefaultSettings()
 	if err := o.Validate(p); !errors.As(err, &oe) || oe.Field != "Start" {
 		t.Errorf("zero start: %v", err)
 	}
 }
 
-// TestConfigValidateNamesTheField: New refuses a Config that Options
+// TestConfigValidateNamesTheField: New refuses a Config that Settings
 // could not make, naming the field.
 func TestConfigValidateNamesTheField(t *testing.T) {
 	for _, tc := range []struct {
@@ -151,16 +151,16 @@ func TestConfigValidateNamesTheField(t *testing.T) {
 		{"Pool[0]", func(c *Config) { c.Pool = []optimize.PoolEntry{{Name: "x", Genes: []float64{1}}} }},
 		{"Norm", func(c *Config) { c.Norm = math.NaN() }},
 		{"RaceCandidates", func(c *Config) { c.RaceCandidates = 0 }},
-		{"Race", func(c *Config) { c.Race.Budget = 5 }},
+		{"Race", func(c *Config) { c.RaceBudget = 5 }},
 		{"Pairs", func(c *Config) { c.Pairs = -1 }},
 	} {
-		c := DefaultOptions().Config(problem(3))
+		c := DefaultSettings().Config(problem(3))
 		tc.edit(&c)
 		if _, err := New(c, rand.NewPCG(1, 2)); err == nil || !strings.Contains(err.Error(), "field "+tc.field+":") {
 			t.Errorf("field %s: got error %v", tc.field, err)
 		}
 	}
-	if _, err := New(DefaultOptions().Config(problem(3)), nil); err == nil {
+	if _, err := New(DefaultSettings().Config(problem(3)), nil); err == nil {
 		t.Error("New accepted a nil PCG")
 	}
 }
@@ -185,20 +185,20 @@ warm_spread = 0.05
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := DefaultOptions()
+	o := DefaultSettings()
 	if err := md.PrimitiveDecode(raw["cmaes"], &o); err != nil {
 		t.Fatal(err)
 	}
 	if und := md.Undecoded(); len(und) > 1 { // the [cmaes] primitive itself
 		t.Errorf("undecoded keys %v", und)
 	}
-	want := DefaultOptions()
+	want := DefaultSettings()
 	want.Generations, want.Lambda, want.NoiseHandling, want.AlphaSigma = 40, 12, false, 1.2
 	want.Pool, want.Norm, want.RaceBudget, want.WarmSpread = []string{"centroid", "zhou2015"}, 3000, 0, 0.05
 	if !reflect.DeepEqual(o, want) {
 		t.Fatalf("decoded %+v, want %+v", o, want)
 	}
-	for _, o := range []Options{want, DefaultOptions()} {
+	for _, o := range []Settings{want, DefaultSettings()} {
 		var b bytes.Buffer
 		b.WriteString("[cmaes]\n")
 		if err := toml.NewEncoder(&b).Encode(o); err != nil {
@@ -209,7 +209,7 @@ warm_spread = 0.05
 		if err != nil {
 			t.Fatalf("%v in\n%s", err, b.String())
 		}
-		var back Options
+		var back Settings
 		if err := md.PrimitiveDecode(raw["cmaes"], &back); err != nil {
 			t.Fatal(err)
 		}
@@ -220,7 +220,7 @@ warm_spread = 0.05
 		if err != nil {
 			t.Fatal(err)
 		}
-		var fromJSON Options
+		var fromJSON Settings
 		if err := json.Unmarshal(js, &fromJSON); err != nil || !reflect.DeepEqual(fromJSON, o) || !strings.Contains(string(js), `"race_budget"`) {
 			t.Errorf("JSON round trip of %s: %+v, %v", js, fromJSON, err)
 		}
@@ -231,8 +231,8 @@ func TestSpec(t *testing.T) {
 	if Spec.Name != "cmaes" || Spec.Unit != "generation" || Spec.BudgetKey != "generations" || !strings.Contains(Spec.About, "Hansen 2016") {
 		t.Errorf("spec %+v", Spec)
 	}
-	o, ok := Spec.Options().(*Options)
-	if !ok || !reflect.DeepEqual(*o, DefaultOptions()) {
+	o, ok := Spec.Options().(*Settings)
+	if !ok || !reflect.DeepEqual(*o, DefaultSettings()) {
 		t.Fatalf("Spec.Options() = %#v", Spec.Options())
 	}
 	if d := Spec.Describe(o); d != "CMA-ES, 100 generations, λ 4 + ⌊3 ln n⌋, σ0 0.3 of the range, noise handling (repeats ≤ 4, α_σ 1 + 2/(n + 10), σ ≤ 4·σ0), pool centroid, a race of the answer and the 4 best over ≤ 2000 games" {
@@ -271,6 +271,6 @@ func TestSpec(t *testing.T) {
 			}
 		}
 	}
-	optimizetest.CheckSpecRefuses(t, Spec, p, DefaultOptions(), "*cmaes.Options")
-	optimizetest.CheckSpecRefuses(t, Spec, p, (*Options)(nil), "*cmaes.Options")
+	optimizetest.CheckSpecRefuses(t, Spec, p, DefaultSettings(), "*cmaes.Settings")
+	optimizetest.CheckSpecRefuses(t, Spec, p, (*Settings)(nil), "*cmaes.Settings")
 }

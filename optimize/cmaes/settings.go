@@ -20,10 +20,13 @@ const (
 	Theta = 0.2
 )
 
-// Options is the [cmaes] table of a tuning config. Options.Config adds
-// what the optimize.Problem knows (genes, ranges, bounds and their mode,
-// the start, pairs a match) and resolves the automatic values.
-type Options struct {
+// Settings are CMA-ES's settings, one field an option: the [cmaes] table
+// of a tuning config, keyed by the toml tags (as gonum's
+// optimize.Settings). DefaultSettings gives their defaults and Validate
+// checks them against the optimize.Problem; Settings.Config adds what the
+// problem knows (genes, ranges, bounds and their mode, the start, pairs a
+// match) and resolves the automatic values.
+type Settings struct {
 	// Generations is the budget of generations.
 	Generations int `toml:"generations" json:"generations"`
 	// Lambda is λ, the candidates a generation (≥ 4); 0 means the
@@ -66,12 +69,12 @@ type Options struct {
 	optimize.NoiseOptions
 }
 
-// DefaultOptions are 100 generations, λ automatic, σ0 0.3 of the initial
+// DefaultSettings are 100 generations, λ automatic, σ0 0.3 of the initial
 // range, noise handling on with at most 4 repeats and the default α_σ,
 // and optimize.DefaultNoiseOptions (the centroid as the pool, a race of
 // the mean and the 4 best over at most 2,000 games).
-func DefaultOptions() Options {
-	return Options{
+func DefaultSettings() Settings {
+	return Settings{
 		Generations:   DefaultGenerations,
 		Sigma:         DefaultSigma,
 		NoiseHandling: true,
@@ -89,34 +92,22 @@ func DefaultLambda(n int) int { return 4 + int(math.Floor(3*math.Log(float64(max
 // DefaultAlphaSigma is α_σ for n genes, 1 + 2/(n + 10).
 func DefaultAlphaSigma(n int) float64 { return 1 + 2/float64(n+10) }
 
-// Config is the Config for o and p: the problem's genes, ranges, bounds
-// (copied; nil with the bound mode "off"), start and pairs; λ and α_σ
-// resolved (0 = their defaults for n genes); the pool resolved through
-// p.Opponent. It does not validate; Options.Validate does.
-func (o Options) Config(p optimize.Problem) Config {
+// Config is the Config for s and p: s itself with λ and α_σ resolved
+// (0 = their defaults for n genes); the problem's genes, ranges, bounds
+// (nil with the bound mode "off"), start and pairs, all copied; the pool
+// resolved through p.Opponent. It does not validate; Validate does.
+func (s Settings) Config(p optimize.Problem) Config {
 	n := len(p.Genes)
 	c := Config{
-		Genes:          slices.Clone(p.Genes),
-		InitLo:         slices.Clone(p.InitLo),
-		InitHi:         slices.Clone(p.InitHi),
-		BoundMode:      p.BoundMode,
-		Generations:    o.Generations,
-		Lambda:         o.Lambda,
-		Sigma:          o.Sigma,
-		NoiseHandling:  o.NoiseHandling,
-		MaxRepeats:     o.MaxRepeats,
-		AlphaSigma:     o.AlphaSigma,
-		MaxSigma:       o.MaxSigma,
-		CMean:          o.CMean,
-		Norm:           o.Norm,
-		Race:           o.Race(),
-		RaceCandidates: o.RaceCandidates,
-		Average:        o.Average,
-		WarmSpread:     o.WarmSpread,
-		Start:          slices.Clone(p.Start),
-		Pairs:          p.Pairs,
+		Settings:  s,
+		Genes:     slices.Clone(p.Genes),
+		InitLo:    slices.Clone(p.InitLo),
+		InitHi:    slices.Clone(p.InitHi),
+		BoundMode: p.BoundMode,
+		Start:     slices.Clone(p.Start),
+		Pairs:     p.Pairs,
 	}
-	c.Pool, _ = optimize.ResolvePool("pool", o.Pool, p) // Validate reports its error
+	c.Pool, _ = optimize.ResolvePool("pool", s.Pool, p) // Validate reports its error
 	if c.Lambda == 0 {
 		c.Lambda = DefaultLambda(n)
 	}
@@ -137,10 +128,8 @@ func (o Options) Config(p optimize.Problem) Config {
 // zero vector, an initial range that is not empty everywhere (σ0 > 0).
 // The error is an *optimize.OptionError whose Key is the option at fault,
 // or "" for the problem (Field "Start" for its start).
-func (o Options) Validate(p optimize.Problem) error {
-	bad := func(key, format string, args ...any) error {
-		return &optimize.OptionError{Key: key, Msg: fmt.Sprintf(format, args...)}
-	}
+func (o Settings) Validate(p optimize.Problem) error {
+	bad := optimize.BadOption
 	switch {
 	case o.Generations < 1:
 		return bad("generations", "must be at least 1, not %d", o.Generations)
@@ -181,10 +170,10 @@ func (o Options) Validate(p optimize.Problem) error {
 
 // Spec describes CMA-ES to a job runner: options from the [cmaes] table,
 // one step a generation, the budget in "generations".
-var Spec = optimize.Typed[Options, Config, State, *CMAES]{
-	Defaults: DefaultOptions,
-	Validate: Options.Validate,
-	Config:   Options.Config,
+var Spec = optimize.Typed[Settings, Config, State, *CMAES]{
+	Defaults: DefaultSettings,
+	Validate: Settings.Validate,
+	Config:   Settings.Config,
 	New:      New,
 	Restore:  Restore,
 	Describe: describe,
@@ -209,7 +198,7 @@ var Spec = optimize.Typed[Options, Config, State, *CMAES]{
 })
 
 // describe says what the options set; the genes are the Problem's.
-func describe(o Options) string {
+func describe(o Settings) string {
 	lambda := "λ 4 + ⌊3 ln n⌋"
 	if o.Lambda != 0 {
 		lambda = fmt.Sprintf("λ %d", o.Lambda)
