@@ -33,7 +33,7 @@ func CheckCharts(t testing.TB, spec optimize.Spec, rec optimize.Record, genes []
 // CheckSpecRefuses checks that spec's functions refuse options of the
 // wrong type (a value instead of a pointer, a nil pointer, nil, a string)
 // with an error, or a Describe line, that names want, the options type
-// (e.g. "*spsa.Options").
+// (e.g. "*spsa.Settings").
 func CheckSpecRefuses(t testing.TB, spec optimize.Spec, p optimize.Problem, value any, want string) {
 	t.Helper()
 	for _, bad := range []any{value, nil, spec.Name} {

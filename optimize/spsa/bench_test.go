@@ -17,7 +17,7 @@ import (
 func BenchmarkStep(b *testing.B) {
 	for _, genes := range []int{5, 40} {
 		b.Run(fmt.Sprintf("genes=%d", genes), func(b *testing.B) {
-			o := DefaultOptions()
+			o := DefaultSettings()
 			o.Iterations = 1 << 40
 			s, err := New(o.Config(problem(genes)), rand.NewPCG(1, 2))
 			if err != nil {
@@ -40,7 +40,7 @@ func BenchmarkStep(b *testing.B) {
 // steps as Run counts them, plays exactly the games Forecast announced and
 // stops at the budget.
 func TestRunDrivesTheBudget(t *testing.T) {
-	o := DefaultOptions()
+	o := DefaultSettings()
 	o.Iterations = 9
 	p := problem(3)
 	p.Pairs = 3

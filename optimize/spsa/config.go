@@ -8,9 +8,18 @@ import (
 	"github.com/roadtune/roadtune/optimize"
 )
 
-// Config is the algorithm's settings, every per-gene figure resolved
-// (Options.Config makes one from the [spsa] table and the Problem).
+// Config is what an SPSA run is made from: its Settings, every per-gene
+// figure resolved, and what the optimize.Problem brings (Settings.Config
+// makes one from the [spsa] table and the Problem). Its own CEnd, REnd and
+// Opponents are the settings' resolved, and hide theirs.
 type Config struct {
+	// Settings are the options: Iterations (the budget N, at least 1,
+	// which also sets the gains c and a, see C and A), Alpha and Gamma
+	// (the exponents α of a_k and γ of c_k, Spall 1992; fishtest: 0.602
+	// and 0.101, both > 0) and AStability (the stability constant A of
+	// a_k = a/(A + k)^α, ≥ 0, resolved: fishtest's 0.1·N when the option
+	// is 0).
+	Settings
 	// Genes names the genes in the schema's order; its length is the
 	// dimension. The names label the "theta_norm.<gene>" metrics.
 	Genes []string
@@ -22,15 +31,6 @@ type Config struct {
 	// BoundMode is "clamp", "reflect" (θ is folded back with
 	// optimize.Bounds.Reflect) or "off".
 	BoundMode string
-	// Iterations is the budget N of iterations, at least 1; it also sets
-	// the gains c and a (see C and A).
-	Iterations int
-	// Alpha and Gamma are the exponents α of a_k and γ of c_k (Spall 1992;
-	// fishtest: 0.602 and 0.101), both > 0.
-	Alpha, Gamma float64
-	// Stability is the stability constant A of a_k = a/(A + k)^α, ≥ 0
-	// (fishtest: 0.1·N).
-	Stability float64
 	// CEnd is c_end per gene, the perturbation size at the last iteration,
 	// in weight units, each > 0.
 	CEnd []float64
@@ -43,7 +43,7 @@ type Config struct {
 	// Start, when not nil, is θ0 (put inside the bounds) instead of the
 	// uniform draw (optimize.Problem.Start): a vector to refine.
 	Start []float64
-	// Opponents is the pool of opponents (Options.Opponents, resolved);
+	// Opponents is the pool of opponents (Settings.Opponents, resolved);
 	// empty means self-play alone.
 	Opponents []Opponent
 }
@@ -57,7 +57,7 @@ func (c Config) C(d int) float64 {
 // A is the step scale a of gene d: a = r_end·c_end²·(A + N)^α, so that
 // a_N = r_end·c_end².
 func (c Config) A(d int) float64 {
-	return c.REnd[d] * c.CEnd[d] * c.CEnd[d] * math.Pow(c.Stability+float64(c.Iterations), c.Alpha)
+	return c.REnd[d] * c.CEnd[d] * c.CEnd[d] * math.Pow(c.AStability+float64(c.Iterations), c.Alpha)
 }
 
 // Gains returns the per-gene gains of iteration k (from 1):
@@ -67,7 +67,7 @@ func (c Config) A(d int) float64 {
 func (c Config) Gains(k int) (ak, ck []float64) {
 	ak, ck = make([]float64, len(c.CEnd)), make([]float64, len(c.CEnd))
 	kγ := math.Pow(float64(k), c.Gamma)
-	kα := math.Pow(c.Stability+float64(k), c.Alpha)
+	kα := math.Pow(c.AStability+float64(k), c.Alpha)
 	for d := range ck {
 		ck[d] = c.C(d) / kγ
 		ak[d] = c.A(d) / kα
@@ -171,8 +171,8 @@ func (c Config) Validate() error {
 	if !finite(c.Gamma) || c.Gamma <= 0 {
 		return bad("Gamma", "must be a finite number > 0, have %g", c.Gamma)
 	}
-	if !finite(c.Stability) || c.Stability < 0 {
-		return bad("Stability", "must be a finite number ≥ 0, have %g", c.Stability)
+	if !finite(c.AStability) || c.AStability < 0 {
+		return bad("AStability", "must be a finite number ≥ 0, have %g", c.AStability)
 	}
 	for d := range n {
 		if !finite(c.C(d)) || !finite(c.A(d)) {

@@ -40,7 +40,7 @@
 //   - The estimate of the optimum (Best) is the current θ, not a
 //     best-so-far: SPSA has no fitness to compare iterates by.
 //
-// A pool of opponents (Options.Opponents, roadtune's addition) replaces
+// A pool of opponents (Settings.Opponents, roadtune's addition) replaces
 // step 3 when set: each iteration draws one entry; "self" is the match
 // above, and a fixed opponent O (a vector the job runner resolves by name,
 // optimize.Problem.Opponent) is played by θ + c_k·Δ and by θ − c_k·Δ over

@@ -38,7 +38,7 @@ func (o Opponent) check(n int) error {
 // resolvePool resolves the opponents option through p.Opponent, each
 // distinct name once: every entry named, "self" or a name p.Opponent
 // resolves to a vector of the problem's genes. Errors are
-// *optimize.OptionError with Key "opponents"; Options.Config keeps what
+// *optimize.OptionError with Key "opponents"; Settings.Config keeps what
 // resolved (an entry that did not keeps nil genes, which Config.Validate
 // reports).
 func resolvePool(names []string, p optimize.Problem) ([]Opponent, error) {

@@ -48,7 +48,7 @@ func TestPoolIterations(t *testing.T) {
 	far := []float64{3000, 100, 3000}
 	p := poolProblem(3, map[string][]float64{"far": far})
 	p.Pairs = 3
-	o := DefaultOptions()
+	o := DefaultSettings()
 	o.Iterations = 60
 	o.Opponents = []string{Self, "far"}
 	s := mustNew(t, o, p, 5, 6)
@@ -116,7 +116,7 @@ func TestPoolClimbsAgainstAFixedOpponent(t *testing.T) {
 
 // TestPoolResume: a run with a pool restores draw for draw.
 func TestPoolResume(t *testing.T) {
-	o := DefaultOptions()
+	o := DefaultSettings()
 	o.Iterations = 16
 	o.Opponents = []string{Self, "a", "b", "a"}
 	p := poolProblem(3, map[string][]float64{"a": {100, 200, 300}, "b": {3000, 3000, 3000}})
@@ -142,7 +142,7 @@ func TestPoolOptions(t *testing.T) {
 		{[]string{"nobody"}, poolProblem(5, vecs), "no vector called nobody"},
 		{[]string{"a", "short"}, poolProblem(5, vecs), "entry 2"},
 	} {
-		o := DefaultOptions()
+		o := DefaultSettings()
 		o.Opponents = c.names
 		err := Spec.Validate(&o, c.p)
 		var oe *optimize.OptionError
@@ -153,14 +153,14 @@ func TestPoolOptions(t *testing.T) {
 			t.Errorf("%v: %v, want option opponents: …%s…", c.names, err, c.want)
 		}
 	}
-	cfg := DefaultOptions().Config(problem(3))
+	cfg := DefaultSettings().Config(problem(3))
 	cfg.Opponents = []Opponent{{Name: "x", Genes: []float64{1}}}
 	if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "Opponents[0]") {
 		t.Errorf("Config.Validate of a short opponent: %v", err)
 	}
 	// Without a pool nothing is drawn for it: the same source gives the
 	// same Δ and seeds as a pool of self alone would not.
-	a := mustNew(t, DefaultOptions(), problem(3), 1, 2)
+	a := mustNew(t, DefaultSettings(), problem(3), 1, 2)
 	ref := &optimizetest.FixedReferee{Outcome: optimize.Outcome{Wins: 1, Losses: 1}}
 	_, it1 := step(t, a, ref)
 	_, it2 := step(t, a, ref)

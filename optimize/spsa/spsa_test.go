@@ -25,7 +25,7 @@ func problem(genes int) optimize.Problem {
 	return optimizetest.Problem(names...)
 }
 
-func mustNew(t testing.TB, o Options, p optimize.Problem, a, b uint64) *SPSA {
+func mustNew(t testing.TB, o Settings, p optimize.Problem, a, b uint64) *SPSA {
 	t.Helper()
 	if err := o.Validate(p); err != nil {
 		t.Fatal(err)
@@ -63,7 +63,7 @@ func TestHandWorkedIterations(t *testing.T) {
 	p := problem(2)
 	p.Bounds, p.BoundMode, p.Pairs = nil, "off", 2
 	p.InitLo, p.InitHi = []float64{1000, 1000}, []float64{2000, 2000}
-	o := DefaultOptions()
+	o := DefaultSettings()
 	o.Iterations, o.Gamma, o.Alpha, o.AStability = 4, 0.5, 1, 1
 	o.CEnd = PerGene{Genes: map[string]float64{"S1": 100, "S2": 10}}
 	o.REnd = PerGene{Genes: map[string]float64{"S2": 0.01}} // S1 keeps 0.002
@@ -148,7 +148,7 @@ func TestHandWorkedIterations(t *testing.T) {
 // TestDeltaIsRademacher checks that Δ is ±1 and both signs come up about
 // equally often on every gene.
 func TestDeltaIsRademacher(t *testing.T) {
-	o := DefaultOptions()
+	o := DefaultSettings()
 	o.Iterations = 2000
 	s := mustNew(t, o, problem(3), 1, 2)
 	ref := &optimizetest.FixedReferee{Outcome: optimize.Outcome{Wins: 1, Losses: 1}}
@@ -187,7 +187,7 @@ func TestBoundsKeepVectorsInside(t *testing.T) {
 	for _, mode := range []string{"clamp", "reflect"} {
 		p := problem(3)
 		p.BoundMode = mode
-		o := DefaultOptions()
+		o := DefaultSettings()
 		o.Iterations, o.CEndFraction = 30, 1
 		o.REnd = PerGene{All: 1}
 		s := mustNew(t, o, p, 3, 3)
@@ -212,7 +212,7 @@ func TestBoundsKeepVectorsInside(t *testing.T) {
 	// Bounds off: the vectors go where the formulas send them.
 	p := problem(1)
 	p.BoundMode = "off"
-	o := DefaultOptions()
+	o := DefaultSettings()
 	o.CEndFraction = 1
 	s := mustNew(t, o, p, 3, 3)
 	_, it := step(t, s, &optimizetest.FixedReferee{Outcome: optimize.Outcome{Wins: 2}})
@@ -240,7 +240,7 @@ func TestConvergesOnTarget(t *testing.T) {
 // through Spec.Restore from its JSON state and checks that the records and
 // the final state equal an uninterrupted run's.
 func TestResumeEqualsUninterrupted(t *testing.T) {
-	o := DefaultOptions()
+	o := DefaultSettings()
 	o.Iterations = 12
 	o.CEnd = PerGene{Genes: map[string]float64{"S2": 150}}
 	p := problem(3)
@@ -300,7 +300,7 @@ func (short) Play(context.Context, uint64, []optimize.Match) ([]optimize.Outcome
 // and answers too few outcomes at step 3: each time the state is as before
 // and the retried step gives the uninterrupted run's record.
 func TestFailureLeavesStateUnchanged(t *testing.T) {
-	o := DefaultOptions()
+	o := DefaultSettings()
 	o.Iterations = 6
 	p := problem(4)
 	target := &optimizetest.TargetReferee{Target: []float64{100, 200, 300, 400}, Temperature: 300}
@@ -362,7 +362,7 @@ func TestFailureLeavesStateUnchanged(t *testing.T) {
 // run's random draws after it are those of a random start with the same
 // seed.
 func TestStartVector(t *testing.T) {
-	o := DefaultOptions()
+	o := DefaultSettings()
 	o.Iterations = 3
 	p := problem(3)
 	ref := &optimizetest.FixedReferee{Outcome: optimize.Outcome{Wins: 2, Losses: 0}}
@@ -387,7 +387,7 @@ func TestStartVector(t *testing.T) {
 // restored through Spec.Restore from its JSON state, and checks that the
 // records and the final state equal the uninterrupted run's; it returns
 // the uninterrupted run and its final state.
-func checkResume(t *testing.T, o Options, p optimize.Problem, ref func() optimize.Referee) (optimize.Method, []byte) {
+func checkResume(t *testing.T, o Settings, p optimize.Problem, ref func() optimize.Referee) (optimize.Method, []byte) {
 	t.Helper()
 	run := func(m optimize.Method, r optimize.Referee, n int) []string {
 		var out []string
@@ -444,7 +444,7 @@ var climbTarget = []float64{1000, 3000, 2000, 500, 3500}
 func climb(t *testing.T, p optimize.Problem, opponents []string, temperature float64, seed uint64) (start, end float64) {
 	t.Helper()
 	p.Pairs = 4
-	o := DefaultOptions()
+	o := DefaultSettings()
 	o.Iterations = 2000
 	o.Opponents = opponents
 	ref := &optimizetest.TargetReferee{Target: climbTarget, Temperature: temperature, Pairs: 4}

@@ -18,18 +18,18 @@ import (
 )
 
 func TestDefaults(t *testing.T) {
-	o := DefaultOptions()
-	want := Options{Iterations: 200, Alpha: 0.602, Gamma: 0.101, CEndFraction: 0.05, REnd: PerGene{All: 0.002}}
+	o := DefaultSettings()
+	want := Settings{Iterations: 200, Alpha: 0.602, Gamma: 0.101, CEndFraction: 0.05, REnd: PerGene{All: 0.002}}
 	if !reflect.DeepEqual(o, want) {
-		t.Errorf("DefaultOptions %+v, want %+v", o, want)
+		t.Errorf("DefaultSettings %+v, want %+v", o, want)
 	}
 	p := problem(3)
 	p.Bounds.Hi[1] = 8000
 	p.InitHi[2] = 2000
 	c := o.Config(p)
 	// A = 0.1·N = 20; c_end = range/20 of the bounds: 200, 400, 200.
-	if c.Stability != 20 || !reflect.DeepEqual(c.CEnd, []float64{200, 400, 200}) || !reflect.DeepEqual(c.REnd, []float64{0.002, 0.002, 0.002}) {
-		t.Errorf("config: A %g, c_end %v, r_end %v", c.Stability, c.CEnd, c.REnd)
+	if c.AStability != 20 || !reflect.DeepEqual(c.CEnd, []float64{200, 400, 200}) || !reflect.DeepEqual(c.REnd, []float64{0.002, 0.002, 0.002}) {
+		t.Errorf("config: A %g, c_end %v, r_end %v", c.AStability, c.CEnd, c.REnd)
 	}
 	// Without bounds the range is the initial one.
 	p.Bounds, p.BoundMode = nil, "off"
@@ -40,8 +40,8 @@ func TestDefaults(t *testing.T) {
 	o.AStability = 7
 	o.CEnd = PerGene{All: 30, Genes: map[string]float64{"S2": 50}}
 	o.REnd = PerGene{Genes: map[string]float64{"S3": 0.01}}
-	if c := o.Config(p); c.Stability != 7 || !reflect.DeepEqual(c.CEnd, []float64{30, 50, 30}) || !reflect.DeepEqual(c.REnd, []float64{0.002, 0.002, 0.01}) {
-		t.Errorf("overrides: A %g, c_end %v, r_end %v", c.Stability, c.CEnd, c.REnd)
+	if c := o.Config(p); c.AStability != 7 || !reflect.DeepEqual(c.CEnd, []float64{30, 50, 30}) || !reflect.DeepEqual(c.REnd, []float64{0.002, 0.002, 0.01}) {
+		t.Errorf("overrides: A %g, c_end %v, r_end %v", c.AStability, c.CEnd, c.REnd)
 	}
 	if err := c.Validate(); err != nil {
 		t.Error(err)
@@ -49,63 +49,63 @@ func TestDefaults(t *testing.T) {
 }
 
 func TestOptionsValidateNamesTheKey(t *testing.T) {
-	type edit = func(*Options, *optimize.Problem)
-	lim := func(key string, in, out edit) optimizetest.OptionLimit[Options] {
-		return optimizetest.OptionLimit[Options]{Key: key, In: in, Out: out}
+	type edit = func(*Settings, *optimize.Problem)
+	lim := func(key string, in, out edit) optimizetest.OptionLimit[Settings] {
+		return optimizetest.OptionLimit[Settings]{Key: key, In: in, Out: out}
 	}
-	cases := []optimizetest.OptionLimit[Options]{
-		lim("iterations", func(o *Options, _ *optimize.Problem) { o.Iterations = 1 },
-			func(o *Options, _ *optimize.Problem) { o.Iterations = 0 }),
-		lim("alpha", func(o *Options, _ *optimize.Problem) { o.Alpha = 1e-9 },
-			func(o *Options, _ *optimize.Problem) { o.Alpha = 0 }),
-		lim("alpha", func(o *Options, _ *optimize.Problem) { o.Alpha = 1 },
-			func(o *Options, _ *optimize.Problem) { o.Alpha = math.NaN() }),
-		lim("gamma", func(o *Options, _ *optimize.Problem) { o.Gamma = 1e-9 },
-			func(o *Options, _ *optimize.Problem) { o.Gamma = -0.101 }),
-		lim("gamma", func(o *Options, _ *optimize.Problem) { o.Gamma = 1 },
-			func(o *Options, _ *optimize.Problem) { o.Gamma = math.Inf(1) }),
-		lim("a_stability", func(o *Options, _ *optimize.Problem) { o.AStability = 0 },
-			func(o *Options, _ *optimize.Problem) { o.AStability = -1 }),
-		lim("a_stability", func(o *Options, _ *optimize.Problem) { o.AStability = 1e6 },
-			func(o *Options, _ *optimize.Problem) { o.AStability = math.Inf(1) }),
-		lim("c_end_fraction", func(o *Options, _ *optimize.Problem) { o.CEndFraction = 1e-6 },
-			func(o *Options, _ *optimize.Problem) { o.CEndFraction = 0 }),
-		lim("c_end", func(o *Options, _ *optimize.Problem) { o.CEnd.All = 0 },
-			func(o *Options, _ *optimize.Problem) { o.CEnd.All = -1 }),
-		lim("c_end", func(o *Options, _ *optimize.Problem) { o.CEnd.All = 300 },
-			func(o *Options, _ *optimize.Problem) { o.CEnd.All = math.NaN() }),
-		lim("c_end.S4", func(o *Options, _ *optimize.Problem) { o.CEnd.Genes = map[string]float64{"S4": 300} },
-			func(o *Options, _ *optimize.Problem) { o.CEnd.Genes = map[string]float64{"S4": 0} }),
-		lim("c_end.S9", func(o *Options, _ *optimize.Problem) { o.CEnd.Genes = map[string]float64{"S5": 1} },
-			func(o *Options, _ *optimize.Problem) { o.CEnd.Genes = map[string]float64{"S5": 1, "S9": 1} }),
-		lim("r_end", func(o *Options, _ *optimize.Problem) { o.REnd.All = 1e-9 },
-			func(o *Options, _ *optimize.Problem) { o.REnd.All = -0.002 }),
-		lim("r_end.S1", func(o *Options, _ *optimize.Problem) { o.REnd.Genes = map[string]float64{"S1": 0.004} },
-			func(o *Options, _ *optimize.Problem) { o.REnd.Genes = map[string]float64{"S1": math.Inf(1)} }),
-		lim("r_end.s1", func(o *Options, _ *optimize.Problem) { o.REnd.Genes = map[string]float64{"S1": 0.004} },
-			func(o *Options, _ *optimize.Problem) { o.REnd.Genes = map[string]float64{"s1": 0.004} }),
+	cases := []optimizetest.OptionLimit[Settings]{
+		lim("iterations", func(o *Settings, _ *optimize.Problem) { o.Iterations = 1 },
+			func(o *Settings, _ *optimize.Problem) { o.Iterations = 0 }),
+		lim("alpha", func(o *Settings, _ *optimize.Problem) { o.Alpha = 1e-9 },
+			func(o *Settings, _ *optimize.Problem) { o.Alpha = 0 }),
+		lim("alpha", func(o *Settings, _ *optimize.Problem) { o.Alpha = 1 },
+			func(o *Settings, _ *optimize.Problem) { o.Alpha = math.NaN() }),
+		lim("gamma", func(o *Settings, _ *optimize.Problem) { o.Gamma = 1e-9 },
+			func(o *Settings, _ *optimize.Problem) { o.Gamma = -0.101 }),
+		lim("gamma", func(o *Settings, _ *optimize.Problem) { o.Gamma = 1 },
+			func(o *Settings, _ *optimize.Problem) { o.Gamma = math.Inf(1) }),
+		lim("a_stability", func(o *Settings, _ *optimize.Problem) { o.AStability = 0 },
+			func(o *Settings, _ *optimize.Problem) { o.AStability = -1 }),
+		lim("a_stability", func(o *Settings, _ *optimize.Problem) { o.AStability = 1e6 },
+			func(o *Settings, _ *optimize.Problem) { o.AStability = math.Inf(1) }),
+		lim("c_end_fraction", func(o *Settings, _ *optimize.Problem) { o.CEndFraction = 1e-6 },
+			func(o *Settings, _ *optimize.Problem) { o.CEndFraction = 0 }),
+		lim("c_end", func(o *Settings, _ *optimize.Problem) { o.CEnd.All = 0 },
+			func(o *Settings, _ *optimize.Problem) { o.CEnd.All = -1 }),
+		lim("c_end", func(o *Settings, _ *optimize.Problem) { o.CEnd.All = 300 },
+			func(o *Settings, _ *optimize.Problem) { o.CEnd.All = math.NaN() }),
+		lim("c_end.S4", func(o *Settings, _ *optimize.Problem) { o.CEnd.Genes = map[string]float64{"S4": 300} },
+			func(o *Settings, _ *optimize.Problem) { o.CEnd.Genes = map[string]float64{"S4": 0} }),
+		lim("c_end.S9", func(o *Settings, _ *optimize.Problem) { o.CEnd.Genes = map[string]float64{"S5": 1} },
+			func(o *Settings, _ *optimize.Problem) { o.CEnd.Genes = map[string]float64{"S5": 1, "S9": 1} }),
+		lim("r_end", func(o *Settings, _ *optimize.Problem) { o.REnd.All = 1e-9 },
+			func(o *Settings, _ *optimize.Problem) { o.REnd.All = -0.002 }),
+		lim("r_end.S1", func(o *Settings, _ *optimize.Problem) { o.REnd.Genes = map[string]float64{"S1": 0.004} },
+			func(o *Settings, _ *optimize.Problem) { o.REnd.Genes = map[string]float64{"S1": math.Inf(1)} }),
+		lim("r_end.s1", func(o *Settings, _ *optimize.Problem) { o.REnd.Genes = map[string]float64{"S1": 0.004} },
+			func(o *Settings, _ *optimize.Problem) { o.REnd.Genes = map[string]float64{"s1": 0.004} }),
 		// From the problem: its shapes, and the initial range inside clamped
 		// bounds; a gene of zero range is fine once its c_end is set.
-		lim("", func(_ *Options, p *optimize.Problem) { p.Pairs = 1 },
-			func(_ *Options, p *optimize.Problem) { p.Pairs = 0 }),
-		lim("", func(_ *Options, p *optimize.Problem) { p.InitHi[1] = 4000 },
-			func(_ *Options, p *optimize.Problem) { p.InitHi[1] = 4001 }),
-		lim("", func(_ *Options, p *optimize.Problem) { p.InitHi[1], p.BoundMode = 4001, "off" },
-			func(_ *Options, p *optimize.Problem) { p.InitHi[1], p.BoundMode = 4001, "reflect" }),
-		lim("", func(o *Options, p *optimize.Problem) {
+		lim("", func(_ *Settings, p *optimize.Problem) { p.Pairs = 1 },
+			func(_ *Settings, p *optimize.Problem) { p.Pairs = 0 }),
+		lim("", func(_ *Settings, p *optimize.Problem) { p.InitHi[1] = 4000 },
+			func(_ *Settings, p *optimize.Problem) { p.InitHi[1] = 4001 }),
+		lim("", func(_ *Settings, p *optimize.Problem) { p.InitHi[1], p.BoundMode = 4001, "off" },
+			func(_ *Settings, p *optimize.Problem) { p.InitHi[1], p.BoundMode = 4001, "reflect" }),
+		lim("", func(o *Settings, p *optimize.Problem) {
 			p.Bounds, p.BoundMode, p.InitHi[2] = nil, "off", 0
 			o.CEnd.Genes = map[string]float64{"S3": 10}
-		}, func(_ *Options, p *optimize.Problem) { p.Bounds, p.BoundMode, p.InitHi[2] = nil, "off", 0 }),
-		lim("", func(_ *Options, p *optimize.Problem) { p.BoundMode = "off" },
-			func(_ *Options, p *optimize.Problem) { p.BoundMode = "wrap" }),
+		}, func(_ *Settings, p *optimize.Problem) { p.Bounds, p.BoundMode, p.InitHi[2] = nil, "off", 0 }),
+		lim("", func(_ *Settings, p *optimize.Problem) { p.BoundMode = "off" },
+			func(_ *Settings, p *optimize.Problem) { p.BoundMode = "wrap" }),
 	}
-	optimizetest.CheckOptionLimits(t, Spec, DefaultOptions, func() optimize.Problem { return problem(5) }, cases)
-	// Options.Validate is what Spec.Validate calls.
-	o := DefaultOptions()
+	optimizetest.CheckOptionLimits(t, Spec, DefaultSettings, func() optimize.Problem { return problem(5) }, cases)
+	// Settings.Validate is what Spec.Validate calls.
+	o := DefaultSettings()
 	o.CEnd.Genes = map[string]float64{"S9": 1}
 	var oe *optimize.OptionError
 	if err := o.Validate(problem(5)); !errors.As(err, &oe) || oe.Key != "c_end.S9" {
-		t.Errorf("Options.Validate: %v", err)
+		t.Errorf("Settings.Validate: %v", err)
 	}
 }
 
@@ -124,21 +124,21 @@ r_end = {S1 = 0.004}
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := DefaultOptions()
+	o := DefaultSettings()
 	if err := md.PrimitiveDecode(raw["spsa"], &o); err != nil {
 		t.Fatal(err)
 	}
 	if und := md.Undecoded(); len(und) > 1 { // the [spsa] primitive itself
 		t.Errorf("undecoded keys %v", und)
 	}
-	want := DefaultOptions()
+	want := DefaultSettings()
 	want.Iterations = 50
 	want.CEnd = PerGene{Genes: map[string]float64{"S4": 300, "S1": 12.5}}
 	want.REnd = PerGene{Genes: map[string]float64{"S1": 0.004}}
 	if !reflect.DeepEqual(o, want) {
 		t.Fatalf("decoded %+v, want %+v", o, want)
 	}
-	for _, o := range []Options{want, DefaultOptions(), {Iterations: 3, REnd: PerGene{All: 0.5}, CEnd: PerGene{All: 7}}} {
+	for _, o := range []Settings{want, DefaultSettings(), {Iterations: 3, REnd: PerGene{All: 0.5}, CEnd: PerGene{All: 7}}} {
 		var b bytes.Buffer
 		b.WriteString("[spsa]\n")
 		if err := toml.NewEncoder(&b).Encode(o); err != nil {
@@ -149,7 +149,7 @@ r_end = {S1 = 0.004}
 		if err != nil {
 			t.Fatalf("%v in\n%s", err, b.String())
 		}
-		var back Options
+		var back Settings
 		if err := md.PrimitiveDecode(raw["spsa"], &back); err != nil {
 			t.Fatal(err)
 		}
@@ -160,7 +160,7 @@ r_end = {S1 = 0.004}
 		if err != nil {
 			t.Fatal(err)
 		}
-		var fromJSON Options
+		var fromJSON Settings
 		if err := json.Unmarshal(js, &fromJSON); err != nil || !reflect.DeepEqual(fromJSON, o) {
 			t.Errorf("JSON round trip of %s: %+v, %v", js, fromJSON, err)
 		}
@@ -192,8 +192,8 @@ func TestSpec(t *testing.T) {
 	if Spec.Name != "spsa" || Spec.Unit != "iteration" || Spec.BudgetKey != "iterations" || !strings.Contains(Spec.About, "Spall 1992") {
 		t.Errorf("spec %+v", Spec)
 	}
-	o, ok := Spec.Options().(*Options)
-	if !ok || !reflect.DeepEqual(*o, DefaultOptions()) {
+	o, ok := Spec.Options().(*Settings)
+	if !ok || !reflect.DeepEqual(*o, DefaultSettings()) {
 		t.Fatalf("Spec.Options() = %#v", Spec.Options())
 	}
 	if d := Spec.Describe(o); d != "SPSA, 200 iterations, α 0.602 γ 0.101 A 20 (0.1·N), c_end 0.05 of the range, r_end 0.002" {
@@ -223,8 +223,8 @@ func TestSpec(t *testing.T) {
 	if len(rec.Metrics) != 5+len(p.Genes) {
 		t.Errorf("metrics %v", rec.Metrics)
 	}
-	optimizetest.CheckSpecRefuses(t, Spec, p, DefaultOptions(), "*spsa.Options")
-	optimizetest.CheckSpecRefuses(t, Spec, p, (*Options)(nil), "*spsa.Options")
+	optimizetest.CheckSpecRefuses(t, Spec, p, DefaultSettings(), "*spsa.Settings")
+	optimizetest.CheckSpecRefuses(t, Spec, p, (*Settings)(nil), "*spsa.Settings")
 	if _, err := New(o.Config(p), nil); err == nil {
 		t.Error("New accepted a nil PCG")
 	}
@@ -248,10 +248,10 @@ func TestConfigValidateNamesTheField(t *testing.T) {
 		{"Iterations", func(c *Config) { c.Iterations = 0 }},
 		{"Alpha", func(c *Config) { c.Alpha = 0 }},
 		{"Gamma", func(c *Config) { c.Gamma = math.Inf(1) }},
-		{"Stability", func(c *Config) { c.Stability = -1 }},
+		{"AStability", func(c *Config) { c.AStability = -1 }},
 		{"Pairs", func(c *Config) { c.Pairs = -1 }},
 	} {
-		c := DefaultOptions().Config(problem(3))
+		c := DefaultSettings().Config(problem(3))
 		tc.edit(&c)
 		if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "field "+tc.field+":") {
 			t.Errorf("field %s: got error %v", tc.field, err)

@@ -19,11 +19,13 @@ const (
 	DefaultStabilityFraction = 0.1
 )
 
-// Options is the [spsa] table of a tuning config: the budget and the gain
-// schedule. Options.Config adds what the optimize.Problem knows (gene
-// names, ranges, bounds and their mode, pairs a match) and resolves the
-// per-gene c_end and r_end.
-type Options struct {
+// Settings are SPSA's settings, one field an option: the [spsa] table of a
+// tuning config (the budget and the gain schedule), keyed by the toml tags
+// (as gonum's optimize.Settings). DefaultSettings gives their defaults and
+// Validate checks them against the optimize.Problem; Settings.Config adds
+// what the problem knows (gene names, ranges, bounds and their mode, pairs
+// a match) and resolves the per-gene c_end and r_end.
+type Settings struct {
 	// Iterations is the budget N of iterations (one match each); it also
 	// sets the gains, so c_k and a_k reach c_end and a_end at iteration N.
 	Iterations int `toml:"iterations" json:"iterations"`
@@ -55,10 +57,10 @@ type Options struct {
 	Opponents []string `toml:"opponents,omitempty" json:"opponents,omitempty"`
 }
 
-// DefaultOptions are fishtest's: α = 0.602, γ = 0.101, A = 0.1·N,
+// DefaultSettings are fishtest's: α = 0.602, γ = 0.101, A = 0.1·N,
 // c_end = range/20, r_end = 0.002, with N = 200 iterations.
-func DefaultOptions() Options {
-	return Options{
+func DefaultSettings() Settings {
+	return Settings{
 		Iterations:   DefaultIterations,
 		Alpha:        DefaultAlpha,
 		Gamma:        DefaultGamma,
@@ -76,27 +78,25 @@ func geneRange(p optimize.Problem, d int) float64 {
 	return p.InitHi[d] - p.InitLo[d]
 }
 
-// Config is the Config for o and p: the problem's genes, ranges, bounds
-// (copied), bound mode and pairs; Stability = AStability or, when 0,
-// 0.1·Iterations; per gene CEnd[d] from o.CEnd, else CEndFraction·range,
-// and REnd[d] from o.REnd, else DefaultREnd. It does not validate;
-// Config.Validate does (and Options.Validate checks o first).
-func (o Options) Config(p optimize.Problem) Config {
+// Config is the Config for s and p: s itself with AStability resolved
+// (0 = 0.1·Iterations); the problem's genes, ranges, bounds, bound mode,
+// start and pairs, all copied; per gene CEnd[d] from s.CEnd, else
+// CEndFraction·range, and REnd[d] from s.REnd, else DefaultREnd; the pool
+// resolved through p.Opponent. It does not validate; Config.Validate does
+// (and Settings.Validate checks s first).
+func (s Settings) Config(p optimize.Problem) Config {
 	c := Config{
-		Genes:      slices.Clone(p.Genes),
-		InitLo:     slices.Clone(p.InitLo),
-		InitHi:     slices.Clone(p.InitHi),
-		BoundMode:  p.BoundMode,
-		Iterations: o.Iterations,
-		Alpha:      o.Alpha,
-		Gamma:      o.Gamma,
-		Stability:  o.AStability,
-		Pairs:      p.Pairs,
-		Start:      slices.Clone(p.Start),
+		Settings:  s,
+		Genes:     slices.Clone(p.Genes),
+		InitLo:    slices.Clone(p.InitLo),
+		InitHi:    slices.Clone(p.InitHi),
+		BoundMode: p.BoundMode,
+		Pairs:     p.Pairs,
+		Start:     slices.Clone(p.Start),
 	}
-	c.Opponents, _ = resolvePool(o.Opponents, p) // Validate reports its error
-	if c.Stability == 0 {
-		c.Stability = DefaultStabilityFraction * float64(o.Iterations)
+	c.Opponents, _ = resolvePool(s.Opponents, p) // Validate reports its error
+	if c.AStability == 0 {
+		c.AStability = DefaultStabilityFraction * float64(s.Iterations)
 	}
 	if p.Bounds != nil {
 		c.Bounds = &optimize.Bounds{Lo: slices.Clone(p.Bounds.Lo), Hi: slices.Clone(p.Bounds.Hi)}
@@ -105,8 +105,8 @@ func (o Options) Config(p optimize.Problem) Config {
 		c.CEnd = make([]float64, len(p.Genes))
 		c.REnd = make([]float64, len(p.Genes))
 		for d, name := range p.Genes {
-			c.CEnd[d] = o.CEnd.value(name, o.CEndFraction*geneRange(p, d))
-			c.REnd[d] = o.REnd.value(name, DefaultREnd)
+			c.CEnd[d] = s.CEnd.value(name, s.CEndFraction*geneRange(p, d))
+			c.REnd[d] = s.REnd.value(name, DefaultREnd)
 		}
 	}
 	return c
@@ -120,10 +120,8 @@ func (o Options) Config(p optimize.Problem) Config {
 // problem's (its ranges and bounds, or a gene of zero range whose c_end
 // is not set). The error is an *optimize.OptionError whose Key is the
 // option at fault ("c_end.S9" for one gene), or "" for the problem.
-func (o Options) Validate(p optimize.Problem) error {
-	bad := func(key, format string, args ...any) error {
-		return &optimize.OptionError{Key: key, Msg: fmt.Sprintf(format, args...)}
-	}
+func (o Settings) Validate(p optimize.Problem) error {
+	bad := optimize.BadOption
 	if o.Iterations < 1 {
 		return bad("iterations", "must be at least 1, have %d", o.Iterations)
 	}
@@ -158,10 +156,10 @@ func (o Options) Validate(p optimize.Problem) error {
 
 // Spec describes SPSA to a job runner: options from the [spsa] table, one
 // step an iteration, the budget in "iterations".
-var Spec = optimize.Typed[Options, Config, State, *SPSA]{
-	Defaults: DefaultOptions,
-	Validate: Options.Validate,
-	Config:   Options.Config,
+var Spec = optimize.Typed[Settings, Config, State, *SPSA]{
+	Defaults: DefaultSettings,
+	Validate: Settings.Validate,
+	Config:   Settings.Config,
 	New:      New,
 	Restore:  Restore,
 	Describe: describe,
@@ -182,7 +180,7 @@ var Spec = optimize.Typed[Options, Config, State, *SPSA]{
 })
 
 // describe says what the options set; the ranges are the Problem's.
-func describe(o Options) string {
+func describe(o Settings) string {
 	a := fmt.Sprintf("A %.4g", o.AStability)
 	if o.AStability == 0 {
 		a = fmt.Sprintf("A %.4g (0.1·N)", DefaultStabilityFraction*float64(o.Iterations))
