@@ -236,9 +236,10 @@ type Spec struct {
 	Unit string
 	// About is a one-line description with the source, for reports.
 	About string
-	// Options returns a new options value with its defaults: a pointer to a
-	// struct whose fields carry toml tags; it is decoded from the method's
-	// table ([ga], [pso]) of a tuning config.
+	// Options returns a new settings value with its defaults: a pointer to
+	// the method's Settings struct, whose exported fields are its options
+	// and carry toml tags; it is decoded from the method's table ([ga],
+	// [pso]) of a tuning config.
 	Options func() any
 	// BudgetKey is the option that holds the step budget ("generations",
 	// "iterations").
@@ -260,6 +261,16 @@ type Spec struct {
 	// a sentence or two why a gene can be left unidentified, for reports
 	// and chart captions.
 	Unidentified string
+}
+
+// WithVariants returns s with New and Restore dispatched to the Spec that
+// pick chooses for the settings they are given (a method with variants,
+// like the GA's and the PSO's chen2010 and robust, each variant a Typed
+// Spec of its own); Options, Validate and Describe stay s's.
+func (s Spec) WithVariants(pick func(settings any) Spec) Spec {
+	s.New = func(v any, p Problem, rng *rand.PCG) (Method, error) { return pick(v).New(v, p, rng) }
+	s.Restore = func(v any, p Problem, state []byte) (Method, error) { return pick(v).Restore(v, p, state) }
+	return s
 }
 
 // Status is what Run counts across the steps of a run; it belongs in a
@@ -427,10 +438,11 @@ func CheckVector(field string, x []float64, genes int) error {
 const maxFloat = 1.7976931348623157e308
 
 // Typed builds the untyped functions of a Spec from a method's own types:
-// options O (the config table), algorithm config C, checkpoint state S and
-// method M. Every method so checks its options' type, validates before
-// starting or restoring, and decodes its state strictly (DecodeState) the
-// same way.
+// settings O (one struct whose exported fields are the options of its
+// config table), algorithm config C (O and what the Problem brings),
+// checkpoint state S and method M. Every method so checks its settings'
+// type, validates before starting or restoring, and decodes its state
+// strictly (DecodeState) the same way.
 type Typed[O, C, S any, M Method] struct {
 	// Defaults returns the options with their defaults.
 	Defaults func() O

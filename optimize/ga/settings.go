@@ -3,7 +3,6 @@ package ga
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"slices"
 
 	"github.com/roadtune/roadtune/optimize"
@@ -204,13 +203,7 @@ var Spec = optimize.Spec{
 	BudgetKey: "generations",
 	Options:   chenSpec.Options,
 	Validate:  chenSpec.Validate,
-	New: func(v any, p optimize.Problem, rng *rand.PCG) (optimize.Method, error) {
-		return variantSpec(v).New(v, p, rng)
-	},
-	Restore: func(v any, p optimize.Problem, state []byte) (optimize.Method, error) {
-		return variantSpec(v).Restore(v, p, state)
-	},
-	Describe: describe,
+	Describe:  describe,
 	Charts: []optimize.Chart{
 		{Name: "fitness", Title: "Fitness by generation", YLabel: "fitness",
 			Metrics: []string{"fitness", "fitness_mean", "fitness_min"},
@@ -221,7 +214,7 @@ var Spec = optimize.Spec{
 		{Name: "memory", Title: "Robust GA: the elite's fitness memory and mutation size", YLabel: "games / relative step",
 			Metrics: []string{"elite_games", "sigma"}, Labels: []string{"elite's mean games of memory", "mutation sigma (relative)"}},
 	},
-}
+}.WithVariants(variantSpec)
 
 func describe(v any) string {
 	s, ok := v.(*Settings)

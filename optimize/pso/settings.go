@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"slices"
 
 	"github.com/roadtune/roadtune/optimize"
@@ -218,13 +217,7 @@ var Spec = optimize.Spec{
 	BudgetKey: "iterations",
 	Options:   chenSpec.Options,
 	Validate:  chenSpec.Validate,
-	New: func(v any, p optimize.Problem, rng *rand.PCG) (optimize.Method, error) {
-		return variantSpec(v).New(v, p, rng)
-	},
-	Restore: func(v any, p optimize.Problem, state []byte) (optimize.Method, error) {
-		return variantSpec(v).Restore(v, p, state)
-	},
-	Describe: chenSpec.Describe,
+	Describe:  chenSpec.Describe,
 	Charts: []optimize.Chart{
 		{Name: "inertia", Title: "Inertia weight w and change rate k (Chen 2010 eq. 5-5, 5-6)", YLabel: "value",
 			Metrics: []string{"w", "k"}, Labels: []string{"inertia weight w", "change rate k"}},
@@ -242,7 +235,7 @@ var Spec = optimize.Spec{
 			Metrics: []string{"pbest_games", "race_games"},
 			Labels:  []string{"personal bests' mean games of memory (decayed)", "final race's games"}},
 	},
-}
+}.WithVariants(variantSpec)
 
 // describe says what the options set; the bounds and their mode are the
 // Problem's, which Describe does not see.
