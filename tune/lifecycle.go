@@ -1,0 +1,460 @@
+// This file holds the life cycle of a tuning job: Start and Resume make a
+// Job ready to play (config.toml and the first checkpoint written, or the
+// checkpoint restored), Steps and Run drive it, record persists each step
+// (records, games, best.json, then the checkpoint).
+
+package tune
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/roadtune/roadtune/configs"
+	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/internal/fileio"
+	"github.com/roadtune/roadtune/optimize"
+	"github.com/roadtune/roadtune/referee"
+	"github.com/roadtune/roadtune/results"
+	"github.com/roadtune/roadtune/tournament"
+)
+
+// rngStream separates roadtune's tuning stream from other uses of a seed.
+const rngStream = 0x726f616474756e65 // "roadtune"
+
+// Start validates cfg, prepares dir (created if missing; it must be empty,
+// or hold only what a run stopped before its first checkpoint leaves: its
+// config.toml and temporary files), writes config.toml, the first
+// checkpoint (the method's initial state) and FileRunning, and returns the
+// job ready to Run.
+// Errors: *ConfigError for a bad config, *InputError for an unusable
+// directory; nothing is written then.
+func Start(cfg Config, dir string, opts Options) (*Job, error) {
+	if opts.Concurrency != nil {
+		cfg.Concurrency = *opts.Concurrency
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if err := prepareDir(dir); err != nil {
+		return nil, err
+	}
+	return start(cfg, &results.RunDir{Dir: dir}, opts)
+}
+
+// start writes config.toml and the initial checkpoint into rd.
+func start(cfg Config, rd *results.RunDir, opts Options) (*Job, error) {
+	j, err := newJob(cfg, rd, opts)
+	if err != nil {
+		return nil, err
+	}
+	data, err := cfg.Encode()
+	if err != nil {
+		return nil, err
+	}
+	head := fmt.Sprintf("# Resolved config of run %s (every key; `tune -resume` reads it and refuses a changed one).\n", filepath.Base(rd.Dir))
+	if err := results.WriteFileAtomic(rd.Path(FileConfig), append([]byte(head), data...)); err != nil {
+		return nil, err
+	}
+	pcg := rand.NewPCG(uint64(cfg.Seed), rngStream)
+	if j.m, err = cfg.newMethod(j.spec, pcg); err != nil {
+		return nil, err
+	}
+	flat, err := cfg.Flat()
+	if err != nil {
+		return nil, err
+	}
+	state, err := j.m.MarshalState()
+	if err != nil {
+		return nil, err
+	}
+	// The first checkpoint holds the method's initial state, so a stop in
+	// the first step resumes exactly.
+	j.cp = checkpoint{Version: checkpointVersion, Method: cfg.Method, Phase: phaseOptimize,
+		Fingerprint: fingerprint(flat), Config: flat, State: state}
+	if err := os.Remove(rd.Path(FileRecords)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	if err := j.saveCheckpoint(); err != nil {
+		return nil, err
+	}
+	if err := j.markRunning(); err != nil {
+		return nil, err
+	}
+	j.logf("roadtune tune: %s on the %s schema (%d genes), seed %d, depth %d, width %d → %s\n",
+		cfg.Method, cfg.Schema, len(cfg.GeneNames()), cfg.Seed, cfg.Engine.Depth, cfg.Engine.Width, rd.Dir)
+	return j, nil
+}
+
+// Resume opens the run in dir and prepares it to continue from its
+// checkpoint: it checks the directory is writable, removes temporary files
+// of interrupted writes (fileio.RemoveTemps: in dir and every directory
+// below it), refuses a config.toml changed since the run started
+// (naming the keys; only concurrency may change, through opts), validates
+// the checkpoint against the method's state and the records, drops records
+// written after the checkpoint (a torn last line included), rebuilds
+// best.json from the checkpoint and writes FileRunning. A directory holding a config.toml but no
+// checkpoint (a run stopped before its first checkpoint) starts afresh from
+// that config, which gives exactly the uninterrupted run. Errors:
+// *InputError, *ConfigError.
+func Resume(dir string, opts Options) (*Job, error) {
+	rd, err := reopenDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	cfgPath := rd.Path(FileConfig)
+	// The run's config.toml was written with `then` already resolved (Load
+	// joins a relative one to the directory of the config it came from), so
+	// it is parsed as written: Load would join it to the run's directory
+	// and the resumed stage of a chain started as `-config configs/x.toml`
+	// would no longer match its checkpoint.
+	data, err := fileio.ReadFile(cfgPath, fileio.Config)
+	if err != nil {
+		return nil, &InputError{err}
+	}
+	cfg, err := Parse(cfgPath, data)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Concurrency != nil {
+		cfg.Concurrency = *opts.Concurrency
+	}
+	cpPath := rd.Path(FileCheckpoint)
+	if _, err := os.Stat(cpPath); errors.Is(err, os.ErrNotExist) {
+		j, err := start(cfg, rd, opts)
+		if err != nil {
+			return nil, err
+		}
+		j.logf("%s had no checkpoint yet (stopped before its first one): started the run from its %s\n", dir, FileConfig)
+		return j, nil
+	}
+	j, err := newJob(cfg, rd, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := j.restore(); err != nil {
+		return nil, err
+	}
+	if err := j.markRunning(); err != nil {
+		return nil, err
+	}
+	j.logf("roadtune tune: resuming %s after %d %ss (phase %s)\n", dir, j.cp.Status.Steps, j.spec.Unit, j.cp.Phase)
+	return j, nil
+}
+
+func newJob(cfg Config, rd *results.RunDir, opts Options) (*Job, error) {
+	spec, err := cfg.Spec()
+	if err != nil {
+		return nil, err
+	}
+	j := &Job{cfg: cfg, spec: spec, dir: rd, opts: opts, ref: opts.Referee}
+	logGame := func(g tournament.GameRecord) error {
+		j.games = append(j.games, g)
+		return nil
+	}
+	if gl, ok := j.ref.(referee.GameLogger); ok && cfg.Output.Games {
+		gl.SetGameLog(logGame)
+	}
+	if j.ref == nil {
+		vr, err := NewReferee(cfg)
+		if err != nil {
+			return nil, err
+		}
+		vr.Progress = opts.Events.Games
+		if cfg.Output.Games {
+			vr.GameLog = logGame
+		}
+		j.ref = vr
+	}
+	if smp, ok := j.ref.(optimize.Sampler); ok {
+		j.ref = &PositionStore{Sampler: smp, Dir: rd.Path(DirPositions), Genes: cfg.GeneNames()}
+	}
+	return j, nil
+}
+
+// NewReferee is the in-process engine referee of a config: its schema,
+// engine settings, pairs per match, move limit and concurrency.
+func NewReferee(cfg Config) (*referee.VectorReferee, error) {
+	schema, err := engine.ParseSchema(cfg.Schema)
+	if err != nil {
+		return nil, err
+	}
+	var suite []tournament.Opening
+	if !cfg.generatedOpenings() {
+		if suite, err = configs.LoadOpenings(cfg.Openings); err != nil {
+			return nil, err
+		}
+	}
+	return &referee.VectorReferee{
+		Openings:    suite,
+		Schema:      schema,
+		Settings:    cfg.engineSettings(cfg.Engine.Depth, cfg.Engine.Width),
+		Pairs:       cfg.Match.Pairs,
+		EarlyStop:   cfg.Match.EarlyStop,
+		MaxMoves:    cfg.Engine.MaxMoves,
+		Concurrency: cfg.Concurrency,
+	}, nil
+}
+
+// settings are the driver settings of the job, without its recorder.
+func (j *Job) settings() optimize.Settings {
+	return optimize.Settings{Stall: j.cfg.Stall}
+}
+
+// optimizing reports whether optimisation steps remain.
+func (j *Job) optimizing() bool {
+	return j.cp.Phase == phaseOptimize && !j.m.Done() && !j.settings().Stalled(j.cp.Status)
+}
+
+// Steps runs at most n more optimisation steps (each one recorded and
+// checkpointed), fewer if the method's budget or the stall rule ends the
+// optimisation first. It does not verify: Run finishes the job. It returns
+// *InterruptedError when ctx is cancelled.
+func (j *Job) Steps(ctx context.Context, n int) error {
+	if !j.optimizing() || n <= 0 {
+		return nil
+	}
+	if j.opts.Events.Plan != nil {
+		j.opts.Events.Plan(Plan{Unit: j.spec.Unit, Status: j.cp.Status, Forecast: j.m.Forecast()})
+	}
+	j.games = j.games[:0]
+	st := j.cp.Status
+	s := j.settings()
+	s.Recorder = func(rec optimize.Record, st optimize.Status) error { return j.record(ctx, rec, st) }
+	if err := optimize.Run(ctx, &limited{Method: j.m, left: n}, j.ref, s, &st); err != nil {
+		if ctx.Err() != nil {
+			return j.interrupted(ctx)
+		}
+		return err
+	}
+	return nil
+}
+
+// limited lets optimize.Run drive at most left more steps of a method.
+type limited struct {
+	optimize.Method
+	left int
+}
+
+func (l *limited) Done() bool { return l.left <= 0 || l.Method.Done() }
+
+func (l *limited) Step(ctx context.Context, ref optimize.Referee) (optimize.Record, error) {
+	rec, err := l.Method.Step(ctx, ref)
+	if err == nil {
+		l.left--
+	}
+	return rec, err
+}
+
+func (j *Job) interrupted(ctx context.Context) error {
+	return &InterruptedError{Dir: j.dir.Dir, Steps: j.cp.Status.Steps, Unit: j.spec.Unit, Phase: j.cp.Phase, Err: ctx.Err()}
+}
+
+// record persists a completed step, checkpoint last: the best vector's
+// Elo is measured when due (validation.elo_every) and added to the
+// record's metrics, the record is appended to generations.jsonl, the
+// step's games and best.json written, then the checkpoint. A stop between
+// any two of these resumes from the previous checkpoint, dropping what was
+// written after it.
+func (j *Job) record(ctx context.Context, rec optimize.Record, st optimize.Status) error {
+	if j.eloDue(rec, st) {
+		if err := j.measureElo(ctx, &rec); err != nil {
+			return fmt.Errorf("%s %d: Elo of the best vector: %w", j.spec.Unit, rec.Step, err)
+		}
+	}
+	// The counts are checked before anything is written: a step with an
+	// impossible count leaves the last good checkpoint to resume from.
+	if games, err := addGames(j.cp.Status.Games, rec.Games); err != nil || games != st.Games {
+		return fmt.Errorf("%s %d: the step's game count is impossible (%d games on top of %d, the status counts %d): %v", j.spec.Unit, rec.Step, rec.Games, j.cp.Status.Games, st.Games, err)
+	}
+	if err := checkStatus(st, 0); err != nil {
+		return fmt.Errorf("%s %d: %w", j.spec.Unit, rec.Step, err)
+	}
+	path := j.dir.Path(FileRecords)
+	if err := results.AppendJSONL(path, rec); err != nil {
+		return err
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	if len(j.games) > 0 {
+		if _, err := j.dir.MkdirAll(DirGames); err != nil {
+			return err
+		}
+		name := j.dir.Path(DirGames, fmt.Sprintf("%s-%03d.jsonl", j.spec.Unit, rec.Step))
+		if err := results.WriteJSONL(name, j.games); err != nil {
+			return err
+		}
+	}
+	state, err := j.m.MarshalState()
+	if err != nil {
+		return err
+	}
+	cp := j.cp
+	cp.Status = st
+	cp.RecordsBytes = fi.Size()
+	cp.Best = slices.Clone(rec.Best)
+	cp.BestStep = rec.Step
+	cp.BestFitness = nil
+	if f, ok := rec.Metrics["fitness"]; ok {
+		cp.BestFitness = &f
+	}
+	cp.State = state
+	if err := j.writeBest(cp); err != nil {
+		return err
+	}
+	j.cp = cp
+	if err := j.saveCheckpoint(); err != nil {
+		return err
+	}
+	j.games = j.games[:0]
+	j.logf("%s\n", j.stepLine(rec))
+	if j.opts.Events.Step != nil {
+		j.opts.Events.Step(rec, st, j.m.Forecast())
+	}
+	return nil
+}
+
+// stepLine is the console line of a step.
+func (j *Job) stepLine(rec optimize.Record) string {
+	s := fmt.Sprintf("%s %3d:", j.spec.Unit, rec.Step)
+	if rec.Line != "" {
+		s += " " + rec.Line + ","
+	}
+	return fmt.Sprintf("%s %d games in %.1fs (%.1f games/s) | best %s", s, rec.Games, rec.Seconds,
+		float64(rec.Games)/max(rec.Seconds, 1e-9), formatGenes(j.cfg.GeneNames(), rec.Best))
+}
+
+func formatGenes(names []string, genes []float64) string {
+	parts := make([]string, len(genes))
+	for d, x := range genes {
+		name := fmt.Sprint(d)
+		if d < len(names) {
+			name = names[d]
+		}
+		parts[d] = fmt.Sprintf("%s=%.0f", name, x)
+	}
+	return strings.Join(parts, " ")
+}
+
+// writeBest writes best.json from a checkpoint's best vector.
+func (j *Job) writeBest(cp checkpoint) error {
+	if cp.Best == nil {
+		return nil
+	}
+	wf, err := j.weightFile(cp.Best, cp.BestStep, cp.BestFitness)
+	if err != nil {
+		return err
+	}
+	return engine.WriteWeightFile(j.dir.Path(FileBest), wf)
+}
+
+// weightFile is a vector of the run as an engine weight file named
+// <run>-<unit letter><step> (e.g. run-g12), with its provenance.
+func (j *Job) weightFile(genes []float64, step int, fitness *float64) (*engine.WeightFile, error) {
+	return weightFile(j.cfg, j.spec, filepath.Base(filepath.Clean(j.dir.Dir)), genes, step, fitness)
+}
+
+func weightFile(cfg Config, spec optimize.Spec, run string, genes []float64, step int, fitness *float64) (*engine.WeightFile, error) {
+	schema, err := engine.ParseSchema(cfg.Schema)
+	if err != nil {
+		return nil, err
+	}
+	wf := &engine.WeightFile{
+		Name:   fmt.Sprintf("%s-%c%d", run, spec.Unit[0], step),
+		Schema: schema,
+		Values: slices.Clone(genes),
+		Provenance: engine.Provenance{
+			Tool:       "roadtune tune",
+			Run:        run,
+			Method:     cfg.Method,
+			Generation: step,
+			Date:       time.Now().UTC().Format(time.RFC3339),
+			Note: strings.TrimSuffix(fmt.Sprintf("%s %d; seed %d, depth %d, width %d, %d game pair(s) per match; %s",
+				spec.Unit, step, cfg.Seed, cfg.Engine.Depth, cfg.Engine.Width, cfg.Match.Pairs, cfg.Name), "; "),
+		},
+	}
+	if fitness != nil {
+		wf.Provenance.Fitness = *fitness
+	}
+	return wf, nil
+}
+
+// Run drives the job from where it stands to the end: the optimisation
+// steps (each recorded and checkpointed), the plots, the verification
+// ladder with its verdict line, the report. A run stopped during the
+// ladder plays the whole ladder again on resume. While it runs, the
+// directory holds FileRunning. It returns *InterruptedError when ctx is
+// cancelled (the last checkpoint is intact), nil when done.
+func (j *Job) Run(ctx context.Context) error {
+	if err := j.markRunning(); err != nil {
+		return err
+	}
+	defer j.unmarkRunning()
+	if j.cp.Phase == phaseOptimize {
+		if err := j.Steps(ctx, int(^uint(0)>>1)); err != nil {
+			return err
+		}
+		if err := ctx.Err(); err != nil {
+			return j.interrupted(ctx)
+		}
+		if j.cp.Best == nil {
+			return errors.New("the optimizer produced no best vector")
+		}
+		j.cp.Phase = phaseVerify
+		if err := j.saveCheckpoint(); err != nil {
+			return err
+		}
+	}
+	if j.cp.Phase == phaseVerify {
+		recs, err := readRecords(j.dir.Path(FileRecords), j.cp.Status.Steps, j.cp.RecordsBytes, false)
+		if err != nil {
+			return err
+		}
+		lr, err := j.ladder(ctx, recs)
+		if err != nil {
+			if ctx.Err() != nil {
+				return j.interrupted(ctx)
+			}
+			return fmt.Errorf("verification: %w", err)
+		}
+		plots, err := j.plots(recs, lr.Rungs)
+		if err != nil {
+			return fmt.Errorf("plots: %w", err)
+		}
+		plots = append(plots, lr.plots...)
+		if len(lr.Rungs) > 0 {
+			j.logf("%s\n", VerdictLine(lr.Rungs))
+			for _, l := range VerdictDetail(lr.Rungs) {
+				j.logf("  %s\n", l)
+			}
+		}
+		if err := j.writeReport(plots, lr, recs); err != nil {
+			return err
+		}
+		j.cp.Phase = phaseDone
+		if err := j.saveCheckpoint(); err != nil {
+			return err
+		}
+	}
+	j.logf("done: %d %ss, %d games in %s. Best vector: %s\nreport: %s\n",
+		j.cp.Status.Steps, j.spec.Unit, j.cp.Status.Games, durText(j.cp.Status.Seconds),
+		j.dir.Path(FileBest), j.dir.Path(FileReport))
+	return nil
+}
+
+// durText writes a wall time: tenths of a second below a minute, whole
+// seconds above.
+func durText(seconds float64) string {
+	if seconds < 60 {
+		return fmt.Sprintf("%.1fs", seconds)
+	}
+	return time.Duration(seconds * float64(time.Second)).Round(time.Second).String()
+}

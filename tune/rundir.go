@@ -1,0 +1,104 @@
+// This file holds the housekeeping of a run directory: the names of its
+// files, preparing a directory for a new run (prepareDir), reopening one
+// to resume (reopenDir: temporary files of interrupted writes removed) and
+// the writability check. The running marker is in running.go.
+
+package tune
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+
+	"github.com/roadtune/roadtune/internal/fileio"
+	"github.com/roadtune/roadtune/results"
+)
+
+// The files of a run directory.
+const (
+	FileConfig     = "config.toml"       // the resolved config, every key; written first
+	FileCheckpoint = "checkpoint.json"   // where a resume starts; written after every step
+	FileRecords    = "generations.jsonl" // one optimize.Record per step, appended
+	FileBest       = "best.json"         // the best vector so far as an engine weight file
+	FileValidation = "validation.json"   // the first rung of the verification ladder (tournament.Summary, as arena's summary.json)
+	FileReport     = "report.md"         // setting, best vector, verification ladder and verdict, time, plots
+	DirPlots       = "plots"             // PNG and SVG charts
+	DirGames       = "games"             // verification games, and fitness games with output.games
+)
+
+// prepareDir makes dir ready for a new run: created if missing; if it
+// exists it may hold only leftovers of a run stopped before its first
+// checkpoint (config.toml, FileRunning, temporary files), which are
+// removed.
+func prepareDir(dir string) error {
+	if dir == "" {
+		return inputErr("run directory: empty path")
+	}
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return inputErr("run directory: %v", err)
+		}
+		return nil
+	}
+	if err != nil {
+		return inputErr("run directory %s: %v", dir, err)
+	}
+	var leftovers []string
+	for _, e := range entries {
+		switch {
+		case e.Name() == FileCheckpoint:
+			return inputErr("run directory %s holds a run (checkpoint.json): resume it with `tune -resume %s`, or choose another -out", dir, dir)
+		case fileio.IsTemp(e.Name()) || e.Name() == FileConfig || e.Name() == FileRunning:
+			leftovers = append(leftovers, e.Name())
+		case e.Name() == FileChain:
+			return inputErr("run directory %s holds a chain (%s): resume it with `tune -resume %s`, or choose another -out", dir, FileChain, dir)
+		default:
+			return inputErr("run directory %s is not empty (holds %q) and holds no run: choose another -out, a new or empty directory", dir, e.Name())
+		}
+	}
+	if err := checkWritable(dir); err != nil {
+		return err
+	}
+	for _, n := range leftovers {
+		if err := os.Remove(filepath.Join(dir, n)); err != nil {
+			return inputErr("run directory %s: %v", dir, err)
+		}
+	}
+	return nil
+}
+
+// checkWritable fails unless a file can be created in dir.
+func checkWritable(dir string) error {
+	f, err := os.CreateTemp(dir, ".write-check.tmp-*")
+	if err != nil {
+		return inputErr("run directory %s is not writable: %v", dir, err)
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
+}
+
+// reopenDir opens the run directory dir to resume it: it must be writable;
+// temporary files of interrupted writes are removed (fileio.RemoveTemps:
+// in dir and every directory below it); it must hold a config.toml.
+// Errors: *InputError naming what dir is.
+func reopenDir(dir string) (*results.RunDir, error) {
+	rd, err := results.OpenRunDir(dir)
+	if err != nil {
+		return nil, &InputError{err}
+	}
+	if err := checkWritable(dir); err != nil {
+		return nil, err
+	}
+	if _, err := fileio.RemoveTemps(dir); err != nil {
+		return nil, inputErr("run directory %s: %v", dir, err)
+	}
+	if _, err := os.Stat(rd.Path(FileConfig)); errors.Is(err, os.ErrNotExist) {
+		if entries, _ := os.ReadDir(dir); len(entries) > 0 {
+			return nil, inputErr("%s is not a run directory (it holds no %s): resume a run's own directory, e.g. runs/<time>-<method>", dir, FileConfig)
+		}
+		return nil, inputErr("%s holds no %s: the run stopped before anything usable was written; start it again with the same -out %s", dir, FileConfig, dir)
+	}
+	return rd, nil
+}
