@@ -2,14 +2,10 @@ package tune
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"time"
 
-	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/internal/fileio"
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/results"
@@ -81,6 +77,11 @@ func ResumeLaunch(dir string) *Launch {
 	}
 	return l
 }
+
+// Config is the launch's config (a chain's: its first stage; with a
+// sweep's seeds still to apply); the zero Config when the launch resumes
+// (the config is in its directory).
+func (l *Launch) Config() Config { return l.cfg }
 
 // LaunchHooks attach a command's services (live pages, a cluster session)
 // to a launch; any may be nil.
@@ -294,130 +295,4 @@ func checkSeeds(seeds []int64) error {
 		seen[s] = true
 	}
 	return nil
-}
-
-// ParseSeeds reads a seed list as the -seeds flag gives it:
-// comma-separated non-negative integers, e.g. "1,2,3". Errors: an
-// *InputError naming the item that is not a seed.
-func ParseSeeds(s string) ([]int64, error) {
-	var out []int64
-	for _, f := range strings.Split(s, ",") {
-		n, err := strconv.ParseInt(strings.TrimSpace(f), 10, 64)
-		if err != nil || n < 0 {
-			return nil, inputErr("flag -seeds: %q is not a seed (want non-negative integers separated by commas, e.g. 1,2,3)", f)
-		}
-		out = append(out, n)
-	}
-	return out, nil
-}
-
-// LaunchFlags resolves a new launch from command-line values: the config
-// at path ("" = the embedded default, LoadEmbedded) with the key flags
-// given (keys: KeyFlag.Flag → value, applied in KeyFlags' order), the run
-// directory out, and seeds, a -seeds list ("" for one run or chain).
-// Errors: the config's (*ConfigError, or an *InputError for a file that
-// cannot be read), a bad seed list or one given with -seed (*InputError),
-// NewLaunch's.
-func LaunchFlags(path string, keys map[string]string, out, seeds string, now time.Time) (*Launch, error) {
-	var ov []Override
-	for _, k := range KeyFlags() {
-		if v, ok := keys[k.Flag]; ok {
-			ov = append(ov, FlagOverride(k.Flag, k.Key, v, k.Str))
-		}
-	}
-	var cfg Config
-	var err error
-	if path == "" {
-		cfg, err = LoadEmbedded("default", ov...)
-	} else {
-		cfg, err = Load(path, ov...)
-	}
-	if err != nil {
-		return nil, asInput(err)
-	}
-	var list []int64
-	if seeds != "" {
-		if _, ok := keys["seed"]; ok {
-			return nil, inputErr("-seed and -seeds cannot be combined")
-		}
-		if list, err = ParseSeeds(seeds); err != nil {
-			return nil, err
-		}
-	}
-	l, err := NewLaunch(cfg, out, list, now)
-	if err != nil {
-		return nil, asInput(err)
-	}
-	return l, nil
-}
-
-// asInput keeps a *ConfigError or *InputError and makes any other error
-// an *InputError: bad input, not a failed run.
-func asInput(err error) error {
-	var ce *ConfigError
-	var ie *InputError
-	if errors.As(err, &ce) || errors.As(err, &ie) {
-		return err
-	}
-	return &InputError{err}
-}
-
-// KeyFlag is a command-line flag that sets one config key (FlagOverride).
-type KeyFlag struct {
-	Flag string // the flag's name, e.g. "depth"
-	Key  string // the config key, e.g. "engine.depth"; "@budget" is the method's step budget
-	Str  bool   // the value is a TOML string
-	Help string // the flag's usage line
-}
-
-// KeyFlags are the flags `tune` offers to override config keys, in the
-// order of its usage text.
-func KeyFlags() []KeyFlag {
-	f := func(flag, key string, str bool, help string) KeyFlag {
-		return KeyFlag{Flag: flag, Key: key, Str: str, Help: "override " + key + help}
-	}
-	return []KeyFlag{
-		f("method", "method", true, ": "+fmt.Sprint(MethodNames())),
-		f("schema", "schema", true, ": "+engine.SchemaNames),
-		f("seed", "seed", false, ""),
-		f("concurrency", "concurrency", false, " (games at once; 0 = all cores; may change on -resume)"),
-		f("depth", "engine.depth", false, ""),
-		f("width", "engine.width", false, ""),
-		f("steps", "@budget", false, " (the method's step budget, e.g. ga.generations)"),
-		f("generations", "@budget", false, " (GA runs only)"),
-		f("iterations", "@budget", false, " (PSO and SPSA runs only)"),
-		f("rounds", "@budget", false, " (Texel runs only)"),
-		f("start", "start", true, " (spsa, texel: start from a run directory, weight file or baseline instead of a random vector)"),
-		f("openings", "openings", true, " (balanced, generated or an opening file)"),
-	}
-}
-
-// Display is a run's progress display (the tune command's bar and step
-// lines): Plan starts a bar of total games under label, Games moves it,
-// Step prints a step line and restarts the bar for the games left.
-type Display interface {
-	Plan(label string, total int)
-	Games(done, total int)
-	Step(label string, games, left int)
-}
-
-// DisplayEvents wires a job's events to d: one bar for the whole
-// optimisation labelled "<unit> <done>/<total>" (the method's forecast),
-// a line per step, a bar for the verification ladder.
-func DisplayEvents(d Display) Events {
-	var unit string
-	label := func(st optimize.Status, f optimize.Forecast) string {
-		return fmt.Sprintf("%s %d/%d", unit, st.Steps, st.Steps+f.Steps)
-	}
-	return Events{
-		Plan: func(p Plan) {
-			unit = p.Unit
-			d.Plan(label(p.Status, p.Forecast), p.Forecast.Games)
-		},
-		Games: d.Games,
-		Step: func(rec optimize.Record, st optimize.Status, f optimize.Forecast) {
-			d.Step(label(st, f), rec.Games, f.Games)
-		},
-		Verify: func(games int) { d.Plan("verification", games) },
-	}
 }

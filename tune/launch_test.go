@@ -15,12 +15,13 @@ import (
 
 // TestNewLaunchKinds: the flags' combinations resolve to a run, a sweep
 // or a chain with the default directory names, before anything is
-// written; bad seed lists are refused naming the seed.
+// written; bad seed lists are refused naming the seed. Launch.Config is
+// the config resolved.
 func TestNewLaunchKinds(t *testing.T) {
 	now := time.Date(2026, 11, 25, 8, 30, 0, 0, time.UTC)
 	cfg := tiny(t, "hill")
 	l, err := NewLaunch(cfg, "", nil, now)
-	if err != nil || l.Kind != LaunchRun || l.Resume || l.Dir != filepath.Join("runs", "20261125-083000-hill") {
+	if err != nil || l.Kind != LaunchRun || l.Resume || l.Dir != filepath.Join("runs", "20261125-083000-hill") || l.Config().Method != "hill" || l.Config().Seed != cfg.Seed {
 		t.Fatalf("run: %+v, %v", l, err)
 	}
 	l, err = NewLaunch(cfg, "", []int64{1, 2}, now)
@@ -35,20 +36,12 @@ func TestNewLaunchKinds(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "out")); !os.IsNotExist(err) {
 		t.Fatalf("NewLaunch wrote its directory: %v", err)
 	}
-	if l := ResumeLaunch(dir); l.Kind != LaunchRun || !l.Resume {
+	if l := ResumeLaunch(dir); l.Kind != LaunchRun || !l.Resume || l.Config().Method != "" {
 		t.Fatalf("resume of a run: %+v", l)
 	}
 	var ie *InputError
 	if _, err := NewLaunch(cfg, "", []int64{3, 3}, now); !errors.As(err, &ie) || !strings.Contains(err.Error(), "seed 3 is listed twice") {
 		t.Fatalf("repeated seed: %v", err)
-	}
-	for _, s := range []string{"1,x", "-2", "1,,2", ""} {
-		if _, err := ParseSeeds(s); !errors.As(err, &ie) || !strings.Contains(err.Error(), "-seeds") {
-			t.Errorf("ParseSeeds(%q): %v", s, err)
-		}
-	}
-	if got, err := ParseSeeds("4, 2,9"); err != nil || len(got) != 3 || got[0] != 4 || got[1] != 2 || got[2] != 9 {
-		t.Errorf("ParseSeeds: %v, %v", got, err)
 	}
 }
 
@@ -171,28 +164,9 @@ func TestSweepWritesItsLearningCurve(t *testing.T) {
 	}
 }
 
-// TestLaunchFlags: the command line's values resolve to a launch (the
-// key flags override the config), and bad input is an *InputError or
-// *ConfigError naming the flag or file; LaunchHooks.Then runs both hooks
-// in order and stops at the first error.
-func TestLaunchFlags(t *testing.T) {
-	now := time.Date(2026, 11, 25, 8, 30, 0, 0, time.UTC)
-	l, err := LaunchFlags("", map[string]string{"method": "spsa", "depth": "3"}, "", "", now)
-	if err != nil || l.cfg.Method != "spsa" || l.cfg.Engine.Depth != 3 || l.Dir != filepath.Join("runs", "20261125-083000-spsa") {
-		t.Fatalf("LaunchFlags: %+v, %v", l, err)
-	}
-	var ie *InputError
-	var ce *ConfigError
-	if _, err := LaunchFlags("", map[string]string{"seed": "3"}, "", "1,2", now); !errors.As(err, &ie) || !strings.Contains(err.Error(), "-seed and -seeds") {
-		t.Errorf("-seed with -seeds: %v", err)
-	}
-	if _, err := LaunchFlags(filepath.Join(t.TempDir(), "none.toml"), nil, "", "", now); !errors.As(err, &ie) {
-		t.Errorf("missing config: %v", err)
-	}
-	if _, err := LaunchFlags("", map[string]string{"depth": "0"}, "", "", now); !errors.As(err, &ce) || !strings.Contains(err.Error(), "-depth") {
-		t.Errorf("bad -depth: %v", err)
-	}
-
+// TestLaunchHooksThen: LaunchHooks.Then runs both hooks in order and
+// stops at the first error.
+func TestLaunchHooksThen(t *testing.T) {
 	var order []string
 	stop := errors.New("stop")
 	a := LaunchHooks{Job: func(*Job, *Options) error { order = append(order, "a"); return nil }}

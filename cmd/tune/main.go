@@ -82,7 +82,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	seedList := fs.String("seeds", "", "run the config once per seed (comma-separated, e.g. 1,2,3) into -out/seed-N; run again to continue a stopped sweep")
 	cl := newClusterFlags(fs)
 	values := map[string]*string{}
-	for _, k := range tune.KeyFlags() {
+	for _, k := range keyFlags() {
 		values[k.Flag] = fs.String(k.Flag, "", k.Help)
 	}
 	fs.Usage = func() {
@@ -121,7 +121,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	defer live.Close()
 	disp := progress.NewRun(stdout, progress.IsTerminal(stdout), *quiet)
-	opts := tune.Options{Log: disp, Concurrency: conc, Events: tune.DisplayEvents(disp)}
+	opts := tune.Options{Log: disp, Concurrency: conc, Events: displayEvents(disp)}
 	if *quiet {
 		opts.Log = nil
 	}
@@ -155,7 +155,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 				keys[name] = *v
 			}
 		}
-		if l, err = tune.LaunchFlags(*configPath, keys, *out, *seedList, time.Now()); err != nil {
+		if l, err = launchFlags(*configPath, keys, *out, *seedList, time.Now()); err != nil {
 			return exitCode(err, stderr)
 		}
 	}
