@@ -25,6 +25,7 @@ import (
 	"github.com/roadtune/roadtune/internal/cmdline"
 	"github.com/roadtune/roadtune/internal/fileio"
 	"github.com/roadtune/roadtune/tournament"
+	"github.com/roadtune/roadtune/tournament/enginespec"
 	"github.com/roadtune/roadtune/tournament/stats"
 )
 
@@ -55,8 +56,8 @@ type options struct {
 	radius                           int // of the generated suite used
 	seed                             uint64
 	sprt                             string
-	engines                          []engineSpec
-	each                             *engineSpec
+	engines                          []enginespec.Spec
+	each                             *enginespec.Spec
 	moveTime                         time.Duration
 	maxMoves                         int
 	out                              string
@@ -287,7 +288,7 @@ func setup(ctx context.Context, o *options, stderr io.Writer) (*match, error) {
 		}
 		return name
 	}
-	each := engineSpec{opts: map[string][]string{}}
+	each := enginespec.Spec{Opts: map[string][]string{}}
 	if o.each != nil {
 		each = *o.each
 	}
@@ -298,109 +299,86 @@ func setup(ctx context.Context, o *options, stderr io.Writer) (*match, error) {
 		}
 		m.logFile, m.log = f, tournament.NewTranscript(f)
 	}
-	var specs []playerSpec
+	var specs []enginespec.Player
 	for _, f := range o.files {
 		// A WEIGHTS argument takes -each's time control and search settings.
-		s := engineSpec{text: f, opts: map[string][]string{"weights": {f}}}
+		s := enginespec.Spec{Text: f, Opts: map[string][]string{"weights": {f}}}
 		for _, k := range []string{"st", "tc", "timemargin", "depth", "width"} {
-			if v, ok := each.opts[k]; ok {
-				s.opts[k] = v
+			if v, ok := each.Opts[k]; ok {
+				s.Opts[k] = v
 			}
 		}
-		p, err := s.resolve()
+		p, err := s.Resolve()
 		if err != nil {
 			return nil, usagef("%s: -each: %v", f, err)
 		}
 		specs = append(specs, p)
 	}
 	for _, e := range o.engines {
-		p, err := e.withEach(each).resolve()
+		p, err := e.With(each).Resolve()
 		if err != nil {
-			return nil, usagef("-engine %s: %v", e.text, err)
+			return nil, usagef("-engine %s: %v", e.Text, err)
 		}
 		specs = append(specs, p)
 	}
 	for _, p := range specs {
 		var info tournament.PlayerInfo
 		var ent tournament.Entrant
-		if p.weights != "" {
-			wf, err := configs.LoadWeights(p.weights)
+		if p.Weights != "" {
+			wf, err := configs.LoadWeights(p.Weights)
 			if err != nil {
 				return nil, usageError{err}
 			}
-			settings := engine.DefaultSettings()
-			if p.play {
-				settings = engine.PlaySettings()
+			settings, err := p.Settings(o.depth, o.width, o.depthSet)
+			if err != nil {
+				return nil, usagef("%s: %v", p.Text, err)
 			}
-			settings.Depth, settings.Width = o.depth, o.width
-			if !p.tc.IsZero() && !o.depthSet {
-				settings.Depth = engine.MaxDepth // with a clock the depth is a maximum
-			}
-			if p.depth > 0 {
-				settings.Depth = p.depth
-			}
-			if p.width > 0 {
-				settings.Width = p.width
-			}
-			if p.defend >= 0 {
-				settings.DefendNodes = p.defend
-			}
-			if p.knobs != nil {
-				p.knobs(&settings)
-			}
-			if err := settings.Validate(); err != nil {
-				var se *engine.SettingsError
-				if errors.As(err, &se) {
-					err = fmt.Errorf("%s=: %s", strings.ToLower(se.Field), se.Msg) // the option that sets it
-				}
-				return nil, usagef("%s: %v", p.text, err)
-			}
-			name := p.name
+			name := p.Name
 			if name == "" {
 				name = wf.Name
 			}
 			if name == "" {
-				name = strings.TrimSuffix(filepath.Base(p.weights), filepath.Ext(p.weights))
+				name = strings.TrimSuffix(filepath.Base(p.Weights), filepath.Ext(p.Weights))
 			}
-			ent = tournament.Entrant{Name: name, Weights: wf.Weights(), Settings: settings, Time: p.tc}
-			info = tournament.PlayerInfo{Kind: "weights", Source: p.weights,
-				Settings: fmt.Sprintf("depth %d, width %d", settings.Depth, settings.Width) + knobsText(settings)}
+			ent = tournament.Entrant{Name: name, Weights: wf.Weights(), Settings: settings, Time: p.TC}
+			info = tournament.PlayerInfo{Kind: "weights", Source: p.Weights,
+				Settings: fmt.Sprintf("depth %d, width %d", settings.Depth, settings.Width) + enginespec.KnobsText(settings)}
 		} else {
-			xo := tournament.ExternalOptions{Dir: p.dir, InitStrings: p.initStr, Transcript: m.log}
-			if err := tournament.CheckProgram(p.argv, p.dir); err != nil {
-				return nil, usagef("-engine %s: %v", p.text, err) // before anything is written
+			xo := tournament.ExternalOptions{Dir: p.Dir, InitStrings: p.InitStr, Transcript: m.log}
+			if err := tournament.CheckProgram(p.Argv, p.Dir); err != nil {
+				return nil, usagef("-engine %s: %v", p.Text, err) // before anything is written
 			}
-			name := p.name
+			name := p.Name
 			if name == "" {
 				probeCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
-				got, err := tournament.ProbeName(probeCtx, p.argv, xo)
+				got, err := tournament.ProbeName(probeCtx, p.Argv, xo)
 				cancel()
 				switch {
 				case err != nil && ctx.Err() != nil:
 					return nil, ctx.Err()
 				case err != nil:
-					return nil, usagef("-engine %s: %v", p.text, err)
+					return nil, usagef("-engine %s: %v", p.Text, err)
 				}
 				name = got
 			}
 			if name == "" {
-				name = filepath.Base(p.argv[0])
+				name = filepath.Base(p.Argv[0])
 			}
-			ent = tournament.Entrant{Name: name, Command: p.argv, MoveTime: o.moveTime, Time: p.tc, External: xo}
-			info = tournament.PlayerInfo{Kind: "external", Source: p.text}
+			ent = tournament.Entrant{Name: name, Command: p.Argv, MoveTime: o.moveTime, Time: p.TC, External: xo}
+			info = tournament.PlayerInfo{Kind: "external", Source: p.Text}
 			var parts []string
-			if p.dir != "" {
-				parts = append(parts, "dir "+p.dir)
+			if p.Dir != "" {
+				parts = append(parts, "dir "+p.Dir)
 			}
-			for _, s := range p.initStr {
+			for _, s := range p.InitStr {
 				parts = append(parts, fmt.Sprintf("init %q", s))
 			}
-			if p.tc.IsZero() {
+			if p.TC.IsZero() {
 				parts = append(parts, fmt.Sprintf("%v per move at most", o.moveTime))
 			}
 			info.Settings = strings.Join(parts, ", ")
 		}
-		if tc := p.tc.String(); tc != "" {
+		if tc := p.TC.String(); tc != "" {
 			info.Settings = strings.TrimPrefix(info.Settings+", "+tc, ", ")
 		}
 		ent.Name = unique(ent.Name)
@@ -548,9 +526,9 @@ func exitCode(stderr io.Writer, prefix string, err error) int {
 }
 
 // hasExternal reports whether a -engine player is an external program.
-func hasExternal(specs []engineSpec) bool {
+func hasExternal(specs []enginespec.Spec) bool {
 	for _, e := range specs {
-		if _, ok := e.opts["weights"]; !ok {
+		if _, ok := e.Opts["weights"]; !ok {
 			return true
 		}
 	}

@@ -15,28 +15,6 @@ import (
 	"github.com/roadtune/roadtune/tournament"
 )
 
-func TestSplitCommand(t *testing.T) {
-	for _, c := range []struct {
-		in   string
-		want []string
-	}{
-		{"engine -depth 3", []string{"engine", "-depth", "3"}},
-		{"  /opt/my engine/x  ", []string{"/opt/my", "engine/x"}},
-		{`'/opt/my engine/x' -name "a \"b\" c"`, []string{"/opt/my engine/x", "-name", `a "b" c`}},
-		{`a\ b c''`, []string{"a b", "c"}},
-	} {
-		got, err := splitCommand(c.in)
-		if err != nil || !reflect.DeepEqual(got, c.want) {
-			t.Errorf("splitCommand(%q) = %q, %v; want %q", c.in, got, err, c.want)
-		}
-	}
-	for _, bad := range []string{"", "   ", "a 'b", `a "b`} {
-		if _, err := splitCommand(bad); err == nil {
-			t.Errorf("splitCommand(%q) accepted", bad)
-		}
-	}
-}
-
 var (
 	zhou = filepath.Join("..", "..", "..", "..", "configs", "weights", "zhou2015.json")
 	dual = filepath.Join("..", "..", "..", "..", "configs", "weights", "qi2018-dual.json")

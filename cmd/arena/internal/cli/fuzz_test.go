@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/tournament/enginespec"
 )
 
 // FuzzEngineOptions reads arbitrary arena arguments (one a line) for their
@@ -29,12 +30,12 @@ func FuzzEngineOptions(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		if argv, err := splitCommand(text); err == nil {
+		if argv, err := enginespec.SplitCommand(text); err == nil {
 			quoted := make([]string, len(argv))
 			for i, w := range argv {
 				quoted[i] = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
 			}
-			back, err := splitCommand(strings.Join(quoted, " "))
+			back, err := enginespec.SplitCommand(strings.Join(quoted, " "))
 			if err != nil || !slices.Equal(back, argv) {
 				t.Fatalf("command line %q splits to %q, quoted back to %q (%v)", text, argv, back, err)
 			}
@@ -43,27 +44,27 @@ func FuzzEngineOptions(f *testing.F) {
 		if err != nil {
 			return
 		}
-		ev := engineSpec{opts: map[string][]string{}}
+		ev := enginespec.Spec{Opts: map[string][]string{}}
 		if each != nil {
 			ev = *each
 		}
 		for _, e := range engines {
-			p, err := e.withEach(ev).resolve()
+			p, err := e.With(ev).Resolve()
 			if err != nil {
 				continue
 			}
-			if (p.weights == "") == (len(p.argv) == 0) {
-				t.Fatalf("-engine %s: resolved to weights %q and command %q", e.text, p.weights, p.argv)
+			if (p.Weights == "") == (len(p.Argv) == 0) {
+				t.Fatalf("-engine %s: resolved to weights %q and command %q", e.Text, p.Weights, p.Argv)
 			}
-			if err := p.tc.Validate(); err != nil {
-				t.Fatalf("-engine %s: time control %+v: %v", e.text, p.tc, err)
+			if err := p.TC.Validate(); err != nil {
+				t.Fatalf("-engine %s: time control %+v: %v", e.Text, p.TC, err)
 			}
-			if p.depth < 0 || p.width < 0 || p.defend < -1 {
-				t.Fatalf("-engine %s: depth %d width %d defend %d", e.text, p.depth, p.width, p.defend)
+			if p.Depth < 0 || p.Width < 0 || p.Defend < -1 {
+				t.Fatalf("-engine %s: depth %d width %d defend %d", e.Text, p.Depth, p.Width, p.Defend)
 			}
-			if p.knobs != nil {
+			if p.Knobs != nil {
 				st := engine.DefaultSettings()
-				p.knobs(&st)
+				p.Knobs(&st)
 				_ = st.Validate() // may refuse the values; must not panic
 			}
 		}

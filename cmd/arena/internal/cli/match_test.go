@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/tournament"
 )
 
@@ -26,87 +25,17 @@ func TestSplitEngineArgs(t *testing.T) {
 	if want := []string{"-pairs", "3", "zhou2015", "-json"}; !reflect.DeepEqual(rest, want) {
 		t.Errorf("rest %q, want %q", rest, want)
 	}
-	if len(engines) != 2 || !reflect.DeepEqual(engines[0].opts["arg"], []string{"-depth", "2"}) || engines[0].opts["initstr"][0] != "depth 2" {
+	if len(engines) != 2 || !reflect.DeepEqual(engines[0].Opts["arg"], []string{"-depth", "2"}) || engines[0].Opts["initstr"][0] != "depth 2" {
 		t.Fatalf("engines %+v", engines)
 	}
-	if !reflect.DeepEqual(engines[1].opts["cmd"], []string{"prog"}) || !reflect.DeepEqual(engines[1].opts["arg"], []string{"--flag", "a b"}) {
-		t.Errorf("short form %+v", engines[1].opts)
+	if !reflect.DeepEqual(engines[1].Opts["cmd"], []string{"prog"}) || !reflect.DeepEqual(engines[1].Opts["arg"], []string{"--flag", "a b"}) {
+		t.Errorf("short form %+v", engines[1].Opts)
 	}
-	if each == nil || each.opts["tc"][0] != "60+1" {
+	if each == nil || each.Opts["tc"][0] != "60+1" {
 		t.Errorf("each %+v", each)
 	}
 	if !reflect.DeepEqual(openings, []string{"file=f.txt", "order=random", "start=3"}) {
 		t.Errorf("openings %q", openings)
-	}
-	// -each fills what an engine leaves unset; st= on the engine drops
-	// -each's tc=.
-	s := engineSpec{opts: map[string][]string{"cmd": {"e"}, "st": {"1"}}}.withEach(*each)
-	p, err := s.resolve()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if p.tc != (tournament.TimeControl{PerMove: time.Second, Margin: 50 * time.Millisecond}) {
-		t.Errorf("time control %+v", p.tc)
-	}
-	for _, c := range []struct {
-		words []string
-		want  string
-	}{
-		{[]string{"name=A"}, "want cmd=PROG"},
-		{[]string{"cmd=x", "weights=zhou2015"}, "exclude"},
-		{[]string{"cmd=x", "depth=3"}, "initstr="},
-		{[]string{"cmd=x", "defend=0"}, "in-process"},
-		{[]string{"weights=zhou2015", "defend=-1"}, "defend=-1"},
-		{[]string{"weights=zhou2015", "initstr=x"}, "external engine"},
-		{[]string{"cmd=x", "killers=1"}, "in-process"},
-		{[]string{"cmd=x", "settings=play"}, "in-process"},
-		{[]string{"weights=zhou2015", "settings=fast"}, "settings=fast"},
-		{[]string{"weights=zhou2015", "history=maybe"}, "history=maybe"},
-		{[]string{"weights=zhou2015", "blocks=-1"}, "blocks=-1"},
-		{[]string{"weights=zhou2015", "widths=15,x"}, "widths=15,x"},
-		{[]string{"weights=zhou2015", "defendgrowth=x"}, "defendgrowth=x"},
-		{[]string{"cmd=x", "defendgrowth=2"}, "in-process"},
-		{[]string{"weights=zhou2015", "shallow=-1"}, "shallow=-1"},
-		{[]string{"cmd=x", "shallow=4"}, "in-process"},
-		{[]string{"weights=zhou2015", "widths=1,1,1,1,1,1,1,1,1,1,1,1,1"}, "at most 12"},
-		{[]string{"cmd=x", "st=0"}, "st=0"},
-		{[]string{"cmd=x", "tc=abc"}, `"abc"`},
-		{[]string{"cmd=x", "st=1", "tc=60"}, "exclude"},
-		{[]string{"cmd=x", "timemargin=-5"}, "timemargin"},
-		{[]string{"cmd=x", "proto=uci"}, "proto=uci"},
-		{[]string{"cmd=x", "dir=/no/such/dir"}, "not a directory"},
-	} {
-		s, err := parseSpec(c.words)
-		if err == nil {
-			_, err = s.resolve()
-		}
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%q: error %v, want %q", c.words, err, c.want)
-		}
-	}
-	// The search knobs of the in-process engine.
-	ks, err := parseSpec([]string{"weights=zhou2015", "settings=play", "killers=0", "history=true", "blocks=2", "widths=15,0,6", "partial=1", "defendgrowth=3", "shallow=4", "shallowplies=3", "shallownodes=500", "mixed=8", "threatdepth=6", "threatnodes=50000", "defendwide=0", "defendmaxdepth=12"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	kp, err := ks.resolve()
-	if err != nil || !kp.play || kp.knobs == nil {
-		t.Fatalf("knobs: %+v, %v", kp, err)
-	}
-	got := engine.PlaySettings()
-	kp.knobs(&got)
-	want := engine.PlaySettings()
-	want.Killers, want.History, want.Blocks, want.WidthByPly, want.Time.Partial = false, true, 2, [engine.MaxDepth]int{15, 0, 6}, true
-	want.Time.DefendGrowth = 3
-	want.ShallowDefend, want.ShallowDefendPlies, want.ShallowDefendNodes = 4, 3, 500
-	want.ThreatMixed = 8
-	want.ThreatDepth, want.ThreatNodes = 6, 50000
-	want.DefendWide, want.Time.DefendMaxDepth = 0, 12
-	if got != want {
-		t.Errorf("knobs: %+v, want %+v", got, want)
-	}
-	if _, err := parseSpec([]string{"colour=red"}); err == nil || !strings.Contains(err.Error(), "colour=red") {
-		t.Errorf("unknown key: %v", err)
 	}
 }
 

@@ -1,14 +1,17 @@
-package cli
+// This file holds the command-line splitter of external engines.
+
+package enginespec
 
 import (
 	"errors"
 	"strings"
 )
 
-// splitCommand splits an engine command line into argv without a shell:
+// SplitCommand splits an engine command line into argv without a shell:
 // words separated by blanks; '…' quotes literally, "…" quotes with \" and
 // \\ escapes, and a backslash outside quotes escapes the next character.
-func splitCommand(s string) ([]string, error) {
+// Errors: an unterminated quote, an empty command.
+func SplitCommand(s string) ([]string, error) {
 	var args []string
 	var cur strings.Builder
 	inWord := false
