@@ -24,6 +24,12 @@
 //     (MatchSummary per pairing from A's view, standings, SPRT), written
 //     by arena and by the tuning job's verification;
 //   - record.go: SGF game records and the JSON Lines games log.
+//   - matchdir.go: a match directory growing game by game (arena -out):
+//     the table of its completed game pairs, an undecided SPRT's state,
+//     the replay of its games log on resume.
+//
+// Package tournament/enginespec reads a player's cutechess-cli style
+// option list (arena's -engine) into the in-process or an external player.
 //
 // Of roadtune it imports engine and tournament/stats only (besides the
 // standard library and golang.org/x/sync; deps_test.go checks): the

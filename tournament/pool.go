@@ -257,8 +257,7 @@ func (r *Runner) Run(ctx context.Context, fixtures []Fixture) (*Table, error) {
 		stops: stops, table: NewTableBuilder(names, !r.Discard), stop: stop,
 	}
 	if r.SPRT != nil {
-		lo, hi := r.SPRT.Bounds()
-		c.sprt = &SPRTStatus{SPRT: *r.SPRT, Lower: lo, Upper: hi, Decision: stats.Continue.String()}
+		c.sprt = NewSPRTStatus(*r.SPRT, nil)
 	}
 	g.Go(func() error {
 		if len(resumed) > 0 {

@@ -105,38 +105,6 @@ var stopAt = func(out string, game, step int) error { return nil }
 // errInterrupted ends a match stopped by a signal (exit status 130).
 var errInterrupted = errors.New("interrupted")
 
-// tally is the table of a match's completed game pairs, built as games
-// arrive in game order; it holds no game records.
-type tally struct {
-	b       *tournament.TableBuilder
-	half    *tournament.GameRecord // first game of a pair, waiting for the second
-	games   int
-	reasons map[string]int
-}
-
-func newTally(players []string) *tally {
-	return &tally{b: tournament.NewTableBuilder(players, false), reasons: map[string]int{}}
-}
-
-// add counts g once its pair is complete.
-func (t *tally) add(g tournament.GameRecord) error {
-	g.Moves, g.MoveTimes, g.Detail = nil, nil, ""
-	if t.half == nil || t.half.Pair != g.Pair {
-		t.half = &g
-		return nil
-	}
-	first := *t.half
-	t.half = nil
-	for _, r := range []tournament.GameRecord{first, g} {
-		if err := t.b.Add(r); err != nil {
-			return err
-		}
-		t.games++
-		t.reasons[r.Reason]++
-	}
-	return nil
-}
-
 // live prints cutechess-cli's running score line for one pairing.
 func live(w io.Writer, tab *tournament.Table, a, b int, sprt *stats.SPRT) {
 	m, ok := tab.Lookup(a, b)
@@ -198,7 +166,7 @@ func run(ctx context.Context, o *options, stdout, stderr io.Writer) (err error) 
 	for i, p := range m.players {
 		names[i] = p.Name
 	}
-	t := newTally(names)
+	t := tournament.NewPairTally(names)
 	var dir *results.RunDir
 	var glog *tournament.GameLog
 	resumed := 0
@@ -247,17 +215,9 @@ func run(ctx context.Context, o *options, stdout, stderr io.Writer) (err error) 
 			} else if n > 0 {
 				fmt.Fprintf(stderr, "arena: removed %d temporary files of interrupted writes\n", n)
 			}
-			rebuilt := 0
-			err := tournament.ScanGameLog(dir.Path("games.jsonl"), func(g tournament.GameRecord) error {
-				if _, err := os.Stat(dir.Path("sgf", g.SGFName())); errors.Is(err, fs.ErrNotExist) {
-					if _, err := tournament.WriteSGF(dir.Path("sgf"), g); err != nil {
-						return err
-					}
-					rebuilt++
-				}
-				g.Moves, g.MoveTimes, g.Detail = nil, nil, ""
+			rebuilt, err := tournament.ResumeGames(dir.Path("games.jsonl"), dir.Path("sgf"), func(g tournament.GameRecord) error {
 				r.Resume = append(r.Resume, g)
-				return t.add(g)
+				return t.Add(g)
 			})
 			if err != nil {
 				return err
@@ -324,7 +284,7 @@ func run(ctx context.Context, o *options, stdout, stderr io.Writer) (err error) 
 				return err
 			}
 		}
-		if err := t.add(g); err != nil {
+		if err := t.Add(g); err != nil {
 			return err
 		}
 		played++
@@ -336,7 +296,7 @@ func run(ctx context.Context, o *options, stdout, stderr io.Writer) (err error) 
 			if g.Game%2 == 1 {
 				a, b = b, a
 			}
-			live(stderr, t.b.Table(), a, b, m.sprt)
+			live(stderr, t.Table(), a, b, m.sprt)
 		}
 		return nil
 	}
@@ -360,15 +320,15 @@ func run(ctx context.Context, o *options, stdout, stderr io.Writer) (err error) 
 	if runErr != nil && !interrupted {
 		return runErr
 	}
-	tab := t.b.Table()
+	tab := t.Table()
 	switch {
 	case runTab != nil:
 		tab.SPRT = runTab.SPRT
 	case m.sprt != nil:
-		tab.SPRT = sprtStatus(*m.sprt, tab)
+		tab.SPRT = tournament.NewSPRTStatus(*m.sprt, tab)
 	}
 	sum := summarize(o, o.schedule, m.players, r, tab, time.Since(start))
-	sum.Games, sum.Reasons = t.games, t.reasons
+	sum.Games, sum.Reasons = t.Games(), t.Reasons()
 	sum.Champion, sum.Resumed, sum.Interrupted = champion, resumed, interrupted
 	if o.json {
 		if err := writeJSON(stdout, sum); err != nil {
@@ -403,7 +363,7 @@ func run(ctx context.Context, o *options, stdout, stderr io.Writer) (err error) 
 		if dir != nil && m.seeds == nil {
 			how = "; continue with: arena -resume " + o.out
 		}
-		return fmt.Errorf("%w after %d games in this run: the table holds the %d completed game pairs%s", errInterrupted, played, t.games/2, how)
+		return fmt.Errorf("%w after %d games in this run: the table holds the %d completed game pairs%s", errInterrupted, played, t.Games()/2, how)
 	}
 	return nil
 }
@@ -426,20 +386,6 @@ func saveLLRChart(dir *results.RunDir, sum tournament.Summary) (ok bool, err err
 		return false, err
 	}
 	return true, c.Save(dir.Path("plots", "llr"))
-}
-
-// sprtStatus is the SPRT state of the table's one pairing (a match
-// stopped before the test decided).
-func sprtStatus(s stats.SPRT, tab *tournament.Table) *tournament.SPRTStatus {
-	lo, hi := s.Bounds()
-	st := &tournament.SPRTStatus{SPRT: s, Lower: lo, Upper: hi, Decision: stats.Continue.String()}
-	if len(tab.Matchups) == 1 {
-		p := tab.Matchups[0].Pairs
-		if llr, dec, err := s.Test(p.Counts()); err == nil {
-			st.LLR, st.Pairs, st.Decision = llr, p.N(), dec.String()
-		}
-	}
-	return st
 }
 
 // printKnockout writes the rounds of a knockout (text mode only).
