@@ -12,6 +12,8 @@
 //   - balance.go: the colour bias of openings against reference players
 //     and balanced suites cut from candidates by it (the analogue of
 //     pruning an opening book);
+//   - suitefile.go: a balanced suite's random reference players and the
+//     opening file it is written as;
 //   - schedule.go, knockout.go: head-to-head, round robin, grouped round
 //     robin (Chen 2010 §4.4.2.2), gauntlet and knockout schedules of game
 //     pairs (each opening played twice, colours swapped);

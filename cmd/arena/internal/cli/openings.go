@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"errors"
@@ -10,7 +9,6 @@ import (
 	"io"
 	"io/fs"
 	"math"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -55,21 +53,6 @@ saying how it was made. Without -o nothing is written: the report's
 "before" line is the colour bias of the candidates against the references.
 
 `
-
-// randomRefStream is the PCG stream of the random references ("randrefs").
-const randomRefStream = 0x72616e6472656673
-
-// randomReference returns the k-th (from 1) seeded random symmetric
-// reference: genes uniform in [0, 4000] (the tuning range of Chen 2010's
-// GA), rounded to integers.
-func randomReference(seed uint64, k int) (engine.Weights, error) {
-	rng := rand.New(rand.NewPCG(seed, randomRefStream+uint64(k)))
-	genes := make([]float64, engine.Symmetric.NumGenes())
-	for i := range genes {
-		genes[i] = math.Round(4000 * rng.Float64())
-	}
-	return engine.NewWeights(engine.Symmetric, genes)
-}
 
 func parseOpeningsFlags(args []string, stderr io.Writer) (*openingsOptions, error) {
 	def := engine.DefaultSettings()
@@ -186,7 +169,7 @@ func (o *openingsOptions) references() ([]tournament.Entrant, []string, error) {
 		lines = append(lines, fmt.Sprintf("%s (%s) %s", name, f, w))
 	}
 	for k := 1; k <= o.random; k++ {
-		w, err := randomReference(o.seed, k)
+		w, err := tournament.RandomReference(o.seed, k)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -285,7 +268,7 @@ func runOpenings(ctx context.Context, o *openingsOptions, args []string, stdout,
 	if o.out == "" {
 		return nil
 	}
-	data := suiteFile(o, args, r, refLines, kept, time.Now())
+	data := suiteFile(args, r, refLines, kept, time.Now())
 	if err := results.WriteFileAtomic(o.out, data); err != nil {
 		return err
 	}
@@ -332,10 +315,10 @@ func printOpeningsReport(w io.Writer, r openingsReport) {
 	fmt.Fprintln(w)
 }
 
-// suiteFile is the kept suite as an opening file: a header of comments
-// saying how it was made, then one opening per line with its record.
-func suiteFile(o *openingsOptions, args []string, r openingsReport, refLines []string, kept []tournament.Opening, now time.Time) []byte {
-	var b bytes.Buffer
+// suiteFile is the kept suite as an opening file
+// (tournament.BalancedSuiteFile) under a header saying how it was made:
+// the command, the date, the candidates and the references.
+func suiteFile(args []string, r openingsReport, refLines []string, kept []tournament.Opening, now time.Time) []byte {
 	quoted := make([]string, len(args))
 	for i, a := range args {
 		quoted[i] = a
@@ -343,32 +326,19 @@ func suiteFile(o *openingsOptions, args []string, r openingsReport, refLines []s
 			quoted[i] = fmt.Sprintf("%q", a)
 		}
 	}
-	c := r.Criteria
-	fmt.Fprintf(&b, "# Balanced opening suite, made by roadtune's `arena openings`.\n")
-	fmt.Fprintf(&b, "# command: arena openings %s\n", strings.Join(quoted, " "))
-	fmt.Fprintf(&b, "# date: %s\n", now.UTC().Format(time.DateOnly))
-	fmt.Fprintf(&b, "# candidates: %s (%d openings)\n", r.Source, r.Candidates)
-	fmt.Fprintf(&b, "# references (%s settings, depth %d, width %d", r.Settings, r.Depth, r.Width)
+	refs := fmt.Sprintf("references (%s settings, depth %d, width %d", r.Settings, r.Depth, r.Width)
 	if r.MaxMoves > 0 {
-		fmt.Fprintf(&b, ", draw after %d moves", r.MaxMoves)
+		refs += fmt.Sprintf(", draw after %d moves", r.MaxMoves)
 	}
-	fmt.Fprintf(&b, "), one colour-swapped game pair per pairing and opening, %d games:\n", r.Games)
+	header := []string{
+		"Balanced opening suite, made by roadtune's `arena openings`.",
+		"command: arena openings " + strings.Join(quoted, " "),
+		"date: " + now.UTC().Format(time.DateOnly),
+		fmt.Sprintf("candidates: %s (%d openings)", r.Source, r.Candidates),
+		refs + fmt.Sprintf("), one colour-swapped game pair per pairing and opening, %d games:", r.Games),
+	}
 	for _, l := range refLines {
-		fmt.Fprintf(&b, "#   %s\n", l)
+		header = append(header, "  "+l)
 	}
-	fmt.Fprintf(&b, "# kept: colour-decided fraction ≤ %g and Black score in [%g, %g]: %d of %d (%.1f%%)\n",
-		c.MaxColourDecided, c.BlackLo, c.BlackHi, r.Kept, r.Candidates, 100*r.KeptFraction)
-	fmt.Fprintf(&b, "# Black score: before %.3f, after %.3f\n", r.Before.BlackScore, r.After.BlackScore)
-	fmt.Fprintf(&b, "# colour-decided fraction: before %.3f, after %.3f\n", r.Before.ColourDecided, r.After.ColourDecided)
-	fmt.Fprintf(&b, "# (after is measured on the games that chose the suite: optimistic; check on other references)\n")
-	fmt.Fprintf(&b, "# Each line: the opening, then its Black score and colour-decided fraction.\n")
-	byName := make(map[string]tournament.OpeningBias, len(r.PerOpening))
-	for _, ob := range r.PerOpening {
-		byName[ob.Opening.String()] = ob
-	}
-	for _, op := range kept {
-		ob := byName[op.String()]
-		fmt.Fprintf(&b, "%-10s # Black %.3f, colour-decided %.3f\n", op, ob.BlackScore(), ob.ColourDecided())
-	}
-	return b.Bytes()
+	return tournament.BalancedSuiteFile(header, kept, r.BalanceReport)
 }

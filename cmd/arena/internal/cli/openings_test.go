@@ -177,18 +177,3 @@ func TestOpeningsHelp(t *testing.T) {
 		t.Fatalf("-h: exit %d, %q", code, errb.String())
 	}
 }
-
-func TestRandomReferenceSeeded(t *testing.T) {
-	a, _ := randomReference(1, 1)
-	b, _ := randomReference(1, 1)
-	c, _ := randomReference(1, 2)
-	d, _ := randomReference(2, 1)
-	if a.String() != b.String() || a.String() == c.String() || a.String() == d.String() {
-		t.Errorf("random references %v %v %v %v", a, b, c, d)
-	}
-	for _, g := range a.Genes {
-		if g < 0 || g > 4000 || g != float64(int(g)) {
-			t.Errorf("gene %v outside the integers of [0, 4000]", g)
-		}
-	}
-}
