@@ -119,16 +119,7 @@ func TestResolve(t *testing.T) {
 // value names its option.
 func TestSettings(t *testing.T) {
 	player := func(words ...string) Player {
-		t.Helper()
-		s, err := Parse(append([]string{"weights=zhou2015"}, words...))
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := s.Resolve()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return p
+		return resolve(t, append([]string{"weights=zhou2015"}, words...)...)
 	}
 	st, err := player().Settings(3, 7, false)
 	if want := engine.DefaultSettings(); err != nil || st.Depth != 3 || st.Width != 7 || st.DefendNodes != want.DefendNodes || st.Killers != want.Killers {

@@ -12,7 +12,6 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
@@ -329,57 +328,17 @@ func setup(ctx context.Context, o *options, stderr io.Writer) (*match, error) {
 			if err != nil {
 				return nil, usageError{err}
 			}
-			settings, err := p.Settings(o.depth, o.width, o.depthSet)
-			if err != nil {
+			if ent, info, err = p.InProcess(wf, o.depth, o.width, o.depthSet); err != nil {
 				return nil, usagef("%s: %v", p.Text, err)
 			}
-			name := p.Name
-			if name == "" {
-				name = wf.Name
-			}
-			if name == "" {
-				name = strings.TrimSuffix(filepath.Base(p.Weights), filepath.Ext(p.Weights))
-			}
-			ent = tournament.Entrant{Name: name, Weights: wf.Weights(), Settings: settings, Time: p.TC}
-			info = tournament.PlayerInfo{Kind: "weights", Source: p.Weights,
-				Settings: fmt.Sprintf("depth %d, width %d", settings.Depth, settings.Width) + enginespec.KnobsText(settings)}
 		} else {
-			xo := tournament.ExternalOptions{Dir: p.Dir, InitStrings: p.InitStr, Transcript: m.log}
-			if err := tournament.CheckProgram(p.Argv, p.Dir); err != nil {
+			var err error
+			if ent, info, err = p.External(ctx, o.moveTime, m.log); err != nil {
+				if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+					return nil, err
+				}
 				return nil, usagef("-engine %s: %v", p.Text, err) // before anything is written
 			}
-			name := p.Name
-			if name == "" {
-				probeCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
-				got, err := tournament.ProbeName(probeCtx, p.Argv, xo)
-				cancel()
-				switch {
-				case err != nil && ctx.Err() != nil:
-					return nil, ctx.Err()
-				case err != nil:
-					return nil, usagef("-engine %s: %v", p.Text, err)
-				}
-				name = got
-			}
-			if name == "" {
-				name = filepath.Base(p.Argv[0])
-			}
-			ent = tournament.Entrant{Name: name, Command: p.Argv, MoveTime: o.moveTime, Time: p.TC, External: xo}
-			info = tournament.PlayerInfo{Kind: "external", Source: p.Text}
-			var parts []string
-			if p.Dir != "" {
-				parts = append(parts, "dir "+p.Dir)
-			}
-			for _, s := range p.InitStr {
-				parts = append(parts, fmt.Sprintf("init %q", s))
-			}
-			if p.TC.IsZero() {
-				parts = append(parts, fmt.Sprintf("%v per move at most", o.moveTime))
-			}
-			info.Settings = strings.Join(parts, ", ")
-		}
-		if tc := p.TC.String(); tc != "" {
-			info.Settings = strings.TrimPrefix(info.Settings+", "+tc, ", ")
 		}
 		ent.Name = unique(ent.Name)
 		ent.External.Name = ent.Name
