@@ -52,7 +52,6 @@ type options struct {
 	openingOrder                     string // "sequential" or "random"
 	openingStart                     int    // 1-based first opening
 	randomOpenings                   int
-	radius                           int // of the generated suite used
 	seed                             uint64
 	sprt                             string
 	engines                          []enginespec.Spec
@@ -267,6 +266,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 type match struct {
 	r        *tournament.Runner
 	players  []tournament.PlayerInfo
+	openings string // the openings' description (setupOpenings)
 	fixtures []tournament.Fixture
 	seeds    []int // knockout
 	sprt     *stats.SPRT
@@ -346,7 +346,8 @@ func setup(ctx context.Context, o *options, stderr io.Writer) (*match, error) {
 		r.Entrants = append(r.Entrants, ent)
 		m.players = append(m.players, info)
 	}
-	if err := setupOpenings(o, r); err != nil {
+	var err error
+	if m.openings, err = setupOpenings(o, r); err != nil {
 		return nil, err
 	}
 	n := len(m.players)
@@ -382,31 +383,52 @@ func setup(ctx context.Context, o *options, stderr io.Writer) (*match, error) {
 const defaultSuite = "balanced"
 
 // setupOpenings fills r.Openings from -openings (a file, an embedded suite
-// or "empty") or the generated suite, in the order asked for.
-func setupOpenings(o *options, r *tournament.Runner) error {
+// or "empty") or the generated suite, in the order asked for, and returns
+// their description for the summary's header, e.g. "suite balanced,
+// shuffled by seed 1 (375 openings)".
+func setupOpenings(o *options, r *tournament.Runner) (string, error) {
 	var err error
+	var describe func(n int) string
 	switch {
 	case o.openings == "empty":
 		r.Openings = []tournament.Opening{{}}
+		describe = func(int) string { return "the empty board" }
 	case o.openings == "" && o.randomOpenings == 0:
 		// The default: the suite the tuning job's fitness and ladder play,
 		// shuffled by -seed as the ladder shuffles it, so that a match and
 		// a ladder rung with the same seed play the same openings.
 		if r.Openings, err = configs.LoadOpenings(defaultSuite); err != nil {
-			return err
+			return "", err
 		}
 		tournament.ShuffleOpenings(r.Openings, o.seed)
+		describe = func(n int) string {
+			return fmt.Sprintf("suite %s, shuffled by seed %d (%d openings)", defaultSuite, o.seed, n)
+		}
 	case o.openings != "" && o.openings != "generated":
 		if r.Openings, err = configs.LoadOpenings(o.openings); err != nil {
-			return usageError{cmdline.File("openings", err)}
+			return "", usageError{cmdline.File("openings", err)}
+		}
+		describe = func(n int) string {
+			d := fmt.Sprintf("file %s (%d openings", o.openings, n)
+			if o.openingOrder == "random" {
+				d += fmt.Sprintf(", order random by seed %d", o.seed)
+			}
+			if o.openingStart > 1 {
+				d += fmt.Sprintf(", from opening %d", o.openingStart)
+			}
+			return d + ")"
 		}
 	default:
 		// The smallest suite (radius ≥ 3) in which no opening repeats.
-		if r.Openings, o.radius, err = tournament.SuiteFor(max(o.pairs, o.randomOpenings), o.seed); err != nil {
-			return usageError{err}
+		var radius int
+		if r.Openings, radius, err = tournament.SuiteFor(max(o.pairs, o.randomOpenings), o.seed); err != nil {
+			return "", usageError{err}
 		}
 		if o.randomOpenings > 0 {
 			r.Openings = r.Openings[:o.randomOpenings]
+		}
+		describe = func(n int) string {
+			return fmt.Sprintf("generated 3-stone suite, radius %d, seed %d (%d openings)", radius, o.seed, n)
 		}
 	}
 	if o.openingOrder == "random" {
@@ -415,11 +437,11 @@ func setupOpenings(o *options, r *tournament.Runner) error {
 	}
 	if k := o.openingStart; k > 0 {
 		if k > len(r.Openings) {
-			return usagef("-openings start=%d: the suite has %d openings", k, len(r.Openings))
+			return "", usagef("-openings start=%d: the suite has %d openings", k, len(r.Openings))
 		}
 		r.Openings = append(r.Openings[k-1:], r.Openings[:k-1]...)
 	}
-	return nil
+	return describe(len(r.Openings)), nil
 }
 
 // Main runs arena with args (without the program name) and returns the exit

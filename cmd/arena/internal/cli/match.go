@@ -188,7 +188,7 @@ func run(ctx context.Context, o *options, stdout, stderr io.Writer) (err error) 
 		}
 		// The plan, for readers of the match in progress (the web pages);
 		// rewritten on -resume, which plays the same plan.
-		plan := tournament.NewMatchPlan(header(o, o.schedule, m.players, r), 2*len(m.fixtures), m.sprt)
+		plan := tournament.NewMatchPlan(header(o, m), 2*len(m.fixtures), m.sprt)
 		if err := results.WriteJSONAtomic(dir.Path(planFile), plan); err != nil {
 			return err
 		}
@@ -327,7 +327,7 @@ func run(ctx context.Context, o *options, stdout, stderr io.Writer) (err error) 
 	case m.sprt != nil:
 		tab.SPRT = tournament.NewSPRTStatus(*m.sprt, tab)
 	}
-	sum := summarize(o, o.schedule, m.players, r, tab, time.Since(start))
+	sum := summarize(o, m, tab, time.Since(start))
 	sum.Games, sum.Reasons = t.Games(), t.Reasons()
 	sum.Champion, sum.Resumed, sum.Interrupted = champion, resumed, interrupted
 	if o.json {

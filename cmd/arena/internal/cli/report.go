@@ -16,37 +16,19 @@ import (
 // summarize is arena's summary: its header (schedule, players, openings,
 // search settings, wall time) completed from the table by
 // tournament.Summarize.
-func summarize(o *options, schedule string, players []tournament.PlayerInfo, r *tournament.Runner, tab *tournament.Table, el time.Duration) tournament.Summary {
-	head := header(o, schedule, players, r)
+func summarize(o *options, m *match, tab *tournament.Table, el time.Duration) tournament.Summary {
+	head := header(o, m)
 	head.Seconds = el.Seconds()
 	return tournament.Summarize(tab, head)
 }
 
 // header is a match's Summary header (Schedule … MoveTime): what the
 // summary and plan.json (tournament.MatchPlan) say in the same words.
-func header(o *options, schedule string, players []tournament.PlayerInfo, r *tournament.Runner) tournament.Summary {
-	head := tournament.Summary{
-		Schedule: schedule, Players: players, Pairs: o.pairs,
+func header(o *options, m *match) tournament.Summary {
+	return tournament.Summary{
+		Schedule: o.schedule, Players: m.players, Pairs: o.pairs, Openings: m.openings,
 		Depth: o.depth, Width: o.width, MaxMoves: o.maxMoves, MoveTime: o.moveTime.String(),
 	}
-	switch {
-	case o.openings == "empty":
-		head.Openings = "the empty board"
-	case o.openings == "" && o.randomOpenings == 0:
-		head.Openings = fmt.Sprintf("suite %s, shuffled by seed %d (%d openings)", defaultSuite, o.seed, len(r.Openings))
-	case o.openings != "" && o.openings != "generated":
-		head.Openings = fmt.Sprintf("file %s (%d openings", o.openings, len(r.Openings))
-		if o.openingOrder == "random" {
-			head.Openings += fmt.Sprintf(", order random by seed %d", o.seed)
-		}
-		if o.openingStart > 1 {
-			head.Openings += fmt.Sprintf(", from opening %d", o.openingStart)
-		}
-		head.Openings += ")"
-	default:
-		head.Openings = fmt.Sprintf("generated 3-stone suite, radius %d, seed %d (%d openings)", o.radius, o.seed, len(r.Openings))
-	}
-	return head
 }
 
 func writeJSON(w io.Writer, v any) error {
