@@ -11,9 +11,10 @@
 // seeds (Sweep) or a chain of stages (Chain), ResumeLaunch a stopped run
 // or chain, and Launch.Run plays it with hooks for live pages and a
 // cluster session (package cluster: AttachCluster and ClusterHooks; the live
-// pages' hooks are joined with LaunchHooks.Then), and Launch.Summary says
-// how it ended. Reading a launch from command-line flags and showing its
-// progress are the tune command's own work (cmd/tune). ExportTo and WriteCompare are `tune
+// pages' hooks are joined with LaunchHooks.Then); its Outcome names the
+// runs, best vector and report. Reading a launch from command-line flags,
+// showing its progress and telling how it ended are the tune command's
+// own work (cmd/tune). ExportTo and WriteCompare are `tune
 // export` and `tune compare`.
 //
 // A job writes, in its run directory: config.toml (the resolved config,

@@ -2,7 +2,6 @@ package tune
 
 import (
 	"context"
-	"fmt"
 	"path/filepath"
 	"time"
 
@@ -163,23 +162,6 @@ func (o *Outcome) Report() string {
 		return ""
 	}
 	return filepath.Join(o.Dirs[len(o.Dirs)-1], FileReport)
-}
-
-// Summary is what a finished launch tells its user: a sweep's comparison
-// table and the files it wrote, a chain's stages with its best vector and
-// report, a run's steps and games with its best vector (only when
-// verbose is false: a run's progress lines have said the rest).
-func (l *Launch) Summary(out *Outcome, verbose bool) string {
-	switch {
-	case l.Kind == LaunchSweep:
-		base := filepath.Join(l.Dir, FileCompare)
-		return out.Comparison.Markdown() + fmt.Sprintf("wrote %s.md, %s-ladder.png, %s-ladder.svg\n", base, base, base)
-	case l.Kind == LaunchChain:
-		return fmt.Sprintf("chain done: %d stages in %s. Best vector: %s\nreport: %s\n", len(out.Dirs), l.Dir, out.Best(), out.Report())
-	case !verbose:
-		return fmt.Sprintf("done: %d steps, %d games. Best vector: %s\n", out.Status.Steps, out.Status.Games, out.Best())
-	}
-	return ""
 }
 
 // FileCurve is the base name of a sweep's learning curve in its

@@ -1,13 +1,15 @@
 // This file holds what tune does with its command line before a launch
 // runs: the flags that override config keys (keyFlags), the -seeds list,
-// the resolution of a new launch from those values (launchFlags), and the
-// wiring of a job's events to the progress display (displayEvents).
+// the resolution of a new launch from those values (launchFlags), the
+// wiring of a job's events to the progress display (displayEvents) and
+// what a finished launch tells its user (summary).
 
 package main
 
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -142,4 +144,21 @@ func displayEvents(d display) tune.Events {
 		},
 		Verify: func(games int) { d.Plan("verification", games) },
 	}
+}
+
+// summary is what a finished launch tells its user: a sweep's comparison
+// table and the files it wrote, a chain's stages with its best vector and
+// report, a run's steps and games with its best vector (only when
+// verbose is false: a run's progress lines have said the rest).
+func summary(l *tune.Launch, out *tune.Outcome, verbose bool) string {
+	switch {
+	case l.Kind == tune.LaunchSweep:
+		base := filepath.Join(l.Dir, tune.FileCompare)
+		return out.Comparison.Markdown() + fmt.Sprintf("wrote %s.md, %s-ladder.png, %s-ladder.svg\n", base, base, base)
+	case l.Kind == tune.LaunchChain:
+		return fmt.Sprintf("chain done: %d stages in %s. Best vector: %s\nreport: %s\n", len(out.Dirs), l.Dir, out.Best(), out.Report())
+	case !verbose:
+		return fmt.Sprintf("done: %d steps, %d games. Best vector: %s\n", out.Status.Steps, out.Status.Games, out.Best())
+	}
+	return ""
 }

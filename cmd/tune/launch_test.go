@@ -85,3 +85,22 @@ func TestDisplayEvents(t *testing.T) {
 		t.Errorf("display calls:\n got %s\nwant %s", got, want)
 	}
 }
+
+// TestSummary: a chain names its stages, best vector and report (its last
+// stage's); a run names its steps, games and best vector only when quiet,
+// its progress lines having said the rest.
+func TestSummary(t *testing.T) {
+	out := &tune.Outcome{Dirs: []string{"c/stage-1", "c/stage-2"}, Status: optimize.Status{Steps: 4, Games: 96}}
+	chain := &tune.Launch{Dir: "c", Kind: tune.LaunchChain}
+	want := "chain done: 2 stages in c. Best vector: " + filepath.Join("c/stage-2", tune.FileBest) + "\nreport: " + filepath.Join("c/stage-2", tune.FileReport) + "\n"
+	if got := summary(chain, out, true); got != want {
+		t.Errorf("chain:\n got %q\nwant %q", got, want)
+	}
+	run := &tune.Launch{Dir: "c/stage-2", Kind: tune.LaunchRun}
+	if got, want := summary(run, out, false), "done: 4 steps, 96 games. Best vector: "+filepath.Join("c/stage-2", tune.FileBest)+"\n"; got != want {
+		t.Errorf("quiet run:\n got %q\nwant %q", got, want)
+	}
+	if got := summary(run, out, true); got != "" {
+		t.Errorf("verbose run: %q, want nothing", got)
+	}
+}

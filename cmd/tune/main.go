@@ -162,7 +162,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	res, err := l.Run(ctx, opts, live.Hooks(stderr).Then(tune.ClusterHooks(ctx, sess)))
 	disp.End()
 	if err == nil {
-		fmt.Fprint(stdout, l.Summary(res, !*quiet))
+		fmt.Fprint(stdout, summary(l, res, !*quiet))
 	}
 	return exitCode(err, stderr)
 }
