@@ -1,7 +1,9 @@
 package depstest_test
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -130,4 +132,22 @@ func within2(pkg string, pats []string) bool {
 		}
 		return pkg == p
 	})
+}
+
+// TestEveryPackageHasADocFile: a reader who opens any package finds its
+// room and purpose in its doc.go.
+func TestEveryPackageHasADocFile(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", "{{.Dir}}", mod+"...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	dirs := strings.Fields(string(out))
+	if len(dirs) < 20 {
+		t.Fatalf("go list found %d packages", len(dirs))
+	}
+	for _, d := range dirs {
+		if _, err := os.Stat(filepath.Join(d, "doc.go")); err != nil {
+			t.Errorf("%s has no doc.go", d)
+		}
+	}
 }

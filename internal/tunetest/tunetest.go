@@ -1,5 +1,3 @@
-// Package tunetest holds the test data and helpers shared by the tests of
-// the tuning job and its commands: a tiny run config, a log buffer.
 package tunetest
 
 import "strings"

@@ -1,9 +1,3 @@
-// Package cmdlinetest holds the table of mistakes every roadtune command
-// must answer in one voice (package cmdline): the same bad depth, the same
-// misspelt flag, the same bad weight or opening file, the same missing
-// directory given to tune, arena and engine, each with its exact message
-// on standard error and exit status 2. The tests of cmd/tune, cmd/arena
-// and cmd/engine run it through their in-process entry points (Run).
 package cmdlinetest
 
 import (
