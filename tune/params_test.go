@@ -37,7 +37,7 @@ max = 12
 [[param]]
 name = "DefendNodes"
 min = 100
-max = 100000
+max = 2000
 scale = "log"
 `}, extra...)...)
 	if fixed {
@@ -70,7 +70,7 @@ func TestParamSpace(t *testing.T) {
 	if want := []float64{4, min(singles.Get(engine.DefaultSettings()), 12), 100}; !slices.Equal(p.Start, want) {
 		t.Errorf("start %v, want %v (Width's start, the run's Singles and DefendNodes clamped to [min, max])", p.Start, want)
 	}
-	if !slices.Equal(p.Bounds.Lo, []float64{2, 2, 100}) || !slices.Equal(p.InitHi, []float64{8, 12, 100000}) {
+	if !slices.Equal(p.Bounds.Lo, []float64{2, 2, 100}) || !slices.Equal(p.InitHi, []float64{8, 12, 2000}) {
 		t.Errorf("ranges %v..%v, init up to %v", p.Bounds.Lo, p.Bounds.Hi, p.InitHi)
 	}
 	q, err := c.searchProblem()
@@ -294,5 +294,22 @@ func TestTimedRun(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no fitness game was played by the clock: %v", fitness)
+	}
+}
+
+// TestParamsPopulationMethods: the PSO and CMA-ES tune parameters too
+// (CMA-ES from the parameters' starts, the PSO from its initial draw).
+func TestParamsPopulationMethods(t *testing.T) {
+	for _, method := range []string{"pso", "cmaes"} {
+		t.Run(method, func(t *testing.T) {
+			cfg := parseParams(t, method, true)
+			cfg.Validation.Opponents = []string{}
+			dir, _ := runStraight(t, cfg)
+			recs := records(t, dir)
+			if len(recs) == 0 || len(recs[len(recs)-1].Best) != 3 {
+				t.Fatalf("records %v", recs)
+			}
+			readBestSettings(t, dir)
+		})
 	}
 }
