@@ -109,7 +109,7 @@ type EngineConfig struct {
 	// deepest iteration. Timed games depend on the machine and its load:
 	// they are not reproducible. "" and 0 = no clock.
 	TC string  `toml:"tc,omitempty"`
-	ST float64 `toml:"st,omitempty"`
+	ST float64 `toml:"st,omitzero"`
 }
 
 // MatchConfig says how long a match between two vectors is.
@@ -266,7 +266,7 @@ func DefaultConfig() Config {
 		Match:      MatchConfig{Pairs: 1, EarlyStop: "decided"},
 		Init:       RangeConfig{Lo: 0, Hi: 4000, AlertLo: -2000, AlertHi: 2000},
 		Bounds:     BoundsConfig{Mode: "clamp", RangeConfig: RangeConfig{Lo: 0, Hi: 4000, AlertLo: -4000, AlertHi: 4000}},
-		Validation: ValidationConfig{Opponents: []string{"zhou2015", Halfway}, Pairs: 20, Depths: []int{}, EloPairs: 20},
+		Validation: ValidationConfig{Opponents: []string{"zhou2015", Halfway}, Pairs: 20, Depths: []int{}, Clocks: []string{}, EloPairs: 20},
 		Space:      SpaceConfig{Scale: ScaleLinear, Norm: 10000, Monotone: [][]string{}},
 		Options:    map[string]any{},
 	}

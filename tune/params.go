@@ -494,7 +494,7 @@ func (c *Config) bestSettings(name string, v []float64) (*BestSettings, error) {
 	bs := &BestSettings{Name: name, Weights: FileBest, Params: []ParamSetting{}, SetOption: []string{}}
 	for i, p := range c.enginParams() {
 		bs.Params = append(bs.Params, ParamSetting{Name: p.Name, Value: values[i]})
-		bs.SetOption = append(bs.SetOption, fmt.Sprintf("setoption name %s value %s", p.Name, strconv.FormatFloat(values[i], 'g', -1, 64)))
+		bs.SetOption = append(bs.SetOption, fmt.Sprintf("setoption name %s value %s", p.Name, strconv.FormatFloat(values[i], 'f', -1, 64)))
 	}
 	return bs, nil
 }

@@ -1,9 +1,12 @@
 package tune
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -13,6 +16,7 @@ import (
 
 	"github.com/roadtune/roadtune/configs"
 	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/engine/protocol"
 	"github.com/roadtune/roadtune/internal/tunetest"
 	"github.com/roadtune/roadtune/optimize/spsa"
 )
@@ -170,6 +174,26 @@ func readBestSettings(t *testing.T, dir string) (BestSettings, engine.Settings) 
 	if err := s.Validate(); err != nil {
 		t.Fatal(err)
 	}
+	// The engine binary's protocol takes the setoption lines as they are.
+	wf, err := engine.LoadWeightFile(filepath.Join(dir, bs.Weights))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	srv, err := protocol.NewServer(protocol.Config{Weights: wf.Weights(), Settings: engine.DefaultSettings()}, &out, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := strings.Join(bs.SetOption, "\n") + "\noptions\nquit\n"
+	if err := srv.Run(context.Background(), strings.NewReader(in)); err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range bs.Params {
+		if want := fmt.Sprintf("option name %s ", p.Name); !strings.Contains(out.String(), want) ||
+			!strings.Contains(out.String(), fmt.Sprintf("default %s ", strings.Fields(bs.SetOption[i])[4])) || strings.Contains(out.String(), "error") {
+			t.Fatalf("the engine's protocol after %q:\n%s", bs.SetOption, out.String())
+		}
+	}
 	return bs, s
 }
 
@@ -311,5 +335,26 @@ func TestParamsPopulationMethods(t *testing.T) {
 			}
 			readBestSettings(t, dir)
 		})
+	}
+}
+
+// TestPlainConfigsKeepTheirFingerprint: a config without parameters or
+// clocks encodes none of their keys, so the fingerprint of a run started
+// before they existed still matches and the run resumes.
+func TestPlainConfigsKeepTheirFingerprint(t *testing.T) {
+	c := DefaultConfig()
+	flat, err := c.Flat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"engine.weights", "engine.tc", "engine.st", "validation.clocks", "param"} {
+		if v, ok := flat[k]; ok {
+			t.Errorf("a plain config encodes %s = %s", k, v)
+		}
+	}
+	p := parseParams(t, "spsa", true)
+	p.Engine.ST = 0.5
+	if flat, _ := p.Flat(); flat["engine.st"] != "0.5" || !strings.Contains(flat["param"], `"DefendNodes"`) {
+		t.Errorf("a params config's flat keys: %v", flat)
 	}
 }
