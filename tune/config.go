@@ -110,6 +110,11 @@ type EngineConfig struct {
 	// they are not reproducible. "" and 0 = no clock.
 	TC string  `toml:"tc,omitempty"`
 	ST float64 `toml:"st,omitzero"`
+	// TimeMargin is the overrun a move may take beyond its time before it
+	// loses on time, in milliseconds (arena's timemargin=), with tc or st;
+	// 0 = none. On a loaded machine a short clock without one turns games
+	// into time forfeits.
+	TimeMargin int `toml:"timemargin,omitzero"`
 }
 
 // MatchConfig says how long a match between two vectors is.

@@ -54,15 +54,18 @@ func (r Rung) At() string {
 }
 
 // tag is At in a file name or a label: "d3", or the clock without
-// characters a file name should not hold ("st0.05", "tc2+0.02").
+// characters a file name should not hold ("st0.05", "tc2+0.02",
+// "st0.05-timemargin50").
 func (r Rung) tag() string {
 	if r.Clock == "" {
 		return fmt.Sprintf("d%d", r.Depth)
 	}
 	return strings.Map(func(c rune) rune {
 		switch {
-		case c == '=' || c == ' ':
+		case c == '=':
 			return -1
+		case c == ' ':
+			return '-'
 		case c == '/':
 			return '_'
 		}

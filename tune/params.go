@@ -376,8 +376,24 @@ func (c *Config) methodOptions() any {
 }
 
 // clock is the time control of every fitness game: engine.tc or
-// engine.st; zero for none.
+// engine.st, with engine.timemargin; zero for none.
 func (c *Config) clock() (tournament.TimeControl, error) {
+	tc, err := c.clockTime()
+	if err != nil {
+		return tc, err
+	}
+	switch m := c.Engine.TimeMargin; {
+	case m < 0 || m > 3_600_000:
+		return tc, bad("engine.timemargin", "must be milliseconds from 0 to 3600000, not %d", m)
+	case m > 0 && tc.IsZero():
+		return tc, bad("engine.timemargin", "is the overrun a timed move may take: give it with engine.tc or engine.st")
+	}
+	tc.Margin = time.Duration(c.Engine.TimeMargin) * time.Millisecond
+	return tc, nil
+}
+
+// clockTime is clock without the margin.
+func (c *Config) clockTime() (tournament.TimeControl, error) {
 	switch {
 	case c.Engine.TC != "" && c.Engine.ST != 0:
 		return tournament.TimeControl{}, bad("engine.st", "give engine.tc or engine.st, not both")

@@ -128,6 +128,8 @@ func TestParamConfigErrors(t *testing.T) {
 		{"tc and st", "spsa", true, func(s string) string {
 			return strings.Replace(s, "[engine]\n", "[engine]\ntc = \"2+0.02\"\nst = 0.05\n", 1)
 		}, "engine.st", "not both"},
+		{"margin without a clock", "spsa", true, func(s string) string { return strings.Replace(s, "[engine]\n", "[engine]\ntimemargin = 20\n", 1) }, "engine.timemargin", "engine.tc or engine.st"},
+		{"negative margin", "spsa", true, func(s string) string { return strings.Replace(s, "[engine]\n", "[engine]\nst = 0.1\ntimemargin = -1\n", 1) }, "engine.timemargin", "from 0"},
 		{"bad tc", "spsa", true, func(s string) string { return strings.Replace(s, "[engine]\n", "[engine]\ntc = \"2+x\"\n", 1) }, "engine.tc", "increment"},
 		{"bad clock rung", "spsa", true, func(s string) string {
 			return strings.Replace(s, "[validation]\n", "[validation]\nclocks = [\"st=0.05\", \"depth=3\"]\n", 1)
@@ -292,9 +294,9 @@ func TestParamsRunResumes(t *testing.T) {
 // rung under the clock and finishes.
 func TestTimedRun(t *testing.T) {
 	cfg := parseParams(t, "spsa", true, "[output]\ngames = true")
-	cfg.Engine.ST = 0.01
+	cfg.Engine.ST, cfg.Engine.TimeMargin = 0.01, 500 // no time forfeits on a loaded machine
 	cfg.Validation.Depths = []int{1}
-	cfg.Validation.Clocks = []string{"st=0.01"}
+	cfg.Validation.Clocks = []string{"st=0.01 timemargin=500"}
 	cfg.Options["spsa"].(*spsa.Options).Iterations = 2
 	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
@@ -302,17 +304,17 @@ func TestTimedRun(t *testing.T) {
 	dir, _ := runStraight(t, cfg)
 	var rungs []Rung
 	data, _ := os.ReadFile(filepath.Join(dir, FileLadder))
-	if json.Unmarshal(data, &rungs) != nil || len(rungs) != 2 || rungs[0].Clock != "" || rungs[1].Clock != "st=0.01" {
+	if json.Unmarshal(data, &rungs) != nil || len(rungs) != 2 || rungs[0].Clock != "" || rungs[1].Clock != "st=0.01 timemargin=500" {
 		t.Fatalf("ladder %s", data)
 	}
-	games, err := os.ReadFile(filepath.Join(dir, DirGames, "ladder-zhou2015-st0.01.jsonl"))
-	if err != nil || !strings.Contains(string(games), `"st=0.01"`) {
+	games, err := os.ReadFile(filepath.Join(dir, DirGames, "ladder-zhou2015-st0.01-timemargin500.jsonl"))
+	if err != nil || !strings.Contains(string(games), `"st=0.01 timemargin=500"`) {
 		t.Errorf("the timed rung's games: %v", err)
 	}
 	fitness, _ := filepath.Glob(filepath.Join(dir, DirGames, "*"))
 	found := false
 	for _, f := range fitness {
-		if data, err := os.ReadFile(f); err == nil && !strings.Contains(f, "ladder") && strings.Contains(string(data), `"st=0.01"`) {
+		if data, err := os.ReadFile(f); err == nil && !strings.Contains(f, "ladder") && strings.Contains(string(data), `"st=0.01 timemargin=500"`) {
 			found = true
 		}
 	}
