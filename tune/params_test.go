@@ -129,7 +129,9 @@ func TestParamConfigErrors(t *testing.T) {
 			return strings.Replace(s, "[engine]\n", "[engine]\ntc = \"2+0.02\"\nst = 0.05\n", 1)
 		}, "engine.st", "not both"},
 		{"margin without a clock", "spsa", true, func(s string) string { return strings.Replace(s, "[engine]\n", "[engine]\ntimemargin = 20\n", 1) }, "engine.timemargin", "engine.tc or engine.st"},
-		{"negative margin", "spsa", true, func(s string) string { return strings.Replace(s, "[engine]\n", "[engine]\nst = 0.1\ntimemargin = -1\n", 1) }, "engine.timemargin", "from 0"},
+		{"negative margin", "spsa", true, func(s string) string {
+			return strings.Replace(s, "[engine]\n", "[engine]\nst = 0.1\ntimemargin = -1\n", 1)
+		}, "engine.timemargin", "from 0"},
 		{"bad tc", "spsa", true, func(s string) string { return strings.Replace(s, "[engine]\n", "[engine]\ntc = \"2+x\"\n", 1) }, "engine.tc", "increment"},
 		{"bad clock rung", "spsa", true, func(s string) string {
 			return strings.Replace(s, "[validation]\n", "[validation]\nclocks = [\"st=0.05\", \"depth=3\"]\n", 1)
