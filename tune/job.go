@@ -536,7 +536,7 @@ func (j *Job) stepLine(rec optimize.Record) string {
 		s += " " + rec.Line + ","
 	}
 	return fmt.Sprintf("%s %d games in %.1fs (%.1f games/s) | best %s", s, rec.Games, rec.Seconds,
-		float64(rec.Games)/max(rec.Seconds, 1e-9), formatGenes(j.cfg.GeneNames(), rec.Best))
+		float64(rec.Games)/max(rec.Seconds, 1e-9), j.cfg.formatVector(rec.Best))
 }
 
 func formatGenes(names []string, genes []float64) string {

@@ -613,3 +613,22 @@ func (c *Config) paramsText() string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// formatVector is a vector of the run for the console: the genes as
+// formatGenes writes them, then each parameter's played value
+// ("DefendShare=0.65"), as many digits as it has up to 4.
+func (c *Config) formatVector(v []float64) string {
+	names := c.GeneNames()
+	n := len(v) - len(c.Params)
+	if len(c.Params) == 0 || n < 0 || len(names) != len(v) {
+		return formatGenes(names, v)
+	}
+	parts := []string{}
+	if n > 0 {
+		parts = append(parts, formatGenes(names[:n], v[:n]))
+	}
+	for i, p := range c.enginParams() {
+		parts = append(parts, fmt.Sprintf("%s=%s", p.Name, strconv.FormatFloat(referee.ParamValue(p, v[n+i]), 'g', 4, 64)))
+	}
+	return strings.Join(parts, " ")
+}

@@ -95,6 +95,9 @@ func TestParamSpace(t *testing.T) {
 	if g.Problem().Start != nil {
 		t.Error("the GA got a start vector")
 	}
+	if got := c.formatVector([]float64{5.6, 3.2, 1234.56}); got != "Width=6 Singles=3 DefendNodes=1235" {
+		t.Errorf("formatVector: %q", got)
+	}
 	// The vector as players: integers rounded, the road weights fixed.
 	zhou, _ := configs.LoadWeights("zhou2015")
 	genes, values, err := c.splitVector([]float64{5.6, 3.2, 2000.4})
