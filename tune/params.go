@@ -344,7 +344,7 @@ func (s paramSpace) Weights(u []float64) []float64 {
 // (converted to ln units for a log-scale parameter), over a copy.
 func (c *Config) methodOptions() any {
 	opts := c.MethodOptions()
-	o, ok := opts.(*spsa.Options)
+	o, ok := opts.(*spsa.Settings)
 	if !ok || len(c.Params) == 0 {
 		return opts
 	}

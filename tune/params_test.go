@@ -84,8 +84,8 @@ func TestParamSpace(t *testing.T) {
 	if q.Bounds.Lo[2] != math.Log(100) || q.Bounds.Hi[0] != 8 || q.Start[2] != math.Log(100) {
 		t.Errorf("search problem %+v: DefendNodes should be searched by its logarithm, the rest as they are", q.Bounds)
 	}
-	o := c.methodOptions().(*spsa.Options)
-	if o.CEnd.Genes["Width"] != 1 || o.REnd.Genes["Width"] != 0.004 || len(c.MethodOptions().(*spsa.Options).CEnd.Genes) != 0 {
+	o := c.methodOptions().(*spsa.Settings)
+	if o.CEnd.Genes["Width"] != 1 || o.REnd.Genes["Width"] != 0.004 || len(c.MethodOptions().(*spsa.Settings).CEnd.Genes) != 0 {
 		t.Errorf("spsa options: c_end %v, r_end %v; the config's own must stay as they were", o.CEnd.Genes, o.REnd.Genes)
 	}
 	g := parseParams(t, "ga", false)
@@ -135,6 +135,7 @@ func TestParamConfigErrors(t *testing.T) {
 		{"negative margin", "spsa", true, func(s string) string {
 			return strings.Replace(s, "[engine]\n", "[engine]\nst = 0.1\ntimemargin = -1\n", 1)
 		}, "engine.timemargin", "from 0"},
+		{"a method norm", "ga", false, func(s string) string { return strings.Replace(s, "[ga]\n", "[ga]\nnorm = 1000\n", 1) }, "ga.norm", "must be 0"},
 		{"bad tc", "spsa", true, func(s string) string { return strings.Replace(s, "[engine]\n", "[engine]\ntc = \"2+x\"\n", 1) }, "engine.tc", "increment"},
 		{"bad clock rung", "spsa", true, func(s string) string {
 			return strings.Replace(s, "[validation]\n", "[validation]\nclocks = [\"st=0.05\", \"depth=3\"]\n", 1)
@@ -302,7 +303,7 @@ func TestTimedRun(t *testing.T) {
 	cfg.Engine.ST, cfg.Engine.TimeMargin = 0.01, 500 // no time forfeits on a loaded machine
 	cfg.Validation.Depths = []int{1}
 	cfg.Validation.Clocks = []string{"st=0.01 timemargin=500"}
-	cfg.Options["spsa"].(*spsa.Options).Iterations = 2
+	cfg.Options["spsa"].(*spsa.Settings).Iterations = 2
 	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
