@@ -49,12 +49,24 @@ type Setup struct {
 	Openings      []string        `json:"openings,omitempty"` // protocol notation; empty: the generated suite
 	EarlyStop     string          `json:"early_stop,omitempty"`
 	MaxMoves      int             `json:"max_moves,omitempty"`
+	// Params names the search settings a match vector carries after its
+	// genes (engine.Params names; referee.VectorReferee.Params), Fixed the
+	// road weights of every player when the vectors hold only them, Time
+	// the players' time control: all empty for a run on the road weights
+	// at a fixed depth, so such a setup encodes (and fingerprints) as
+	// before they existed.
+	Params []string               `json:"params,omitempty"`
+	Fixed  []float64              `json:"fixed,omitempty"`
+	Time   tournament.TimeControl `json:"time,omitzero"`
 }
 
 // SetupOf reads the game settings off an in-process referee.
 func SetupOf(r *referee.VectorReferee) Setup {
 	s := Setup{Schema: r.Schema, Settings: r.Settings, Pairs: max(r.Pairs, 1),
-		OpeningRadius: r.OpeningRadius, EarlyStop: r.EarlyStop, MaxMoves: r.MaxMoves}
+		OpeningRadius: r.OpeningRadius, EarlyStop: r.EarlyStop, MaxMoves: r.MaxMoves, Fixed: r.Fixed, Time: r.Time}
+	for _, p := range r.Params {
+		s.Params = append(s.Params, p.Name)
+	}
 	for _, o := range r.Openings {
 		s.Openings = append(s.Openings, o.String())
 	}
@@ -63,7 +75,8 @@ func SetupOf(r *referee.VectorReferee) Setup {
 
 // Referee is the in-process referee that plays the setup's games with
 // concurrency games at once. Errors: a schema, engine setting, opening or
-// early-stop rule this build cannot read.
+// early-stop rule, parameter name or time control this build cannot
+// read.
 func (s Setup) Referee(concurrency int) (*referee.VectorReferee, error) {
 	schema, err := engine.ParseSchema(string(s.Schema))
 	if err != nil {
@@ -75,8 +88,18 @@ func (s Setup) Referee(concurrency int) (*referee.VectorReferee, error) {
 	if _, _, err := referee.ParseEarlyStop(s.EarlyStop); err != nil {
 		return nil, err
 	}
+	if err := s.Time.Validate(); err != nil {
+		return nil, err
+	}
 	r := &referee.VectorReferee{Schema: schema, Settings: s.Settings, Pairs: s.Pairs, OpeningRadius: s.OpeningRadius,
-		EarlyStop: s.EarlyStop, MaxMoves: s.MaxMoves, Concurrency: concurrency}
+		EarlyStop: s.EarlyStop, MaxMoves: s.MaxMoves, Concurrency: concurrency, Fixed: s.Fixed, Time: s.Time}
+	for _, name := range s.Params {
+		p, ok := engine.ParamByName(name)
+		if !ok {
+			return nil, fmt.Errorf("setup: unknown engine parameter %q", name)
+		}
+		r.Params = append(r.Params, p)
+	}
 	for i, text := range s.Openings {
 		o, err := tournament.ParseOpening(text)
 		if err != nil {

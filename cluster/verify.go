@@ -165,7 +165,7 @@ func (b *Batch) checkRecords(r Result) error {
 
 // timed reports whether a batch's games play by the clock: then they are
 // not deterministic, and are checked but never replayed.
-func (b *Batch) timed() bool { return b.Setup.Settings.MoveTime > 0 }
+func (b *Batch) timed() bool { return b.Setup.Settings.MoveTime > 0 || !b.Setup.Time.IsZero() }
 
 // replay plays b in this process (concurrency games at once).
 func (b *Batch) replay(ctx context.Context, concurrency int) (Result, error) {

@@ -4,10 +4,15 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/roadtune/roadtune/configs"
+	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/optimize"
+	"github.com/roadtune/roadtune/tournament"
 )
 
 // TestCheckResult: an honest result passes the checks; forged counts,
@@ -129,5 +134,45 @@ func TestReplayCost(t *testing.T) {
 	t.Logf("replay cost: %d games replayed for %d played (%.1f%%) in 30 calls of 9 matches, batches of 8 games, 2 workers", st.Replayed, st.Accepted, 100*float64(st.Replayed)/float64(st.Accepted))
 	if st.Replayed == 0 || st.Replayed > st.Accepted/4 {
 		t.Errorf("replayed %d games for %d played", st.Replayed, st.Accepted)
+	}
+}
+
+// TestTimedParamsBatches: a batch of search-parameter vectors played by
+// the clock reaches the worker whole (its setup rebuilds the parameters
+// and the time control), passes the consistency checks, and is never
+// replayed: the coordinator asks for a replay of every batch, and an
+// honest worker of timed games, whose games a replay would not repeat,
+// is not quarantined. The fingerprint of a setup without parameters or
+// clock is the one it had before they existed.
+func TestTimedParamsBatches(t *testing.T) {
+	zhou, err := configs.LoadWeights("zhou2015")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := testReferee()
+	if got := Fingerprint(EngineBuild, SetupOf(ref)); got != "497e9554b4d55120" {
+		t.Errorf("the plain setup's fingerprint is %s, was 497e9554b4d55120 before parameters and clocks", got)
+	}
+	width, _ := engine.ParamByName("Width")
+	ref.Params, ref.Fixed = []engine.Param{width}, zhou.Weights().Genes
+	ref.Time = tournament.TimeControl{PerMove: 10 * time.Millisecond}
+	back, err := SetupOf(ref).Referee(1)
+	if err != nil || len(back.Params) != 1 || back.Params[0].Name != "Width" || back.Time != ref.Time || !slices.Equal(back.Fixed, ref.Fixed) {
+		t.Fatalf("setup round trip: %+v, %v", back, err)
+	}
+	c := newCluster(t, ref)
+	c.coord.VerifySample = 1
+	c.worker(t, &Worker{Conn: c.dial(t, "w1"), Name: "w1", Concurrency: 1})
+	matches := []optimize.Match{{A: []float64{6}, B: []float64{3}}, {A: []float64{2}, B: []float64{6}, WinnerOnly: true}}
+	out, err := c.coord.Play(context.Background(), 3, matches)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) != 2 || out[0].Games() != 4 {
+		t.Fatalf("outcomes %v", out)
+	}
+	st := c.coord.Stats()
+	if q := c.coord.QuarantinedWorkers(); len(q) > 0 || st.Replayed > 0 || st.Refused+st.Mismatched+st.Revoked > 0 {
+		t.Fatalf("timed batches: quarantined %v, stats %+v", q, st)
 	}
 }

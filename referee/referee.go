@@ -28,11 +28,24 @@ import (
 // of a batch go through one worker pool (tournament.Runner), so every core
 // stays busy across matches, and the outcomes depend only on the seed, the
 // matches and the settings, not on the concurrency (Settings must then have
-// no MoveTime). The engines and their tables are allocated by the first
-// batch and reused by the next ones; use a VectorReferee by pointer.
+// no MoveTime, and Time must be zero). The engines and their tables are
+// allocated by the first batch and reused by the next ones; use a
+// VectorReferee by pointer.
 type VectorReferee struct {
 	Schema   engine.Schema
 	Settings engine.Settings
+	// Params, when not empty, are search settings tuned beside the road
+	// weights: a match's vectors end with one value per Param, which
+	// Player sets on a copy of Settings for that player.
+	Params []engine.Param
+	// Fixed, when not nil, is the road-weight vector (genes of Schema) of
+	// every player: the match vectors then hold the Params alone.
+	Fixed []float64
+	// Time, when not zero, is every player's time control (st= or tc=):
+	// Settings.Depth is then a maximum, and the games depend on the
+	// machine and its load, so a batch's outcomes are no longer a function
+	// of its seed.
+	Time tournament.TimeControl
 	// Pairs is the number of game pairs per match (default 1).
 	Pairs int
 	// OpeningRadius is the Chebyshev radius of White's stones in the
@@ -223,17 +236,17 @@ func (r *VectorReferee) run(ctx context.Context, seed uint64, rg Range, matches 
 	}
 	entrants := make([]tournament.Entrant, 0, 2*len(matches))
 	for i, m := range matches {
-		wa, err := engine.NewWeights(r.Schema, m.A)
+		wa, sa, err := r.Player(m.A)
 		if err != nil {
 			return nil, nil, fmt.Errorf("match %d, vector A: %w", rg.First+i, err)
 		}
-		wb, err := engine.NewWeights(r.Schema, m.B)
+		wb, sb, err := r.Player(m.B)
 		if err != nil {
 			return nil, nil, fmt.Errorf("match %d, vector B: %w", rg.First+i, err)
 		}
 		entrants = append(entrants,
-			tournament.Entrant{Name: fmt.Sprintf("m%d.A", rg.First+i), Weights: wa, Settings: r.Settings},
-			tournament.Entrant{Name: fmt.Sprintf("m%d.B", rg.First+i), Weights: wb, Settings: r.Settings})
+			tournament.Entrant{Name: fmt.Sprintf("m%d.A", rg.First+i), Weights: wa, Settings: sa, Time: r.Time},
+			tournament.Entrant{Name: fmt.Sprintf("m%d.B", rg.First+i), Weights: wb, Settings: sb, Time: r.Time})
 	}
 	pairs := max(r.Pairs, 1)
 	openings := make([]tournament.Opening, 0, pairs*len(matches))

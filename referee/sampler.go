@@ -36,6 +36,9 @@ func (r *VectorReferee) SampleRange(ctx context.Context, seed uint64, rg Range, 
 	if len(matches) == 0 {
 		return nil, nil, nil
 	}
+	if len(r.Params) > 0 || r.Fixed != nil {
+		return nil, nil, fmt.Errorf("referee: positions are the road features of the vectors played, and this referee's vectors are search parameters")
+	}
 	t, games, err := r.run(ctx, seed, rg, matches, true)
 	if err != nil {
 		return nil, nil, err

@@ -180,3 +180,44 @@ func (c *gameClock) spend(d time.Duration) string {
 	}
 	return ""
 }
+
+// ParseClock reads one time control as arena's engine options and
+// cutechess-cli write it: "st=SECONDS" (a fixed time per move, > 0) or
+// "tc=[moves/]time[+increment]" (ParseTC), optionally followed by
+// " timemargin=MILLISECONDS". Errors name the text.
+func ParseClock(s string) (TimeControl, error) {
+	var tc TimeControl
+	fields := strings.Fields(s)
+	if len(fields) == 0 {
+		return tc, fmt.Errorf("clock %q: want st=SECONDS or tc=[MOVES/]TIME[+INC]", s)
+	}
+	for i, f := range fields {
+		key, val, _ := strings.Cut(f, "=")
+		switch {
+		case i == 0 && key == "st":
+			d, err := ParseSeconds(val)
+			if err != nil || d <= 0 {
+				return tc, fmt.Errorf("clock %q: st=%s: want a positive time in seconds", s, val)
+			}
+			tc.PerMove = d
+		case i == 0 && key == "tc":
+			t, err := ParseTC(val)
+			if err != nil {
+				return tc, fmt.Errorf("clock %q: %w", s, err)
+			}
+			if t.IsZero() {
+				return tc, fmt.Errorf("clock %q: tc=inf is no clock", s)
+			}
+			tc = t
+		case i == 1 && key == "timemargin":
+			ms, err := strconv.Atoi(val)
+			if err != nil || ms < 0 {
+				return tc, fmt.Errorf("clock %q: timemargin=%s: want milliseconds ≥ 0", s, val)
+			}
+			tc.Margin = time.Duration(ms) * time.Millisecond
+		default:
+			return tc, fmt.Errorf("clock %q: want st=SECONDS or tc=[MOVES/]TIME[+INC], then optionally timemargin=MS", s)
+		}
+	}
+	return tc, tc.Validate()
+}

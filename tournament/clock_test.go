@@ -179,3 +179,28 @@ func TestEngineClock(t *testing.T) {
 		t.Fatal("NewGame kept the clock")
 	}
 }
+
+func TestParseClock(t *testing.T) {
+	for s, want := range map[string]TimeControl{
+		"st=0.05":                   {PerMove: 50 * time.Millisecond},
+		"tc=2+0.02":                 {Base: 2 * time.Second, Inc: 20 * time.Millisecond},
+		"tc=40/60":                  {Moves: 40, Base: time.Minute},
+		"st=1 timemargin=50":        {PerMove: time.Second, Margin: 50 * time.Millisecond},
+		"  tc=1:00+1  timemargin=0": {Base: time.Minute, Inc: time.Second},
+	} {
+		got, err := ParseClock(s)
+		if err != nil || got != want {
+			t.Errorf("ParseClock(%q) = %+v, %v; want %+v", s, got, err, want)
+		}
+		if err == nil {
+			if back, err := ParseClock(got.String()); err != nil || back != got {
+				t.Errorf("ParseClock(%q) does not read back %q: %+v, %v", s, got.String(), back, err)
+			}
+		}
+	}
+	for _, s := range []string{"", "st=0", "st=-1", "st=x", "tc=inf", "tc=0", "depth=3", "timemargin=5", "st=1 tc=2", "st=1 timemargin=-3", "0.05"} {
+		if _, err := ParseClock(s); err == nil {
+			t.Errorf("ParseClock(%q): no error", s)
+		}
+	}
+}

@@ -163,7 +163,8 @@ func (j *Job) ensureBest() error {
 		return nil
 	}
 	wf, err := engine.LoadWeightFile(j.dir.Path(FileBest))
-	if err == nil && slices.Equal(wf.Values, j.cp.Best) && string(wf.Schema) == j.cfg.Schema {
+	genes, _, verr := j.cfg.splitVector(j.cp.Best)
+	if err == nil && verr == nil && slices.Equal(wf.Values, genes) && string(wf.Schema) == j.cfg.Schema && j.bestSettingsHold() {
 		return nil
 	}
 	j.logf("%s was missing or did not hold the checkpoint's best vector: rebuilt it\n", j.dir.Path(FileBest))

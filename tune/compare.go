@@ -29,13 +29,20 @@ type RunComparison struct {
 	Skipped []string
 }
 
-// RungKey names a ladder rung: an opponent at a depth.
+// RungKey names a ladder rung: an opponent at a depth, or by a clock
+// (Rung.Clock) with the depth as its deepest iteration.
 type RungKey struct {
 	Opponent string
 	Depth    int
+	Clock    string
 }
 
-func (k RungKey) String() string { return fmt.Sprintf("%s d%d", k.Opponent, k.Depth) }
+func (k RungKey) String() string {
+	if k.Clock != "" {
+		return fmt.Sprintf("%s %s", k.Opponent, k.Clock)
+	}
+	return fmt.Sprintf("%s d%d", k.Opponent, k.Depth)
+}
 
 // ComparedRun is one run of a comparison.
 type ComparedRun struct {
@@ -171,7 +178,7 @@ func CompareRuns(dirs []string) (*RunComparison, error) {
 			if len(g.Summary.Matchups) != 1 {
 				return nil, fmt.Errorf("%s: rung %s at depth %d has %d matchups, want 1", path, g.Opponent, g.Depth, len(g.Summary.Matchups))
 			}
-			k := RungKey{g.Opponent, g.Depth}
+			k := RungKey{g.Opponent, g.Depth, g.Clock}
 			run.Rungs[k] = g
 			if !seen[k] {
 				seen[k] = true
@@ -188,7 +195,7 @@ func CompareRuns(dirs []string) (*RunComparison, error) {
 		}
 	}
 	slices.SortStableFunc(c.Columns, func(a, b RungKey) int {
-		return cmp.Or(cmp.Compare(first[a.Opponent], first[b.Opponent]), cmp.Compare(a.Depth, b.Depth))
+		return cmp.Or(cmp.Compare(first[a.Opponent], first[b.Opponent]), cmp.Compare(a.Clock, b.Clock), cmp.Compare(a.Depth, b.Depth))
 	})
 	return c, nil
 }

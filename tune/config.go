@@ -69,6 +69,10 @@ type Config struct {
 	Validation ValidationConfig `toml:"validation"`
 	Output     OutputConfig     `toml:"output"`
 	Space      SpaceConfig      `toml:"space"`
+	// Params are the [[param]] tables: search and time settings tuned
+	// beside the road-weight genes (or alone, with engine.weights), after
+	// them in the method's vector.
+	Params []ParamConfig `toml:"param,omitempty"`
 
 	// Options holds each registered method's options by method name (the
 	// config's [ga], [pso] … tables): the value Spec.Options returns,
@@ -94,6 +98,23 @@ type EngineConfig struct {
 	// search). Either plays at a fixed depth without a clock, so games stay
 	// reproducible; with "play", threat_search is always on.
 	Settings string `toml:"settings"`
+	// Weights, when set, fixes every player's road weights to this vector
+	// (a baseline name, a weight file or a run directory, as start takes
+	// them), and the run tunes its [[param]] tables alone. "" = the
+	// road-weight genes are tuned.
+	Weights string `toml:"weights,omitempty"`
+	// TC and ST put every fitness game on a clock, in arena's notation:
+	// TC a game clock "[moves/]time[+increment]" in seconds ("2+0.02"),
+	// ST a fixed time per move in seconds (0.05); depth is then the
+	// deepest iteration. Timed games depend on the machine and its load:
+	// they are not reproducible. "" and 0 = no clock.
+	TC string  `toml:"tc,omitempty"`
+	ST float64 `toml:"st,omitzero"`
+	// TimeMargin is the overrun a move may take beyond its time before it
+	// loses on time, in milliseconds (arena's timemargin=), with tc or st;
+	// 0 = none. On a loaded machine a short clock without one turns games
+	// into time forfeits.
+	TimeMargin int `toml:"timemargin,omitzero"`
 }
 
 // MatchConfig says how long a match between two vectors is.
@@ -141,6 +162,11 @@ type ValidationConfig struct {
 	// stands for engine.depth.
 	Depths []int `toml:"depths"`
 	Width  int   `toml:"width"` // 0 = the engine width
+	// Clocks add rungs played by the clock, in arena's notation
+	// ("st=0.05", "tc=2+0.02"), with engine.depth as the deepest
+	// iteration, after each opponent's depth rungs. Empty = the engine's
+	// clock (engine.tc or engine.st) when it has one, else none.
+	Clocks []string `toml:"clocks,omitempty"`
 	// EloEvery, when > 0, measures the best vector's Elo during the run:
 	// after steps K−1, 2K−1, … and after the last step, EloPairs game
 	// pairs against the first opponent that is not Halfway, at EloDepth
@@ -245,7 +271,7 @@ func DefaultConfig() Config {
 		Match:      MatchConfig{Pairs: 1, EarlyStop: "decided"},
 		Init:       RangeConfig{Lo: 0, Hi: 4000, AlertLo: -2000, AlertHi: 2000},
 		Bounds:     BoundsConfig{Mode: "clamp", RangeConfig: RangeConfig{Lo: 0, Hi: 4000, AlertLo: -4000, AlertHi: 4000}},
-		Validation: ValidationConfig{Opponents: []string{"zhou2015", Halfway}, Pairs: 20, Depths: []int{}, EloPairs: 20},
+		Validation: ValidationConfig{Opponents: []string{"zhou2015", Halfway}, Pairs: 20, Depths: []int{}, Clocks: []string{}, EloPairs: 20},
 		Space:      SpaceConfig{Scale: ScaleLinear, Norm: 10000, Monotone: [][]string{}},
 		Options:    map[string]any{},
 	}
@@ -548,9 +574,12 @@ func (c *Config) set(key, value string) error {
 
 // keyLine finds the line where a dotted key ("ga.population") is set in a
 // TOML document, or 0. It follows [table] headers and dotted keys; it does
-// not need to understand values.
+// not need to understand values. The tables of an array ([[param]]) are
+// numbered from 1: "param[2].min" is min in the second, "param.min" the
+// first one that sets it.
 func keyLine(data []byte, key string) int {
-	table := ""
+	table, plain := "", ""
+	arrays := map[string]int{}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	for line := 1; sc.Scan(); line++ {
 		s := strings.TrimSpace(sc.Text())
@@ -563,7 +592,12 @@ func keyLine(data []byte, key string) int {
 				h = h[:i]
 			}
 			table = strings.Trim(strings.TrimSpace(h), "[] ")
-			if table == key {
+			plain = table
+			if strings.HasPrefix(s, "[[") {
+				arrays[table]++
+				table = fmt.Sprintf("%s[%d]", table, arrays[table])
+			}
+			if table == key || plain == key {
 				return line
 			}
 			continue
@@ -573,11 +607,11 @@ func keyLine(data []byte, key string) int {
 			continue
 		}
 		k := strings.Trim(strings.TrimSpace(s[:eq]), `"`)
-		full := k
+		full, short := k, k
 		if table != "" {
-			full = table + "." + k
+			full, short = table+"."+k, plain+"."+k
 		}
-		if full == key {
+		if full == key || short == key {
 			return line
 		}
 	}
@@ -687,6 +721,15 @@ func (c *Config) Validate() error {
 			return bad("then", "%v", err)
 		}
 	}
+	if err := c.validateParams(); err != nil {
+		return err
+	}
+	if _, err := c.clock(); err != nil {
+		return err
+	}
+	if _, err := c.ladderClocks(); err != nil {
+		return err
+	}
 	problem, err := c.searchProblem()
 	if err != nil {
 		return err
@@ -702,7 +745,7 @@ func (c *Config) Validate() error {
 			return bad(c.Method+".norm", "must be 0 with space.scale = \"log\": space.norm (%g) scales every played vector, and a norm of ln w would change the vector's shape", c.Space.Norm)
 		}
 	}
-	if err := spec.Validate(opts, problem); err != nil {
+	if err := spec.Validate(c.methodOptions(), problem); err != nil {
 		var oe *optimize.OptionError
 		if errors.As(err, &oe) {
 			if k, ok := problemKeys[oe.Field]; ok && oe.Key == "" {
@@ -890,13 +933,10 @@ func (c *Config) engineSettings(depth, width int) engine.Settings {
 	return s
 }
 
-// GeneNames are the genes of the config's schema, in order.
-func (c *Config) GeneNames() []string { return engine.Schema(c.Schema).GeneNames() }
-
 // geneRange returns per-gene [lo, hi] from a range config: the alert
 // threshold of the dual schema (its last gene) takes the alert range.
 func (c *Config) geneRange(r RangeConfig) (lo, hi []float64) {
-	names := c.GeneNames()
+	names := c.SchemaGenes()
 	lo, hi = make([]float64, len(names)), make([]float64, len(names))
 	for d, n := range names {
 		lo[d], hi[d] = r.Lo, r.Hi
@@ -907,7 +947,8 @@ func (c *Config) geneRange(r RangeConfig) (lo, hi []float64) {
 	return lo, hi
 }
 
-// Problem is what the config tells a method of the vectors it tunes.
+// Problem is what the config tells a method of the vectors it tunes: the
+// schema's genes, then the [[param]] tables (withParams).
 func (c *Config) Problem() optimize.Problem {
 	var start []float64
 	lo, hi := c.geneRange(c.Init)
@@ -923,8 +964,8 @@ func (c *Config) Problem() optimize.Problem {
 		start, _ = c.startVector() // Validate reports its error
 	}
 	blo, bhi := c.geneRange(c.Bounds.RangeConfig)
-	return optimize.Problem{
-		Genes:  c.GeneNames(),
+	p := optimize.Problem{
+		Genes:  c.SchemaGenes(),
 		InitLo: lo, InitHi: hi,
 		Bounds:    &optimize.Bounds{Lo: blo, Hi: bhi},
 		BoundMode: c.Bounds.Mode,
@@ -932,6 +973,18 @@ func (c *Config) Problem() optimize.Problem {
 		Start:     start,
 		Opponent:  c.vectorOf, // the SPSA option opponents
 	}
+	return c.withParams(p, c.takesStart)
+}
+
+// takesStart reports whether the config's method takes a start vector in
+// q (a population method refuses one).
+func (c *Config) takesStart(q optimize.Problem) bool {
+	spec, err := c.Spec()
+	if err != nil {
+		return false
+	}
+	var oe *optimize.OptionError
+	return !errors.As(spec.Validate(c.methodOptions(), q), &oe) || oe.Field != "Start"
 }
 
 // searchProblem is Problem in the coordinates the method searches (space):
@@ -964,6 +1017,9 @@ func (c *Config) searchProblem() (optimize.Problem, error) {
 // space is the change of coordinates of the [space] table, nil for the
 // weights themselves (scale "linear", no chains). Errors name the key.
 func (c *Config) space() (optimize.Space, error) {
+	if len(c.Params) > 0 { // validateParams refuses a gene space beside them
+		return c.paramSpaceOf(), nil
+	}
 	switch c.Space.Scale {
 	case "", ScaleLinear:
 	case ScaleLog:
@@ -984,7 +1040,7 @@ func (c *Config) space() (optimize.Space, error) {
 		return nil, bad("space.monotone", "needs bounds.mode \"clamp\" or \"reflect\": the bounds keep every increment ≥ 0, and with \"off\" a chain can fall")
 	}
 	index := map[string]int{}
-	for d, g := range c.GeneNames() {
+	for d, g := range c.SchemaGenes() {
 		index[g] = d
 	}
 	chains := make([][]int, len(c.Space.Monotone))
@@ -995,7 +1051,7 @@ func (c *Config) space() (optimize.Space, error) {
 		for _, g := range ch {
 			d, ok := index[g]
 			if !ok {
-				return nil, bad("space.monotone", "chain %d: %q is not a gene of schema %q (%s)", i+1, g, c.Schema, strings.Join(c.GeneNames(), ", "))
+				return nil, bad("space.monotone", "chain %d: %q is not a gene of schema %q (%s)", i+1, g, c.Schema, strings.Join(c.SchemaGenes(), ", "))
 			}
 			chains[i] = append(chains[i], d)
 		}
@@ -1009,7 +1065,7 @@ func (c *Config) newMethod(spec optimize.Spec, pcg *rand.PCG) (optimize.Method, 
 	if err != nil {
 		return nil, err
 	}
-	m, err := spec.New(c.MethodOptions(), p, pcg)
+	m, err := spec.New(c.methodOptions(), p, pcg)
 	return c.inSpace(m, err)
 }
 
@@ -1019,7 +1075,7 @@ func (c *Config) restoreMethod(spec optimize.Spec, state []byte) (optimize.Metho
 	if err != nil {
 		return nil, err
 	}
-	m, err := spec.Restore(c.MethodOptions(), p, state)
+	m, err := spec.Restore(c.methodOptions(), p, state)
 	return c.inSpace(m, err)
 }
 
@@ -1169,8 +1225,15 @@ func (c *Config) generatedOpenings() bool { return c.Openings == "" || c.Opening
 
 // engineLine describes the search of the run's games for reports.
 func (c *Config) engineLine() string {
+	s := fmt.Sprintf("depth %d, width %d, threat search %v", c.Engine.Depth, c.Engine.Width, c.Engine.ThreatSearch)
 	if c.Engine.Settings == PlaySettings {
-		return fmt.Sprintf("depth %d, width %d, engine.PlaySettings", c.Engine.Depth, c.Engine.Width)
+		s = fmt.Sprintf("depth %d, width %d, engine.PlaySettings", c.Engine.Depth, c.Engine.Width)
 	}
-	return fmt.Sprintf("depth %d, width %d, threat search %v", c.Engine.Depth, c.Engine.Width, c.Engine.ThreatSearch)
+	if tc, err := c.clock(); err == nil && !tc.IsZero() {
+		s += fmt.Sprintf(", clock %s (depth the deepest iteration; games not reproducible)", tc)
+	}
+	if !c.tunedGenes() {
+		s += ", road weights fixed to " + c.Engine.Weights
+	}
+	return s
 }

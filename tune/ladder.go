@@ -30,6 +30,10 @@ type Rung struct {
 	// Depth and Width are the search of both sides.
 	Depth int `json:"depth"`
 	Width int `json:"width"`
+	// Clock is the rung's time control in arena's notation ("st=0.05",
+	// "tc=2+0.02"), Depth then the deepest iteration; "" for a rung at a
+	// fixed depth.
+	Clock string `json:"clock,omitempty"`
 	// Summary is the match in the shape arena writes as summary.json; its
 	// one matchup is the tuned vector's view.
 	Summary tournament.Summary `json:"summary"`
@@ -40,6 +44,34 @@ type Rung struct {
 
 // Match is the rung's matchup, the tuned vector's view.
 func (r Rung) Match() tournament.MatchSummary { return r.Summary.Matchups[0] }
+
+// At says what the rung plays at: "depth 3" or its clock ("st=0.05").
+func (r Rung) At() string {
+	if r.Clock != "" {
+		return r.Clock
+	}
+	return fmt.Sprintf("depth %d", r.Depth)
+}
+
+// tag is At in a file name or a label: "d3", or the clock without
+// characters a file name should not hold ("st0.05", "tc2+0.02",
+// "st0.05-timemargin50").
+func (r Rung) tag() string {
+	if r.Clock == "" {
+		return fmt.Sprintf("d%d", r.Depth)
+	}
+	return strings.Map(func(c rune) rune {
+		switch {
+		case c == '=':
+			return -1
+		case c == ' ':
+			return '-'
+		case c == '/':
+			return '_'
+		}
+		return c
+	}, r.Clock)
+}
 
 // ladderResult is the ladder of a run: its rungs, notes on opponents that
 // were not played, and its charts.
@@ -76,18 +108,21 @@ func (j *Job) opponents(recs []optimize.Record) ([]opponent, []string, error) {
 			if err != nil {
 				return nil, nil, fmt.Errorf("%s %d's best vector: %w", j.spec.Unit, h, err)
 			}
-			o.player = player{name: Halfway, weights: w,
+			o.player = player{name: Halfway, weights: w, vec: recs[h].Best,
 				source: fmt.Sprintf("%s: the run's best vector after %s %d of %d", Halfway, j.spec.Unit, h, len(recs))}
 		} else if given == StartOpponent {
 			genes, err := j.cfg.startVector()
 			if err != nil {
 				return nil, nil, fmt.Errorf("the start vector: %w", err)
 			}
+			if len(j.cfg.Params) > 0 {
+				genes = append(genes, j.cfg.paramStarts()...)
+			}
 			w, err := j.vector(genes)
 			if err != nil {
 				return nil, nil, fmt.Errorf("the start vector: %w", err)
 			}
-			o.player = player{name: StartOpponent, weights: w, source: "start: " + j.cfg.Start}
+			o.player = player{name: StartOpponent, weights: w, vec: genes, source: "start: " + j.cfg.Start}
 		} else {
 			p, err := baselinePlayer(given)
 			if err != nil {
@@ -174,24 +209,42 @@ func (j *Job) ladder(ctx context.Context, recs []optimize.Record) (*ladderResult
 		sprt = &sp
 	}
 	depths, width := j.cfg.ladderDepths()
+	clocks, err := j.cfg.ladderClocks()
+	if err != nil {
+		return nil, err
+	}
 	lr := &ladderResult{Rungs: []Rung{}, Notes: notes}
 	if len(opps) == 0 {
 		return lr, nil
 	}
-	j.logf("verification ladder: tuned vs %s at depth %s, width %d, %d game pairs a rung\n",
-		strings.Join(names(opps), ", "), joinInts(depths), width, v.Pairs)
+	// The rungs of an opponent: each depth, then each clock at the
+	// engine depth as the deepest iteration.
+	type at struct {
+		depth int
+		tc    tournament.TimeControl
+	}
+	var ats []at
+	for _, d := range depths {
+		ats = append(ats, at{depth: d})
+	}
+	for _, tc := range clocks {
+		ats = append(ats, at{depth: j.cfg.Engine.Depth, tc: tc})
+	}
+	j.logf("verification ladder: tuned vs %s at depth %s%s, width %d, %d game pairs a rung\n",
+		strings.Join(names(opps), ", "), joinInts(depths), clocksText(clocks), width, v.Pairs)
 	if j.opts.Events.Verify != nil {
-		j.opts.Events.Verify(2 * v.Pairs * len(opps) * len(depths))
+		j.opts.Events.Verify(2 * v.Pairs * len(opps) * len(ats))
 	}
 	if _, err := j.dir.MkdirAll(DirGames); err != nil {
 		return nil, err
 	}
 	dir := j.dir.Path(DirPlots)
 	for _, o := range opps {
-		for _, d := range depths {
+		for _, a := range ats {
+			d := a.depth
 			k := len(lr.Rungs)
 			sum, table, err := j.play(ctx, match{
-				a: tuned, b: o.player, depth: d, width: width, pairs: v.Pairs,
+				a: tuned, b: o.player, depth: d, width: width, tc: a.tc, pairs: v.Pairs,
 				seed: uint64(j.cfg.Seed) ^ verificationSeed ^ uint64(k)*seedMix,
 				sprt: sprt, progress: j.opts.Events.Games,
 			})
@@ -199,9 +252,9 @@ func (j *Job) ladder(ctx context.Context, recs []optimize.Record) (*ladderResult
 				return nil, err
 			}
 			m := sum.Matchups[0]
-			r := Rung{Opponent: o.given, Depth: d, Width: width, Summary: sum, Verdict: Verdict(m.Elo, m.EloCI)}
+			r := Rung{Opponent: o.given, Depth: d, Width: width, Clock: a.tc.String(), Summary: sum, Verdict: Verdict(m.Elo, m.EloCI)}
 			lr.Rungs = append(lr.Rungs, r)
-			name := rungLogName(o.slug, d)
+			name := rungLogName(o.slug, r)
 			if err := results.WriteJSONL(j.dir.Path(DirGames, name+".jsonl"), table.Games); err != nil {
 				return nil, err
 			}
@@ -210,9 +263,9 @@ func (j *Job) ladder(ctx context.Context, recs []optimize.Record) (*ladderResult
 					return nil, err
 				}
 			}
-			j.logf("verification: vs %s at depth %d: %s\n", m.B, d, rungLine(r))
+			j.logf("verification: vs %s at %s: %s\n", m.B, r.At(), rungLine(r))
 			if j.opts.Events.Rung != nil {
-				j.opts.Events.Rung(r, len(lr.Rungs), len(opps)*len(depths))
+				j.opts.Events.Rung(r, len(lr.Rungs), len(opps)*len(ats))
 			}
 			c, err := rungLLRChart(o.slug, r, table.Games)
 			if err != nil {
@@ -339,7 +392,7 @@ func VerdictDetail(rungs []Rung) []string {
 			case m.N != games:
 				fig += fmt.Sprintf(", %d games", m.N)
 			}
-			items = append(items, fmt.Sprintf("depth %d (%s)", q.Depth, fig))
+			items = append(items, fmt.Sprintf("%s (%s)", q.At(), fig))
 		}
 		at := strings.Join(items[:len(items)-1], ", ")
 		if at != "" {
@@ -373,7 +426,7 @@ func ladderChart(rungs []Rung) Chart {
 	bars := make([]results.Bar, len(rungs))
 	for i, r := range rungs {
 		m := r.Match()
-		bars[i] = results.Bar{Label: fmt.Sprintf("%s d%d", m.B, r.Depth), Group: m.B, Series: fmt.Sprintf("depth %d", r.Depth),
+		bars[i] = results.Bar{Label: fmt.Sprintf("%s %s", m.B, r.tag()), Group: m.B, Series: r.At(),
 			Value: m.Elo, Lo: m.Elo - m.EloCI, Hi: m.Elo + m.EloCI}
 	}
 	return Chart{Name: "ladder", Title: "Verification ladder: Elo with 95% interval per opponent and depth", Chart: results.BarChart{
@@ -397,8 +450,8 @@ func rungLLRChart(slug string, r Rung, games []tournament.GameRecord) (*Chart, e
 	if err != nil || len(xs) == 0 {
 		return nil, err
 	}
-	title := fmt.Sprintf("SPRT against %s at depth %d", r.Match().B, r.Depth)
-	return &Chart{Name: fmt.Sprintf("sprt-%s-d%d", slug, r.Depth), Title: title + ": log-likelihood ratio",
+	title := fmt.Sprintf("SPRT against %s at %s", r.Match().B, r.At())
+	return &Chart{Name: fmt.Sprintf("sprt-%s-%s", slug, r.tag()), Title: title + ": log-likelihood ratio",
 		Chart: results.LLRChart(title+": log-likelihood ratio against games", t.Test().String(), xs, ys, t.Lower, t.Upper)}, nil
 }
 
@@ -423,7 +476,21 @@ func rungSlugs(rungs []Rung) []string {
 	return out
 }
 
-// rungLogName is the base name of a rung's games log under games/.
-func rungLogName(slug string, depth int) string {
-	return fmt.Sprintf("ladder-%s-d%d", slug, depth)
+// rungLogName is the base name of a rung's games log under games/:
+// "ladder-zhou2015-d3", "ladder-zhou2015-st0.05".
+func rungLogName(slug string, r Rung) string {
+	return fmt.Sprintf("ladder-%s-%s", slug, r.tag())
+}
+
+// clocksText is " and by the clock st=0.05, tc=2+0.02" for the ladder's
+// timed rungs, "" for none.
+func clocksText(clocks []tournament.TimeControl) string {
+	if len(clocks) == 0 {
+		return ""
+	}
+	s := make([]string, len(clocks))
+	for i, tc := range clocks {
+		s[i] = tc.String()
+	}
+	return " and by the clock " + strings.Join(s, ", ")
 }

@@ -48,7 +48,7 @@ func (j *Job) measureElo(ctx context.Context, rec *optimize.Record) error {
 		return fmt.Errorf("%s %d's best vector: %w", j.spec.Unit, rec.Step, err)
 	}
 	sum, _, err := j.play(ctx, match{
-		a:     player{name: "tuned", source: fmt.Sprintf("the best vector after %s %d", j.spec.Unit, rec.Step), weights: best},
+		a:     player{name: "tuned", source: fmt.Sprintf("the best vector after %s %d", j.spec.Unit, rec.Step), weights: best, vec: rec.Best},
 		b:     opp,
 		depth: j.cfg.eloDepth(), width: j.cfg.Engine.Width, pairs: v.EloPairs,
 		seed: uint64(j.cfg.Seed) ^ eloSeed ^ uint64(rec.Step+1)*seedMix,
@@ -98,7 +98,7 @@ func eloChart(cfg Config, unit string, recs []optimize.Record, rungs []Rung) *Ch
 		Note:   note,
 	}
 	for _, r := range rungs {
-		if r.Opponent == opp && r.Depth == depth {
+		if r.Opponent == opp && r.Depth == depth && r.Clock == "" {
 			m := r.Match()
 			lc.HLines = append(lc.HLines, results.HLine{Name: fmt.Sprintf("ladder: %+.0f ± %.0f (%d games)", m.Elo, m.EloCI, m.N), Y: m.Elo})
 			lc.Note += fmt.Sprintf(" The ladder measured %+.0f ± %.0f over %d games at this depth (dotted line).", m.Elo, m.EloCI, m.N)

@@ -179,7 +179,8 @@ func newJob(cfg Config, rd *results.RunDir, opts Options) (*Job, error) {
 }
 
 // NewReferee is the in-process engine referee of a config: its schema,
-// engine settings, pairs per match, move limit and concurrency.
+// engine settings, [[param]] tables and fixed road weights, clock, pairs
+// per match, move limit and concurrency.
 func NewReferee(cfg Config) (*referee.VectorReferee, error) {
 	schema, err := engine.ParseSchema(cfg.Schema)
 	if err != nil {
@@ -191,15 +192,16 @@ func NewReferee(cfg Config) (*referee.VectorReferee, error) {
 			return nil, err
 		}
 	}
-	return &referee.VectorReferee{
-		Openings:    suite,
-		Schema:      schema,
-		Settings:    cfg.engineSettings(cfg.Engine.Depth, cfg.Engine.Width),
-		Pairs:       cfg.Match.Pairs,
-		EarlyStop:   cfg.Match.EarlyStop,
-		MaxMoves:    cfg.Engine.MaxMoves,
-		Concurrency: cfg.Concurrency,
-	}, nil
+	r, err := cfg.playerRef(cfg.Engine.Depth, cfg.Engine.Width)
+	if err != nil {
+		return nil, err
+	}
+	if r.Time, err = cfg.clock(); err != nil {
+		return nil, err
+	}
+	r.Openings, r.Schema = suite, schema
+	r.Pairs, r.EarlyStop, r.MaxMoves, r.Concurrency = cfg.Match.Pairs, cfg.Match.EarlyStop, cfg.Engine.MaxMoves, cfg.Concurrency
+	return r, nil
 }
 
 // settings are the driver settings of the job, without its recorder.
@@ -329,7 +331,7 @@ func (j *Job) stepLine(rec optimize.Record) string {
 		s += " " + rec.Line + ","
 	}
 	return fmt.Sprintf("%s %d games in %.1fs (%.1f games/s) | best %s", s, rec.Games, rec.Seconds,
-		float64(rec.Games)/max(rec.Seconds, 1e-9), formatGenes(j.cfg.GeneNames(), rec.Best))
+		float64(rec.Games)/max(rec.Seconds, 1e-9), j.cfg.formatVector(rec.Best))
 }
 
 func formatGenes(names []string, genes []float64) string {
@@ -344,13 +346,17 @@ func formatGenes(names []string, genes []float64) string {
 	return strings.Join(parts, " ")
 }
 
-// writeBest writes best.json from a checkpoint's best vector.
+// writeBest writes best.json from a checkpoint's best vector (and
+// best-settings.json when the run tunes parameters).
 func (j *Job) writeBest(cp checkpoint) error {
 	if cp.Best == nil {
 		return nil
 	}
 	wf, err := j.weightFile(cp.Best, cp.BestStep, cp.BestFitness)
 	if err != nil {
+		return err
+	}
+	if err := j.writeBestSettings(wf, cp.Best); err != nil {
 		return err
 	}
 	return engine.WriteWeightFile(j.dir.Path(FileBest), wf)
@@ -365,6 +371,9 @@ func (j *Job) weightFile(genes []float64, step int, fitness *float64) (*engine.W
 func weightFile(cfg Config, spec optimize.Spec, run string, genes []float64, step int, fitness *float64) (*engine.WeightFile, error) {
 	schema, err := engine.ParseSchema(cfg.Schema)
 	if err != nil {
+		return nil, err
+	}
+	if genes, _, err = cfg.splitVector(genes); err != nil { // a vector with [[param]] values
 		return nil, err
 	}
 	wf := &engine.WeightFile{

@@ -126,7 +126,7 @@ func baselineGenes(cfg Config) (string, []float64) {
 			continue
 		}
 		wf, err := configs.LoadWeights(o)
-		if err != nil || string(wf.Schema) != cfg.Schema || len(wf.Values) != len(cfg.GeneNames()) {
+		if err != nil || string(wf.Schema) != cfg.Schema || len(wf.Values) != len(cfg.SchemaGenes()) || !cfg.tunedGenes() {
 			continue
 		}
 		return o, wf.Values
@@ -166,7 +166,7 @@ func runCharts(cfg Config, spec optimize.Spec, recs []optimize.Record, rungs []R
 		return results.Series{Name: name, X: x, Y: y}
 	}
 	genes := cfg.GeneNames()
-	sets := geneSets(genes)
+	sets := paramSets(cfg, genes)
 	baseName, baseGenes := baselineGenes(cfg)
 
 	muted, mutedName := unidentified(recs, len(genes))
@@ -180,7 +180,7 @@ func runCharts(cfg Config, spec optimize.Spec, recs []optimize.Record, rungs []R
 			for _, d := range row {
 				s := series(genes[d], func(r optimize.Record) float64 { return r.Best[d] })
 				pn := results.Panel{Title: genes[d], X: s.X, Y: s.Y, Colour: r, Baseline: math.NaN(), Muted: muted[d] != ""}
-				if baseGenes != nil {
+				if d < len(baseGenes) {
 					pn.Baseline = baseGenes[d]
 				}
 				panels = append(panels, pn)
@@ -391,7 +391,7 @@ func (r *RunResults) Charts() ([]Chart, error) {
 			if rungs[i].Summary.SPRT == nil {
 				continue
 			}
-			games, err := tournament.ReadGameLog(filepath.Join(r.Dir, DirGames, rungLogName(slug, rungs[i].Depth)+".jsonl"))
+			games, err := tournament.ReadGameLog(filepath.Join(r.Dir, DirGames, rungLogName(slug, rungs[i])+".jsonl"))
 			if err != nil {
 				return nil, err
 			}

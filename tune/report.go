@@ -23,16 +23,20 @@ func (j *Job) writeReport(plots []plotRef, lr *ladderResult, recs []optimize.Rec
 	if j.spec.About != "" {
 		about += ": " + j.spec.About
 	}
-	b.WriteString(results.MarkdownTable([]string{"key", "value"}, [][]string{
+	setting := [][]string{
 		{"method", about},
-		{"schema", fmt.Sprintf("%s (%d genes: %s)", c.Schema, len(names), strings.Join(names, ", "))},
+		{"schema", fmt.Sprintf("%s (%d genes: %s)", c.Schema, len(c.SchemaGenes()), strings.Join(c.SchemaGenes(), ", "))},
 		{"seed", fmt.Sprint(c.Seed)},
 		{"engine", c.engineLine()},
 		{"match", fmt.Sprintf("%d game pair(s), openings drawn per batch", c.Match.Pairs)},
 		{"initial genes", fmt.Sprintf("[%g, %g]", c.Init.Lo, c.Init.Hi)},
 		{"bounds", boundsText(c.Bounds)},
 		{"stall rule", stallText(c.Stall, unit)},
-	}))
+	}
+	if len(c.Params) > 0 {
+		setting = append(setting, []string{"search settings tuned", c.paramsText()})
+	}
+	b.WriteString(results.MarkdownTable([]string{"key", "value"}, setting))
 	b.WriteString("\n")
 	if j.spec.Describe != nil {
 		fmt.Fprintf(&b, "%s. %d %ss run.\n", strings.TrimSuffix(j.spec.Describe(c.MethodOptions()), "."), j.cp.Status.Steps, unit)
@@ -51,6 +55,9 @@ func (j *Job) writeReport(plots []plotRef, lr *ladderResult, recs []optimize.Rec
 			fmt.Fprintf(&b, "\n%s\n", strings.TrimSpace(note))
 		}
 		fmt.Fprintf(&b, "\nExported as `%s` (an engine weight file: `go run ./cmd/engine -weights %s`).\n\n", FileBest, j.dir.Path(FileBest))
+		if bs, err := c.bestSettings("", j.cp.Best); err == nil && bs != nil {
+			fmt.Fprintf(&b, "The tuned search settings are in `%s`; send them to the engine binary after it starts, as the protocol's options:\n\n```\n%s\n```\n\n", FileBestSettings, strings.Join(bs.SetOption, "\n"))
+		}
 	}
 
 	j.writeLadder(&b, lr)
@@ -110,7 +117,7 @@ func (j *Job) writeLadder(b *strings.Builder, lr *ladderResult) {
 	for i, r := range lr.Rungs {
 		m := r.Match()
 		rows[i] = []string{
-			m.B, fmt.Sprint(r.Depth), fmt.Sprint(m.N),
+			m.B, strings.TrimPrefix(r.At(), "depth "), fmt.Sprint(m.N),
 			fmt.Sprintf("%d/%d/%d", m.Games.W, m.Games.D, m.Games.L),
 			// Non-breaking spaces keep a figure whole where a page wraps the cell.
 			fmt.Sprintf("%.1f%% [%.1f,\u00a0%.1f]", 100*m.Score, 100*max(0, m.ScoreLo), 100*min(1, m.ScoreHi)),
@@ -126,7 +133,7 @@ func (j *Job) writeLadder(b *strings.Builder, lr *ladderResult) {
 	fmt.Fprintf(b, "\nThe tuned vector (A) against each opponent at each depth, width %d, over game pairs (rung 1 openings: %s; every rung has its own seed). `%s` holds every rung; `%s` the first, in the shape of arena's summary.json. ", first.Width, first.Openings, FileLadder, FileValidation)
 	for _, r := range lr.Rungs {
 		if t := r.Summary.SPRT; t != nil {
-			fmt.Fprintf(b, "SPRT against %s at depth %d (elo0 %g, elo1 %g): LLR %.2f in [%.2f, %.2f] after %d pairs, decision %s. ", r.Match().B, r.Depth, t.Elo0, t.Elo1, t.LLR, t.Lower, t.Upper, t.Pairs, t.Decision)
+			fmt.Fprintf(b, "SPRT against %s at %s (elo0 %g, elo1 %g): LLR %.2f in [%.2f, %.2f] after %d pairs, decision %s. ", r.Match().B, r.At(), t.Elo0, t.Elo1, t.LLR, t.Lower, t.Upper, t.Pairs, t.Decision)
 		}
 	}
 	for _, r := range lr.Rungs {

@@ -53,11 +53,11 @@ func TestSweep(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cmp.Runs) != 2 || len(cmp.Columns) != 2 || cmp.Columns[0] != (RungKey{"zhou2015", 1}) || cmp.Columns[1] != (RungKey{"zhou2015", 2}) {
+	if len(cmp.Runs) != 2 || len(cmp.Columns) != 2 || cmp.Columns[0] != (RungKey{Opponent: "zhou2015", Depth: 1}) || cmp.Columns[1] != (RungKey{Opponent: "zhou2015", Depth: 2}) {
 		t.Fatalf("comparison columns %v of %d runs", cmp.Columns, len(cmp.Runs))
 	}
 	for _, r := range cmp.Runs {
-		g := r.Rungs[RungKey{"zhou2015", 1}]
+		g := r.Rungs[RungKey{Opponent: "zhou2015", Depth: 1}]
 		if g.Match().N != 4 || g.Verdict != Verdict(g.Match().Elo, g.Match().EloCI) {
 			t.Errorf("%s: rung %+v", r.Name, g.Match())
 		}

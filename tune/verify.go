@@ -30,6 +30,10 @@ type player struct {
 	name    string
 	source  string
 	weights engine.Weights
+	// vec is the run's vector the player stands for, nil for a fixed
+	// opponent: with [[param]] tables its search settings come from it
+	// (Config.playerSettings), a fixed opponent's are the run's own.
+	vec []float64
 }
 
 // match is a head-to-head match of the tuned vector (A) against an
@@ -37,6 +41,7 @@ type player struct {
 type match struct {
 	a, b         player
 	depth, width int
+	tc           tournament.TimeControl // every game's clock; zero: fixed depth
 	pairs        int
 	seed         uint64      // the opening suite's shuffle
 	sprt         *stats.SPRT // stop early; nil = fixed length
@@ -46,7 +51,14 @@ type match struct {
 // play plays m and summarises it in the one match shape (tournament.Summary,
 // arena's summary.json), with the table of games.
 func (j *Job) play(ctx context.Context, m match) (tournament.Summary, *tournament.Table, error) {
-	s := j.cfg.engineSettings(m.depth, m.width)
+	sa, err := j.cfg.playerSettings(m.a.vec, m.depth, m.width)
+	if err != nil {
+		return tournament.Summary{}, nil, err
+	}
+	sb, err := j.cfg.playerSettings(m.b.vec, m.depth, m.width)
+	if err != nil {
+		return tournament.Summary{}, nil, err
+	}
 	// Distinct openings for every pair: a repeated opening replays a game.
 	openings, label, err := j.matchOpenings(m.pairs, m.seed)
 	if err != nil {
@@ -54,8 +66,8 @@ func (j *Job) play(ctx context.Context, m match) (tournament.Summary, *tournamen
 	}
 	r := &tournament.Runner{
 		Entrants: []tournament.Entrant{
-			{Name: m.a.name, Weights: m.a.weights, Settings: s},
-			{Name: m.b.name, Weights: m.b.weights, Settings: s},
+			{Name: m.a.name, Weights: m.a.weights, Settings: sa, Time: m.tc},
+			{Name: m.b.name, Weights: m.b.weights, Settings: sb, Time: m.tc},
 		},
 		Openings:    openings,
 		MaxMoves:    j.cfg.Engine.MaxMoves,
@@ -74,8 +86,8 @@ func (j *Job) play(ctx context.Context, m match) (tournament.Summary, *tournamen
 	sum := tournament.Summarize(table, tournament.Summary{
 		Schedule: "head-to-head",
 		Players: []tournament.PlayerInfo{
-			{Name: m.a.name, Kind: "weights", Source: m.a.source},
-			{Name: m.b.name, Kind: "weights", Source: m.b.source},
+			{Name: m.a.name, Kind: "weights", Source: m.a.source, Settings: j.cfg.playerLine(m.a.vec, sa, m.tc)},
+			{Name: m.b.name, Kind: "weights", Source: m.b.source, Settings: j.cfg.playerLine(m.b.vec, sb, m.tc)},
 		},
 		Pairs:    m.pairs,
 		Openings: label,
@@ -98,16 +110,19 @@ func (j *Job) tunedPlayer() (player, error) {
 	if err != nil {
 		return player{}, fmt.Errorf("the checkpoint's best vector: %w", err)
 	}
-	return player{name: "tuned", source: FileBest + " (the checkpoint's best vector)", weights: w}, nil
+	return player{name: "tuned", source: FileBest + " (the checkpoint's best vector)", weights: w, vec: j.cp.Best}, nil
 }
 
-// vector is genes of the run's schema as engine weights.
-func (j *Job) vector(genes []float64) (engine.Weights, error) {
-	schema, err := engine.ParseSchema(j.cfg.Schema)
+// vector is the road weights of one of the run's vectors: its genes of
+// the run's schema, or engine.weights when the run tunes [[param]]
+// tables alone.
+func (j *Job) vector(v []float64) (engine.Weights, error) {
+	r, err := j.cfg.playerRef(j.cfg.Engine.Depth, j.cfg.Engine.Width)
 	if err != nil {
 		return engine.Weights{}, err
 	}
-	return engine.NewWeights(schema, genes)
+	w, _, err := r.Player(v)
+	return w, err
 }
 
 // Verdict says in words what an Elo interval shows: "stronger" or "weaker"
