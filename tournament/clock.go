@@ -3,6 +3,7 @@ package tournament
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -71,7 +72,8 @@ func (tc TimeControl) Validate() error {
 }
 
 // ParseSeconds reads a time in cutechess-cli's notation: seconds ("2",
-// "0.25") or minutes:seconds ("1:30"). Errors name the text.
+// "0.25") or minutes:seconds ("1:30"), at most 1e7 seconds in all.
+// Errors name the text.
 func ParseSeconds(s string) (time.Duration, error) {
 	min, sec, colon := strings.Cut(s, ":")
 	if !colon {
@@ -79,10 +81,15 @@ func ParseSeconds(s string) (time.Duration, error) {
 	}
 	m, err1 := strconv.ParseUint(min, 10, 32)
 	x, err2 := strconv.ParseFloat(sec, 64)
-	if err1 != nil || err2 != nil || x < 0 || x > 1e7 || x != x || (colon && x >= 60) {
+	// At most 1e7 seconds (about 116 days) in either form, so that every
+	// time reads back from the seconds it is written in (and minutes
+	// cannot overflow a Duration).
+	if err1 != nil || err2 != nil || x < 0 || x != x || (colon && x >= 60) || float64(m)*60+x > 1e7 {
 		return 0, fmt.Errorf("time %q: want seconds (2, 0.25) or minutes:seconds (1:30)", s)
 	}
-	return time.Duration(m)*time.Minute + time.Duration(x*float64(time.Second)), nil
+	// Rounded to the nanosecond: "1.6099999999999999" is 1.61 s, as
+	// written back, not 1.609999999 s.
+	return time.Duration(m)*time.Minute + time.Duration(math.Round(x*float64(time.Second))), nil
 }
 
 // ParseTC reads a game clock in cutechess-cli's tc= notation:
