@@ -12,10 +12,11 @@
 // or chain, and Launch.Run plays it with hooks for live pages and a
 // cluster session (package cluster: AttachCluster and ClusterHooks; the live
 // pages' hooks are joined with LaunchHooks.Then); its Outcome names the
-// runs, best vector and report. Reading a launch from command-line flags,
-// showing its progress and telling how it ended are the tune command's
-// own work (cmd/tune). ExportTo and WriteCompare are `tune
-// export` and `tune compare`.
+// runs, best vector and report, and Launch.Summary tells how it ended.
+// LaunchFlags resolves a launch from the values of the command's flags
+// (KeyFlags: the flags that set config keys; ParseSeeds: -seeds); showing
+// its progress is the command's own work (cmd/tune). ExportTo and
+// WriteCompare are `tune export` and `tune compare`.
 //
 // A job writes, in its run directory: config.toml (the resolved config,
 // first), checkpoint.json (after config.toml, then after every step),

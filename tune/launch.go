@@ -2,9 +2,14 @@ package tune
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
+	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/internal/fileio"
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/results"
@@ -277,4 +282,118 @@ func checkSeeds(seeds []int64) error {
 		seen[s] = true
 	}
 	return nil
+}
+
+// LaunchFlags resolves a new launch from command-line values: the config
+// at path ("" = the embedded default, LoadEmbedded) with the key
+// flags given (keys: KeyFlag.Flag → value, applied in KeyFlags' order),
+// the run directory out, and seeds, a -seeds list ("" for one run or
+// chain). Errors: the config's (*ConfigError, or a *InputError
+// for a file that cannot be read), a bad seed list or one given with
+// -seed (*InputError), NewLaunch's.
+func LaunchFlags(path string, keys map[string]string, out, seeds string, now time.Time) (*Launch, error) {
+	var ov []Override
+	for _, k := range KeyFlags() {
+		if v, ok := keys[k.Flag]; ok {
+			ov = append(ov, FlagOverride(k.Flag, k.Key, v, k.Str))
+		}
+	}
+	var cfg Config
+	var err error
+	if path == "" {
+		cfg, err = LoadEmbedded("default", ov...)
+	} else {
+		cfg, err = Load(path, ov...)
+	}
+	if err != nil {
+		return nil, asInput(err)
+	}
+	var list []int64
+	if seeds != "" {
+		if _, ok := keys["seed"]; ok {
+			return nil, &InputError{Err: errors.New("-seed and -seeds cannot be combined")}
+		}
+		if list, err = ParseSeeds(seeds); err != nil {
+			return nil, err
+		}
+	}
+	l, err := NewLaunch(cfg, out, list, now)
+	if err != nil {
+		return nil, asInput(err)
+	}
+	return l, nil
+}
+
+// asInput keeps a *ConfigError or *InputError and makes any
+// other error a *InputError: bad input, not a failed run.
+func asInput(err error) error {
+	var ce *ConfigError
+	var ie *InputError
+	if errors.As(err, &ce) || errors.As(err, &ie) {
+		return err
+	}
+	return &InputError{Err: err}
+}
+
+// ParseSeeds reads a seed list as the -seeds flag gives it:
+// comma-separated non-negative integers, e.g. "1,2,3". Errors: a
+// *InputError naming the item that is not a seed.
+func ParseSeeds(s string) ([]int64, error) {
+	var out []int64
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.ParseInt(strings.TrimSpace(f), 10, 64)
+		if err != nil || n < 0 {
+			return nil, &InputError{Err: fmt.Errorf("flag -seeds: %q is not a seed (want non-negative integers separated by commas, e.g. 1,2,3)", f)}
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+// KeyFlag is a command-line flag that sets one config key
+// (FlagOverride).
+type KeyFlag struct {
+	Flag string // the flag's name, e.g. "depth"
+	Key  string // the config key, e.g. "engine.depth"; "@budget" is the method's step budget
+	Str  bool   // the value is a TOML string
+	Help string // the flag's usage line
+}
+
+// KeyFlags are the flags tune offers to override config keys, in the
+// order of its usage text.
+func KeyFlags() []KeyFlag {
+	f := func(flag, key string, str bool, help string) KeyFlag {
+		return KeyFlag{Flag: flag, Key: key, Str: str, Help: "override " + key + help}
+	}
+	return []KeyFlag{
+		f("method", "method", true, ": "+fmt.Sprint(MethodNames())),
+		f("schema", "schema", true, ": "+engine.SchemaNames),
+		f("seed", "seed", false, ""),
+		f("concurrency", "concurrency", false, " (games at once; 0 = all cores; may change on -resume)"),
+		f("depth", "engine.depth", false, ""),
+		f("width", "engine.width", false, ""),
+		f("steps", "@budget", false, " (the method's step budget, e.g. ga.generations)"),
+		f("generations", "@budget", false, " (GA runs only)"),
+		f("iterations", "@budget", false, " (PSO and SPSA runs only)"),
+		f("rounds", "@budget", false, " (Texel runs only)"),
+		f("start", "start", true, " (spsa, texel: start from a run directory, weight file or baseline instead of a random vector)"),
+		f("openings", "openings", true, " (balanced, generated or an opening file)"),
+	}
+}
+
+// Summary is what a finished launch tells its user: a sweep's comparison
+// table and the files it wrote, a chain's stages with its best vector and
+// report, a run's steps and games with its best vector (only when
+// verbose is false: a run's progress lines have said the rest).
+func (l *Launch) Summary(out *Outcome, verbose bool) string {
+	switch {
+	case l.Kind == LaunchSweep:
+		base := filepath.Join(l.Dir, FileCompare)
+		return out.Comparison.Markdown() + fmt.Sprintf("wrote %s.md, %s-ladder.png, %s-ladder.svg\n", base, base, base)
+	case l.Kind == LaunchChain:
+		return fmt.Sprintf("chain done: %d stages in %s. Best vector: %s\nreport: %s\n", len(out.Dirs), l.Dir, out.Best(), out.Report())
+	case !verbose:
+		return fmt.Sprintf("done: %d steps, %d games. Best vector: %s\n", out.Status.Steps, out.Status.Games, out.Best())
+	}
+	return ""
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/optimize"
 )
 
 // TestNewLaunchKinds: the flags' combinations resolve to a run, a sweep
@@ -179,4 +180,66 @@ func TestLaunchHooksThen(t *testing.T) {
 		t.Errorf("Then stops at the first error: %v, order %v", err, order)
 	}
 	LaunchHooks{}.Then(LaunchHooks{}).Track("x", &Options{}) // nil hooks are skipped
+}
+
+// TestLaunchFlags: the command line's values resolve to a launch (the
+// key flags override the config), and bad input is a *InputError or
+// *ConfigError naming the flag or file.
+func TestLaunchFlags(t *testing.T) {
+	now := time.Date(2026, 11, 25, 8, 30, 0, 0, time.UTC)
+	l, err := LaunchFlags("", map[string]string{"method": "spsa", "depth": "3"}, "", "", now)
+	if err != nil || l.Config().Method != "spsa" || l.Config().Engine.Depth != 3 || l.Dir != filepath.Join("runs", "20261125-083000-spsa") {
+		t.Fatalf("LaunchFlags: %+v, %v", l, err)
+	}
+	l, err = LaunchFlags("", nil, "out", "4, 2", now)
+	if err != nil || l.Kind != LaunchSweep || l.Dir != "out" {
+		t.Fatalf("LaunchFlags with -seeds: %+v, %v", l, err)
+	}
+	var ie *InputError
+	var ce *ConfigError
+	if _, err := LaunchFlags("", map[string]string{"seed": "3"}, "", "1,2", now); !errors.As(err, &ie) || !strings.Contains(err.Error(), "-seed and -seeds") {
+		t.Errorf("-seed with -seeds: %v", err)
+	}
+	if _, err := LaunchFlags(filepath.Join(t.TempDir(), "none.toml"), nil, "", "", now); !errors.As(err, &ie) {
+		t.Errorf("missing config: %v", err)
+	}
+	if _, err := LaunchFlags("", map[string]string{"depth": "0"}, "", "", now); !errors.As(err, &ce) || !strings.Contains(err.Error(), "-depth") {
+		t.Errorf("bad -depth: %v", err)
+	}
+	if _, err := LaunchFlags("", nil, "", "1,1", now); !errors.As(err, &ie) || !strings.Contains(err.Error(), "seed 1 is listed twice") {
+		t.Errorf("repeated seed: %v", err)
+	}
+}
+
+// TestParseSeeds: -seeds takes comma-separated non-negative integers;
+// anything else is a *InputError naming the flag and the item.
+func TestParseSeeds(t *testing.T) {
+	var ie *InputError
+	for _, s := range []string{"1,x", "-2", "1,,2", ""} {
+		if _, err := ParseSeeds(s); !errors.As(err, &ie) || !strings.Contains(err.Error(), "-seeds") {
+			t.Errorf("ParseSeeds(%q): %v", s, err)
+		}
+	}
+	if got, err := ParseSeeds("4, 2,9"); err != nil || len(got) != 3 || got[0] != 4 || got[1] != 2 || got[2] != 9 {
+		t.Errorf("ParseSeeds: %v, %v", got, err)
+	}
+}
+
+// TestSummary: a chain names its stages, best vector and report (its last
+// stage's); a run names its steps, games and best vector only when quiet,
+// its progress lines having said the rest.
+func TestSummary(t *testing.T) {
+	out := &Outcome{Dirs: []string{"c/stage-1", "c/stage-2"}, Status: optimize.Status{Steps: 4, Games: 96}}
+	chain := &Launch{Dir: "c", Kind: LaunchChain}
+	want := "chain done: 2 stages in c. Best vector: " + filepath.Join("c/stage-2", FileBest) + "\nreport: " + filepath.Join("c/stage-2", FileReport) + "\n"
+	if got := chain.Summary(out, true); got != want {
+		t.Errorf("chain:\n got %q\nwant %q", got, want)
+	}
+	run := &Launch{Dir: "c/stage-2", Kind: LaunchRun}
+	if got, want := run.Summary(out, false), "done: 4 steps, 96 games. Best vector: "+filepath.Join("c/stage-2", FileBest)+"\n"; got != want {
+		t.Errorf("quiet run:\n got %q\nwant %q", got, want)
+	}
+	if got := run.Summary(out, true); got != "" {
+		t.Errorf("verbose run: %q, want nothing", got)
+	}
 }

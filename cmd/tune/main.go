@@ -59,7 +59,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	seedList := fs.String("seeds", "", "run the config once per seed (comma-separated, e.g. 1,2,3) into -out/seed-N; run again to continue a stopped sweep")
 	cl := newClusterFlags(fs)
 	values := map[string]*string{}
-	for _, k := range keyFlags() {
+	for _, k := range tune.KeyFlags() {
 		values[k.Flag] = fs.String(k.Flag, "", k.Help)
 	}
 	fs.Usage = func() {
@@ -132,14 +132,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 				keys[name] = *v
 			}
 		}
-		if l, err = launchFlags(*configPath, keys, *out, *seedList, time.Now()); err != nil {
+		if l, err = tune.LaunchFlags(*configPath, keys, *out, *seedList, time.Now()); err != nil {
 			return exitCode(err, stderr)
 		}
 	}
 	res, err := l.Run(ctx, opts, live.Hooks(stderr).Then(tune.ClusterHooks(ctx, sess)))
 	disp.End()
 	if err == nil {
-		fmt.Fprint(stdout, summary(l, res, !*quiet))
+		fmt.Fprint(stdout, l.Summary(res, !*quiet))
 	}
 	return exitCode(err, stderr)
 }
