@@ -263,6 +263,37 @@ type Spec struct {
 	Unidentified string
 }
 
+// The variants of a method with Chen 2010's form and a noise-robust one
+// (the GA's and the PSO's Settings.Variant).
+const (
+	VariantChen   = "chen2010" // Chen 2010 exactly; "" means it
+	VariantRobust = "robust"   // the noise-robust form
+)
+
+// CheckVariant checks p (Problem.Validate) and variant, one of "",
+// VariantChen and VariantRobust, and reports whether it is the robust
+// form. Chen's form draws its whole population from the initial range,
+// so a start vector is refused for it; drawn says what it draws (e.g.
+// "the chen2010 GA draws its whole population"). Errors are
+// *OptionError: the Problem's (no Key), the variant's (Key "variant"),
+// the start vector's (Field "Start").
+func CheckVariant(p Problem, variant, drawn string) (robust bool, err error) {
+	if err := p.Validate(); err != nil {
+		return false, &OptionError{Msg: err.Error()}
+	}
+	switch variant {
+	case "", VariantChen:
+	case VariantRobust:
+		return true, nil
+	default:
+		return false, BadOption("variant", "must be %q or %q, not %q", VariantChen, VariantRobust, variant)
+	}
+	if p.Start != nil {
+		return false, &OptionError{Field: "Start", Msg: drawn + " from the initial range: a start vector (a warm start) needs variant = \"robust\""}
+	}
+	return false, nil
+}
+
 // WithVariants returns s with New and Restore dispatched to the Spec that
 // pick chooses for the settings they are given (a method with variants,
 // like the GA's and the PSO's chen2010 and robust, each variant a Typed
@@ -418,6 +449,19 @@ func CheckPopulation(field string, pop [][]float64, n, genes int) error {
 		if err := CheckVector(fmt.Sprintf("%s[%d]", field, i), x, genes); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// CheckStart checks the problem's start vector, if it has one: as many
+// finite genes as the problem. The error is an *OptionError with Field
+// "Start".
+func CheckStart(p Problem) error {
+	if p.Start == nil {
+		return nil
+	}
+	if err := CheckVector("start", p.Start, len(p.Genes)); err != nil {
+		return &OptionError{Field: "Start", Msg: "the problem's start vector: " + err.Error()}
 	}
 	return nil
 }

@@ -18,12 +18,12 @@ const (
 	// VariantChen is Chen 2010 §4 exactly: grouped tournament fitness,
 	// roulette wheel, uniform crossover, multiplicative mutation; the answer
 	// is the last generation's best champion. "" means it.
-	VariantChen = "chen2010"
+	VariantChen = optimize.VariantChen
 	// VariantRobust is the noise-robust GA (RobustGA): common-opponent
 	// fitness with memory, truncation selection, Gaussian mutation in a
 	// scale-free space, and the elite's mean (raced at the end) as the
 	// answer.
-	VariantRobust = "robust"
+	VariantRobust = optimize.VariantRobust
 )
 
 // generationGames is the games of one generation's evaluation: every

@@ -110,18 +110,12 @@ func (s Settings) Config(p optimize.Problem) Config {
 // or "" when the fault is the Problem's (its message names the field;
 // Field "Start" for its start vector).
 func (s Settings) Validate(p optimize.Problem) error {
-	if err := p.Validate(); err != nil {
-		return &optimize.OptionError{Msg: err.Error()}
-	}
-	switch s.Variant {
-	case "", VariantChen:
-	case VariantRobust:
+	robust, err := optimize.CheckVariant(p, s.Variant, "the chen2010 GA draws its whole population")
+	switch {
+	case err != nil:
+		return err
+	case robust:
 		return s.validateRobust(p)
-	default:
-		return optimize.BadOption("variant", "must be %q or %q, not %q", VariantChen, VariantRobust, s.Variant)
-	}
-	if p.Start != nil {
-		return &optimize.OptionError{Field: "Start", Msg: "the chen2010 GA draws its whole population from the initial range: a start vector (a warm start) needs variant = \"robust\""}
 	}
 	return s.Config(p).Validate()
 }
@@ -148,12 +142,7 @@ func (s Settings) validateRobust(p optimize.Problem) error {
 	case !(s.SigmaEnd >= 0) || math.IsInf(s.SigmaEnd, 1):
 		return bad("sigma_end", "must be a finite number ≥ 0 (0 = sigma throughout), not %g", s.SigmaEnd)
 	}
-	if p.Start != nil {
-		if err := optimize.CheckVector("start", p.Start, len(p.Genes)); err != nil {
-			return &optimize.OptionError{Field: "Start", Msg: "the problem's start vector: " + err.Error()}
-		}
-	}
-	return nil
+	return optimize.CheckStart(p)
 }
 
 // elite is the robust GA's μ: Elite, or Population/4 when 0.

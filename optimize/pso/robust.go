@@ -17,12 +17,12 @@ import (
 const (
 	// VariantChen is Chen 2010 §5 exactly (PSO): knockout, personal and
 	// global bests decided by single matches, g as the answer. "" means it.
-	VariantChen = "chen2010"
+	VariantChen = optimize.VariantChen
 	// VariantRobust is the noise-robust swarm (RobustPSO): common-opponent
 	// fitness with memory for the personal bests, Chen's focus-distance
 	// inertia weight, and the mean of the best personal bests (raced at the
 	// end) as the answer.
-	VariantRobust = "robust"
+	VariantRobust = optimize.VariantRobust
 )
 
 // The robust swarm's social attractors (Settings.Attractor).

@@ -112,18 +112,12 @@ func (s Settings) Config(p optimize.Problem) Config {
 // option at fault, or "" when the fault is the Problem's (its message
 // names the field; Field "Start" for its start vector).
 func (s Settings) Validate(p optimize.Problem) error {
-	if err := p.Validate(); err != nil {
-		return &optimize.OptionError{Msg: err.Error()}
-	}
-	switch s.Variant {
-	case "", VariantChen:
-	case VariantRobust:
+	robust, err := optimize.CheckVariant(p, s.Variant, "the chen2010 PSO draws its whole swarm")
+	switch {
+	case err != nil:
+		return err
+	case robust:
 		return s.validateRobust(p)
-	default:
-		return optimize.BadOption("variant", "must be %q or %q, not %q", VariantChen, VariantRobust, s.Variant)
-	}
-	if p.Start != nil {
-		return &optimize.OptionError{Field: "Start", Msg: "the chen2010 PSO draws its whole swarm from the initial range: a start vector (a warm start) needs variant = \"robust\""}
 	}
 	if err := s.checkVMaxFraction(); err != nil {
 		return err
@@ -161,12 +155,7 @@ func (s Settings) validateRobust(p optimize.Problem) error {
 	if _, err := s.NoiseOptions.Validate(p); err != nil {
 		return err
 	}
-	if p.Start != nil {
-		if err := optimize.CheckVector("start", p.Start, len(p.Genes)); err != nil {
-			return &optimize.OptionError{Field: "Start", Msg: "the problem's start vector: " + err.Error()}
-		}
-	}
-	return nil
+	return optimize.CheckStart(p)
 }
 
 // elite is the robust PSO's μ: Elite, or max(Particles/4, 1) when 0.
