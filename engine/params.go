@@ -128,11 +128,11 @@ func (p Param) Get(s Settings) float64 {
 // a whole number for an integer Param, as a *SettingsError naming the
 // Settings field ("Width", "Time.DefendShare").
 func (p Param) Set(s *Settings, v float64) error {
-	field := p.Name
-	if p.isTime() {
-		field = "Time." + p.Name
-	}
 	bad := func(format string, a ...any) error {
+		field := p.Name
+		if p.isTime() {
+			field = "Time." + p.Name
+		}
 		return &SettingsError{Field: field, Msg: fmt.Sprintf(format, a...)}
 	}
 	switch {
