@@ -188,43 +188,61 @@ func (c *gameClock) spend(d time.Duration) string {
 	return ""
 }
 
+// ClockOptions reads a time control from cutechess-cli's engine options
+// st=SECONDS (a fixed time per move, > 0), tc=[moves/]time[+increment]
+// (ParseTC) and timemargin=MILLISECONDS, as get returns each option's
+// value (ok false: not given); none given is no clock. Errors name the
+// option.
+func ClockOptions(get func(key string) (value string, ok bool)) (TimeControl, error) {
+	var tc TimeControl
+	if st, ok := get("st"); ok {
+		d, err := ParseSeconds(st)
+		if err != nil || d <= 0 {
+			return tc, fmt.Errorf("st=%s: want a positive time in seconds", st)
+		}
+		tc.PerMove = d
+	}
+	if v, ok := get("tc"); ok {
+		t, err := ParseTC(v)
+		if err != nil {
+			return tc, err
+		}
+		if tc.PerMove > 0 && !t.IsZero() {
+			return tc, errors.New("st= and tc= exclude each other")
+		}
+		t.PerMove = tc.PerMove
+		tc = t
+	}
+	if m, ok := get("timemargin"); ok {
+		ms, err := strconv.Atoi(m)
+		if err != nil || ms < 0 {
+			return tc, fmt.Errorf("timemargin=%s: want milliseconds ≥ 0", m)
+		}
+		tc.Margin = time.Duration(ms) * time.Millisecond
+	}
+	return tc, nil
+}
+
 // ParseClock reads one time control as arena's engine options and
-// cutechess-cli write it: "st=SECONDS" (a fixed time per move, > 0) or
-// "tc=[moves/]time[+increment]" (ParseTC), optionally followed by
+// cutechess-cli write it: "st=SECONDS" or "tc=[moves/]time[+increment]"
+// (ClockOptions; tc=inf, no clock, is refused), optionally followed by
 // " timemargin=MILLISECONDS". Errors name the text.
 func ParseClock(s string) (TimeControl, error) {
-	var tc TimeControl
 	fields := strings.Fields(s)
-	if len(fields) == 0 {
-		return tc, fmt.Errorf("clock %q: want st=SECONDS or tc=[MOVES/]TIME[+INC]", s)
-	}
+	opts := map[string]string{}
 	for i, f := range fields {
 		key, val, _ := strings.Cut(f, "=")
-		switch {
-		case i == 0 && key == "st":
-			d, err := ParseSeconds(val)
-			if err != nil || d <= 0 {
-				return tc, fmt.Errorf("clock %q: st=%s: want a positive time in seconds", s, val)
-			}
-			tc.PerMove = d
-		case i == 0 && key == "tc":
-			t, err := ParseTC(val)
-			if err != nil {
-				return tc, fmt.Errorf("clock %q: %w", s, err)
-			}
-			if t.IsZero() {
-				return tc, fmt.Errorf("clock %q: tc=inf is no clock", s)
-			}
-			tc = t
-		case i == 1 && key == "timemargin":
-			ms, err := strconv.Atoi(val)
-			if err != nil || ms < 0 {
-				return tc, fmt.Errorf("clock %q: timemargin=%s: want milliseconds ≥ 0", s, val)
-			}
-			tc.Margin = time.Duration(ms) * time.Millisecond
-		default:
-			return tc, fmt.Errorf("clock %q: want st=SECONDS or tc=[MOVES/]TIME[+INC], then optionally timemargin=MS", s)
+		if !(i == 0 && (key == "st" || key == "tc") || i == 1 && key == "timemargin") {
+			return TimeControl{}, fmt.Errorf("clock %q: want st=SECONDS or tc=[MOVES/]TIME[+INC], then optionally timemargin=MS", s)
 		}
+		opts[key] = val
+	}
+	tc, err := ClockOptions(func(k string) (string, bool) { v, ok := opts[k]; return v, ok })
+	switch {
+	case err != nil:
+		return tc, fmt.Errorf("clock %q: %w", s, err)
+	case tc.IsZero():
+		return tc, fmt.Errorf("clock %q: want st=SECONDS or tc=[MOVES/]TIME[+INC] (tc=inf is no clock)", s)
 	}
 	return tc, tc.Validate()
 }

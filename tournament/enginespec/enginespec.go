@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/tournament"
@@ -136,28 +135,8 @@ func (s Spec) Resolve() (Player, error) {
 		return p, fmt.Errorf("proto=%s: the only protocol is connect6 (Cloudict/ConnectMore; also accepted as cloudict)", proto)
 	}
 	var err error
-	if st, ok := s.Get("st"); ok {
-		if p.TC.PerMove, err = tournament.ParseSeconds(st); err != nil || p.TC.PerMove <= 0 {
-			return p, fmt.Errorf("st=%s: want a positive time in seconds", st)
-		}
-	}
-	if tc, ok := s.Get("tc"); ok {
-		t, err := tournament.ParseTC(tc)
-		if err != nil {
-			return p, err
-		}
-		if p.TC.PerMove > 0 && !t.IsZero() {
-			return p, fmt.Errorf("st= and tc= exclude each other")
-		}
-		t.PerMove = p.TC.PerMove
-		p.TC = t
-	}
-	if m, ok := s.Get("timemargin"); ok {
-		ms, err := strconv.Atoi(m)
-		if err != nil || ms < 0 {
-			return p, fmt.Errorf("timemargin=%s: want milliseconds ≥ 0", m)
-		}
-		p.TC.Margin = time.Duration(ms) * time.Millisecond
+	if p.TC, err = tournament.ClockOptions(s.Get); err != nil {
+		return p, err
 	}
 	for _, k := range []string{"depth", "width"} {
 		v, ok := s.Get(k)
