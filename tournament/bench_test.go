@@ -60,7 +60,7 @@ func benchRunner(b *testing.B, r Runner) {
 // BenchmarkExternalRoundTrip is one command/answer exchange with the fake
 // protocol engine ("new black" → "move JJ").
 func BenchmarkExternalRoundTrip(b *testing.B) {
-	p, err := NewExternalPlayer([]string{fakeEngine}, 0)
+	p, err := NewExternalPlayer(fakeArgs(b), 0)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/internal/fakeengine/fakeenginetest"
 )
 
 func TestExternalForfeits(t *testing.T) {
@@ -39,7 +40,7 @@ func TestExternalForfeits(t *testing.T) {
 			t.Parallel()
 			r := Runner{
 				Entrants: []Entrant{
-					{Name: "fake", Command: fakeArgs("-mode", c.mode, "-after", c.after, "-noise"), MoveTime: 300 * time.Millisecond, External: quick},
+					{Name: "fake", Command: fakeArgs(t, "-mode", c.mode, "-after", c.after, "-noise"), MoveTime: 300 * time.Millisecond, External: quick},
 					{Name: "trivial", New: newFirstLegal},
 				},
 				Openings:    []Opening{mustOpening(t, "JJ KJJK"), {}},
@@ -76,8 +77,8 @@ func TestExternalGoodEnginePlaysLegalGames(t *testing.T) {
 	// empty board (Cloudict new black/new white).
 	r := Runner{
 		Entrants: []Entrant{
-			{Name: "fake1", Command: []string{fakeEngine, "-noise"}},
-			{Name: "fake2", Command: []string{fakeEngine}},
+			{Name: "fake1", Command: fakeArgs(t, "-noise")},
+			{Name: "fake2", Command: fakeArgs(t)},
 			{Name: "trivial", New: newFirstLegal},
 		},
 		Openings:    []Opening{{}, mustOpening(t, "JJ KJJK"), mustOpening(t, "JJ IIKK LLMM")},
@@ -140,7 +141,7 @@ func TestExternalStartFailureAbortsRun(t *testing.T) {
 }
 
 func TestExternalCancelKillsProcess(t *testing.T) {
-	p, err := NewExternalPlayer([]string{fakeEngine, "-mode", "hang"}, time.Minute)
+	p, err := NewExternalPlayer(fakeArgs(t, "-mode", "hang"), time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,8 +208,11 @@ func TestExternalRoadtuneEngine(t *testing.T) {
 // quick is the options of fake engines in tests: a short quit grace.
 var quick = ExternalOptions{QuitGrace: 100 * time.Millisecond}
 
-// fakeArgs is the fake engine's command with args.
-func fakeArgs(args ...string) []string { return append([]string{fakeEngine}, args...) }
+// fakeArgs is the fake engine's command with args (internal/fakeengine,
+// built at the first call of the test binary).
+func fakeArgs(tb testing.TB, args ...string) []string {
+	return append([]string{fakeenginetest.Build(tb)}, args...)
+}
 
 // pgidLog records the process groups started by external players.
 type pgidLog struct {
@@ -374,7 +378,7 @@ func TestExternalBannerNoiseSpaced(t *testing.T) {
 	t.Parallel()
 	var buf bytes.Buffer
 	tr := NewTranscript(&buf)
-	tab := runFake(t, Entrant{Command: fakeArgs("-banner", "-noise", "-spaced"), External: ExternalOptions{Transcript: tr}}, 2)
+	tab := runFake(t, Entrant{Command: fakeArgs(t, "-banner", "-noise", "-spaced"), External: ExternalOptions{Transcript: tr}}, 2)
 	checkReasons(t, tab, "", "")
 	if err := tr.Close(); err != nil {
 		t.Fatal(err)
@@ -385,7 +389,7 @@ func TestExternalBannerNoiseSpaced(t *testing.T) {
 			t.Errorf("transcript lacks %q:\n%s", want, log)
 		}
 	}
-	name, err := ProbeName(context.Background(), fakeArgs("-banner"), quick)
+	name, err := ProbeName(context.Background(), fakeArgs(t, "-banner"), quick)
 	if name != "fakeengine" || err != nil {
 		t.Errorf("ProbeName: %q, %v", name, err)
 	}
@@ -396,13 +400,13 @@ func TestExternalNoNameReply(t *testing.T) {
 	var buf bytes.Buffer
 	tr := NewTranscript(&buf)
 	o := ExternalOptions{Handshake: 100 * time.Millisecond, Transcript: tr}
-	checkReasons(t, runFake(t, Entrant{Command: fakeArgs("-noname"), External: o}, 1), "", "")
+	checkReasons(t, runFake(t, Entrant{Command: fakeArgs(t, "-noname"), External: o}, 1), "", "")
 	tr.Close()
 	if !strings.Contains(buf.String(), "no reply to name within 100ms") {
 		t.Errorf("transcript:\n%s", buf.String())
 	}
 	o.QuitGrace = quick.QuitGrace
-	if name, err := ProbeName(context.Background(), fakeArgs("-noname"), o); err == nil || !strings.Contains(err.Error(), `no reply to "name" within 100ms`) {
+	if name, err := ProbeName(context.Background(), fakeArgs(t, "-noname"), o); err == nil || !strings.Contains(err.Error(), `no reply to "name" within 100ms`) {
 		t.Errorf("ProbeName: %q, %v", name, err)
 	}
 }
@@ -413,7 +417,7 @@ func TestExternalWorkingDir(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "book.txt"), []byte("JJ\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := fakeArgs("-needfile", "book.txt")
+	cmd := fakeArgs(t, "-needfile", "book.txt")
 	t.Run("dir", func(t *testing.T) {
 		t.Parallel()
 		checkReasons(t, runFake(t, Entrant{Command: cmd, External: ExternalOptions{Dir: dir}}, 1), "", "")
@@ -426,7 +430,7 @@ func TestExternalWorkingDir(t *testing.T) {
 
 func TestExternalInitString(t *testing.T) {
 	t.Parallel()
-	cmd := fakeArgs("-needinit", "depth 2")
+	cmd := fakeArgs(t, "-needinit", "depth 2")
 	t.Run("sent", func(t *testing.T) {
 		t.Parallel()
 		checkReasons(t, runFake(t, Entrant{Command: cmd, External: ExternalOptions{InitStrings: []string{"vcf", "depth 2"}}}, 1), "", "")
@@ -442,11 +446,11 @@ func TestExternalInitString(t *testing.T) {
 
 func TestExternalIgnoresQuit(t *testing.T) {
 	t.Parallel()
-	checkReasons(t, runFake(t, Entrant{Command: fakeArgs("-mode", "stubborn")}, 1), "", "")
+	checkReasons(t, runFake(t, Entrant{Command: fakeArgs(t, "-mode", "stubborn")}, 1), "", "")
 
 	var log pgidLog
 	o := ExternalOptions{QuitGrace: 200 * time.Millisecond, onStart: log.add}
-	p, err := NewExternal(fakeArgs("-mode", "stubborn"), time.Second, o)
+	p, err := NewExternal(fakeArgs(t, "-mode", "stubborn"), time.Second, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -469,7 +473,7 @@ func TestExternalChildHoldsOutput(t *testing.T) {
 	t.Run("exit", func(t *testing.T) {
 		t.Parallel()
 		start := time.Now()
-		tab := runFake(t, Entrant{Command: fakeArgs("-child", "-mode", "exit", "-after", "1"), MoveTime: 10 * time.Second}, 1)
+		tab := runFake(t, Entrant{Command: fakeArgs(t, "-child", "-mode", "exit", "-after", "1"), MoveTime: 10 * time.Second}, 1)
 		checkReasons(t, tab, "forfeit:exit", "exited with status 0")
 		if d := time.Since(start); d > 3*time.Second {
 			t.Errorf("match took %v: the exit was not noticed", d)
@@ -477,13 +481,13 @@ func TestExternalChildHoldsOutput(t *testing.T) {
 	})
 	t.Run("good", func(t *testing.T) {
 		t.Parallel()
-		checkReasons(t, runFake(t, Entrant{Command: fakeArgs("-child")}, 1), "", "")
+		checkReasons(t, runFake(t, Entrant{Command: fakeArgs(t, "-child")}, 1), "", "")
 	})
 }
 
 func TestExternalClock(t *testing.T) {
 	t.Parallel()
-	cmd := fakeArgs("-mode", "slow", "-after", "1", "-delay", "1m")
+	cmd := fakeArgs(t, "-mode", "slow", "-after", "1", "-delay", "1m")
 	for _, c := range []struct {
 		name, detail string
 		tc           TimeControl
@@ -510,7 +514,7 @@ func TestExternalLongLine(t *testing.T) {
 		var log pgidLog
 		o := quick
 		o.onStart = log.add
-		p, err := NewExternal(fakeArgs("-mode", mode, "-after", "1"), 5*time.Second, o)
+		p, err := NewExternal(fakeArgs(t, "-mode", mode, "-after", "1"), 5*time.Second, o)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -3,11 +3,11 @@ package tournament
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
 	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/internal/fakeengine/fakeenginetest"
 )
 
 // firstLegal is a trivial in-process player: it plays the first empty
@@ -51,25 +51,8 @@ func (p *scripted) Close() error { return nil }
 
 func newFirstLegal() (Player, error) { return &firstLegal{}, nil }
 
-// fakeEngine is the path of the built testdata/fakeengine program.
-var fakeEngine string
-
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "tournament-test-")
-	if err != nil {
-		panic(err)
-	}
-	fakeEngine = filepath.Join(dir, "fakeengine")
-	cmd := exec.Command("go", "build", "-o", fakeEngine, "./testdata/fakeengine")
-	cmd.Stderr = os.Stderr
-	if err := cmd.Run(); err != nil {
-		os.RemoveAll(dir)
-		panic("building testdata/fakeengine: " + err.Error())
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+// TestMain removes the fake engine (fakeArgs) when the tests end.
+func TestMain(m *testing.M) { os.Exit(fakeenginetest.Main(m)) }
 
 // baseline loads a baseline weight file from configs/weights.
 func baseline(t testing.TB, name string) engine.Weights {

@@ -1,30 +1,3 @@
-// Command fakeengine is a test double for the tournament package: a tiny
-// Connect6 protocol engine (Cloudict/ConnectMore commands) that plays the
-// first empty points in row-major order, and misbehaves on request.
-//
-//	fakeengine [-mode good|crash|hang|illegal|garbage|empty|exit|single|slow|long|endless|stubborn]
-//	           [-after N] [-delay D] [-noise] [-banner] [-spaced] [-noname]
-//	           [-needfile F] [-needinit LINE] [-child]
-//
-// After N good moves (default 0) the engine misbehaves on its next move:
-// crash exits with status 3 after writing to stderr, hang never answers,
-// illegal plays an occupied point (from the empty board it first plays
-// JJ), garbage answers "move ZZ9", empty
-// answers "move" without a move, exit ends with
-// status 0, single answers one stone where two are due, slow sleeps D
-// before each move, long writes a 2 MB line before the move, endless
-// writes without a newline forever. stubborn plays well but ignores
-// "quit" and the end of its input (it sleeps for an hour).
-//
-// -noise writes free-text lines before each move (they must be ignored by
-// a driver, one of them begins "move JJ" and goes on). -banner writes a
-// Cloudict-style help text at start (with "move XXXX   - ..." and
-// "name - ..." lines). -spaced answers "move jj kk" (lower case, a blank
-// between the stones). -noname does not answer "name". -needfile exits
-// with status 4 at start unless file F is in its working directory.
-// -needinit answers "move ZZ" until it has read the line LINE. -child
-// starts a copy of itself that sleeps for an hour, holding the same
-// standard output and error.
 package main
 
 import (
@@ -79,7 +52,7 @@ func toMove() int8 {
 }
 
 func main() {
-	mode := flag.String("mode", "good", "good|crash|hang|illegal|garbage|empty|exit|single")
+	mode := flag.String("mode", "good", "good|crash|hang|illegal|garbage|empty|exit|single|slow|long|endless|stubborn")
 	after := flag.Int("after", 0, "good moves before misbehaving")
 	noise := flag.Bool("noise", false, "free-text lines before each move")
 	delay := flag.Duration("delay", time.Second, "slow: the time before each move")
@@ -89,7 +62,39 @@ func main() {
 	needFile := flag.String("needfile", "", "a file the engine needs in its working directory")
 	needInit := flag.String("needinit", "", "a line the engine needs before it plays well")
 	child := flag.Bool("child", false, "start a sleeping child holding the output")
-	flag.Parse()
+	spec := flag.String("options", "", "declared options NAME:int|float:DEFAULT:MIN:MAX,...")
+	valuesFile := flag.String("valuesfile", "", `a file of "NAME VALUE" lines`)
+	record := flag.String("record", "", "a file to append a JSON line to at every new")
+	args, vals := splitValueArgs(os.Args[1:])
+	flag.CommandLine.Parse(args) // exits with status 2 on an error
+	var opts options
+	if *spec != "" {
+		var err error
+		if opts, err = parseSpec(*spec); err != nil {
+			fatal(err)
+		}
+		if *valuesFile != "" {
+			if err := opts.readFile(*valuesFile); err != nil {
+				fatal(fmt.Errorf("-valuesfile: %w", err))
+			}
+		}
+	}
+	for _, v := range vals {
+		if opts == nil {
+			fatal(fmt.Errorf("--%s=%s: no -options declared", v[0], v[1]))
+		}
+		if err := opts.set(v[0], v[1]); err != nil {
+			fatal(fmt.Errorf("--%s=%s: %w", v[0], v[1], err))
+		}
+	}
+	var rec *recorder
+	if *record != "" {
+		f, err := os.OpenFile(*record, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+		if err != nil {
+			fatal(err)
+		}
+		rec = &recorder{f: f}
+	}
 	if *mode == "sleeper" {
 		time.Sleep(time.Hour)
 		return
@@ -203,12 +208,29 @@ func main() {
 		if len(f) == 0 {
 			continue
 		}
+		if rec != nil {
+			rec.sent = append(rec.sent, in.Text())
+		}
+		if opts != nil {
+			if lines, ok := opts.command(strings.TrimSpace(in.Text()), f); ok {
+				for _, l := range lines {
+					fmt.Fprintln(out, l)
+				}
+				out.Flush()
+				continue
+			}
+		}
 		switch strings.ToLower(f[0]) {
 		case "name":
 			if !*noname {
 				fmt.Fprintln(out, "name fakeengine")
 			}
 		case "new":
+			if rec != nil {
+				if err := rec.write(opts); err != nil {
+					fatal(err)
+				}
+			}
 			board, stones = [size * size]int8{}, 0
 			if len(f) > 1 && f[1] == "black" {
 				reply()
@@ -240,6 +262,12 @@ func main() {
 	if *mode == "stubborn" {
 		time.Sleep(time.Hour)
 	}
+}
+
+// fatal ends the engine with status 2 and err on standard error.
+func fatal(err error) {
+	fmt.Fprintln(os.Stderr, "fakeengine:", err)
+	os.Exit(2)
 }
 
 const bannerText = `On help for GameEngine fakeengine
