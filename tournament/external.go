@@ -81,6 +81,10 @@ type ExternalOptions struct {
 // that does not start at all loses its first move on time. Then each init
 // string is sent.
 //
+// Setup lines. An entrant's Setup lines (Entrant.Setup) are sent at
+// every NewGame, after the handshake and init strings of a fresh process,
+// before the game's "new".
+//
 // Games. From the empty board the driver speaks the Cloudict way: "new
 // black" (the engine answers its first stone "move JJ"), or "new white"
 // and then "move XXXX" with Black's move. After an opening it speaks the
@@ -131,6 +135,13 @@ type ExternalPlayer struct {
 	color   engine.Color
 	started bool // "new" sent for the current game
 	out     []byte
+
+	setup   []string // lines sent at every NewGame (Entrant.Setup; setSetup)
+	dirty   bool     // setup lines were sent to the current process
+	poolKey string   // the process's identity in a ProcessPool ("" when not pooled)
+	// parse reads the engine's output lines (nil: outputEvent; probes
+	// take every line).
+	parse func(text string) (outEvent, bool)
 }
 
 // lineKind classifies an output line of an engine.
@@ -166,15 +177,7 @@ func NewExternal(argv []string, moveTime time.Duration, o ExternalOptions) (*Ext
 	if len(argv) == 0 || argv[0] == "" {
 		return nil, errors.New("external engine: empty command")
 	}
-	if moveTime <= 0 {
-		moveTime = DefaultMoveTime
-	}
-	if o.Handshake <= 0 {
-		o.Handshake = DefaultHandshake
-	}
-	if o.QuitGrace <= 0 {
-		o.QuitGrace = DefaultQuitGrace
-	}
+	moveTime, o = withDefaults(moveTime, o)
 	if o.Name == "" {
 		o.Name = filepath.Base(argv[0])
 	}
@@ -185,6 +188,21 @@ func NewExternal(argv []string, moveTime time.Duration, o ExternalOptions) (*Ext
 		opts:     o,
 		stderr:   &tailBuffer{max: stderrTailSize},
 	}, nil
+}
+
+// withDefaults gives a per-move limit and options their defaults where
+// they are ≤ 0: DefaultMoveTime, DefaultHandshake, DefaultQuitGrace.
+func withDefaults(moveTime time.Duration, o ExternalOptions) (time.Duration, ExternalOptions) {
+	if moveTime <= 0 {
+		moveTime = DefaultMoveTime
+	}
+	if o.Handshake <= 0 {
+		o.Handshake = DefaultHandshake
+	}
+	if o.QuitGrace <= 0 {
+		o.QuitGrace = DefaultQuitGrace
+	}
+	return moveTime, o
 }
 
 // externalOptions returns the entrant's ExternalOptions, labelled with the
@@ -252,14 +270,18 @@ func parseLine(line string) (lineKind, engine.Move, string) {
 // reading of its output lines (outputEvent). The error (not a forfeit)
 // names the command.
 func (p *ExternalPlayer) spawn() error {
-	pr, err := startProcess(p.argv, p.opts.Dir, p.opts.Name, p.opts.Transcript, p.stderr, outputEvent)
+	parse := p.parse
+	if parse == nil {
+		parse = outputEvent
+	}
+	pr, err := startProcess(p.argv, p.opts.Dir, p.opts.Name, p.opts.Transcript, p.stderr, parse)
 	if err != nil {
 		return fmt.Errorf("external engine %q: %w", strings.Join(p.argv, " "), err)
 	}
 	if p.opts.onStart != nil {
 		p.opts.onStart(pr.pid)
 	}
-	p.proc = pr
+	p.proc, p.dirty = pr, false
 	return nil
 }
 
@@ -316,29 +338,43 @@ wait:
 			return p.forfeit(ForfeitMalformed, tooLong(ev))
 		} // moves before a game are ignored
 	}
-	if !init || len(p.opts.InitStrings) == 0 {
+	if !init {
+		return nil
+	}
+	return p.sendLines(p.opts.InitStrings, "the init strings")
+}
+
+// sendLines sends lines, one per line, within the handshake time; what
+// names them in a forfeit.
+func (p *ExternalPlayer) sendLines(lines []string, what string) error {
+	if len(lines) == 0 {
 		return nil
 	}
 	p.out = p.out[:0]
-	for _, s := range p.opts.InitStrings {
+	for _, s := range lines {
 		p.out = append(p.out, s...)
 		p.out = append(p.out, '\n')
 	}
-	if err := pr.write(p.out, time.Now().Add(p.opts.Handshake)); err != nil {
-		return p.writeFailed(err, "the init strings")
+	if err := p.proc.write(p.out, time.Now().Add(p.opts.Handshake)); err != nil {
+		return p.writeFailed(err, what)
 	}
 	return nil
 }
+
+// setSetup sets the lines sent at every NewGame (Entrant.Setup); lines is
+// read, never changed.
+func (p *ExternalPlayer) setSetup(lines []string) { p.setup = lines }
 
 func tooLong(ev outEvent) string {
 	return fmt.Sprintf("line too long (over %d bytes), starts %s", MaxLineBytes, quoteLine(ev.text))
 }
 
-// NewGame starts the engine process with its handshake if none is running
-// and remembers the opening and colour; the protocol's "new" is sent with
-// the first Play. A failure to start the program is an error (it aborts a
-// run); an engine that dies during the handshake is a *Forfeit; ctx ending
-// returns ctx.Err().
+// NewGame starts the engine process with its handshake and init strings
+// if none is running, sends the setup lines, if any, and remembers the
+// opening and colour; the protocol's "new" is sent with the first Play. A
+// failure to start the program is an error (it aborts a run); an engine
+// that dies during the handshake or does not read the setup lines is a
+// *Forfeit; ctx ending returns ctx.Err().
 func (p *ExternalPlayer) NewGame(ctx context.Context, opening Opening, c engine.Color) error {
 	p.opening, p.color, p.started = opening, c, false
 	p.clockAt = time.Time{}
@@ -349,18 +385,25 @@ func (p *ExternalPlayer) NewGame(ctx context.Context, opening Opening, c engine.
 		if err := p.spawn(); err != nil {
 			return err
 		}
-		return p.handshake(ctx, true)
-	}
-	// Drop what matters of the output left over from the previous game.
-	for drained := false; !drained; {
-		select {
-		case _, ok := <-p.proc.events:
-			drained = !ok
-		default:
-			drained = true
+		if err := p.handshake(ctx, true); err != nil {
+			return err
+		}
+	} else {
+		// Drop what matters of the output left over from the previous game.
+		for drained := false; !drained; {
+			select {
+			case _, ok := <-p.proc.events:
+				drained = !ok
+			default:
+				drained = true
+			}
 		}
 	}
-	return nil
+	if len(p.setup) == 0 {
+		return nil
+	}
+	p.dirty = true
+	return p.sendLines(p.setup, "the setup lines")
 }
 
 // SetClock implements Timed: the next Play waits for the engine's move

@@ -76,6 +76,14 @@ type Runner struct {
 	// takes them back at the end of the run, so that repeated runs do not
 	// reallocate transposition tables. Nil: each run allocates its own.
 	Engines *EnginePool
+	// Processes, when set, lends the workers the processes of external
+	// entrants game by game and keeps them between runs (see
+	// ProcessPool: which entrants share processes, and when they are
+	// ended), so that runs with new entrants each time reuse running
+	// engines. The caller closes it after its last run. Nil: each worker
+	// keeps one process per external entrant for the run and ends them
+	// all when the run ends.
+	Processes *ProcessPool
 	// Remote, when set, plays the games elsewhere (the workers of package
 	// cluster) in batches of RemoteBatch games (default
 	// DefaultRemoteBatch), Concurrency batches at once (default 4); every
@@ -128,6 +136,9 @@ func (r *Runner) Run(ctx context.Context, fixtures []Fixture) (*Table, error) {
 	for i, e := range r.Entrants {
 		if e.New == nil && len(e.Command) == 0 && len(e.Weights.Genes) == 0 {
 			return nil, fmt.Errorf("tournament: entrant %d (%q) has no weights, command or player", i, e.Name)
+		}
+		if len(e.Setup) > 0 && (e.New != nil || len(e.Command) == 0) {
+			return nil, fmt.Errorf("tournament: entrant %d (%q) has setup lines but is not an external engine", i, e.Name)
 		}
 	}
 	if r.SPRT != nil {
@@ -439,15 +450,51 @@ func (c *collector) pass(rec GameRecord, played bool) error {
 
 // worker owns the players and the board of one goroutine of the pool.
 type worker struct {
-	r       *Runner
-	pool    *EnginePool
-	board   *engine.Board
-	engines [2]*EnginePlayer // in-process engine per colour, reused by every engine entrant
-	players []Player         // custom and external players by entrant index, made on first use
+	r        *Runner
+	pool     *EnginePool
+	board    *engine.Board
+	engines  [2]*EnginePlayer   // in-process engine per colour, reused by every engine entrant
+	players  []Player           // custom and external players by entrant index, made on first use
+	keys     []string           // processKey by entrant index, made on first use (Runner.Processes)
+	borrowed [2]*ExternalPlayer // per colour: the game's players lent by Runner.Processes
 }
 
 func newWorker(r *Runner, pool *EnginePool) *worker {
-	return &worker{r: r, pool: pool, board: engine.NewBoard(), players: make([]Player, len(r.Entrants))}
+	w := &worker{r: r, pool: pool, board: engine.NewBoard(), players: make([]Player, len(r.Entrants))}
+	if r.Processes != nil {
+		w.keys = make([]string, len(r.Entrants))
+	}
+	return w
+}
+
+// pooled reports whether entrant e's processes come from Runner.Processes.
+func (w *worker) pooled(e *Entrant) bool {
+	return w.r.Processes != nil && e.New == nil && len(e.Command) > 0 && e.External.Transcript == nil
+}
+
+// borrow lends the worker a player of Runner.Processes for entrant i with
+// colour c, for one game (giveBack).
+func (w *worker) borrow(i int, c engine.Color) (Player, error) {
+	e := &w.r.Entrants[i]
+	if w.keys[i] == "" {
+		w.keys[i] = processKey(e)
+	}
+	p, err := w.r.Processes.get(e, w.keys[i])
+	if err != nil {
+		return nil, fmt.Errorf("entrant %q: %w", e.Name, err)
+	}
+	w.borrowed[colorIndex(c)] = p
+	return p, nil
+}
+
+// giveBack returns the game's borrowed players to Runner.Processes.
+func (w *worker) giveBack() {
+	for i, p := range w.borrowed {
+		if p != nil {
+			w.r.Processes.put(p)
+			w.borrowed[i] = nil
+		}
+	}
 }
 
 // player returns the worker's player for entrant i with colour c.
@@ -468,6 +515,9 @@ func (w *worker) player(i int, c engine.Color) (Player, error) {
 		}
 		return w.engines[ci], nil
 	}
+	if w.pooled(e) {
+		return w.borrow(i, c)
+	}
 	if w.players[i] != nil {
 		return w.players[i], nil
 	}
@@ -476,7 +526,11 @@ func (w *worker) player(i int, c engine.Color) (Player, error) {
 	if e.New != nil {
 		p, err = e.New()
 	} else {
-		p, err = NewExternal(e.Command, e.MoveTime, e.externalOptions())
+		var x *ExternalPlayer
+		if x, err = NewExternal(e.Command, e.MoveTime, e.externalOptions()); err == nil {
+			x.setSetup(e.Setup)
+			p = x
+		}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("entrant %q: %w", e.Name, err)
@@ -486,6 +540,7 @@ func (w *worker) player(i int, c engine.Color) (Player, error) {
 }
 
 func (w *worker) play(ctx context.Context, j job) (GameRecord, error) {
+	defer w.giveBack()
 	black, err := w.player(j.black, engine.Black)
 	if err != nil {
 		return GameRecord{}, err

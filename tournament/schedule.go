@@ -16,8 +16,9 @@ import (
 //     Command, options External (working directory, init strings,
 //     transcript; labelled Name in the transcript unless External.Name is
 //     set), per-move limit MoveTime (DefaultMoveTime when 0) when Time is
-//     zero; a worker keeps one process per entrant and restarts it after
-//     a forfeit.
+//     zero, lines Setup sent at every game; a worker keeps one process
+//     per entrant and restarts it after a forfeit, or, with
+//     Runner.Processes set, borrows processes from that pool game by game.
 //   - otherwise: the in-process roadtune engine with Weights and Settings.
 //     A worker holds one engine.Engine per colour, allocated once (or lent
 //     by Runner.Engines), and switches weights and settings between games
@@ -39,6 +40,20 @@ type Entrant struct {
 	// machine; without a time control they are deterministic.
 	Time TimeControl
 	New  func() (Player, error)
+	// Setup are lines sent to an external entrant's process at every
+	// NewGame: after the handshake and init strings of a fresh process
+	// (also one restarted after a forfeit), before the game's "new"
+	// line, transcribed like every line sent. They carry what changes
+	// from one entrant to the next on a process that is reused (see
+	// Runner.Processes): a tuning candidate's values as "setoption name
+	// N value V" lines or init-string-template lines ("param Width 15").
+	// A process keeps what earlier setup lines set, so entrants that
+	// share processes should each set every value any of them sets.
+	// The engine's answers to them (an "error ..." line) are only
+	// transcribed; CheckSetup checks lines beforehand. Only external
+	// entrants (Command, no New) may have them; Run refuses others.
+	// The slice is read, never changed.
+	Setup []string
 }
 
 // Fixture is one game pair of a schedule: A has Black in the pair's first
