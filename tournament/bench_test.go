@@ -113,3 +113,39 @@ func BenchmarkEngineGames(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkPooledExternal plays the fake protocol engine against itself
+// in runs of 4 game pairs with new entrant names every run, as a tuning
+// run's batches are, at concurrency 2: with a ProcessPool (processes
+// started by the first run only) and without (each run starts and ends a
+// process per entrant and worker). It reports games/s.
+func BenchmarkPooledExternal(b *testing.B) {
+	for _, pooled := range []bool{false, true} {
+		b.Run(fmt.Sprintf("pooled=%v", pooled), func(b *testing.B) {
+			var pool *ProcessPool
+			if pooled {
+				pool = &ProcessPool{}
+				defer pool.Close()
+			}
+			cmd := fakeArgs(b, "-options", "Width:int:15:1:100")
+			games := 0
+			for i := 0; b.Loop(); i++ {
+				r := Runner{
+					Entrants: []Entrant{
+						{Name: fmt.Sprintf("m%d.A", i), Command: cmd, Setup: []string{"setoption name Width value 10"}},
+						{Name: fmt.Sprintf("m%d.B", i), Command: cmd, Setup: []string{"setoption name Width value 20"}},
+					},
+					Openings:    []Opening{{}, mustOpening(b, "JJ KJJK")},
+					Concurrency: 2,
+					Processes:   pool,
+				}
+				t, err := r.Run(context.Background(), HeadToHead(0, 1, 4))
+				if err != nil {
+					b.Fatal(err)
+				}
+				games += len(t.Games)
+			}
+			b.ReportMetric(float64(games)/b.Elapsed().Seconds(), "games/s")
+		})
+	}
+}

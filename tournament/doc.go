@@ -5,7 +5,13 @@
 // One file per concern (after CounterGo's internal/arena and
 // fastchess's matchmaking):
 //   - player.go, external.go: the Player interface, the in-process and the
-//     external players, forfeits;
+//     external players, forfeits; process.go: the supervision of an
+//     engine process;
+//   - processpool.go: ProcessPool, external engine processes kept between
+//     games and runs and lent game by game (Runner.Processes), the
+//     entrants' setup lines carrying what differs between them;
+//   - probe.go: conversations with an engine before a run: its options
+//     (ProbeOptions) and whether it takes a run's lines (CheckSetup);
 //   - game.go: the referee (PlayGame) and the game record;
 //   - opening.go: opening suites, generated from a seed or read from a file
 //     (connect6.md "Openings and fair pairs");
