@@ -81,7 +81,7 @@ func TestProbeOptionsReplies(t *testing.T) {
 		t.Skip("no sh:", err)
 	}
 	engine := func(reply string) []string {
-		return []string{sh, "-c", `read x; echo name sh; read x; printf '` + reply + `'; sleep 60`}
+		return []string{sh, "-c", `read x; echo name sh; read x; printf '` + reply + `'; read x`}
 	}
 	o := ExternalOptions{QuitGrace: quick.QuitGrace, Handshake: 300 * time.Millisecond}
 	cases := []struct{ reply, want string }{
@@ -126,13 +126,24 @@ func TestCheckSetup(t *testing.T) {
 		t.Errorf("error %v, want %q", err, want)
 	}
 	// An engine that does not answer "name": the lines go at once and an
-	// error within the handshake time is still caught.
-	o.Handshake = 200 * time.Millisecond
-	err = CheckSetup(context.Background(), fakeArgs(t, "-noname", "-options", optionSpec), o, bad)
-	if err == nil || !strings.Contains(err.Error(), `refused one of the lines`) || !strings.Contains(err.Error(), "101 out of range") {
-		t.Errorf("without name: %v", err)
-	}
-	if err := CheckSetup(context.Background(), fakeArgs(t, "-noname", "-options", optionSpec), o, ok); err != nil {
-		t.Errorf("without name, good lines: %v", err)
-	}
+	// error within the handshake time is still caught (the good lines
+	// cannot fail by a short wait: 50 ms).
+	noname := fakeArgs(t, "-noname", "-options", optionSpec)
+	t.Run("noname", func(t *testing.T) {
+		t.Parallel()
+		o := o
+		o.Handshake = 200 * time.Millisecond
+		err := CheckSetup(context.Background(), noname, o, bad)
+		if err == nil || !strings.Contains(err.Error(), `refused one of the lines`) || !strings.Contains(err.Error(), "101 out of range") {
+			t.Errorf("without name: %v", err)
+		}
+	})
+	t.Run("noname-good", func(t *testing.T) {
+		t.Parallel()
+		o := o
+		o.Handshake = 50 * time.Millisecond
+		if err := CheckSetup(context.Background(), noname, o, ok); err != nil {
+			t.Errorf("without name, good lines: %v", err)
+		}
+	})
 }
