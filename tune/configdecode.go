@@ -1,0 +1,257 @@
+// This file holds reading and writing a Config as TOML: Load, LoadEmbedded
+// and Parse (decode over the defaults, apply overrides, validate), the
+// decoder's errors turned into ConfigErrors with the key's file and line
+// (tomlError, keyLine, locate), and Encode, the config.toml of a run.
+
+package tune
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/roadtune/roadtune/configs"
+	"github.com/roadtune/roadtune/internal/cmdline"
+	"github.com/roadtune/roadtune/internal/fileio"
+)
+
+// Load reads a TOML config file over DefaultConfig, applies the overrides
+// and validates it (Parse). The file must be a regular file of at most
+// 1 MiB (fileio.Config); a file that is not is a *fileio.Error, refused
+// before it is read.
+func Load(path string, overrides ...Override) (Config, error) {
+	data, err := fileio.ReadFile(path, fileio.Config)
+	if err != nil {
+		return Config{}, err
+	}
+	c, err := Parse(path, data, overrides...)
+	c.Then = thenFrom(c.Then, path)
+	return c, err
+}
+
+// LoadEmbedded parses the embedded config configs/<name>.toml.
+func LoadEmbedded(name string, overrides ...Override) (Config, error) {
+	data, err := configs.Config(name)
+	if err != nil {
+		return Config{}, err
+	}
+	c, err := Parse("configs/"+name+".toml (embedded)", data, overrides...)
+	c.Then = thenFrom(c.Then, "")
+	return c, err
+}
+
+// Parse decodes data (named name in errors) over DefaultConfig, applies the
+// overrides in order and validates the result. Unknown keys, wrong types and
+// out-of-range values are a *ConfigError naming the file and line of the key
+// (or the override's Source).
+func Parse(name string, data []byte, overrides ...Override) (Config, error) {
+	c, err := decode(name, data)
+	if err != nil {
+		return Config{}, err
+	}
+	from := map[string]string{}
+	for _, o := range overrides {
+		key := o.Key
+		if key == "@budget" {
+			spec, err := c.Spec()
+			if err != nil {
+				return Config{}, locate(err, name, data, from)
+			}
+			if o.Unit != "" && o.Unit != spec.Unit {
+				return Config{}, &ConfigError{File: o.Source, Msg: fmt.Sprintf("does not apply to method %q, whose steps are %ss (use -steps)", c.Method, spec.Unit)}
+			}
+			key = c.Method + "." + spec.BudgetKey
+		}
+		if err := c.Set(key, o.Value); err != nil {
+			var ce *ConfigError
+			if errors.As(err, &ce) {
+				ce.File = o.Source
+			}
+			return Config{}, err
+		}
+		from[key] = o.Source
+	}
+	if err := c.Validate(); err != nil {
+		return Config{}, locate(err, name, data, from)
+	}
+	return c, nil
+}
+
+// locate fills in where a *ConfigError's key was set: the override's
+// source, or the file and line.
+func locate(err error, name string, data []byte, from map[string]string) error {
+	var ce *ConfigError
+	if errors.As(err, &ce) {
+		// A list set through its older single-valued key is named by it.
+		for old, key := range validationAliases {
+			if ce.Key == key && (from[old] != "" || keyLine(data, key) == 0 && keyLine(data, old) > 0) {
+				ce.Key = old
+			}
+		}
+		if src, ok := from[ce.Key]; ok {
+			ce.File, ce.Line = src, 0
+		} else {
+			ce.File, ce.Line = name, keyLine(data, ce.Key)
+		}
+	}
+	return err
+}
+
+// decode reads data over DefaultConfig without validating values.
+func decode(name string, data []byte) (Config, error) {
+	c := DefaultConfig()
+	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(&c)
+	if err != nil {
+		return Config{}, tomlError(name, err)
+	}
+	// The method tables, decoded into the registered methods' options.
+	var raw map[string]toml.Primitive
+	mdRaw, err := toml.Decode(string(data), &raw)
+	if err != nil {
+		return Config{}, tomlError(name, err)
+	}
+	for _, s := range Methods() {
+		p, ok := raw[s.Name]
+		if !ok {
+			continue
+		}
+		if err := mdRaw.PrimitiveDecode(p, c.Options[s.Name]); err != nil {
+			ce := tomlError(name, err)
+			if ce.Key != "" && !strings.HasPrefix(ce.Key, s.Name+".") {
+				ce.Key = s.Name + "." + ce.Key
+			}
+			if ce.Line == 0 {
+				ce.Line = keyLine(data, ce.Key)
+			}
+			return Config{}, ce
+		}
+	}
+	if err := c.Validation.foldAliases(func(k string) bool { return md.IsDefined("validation", k) }); err != nil {
+		var ce *ConfigError
+		errors.As(err, &ce)
+		ce.File, ce.Line = name, keyLine(data, ce.Key)
+		return Config{}, ce
+	}
+	var unknown []string
+	for _, k := range md.Undecoded() {
+		if _, isMethod := registry[k[0]]; !isMethod {
+			unknown = append(unknown, k.String())
+		}
+	}
+	for _, k := range mdRaw.Undecoded() {
+		if _, isMethod := registry[k[0]]; isMethod && len(k) > 1 {
+			unknown = append(unknown, k.String())
+		}
+	}
+	if len(unknown) > 0 {
+		slices.SortFunc(unknown, func(a, b string) int { return keyLine(data, a) - keyLine(data, b) })
+		k := unknown[0]
+		msg := "unknown key" + cmdline.DidYouMean(k, knownKeys())
+		if strings.HasSuffix(k, ".stall") {
+			msg = "unknown key (the stall rule is the top-level key \"stall\" for every method)"
+		}
+		return Config{}, &ConfigError{File: name, Line: keyLine(data, k), Key: k, Msg: msg}
+	}
+	return c, nil
+}
+
+// knownKeys are the dotted keys of DefaultConfig, for "did you mean".
+func knownKeys() []string {
+	c := DefaultConfig()
+	flat, err := c.Flat()
+	if err != nil {
+		return nil
+	}
+	keys := make([]string, 0, len(flat))
+	for k := range flat {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// tomlError turns a BurntSushi/toml error into a *ConfigError with the line
+// and key where the decoder gives them.
+func tomlError(name string, err error) *ConfigError {
+	var pe toml.ParseError
+	if errors.As(err, &pe) {
+		return &ConfigError{File: name, Line: pe.Position.Line, Key: pe.LastKey, Msg: pe.Message}
+	}
+	// Type mismatches read "toml: line N (last key "k"): msg".
+	msg := err.Error()
+	ce := &ConfigError{File: name, Msg: msg}
+	if n, _ := fmt.Sscanf(msg, "toml: line %d (last key %q):", &ce.Line, &ce.Key); n == 2 {
+		if i := strings.Index(msg, "):"); i >= 0 {
+			ce.Msg = strings.TrimSpace(msg[i+2:])
+		}
+	} else if n == 1 {
+		ce.Msg = strings.TrimPrefix(msg, "toml: ")
+	}
+	return ce
+}
+
+// keyLine finds the line where a dotted key ("ga.population") is set in a
+// TOML document, or 0. It follows [table] headers and dotted keys; it does
+// not need to understand values. The tables of an array ([[param]]) are
+// numbered from 1: "param[2].min" is min in the second, "param.min" the
+// first one that sets it.
+func keyLine(data []byte, key string) int {
+	table, plain := "", ""
+	arrays := map[string]int{}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for line := 1; sc.Scan(); line++ {
+		s := strings.TrimSpace(sc.Text())
+		if s == "" || s[0] == '#' {
+			continue
+		}
+		if strings.HasPrefix(s, "[") {
+			h := s
+			if i := strings.Index(h, "#"); i >= 0 {
+				h = h[:i]
+			}
+			table = strings.Trim(strings.TrimSpace(h), "[] ")
+			plain = table
+			if strings.HasPrefix(s, "[[") {
+				arrays[table]++
+				table = fmt.Sprintf("%s[%d]", table, arrays[table])
+			}
+			if table == key || plain == key {
+				return line
+			}
+			continue
+		}
+		eq := strings.Index(s, "=")
+		if eq < 0 {
+			continue
+		}
+		k := strings.Trim(strings.TrimSpace(s[:eq]), `"`)
+		full, short := k, k
+		if table != "" {
+			full, short = table+"."+k, plain+"."+k
+		}
+		if full == key || short == key {
+			return line
+		}
+	}
+	return 0
+}
+
+// Encode writes the resolved config as TOML: every common key, then the
+// chosen method's table with all its options. Parse reads it back to the
+// same Config (other methods' options at their defaults).
+func (c *Config) Encode() ([]byte, error) {
+	var b bytes.Buffer
+	if err := toml.NewEncoder(&b).Encode(c); err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(&b, "\n[%s]\n", c.Method)
+	if err := toml.NewEncoder(&b).Encode(c.MethodOptions()); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
