@@ -75,18 +75,6 @@ type PlayerInfo struct {
 	Settings string `json:"settings,omitempty"`
 }
 
-// WDLCount is a count of games won, drawn and lost, from the view of the
-// player the enclosing record names (A of a MatchSummary, the player of a
-// StandingSummary).
-type WDLCount struct {
-	W int `json:"w"`
-	D int `json:"d"`
-	L int `json:"l"`
-}
-
-// NewWDLCount converts a stats.WDL.
-func NewWDLCount(r stats.WDL) WDLCount { return WDLCount{W: r.W, D: r.D, L: r.L} }
-
 // MatchSummary is one pairing from A's view: every count, score and Elo
 // figure is A's against B. The Elo figures come from the pentanomial counts
 // of the complete game pairs when there are any, else from the games
@@ -96,11 +84,11 @@ type MatchSummary struct {
 	A string `json:"a"`
 	B string `json:"b"`
 	// Games counts all games of the pairing.
-	Games WDLCount `json:"games"`
+	Games stats.WDL `json:"games"`
 	// AsBlack counts the games in which A had Black, AsWhite those in which
 	// A had White.
-	AsBlack WDLCount `json:"a_as_black"`
-	AsWhite WDLCount `json:"a_as_white"`
+	AsBlack stats.WDL `json:"a_as_black"`
+	AsWhite stats.WDL `json:"a_as_white"`
 	// Pentanomial counts the complete game pairs by A's points in the pair:
 	// [LL, LD, WL+DD, WD, WW] (0, ½, 1, 1½, 2 points).
 	Pentanomial [5]int `json:"pentanomial"`
@@ -128,7 +116,7 @@ type MatchSummary struct {
 type StandingSummary struct {
 	Name string `json:"name"`
 	// Games counts all the player's games.
-	Games WDLCount `json:"games"`
+	Games stats.WDL `json:"games"`
 	// Points is the player's points (win 1, draw ½).
 	Points float64 `json:"points"`
 	// Score is Points per game, in [0, 1].
@@ -176,7 +164,7 @@ func finite(x float64) float64 {
 func (m Matchup) Summary(a, b string) MatchSummary {
 	ms := MatchSummary{
 		A: a, B: b,
-		Games: NewWDLCount(m.Games), AsBlack: NewWDLCount(m.AsBlack), AsWhite: NewWDLCount(m.AsWhite),
+		Games: m.Games, AsBlack: m.AsBlack, AsWhite: m.AsWhite,
 		Pentanomial: m.Pairs, Pairs: m.Pairs.N(), N: m.Games.N(),
 	}
 	if ms.N > 0 {
@@ -208,7 +196,7 @@ func Summarize(t *Table, head Summary) Summary {
 	}
 	if len(t.Players) > 2 {
 		for _, st := range t.Standings() {
-			ss := StandingSummary{Name: st.Name, Games: NewWDLCount(st.Games), Points: st.Score()}
+			ss := StandingSummary{Name: st.Name, Games: st.Games, Points: st.Score()}
 			if n := st.Games.N(); n > 0 {
 				ss.Score = st.Score() / float64(n)
 			}

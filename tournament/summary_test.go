@@ -48,9 +48,9 @@ func TestSummarizeHeadToHead(t *testing.T) {
 	m := s.Matchups[0]
 	want := MatchSummary{
 		A: "a", B: "b",
-		Games:   WDLCount{W: 3, D: 1, L: 1},
-		AsBlack: WDLCount{W: 2, D: 0, L: 1},
-		AsWhite: WDLCount{W: 1, D: 1, L: 0},
+		Games:   stats.WDL{W: 3, D: 1, L: 1},
+		AsBlack: stats.WDL{W: 2, D: 0, L: 1},
+		AsWhite: stats.WDL{W: 1, D: 1, L: 0},
 		// pair 0: W then D (1½ points: WD); pair 1: L then W (1 point: WL)
 		Pentanomial: [5]int{0, 0, 1, 1, 0},
 		Pairs:       2,
@@ -67,7 +67,7 @@ func TestSummarizeHeadToHead(t *testing.T) {
 	}
 	// The same matchup from B's view mirrors every count.
 	flip := tab.Matchups[0].Flip().Summary("b", "a")
-	if flip.Games != (WDLCount{W: 1, D: 1, L: 3}) || flip.AsBlack != (WDLCount{W: 0, D: 1, L: 1}) ||
+	if flip.Games != (stats.WDL{W: 1, D: 1, L: 3}) || flip.AsBlack != (stats.WDL{W: 0, D: 1, L: 1}) ||
 		flip.Pentanomial != [5]int{0, 1, 1, 0, 0} || flip.Pairs != 2 || flip.N != 5 || math.Abs(flip.Elo+m.Elo) > 1e-9 {
 		t.Errorf("B's view %+v", flip)
 	}
@@ -97,7 +97,7 @@ func TestSummarizeRoundRobinAndSPRT(t *testing.T) {
 		t.Errorf("standings order %q", got)
 	}
 	a := s.Standings[0]
-	if a.Games != (WDLCount{W: 2, D: 2}) || a.Points != 3 || a.Score != 0.75 || !(a.ScoreLo < 0.75 && a.ScoreHi > 0.75) {
+	if a.Games != (stats.WDL{W: 2, D: 2}) || a.Points != 3 || a.Score != 0.75 || !(a.ScoreLo < 0.75 && a.ScoreHi > 0.75) {
 		t.Errorf("a's standing %+v", a)
 	}
 	// The SPRT takes the default error rates; NaN becomes 0.

@@ -200,12 +200,13 @@ func (b *TableBuilder) Add(g GameRecord) error {
 	b.seen.add(g.Game)
 	m := b.matchup(g)
 	blackScore := g.Result.Score(engine.Black)
+	// Result.Score is 0, ½ or 1, which WDL.Add always takes.
 	if m.A == g.BlackIndex {
-		addScore(&m.Games, blackScore)
-		addScore(&m.AsBlack, blackScore)
+		m.Games.Add(blackScore)
+		m.AsBlack.Add(blackScore)
 	} else {
-		addScore(&m.Games, 1-blackScore)
-		addScore(&m.AsWhite, 1-blackScore)
+		m.Games.Add(1 - blackScore)
+		m.AsWhite.Add(1 - blackScore)
 	}
 	if paired {
 		delete(b.pending, g.Pair)
@@ -332,15 +333,4 @@ func colorOf(g GameRecord, e int) engine.Color {
 		return engine.Black
 	}
 	return engine.White
-}
-
-func addScore(r *stats.WDL, s float64) {
-	switch s {
-	case 1:
-		r.W++
-	case 0:
-		r.L++
-	default:
-		r.D++
-	}
 }

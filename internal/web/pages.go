@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/roadtune/roadtune/tournament"
+	"github.com/roadtune/roadtune/tournament/stats"
 )
 
 //go:embed assets
@@ -35,7 +36,7 @@ var pages = template.Must(template.New("").Funcs(template.FuncMap{
 	"elo":   func(x float64) string { return fmt.Sprintf("%+.1f", x) },
 	"f1":    func(x float64) string { return fmt.Sprintf("%.1f", x) },
 	"f2":    func(x float64) string { return fmt.Sprintf("%.2f", x) },
-	"wdl":   func(c tournament.WDLCount) string { return fmt.Sprintf("%d-%d-%d", c.W, c.D, c.L) },
+	"wdl":   func(c stats.WDL) string { return fmt.Sprintf("%d-%d-%d", c.W, c.D, c.L) },
 	"penta": func(p [5]int) string { return fmt.Sprintf("%d-%d-%d-%d-%d", p[0], p[1], p[2], p[3], p[4]) },
 	"add":   func(a, b int) int { return a + b },
 	"gene":  func(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) },

@@ -2,8 +2,18 @@ package stats
 
 import "fmt"
 
-// WDL counts games from player A's view.
-type WDL struct{ W, D, L int }
+// WDL counts games won, drawn and lost from one player's view: A's of a
+// match (tournament.Matchup, tournament.MatchSummary) or a player's over a
+// tournament (tournament.Standing). It is the one W/D/L count of the
+// tournament room, written to summary.json and validation.json as
+// {"w": …, "d": …, "l": …}. optimize.Outcome is the same count in the
+// optimizer room, which imports nothing of roadtune: package referee
+// converts one to the other.
+type WDL struct {
+	W int `json:"w"`
+	D int `json:"d"`
+	L int `json:"l"`
+}
 
 // Counts returns the trinomial counts [L, D, W].
 func (r WDL) Counts() []int { return []int{r.L, r.D, r.W} }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/roadtune/roadtune/results"
 	"github.com/roadtune/roadtune/tournament"
+	"github.com/roadtune/roadtune/tournament/stats"
 )
 
 // summarize is arena's summary: its header (schedule, players, openings,
@@ -37,7 +38,7 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-func fmtWDL(r tournament.WDLCount) string { return fmt.Sprintf("%d-%d-%d", r.W, r.D, r.L) }
+func fmtWDL(r stats.WDL) string { return fmt.Sprintf("%d-%d-%d", r.W, r.D, r.L) }
 
 // printTable writes the human report.
 func printTable(w io.Writer, s tournament.Summary) {
