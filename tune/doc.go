@@ -11,7 +11,7 @@
 // seeds (Sweep) or a chain of stages (Chain), ResumeLaunch a stopped run
 // or chain, and Launch.Run plays it with hooks for live pages and a
 // cluster session (package cluster: AttachCluster and ClusterHooks; the live
-// pages' hooks are joined with LaunchHooks.Then); its Outcome names the
+// pages' hooks are joined with LaunchHooks.Then); its LaunchResult names the
 // runs, best vector and report, and Launch.Summary tells how it ended.
 // LaunchFlags resolves a launch from the values of the command's flags
 // (KeyFlags: the flags that set config keys; ParseSeeds: -seeds); showing

@@ -138,8 +138,10 @@ func (h LaunchHooks) Then(next LaunchHooks) LaunchHooks {
 	}
 }
 
-// Outcome is what a finished launch leaves.
-type Outcome struct {
+// LaunchResult is what a finished launch leaves: its run directories, a
+// run's final status and a sweep's comparison. (A match's result is
+// optimize.Outcome, a W/D/L count.)
+type LaunchResult struct {
 	// Dirs are the runs' directories: one for a run, one per seed of a
 	// sweep, one per stage of a chain.
 	Dirs []string
@@ -153,7 +155,7 @@ type Outcome struct {
 
 // Best is the path of the best vector of the launch's last run
 // (FileBest); "" before it has run.
-func (o *Outcome) Best() string {
+func (o *LaunchResult) Best() string {
 	if o == nil || len(o.Dirs) == 0 {
 		return ""
 	}
@@ -162,7 +164,7 @@ func (o *Outcome) Best() string {
 
 // Report is the path of the report of the launch's last run
 // (FileReport).
-func (o *Outcome) Report() string {
+func (o *LaunchResult) Report() string {
 	if o == nil || len(o.Dirs) == 0 {
 		return ""
 	}
@@ -206,7 +208,7 @@ const FileCompare = "compare"
 // Errors: those of Start, Resume, Job.Run, Sweep, Chain or ResumeChain
 // (an *InterruptedError when ctx is cancelled, with the checkpoints
 // written), a hook's error, a sweep's comparison that cannot be written.
-func (l *Launch) Run(ctx context.Context, opts Options, h LaunchHooks) (*Outcome, error) {
+func (l *Launch) Run(ctx context.Context, opts Options, h LaunchHooks) (*LaunchResult, error) {
 	if l.Kind == LaunchRun {
 		return l.runOne(ctx, opts, h)
 	}
@@ -228,7 +230,7 @@ func (l *Launch) Run(ctx context.Context, opts Options, h LaunchHooks) (*Outcome
 	if err != nil {
 		return nil, err
 	}
-	out := &Outcome{Dirs: dirs}
+	out := &LaunchResult{Dirs: dirs}
 	if l.Kind == LaunchSweep {
 		if out.Comparison, err = CompareRuns(dirs); err != nil {
 			return out, err
@@ -244,7 +246,7 @@ func (l *Launch) Run(ctx context.Context, opts Options, h LaunchHooks) (*Outcome
 }
 
 // runOne starts or resumes one run.
-func (l *Launch) runOne(ctx context.Context, opts Options, h LaunchHooks) (*Outcome, error) {
+func (l *Launch) runOne(ctx context.Context, opts Options, h LaunchHooks) (*LaunchResult, error) {
 	if h.Track != nil {
 		h.Track(l.Dir, &opts)
 	}
@@ -266,7 +268,7 @@ func (l *Launch) runOne(ctx context.Context, opts Options, h LaunchHooks) (*Outc
 	if err := job.Run(ctx); err != nil {
 		return nil, err
 	}
-	return &Outcome{Dirs: []string{job.Dir()}, Status: job.Status()}, nil
+	return &LaunchResult{Dirs: []string{job.Dir()}, Status: job.Status()}, nil
 }
 
 // checkSeeds refuses a negative or repeated seed (*InputError).
@@ -385,7 +387,7 @@ func KeyFlags() []KeyFlag {
 // table and the files it wrote, a chain's stages with its best vector and
 // report, a run's steps and games with its best vector (only when
 // verbose is false: a run's progress lines have said the rest).
-func (l *Launch) Summary(out *Outcome, verbose bool) string {
+func (l *Launch) Summary(out *LaunchResult, verbose bool) string {
 	switch {
 	case l.Kind == LaunchSweep:
 		base := filepath.Join(l.Dir, FileCompare)

@@ -229,7 +229,7 @@ func TestParseSeeds(t *testing.T) {
 // stage's); a run names its steps, games and best vector only when quiet,
 // its progress lines having said the rest.
 func TestSummary(t *testing.T) {
-	out := &Outcome{Dirs: []string{"c/stage-1", "c/stage-2"}, Status: optimize.Status{Steps: 4, Games: 96}}
+	out := &LaunchResult{Dirs: []string{"c/stage-1", "c/stage-2"}, Status: optimize.Status{Steps: 4, Games: 96}}
 	chain := &Launch{Dir: "c", Kind: LaunchChain}
 	want := "chain done: 2 stages in c. Best vector: " + filepath.Join("c/stage-2", FileBest) + "\nreport: " + filepath.Join("c/stage-2", FileReport) + "\n"
 	if got := chain.Summary(out, true); got != want {
