@@ -35,6 +35,46 @@ type Clock struct {
 	MovesToGo int
 }
 
+// GameClock is one side's running game clock under a time control of Base
+// per period of Moves moves (0: the whole game) plus Inc after every move
+// (cutechess-cli's tc=, the protocol's `time game`): the time Remaining and
+// the moves Played so far. The protocol server keeps one for its engine,
+// package tournament one per colour of a timed game; both charge it the
+// same way (Spend) and tell the engine its Clock.
+type GameClock struct {
+	Base, Inc time.Duration // the time control
+	Moves     int           // moves per period; 0: the whole game
+	Remaining time.Duration // time left; Spend never takes it below 0
+	Played    int           // moves charged since the clock started
+}
+
+// NewGameClock returns a full clock of base per period of moves moves
+// plus inc after every move.
+func NewGameClock(base, inc time.Duration, moves int) GameClock {
+	return GameClock{Base: base, Inc: inc, Moves: moves, Remaining: base}
+}
+
+// Clock is the Clock of the next move: the time remaining, the increment
+// and, with periods, the moves left in the period including this one.
+func (g *GameClock) Clock() Clock {
+	c := Clock{Remaining: g.Remaining, Inc: g.Inc}
+	if g.Moves > 0 {
+		c.MovesToGo = g.Moves - g.Played%g.Moves
+	}
+	return c
+}
+
+// Spend charges a move that took d: the clock loses d (never going below
+// 0), then gains the increment, and the base time again when the move
+// ends a period.
+func (g *GameClock) Spend(d time.Duration) {
+	g.Remaining = max(g.Remaining-d, 0) + g.Inc
+	g.Played++
+	if g.Moves > 0 && g.Played%g.Moves == 0 {
+		g.Remaining += g.Base
+	}
+}
+
 // Budget is the time one search may take, counted from the start of
 // Engine.SearchClock: no alpha-beta iteration starts that is expected to
 // end past Soft (before the position's adjustments, see TimeSettings), and

@@ -50,6 +50,29 @@ func TestBudget(t *testing.T) {
 	}
 }
 
+// TestGameClock works a clock of 1 s per 2 moves plus 0.1 s by hand: each
+// move is charged and credited the increment, an overrun stops at 0, and
+// the base comes back when a period ends.
+func TestGameClock(t *testing.T) {
+	g := NewGameClock(time.Second, 100*ms, 2)
+	if c := g.Clock(); c != (Clock{Remaining: time.Second, Inc: 100 * ms, MovesToGo: 2}) {
+		t.Fatalf("first move %+v", c)
+	}
+	g.Spend(400 * ms)
+	if c := g.Clock(); c != (Clock{Remaining: 700 * ms, Inc: 100 * ms, MovesToGo: 1}) {
+		t.Fatalf("after 0.4 s: %+v", c)
+	}
+	g.Spend(2 * time.Second) // over: 0 left, the increment, the base of the next period
+	if g.Remaining != 1100*ms || g.Played != 2 || g.Clock().MovesToGo != 2 {
+		t.Fatalf("after an overrun ending the period: %+v", g)
+	}
+	whole := NewGameClock(time.Second, 0, 0)
+	whole.Spend(300 * ms)
+	if c := whole.Clock(); c != (Clock{Remaining: 700 * ms}) {
+		t.Fatalf("a clock for the whole game: %+v", c)
+	}
+}
+
 func TestTimeSettingsValidate(t *testing.T) {
 	if err := (Settings{Time: DefaultTimeSettings()}).Validate(); err != nil {
 		t.Fatalf("defaults: %v", err)

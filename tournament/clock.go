@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/roadtune/roadtune/engine"
 )
 
 // TimeControl is the time a player has to think, in cutechess-cli's terms:
@@ -125,19 +127,17 @@ func ParseTC(s string) (TimeControl, error) {
 }
 
 // MoveClock is what a player is told before each move under a time
-// control (see Timed).
+// control (see Timed): the engine's Clock of the move (engine.Clock: the
+// per-move time Move with st=; the game clock's Remaining, Inc and
+// MovesToGo with tc=) and the referee's limits.
 type MoveClock struct {
+	engine.Clock
 	// Limit is the time this move may take: the per-move time (st=) or
 	// the clock's remaining time (tc=).
 	Limit time.Duration
 	// Hard is Limit plus the margin: past it the referee forfeits the
 	// player on time, so a driver waiting on an engine can stop there.
 	Hard time.Duration
-	// Remaining and Inc are the game clock (tc=; 0 with st=), MovesToGo
-	// the moves left in the period including this one (0: the whole game
-	// or st=).
-	Remaining, Inc time.Duration
-	MovesToGo      int
 }
 
 // Timed is implemented by players that adapt to the clock: PlayGame calls
@@ -146,25 +146,24 @@ type Timed interface {
 	SetClock(MoveClock)
 }
 
-// gameClock is one colour's clock during a game.
+// gameClock is one colour's clock during a game: its time control, and
+// under tc= the running game clock.
 type gameClock struct {
-	tc        TimeControl
-	remaining time.Duration
-	moves     int // moves played by this colour
+	tc   TimeControl
+	game engine.GameClock // tc=
 }
 
-func newGameClock(tc TimeControl) gameClock { return gameClock{tc: tc, remaining: tc.Base} }
+func newGameClock(tc TimeControl) gameClock {
+	return gameClock{tc: tc, game: engine.NewGameClock(tc.Base, tc.Inc, tc.Moves)}
+}
 
 // next returns the MoveClock of the colour's next move.
 func (c *gameClock) next() MoveClock {
 	if c.tc.PerMove > 0 {
-		return MoveClock{Limit: c.tc.PerMove, Hard: c.tc.PerMove + c.tc.Margin}
+		return MoveClock{Clock: engine.Clock{Move: c.tc.PerMove}, Limit: c.tc.PerMove, Hard: c.tc.PerMove + c.tc.Margin}
 	}
-	mc := MoveClock{Limit: c.remaining, Hard: c.remaining + c.tc.Margin, Remaining: c.remaining, Inc: c.tc.Inc}
-	if c.tc.Moves > 0 {
-		mc.MovesToGo = c.tc.Moves - c.moves%c.tc.Moves
-	}
-	return mc
+	ec := c.game.Clock()
+	return MoveClock{Clock: ec, Limit: ec.Remaining, Hard: ec.Remaining + c.tc.Margin}
 }
 
 // spend charges a move that took d and reports a time forfeit's detail
@@ -176,15 +175,11 @@ func (c *gameClock) spend(d time.Duration) string {
 		}
 		return ""
 	}
-	c.remaining -= d
-	if c.remaining < -c.tc.Margin {
-		return fmt.Sprintf("clock exhausted: move took %v with %v left, margin %v", d.Round(time.Millisecond), (c.remaining + d).Round(time.Millisecond), c.tc.Margin)
+	if left := c.game.Remaining; left-d < -c.tc.Margin {
+		c.game.Remaining -= d // the game's record shows the overrun
+		return fmt.Sprintf("clock exhausted: move took %v with %v left, margin %v", d.Round(time.Millisecond), left.Round(time.Millisecond), c.tc.Margin)
 	}
-	c.remaining = max(c.remaining, 0) + c.tc.Inc
-	c.moves++
-	if c.tc.Moves > 0 && c.moves%c.tc.Moves == 0 {
-		c.remaining += c.tc.Base
-	}
+	c.game.Spend(d)
 	return ""
 }
 

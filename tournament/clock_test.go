@@ -48,22 +48,22 @@ func TestGameClock(t *testing.T) {
 	if mc := c.next(); mc.Limit != time.Second || mc.Hard != 1010*time.Millisecond || mc.MovesToGo != 2 {
 		t.Fatalf("first move clock %+v", mc)
 	}
-	if d := c.spend(400 * time.Millisecond); d != "" || c.remaining != 700*time.Millisecond {
-		t.Fatalf("after 0.4s: %q, %v left", d, c.remaining)
+	if d := c.spend(400 * time.Millisecond); d != "" || c.game.Remaining != 700*time.Millisecond {
+		t.Fatalf("after 0.4s: %q, %v left", d, c.game.Remaining)
 	}
 	// The period ends with the second move: the base is added again.
-	if d := c.spend(600 * time.Millisecond); d != "" || c.remaining != 1200*time.Millisecond {
-		t.Fatalf("after 0.6s: %q, %v left", d, c.remaining)
+	if d := c.spend(600 * time.Millisecond); d != "" || c.game.Remaining != 1200*time.Millisecond {
+		t.Fatalf("after 0.6s: %q, %v left", d, c.game.Remaining)
 	}
 	if mc := c.next(); mc.MovesToGo != 2 || mc.Remaining != 1200*time.Millisecond {
 		t.Fatalf("new period %+v", mc)
 	}
 	// Within the margin is no forfeit; past it is.
-	if d := c.spend(1205 * time.Millisecond); d != "" || c.remaining != 100*time.Millisecond {
-		t.Fatalf("within margin: %q, %v", d, c.remaining)
+	if d := c.spend(1205 * time.Millisecond); d != "" || c.game.Remaining != 100*time.Millisecond {
+		t.Fatalf("within margin: %q, %v", d, c.game.Remaining)
 	}
-	if d := c.spend(115 * time.Millisecond); !strings.Contains(d, "clock exhausted") {
-		t.Fatalf("past margin: %q", d)
+	if d := c.spend(115 * time.Millisecond); !strings.Contains(d, "clock exhausted") || c.game.Remaining != -15*time.Millisecond {
+		t.Fatalf("past margin: %q, %v left (the record shows the overrun)", d, c.game.Remaining)
 	}
 	st := newGameClock(TimeControl{PerMove: 50 * time.Millisecond})
 	if d := st.spend(49 * time.Millisecond); d != "" {
@@ -148,30 +148,36 @@ func TestPlayGameTimed(t *testing.T) {
 	}
 }
 
-// TestEngineClock: SetClock hands the engine's time manager the clock as
-// it is, per-move or game clock.
+// TestEngineClock: a move's clock tells the engine's time manager the
+// clock as it is, per-move or game clock, and SetClock hands it over.
 func TestEngineClock(t *testing.T) {
 	ms := time.Millisecond
 	for _, tc := range []struct {
-		in   MoveClock
-		want engine.Clock
+		tc          TimeControl
+		left        time.Duration // the game clock's time left; < 0: full
+		want        engine.Clock
+		limit, hard time.Duration
 	}{
-		{MoveClock{Limit: 40 * ms, Hard: 1040 * ms}, engine.Clock{Move: 40 * ms}},
-		{MoveClock{Limit: 2 * time.Second, Hard: 3 * time.Second, Remaining: 2 * time.Second, Inc: 20 * ms},
-			engine.Clock{Remaining: 2 * time.Second, Inc: 20 * ms}},
-		{MoveClock{Limit: time.Second, Remaining: time.Second, MovesToGo: 7}, engine.Clock{Remaining: time.Second, MovesToGo: 7}},
-		{MoveClock{Remaining: 0, Inc: 10 * ms}, engine.Clock{Inc: 10 * ms}}, // out of time, the increment to come
-		{MoveClock{}, engine.Clock{}}, // out of time: move at once
+		{TimeControl{PerMove: 40 * ms, Margin: time.Second}, -1, engine.Clock{Move: 40 * ms}, 40 * ms, 1040 * ms},
+		{TimeControl{Base: 2 * time.Second, Inc: 20 * ms, Margin: time.Second}, -1,
+			engine.Clock{Remaining: 2 * time.Second, Inc: 20 * ms}, 2 * time.Second, 3 * time.Second},
+		{TimeControl{Moves: 7, Base: time.Second}, -1, engine.Clock{Remaining: time.Second, MovesToGo: 7}, time.Second, time.Second},
+		{TimeControl{Base: time.Second, Inc: 10 * ms}, 0, engine.Clock{Inc: 10 * ms}, 0, 0}, // out of time, the increment to come
+		{TimeControl{Base: time.Second}, 0, engine.Clock{}, 0, 0},                           // out of time: move at once
 	} {
-		if got := engineClock(tc.in); got != tc.want {
-			t.Errorf("engineClock(%+v) = %+v, want %+v", tc.in, got, tc.want)
+		c := newGameClock(tc.tc)
+		if tc.left >= 0 {
+			c.game.Remaining = tc.left
+		}
+		if got := c.next(); got.Clock != tc.want || got.Limit != tc.limit || got.Hard != tc.hard {
+			t.Errorf("%v with %v left: move clock %+v, want %+v, limit %v, hard %v", tc.tc, tc.left, got, tc.want, tc.limit, tc.hard)
 		}
 	}
 	p, err := NewEnginePlayer(baseline(t, "zhou2015"), engine.DefaultSettings())
 	if err != nil {
 		t.Fatal(err)
 	}
-	p.SetClock(MoveClock{Limit: 40 * ms})
+	p.SetClock(MoveClock{Clock: engine.Clock{Move: 40 * ms}, Limit: 40 * ms})
 	if !p.timed || p.clock != (engine.Clock{Move: 40 * ms}) {
 		t.Fatalf("SetClock: %+v %t", p.clock, p.timed)
 	}

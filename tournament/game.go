@@ -290,7 +290,7 @@ func PlayGameTimed(ctx context.Context, b *engine.Board, black, white Player, op
 	if timed {
 		for i := range clocks {
 			if tcs[i].PerMove == 0 {
-				rec.Clock[i] = clocks[i].remaining
+				rec.Clock[i] = clocks[i].game.Remaining
 			}
 		}
 	}

@@ -95,23 +95,12 @@ func (p *EnginePlayer) NewGame(context.Context, Opening, engine.Color) error {
 // SetClock implements Timed: the next Play searches by the engine's time
 // manager (engine.Engine.SearchClock; its knobs are the engine's
 // Settings.Time, see engine.TimeSettings), by iterative deepening up to the
-// engine's Depth, with the clock c: the per-move time Limit (st=), or the
-// game clock Remaining, Inc and MovesToGo (tc=; with none of them left the
-// engine moves at once). The time manager keeps a safety margin (5% of the
+// engine's Depth, with the engine's clock of c (MoveClock.Clock): the
+// per-move time Move (st=), or the game clock Remaining, Inc and MovesToGo
+// (tc=; with none of them left the engine moves at once). The time manager keeps a safety margin (5% of the
 // clock and at least 2 ms by default) for the search's stop latency.
 func (p *EnginePlayer) SetClock(c MoveClock) {
-	p.clock, p.timed = engineClock(c), true
-}
-
-// engineClock is the engine's view of a MoveClock: engine.Clock{Move:
-// Limit} for a per-move time (st=: no game clock), else the game clock
-// (Remaining, Inc, MovesToGo). A game clock with no time and no increment
-// left is a zero engine.Clock: the engine then moves at once.
-func engineClock(c MoveClock) engine.Clock {
-	if c.Remaining <= 0 && c.Inc == 0 && c.MovesToGo == 0 {
-		return engine.Clock{Move: max(c.Limit, 0)}
-	}
-	return engine.Clock{Remaining: c.Remaining, Inc: c.Inc, MovesToGo: c.MovesToGo}
+	p.clock, p.timed = c.Clock, true
 }
 
 // Play searches b (engine.Engine.Search), or within the clock of the last

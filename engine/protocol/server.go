@@ -407,7 +407,7 @@ func (s *Server) Execute(ctx context.Context, c Command) (quit bool) {
 			s.fail(fmt.Errorf("%s: no game clock to set (send time game first)", c))
 			return false
 		}
-		s.clock.remaining = c.Clock.Remaining
+		s.clock.Remaining = c.Clock.Remaining
 		s.reply(c.String())
 	default:
 		s.fail(fmt.Errorf("command kind %d not handled", c.Kind))
@@ -530,18 +530,18 @@ func (s *Server) answer(ctx context.Context) {
 }
 
 // clock is the server's `time` setting and, for `time game`, the game
-// clock it keeps.
+// clock it keeps (engine.GameClock, started full from the command's base
+// time, increment and moves per period).
 type clock struct {
-	kind      Kind          // TimeMove, TimeGame, or Blank: no clock
-	set0      engine.Clock  // the command's clock
-	remaining time.Duration // TimeGame: time left
-	played    int           // TimeGame: the engine's moves since `new` or `time game`
+	kind             Kind         // TimeMove, TimeGame, or Blank: no clock
+	set0             engine.Clock // the command's clock
+	engine.GameClock              // TimeGame: time left and the engine's moves since `new` or `time game`
 }
 
 // set applies a TimeMove, TimeGame or TimeOff command; a game clock starts
 // full.
 func (c *clock) set(cmd Command) {
-	*c = clock{kind: cmd.Kind, set0: cmd.Clock, remaining: cmd.Clock.Remaining}
+	*c = clock{kind: cmd.Kind, set0: cmd.Clock, GameClock: engine.NewGameClock(cmd.Clock.Remaining, cmd.Clock.Inc, cmd.Clock.MovesToGo)}
 	if cmd.Kind == TimeOff {
 		c.kind = Blank
 	}
@@ -549,7 +549,7 @@ func (c *clock) set(cmd Command) {
 
 // newGame refills the game clock.
 func (c *clock) newGame() {
-	c.remaining, c.played = c.set0.Remaining, 0
+	c.GameClock = engine.NewGameClock(c.Base, c.Inc, c.Moves)
 }
 
 // next is the engine.Clock of the engine's next move; ok is false without
@@ -559,25 +559,15 @@ func (c *clock) next() (engine.Clock, bool) {
 	case TimeMove:
 		return engine.Clock{Move: c.set0.Move}, true
 	case TimeGame:
-		ec := engine.Clock{Remaining: c.remaining, Inc: c.set0.Inc}
-		if per := c.set0.MovesToGo; per > 0 {
-			ec.MovesToGo = per - c.played%per
-		}
-		return ec, true
+		return c.Clock(), true
 	}
 	return engine.Clock{}, false
 }
 
-// spend charges a move that took d to the game clock (never below zero),
-// then adds the increment, and the base time at the end of a period.
+// spend charges a move that took d to the game clock (engine.GameClock.Spend).
 func (c *clock) spend(d time.Duration) {
-	if c.kind != TimeGame {
-		return
-	}
-	c.remaining = max(c.remaining-d, 0) + c.set0.Inc
-	c.played++
-	if per := c.set0.MovesToGo; per > 0 && c.played%per == 0 {
-		c.remaining += c.set0.Remaining
+	if c.kind == TimeGame {
+		c.Spend(d)
 	}
 }
 
@@ -587,7 +577,7 @@ func (c *clock) left() string {
 	case TimeMove:
 		return " " + Command{Kind: TimeMove, Clock: c.set0}.String()
 	case TimeGame:
-		return fmt.Sprintf(" %s, %ss left", Command{Kind: TimeGame, Clock: c.set0}, formatSeconds(c.remaining.Round(time.Millisecond)))
+		return fmt.Sprintf(" %s, %ss left", Command{Kind: TimeGame, Clock: c.set0}, formatSeconds(c.Remaining.Round(time.Millisecond)))
 	}
 	return ""
 }

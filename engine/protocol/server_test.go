@@ -457,31 +457,31 @@ func TestTimeCommands(t *testing.T) {
 	say1("time game 1000 2 3", "time game 1000 2 3")
 	ss.engineMove("new black", engine.Black)
 	c := ss.s.clock
-	if c.played != 1 || c.remaining <= 1001*time.Second || c.remaining > 1002*time.Second {
-		t.Fatalf("after one move: %d played, %v left", c.played, c.remaining)
+	if c.Played != 1 || c.Remaining <= 1001*time.Second || c.Remaining > 1002*time.Second {
+		t.Fatalf("after one move: %d played, %v left", c.Played, c.Remaining)
 	}
-	if next, _ := ss.s.clock.next(); next.MovesToGo != 2 || next.Inc != 2*time.Second || next.Remaining != c.remaining {
+	if next, _ := ss.s.clock.next(); next.MovesToGo != 2 || next.Inc != 2*time.Second || next.Remaining != c.Remaining {
 		t.Fatalf("next clock %+v", next)
 	}
 	say1("time left 500.25", "time left 500.25")
-	if ss.s.clock.remaining != 500250*time.Millisecond {
-		t.Fatalf("time left: %v", ss.s.clock.remaining)
+	if ss.s.clock.Remaining != 500250*time.Millisecond {
+		t.Fatalf("time left: %v", ss.s.clock.Remaining)
 	}
 	ss.engineMove("move KJJK", engine.Black)
 	ss.engineMove("move AAAB", engine.Black)
 	c = ss.s.clock
-	if c.played != 3 || c.remaining <= 1503*time.Second || c.remaining > 1504250*time.Millisecond {
-		t.Fatalf("after a period: %d played, %v left", c.played, c.remaining)
+	if c.Played != 3 || c.Remaining <= 1503*time.Second || c.Remaining > 1504250*time.Millisecond {
+		t.Fatalf("after a period: %d played, %v left", c.Played, c.Remaining)
 	}
 	if next, _ := ss.s.clock.next(); next.MovesToGo != 3 {
 		t.Fatalf("moves to go in the new period: %+v", next)
 	}
-	if r := ss.say("print"); !strings.HasSuffix(r[len(r)-1], "; time game 1000 2 3, "+formatSeconds(c.remaining.Round(time.Millisecond))+"s left") {
+	if r := ss.say("print"); !strings.HasSuffix(r[len(r)-1], "; time game 1000 2 3, "+formatSeconds(c.Remaining.Round(time.Millisecond))+"s left") {
 		t.Fatalf("print: %q", r[len(r)-1])
 	}
 	// `new` refills the clock; depth still works and bounds the search.
 	ss.silent("new xxx")
-	if ss.s.clock.remaining != 1000*time.Second || ss.s.clock.played != 0 {
+	if ss.s.clock.Remaining != 1000*time.Second || ss.s.clock.Played != 0 {
 		t.Fatalf("new: %+v", ss.s.clock)
 	}
 	say1("depth 1", "depth 1")
