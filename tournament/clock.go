@@ -3,12 +3,12 @@ package tournament
 import (
 	"errors"
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/engine/protocol"
 )
 
 // TimeControl is the time a player has to think, in cutechess-cli's terms:
@@ -35,15 +35,15 @@ func (tc TimeControl) String() string {
 	var s string
 	switch {
 	case tc.PerMove > 0:
-		s = "st=" + seconds(tc.PerMove)
+		s = "st=" + protocol.FormatSeconds(tc.PerMove)
 	case tc.Base > 0 || tc.Inc > 0:
 		s = "tc="
 		if tc.Moves > 0 {
 			s += strconv.Itoa(tc.Moves) + "/"
 		}
-		s += seconds(tc.Base)
+		s += protocol.FormatSeconds(tc.Base)
 		if tc.Inc > 0 {
-			s += "+" + seconds(tc.Inc)
+			s += "+" + protocol.FormatSeconds(tc.Inc)
 		}
 	}
 	if tc.Margin > 0 {
@@ -54,8 +54,6 @@ func (tc TimeControl) String() string {
 	}
 	return s
 }
-
-func seconds(d time.Duration) string { return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) }
 
 // Validate checks the combination: durations ≥ 0, Moves ≥ 0, st= and tc=
 // not both, Moves only with a Base.
@@ -74,24 +72,22 @@ func (tc TimeControl) Validate() error {
 }
 
 // ParseSeconds reads a time in cutechess-cli's notation: seconds ("2",
-// "0.25") or minutes:seconds ("1:30"), at most 1e7 seconds in all.
-// Errors name the text.
+// "0.25", exact to the nanosecond as protocol.ParseSeconds reads them) or
+// minutes:seconds ("1:30"), at most 1e7 seconds in all. Errors name the
+// text.
 func ParseSeconds(s string) (time.Duration, error) {
 	min, sec, colon := strings.Cut(s, ":")
 	if !colon {
 		min, sec = "0", s
 	}
-	m, err1 := strconv.ParseUint(min, 10, 32)
-	x, err2 := strconv.ParseFloat(sec, 64)
-	// At most 1e7 seconds (about 116 days) in either form, so that every
-	// time reads back from the seconds it is written in (and minutes
-	// cannot overflow a Duration).
-	if err1 != nil || err2 != nil || x < 0 || x != x || (colon && x >= 60) || float64(m)*60+x > 1e7 {
+	m, err := strconv.ParseUint(min, 10, 32)
+	x, ok := protocol.ParseSeconds(sec)
+	// At most 1e7 seconds (about 116 days) in either form, so that
+	// minutes cannot overflow a Duration.
+	if err != nil || !ok || (colon && x >= time.Minute) || float64(m)*60+x.Seconds() > 1e7 {
 		return 0, fmt.Errorf("time %q: want seconds (2, 0.25) or minutes:seconds (1:30)", s)
 	}
-	// Rounded to the nanosecond: "1.6099999999999999" is 1.61 s, as
-	// written back, not 1.609999999 s.
-	return time.Duration(m)*time.Minute + time.Duration(math.Round(x*float64(time.Second))), nil
+	return time.Duration(m)*time.Minute + x, nil
 }
 
 // ParseTC reads a game clock in cutechess-cli's tc= notation:

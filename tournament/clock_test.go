@@ -3,6 +3,7 @@ package tournament
 import (
 	"context"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -38,6 +39,24 @@ func TestParseTC(t *testing.T) {
 	}
 	if s := (TimeControl{PerMove: 1500 * time.Millisecond, Margin: 50 * time.Millisecond}).String(); s != "st=1.5 timemargin=50" {
 		t.Errorf("String %q", s)
+	}
+}
+
+// TestParseSeconds: seconds are read exactly, as the protocol reads them
+// (protocol.ParseSeconds), in plain decimals or minutes:seconds.
+func TestParseSeconds(t *testing.T) {
+	for s, want := range map[string]time.Duration{
+		"2": 2 * time.Second, ".5": time.Second / 2, "1:30": 90 * time.Second, "0:00.25": time.Second / 4,
+		"1.6099999999999999": 1609999999, "10000000": 1e7 * time.Second, "166666:40": 1e7 * time.Second,
+	} {
+		if got, err := ParseSeconds(s); err != nil || got != want {
+			t.Errorf("ParseSeconds(%q) = %v, %v; want %v", s, got, err, want)
+		}
+	}
+	for _, s := range []string{"", "1e3", "+1", "-1", "0x10", "Inf", "NaN", "1:60", ":30", "10000000.5", "166666:41", "1 "} {
+		if _, err := ParseSeconds(s); err == nil || !strings.Contains(err.Error(), strconv.Quote(s)) {
+			t.Errorf("ParseSeconds(%q): error %v, want one naming the text", s, err)
+		}
 	}
 }
 

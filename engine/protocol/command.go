@@ -124,13 +124,13 @@ func (c Command) String() string {
 	case SetOption:
 		return "setoption name " + c.Option + " value " + strconv.FormatFloat(c.Value, 'g', -1, 64)
 	case TimeMove:
-		return "time move " + formatSeconds(c.Clock.Move)
+		return "time move " + FormatSeconds(c.Clock.Move)
 	case TimeLeft:
-		return "time left " + formatSeconds(c.Clock.Remaining)
+		return "time left " + FormatSeconds(c.Clock.Remaining)
 	case TimeGame:
-		s := "time game " + formatSeconds(c.Clock.Remaining)
+		s := "time game " + FormatSeconds(c.Clock.Remaining)
 		if c.Clock.Inc > 0 || c.Clock.MovesToGo > 0 {
-			s += " " + formatSeconds(c.Clock.Inc)
+			s += " " + FormatSeconds(c.Clock.Inc)
 		}
 		if c.Clock.MovesToGo > 0 {
 			s += " " + strconv.Itoa(c.Clock.MovesToGo)
@@ -272,8 +272,8 @@ func parseTime(args []string) (Command, error) {
 	sub := strings.ToLower(args[0])
 	args = args[1:]
 	seconds := func(i int, what string, zero bool) (time.Duration, error) {
-		d, ok := parseSeconds(args[i])
-		if !ok || (d == 0 && !zero) {
+		d, ok := ParseSeconds(args[i])
+		if !ok || d > MaxSeconds*time.Second || (d == 0 && !zero) {
 			lo := "0 <"
 			if zero {
 				lo = "0 ≤"
@@ -314,18 +314,22 @@ func parseTime(args []string) (Command, error) {
 	return c, nil
 }
 
-// parseSeconds reads a time in decimal seconds ("2", "0.25", ".5"), exact
-// to the nanosecond (further digits are dropped), 0..MaxSeconds.
-func parseSeconds(s string) (time.Duration, bool) {
+// ParseSeconds reads a time in decimal seconds: digits with an optional
+// point and fraction ("2", "0.25", ".5", "60."), at most 8 whole digits,
+// exact to the nanosecond (further digits are dropped, not rounded). ok is
+// false for anything else (a sign, an exponent, a space). It is the one
+// reader of seconds: the protocol's `time` commands take at most
+// MaxSeconds of it, and package tournament reads cutechess-cli's st= and
+// tc= times with it.
+func ParseSeconds(s string) (d time.Duration, ok bool) {
 	whole, frac, _ := strings.Cut(s, ".")
-	if (whole == "" && frac == "") || len(whole) > 7 || !allDigits(whole) || !allDigits(frac) {
+	if (whole == "" && frac == "") || len(whole) > 8 || !allDigits(whole) || !allDigits(frac) {
 		return 0, false
 	}
 	w, _ := strconv.Atoi("0" + whole)
 	frac = (frac + "000000000")[:9]
 	ns, _ := strconv.Atoi(frac)
-	d := time.Duration(w)*time.Second + time.Duration(ns)
-	return d, d <= MaxSeconds*time.Second
+	return time.Duration(w)*time.Second + time.Duration(ns), true
 }
 
 func allDigits(s string) bool {
@@ -337,9 +341,13 @@ func allDigits(s string) bool {
 	return true
 }
 
-// formatSeconds writes d (≥ 0) in decimal seconds without trailing zeros,
-// as parseSeconds reads it back: "0.5", "60", "0.000001".
-func formatSeconds(d time.Duration) string {
+// FormatSeconds writes d in decimal seconds without trailing zeros, as
+// ParseSeconds reads it back (d ≥ 0): "0.5", "60", "0.000001"; a negative
+// d is written with a minus sign.
+func FormatSeconds(d time.Duration) string {
+	if d < 0 {
+		return "-" + FormatSeconds(-d)
+	}
 	s := strconv.FormatInt(int64(d/time.Second), 10)
 	if ns := d % time.Second; ns != 0 {
 		s += "." + strings.TrimRight(fmt.Sprintf("%09d", int64(ns)), "0")

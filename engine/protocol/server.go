@@ -577,7 +577,7 @@ func (c *clock) left() string {
 	case TimeMove:
 		return " " + Command{Kind: TimeMove, Clock: c.set0}.String()
 	case TimeGame:
-		return fmt.Sprintf(" %s, %ss left", Command{Kind: TimeGame, Clock: c.set0}, formatSeconds(c.Remaining.Round(time.Millisecond)))
+		return fmt.Sprintf(" %s, %ss left", Command{Kind: TimeGame, Clock: c.set0}, FormatSeconds(c.Remaining.Round(time.Millisecond)))
 	}
 	return ""
 }

@@ -476,7 +476,7 @@ func TestTimeCommands(t *testing.T) {
 	if next, _ := ss.s.clock.next(); next.MovesToGo != 3 {
 		t.Fatalf("moves to go in the new period: %+v", next)
 	}
-	if r := ss.say("print"); !strings.HasSuffix(r[len(r)-1], "; time game 1000 2 3, "+formatSeconds(c.Remaining.Round(time.Millisecond))+"s left") {
+	if r := ss.say("print"); !strings.HasSuffix(r[len(r)-1], "; time game 1000 2 3, "+FormatSeconds(c.Remaining.Round(time.Millisecond))+"s left") {
 		t.Fatalf("print: %q", r[len(r)-1])
 	}
 	// `new` refills the clock; depth still works and bounds the search.
