@@ -21,7 +21,9 @@ import (
 // (Move, cutechess-cli's st=), or a game clock (Remaining, Inc, MovesToGo,
 // cutechess-cli's tc=). A Clock with Move > 0 is a per-move clock and its
 // other fields are ignored. Passed to Engine.SearchClock; see TimeSettings
-// for how it becomes a budget.
+// for how it becomes a budget. It is the limits of one move, not a time
+// control: a GameClock tells the Clock of each move under tc=, and the
+// protocol's `time` commands carry their settings in one.
 type Clock struct {
 	// Move is the fixed time of each move; 0: a game clock.
 	Move time.Duration

@@ -18,6 +18,11 @@ import (
 // Margin loses the game on time (forfeit:timeout). The zero value is no
 // time control: in-process engines search to their depth, external engines
 // get a generous per-move limit (Entrant.MoveTime).
+//
+// It is roadtune's one time control, the setting of a whole game; during
+// a game each colour's tc= runs as an engine.GameClock, and before each
+// move a player is told its MoveClock (the engine.Clock of that move and
+// the referee's limits).
 type TimeControl struct {
 	PerMove time.Duration // st=: the time of each move; exclusive with Base
 	Moves   int           // tc=: moves per period (0 = the whole game)
