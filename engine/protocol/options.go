@@ -43,11 +43,7 @@ func (s *Server) writeOptions() {
 // and changes nothing.
 func (s *Server) setOption(c Command) {
 	if p, ok := engine.ParamByName(c.Option); ok {
-		st := s.eng.Settings()
-		err := p.Set(&st, c.Value)
-		if err == nil {
-			err = s.eng.SetSettings(st)
-		}
+		err := s.setSettings(func(st *engine.Settings) error { return p.Set(st, c.Value) })
 		if err != nil {
 			s.fail(fmt.Errorf("%s: %w", c, err))
 		}

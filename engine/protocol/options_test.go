@@ -111,3 +111,30 @@ func TestSetOptionParse(t *testing.T) {
 		}
 	}
 }
+
+// TestSetOptionRederives: settings derived from others (Singles from
+// Width) follow a setoption as they follow the settings of a new engine,
+// so an engine set by setoption searches as one made with those settings;
+// a refused value changes nothing.
+func TestSetOptionRederives(t *testing.T) {
+	ss := newSession(t)
+	before := ss.s.eng.Settings()
+	if lines := ss.say("setoption name Width value 17"); len(lines) != 0 {
+		t.Fatalf("setoption answered %q", lines)
+	}
+	want := ss.s.settings
+	want.Width = 17
+	e, err := engine.New(ss.s.eng.Weights(), want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ss.s.eng.Settings(); got != e.Settings() || got.Singles == before.Singles {
+		t.Errorf("after setoption Width 17: Singles %d (was %d), an engine made with Width 17 has %d", got.Singles, before.Singles, e.Settings().Singles)
+	}
+	if lines := ss.say("setoption name Width value 1000"); len(lines) != 1 || !strings.HasPrefix(lines[0], "error") {
+		t.Fatalf("an out-of-range width answered %q", lines)
+	}
+	if ss.s.settings.Width != 17 || ss.s.eng.Settings().Width != 17 {
+		t.Errorf("a refused setoption changed the settings: %+v", ss.s.settings)
+	}
+}

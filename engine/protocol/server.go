@@ -50,6 +50,12 @@ type Server struct {
 	// the driver's position is board plus pending.
 	pending [3][]engine.Point
 	clock   clock // the `time` setting
+	// settings are the search settings as given (NewServer, then depth,
+	// width, vcf and setoption), before the engine fills in the defaults
+	// derived from others (Singles from Width): a change is made to these
+	// and the engine rederives, so setoption Width 17 plays as an engine
+	// made with Width 17 does.
+	settings engine.Settings
 
 	out  *bufio.Writer
 	diag io.Writer
@@ -59,6 +65,20 @@ type Server struct {
 	// readFile reads a weight file for `weights FILE`; tests replace it to
 	// stay off the file system.
 	readFile func(path string) ([]byte, error)
+}
+
+// setSettings changes the settings as given by f and hands them to the
+// engine; on an error (f's or the engine's) nothing changes.
+func (s *Server) setSettings(f func(*engine.Settings) error) error {
+	st := s.settings
+	if err := f(&st); err != nil {
+		return err
+	}
+	if err := s.eng.SetSettings(st); err != nil {
+		return err
+	}
+	s.settings = st
+	return nil
 }
 
 // NewServer makes a Server writing replies to out and diagnostics to diag
@@ -94,6 +114,7 @@ func NewServer(cfg Config, out, diag io.Writer) (*Server, error) {
 	return &Server{
 		name:     name,
 		eng:      eng,
+		settings: st,
 		board:    engine.NewBoard(),
 		clock:    clk,
 		out:      bufio.NewWriter(out),
@@ -367,21 +388,25 @@ func (s *Server) Execute(ctx context.Context, c Command) (quit bool) {
 			s.answer(ctx)
 		}
 	case Depth, Width:
-		st := s.eng.Settings()
-		if c.Kind == Depth {
-			st.Depth = c.N
-		} else {
-			st.Width = c.N
-		}
-		if err := s.eng.SetSettings(st); err != nil {
+		err := s.setSettings(func(st *engine.Settings) error {
+			if c.Kind == Depth {
+				st.Depth = c.N
+			} else {
+				st.Width = c.N
+			}
+			return nil
+		})
+		if err != nil {
 			s.fail(fmt.Errorf("%s: %w", c, err))
 			return false
 		}
 		s.reply(c.String())
 	case VCF, UnVCF:
-		st := s.eng.Settings()
-		st.ThreatSearch = c.Kind == VCF
-		if err := s.eng.SetSettings(st); err != nil {
+		err := s.setSettings(func(st *engine.Settings) error {
+			st.ThreatSearch = c.Kind == VCF
+			return nil
+		})
+		if err != nil {
 			s.fail(fmt.Errorf("%s: %w", c, err))
 		}
 	case Print:
