@@ -1,51 +1,25 @@
 package tournament
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/roadtune/roadtune/internal/fakeengine/fakeenginetest"
 )
 
 // optionSpec is the fake engine's options in these tests.
 const optionSpec = "Width:int:15:1:100,DefendShare:float:0.7:0.01:0.9"
 
 // recordLine is one line of the fake engine's -record file: one "new".
-type recordLine struct {
-	PID    int                `json:"pid"`
-	Argv   []string           `json:"argv"`
-	Values map[string]float64 `json:"values"`
-	Sent   []string           `json:"sent"`
-}
+type recordLine = fakeenginetest.Record
 
 // readRecord reads the fake engine's -record file.
-func readRecord(t *testing.T, path string) []recordLine {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out []recordLine
-	in := bufio.NewScanner(f)
-	for in.Scan() {
-		var r recordLine
-		if err := json.Unmarshal(in.Bytes(), &r); err != nil {
-			t.Fatalf("%s: %v in %q", path, err, in.Text())
-		}
-		out = append(out, r)
-	}
-	if err := in.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
+func readRecord(t *testing.T, path string) []recordLine { return fakeenginetest.ReadRecords(t, path) }
 
 // pids returns the distinct pids of the records, in order of appearance.
 func pids(recs []recordLine) []int {
@@ -149,7 +123,7 @@ func TestProcessPoolAcrossRuns(t *testing.T) {
 	var seen []int // pids of the runs so far
 	run := func(a, b Entrant, wantWidth map[float64]int, wantNewProcs func(n int) bool) {
 		t.Helper()
-		before := len(readRecordIfAny(t, record))
+		before := len(readRecord(t, record))
 		r := Runner{Entrants: []Entrant{a, b}, Openings: []Opening{{}, mustOpening(t, "JJ KJJK")}, Concurrency: 2, Processes: pool}
 		tab, err := r.Run(context.Background(), HeadToHead(0, 1, pairs))
 		if err != nil {
@@ -209,14 +183,6 @@ func TestProcessPoolAcrossRuns(t *testing.T) {
 	if _, err := r.Run(context.Background(), HeadToHead(0, 1, 1)); err == nil || !strings.Contains(err.Error(), ErrProcessPoolClosed.Error()) {
 		t.Errorf("a run after Close: %v", err)
 	}
-}
-
-// readRecordIfAny is readRecord of a file that may not exist yet.
-func readRecordIfAny(t *testing.T, path string) []recordLine {
-	if _, err := os.Stat(path); err != nil {
-		return nil
-	}
-	return readRecord(t, path)
 }
 
 func mapsEqual(a, b map[float64]int) bool {
