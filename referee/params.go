@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/tournament"
 )
 
 // Player is the engine a match vector stands for: the road weights of
@@ -20,6 +21,9 @@ import (
 // wrong length, a NaN or infinite gene or Param value (naming it), a
 // Fixed vector the schema refuses.
 func (r *VectorReferee) Player(v []float64) (engine.Weights, engine.Settings, error) {
+	if r.External != nil {
+		return engine.Weights{}, engine.Settings{}, fmt.Errorf("the vectors stand for the external engine %s, not the in-process one", r.External.Command[0])
+	}
 	genes := len(r.Schema.GeneNames())
 	if r.Fixed != nil {
 		genes = 0
@@ -56,4 +60,40 @@ func ParamValue(p engine.Param, x float64) float64 {
 		x = math.Round(x)
 	}
 	return x
+}
+
+// Entrant is the tournament entrant a match vector stands for, named
+// name: the in-process engine of Player, or the External engine with the
+// vector's values passed its way (file is then the values file written
+// for it, if any). Both play by Time when it is set. Errors: those of
+// Player; a NaN or infinite value; a values file that cannot be written.
+func (r *VectorReferee) Entrant(name string, v []float64) (e tournament.Entrant, file string, err error) {
+	return r.entrant(name, v)
+}
+
+func (r *VectorReferee) entrant(name string, v []float64) (tournament.Entrant, string, error) {
+	if r.External == nil {
+		w, s, err := r.Player(v)
+		return tournament.Entrant{Name: name, Weights: w, Settings: s, Time: r.Time}, "", err
+	}
+	if len(v) != len(r.Params) {
+		return tournament.Entrant{}, "", fmt.Errorf("vector has %d values, want %d (one per parameter of the external engine)", len(v), len(r.Params))
+	}
+	values := make([]float64, len(v))
+	for i, p := range r.Params {
+		if math.IsNaN(v[i]) || math.IsInf(v[i], 0) {
+			return tournament.Entrant{}, "", fmt.Errorf("parameter %s is %v", p.Name, v[i])
+		}
+		values[i] = ParamValue(p, v[i])
+	}
+	return r.External.Entrant(name, r.Params, values, r.Time)
+}
+
+// Close ends the external engine processes kept between batches; a
+// referee without External has none. The referee may be used again (it
+// then starts fresh processes). Not safe during a batch.
+func (r *VectorReferee) Close() error {
+	err := r.processes.Close()
+	r.processes = tournament.ProcessPool{}
+	return err
 }

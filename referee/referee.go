@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"strings"
 
@@ -41,6 +42,12 @@ type VectorReferee struct {
 	// Fixed, when not nil, is the road-weight vector (genes of Schema) of
 	// every player: the match vectors then hold the Params alone.
 	Fixed []float64
+	// External, when not nil, is the engine the vectors stand for: an
+	// external program whose options are the Params (the vectors hold
+	// their values alone; Schema, Settings and Fixed are not used). Its
+	// processes are kept between batches (tournament.ProcessPool) until
+	// Close.
+	External *External
 	// Time, when not zero, is every player's time control (st= or tc=):
 	// Settings.Depth is then a maximum, and the games depend on the
 	// machine and its load, so a batch's outcomes are no longer a function
@@ -74,7 +81,8 @@ type VectorReferee struct {
 	// batch.
 	GameLog func(tournament.GameRecord) error
 
-	engines tournament.EnginePool // engines kept between batches
+	engines   tournament.EnginePool  // engines kept between batches
+	processes tournament.ProcessPool // external processes kept between batches
 }
 
 // GameLogger is a referee (an optimize.Referee, e.g. tune's
@@ -235,18 +243,26 @@ func (r *VectorReferee) run(ctx context.Context, seed uint64, rg Range, matches 
 		return nil, nil, err
 	}
 	entrants := make([]tournament.Entrant, 0, 2*len(matches))
+	var files []string
+	defer func() {
+		for _, f := range files {
+			os.Remove(f)
+		}
+	}()
 	for i, m := range matches {
-		wa, sa, err := r.Player(m.A)
-		if err != nil {
-			return nil, nil, fmt.Errorf("match %d, vector A: %w", rg.First+i, err)
+		for _, side := range []struct {
+			tag string
+			v   []float64
+		}{{"A", m.A}, {"B", m.B}} {
+			e, file, err := r.entrant(fmt.Sprintf("m%d.%s", rg.First+i, side.tag), side.v)
+			if err != nil {
+				return nil, nil, fmt.Errorf("match %d, vector %s: %w", rg.First+i, side.tag, err)
+			}
+			if file != "" {
+				files = append(files, file)
+			}
+			entrants = append(entrants, e)
 		}
-		wb, sb, err := r.Player(m.B)
-		if err != nil {
-			return nil, nil, fmt.Errorf("match %d, vector B: %w", rg.First+i, err)
-		}
-		entrants = append(entrants,
-			tournament.Entrant{Name: fmt.Sprintf("m%d.A", rg.First+i), Weights: wa, Settings: sa, Time: r.Time},
-			tournament.Entrant{Name: fmt.Sprintf("m%d.B", rg.First+i), Weights: wb, Settings: sb, Time: r.Time})
 	}
 	pairs := max(r.Pairs, 1)
 	openings := make([]tournament.Opening, 0, pairs*len(matches))
@@ -284,6 +300,9 @@ func (r *VectorReferee) run(ctx context.Context, seed uint64, rg Range, matches 
 		Progress:    r.Progress,
 		OnGame:      onGame,
 		Engines:     &r.engines,
+	}
+	if r.External != nil {
+		run.Processes = &r.processes
 	}
 	t, err := run.Run(ctx, fixtures)
 	if err != nil {

@@ -1,0 +1,129 @@
+package referee
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/internal/fakeengine/fakeenginetest"
+	"github.com/roadtune/roadtune/optimize"
+)
+
+func TestMain(m *testing.M) { os.Exit(fakeenginetest.Main(m)) }
+
+// externalParams are the fake engine's two options as a referee's Params.
+var externalParams = []engine.Param{
+	{Name: "Width", Min: 1, Max: 100},
+	{Name: "Share", Float: true, Min: 0.01, Max: 0.9},
+}
+
+const fakeOptions = "Width:int:15:1:100,Share:float:0.7:0.01:0.9"
+
+// TestExternalValuesArrive plays two batches of matches between distinct
+// candidates through every way of passing values and reads back, from the
+// fake engine's record, the values each process held at each game: every
+// candidate's values (clamped and rounded as played) arrive exactly, in
+// exactly its games, and the values files are gone after each batch.
+func TestExternalValuesArrive(t *testing.T) {
+	bin := fakeenginetest.Build(t)
+	templates := map[Pass]string{PassInitStr: "param {name} {value}", PassArg: "--{name}={value}",
+		PassFileArg: "-valuesfile={file}", PassFileInitStr: "valuesfile {file}"}
+	for _, pass := range Passes {
+		t.Run(string(pass), func(t *testing.T) {
+			dir := t.TempDir()
+			rec := filepath.Join(dir, "record.jsonl")
+			r := &VectorReferee{Params: externalParams, Pairs: 2, Concurrency: 2, MaxMoves: 40,
+				External: &External{Command: []string{bin, "-options", fakeOptions, "-record", rec},
+					Pass: pass, Template: templates[pass], FileDir: filepath.Join(dir, "values")}}
+			defer r.Close()
+			if err := r.External.Check(r.Params); err != nil {
+				t.Fatal(err)
+			}
+			batches := [][]optimize.Match{
+				{{A: []float64{7.4, 0.25}, B: []float64{30, 0.5}}, {A: []float64{1e6, -3}, B: []float64{15, 0.7}}},
+				{{A: []float64{8, 0.125}, B: []float64{9.6, 0.875}}},
+			}
+			var want []string
+			for k, ms := range batches {
+				if _, err := r.Play(context.Background(), uint64(k+1), ms); err != nil {
+					t.Fatal(err)
+				}
+				for _, m := range ms {
+					for _, v := range [][]float64{m.A, m.B} {
+						for range 2 * r.Pairs { // every game of the candidate
+							want = append(want, fmt.Sprintf("Width=%g Share=%g", ParamValue(r.Params[0], v[0]), ParamValue(r.Params[1], v[1])))
+						}
+					}
+				}
+				if files, _ := filepath.Glob(filepath.Join(dir, "values", "*")); len(files) > 0 {
+					t.Errorf("batch %d left values files %v", k, files)
+				}
+			}
+			var got []string
+			pids := map[int]bool{}
+			for _, x := range fakeenginetest.ReadRecords(t, rec) {
+				got = append(got, fmt.Sprintf("Width=%g Share=%g", x.Values["Width"], x.Values["Share"]))
+				pids[x.PID] = true
+			}
+			sort.Strings(got)
+			sort.Strings(want)
+			if !slices.Equal(got, want) {
+				t.Errorf("values at each game:\n got %v\nwant %v", got, want)
+			}
+			// The ways by lines reuse processes across candidates and
+			// batches: at most two per game at once.
+			if pass == PassSetOption || pass == PassInitStr || pass == PassFileInitStr {
+				if len(pids) > 2*r.Concurrency {
+					t.Errorf("%d processes for %d games at once: the processes were not reused", len(pids), r.Concurrency)
+				}
+			}
+		})
+	}
+}
+
+// TestExternalCheck refuses templates that cannot pass the values.
+func TestExternalCheck(t *testing.T) {
+	for _, tc := range []struct {
+		x    External
+		want string
+	}{
+		{External{}, "no command"},
+		{External{Command: []string{"e"}, Pass: "pipe"}, `pass "pipe" is not one of setoption, initstr`},
+		{External{Command: []string{"e"}, Pass: PassInitStr, Template: "param {name}"}, "has no {value}"},
+		{External{Command: []string{"e"}, Pass: PassArg, Template: "--v={value}"}, "has no {name}: with 2 parameters"},
+		{External{Command: []string{"e"}, Pass: PassFileArg, Template: "-f", FileDir: "x"}, "has no {file}"},
+		{External{Command: []string{"e"}, Pass: PassFileInitStr, Template: "file {file}"}, "needs a directory"},
+		{External{Command: []string{"e"}, Pass: PassSetOption, Template: "x {value}"}, "is not used by pass"},
+		{External{Command: []string{"e"}, Pass: PassInitStr, Template: "a {name}\n{value}"}, "line break"},
+	} {
+		err := tc.x.Check(externalParams)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: %v, want %q", tc.x, err, tc.want)
+		}
+	}
+	ok := External{Command: []string{"e"}, Pass: PassArg, Template: "--{value}"}
+	if err := ok.Check(externalParams[:1]); err != nil {
+		t.Errorf("one parameter needs no {name}: %v", err)
+	}
+}
+
+// TestExternalRefusesInProcessUses: the vectors of an external referee are
+// not in-process players and have no road features.
+func TestExternalRefusesInProcessUses(t *testing.T) {
+	r := &VectorReferee{Params: externalParams, External: &External{Command: []string{"engine"}}}
+	if _, _, err := r.Player([]float64{1, 0.5}); err == nil {
+		t.Error("Player of an external referee: no error")
+	}
+	if _, _, err := r.Sample(context.Background(), 1, []optimize.Match{{A: []float64{1, 0.5}, B: []float64{2, 0.5}}}); err == nil || !strings.Contains(err.Error(), "external engine") {
+		t.Errorf("Sample of an external referee: %v", err)
+	}
+	if _, _, err := r.Entrant("x", []float64{1}); err == nil || !strings.Contains(err.Error(), "want 2") {
+		t.Errorf("a short vector: %v", err)
+	}
+}
