@@ -162,6 +162,13 @@ func (j *Job) ensureBest() error {
 	if j.cp.Best == nil {
 		return nil
 	}
+	if j.cfg.External != nil {
+		if j.bestSettingsHold() {
+			return nil
+		}
+		j.logf("%s was missing or did not hold the checkpoint's best vector: rebuilt it\n", j.dir.Path(FileBestSettings))
+		return j.writeBest(j.cp)
+	}
 	wf, err := engine.LoadWeightFile(j.dir.Path(FileBest))
 	genes, _, verr := j.cfg.splitVector(j.cp.Best)
 	if err == nil && verr == nil && slices.Equal(wf.Values, genes) && string(wf.Schema) == j.cfg.Schema && j.bestSettingsHold() {

@@ -55,6 +55,10 @@ type Config struct {
 	// beside the road-weight genes (or alone, with engine.weights), after
 	// them in the method's vector.
 	Params []ParamConfig `toml:"param,omitempty"`
+	// External, when set, is the [external] table: the run tunes an
+	// external engine's options (the [[param]] tables) instead of the
+	// in-process engine.
+	External *ExternalConfig `toml:"external,omitempty"`
 
 	// Options holds each registered method's options by method name (the
 	// config's [ga], [pso] … tables): the value Spec.Options returns,
@@ -65,6 +69,9 @@ type Config struct {
 	// has finished: its start vector is that stage's best, which Validate
 	// cannot load yet.
 	chained bool
+	// externalFileDir is where an [external] run writes its values
+	// files: the run directory's folder, set when the job starts.
+	externalFileDir string
 }
 
 // EngineConfig is the search every fitness game uses.

@@ -76,6 +76,7 @@ func Parse(name string, data []byte, overrides ...Override) (Config, error) {
 		}
 		from[key] = o.Source
 	}
+	c.External.absExternalDir()
 	if err := c.Validate(); err != nil {
 		return Config{}, locate(err, name, data, from)
 	}

@@ -47,6 +47,9 @@ func (c Config) eloDepth() int {
 // alone when it is engine.MaxDepth) and its width.
 func (c *Config) ladderDepths() (depths []int, width int) {
 	depths = []int{c.Engine.Depth, c.Engine.Depth + 1}
+	if c.External != nil { // one rung at the external engine's own search
+		depths = []int{0}
+	}
 	if c.Engine.Depth >= engine.MaxDepth {
 		depths = depths[:1]
 	}

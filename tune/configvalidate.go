@@ -194,8 +194,14 @@ func (c *Config) validateVerification() error {
 		if o == Halfway {
 			continue
 		}
+		if o == DefaultsOpponent {
+			if c.External == nil {
+				return bad("validation.opponents", "opponent %d: %q is the [external] engine at its own defaults, and the run has no [external] table", i+1, o)
+			}
+			continue
+		}
 		if o == StartOpponent {
-			if c.Start == "" && !c.chained {
+			if c.Start == "" && !c.chained && c.External == nil {
 				return bad("validation.opponents", "opponent %d: %q is the run's start vector, and the config sets no start", i+1, o)
 			}
 			continue
@@ -222,6 +228,9 @@ func (c *Config) validateVerification() error {
 	}
 	depths, width := c.ladderDepths()
 	for i, d := range depths {
+		if d == 0 && c.External != nil {
+			continue // the external engine's own search
+		}
 		if slices.Contains(depths[:i], d) {
 			return bad("validation.depths", "depth %d is listed twice (0 stands for engine.depth %d)", d, c.Engine.Depth)
 		}

@@ -45,10 +45,15 @@ type Rung struct {
 // Match is the rung's matchup, the tuned vector's view.
 func (r Rung) Match() tournament.MatchSummary { return r.Summary.Matchups[0] }
 
-// At says what the rung plays at: "depth 3" or its clock ("st=0.05").
+// At says what the rung plays at: "depth 3" or its clock ("st=0.05");
+// "own search" for depth 0, an [external] run's engine searching as its
+// args say.
 func (r Rung) At() string {
 	if r.Clock != "" {
 		return r.Clock
+	}
+	if r.Depth == 0 {
+		return "own search"
 	}
 	return fmt.Sprintf("depth %d", r.Depth)
 }
@@ -57,6 +62,9 @@ func (r Rung) At() string {
 // characters a file name should not hold ("st0.05", "tc2+0.02",
 // "st0.05-timemargin50").
 func (r Rung) tag() string {
+	if r.Clock == "" && r.Depth == 0 {
+		return "own"
+	}
 	if r.Clock == "" {
 		return fmt.Sprintf("d%d", r.Depth)
 	}
@@ -104,12 +112,13 @@ func (j *Job) opponents(recs []optimize.Record) ([]opponent, []string, error) {
 				continue
 			}
 			h := (len(recs) - 1) / 2
-			w, err := j.vector(recs[h].Best)
+			p, err := j.runPlayer(Halfway, fmt.Sprintf("%s: the run's best vector after %s %d of %d", Halfway, j.spec.Unit, h, len(recs)), recs[h].Best)
 			if err != nil {
 				return nil, nil, fmt.Errorf("%s %d's best vector: %w", j.spec.Unit, h, err)
 			}
-			o.player = player{name: Halfway, weights: w, vec: recs[h].Best,
-				source: fmt.Sprintf("%s: the run's best vector after %s %d of %d", Halfway, j.spec.Unit, h, len(recs))}
+			o.player = p
+		} else if given == StartOpponent && j.cfg.External != nil {
+			o.player = player{name: StartOpponent, vec: j.cfg.paramStarts(), external: true, source: "start: the [[param]] tables' starts"}
 		} else if given == StartOpponent {
 			genes, err := j.cfg.startVector()
 			if err != nil {
@@ -124,7 +133,7 @@ func (j *Job) opponents(recs []optimize.Record) ([]opponent, []string, error) {
 			}
 			o.player = player{name: StartOpponent, weights: w, vec: genes, source: "start: " + j.cfg.Start}
 		} else {
-			p, err := baselinePlayer(given)
+			p, err := j.fixedPlayer(given)
 			if err != nil {
 				return nil, nil, err
 			}

@@ -39,16 +39,16 @@ func (j *Job) eloDue(rec optimize.Record, st optimize.Status) bool {
 // is written, so a resumed run, which replays the step, measures the same.
 func (j *Job) measureElo(ctx context.Context, rec *optimize.Record) error {
 	v := j.cfg.Validation
-	opp, err := baselinePlayer(j.cfg.eloOpponent())
+	opp, err := j.fixedPlayer(j.cfg.eloOpponent())
 	if err != nil {
 		return err
 	}
-	best, err := j.vector(rec.Best)
+	best, err := j.runPlayer("tuned", fmt.Sprintf("the best vector after %s %d", j.spec.Unit, rec.Step), rec.Best)
 	if err != nil {
 		return fmt.Errorf("%s %d's best vector: %w", j.spec.Unit, rec.Step, err)
 	}
 	sum, _, err := j.play(ctx, match{
-		a:     player{name: "tuned", source: fmt.Sprintf("the best vector after %s %d", j.spec.Unit, rec.Step), weights: best, vec: rec.Best},
+		a:     best,
 		b:     opp,
 		depth: j.cfg.eloDepth(), width: j.cfg.Engine.Width, pairs: v.EloPairs,
 		seed: uint64(j.cfg.Seed) ^ eloSeed ^ uint64(rec.Step+1)*seedMix,

@@ -153,6 +153,9 @@ func newJob(cfg Config, rd *results.RunDir, opts Options) (*Job, error) {
 	if err != nil {
 		return nil, err
 	}
+	if cfg.External != nil {
+		cfg.externalFileDir = rd.Path(externalFiles)
+	}
 	j := &Job{cfg: cfg, spec: spec, dir: rd, opts: opts, ref: opts.Referee}
 	logGame := func(g tournament.GameRecord) error {
 		j.games = append(j.games, g)
@@ -352,6 +355,9 @@ func (j *Job) writeBest(cp checkpoint) error {
 	if cp.Best == nil {
 		return nil
 	}
+	if j.cfg.External != nil { // no road weights: the engine's options alone
+		return j.writeBestSettings(&engine.WeightFile{Name: j.bestName(cp.BestStep)}, cp.Best)
+	}
 	wf, err := j.weightFile(cp.Best, cp.BestStep, cp.BestFitness)
 	if err != nil {
 		return err
@@ -360,6 +366,17 @@ func (j *Job) writeBest(cp checkpoint) error {
 		return err
 	}
 	return engine.WriteWeightFile(j.dir.Path(FileBest), wf)
+}
+
+// bestName names the run's vector of a step: <run>-<unit letter><step>
+// (e.g. run-g12).
+func bestName(run string, spec optimize.Spec, step int) string {
+	return fmt.Sprintf("%s-%c%d", run, spec.Unit[0], step)
+}
+
+// bestName is bestName for this job's run.
+func (j *Job) bestName(step int) string {
+	return bestName(filepath.Base(filepath.Clean(j.dir.Dir)), j.spec, step)
 }
 
 // weightFile is a vector of the run as an engine weight file named
@@ -377,7 +394,7 @@ func weightFile(cfg Config, spec optimize.Spec, run string, genes []float64, ste
 		return nil, err
 	}
 	wf := &engine.WeightFile{
-		Name:   fmt.Sprintf("%s-%c%d", run, spec.Unit[0], step),
+		Name:   bestName(run, spec, step),
 		Schema: schema,
 		Values: slices.Clone(genes),
 		Provenance: engine.Provenance{
@@ -407,6 +424,7 @@ func (j *Job) Run(ctx context.Context) error {
 		return err
 	}
 	defer j.unmarkRunning()
+	defer j.Close()
 	if j.cp.Phase == phaseOptimize {
 		if err := j.Steps(ctx, int(^uint(0)>>1)); err != nil {
 			return err
@@ -456,6 +474,17 @@ func (j *Job) Run(ctx context.Context) error {
 	j.logf("done: %d %ss, %d games in %s. Best vector: %s\nreport: %s\n",
 		j.cp.Status.Steps, j.spec.Unit, j.cp.Status.Games, durText(j.cp.Status.Seconds),
 		j.dir.Path(FileBest), j.dir.Path(FileReport))
+	return nil
+}
+
+// Close ends the external engine processes the job's referee keeps
+// between batches ([external] runs; nothing otherwise). Run closes them
+// when it returns; a caller of Steps alone must Close the job. The job may
+// go on afterwards (new processes are started).
+func (j *Job) Close() error {
+	if c, ok := j.ref.(interface{ Close() error }); ok {
+		return c.Close()
+	}
 	return nil
 }
 

@@ -27,8 +27,13 @@ import (
 // line (name, start, min, max, c_end, r_end).
 type ParamConfig struct {
 	// Name is an engine.Params name ("DefendWide"), compared without
-	// regard to case; an integer setting is rounded when played.
+	// regard to case; an integer setting is rounded when played. With
+	// [external] it is the external engine's option name.
 	Name string `toml:"name"`
+	// Type is "int" (rounded when played) or "float": optional for the
+	// in-process engine's settings and for an external engine that lists
+	// its options (it must then agree), required otherwise.
+	Type string `toml:"type,omitempty"`
 	// Min < Max is the range the method searches (its initial range and
 	// its bounds), within the engine's own limits for the setting.
 	Min float64 `toml:"min"`
@@ -61,7 +66,7 @@ func paramKey(i int, field string) string {
 
 // tunedGenes reports whether the road-weight genes are tuned: they are
 // unless engine.weights fixes them.
-func (c *Config) tunedGenes() bool { return c.Engine.Weights == "" }
+func (c *Config) tunedGenes() bool { return c.Engine.Weights == "" && c.External == nil }
 
 // SchemaGenes are the road-weight genes of the config's schema, in order,
 // whether the run tunes them or not.
@@ -84,6 +89,9 @@ func (c *Config) GeneNames() []string {
 // enginParams are the engine.Params of the [[param]] tables, in order;
 // an unknown name is left out (Validate reports it).
 func (c *Config) enginParams() []engine.Param {
+	if c.External != nil {
+		return c.externalParams()
+	}
 	var out []engine.Param
 	for _, pc := range c.Params {
 		if p, ok := engine.ParamByName(pc.Name); ok {
@@ -93,10 +101,14 @@ func (c *Config) enginParams() []engine.Param {
 	return out
 }
 
-// validateParams checks the [[param]] tables and engine.weights: each a
-// *ConfigError naming the table's key (paramKey).
+// validateParams checks the [[param]] tables and engine.weights (and
+// [external], whose options they are then): each a *ConfigError naming the
+// table's key (paramKey).
 func (c *Config) validateParams() error {
-	if !c.tunedGenes() {
+	if c.External != nil && len(c.Params) == 0 {
+		return bad("external", "tunes the external engine's options: give at least one [[param]] table")
+	}
+	if c.External == nil && !c.tunedGenes() {
 		if len(c.Params) == 0 {
 			return bad("engine.weights", "fixes the road weights, so the run tunes its [[param]] tables alone: give at least one")
 		}
@@ -110,7 +122,7 @@ func (c *Config) validateParams() error {
 	if len(c.Params) == 0 {
 		return nil
 	}
-	if c.Method == "texel" {
+	if c.Method == "texel" && c.External == nil {
 		return bad(paramKey(0, "name"), "texel fits evaluation weights by their features and cannot tune a search setting: use spsa, ga, pso or cmaes")
 	}
 	if c.Space.Scale == ScaleLog || len(c.Space.Monotone) > 0 {
@@ -124,24 +136,43 @@ func (c *Config) validateParams() error {
 		return bad(c.Method+".norm", "must be 0 with [[param]] tables: a norm scales the whole vector, search settings with it")
 	}
 	seen := map[string]int{}
-	for i, pc := range c.Params {
-		p, ok := engine.ParamByName(pc.Name)
-		if !ok {
-			return bad(paramKey(i, "name"), "%q is not an engine parameter; the parameters are %s", pc.Name, strings.Join(engine.ParamNames(), ", "))
+	for i := range c.Params {
+		pc := &c.Params[i]
+		if c.External == nil {
+			p, ok := engine.ParamByName(pc.Name)
+			if !ok {
+				return bad(paramKey(i, "name"), "%q is not an engine parameter; the parameters are %s", pc.Name, strings.Join(engine.ParamNames(), ", "))
+			}
+			if j, dup := seen[p.Name]; dup {
+				return bad(paramKey(i, "name"), "%s is tuned twice (also by [[param]] %d)", p.Name, j+1)
+			}
+			seen[p.Name] = i
+			if err := checkParamType(i, pc.Type, p.Float); err != nil {
+				return err
+			}
+			for _, f := range []struct {
+				key string
+				v   float64
+			}{{"min", pc.Min}, {"max", pc.Max}} {
+				if finite(f.v) && (f.v < p.Min || f.v > p.Max) {
+					return bad(paramKey(i, f.key), "%g is outside the engine's range of %s, [%g, %g]", f.v, p.Name, p.Min, p.Max)
+				}
+			}
+		} else {
+			if pc.Name == "" || strings.ContainsAny(pc.Name, " \t\r\n{}") {
+				return bad(paramKey(i, "name"), "%q is no option name: one word, without braces", pc.Name)
+			}
+			if j, dup := seen[strings.ToLower(pc.Name)]; dup {
+				return bad(paramKey(i, "name"), "%s is tuned twice (also by [[param]] %d)", pc.Name, j+1)
+			}
+			seen[strings.ToLower(pc.Name)] = i
 		}
-		if j, dup := seen[p.Name]; dup {
-			return bad(paramKey(i, "name"), "%s is tuned twice (also by [[param]] %d)", p.Name, j+1)
-		}
-		seen[p.Name] = i
 		for _, f := range []struct {
 			key string
 			v   float64
 		}{{"min", pc.Min}, {"max", pc.Max}} {
 			if !finite(f.v) {
 				return bad(paramKey(i, f.key), "must be a finite number, not %g", f.v)
-			}
-			if f.v < p.Min || f.v > p.Max {
-				return bad(paramKey(i, f.key), "%g is outside the engine's range of %s, [%g, %g]", f.v, p.Name, p.Min, p.Max)
 			}
 		}
 		if pc.Min >= pc.Max {
@@ -156,9 +187,6 @@ func (c *Config) validateParams() error {
 		default:
 			return bad(paramKey(i, "scale"), "must be %q or %q, not %q", ScaleLinear, ScaleLog, pc.Scale)
 		}
-		if pc.Start != nil && !(*pc.Start >= pc.Min && *pc.Start <= pc.Max) {
-			return bad(paramKey(i, "start"), "%g is outside [min, max] = [%g, %g]", *pc.Start, pc.Min, pc.Max)
-		}
 		for _, f := range []struct {
 			key string
 			v   *float64
@@ -168,7 +196,36 @@ func (c *Config) validateParams() error {
 			}
 		}
 	}
+	if c.External != nil {
+		if err := c.validateExternal(); err != nil {
+			return err
+		}
+	}
+	for i, pc := range c.Params {
+		if pc.Start != nil && !(*pc.Start >= pc.Min && *pc.Start <= pc.Max) {
+			return bad(paramKey(i, "start"), "%g is outside [min, max] = [%g, %g]", *pc.Start, pc.Min, pc.Max)
+		}
+	}
+	if c.External != nil {
+		return c.checkExternalValues()
+	}
 	return nil
+}
+
+// checkParamType checks the type of the i-th [[param]] of the in-process
+// engine, if given, against the setting's.
+func checkParamType(i int, typ string, float bool) error {
+	want := paramTypeInt
+	if float {
+		want = paramTypeFloat
+	}
+	switch {
+	case typ == "" || typ == want:
+		return nil
+	case typ != paramTypeInt && typ != paramTypeFloat:
+		return bad(paramKey(i, "type"), "must be %q or %q, not %q", paramTypeInt, paramTypeFloat, typ)
+	}
+	return bad(paramKey(i, "type"), "is %q, but the engine's setting is %s", typ, want)
 }
 
 // paramStart is the start of the i-th parameter: its start, or the run's
@@ -177,6 +234,9 @@ func (c *Config) paramStart(i int) float64 {
 	pc := c.Params[i]
 	if pc.Start != nil {
 		return *pc.Start
+	}
+	if c.External != nil { // validateExternal fills start in
+		return (pc.Min + pc.Max) / 2
 	}
 	p, _ := engine.ParamByName(pc.Name)
 	return min(max(p.Get(c.engineSettings(c.Engine.Depth, c.Engine.Width)), pc.Min), pc.Max)
@@ -194,7 +254,7 @@ func (c *Config) paramStarts() []float64 {
 // fixedWeights loads engine.weights as genes of the config's schema; nil
 // when the genes are tuned.
 func (c *Config) fixedWeights() ([]float64, error) {
-	if c.tunedGenes() {
+	if c.tunedGenes() || c.External != nil {
 		return nil, nil
 	}
 	return c.vectorOf(c.Engine.Weights)
@@ -452,6 +512,10 @@ func (c *Config) playerRef(depth, width int) (*referee.VectorReferee, error) {
 	if err != nil {
 		return nil, err
 	}
+	if c.External != nil {
+		return &referee.VectorReferee{Schema: schema, Settings: c.engineSettings(depth, width), Params: c.enginParams(),
+			External: c.External.referee(c.externalFileDir)}, nil
+	}
 	return &referee.VectorReferee{Schema: schema, Settings: c.engineSettings(depth, width), Params: c.enginParams(), Fixed: fixed}, nil
 }
 
@@ -462,6 +526,15 @@ func (c *Config) splitVector(v []float64) (genes, params []float64, err error) {
 	r, err := c.playerRef(c.Engine.Depth, c.Engine.Width)
 	if err != nil {
 		return nil, nil, err
+	}
+	if c.External != nil {
+		if len(v) != len(r.Params) {
+			return nil, nil, fmt.Errorf("vector has %d values, want %d (one per [[param]])", len(v), len(r.Params))
+		}
+		for i, p := range r.Params {
+			params = append(params, referee.ParamValue(p, v[i]))
+		}
+		return nil, params, nil
 	}
 	w, _, err := r.Player(v)
 	if err != nil {
@@ -485,8 +558,11 @@ const FileBestSettings = "best-settings.json"
 // `setoption name NAME value V` lines (engine/protocol) to send after
 // starting `cmd/engine -weights best.json`.
 type BestSettings struct {
-	Name      string         `json:"name"`    // as best.json's name
-	Weights   string         `json:"weights"` // the weight file of the road weights (best.json)
+	Name    string `json:"name"`    // as best.json's name
+	Weights string `json:"weights"` // the weight file of the road weights (best.json); "" for an [external] run
+	// Engine is an [external] run's engine command (external.cmd and
+	// args), to which the values are passed as the run passed them.
+	Engine    []string       `json:"engine,omitempty"`
 	Params    []ParamSetting `json:"params"`
 	SetOption []string       `json:"setoption"`
 }
@@ -508,9 +584,13 @@ func (c *Config) bestSettings(name string, v []float64) (*BestSettings, error) {
 		return nil, err
 	}
 	bs := &BestSettings{Name: name, Weights: FileBest, Params: []ParamSetting{}, SetOption: []string{}}
+	if c.External != nil {
+		bs.Weights = ""
+		bs.Engine = append([]string{c.External.Cmd}, c.External.Args...)
+	}
 	for i, p := range c.enginParams() {
 		bs.Params = append(bs.Params, ParamSetting{Name: p.Name, Value: values[i]})
-		bs.SetOption = append(bs.SetOption, fmt.Sprintf("setoption name %s value %s", p.Name, strconv.FormatFloat(values[i], 'f', -1, 64)))
+		bs.SetOption = append(bs.SetOption, fmt.Sprintf("setoption name %s value %s", p.Name, referee.FormatValue(p, values[i])))
 	}
 	return bs, nil
 }
@@ -562,7 +642,7 @@ func (c *Config) playerLine(v []float64, s engine.Settings, tc tournament.TimeCo
 	if !tc.IsZero() {
 		parts = append(parts, fmt.Sprintf("%s, depth ≤ %d", tc, s.Depth))
 	}
-	if len(c.Params) > 0 {
+	if len(c.Params) > 0 && c.External == nil { // an [external] run's in-process opponents play [engine]'s search
 		for _, p := range c.enginParams() {
 			parts = append(parts, fmt.Sprintf("%s=%s", p.Name, strconv.FormatFloat(p.Get(s), 'g', -1, 64)))
 		}

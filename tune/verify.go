@@ -2,11 +2,11 @@ package tune
 
 import (
 	"context"
-
 	"fmt"
-	"github.com/roadtune/roadtune/configs"
+	"os"
 	"time"
 
+	"github.com/roadtune/roadtune/configs"
 	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/tournament"
 	"github.com/roadtune/roadtune/tournament/stats"
@@ -34,6 +34,48 @@ type player struct {
 	// opponent: with [[param]] tables its search settings come from it
 	// (Config.playerSettings), a fixed opponent's are the run's own.
 	vec []float64
+	// external marks a player that is the [external] engine: with the
+	// values of vec, or at its own defaults for vec nil (DefaultsOpponent).
+	external bool
+}
+
+// entrant is p as a tournament entrant at a depth and width (the
+// in-process engine's; an external engine searches as its args say) and
+// clock, with the values file written for it, if any, and how it plays
+// (tournament.PlayerInfo.Settings).
+func (j *Job) entrant(p player, depth, width int, tc tournament.TimeControl) (tournament.Entrant, string, string, error) {
+	if !p.external {
+		if depth == 0 { // an [external] run's rung at the external engine's own search
+			depth = j.cfg.Engine.Depth
+		}
+		s, err := j.cfg.playerSettings(p.vec, depth, width)
+		if err != nil {
+			return tournament.Entrant{}, "", "", err
+		}
+		return tournament.Entrant{Name: p.name, Weights: p.weights, Settings: s, Time: tc}, "", j.cfg.playerLine(p.vec, s, tc), nil
+	}
+	r, err := j.cfg.playerRef(j.cfg.Engine.Depth, j.cfg.Engine.Width)
+	if err != nil {
+		return tournament.Entrant{}, "", "", err
+	}
+	r.Time = tc
+	var e tournament.Entrant
+	var file string
+	if p.vec == nil {
+		e, file, err = r.External.Entrant(p.name, r.Params, nil, tc)
+	} else {
+		e, file, err = r.Entrant(p.name, p.vec)
+	}
+	line := j.cfg.External.describe()
+	if p.vec == nil {
+		line += ", at its own defaults"
+	} else {
+		line += ": " + j.cfg.formatVector(p.vec)
+	}
+	if !tc.IsZero() {
+		line = tc.String() + ", " + line
+	}
+	return e, file, line, err
 }
 
 // match is a head-to-head match of the tuned vector (A) against an
@@ -51,13 +93,18 @@ type match struct {
 // play plays m and summarises it in the one match shape (tournament.Summary,
 // arena's summary.json), with the table of games.
 func (j *Job) play(ctx context.Context, m match) (tournament.Summary, *tournament.Table, error) {
-	sa, err := j.cfg.playerSettings(m.a.vec, m.depth, m.width)
+	ea, fa, la, err := j.entrant(m.a, m.depth, m.width, m.tc)
 	if err != nil {
 		return tournament.Summary{}, nil, err
 	}
-	sb, err := j.cfg.playerSettings(m.b.vec, m.depth, m.width)
+	eb, fb, lb, err := j.entrant(m.b, m.depth, m.width, m.tc)
 	if err != nil {
 		return tournament.Summary{}, nil, err
+	}
+	for _, f := range []string{fa, fb} {
+		if f != "" {
+			defer os.Remove(f)
+		}
 	}
 	// Distinct openings for every pair: a repeated opening replays a game.
 	openings, label, err := j.matchOpenings(m.pairs, m.seed)
@@ -65,10 +112,7 @@ func (j *Job) play(ctx context.Context, m match) (tournament.Summary, *tournamen
 		return tournament.Summary{}, nil, err
 	}
 	r := &tournament.Runner{
-		Entrants: []tournament.Entrant{
-			{Name: m.a.name, Weights: m.a.weights, Settings: sa, Time: m.tc},
-			{Name: m.b.name, Weights: m.b.weights, Settings: sb, Time: m.tc},
-		},
+		Entrants:    []tournament.Entrant{ea, eb},
 		Openings:    openings,
 		MaxMoves:    j.cfg.Engine.MaxMoves,
 		Concurrency: j.cfg.Concurrency,
@@ -86,8 +130,8 @@ func (j *Job) play(ctx context.Context, m match) (tournament.Summary, *tournamen
 	sum := tournament.Summarize(table, tournament.Summary{
 		Schedule: "head-to-head",
 		Players: []tournament.PlayerInfo{
-			{Name: m.a.name, Kind: "weights", Source: m.a.source, Settings: j.cfg.playerLine(m.a.vec, sa, m.tc)},
-			{Name: m.b.name, Kind: "weights", Source: m.b.source, Settings: j.cfg.playerLine(m.b.vec, sb, m.tc)},
+			{Name: m.a.name, Kind: m.a.kind(), Source: m.a.source, Settings: la},
+			{Name: m.b.name, Kind: m.b.kind(), Source: m.b.source, Settings: lb},
 		},
 		Pairs:    m.pairs,
 		Openings: label,
@@ -106,11 +150,37 @@ func (j *Job) play(ctx context.Context, m match) (tournament.Summary, *tournamen
 // tunedPlayer is the checkpoint's best vector (never best.json, which a
 // user may have edited) as player A.
 func (j *Job) tunedPlayer() (player, error) {
-	w, err := j.vector(j.cp.Best)
+	file := FileBest
+	if j.cfg.External != nil {
+		file = FileBestSettings
+	}
+	p, err := j.runPlayer("tuned", file+" (the checkpoint's best vector)", j.cp.Best)
 	if err != nil {
 		return player{}, fmt.Errorf("the checkpoint's best vector: %w", err)
 	}
-	return player{name: "tuned", source: FileBest + " (the checkpoint's best vector)", weights: w, vec: j.cp.Best}, nil
+	return p, nil
+}
+
+// runPlayer is one of the run's vectors as a player: the [external]
+// engine with its values, or the in-process engine with its road weights
+// (and its [[param]] settings).
+func (j *Job) runPlayer(name, source string, v []float64) (player, error) {
+	p := player{name: name, source: source, vec: v, external: j.cfg.External != nil}
+	if p.external {
+		return p, nil
+	}
+	w, err := j.vector(v)
+	p.weights = w
+	return p, err
+}
+
+// fixedPlayer is an opponent that is not one of the run's vectors:
+// DefaultsOpponent, or a baseline name or weight file (baselinePlayer).
+func (j *Job) fixedPlayer(given string) (player, error) {
+	if given == DefaultsOpponent && j.cfg.External != nil {
+		return player{name: DefaultsOpponent, external: true, source: "the external engine at its own defaults: " + j.cfg.External.describe()}, nil
+	}
+	return baselinePlayer(given)
 }
 
 // vector is the road weights of one of the run's vectors: its genes of
@@ -123,6 +193,15 @@ func (j *Job) vector(v []float64) (engine.Weights, error) {
 	}
 	w, _, err := r.Player(v)
 	return w, err
+}
+
+// kind is the player's tournament.PlayerInfo.Kind: "external" for the
+// [external] engine, "weights" for the in-process engine.
+func (p player) kind() string {
+	if p.external {
+		return "external"
+	}
+	return "weights"
 }
 
 // Verdict says in words what an Elo interval shows: "stronger" or "weaker"

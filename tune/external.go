@@ -1,0 +1,260 @@
+// This file holds the [external] table: an external protocol engine as
+// the thing a run tunes, its parameters checked against the engine's own
+// options before anything runs.
+
+package tune
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/engine/protocol"
+	"github.com/roadtune/roadtune/referee"
+	"github.com/roadtune/roadtune/tournament"
+)
+
+// ExternalConfig is the [external] table: the run tunes the options of an
+// external engine (any program speaking the Cloudict/ConnectMore text
+// protocol, as arena's -engine cmd= plays it) instead of roadtune's
+// in-process engine. The method's vector is then the [[param]] tables
+// alone (their names are the engine's), and a candidate's values reach
+// the engine by Pass. Opponents of the ladder may be DefaultsOpponent (the
+// same engine at its own defaults), baselines (the in-process engine with
+// [engine]'s search) and the run's own vectors (halfway, start).
+type ExternalConfig struct {
+	// Cmd is the program: an absolute path, a path relative to Dir, or
+	// a name looked up in $PATH.
+	Cmd string `toml:"cmd"`
+	// Dir is the engine's working directory: relative to the directory
+	// tune runs in, as arena's dir= is ("" = that directory); Parse makes
+	// it absolute, so a run resumes with the same engine from anywhere.
+	Dir string `toml:"dir,omitempty"`
+	// Args are the program's fixed arguments, InitStr the lines sent after
+	// the handshake of every process (arena's arg= and initstr=).
+	Args    []string `toml:"args,omitempty"`
+	InitStr []string `toml:"initstr,omitempty"`
+	// Pass is how a candidate's values reach the engine (referee.Passes):
+	// "setoption" (the default: `setoption name NAME value V` before every
+	// game; the engine must answer `options`), "initstr" (Template per
+	// parameter, a line before every game), "arg" (Template per parameter,
+	// an argument: a process per candidate), "file-arg" or "file-initstr"
+	// (the values in a file of NAME VALUE lines, named by Template's
+	// {file} as an argument or a line).
+	Pass string `toml:"pass,omitempty"`
+	// Template fills in {name} and {value} (initstr, arg) or {file} (the
+	// file ways): "param {name} {value}", "--{name}={value}",
+	// "-valuesfile={file}".
+	Template string `toml:"template,omitempty"`
+	// MoveTime is the per-move limit in seconds of games without a clock
+	// (engine.tc, engine.st); 0 = tournament.DefaultMoveTime. A move over
+	// it loses the game.
+	MoveTime float64 `toml:"movetime,omitzero"`
+}
+
+// DefaultsOpponent is the ladder opponent of an [external] run that is the
+// tuned engine itself at its own defaults: nothing passed.
+const DefaultsOpponent = "defaults"
+
+// externalFiles is the run directory's folder for the values files of the
+// file ways (removed after each batch).
+const externalFiles = "values"
+
+// paramTypeInt and paramTypeFloat are the [[param]] type values.
+const (
+	paramTypeInt   = "int"
+	paramTypeFloat = "float"
+)
+
+// externalProbeTime bounds each start of the engine during validation
+// (the wait for its reply to name, to options); a variable for tests.
+var externalProbeTime = 10 * time.Second
+
+// referee is the External of the config's [external] table; fileDir is
+// where the values files go (the run's folder; "" before a run has one).
+func (x *ExternalConfig) referee(fileDir string) *referee.External {
+	argv := append([]string{x.Cmd}, x.Args...)
+	return &referee.External{Command: argv, Dir: x.Dir, InitStrings: x.InitStr,
+		Pass: referee.Pass(x.Pass), Template: x.Template, FileDir: fileDir,
+		MoveTime: time.Duration(x.MoveTime * float64(time.Second))}
+}
+
+// externalParams are the [[param]] tables as the options of the external
+// engine (referee.VectorReferee.Params: name, type, range).
+func (c *Config) externalParams() []engine.Param {
+	out := make([]engine.Param, len(c.Params))
+	for i, pc := range c.Params {
+		out[i] = engine.Param{Name: pc.Name, Float: pc.Type == paramTypeFloat, Min: pc.Min, Max: pc.Max}
+	}
+	return out
+}
+
+// absExternalDir makes external.dir absolute (relative to the current
+// directory, as arena's dir= is; "" is the current directory), so the run
+// directory's config.toml names the same directory wherever it resumes.
+func (x *ExternalConfig) absExternalDir() {
+	if x == nil || filepath.IsAbs(x.Dir) {
+		return
+	}
+	if d, err := filepath.Abs(x.Dir); err == nil {
+		x.Dir = d
+	}
+}
+
+// validateExternal checks the [external] table and, for pass setoption,
+// asks the engine for its options: every [[param]] must be one of them
+// (the error lists them), of its type (filled in when not given) and
+// within its range; a missing start is the option's default. For the
+// other ways each [[param]] needs a type, and a missing start is the
+// middle of its range (the geometric middle for scale "log"). Then the
+// engine is started with the lowest and then the highest values as a run
+// passes them, and must not refuse them. Errors are *ConfigError naming
+// the key.
+func (c *Config) validateExternal() error {
+	x := c.External
+	if c.Method == "texel" {
+		return bad("external", "texel fits the in-process engine's evaluation weights by their features: tune an external engine with spsa, ga, pso or cmaes")
+	}
+	if c.Engine.Weights != "" {
+		return bad("engine.weights", "fixes the in-process engine's road weights, and the run tunes the external engine of [external]: leave it out")
+	}
+	if len(c.Validation.Depths) > 0 {
+		return bad("validation.depths", "an external engine searches as its own args and init strings say: give validation.clocks for rungs by the clock instead")
+	}
+	if x.Cmd == "" {
+		return bad("external.cmd", "is missing: the program to run")
+	}
+	if !(x.MoveTime >= 0) || x.MoveTime > 1e6 {
+		return bad("external.movetime", "must be seconds from 0 to 1000000, not %g", x.MoveTime)
+	}
+	if st, err := os.Stat(x.Dir); x.Dir != "" && (err != nil || !st.IsDir()) {
+		return bad("external.dir", "%q is not a directory", x.Dir)
+	}
+	ref := x.referee("values")
+	if err := ref.Check(c.externalParams()); err != nil {
+		key := "external.template"
+		if strings.HasPrefix(err.Error(), "pass") {
+			key = "external.pass"
+		}
+		return bad(key, "%v", err)
+	}
+	if err := tournament.CheckProgram(ref.Command, x.Dir); err != nil {
+		return bad("external.cmd", "%v", err)
+	}
+	var opts []protocol.Option
+	if ref.Pass == "" || ref.Pass == referee.PassSetOption {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*externalProbeTime)
+		defer cancel()
+		var err error
+		opts, err = tournament.ProbeOptions(ctx, ref.Command, tournament.ExternalOptions{Dir: x.Dir, InitStrings: x.InitStr, Handshake: externalProbeTime})
+		if err != nil {
+			return bad("external.cmd", "must answer `options` with its options for pass setoption (the default; another pass needs no answer): %v", err)
+		}
+	}
+	for i := range c.Params {
+		pc := &c.Params[i]
+		if opts != nil {
+			j := slices.IndexFunc(opts, func(o protocol.Option) bool { return strings.EqualFold(o.Name, pc.Name) })
+			if j < 0 {
+				names := make([]string, len(opts))
+				for k, o := range opts {
+					names[k] = o.Name
+				}
+				return bad(paramKey(i, "name"), "%q is not an option of %s; its options are %s", pc.Name, x.Cmd, strings.Join(names, ", "))
+			}
+			o := opts[j]
+			pc.Name = o.Name
+			typ := paramTypeInt
+			if o.Float {
+				typ = paramTypeFloat
+			}
+			if pc.Type != "" && pc.Type != typ {
+				return bad(paramKey(i, "type"), "is %q, but %s lists %s as %s", pc.Type, x.Cmd, o.Name, typ)
+			}
+			pc.Type = typ
+			for _, f := range []struct {
+				key string
+				v   float64
+			}{{"min", pc.Min}, {"max", pc.Max}} {
+				if f.v < o.Min || f.v > o.Max {
+					return bad(paramKey(i, f.key), "%g is outside the range %s gives %s, [%g, %g]", f.v, x.Cmd, o.Name, o.Min, o.Max)
+				}
+			}
+			if pc.Start == nil && o.Default >= pc.Min && o.Default <= pc.Max {
+				d := o.Default
+				pc.Start = &d
+			}
+		}
+		switch pc.Type {
+		case paramTypeInt, paramTypeFloat:
+		case "":
+			return bad(paramKey(i, ""), "needs type = %q or %q: pass %q cannot ask the engine for its options", paramTypeInt, paramTypeFloat, x.Pass)
+		default:
+			return bad(paramKey(i, "type"), "must be %q or %q, not %q", paramTypeInt, paramTypeFloat, pc.Type)
+		}
+		if pc.Start == nil && pc.Min < pc.Max {
+			mid := (pc.Min + pc.Max) / 2
+			if pc.Scale == ScaleLog && pc.Min > 0 {
+				mid = math.Sqrt(pc.Min * pc.Max)
+			}
+			pc.Start = &mid
+		}
+	}
+	return nil
+}
+
+// checkExternalValues starts the engine with the lowest and then the
+// highest values of every parameter, passed as the run passes them, and
+// reports a line it refuses (an `error` reply) or a start that fails.
+func (c *Config) checkExternalValues() error {
+	x := c.External
+	dir, err := os.MkdirTemp("", "roadtune-values-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	ref := x.referee(dir)
+	params := c.externalParams()
+	for _, end := range []string{"min", "max"} {
+		values := make([]float64, len(params))
+		for i, p := range params {
+			values[i] = p.Min
+			if end == "max" {
+				values[i] = p.Max
+			}
+			values[i] = referee.ParamValue(p, values[i])
+		}
+		e, _, err := ref.Entrant("check", params, values, tournament.TimeControl{})
+		if err != nil {
+			return bad("external", "%v", err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 2*externalProbeTime)
+		err = tournament.CheckSetup(ctx, e.Command, tournament.ExternalOptions{Dir: x.Dir, InitStrings: x.InitStr, Handshake: externalProbeTime}, e.Setup)
+		cancel()
+		if err != nil {
+			return bad("external", "the engine refuses the [[param]] %s values as pass %q sends them: %v", end, ref.Pass, err)
+		}
+	}
+	return nil
+}
+
+// DescribeExternal is how an [external] run's candidate is played, for
+// the report: the command and the way values pass.
+func (x *ExternalConfig) describe() string {
+	argv := append([]string{x.Cmd}, x.Args...)
+	pass := x.Pass
+	if pass == "" {
+		pass = string(referee.PassSetOption)
+	}
+	s := fmt.Sprintf("external engine %s, values by %s", strings.Join(argv, " "), pass)
+	if x.Template != "" {
+		s += fmt.Sprintf(" (%q)", x.Template)
+	}
+	return s
+}
