@@ -3,6 +3,8 @@ package referee
 import (
 	"context"
 	"fmt"
+	"os/exec"
+	"path/filepath"
 	"testing"
 
 	"github.com/roadtune/roadtune/engine"
@@ -118,5 +120,50 @@ func BenchmarkFitnessPlumbing(b *testing.B) {
 		}
 		report(b, games)
 		b.ReportMetric(float64(positions)/float64(b.N), "positions/batch")
+	})
+}
+
+// BenchmarkExternalEngine measures what tuning an external engine costs
+// against tuning the same engine in-process: SPSA-shaped batches (one
+// match of 2 game pairs between two candidates of Width and DefendWide,
+// new candidates every batch) at depth 2 under the engine binary's
+// settings and weights, concurrency 1, played
+//   - "in-process": the in-process engine (VectorReferee.Params);
+//   - "external": roadtune's engine binary (cmd/engine) as an external
+//     program, the values by setoption, its processes reused across
+//     batches (issue 29's target: at least 70% of "in-process"'s games/s).
+func BenchmarkExternalEngine(b *testing.B) {
+	bin := filepath.Join(b.TempDir(), "engine")
+	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/engine").CombinedOutput(); err != nil {
+		b.Fatalf("go build ../cmd/engine: %v\n%s", err, out)
+	}
+	s := engine.PlaySettings()
+	s.Depth = 2
+	tempo := baseline(b, "roadtune-tempo")
+	width, _ := engine.ParamByName("Width")
+	wide, _ := engine.ParamByName("DefendWide")
+	params := []engine.Param{width, wide}
+	batch := func(k int) []optimize.Match {
+		d := float64(k%5) - 2
+		return []optimize.Match{{A: []float64{15 + d, 60 + 4*d}, B: []float64{15 - d, 60 - 4*d}}}
+	}
+	run := func(b *testing.B, r *VectorReferee) {
+		defer r.Close()
+		games, k := 0, 0
+		for b.Loop() {
+			k++
+			if _, err := r.Play(context.Background(), uint64(k), batch(k)); err != nil {
+				b.Fatal(err)
+			}
+			games += 2 * r.Pairs
+		}
+		b.ReportMetric(float64(games)/b.Elapsed().Seconds(), "games/s")
+	}
+	b.Run("in-process", func(b *testing.B) {
+		run(b, &VectorReferee{Schema: engine.Tempo, Settings: s, Fixed: tempo.Genes, Params: params, Pairs: 2, Concurrency: 1})
+	})
+	b.Run("external", func(b *testing.B) {
+		run(b, &VectorReferee{Params: params, Pairs: 2, Concurrency: 1,
+			External: &External{Command: []string{bin, "-depth", "2", "-movetime", "0"}}})
 	})
 }
