@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/roadtune/roadtune/engine"
@@ -71,6 +72,11 @@ const (
 	paramTypeInt   = "int"
 	paramTypeFloat = "float"
 )
+
+// externalStarts lets Validate start the [external] engine (its
+// program's checks, its options, its refusals); FuzzConfig, which parses
+// arbitrary configs, turns it off so that no fuzzed command runs.
+var externalStarts = func() *atomic.Bool { b := new(atomic.Bool); b.Store(true); return b }()
 
 // externalProbeTime bounds each start of the engine during validation
 // (the wait for its reply to name, to options); a variable for tests.
@@ -144,6 +150,9 @@ func (c *Config) validateExternal() error {
 		}
 		return bad(key, "%v", err)
 	}
+	if !externalStarts.Load() {
+		return nil
+	}
 	if err := tournament.CheckProgram(ref.Command, x.Dir); err != nil {
 		return bad("external.cmd", "%v", err)
 	}
@@ -214,6 +223,9 @@ func (c *Config) validateExternal() error {
 // reports a line it refuses (an `error` reply) or a start that fails.
 func (c *Config) checkExternalValues() error {
 	x := c.External
+	if !externalStarts.Load() {
+		return nil
+	}
 	dir, err := os.MkdirTemp("", "roadtune-values-")
 	if err != nil {
 		return err
@@ -244,15 +256,19 @@ func (c *Config) checkExternalValues() error {
 	return nil
 }
 
-// DescribeExternal is how an [external] run's candidate is played, for
-// the report: the command and the way values pass.
+// passName is external.pass, "setoption" when not given.
+func (x *ExternalConfig) passName() string {
+	if x.Pass == "" {
+		return string(referee.PassSetOption)
+	}
+	return x.Pass
+}
+
+// describe is how an [external] run's candidate is played, for the
+// report: the command and the way values pass.
 func (x *ExternalConfig) describe() string {
 	argv := append([]string{x.Cmd}, x.Args...)
-	pass := x.Pass
-	if pass == "" {
-		pass = string(referee.PassSetOption)
-	}
-	s := fmt.Sprintf("external engine %s, values by %s", strings.Join(argv, " "), pass)
+	s := fmt.Sprintf("external engine %s, values by %s", strings.Join(argv, " "), x.passName())
 	if x.Template != "" {
 		s += fmt.Sprintf(" (%q)", x.Template)
 	}

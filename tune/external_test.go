@@ -206,6 +206,36 @@ template = "--{name}={value}"`), `args = ["-depth", "1", "-movetime", "0"]`, fmt
 	if !strings.Contains(rungs[0].Summary.Players[0].Settings, "Width=") || !strings.Contains(rungs[0].Summary.Players[1].Settings, "own defaults") {
 		t.Errorf("ladder players %+v", rungs[0].Summary.Players)
 	}
+	report, _ := os.ReadFile(filepath.Join(dir, FileReport))
+	if !strings.Contains(string(report), "setoption name Width value ") || !strings.Contains(string(report), "values by arg") ||
+		strings.Contains(string(report), "Exported as `best.json`") {
+		t.Errorf("report.md of an external run:\n%s", report)
+	}
+}
+
+// TestExternalExampleConfig: the guide's worked example, the engine
+// binary tuned through setoption, parses with the built binary as its
+// command and takes its parameters' types and starts from the binary.
+func TestExternalExampleConfig(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds cmd/engine")
+	}
+	bin := buildEngine(t)
+	data, err := os.ReadFile("../configs/external/roadtune-engine.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(data), `cmd = "./roadtune-engine"`, fmt.Sprintf("cmd = %q", bin), 1)
+	if text == string(data) {
+		t.Fatal("the example's cmd line moved: update this test")
+	}
+	c, err := Parse("roadtune-engine.toml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Params) != 3 || c.Params[0].Type != "int" || *c.Params[0].Start != 15 || *c.Params[1].Start != 60 {
+		t.Errorf("the example's parameters: %+v", c.Params)
+	}
 }
 
 // TestExternalConfigErrors: each bad [external] or [[param]] table of an

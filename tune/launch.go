@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -154,12 +155,19 @@ type LaunchResult struct {
 }
 
 // Best is the path of the best vector of the launch's last run
-// (FileBest); "" before it has run.
+// (FileBest, or FileBestSettings for a run on an [external] engine,
+// which has no road weights); "" before it has run.
 func (o *LaunchResult) Best() string {
 	if o == nil || len(o.Dirs) == 0 {
 		return ""
 	}
-	return filepath.Join(o.Dirs[len(o.Dirs)-1], FileBest)
+	dir := o.Dirs[len(o.Dirs)-1]
+	if _, err := os.Stat(filepath.Join(dir, FileBest)); err != nil {
+		if _, err := os.Stat(filepath.Join(dir, FileBestSettings)); err == nil {
+			return filepath.Join(dir, FileBestSettings)
+		}
+	}
+	return filepath.Join(dir, FileBest)
 }
 
 // Report is the path of the report of the launch's last run

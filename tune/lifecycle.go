@@ -471,9 +471,13 @@ func (j *Job) Run(ctx context.Context) error {
 			return err
 		}
 	}
+	best := FileBest
+	if j.cfg.External != nil {
+		best = FileBestSettings
+	}
 	j.logf("done: %d %ss, %d games in %s. Best vector: %s\nreport: %s\n",
 		j.cp.Status.Steps, j.spec.Unit, j.cp.Status.Games, durText(j.cp.Status.Seconds),
-		j.dir.Path(FileBest), j.dir.Path(FileReport))
+		j.dir.Path(best), j.dir.Path(FileReport))
 	return nil
 }
 

@@ -54,8 +54,14 @@ func (j *Job) writeReport(plots []plotRef, lr *ladderResult, recs []optimize.Rec
 		if note := markedNote(j.spec, names, seq(len(names)), why, "Not tuned"); note != "" {
 			fmt.Fprintf(&b, "\n%s\n", strings.TrimSpace(note))
 		}
-		fmt.Fprintf(&b, "\nExported as `%s` (an engine weight file: `go run ./cmd/engine -weights %s`).\n\n", FileBest, j.dir.Path(FileBest))
-		if bs, err := c.bestSettings("", j.cp.Best); err == nil && bs != nil {
+		if c.External != nil {
+			fmt.Fprintf(&b, "\nThe tuned options of the %s are in `%s`; send them to the engine after it starts, as the run sent them (values by %s), or as the protocol's options:\n\n", c.External.describe(), FileBestSettings, c.External.passName())
+		} else {
+			fmt.Fprintf(&b, "\nExported as `%s` (an engine weight file: `go run ./cmd/engine -weights %s`).\n\n", FileBest, j.dir.Path(FileBest))
+		}
+		if bs, err := c.bestSettings("", j.cp.Best); err == nil && bs != nil && c.External != nil {
+			fmt.Fprintf(&b, "```\n%s\n```\n\n", strings.Join(bs.SetOption, "\n"))
+		} else if err == nil && bs != nil {
 			fmt.Fprintf(&b, "The tuned search settings are in `%s`; send them to the engine binary after it starts, as the protocol's options:\n\n```\n%s\n```\n\n", FileBestSettings, strings.Join(bs.SetOption, "\n"))
 		}
 	}
