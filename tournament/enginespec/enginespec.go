@@ -26,6 +26,7 @@ var keys = map[string]bool{
 	"settings": false, "killers": false, "history": false, "blocks": false, "widths": false, "partial": false,
 	"defendgrowth": false, "shallow": false, "shallownodes": false, "shallowplies": false, "mixed": false,
 	"threatdepth": false, "threatnodes": false, "defendwide": false, "defendmaxdepth": false,
+	"param": true,
 }
 
 // Spec is one option list of an engine (arena's -engine or -each): the
@@ -169,6 +170,9 @@ func (s Spec) Resolve() (Player, error) {
 	if p.Knobs, err = s.searchKnobs(hasCmd); err != nil {
 		return p, err
 	}
+	if p.Knobs, err = s.params(hasCmd, p.Knobs); err != nil {
+		return p, err
+	}
 	if v, ok := s.Get("settings"); ok {
 		if hasCmd {
 			return p, fmt.Errorf("settings= applies to the in-process engine (weights=)")
@@ -207,6 +211,52 @@ func (s Spec) Resolve() (Player, error) {
 		}
 	}
 	return p, nil
+}
+
+// params reads param=NAME=VALUE (repeatable): any engine.Params setting of
+// the in-process engine by its name (any case), e.g. a tuning run's
+// best-settings.json values, set after the other knobs (then). Errors
+// name the word: an unknown name (listing the known ones), a value that
+// is not a number or outside the setting's range.
+func (s Spec) params(external bool, then func(*engine.Settings)) (func(*engine.Settings), error) {
+	words := s.Opts["param"]
+	if len(words) == 0 {
+		return then, nil
+	}
+	if external {
+		return nil, fmt.Errorf("param= applies to the in-process engine (weights=); send an external engine its options with initstr=\"setoption name NAME value V\"")
+	}
+	type set struct {
+		p engine.Param
+		v float64
+	}
+	var sets []set
+	for _, w := range words {
+		name, val, ok := strings.Cut(w, "=")
+		p, known := engine.ParamByName(name)
+		if !ok || !known {
+			return nil, fmt.Errorf("param=%s: want param=NAME=VALUE, NAME one of %s", w, strings.Join(engine.ParamNames(), ", "))
+		}
+		v, err := strconv.ParseFloat(val, 64)
+		if err == nil {
+			st := engine.DefaultSettings()
+			err = p.Set(&st, v)
+		} else {
+			err = fmt.Errorf("want a number")
+		}
+		if err != nil {
+			return nil, fmt.Errorf("param=%s: %v", w, err)
+		}
+		sets = append(sets, set{p, v})
+	}
+	return func(st *engine.Settings) {
+		if then != nil {
+			then(st)
+		}
+		for _, x := range sets {
+			x.p.Set(st, x.v) // checked above
+		}
+	}, nil
 }
 
 // searchKnobs reads the in-process engine's search knobs: killers=BOOL,

@@ -78,6 +78,11 @@ func TestResolve(t *testing.T) {
 		{[]string{"cmd=x", "timemargin=-5"}, "timemargin"},
 		{[]string{"cmd=x", "proto=uci"}, "proto=uci"},
 		{[]string{"cmd=x", "dir=/no/such/dir"}, "not a directory"},
+		{[]string{"cmd=x", "param=Width=9"}, "in-process"},
+		{[]string{"weights=zhou2015", "param=Wdith=9"}, "NAME one of Width"},
+		{[]string{"weights=zhou2015", "param=Width"}, "param=NAME=VALUE"},
+		{[]string{"weights=zhou2015", "param=Width=x"}, "want a number"},
+		{[]string{"weights=zhou2015", "param=DefendShare=2"}, "param=DefendShare=2"},
 	} {
 		s, err := Parse(c.words)
 		if err == nil {
@@ -107,6 +112,22 @@ func TestResolve(t *testing.T) {
 	want.DefendWide, want.Time.DefendMaxDepth = 0, 12
 	if got != want {
 		t.Errorf("knobs: %+v, want %+v", got, want)
+	}
+	// param= sets any engine.Params setting by name, after the knobs.
+	ps, err := Parse([]string{"weights=zhou2015", "width=9", "defendwide=3", "param=defendwide=40", "param=DefendShare=0.55", "param=GameMoves=12"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pp, err := ps.Resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = engine.PlaySettings()
+	pp.Knobs(&got)
+	want = engine.PlaySettings()
+	want.DefendWide, want.Time.DefendShare, want.Time.GameMoves = 40, 0.55, 12
+	if got != want {
+		t.Errorf("param=: %+v, want %+v", got, want)
 	}
 	if _, err := Parse([]string{"colour=red"}); err == nil || !strings.Contains(err.Error(), "colour=red") {
 		t.Errorf("unknown key: %v", err)

@@ -105,6 +105,8 @@ sets the key itself:
                   Time.DefendGrowth, ShallowDefend, ShallowDefendPlies,
                   ShallowDefendNodes, ThreatMixed, ThreatDepth, ThreatNodes,
                   DefendWide, Time.DefendMaxDepth)
+  param=NAME=VALUE  any engine.Params setting by name, after the knobs
+                  (repeatable; a tuning run's best-settings.json values)
   st=SECONDS      a fixed time per move
   tc=[MOVES/]SECONDS[+INC]  a game clock (e.g. tc=60+0.5, tc=40/120)
   timemargin=MS   tolerated overrun before a time forfeit
