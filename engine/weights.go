@@ -65,6 +65,36 @@ func ParseSchema(s string) (Schema, error) {
 	return "", fmt.Errorf("engine: unknown schema %q (want %s)", s, SchemaNames)
 }
 
+// MarshalText writes the schema's name (encoding.TextMarshaler), so a
+// Schema reads and writes as its name in JSON and TOML.
+func (s Schema) MarshalText() ([]byte, error) { return []byte(s), nil }
+
+// UnmarshalText reads a schema's name (encoding.TextUnmarshaler): one of
+// Schemas, or "" for none; an unknown name is ParseSchema's error, so a
+// decoded Schema is always one the engine knows.
+func (s *Schema) UnmarshalText(b []byte) error {
+	if len(b) == 0 {
+		*s = ""
+		return nil
+	}
+	sc, err := ParseSchema(string(b))
+	if err != nil {
+		return err
+	}
+	*s = sc
+	return nil
+}
+
+// AlertGene is the name of the dual schema's alert threshold: a score
+// difference that picks the weight set, not a road weight.
+const AlertGene = "alert"
+
+// AlertIndex is the index of the schema's alert threshold gene
+// (AlertGene, the dual schema's last), or -1 when the schema has none.
+func (s Schema) AlertIndex() int {
+	return slices.Index(s.GeneNames(), AlertGene)
+}
+
 // As returns w as a vector of schema s that evaluates every position as w
 // does (the engine's search scores them identically; Evaluate agrees up to
 // floating-point rounding): a copy of w when s is w's schema; a symmetric S
@@ -128,7 +158,7 @@ func (s Schema) GeneNames() []string {
 		add("D.E")
 		add("A.M")
 		add("A.E")
-		out = append(out, "alert")
+		out = append(out, AlertGene)
 	case Tempo, Cross:
 		add("M")
 		add("W")

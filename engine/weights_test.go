@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/json"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -247,5 +248,29 @@ func TestAsKeepsTheEvaluation(t *testing.T) {
 	}
 	if _, err := tempoCross.As(Tempo); err == nil {
 		t.Error("cross As(tempo) accepted: the cross term has no tempo equivalent")
+	}
+}
+
+// TestSchemaText: a Schema reads and writes as its name in JSON; an
+// unknown name does not decode; only the dual schema has an alert gene.
+func TestSchemaText(t *testing.T) {
+	var v struct{ S Schema }
+	if err := json.Unmarshal([]byte(`{"S":"tempo"}`), &v); err != nil || v.S != Tempo {
+		t.Fatalf("decode tempo: %v %q", err, v.S)
+	}
+	if data, err := json.Marshal(v); err != nil || string(data) != `{"S":"tempo"}` {
+		t.Fatalf("encode: %s %v", data, err)
+	}
+	if err := json.Unmarshal([]byte(`{"S":"tmepo"}`), &v); err == nil || !strings.Contains(err.Error(), "unknown schema") {
+		t.Errorf("an unknown schema decoded: %v", err)
+	}
+	for _, s := range Schemas() {
+		want := -1
+		if s == Dual {
+			want = s.NumGenes() - 1
+		}
+		if got := s.AlertIndex(); got != want {
+			t.Errorf("%s: AlertIndex %d, want %d", s, got, want)
+		}
 	}
 }

@@ -101,9 +101,10 @@ func (c *Config) engineSettings(depth, width int) engine.Settings {
 func (c *Config) geneRange(r RangeConfig) (lo, hi []float64) {
 	names := c.SchemaGenes()
 	lo, hi = make([]float64, len(names)), make([]float64, len(names))
-	for d, n := range names {
+	alert := engine.Schema(c.Schema).AlertIndex()
+	for d := range names {
 		lo[d], hi[d] = r.Lo, r.Hi
-		if n == "alert" {
+		if d == alert {
 			lo[d], hi[d] = r.AlertLo, r.AlertHi
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/roadtune/roadtune/configs"
+	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/results"
 	"github.com/roadtune/roadtune/tournament"
@@ -39,9 +40,9 @@ const maxGeneSeries = 12
 // without one, by its name: the slug that suffixes the chart's name, the
 // words that end its title and its Y axis.
 var geneSetNames = map[string]struct{ slug, about, yLabel string }{
-	"D":     {"defend", "defensive set (D)", "road weight"},
-	"A":     {"attack", "attacking set (A)", "road weight"},
-	"alert": {"alert", "alert threshold", "alert threshold"},
+	"D":              {"defend", "defensive set (D)", "road weight"},
+	"A":              {"attack", "attacking set (A)", "road weight"},
+	engine.AlertGene: {"alert", "alert threshold", "alert threshold"},
 }
 
 // geneSet is the genes one chart shows: idx indexes the schema's genes;
