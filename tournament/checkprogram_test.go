@@ -41,3 +41,24 @@ func TestCheckProgram(t *testing.T) {
 		}
 	}
 }
+
+// TestProgramPath: the file a program runs from, as the player finds it:
+// a relative path from the engine's directory, a bare name from $PATH,
+// absolute either way.
+func TestProgramPath(t *testing.T) {
+	dir := t.TempDir()
+	exe := filepath.Join(dir, "engine")
+	if err := os.WriteFile(exe, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir)
+	for _, c := range []struct{ prog, dir string }{{"./engine", dir}, {"engine", ""}, {exe, ""}} {
+		got, err := ProgramPath(c.prog, c.dir)
+		if err != nil || got != exe {
+			t.Errorf("ProgramPath(%q, %q) = %q, %v, want %q", c.prog, c.dir, got, err, exe)
+		}
+	}
+	if _, err := ProgramPath("./engine", t.TempDir()); err == nil || !strings.Contains(err.Error(), "no such file") {
+		t.Errorf("a relative path from another directory: %v", err)
+	}
+}

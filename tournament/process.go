@@ -288,32 +288,48 @@ func (pr *process) end(quit []byte, grace time.Duration) {
 // command line can be refused before a match writes anything. The error
 // names the program and what is wrong.
 func CheckProgram(argv []string, dir string) error {
-	if len(argv) == 0 || argv[0] == "" {
+	if len(argv) == 0 {
 		return errors.New("empty command")
 	}
-	prog := argv[0]
-	if !strings.ContainsRune(prog, filepath.Separator) && !strings.ContainsRune(prog, '/') {
-		if _, err := exec.LookPath(prog); err != nil {
-			return fmt.Errorf("program %q: not found in $PATH", prog)
-		}
-		return nil
+	_, err := ProgramPath(argv[0], dir)
+	return err
+}
+
+// ProgramPath is the file an external engine's program prog runs from
+// dir (the engine's working directory, "" for the current one), found as
+// NewExternal's player starts it: a name without a path separator in
+// $PATH, a relative path from dir; the path is absolute when it can be
+// made so. Errors: as CheckProgram's (an empty name, no such file, a
+// directory, a file that is not executable).
+func ProgramPath(prog, dir string) (string, error) {
+	if prog == "" {
+		return "", errors.New("empty command")
 	}
 	path := prog
-	if !filepath.IsAbs(path) && dir != "" {
+	if !strings.ContainsRune(prog, filepath.Separator) && !strings.ContainsRune(prog, '/') {
+		found, err := exec.LookPath(prog)
+		if err != nil {
+			return "", fmt.Errorf("program %q: not found in $PATH", prog)
+		}
+		path = found
+	} else if !filepath.IsAbs(path) && dir != "" {
 		path = filepath.Join(dir, path)
 	}
 	st, err := os.Stat(path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		return fmt.Errorf("program %q: no such file", path)
+		return "", fmt.Errorf("program %q: no such file", path)
 	case err != nil:
-		return fmt.Errorf("program %q: %w", path, err)
+		return "", fmt.Errorf("program %q: %w", path, err)
 	case st.IsDir():
-		return fmt.Errorf("program %q: a directory, not a program", path)
+		return "", fmt.Errorf("program %q: a directory, not a program", path)
 	case st.Mode()&0o111 == 0:
-		return fmt.Errorf("program %q: not executable (chmod +x)", path)
+		return "", fmt.Errorf("program %q: not executable (chmod +x)", path)
 	}
-	return nil
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	return path, nil
 }
 
 // tailBuffer keeps the last max bytes written to it; safe for concurrent
