@@ -57,6 +57,12 @@ var Passes = []Pass{PassSetOption, PassInitStr, PassArg, PassFileArg, PassFileIn
 // each are used: they describe the engine's own options), and the
 // candidate's values reach the program by Pass.
 type External struct {
+	// Name names the engine where its games are played on other machines
+	// (package cluster hands a batch of it only to workers that declared
+	// an engine of this name whose program has the same SHA-256); ""
+	// stands for the base name of Command[0]. The games do not depend on
+	// it.
+	Name string
 	// Command is the program and its fixed arguments; a relative program
 	// is taken from Dir (tournament.ExternalOptions.Dir).
 	Command []string
