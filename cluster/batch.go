@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -58,14 +59,25 @@ type Setup struct {
 	Params []string               `json:"params,omitempty"`
 	Fixed  []float64              `json:"fixed,omitempty"`
 	Time   tournament.TimeControl `json:"time,omitzero"`
+	// External, when set, is the external engine the vectors stand for
+	// (referee.VectorReferee.External), by name and fingerprint; its
+	// options replace Params (empty then). Nil for the in-process engine,
+	// so such a setup encodes (and fingerprints) as before it existed.
+	External *ExternalSetup `json:"external,omitempty"`
 }
 
-// SetupOf reads the game settings off an in-process referee.
+// SetupOf reads the game settings off a referee. For an external
+// referee the engine's SHA-256 is left empty: the coordinator fills in
+// its program's (EngineOf).
 func SetupOf(r *referee.VectorReferee) Setup {
 	s := Setup{Schema: r.Schema, Settings: r.Settings, Pairs: max(r.Pairs, 1),
 		OpeningRadius: r.OpeningRadius, EarlyStop: r.EarlyStop, MaxMoves: r.MaxMoves, Fixed: r.Fixed, Time: r.Time}
-	for _, p := range r.Params {
-		s.Params = append(s.Params, p.Name)
+	if r.External != nil {
+		s.External = externalSetupOf(r.External, r.Params)
+	} else {
+		for _, p := range r.Params {
+			s.Params = append(s.Params, p.Name)
+		}
 	}
 	for _, o := range r.Openings {
 		s.Openings = append(s.Openings, o.String())
@@ -74,10 +86,22 @@ func SetupOf(r *referee.VectorReferee) Setup {
 }
 
 // Referee is the in-process referee that plays the setup's games with
-// concurrency games at once. Errors: a schema, engine setting, opening or
-// early-stop rule, parameter name or time control this build cannot
-// read.
+// concurrency games at once (RefereeWith without external engines).
+// Errors: RefereeWith's.
 func (s Setup) Referee(concurrency int) (*referee.VectorReferee, error) {
+	return s.RefereeWith(concurrency, nil, "")
+}
+
+// RefereeWith is the referee that plays the setup's games with
+// concurrency games at once; a setup of an external engine plays it with
+// this process's engine of its name (one of engines), its values files
+// (the file ways) in fileDir. Close the referee to end the engine's
+// processes. Errors: a schema, engine setting, opening or early-stop
+// rule, parameter name or time control this build cannot read; for an
+// external setup, no engine of its name in engines, one whose program has
+// another SHA-256 (both named), options or a way of passing values the
+// referee refuses.
+func (s Setup) RefereeWith(concurrency int, engines []Engine, fileDir string) (*referee.VectorReferee, error) {
 	schema, err := engine.ParseSchema(string(s.Schema))
 	if err != nil {
 		return nil, err
@@ -99,6 +123,14 @@ func (s Setup) Referee(concurrency int) (*referee.VectorReferee, error) {
 			return nil, fmt.Errorf("setup: unknown engine parameter %q", name)
 		}
 		r.Params = append(r.Params, p)
+	}
+	if s.External != nil {
+		if len(s.Params) > 0 {
+			return nil, errors.New("setup: engine parameters beside an external engine's options")
+		}
+		if r.External, r.Params, err = s.External.referee(engines, fileDir); err != nil {
+			return nil, err
+		}
 	}
 	for i, text := range s.Openings {
 		o, err := tournament.ParseOpening(text)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/internal/fakeengine/fakeenginetest"
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/referee"
 )
@@ -31,7 +32,7 @@ func TestMain(m *testing.M) {
 	if n := os.Getenv(inProcessEnv); n != "" {
 		os.Exit(benchInProcess(n))
 	}
-	os.Exit(m.Run())
+	os.Exit(fakeenginetest.Main(m))
 }
 
 // benchInProcess plays the benchmark's step n times in this process, one

@@ -188,7 +188,10 @@ func TestDuplicatesAreIgnored(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	batches := c.coord.batches(4, matches, false)
+	batches, err := c.coord.batches(4, matches, false)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, b := range batches {
 		fake := Result{Key: b.Key(), Worker: "forger", Outcomes: make([]optimize.Outcome, len(b.Matches))}
 		data, err := EncodeResult(fake)

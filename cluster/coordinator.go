@@ -66,6 +66,17 @@ type Coordinator struct {
 	// (default 1: the replays take a core of the coordinator's machine at
 	// most).
 	ReplayConcurrency int
+	// Roster, when set, is the live view of the workers the coordinator
+	// asks, during a call whose batches need an external engine, whether
+	// a live worker announces that engine (Heartbeat.Engines); nil: the
+	// call follows the heartbeats itself. Session sets its own.
+	Roster *Roster
+	// EngineWait is how long such a call waits with no live worker
+	// announcing its engine before it says so on Log, and how often it
+	// says it again (default DefaultEngineWait). A worker that announces
+	// another program under the engine's name is named on Log and told
+	// (a Notice) at once, both fingerprints given.
+	EngineWait time.Duration
 
 	mu          sync.Mutex
 	js          jetstream.JetStream
@@ -75,6 +86,9 @@ type Coordinator struct {
 	stats       VerifyStats
 	replaying   chan struct{} // one replay at a time, whatever the calls in flight
 	gameLog     func(tournament.GameRecord) error
+	engineFor   *referee.External // the referee's external engine engineVal is of
+	engineVal   Engine
+	engineSaid  map[string]bool // engine mismatches told (worker ID and SHA-256)
 }
 
 // replaySlot is the token a replay holds while it plays.
@@ -237,15 +251,12 @@ func (c *Coordinator) queue(ctx context.Context) (jetstream.JetStream, error) {
 // workers' durable pull consumer: explicit acks, ackWait (default 30 s),
 // maxDeliver deliveries at most (default 5). Results are kept a day, long
 // enough for a restarted coordinator to find those of its last step.
+// The batch stream also holds the batches of external engines, each
+// engine's on subjects of its own (createEngineConsumer).
 func CreateQueue(ctx context.Context, js jetstream.JetStream, ackWait time.Duration, maxDeliver int) error {
-	if ackWait <= 0 {
-		ackWait = 30 * time.Second
-	}
-	if maxDeliver <= 0 {
-		maxDeliver = 5
-	}
+	ackWait, maxDeliver = queueDefaults(ackWait, maxDeliver)
 	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
-		Name: BatchStream, Subjects: []string{batchSubjects + ">"},
+		Name: BatchStream, Subjects: []string{batchSubjects + ">", engineBatches + ">"},
 		Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage, Duplicates: 2 * time.Minute,
 	}); err != nil {
 		return fmt.Errorf("cluster: stream %s: %w", BatchStream, err)
@@ -265,9 +276,64 @@ func CreateQueue(ctx context.Context, js jetstream.JetStream, ackWait time.Durat
 	return nil
 }
 
-// batches cuts a call into batches of at least BatchGames games.
-func (c *Coordinator) batches(seed uint64, matches []optimize.Match, sample bool) []*Batch {
+// queueDefaults are the consumers' ack wait and maximum deliveries with
+// their defaults (30 s, 5) for values ≤ 0.
+func queueDefaults(ackWait time.Duration, maxDeliver int) (time.Duration, int) {
+	if ackWait <= 0 {
+		ackWait = 30 * time.Second
+	}
+	if maxDeliver <= 0 {
+		maxDeliver = 5
+	}
+	return ackWait, maxDeliver
+}
+
+// createEngineConsumer creates or updates the durable pull consumer of
+// the batches that need engine id, configured as CreateQueue configures
+// the workers' consumer.
+func createEngineConsumer(ctx context.Context, js jetstream.JetStream, id EngineID, ackWait time.Duration, maxDeliver int) (jetstream.Consumer, error) {
+	ackWait, maxDeliver = queueDefaults(ackWait, maxDeliver)
+	cons, err := js.CreateOrUpdateConsumer(ctx, BatchStream, jetstream.ConsumerConfig{
+		Durable: engineConsumer(id), AckPolicy: jetstream.AckExplicitPolicy, AckWait: ackWait, MaxDeliver: maxDeliver,
+		FilterSubject: engineSubjects(id) + ">",
+	})
+	if err != nil {
+		return nil, fmt.Errorf("cluster: consumer %s of engine %s: %w", engineConsumer(id), id.Name, err)
+	}
+	return cons, nil
+}
+
+// engine is the external engine of the referee (EngineOf), nil for the
+// in-process engine; its SHA-256 is read once per referee.
+func (c *Coordinator) engine() (*Engine, error) {
+	if c.Referee == nil || c.Referee.External == nil {
+		return nil, nil
+	}
+	x := c.Referee.External
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.engineFor != x {
+		e, err := EngineOf(x)
+		if err != nil {
+			return nil, fmt.Errorf("cluster: %w", err)
+		}
+		c.engineFor, c.engineVal = x, e
+	}
+	e := c.engineVal
+	return &e, nil
+}
+
+// batches cuts a call into batches of at least BatchGames games; those of
+// an external engine name it by name and fingerprint (engine).
+func (c *Coordinator) batches(seed uint64, matches []optimize.Match, sample bool) ([]*Batch, error) {
 	setup := SetupOf(c.Referee)
+	need, err := c.engine()
+	if err != nil {
+		return nil, err
+	}
+	if need != nil {
+		setup.External.Name, setup.External.SHA256 = need.Name, need.SHA256
+	}
 	build := buildOr(c.Build)
 	games := c.BatchGames
 	if games <= 0 {
@@ -281,7 +347,7 @@ func (c *Coordinator) batches(seed uint64, matches []optimize.Match, sample bool
 			Run: RunName(c.Run), Seed: seed, First: first, Total: len(matches), Sample: sample, Games: c.gameLog != nil,
 			Setup: setup, Matches: matches[first:end]})
 	}
-	return out
+	return out, nil
 }
 
 // advisory is the part of a JetStream consumer advisory the coordinator
@@ -301,7 +367,23 @@ func (c *Coordinator) call(ctx context.Context, seed uint64, matches []optimize.
 	if c.Referee == nil {
 		return nil, nil, errors.New("cluster: the coordinator has no referee settings")
 	}
-	batches := c.batches(seed, matches, sample)
+	batches, err := c.batches(seed, matches, sample)
+	if err != nil {
+		return nil, nil, err
+	}
+	need, err := c.engine()
+	if err != nil {
+		return nil, nil, err
+	}
+	if need != nil {
+		js, err := c.queue(ctx)
+		if err != nil {
+			return nil, nil, err
+		}
+		if _, err := createEngineConsumer(ctx, js, need.ID(), c.AckWait, c.MaxDeliver); err != nil {
+			return nil, nil, err
+		}
+	}
 	out := make([]optimize.Outcome, len(matches))
 	var pos []optimize.Position
 	var games []tournament.GameRecord
@@ -309,9 +391,9 @@ func (c *Coordinator) call(ctx context.Context, seed uint64, matches []optimize.
 	total, done := 2*pairs*len(matches), 0
 	parcels := make([]parcel, len(batches))
 	for i, b := range batches {
-		parcels[i] = parcel{batch: b, key: b.Key(), name: describe(b)}
+		parcels[i] = newParcel(b, describe(b))
 	}
-	err := c.exchange(ctx, batches[0].Run, resultSubject(batches[0].Run, seed), parcels, func(p parcel, sign int) {
+	err = c.exchange(ctx, batches[0].Run, resultSubject(batches[0].Run, seed), parcels, need, func(p parcel, sign int) {
 		done += sign * 2 * pairs * len(p.batch.(*Batch).Matches)
 		if c.Progress != nil {
 			c.Progress(done, total)
@@ -371,7 +453,7 @@ func enqueue(ctx context.Context, js jetstream.JetStream, p parcel, old bool) (u
 			return 0, err
 		}
 	}
-	ack, err := js.PublishMsg(ctx, &nats.Msg{Subject: batchSubject(p.key), Data: data})
+	ack, err := js.PublishMsg(ctx, &nats.Msg{Subject: p.queue, Data: data})
 	if err != nil {
 		return 0, err
 	}
@@ -383,7 +465,7 @@ func enqueue(ctx context.Context, js jetstream.JetStream, p parcel, old bool) (u
 func unqueue(ctx context.Context, js jetstream.JetStream, p parcel) error {
 	s, err := js.Stream(ctx, BatchStream)
 	if err == nil {
-		err = s.Purge(ctx, jetstream.WithPurgeSubject(batchSubject(p.key)))
+		err = s.Purge(ctx, jetstream.WithPurgeSubject(p.queue))
 	}
 	if err != nil {
 		return fmt.Errorf("removing a copy of batch %s from the queue: %w", p.name, err)
@@ -392,9 +474,10 @@ func unqueue(ctx context.Context, js jetstream.JetStream, p parcel) error {
 }
 
 // advisorySubject is where the server tells of kind (MAX_DELIVERIES,
-// MSG_TERMINATED) happening to a batch of the workers' consumer.
+// MSG_TERMINATED) happening to a batch of any of the workers' consumers
+// (WorkerGroup's and those of external engines).
 func advisorySubject(kind string) string {
-	return fmt.Sprintf("$JS.EVENT.ADVISORY.CONSUMER.%s.%s.%s", kind, BatchStream, WorkerGroup)
+	return fmt.Sprintf("$JS.EVENT.ADVISORY.CONSUMER.%s.%s.*", kind, BatchStream)
 }
 
 // describe names a batch in messages.

@@ -4,7 +4,11 @@
 // publishes them to a work-queue stream; Workers anywhere pull the
 // batches, play them with the in-process engine referee
 // (referee.VectorReferee.PlayRange) and publish the results, which the
-// coordinator puts back in order. A batch is a pure function of its
+// coordinator puts back in order. A run of an external engine
+// (referee.External) names the engine in its batches by name and the
+// SHA-256 of its program (ExternalSetup); they are queued on subjects of
+// that engine and fingerprint, which only the workers that declare the
+// same engine (Worker.Engines) consume. A batch is a pure function of its
 // content (seed, matches, game settings), so a run's results do not depend
 // on the number of workers, on which worker played which batch, or on
 // redeliveries: they equal the in-process referee's.
@@ -31,7 +35,8 @@
 // queue for other workers, twice at most, then the coordinator plays them
 // itself (a mismatched batch takes the replay's result at once), so a
 // run's results stay an honest run's. Timed games are not deterministic:
-// they are checked, never replayed.
+// they are checked, never replayed; so are an external engine's, which
+// repeat only if the engine is deterministic.
 //
 // Of roadtune the cluster imports only the referee, optimize, tournament
 // and engine (deps_test.go checks): it knows referees and games, never a

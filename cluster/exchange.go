@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"strings"
+	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -14,22 +16,32 @@ import (
 type work interface {
 	// checkResult is why r cannot be the batch's result, nil if it can.
 	checkResult(r Result) error
-	// replay plays the batch in this process; errTimed when its games
-	// play by the clock.
-	replay(ctx context.Context, concurrency int) (Result, error)
-	// timed reports whether the games play by the clock.
-	timed() bool
+	// replay plays the batch in this process, an external engine's games
+	// with engines; errTimed when its games play by the clock.
+	replay(ctx context.Context, concurrency int, engines []Engine) (Result, error)
+	// checkedOnly reports whether a result is only checked, never
+	// replayed to verify it: games by the clock, or an external engine's.
+	checkedOnly() bool
+	// queue is the subject the batch with key is queued on.
+	queue(key string) string
 	// again is the batch queued once more under a new key, for other
 	// workers; false when it cannot be (its result subject would change).
 	again() (work, bool)
 }
 
-// parcel is one batch on its way: the message, its key and its name in
-// messages.
+// parcel is one batch on its way: the message, its key, its queue
+// subject and its name in messages.
 type parcel struct {
 	batch work
 	key   string
+	queue string
 	name  string
+}
+
+// newParcel is b on its way, named name in messages.
+func newParcel(b work, name string) parcel {
+	key := keyOf(b)
+	return parcel{batch: b, key: key, queue: b.queue(key), name: name}
 }
 
 // maxRequeues is how often a batch whose result was refused goes back to
@@ -52,7 +64,10 @@ type verdict struct {
 // call left in the queue), judges each result read from subject (results
 // stored before included) and, once every parcel has an accepted result,
 // hands them to got in parcel order. progress, when set, is told of each
-// result accepted (+1) and revoked (−1).
+// result accepted (+1) and revoked (−1). need, when set, is the external
+// engine the parcels' games need (the coordinator's own): the coordinator
+// replays a batch with it when it must play it itself, and says on Log
+// while it waits when no live worker has it (watchEngine).
 //
 // Judging: a result of a quarantined worker is dropped; a result that
 // fails its batch's consistency checks is refused and its worker
@@ -68,7 +83,7 @@ type verdict struct {
 // Errors: a worker's error result (not a quarantined one's), a batch a
 // worker refused or that reached its maximum deliveries, a replay's or
 // got's error, a cancelled ctx.
-func (c *Coordinator) exchange(ctx context.Context, run, subject string, parcels []parcel, progress func(p parcel, sign int), got func(parcel, Result) error) error {
+func (c *Coordinator) exchange(ctx context.Context, run, subject string, parcels []parcel, need *Engine, progress func(p parcel, sign int), got func(parcel, Result) error) error {
 	js, err := c.queue(ctx)
 	if err != nil {
 		return err
@@ -97,6 +112,19 @@ func (c *Coordinator) exchange(ctx context.Context, run, subject string, parcels
 	}
 	defer cc.Stop()
 	notes := make(chan *nats.Msg, 256)
+	var engines []Engine
+	var watch *engineWatch
+	var tick <-chan time.Time
+	if need != nil {
+		engines = []Engine{*need}
+		if watch, err = c.watchEngine(*need, run); err != nil {
+			return err
+		}
+		defer watch.stop()
+		t := time.NewTicker(watch.every())
+		defer t.Stop()
+		tick = t.C
+	}
 	for _, subject := range []string{advisorySubject("MAX_DELIVERIES"), advisorySubject("MSG_TERMINATED"), refusalSubject(run)} {
 		sub, err := c.Conn.ChanSubscribe(subject, notes)
 		if err != nil {
@@ -130,7 +158,7 @@ func (c *Coordinator) exchange(ctx context.Context, run, subject string, parcels
 			case <-ctx.Done():
 				return
 			}
-			rr, err := b.replay(ctx, c.ReplayConcurrency)
+			rr, err := b.replay(ctx, c.ReplayConcurrency, engines)
 			<-replaying
 			select {
 			case verdicts <- verdict{i: i, worker: r, replay: rr, forced: forced, err: err}:
@@ -158,8 +186,7 @@ func (c *Coordinator) exchange(ctx context.Context, run, subject string, parcels
 			return nil
 		}
 		tries[i]++
-		p := parcel{batch: next, name: parcels[i].name}
-		p.key = keyOf(next)
+		p := newParcel(next, parcels[i].name)
 		current[i], pending[p.key] = p, i
 		if r, ok := later[p.key]; ok { // a restarted coordinator's requeue, played already
 			delete(later, p.key)
@@ -212,7 +239,7 @@ func (c *Coordinator) exchange(ctx context.Context, run, subject string, parcels
 			}
 			return requeue(i)
 		}
-		if !p.batch.timed() && c.mustReplay(p.key, r.Worker) {
+		if !p.batch.checkedOnly() && c.mustReplay(p.key, r.Worker) {
 			replay(i, r, false)
 			return nil
 		}
@@ -277,12 +304,19 @@ func (c *Coordinator) exchange(ctx context.Context, run, subject string, parcels
 	if err != nil {
 		return err
 	}
+	if need != nil {
+		ext, err := subjects(ctx, js, BatchStream, runEngineBatches(run))
+		if err != nil {
+			return err
+		}
+		maps.Copy(queued, ext)
+	}
 	for _, p := range parcels {
 		i, ok := pending[p.key]
 		if !ok {
 			continue
 		}
-		old := queued[batchSubject(p.key)] > 0
+		old := queued[p.queue] > 0
 		if err := publish(i, old); err != nil {
 			return err
 		}
@@ -334,6 +368,8 @@ func (c *Coordinator) exchange(ctx context.Context, run, subject string, parcels
 			if err := take(m, false); err != nil {
 				return err
 			}
+		case <-tick:
+			watch.check()
 		}
 	}
 	for i, p := range parcels {

@@ -81,8 +81,8 @@ func (c *Coordinator) PlayGames(ctx context.Context, set tournament.GameSet, gam
 	b := &GamesBatch{Protocol: protocol, Kind: kindGames, Build: build, Fingerprint: GamesFingerprint(build, set),
 		Run: RunName(c.Run), Set: set, Games: games}
 	var out []tournament.GameRecord
-	p := parcel{batch: b, key: b.Key(), name: b.describe()}
-	err := c.exchange(ctx, b.Run, b.subject(), []parcel{p}, nil, func(_ parcel, r Result) error {
+	p := newParcel(b, b.describe())
+	err := c.exchange(ctx, b.Run, b.subject(), []parcel{p}, nil, nil, func(_ parcel, r Result) error {
 		out = r.Records
 		return nil
 	})
@@ -107,6 +107,14 @@ func (b *GamesBatch) checkResult(r Result) error {
 	return nil
 }
 
+// checkedOnly reports whether an entrant plays by the clock: then the
+// games are not deterministic, and are checked but never replayed.
+func (b *GamesBatch) checkedOnly() bool { return b.timed() }
+
+// queue is the subject of the workers' consumer (games batches have no
+// external engines).
+func (b *GamesBatch) queue(key string) string { return batchSubject(key) }
+
 // timed reports whether an entrant plays by the clock.
 func (b *GamesBatch) timed() bool {
 	for _, e := range b.Set.Entrants {
@@ -117,8 +125,9 @@ func (b *GamesBatch) timed() bool {
 	return false
 }
 
-// replay plays the batch's games in this process.
-func (b *GamesBatch) replay(ctx context.Context, concurrency int) (Result, error) {
+// replay plays the batch's games in this process (its entrants are
+// in-process engines: engines are not used).
+func (b *GamesBatch) replay(ctx context.Context, concurrency int, _ []Engine) (Result, error) {
 	if b.timed() {
 		return Result{}, errTimed
 	}

@@ -1,7 +1,6 @@
 package cluster
 
 import (
-	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -40,12 +39,16 @@ type Heartbeat struct {
 	Concurrency int     `json:"concurrency"` // games at once per batch
 	Every       float64 `json:"every"`       // seconds to the next heartbeat
 	Stopping    bool    `json:"stopping,omitempty"`
+	// Engines are the external engines whose batches the worker takes
+	// (Worker.Engines, once their consumers exist).
+	Engines []EngineID `json:"engines,omitempty"`
 }
 
 // liveCounts is what a worker's heartbeats report of its play.
 type liveCounts struct {
 	games   atomic.Int64
 	batches atomic.Int32
+	engines atomic.Pointer[[]EngineID]
 }
 
 // announce sends the worker's heartbeats until the returned function is
@@ -59,9 +62,12 @@ func (w *Worker) announce(slots int) (stop func()) {
 	if conc <= 0 {
 		conc = runtime.GOMAXPROCS(0)
 	}
-	hb := Heartbeat{ID: rand.Text(), Worker: w.name(), Slots: slots, Concurrency: conc, Every: every.Seconds()}
+	hb := Heartbeat{ID: w.id, Worker: w.name(), Slots: slots, Concurrency: conc, Every: every.Seconds()}
 	send := func(stopping bool) {
 		hb.Games, hb.Batches, hb.Stopping = w.live.games.Load(), int(w.live.batches.Load()), stopping
+		if e := w.live.engines.Load(); e != nil {
+			hb.Engines = *e
+		}
 		if data, err := json.Marshal(hb); err == nil {
 			w.Conn.Publish(HeartbeatSubject, data) // lost in a network break: the next one tells
 		}
@@ -148,6 +154,8 @@ type Snapshot struct {
 
 // WorkerStatus is one live worker in a Snapshot.
 type WorkerStatus struct {
+	ID                 string     // of its heartbeats (one per Worker.Run)
+	Engines            []EngineID // the external engines it announces
 	Name               string
 	Games              int64         // games played since the worker started
 	Batches            int           // batches being played now
@@ -284,7 +292,7 @@ func (r *Roster) snapshot(now time.Time) Snapshot {
 			s.Lost = append(s.Lost, w.last.Worker)
 			continue
 		}
-		st := WorkerStatus{Name: w.last.Worker, Games: w.last.Games, Batches: w.last.Batches,
+		st := WorkerStatus{ID: w.last.ID, Engines: w.last.Engines, Name: w.last.Worker, Games: w.last.Games, Batches: w.last.Batches,
 			Slots: w.last.Slots, Concurrency: w.last.Concurrency,
 			Heard: now.Sub(w.heard), Every: w.every()}
 		if first, last := w.samples[0], w.samples[len(w.samples)-1]; last.at.After(first.at) {

@@ -40,7 +40,10 @@ func TestRestartedCallPlaysEachBatchOnce(t *testing.T) {
 	// result stored, the batch acknowledged and so gone from the queue),
 	// the others queued, published without message ids as the window has
 	// forgotten them.
-	batches := c.coord.batches(seed, matches, false)
+	batches, err := c.coord.batches(seed, matches, false)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(batches) < 3 {
 		t.Fatalf("%d batches: the test wants at least 3", len(batches))
 	}

@@ -88,6 +88,17 @@ type Session struct {
 	conn   *nats.Conn
 	roster *Roster
 	stops  []func()
+	local  localWorker
+}
+
+// localWorker is the session's in-process worker and what restarts it
+// with another engine (Bind).
+type localWorker struct {
+	ctx         context.Context
+	connect     func(name string) (*nats.Conn, error)
+	concurrency int
+	engines     []Engine
+	stop        func()
 }
 
 // NewSession checks the options (Check) and, with URL, connects; nothing
@@ -130,10 +141,19 @@ func (s *Session) Referee() *Coordinator { return s.coord }
 // reports batch progress), the embedded server keeps its storage in dir's
 // nats/ folder (Listen), and the roster of workers (Workers) and the
 // in-process worker (LocalWorker, playing concurrency games at once; 0:
-// all cores) start. Close stops them. Errors: StartGames's.
+// all cores; with ref's external engine, if any) start; Log is told which
+// workers play an external engine's batches. Close stops them. Errors:
+// StartGames's, an external engine's program that cannot be read
+// (EngineOf).
 func (s *Session) Start(ctx context.Context, dir string, ref *referee.VectorReferee, concurrency int, games func(done, total int)) error {
 	s.coord.Referee, s.coord.Progress = ref, games
-	return s.StartGames(ctx, filepath.Join(dir, DirNATS), filepath.Base(filepath.Clean(dir)), concurrency)
+	if _, err := s.coord.engine(); err != nil {
+		return err
+	}
+	if err := s.StartGames(ctx, filepath.Join(dir, DirNATS), filepath.Base(filepath.Clean(dir)), concurrency); err != nil {
+		return err
+	}
+	return s.engineNeeded()
 }
 
 // StartSweep starts the session for a sweep or a chain in dir (created
@@ -156,14 +176,70 @@ func (s *Session) StartSweep(ctx context.Context, dir string, concurrency int) e
 // StartSweep has started the session: ref's game settings, the run's name
 // (the sweep's run name, then runDir below the sweep's directory, e.g.
 // seed-2-stage-1-texel, so no two runs share a name) and progress (games,
-// may be nil).
-func (s *Session) Bind(runDir string, ref *referee.VectorReferee, games func(done, total int)) {
+// may be nil). A run of an external engine the in-process worker does
+// not run yet restarts that worker with it. Errors: the external
+// engine's program cannot be read (EngineOf), the in-process worker
+// cannot reconnect.
+func (s *Session) Bind(runDir string, ref *referee.VectorReferee, games func(done, total int)) error {
 	s.coord.Referee, s.coord.Progress = ref, games
 	name := filepath.Base(filepath.Clean(runDir))
 	if rel, err := filepath.Rel(s.dir, runDir); s.dir != "" && err == nil && !strings.HasPrefix(rel, "..") {
 		name = strings.ReplaceAll(filepath.ToSlash(rel), "/", "-")
 	}
 	s.coord.Run = s.run + "-" + name
+	return s.engineNeeded()
+}
+
+// engineNeeded says on Log which workers play the batches of the
+// referee's external engine, if it has one, and makes the in-process
+// worker run it.
+func (s *Session) engineNeeded() error {
+	need, err := s.coord.engine()
+	if err != nil || need == nil {
+		return err
+	}
+	if !s.o.LocalWorker {
+		fmt.Fprintf(s.o.Log, "%s: the games need engine %s (%s, sha256 %s): they wait for workers started with -engine name=%s cmd=PATH, PATH a program with that SHA-256\n",
+			s.o.prog(), need.Name, need.Path, need.SHA256, need.Name)
+		return nil
+	}
+	fmt.Fprintf(s.o.Log, "%s: the games need engine %s (%s, sha256 %s): the in-process worker plays them with it, other workers only if started with -engine name=%s cmd=PATH, PATH a program with that SHA-256\n",
+		s.o.prog(), need.Name, need.Path, need.SHA256, need.Name)
+	for _, e := range s.local.engines {
+		if e.ID() == need.ID() {
+			return nil
+		}
+	}
+	var engines []Engine
+	for _, e := range s.local.engines {
+		if e.Name != need.Name {
+			engines = append(engines, e)
+		}
+	}
+	return s.startLocal(append(engines, *need))
+}
+
+// startLocal (re)starts the in-process worker with engines.
+func (s *Session) startLocal(engines []Engine) error {
+	if s.local.stop != nil {
+		s.local.stop()
+		s.local.stop = nil
+	}
+	nc, err := s.local.connect("roadtune-local-worker")
+	if err != nil {
+		return err
+	}
+	wctx, cancel := context.WithCancel(s.local.ctx)
+	var wg sync.WaitGroup
+	w := &Worker{Conn: nc, Name: "local", Concurrency: s.local.concurrency, Log: s.o.Log, Engines: engines}
+	wg.Go(func() {
+		if err := w.Run(wctx); err != nil {
+			fmt.Fprintf(s.o.Log, "%s: in-process worker: %v\n", s.o.prog(), err)
+		}
+	})
+	s.local.engines = engines
+	s.local.stop = func() { cancel(); wg.Wait(); nc.Close() }
+	return nil
 }
 
 // StartGames starts the session for games only (the coordinator as a
@@ -207,25 +283,25 @@ func (s *Session) StartGames(ctx context.Context, storeDir, run string, concurre
 	if err := s.watchWorkers(); err != nil {
 		return err
 	}
+	s.coord.Roster = s.roster
 	fmt.Fprintf(s.o.Log, "%s: games go to NATS at %s; start workers with: tune worker -connect %s%s\n", s.o.prog(), url, url, hint)
 	if !s.o.LocalWorker {
 		fmt.Fprintf(s.o.Log, "%s: no in-process worker (-local-worker=false): the games wait for workers\n", s.o.prog())
 		return nil
 	}
-	nc, err := local("roadtune-local-worker")
-	if err != nil {
-		return err
-	}
-	wctx, cancel := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	w := &Worker{Conn: nc, Name: "local", Concurrency: concurrency, Log: s.o.Log}
-	wg.Go(func() {
-		if err := w.Run(wctx); err != nil {
-			fmt.Fprintf(s.o.Log, "%s: in-process worker: %v\n", s.o.prog(), err)
+	s.local = localWorker{ctx: ctx, connect: local, concurrency: concurrency}
+	s.stops = append(s.stops, func() {
+		if s.local.stop != nil {
+			s.local.stop()
 		}
 	})
-	s.stops = append(s.stops, func() { cancel(); wg.Wait(); nc.Close() })
-	return nil
+	var engines []Engine
+	if need, err := s.coord.engine(); err != nil {
+		return err
+	} else if need != nil {
+		engines = []Engine{*need}
+	}
+	return s.startLocal(engines)
 }
 
 // Close stops what Start started, in reverse order, and the connection.

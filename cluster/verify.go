@@ -160,15 +160,35 @@ func (b *Batch) checkRecords(r Result) error {
 // not deterministic, and are checked but never replayed.
 func (b *Batch) timed() bool { return b.Setup.Settings.MoveTime > 0 || !b.Setup.Time.IsZero() }
 
-// replay plays b in this process (concurrency games at once).
-func (b *Batch) replay(ctx context.Context, concurrency int) (Result, error) {
+// checkedOnly reports whether a batch's results are only checked, never
+// replayed to verify them: its games play by the clock, or by an external
+// engine, whose games repeat only if the engine is deterministic (which
+// the cluster cannot know: a replay that differed would quarantine an
+// honest worker).
+func (b *Batch) checkedOnly() bool { return b.timed() || b.Setup.External != nil }
+
+// queue is the subject the batch with key is queued on: the workers'
+// consumer's, or for an external engine's batch that engine's
+// (engineSubjects), which only workers with the engine consume.
+func (b *Batch) queue(key string) string {
+	if x := b.Setup.External; x != nil {
+		return engineSubjects(EngineID{Name: x.Name, SHA256: x.SHA256}) + key
+	}
+	return batchSubject(key)
+}
+
+// replay plays b in this process (concurrency games at once), an external
+// engine's games with engines (the coordinator's own engine: a batch it
+// plays itself when no worker it can trust played it).
+func (b *Batch) replay(ctx context.Context, concurrency int, engines []Engine) (Result, error) {
 	if b.timed() {
 		return Result{}, errTimed
 	}
-	ref, err := b.Setup.Referee(concurrency)
+	ref, done, err := b.Setup.local(concurrency, engines)
 	if err != nil {
 		return Result{}, err
 	}
+	defer done()
 	return b.Play(ctx, ref, nil)
 }
 

@@ -23,7 +23,7 @@ func TestCheckResult(t *testing.T) {
 	matches := testMatches(t)[:3]
 	matches[0].WinnerOnly, matches[1].WinnerOnly, matches[2].WinnerOnly = true, false, false
 	b := &Batch{Run: "r", Seed: 5, First: 3, Total: 9, Sample: true, Games: true, Setup: SetupOf(ref), Matches: matches}
-	honest, err := b.replay(context.Background(), 2)
+	honest, err := b.replay(context.Background(), 2, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

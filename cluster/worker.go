@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -14,8 +15,8 @@ import (
 )
 
 // Worker pulls batches from the queue, plays them with the in-process
-// engine and publishes their results: the fishtest or OpenBench client,
-// over JetStream. It takes one batch per slot at a time, reports progress
+// engine (or an external engine it declares: Engines) and publishes their
+// results: the fishtest or OpenBench client, over JetStream. It takes one batch per slot at a time, reports progress
 // to the server while playing (so a long batch is not given to another
 // worker), publishes the result with the batch's key as message id, then
 // acknowledges the batch. It announces itself every Heartbeat (Heartbeat
@@ -44,12 +45,21 @@ type Worker struct {
 	Build string
 	// Heartbeat is how often the worker announces itself on
 	// HeartbeatSubject (default DefaultHeartbeat, 2 s): name, games
-	// played, batches in hand.
+	// played, batches in hand, engines.
 	Heartbeat time.Duration
+	// Engines are the external engines the worker runs for the batches
+	// that need them (NewEngine, ParseEngine; names distinct): for each,
+	// the worker takes batches from the consumer of its name and
+	// SHA-256 (besides the in-process engine's batches), so it receives
+	// only the batches of runs whose engine is the same program. It logs
+	// the notice of a coordinator whose run has another program under one
+	// of these names, both fingerprints named.
+	Engines []Engine
 
 	onGame func()     // test hook: called after each game played
 	live   liveCounts // what the heartbeats report
 	pause  backoff    // after refusals
+	id     string     // of the heartbeats
 }
 
 // Run plays batches until ctx is cancelled (then it returns nil, the
@@ -57,11 +67,27 @@ type Worker struct {
 // closed for good. It waits for the queue when no coordinator has created
 // it yet, and rides out network breaks (the connection reconnects, Run
 // retries).
+//
+// Errors: two Engines of one name, a closed connection, a notice
+// subscription that fails.
 func (w *Worker) Run(ctx context.Context) error {
+	seen := map[string]bool{}
+	for _, e := range w.Engines {
+		if seen[e.Name] {
+			return fmt.Errorf("cluster: two engines named %s", e.Name)
+		}
+		seen[e.Name] = true
+	}
 	js, err := jetstream.New(w.Conn)
 	if err != nil {
 		return err
 	}
+	w.id = rand.Text()
+	notices, err := w.listen()
+	if err != nil {
+		return err
+	}
+	defer notices.Unsubscribe()
 	defer w.announce(w.slots())()
 	var cons jetstream.Consumer
 	for waited := false; ; waited = true {
@@ -83,16 +109,26 @@ func (w *Worker) Run(ctx context.Context) error {
 		case <-time.After(time.Second):
 		}
 	}
-	every := cons.CachedInfo().Config.AckWait / 3
+	cfg := cons.CachedInfo().Config
+	every := cfg.AckWait / 3
 	if every <= 0 {
 		every = 10 * time.Second
 	}
+	consumers := append([]jetstream.Consumer{cons}, w.engineConsumers(ctx, js, cfg.AckWait, cfg.MaxDeliver)...)
 	slots := w.slots()
-	errs := make(chan error, slots)
-	for range slots {
-		go func() { errs <- w.loop(ctx, js, cons, every) }()
+	// Every consumer has slots loops, and a loop holds one of the slots
+	// tokens while it plays a batch, so no more than slots batches play
+	// at once. A loop waits for a batch without a token (an idle
+	// consumer's loops keep no other's waiting); with a single consumer
+	// a loop that holds a batch always finds a token free.
+	tokens := make(chan struct{}, slots)
+	errs := make(chan error, slots*len(consumers))
+	for _, cons := range consumers {
+		for range slots {
+			go func() { errs <- w.loop(ctx, js, cons, every, tokens) }()
+		}
 	}
-	for range slots {
+	for range slots * len(consumers) {
 		if e := <-errs; e != nil && err == nil {
 			err = e
 		}
@@ -124,11 +160,30 @@ func (w *Worker) name() string {
 	return w.Conn.Opts.Name
 }
 
-// loop is one slot: fetch a batch, play it, again.
-func (w *Worker) loop(ctx context.Context, js jetstream.JetStream, cons jetstream.Consumer, every time.Duration) error {
-	var ref *referee.VectorReferee // kept between batches of the same setup: engines are reused
-	var refPrint string
-	var engines tournament.EnginePool // of games batches
+// slot is what a loop keeps between batches: the referee of the last
+// setup (its engines are reused), its fingerprint, what ends its external
+// processes, and the engines of games batches.
+type slot struct {
+	ref   *referee.VectorReferee
+	print string
+	done  func()
+	games tournament.EnginePool
+}
+
+// drop ends the slot's referee.
+func (s *slot) drop() {
+	if s.done != nil {
+		s.done()
+	}
+	s.ref, s.print, s.done = nil, "", nil
+}
+
+// loop is one slot of one consumer: fetch a batch, take a slot token
+// (telling the server the batch is in progress while it waits for one),
+// play the batch, give the token back, again.
+func (w *Worker) loop(ctx context.Context, js jetstream.JetStream, cons jetstream.Consumer, every time.Duration, tokens chan struct{}) error {
+	var sl slot
+	defer sl.drop()
 	for ctx.Err() == nil {
 		w.pause.wait(ctx)
 		fctx, cancel := context.WithTimeout(ctx, 5*time.Second)
@@ -144,49 +199,74 @@ func (w *Worker) loop(ctx context.Context, js jetstream.JetStream, cons jetstrea
 			continue
 		}
 		for msg := range mb.Messages() {
-			if ctx.Err() != nil {
-				msg.Nak()
+			if !take(ctx, tokens, msg, every) {
+				msg.Nak() // stopping: another worker takes it at once
 				continue
 			}
-			var b Batch
-			if err := json.Unmarshal(msg.Data(), &b); err != nil || b.Protocol != protocol {
-				reason := fmt.Sprintf("worker %s cannot read the batch (protocol %d, this worker's %d): %v", w.name(), b.Protocol, protocol, err)
-				w.logf("%s", reason)
-				msg.TermWithReason(reason)
-				continue
-			}
-			if b.Kind == kindGames {
-				w.playGames(ctx, js, msg, &engines, every)
-				continue
-			}
-			if b.Fingerprint != refPrint || ref == nil {
-				ref, refPrint = nil, ""
-				if reason := w.refuse(&b); reason != "" {
-					w.giveBack(msg, b.Run, b.Key(), describe(&b), reason)
-					continue
-				}
-				if ref, err = b.Setup.Referee(w.Concurrency); err != nil { // refuse checked it
-					cancel()
-					return err
-				}
-				refPrint = b.Fingerprint
-			}
-			w.play(ctx, js, msg, &b, ref, every)
+			w.handle(ctx, js, msg, every, &sl)
+			<-tokens
 		}
 		cancel()
 	}
 	return nil
 }
 
+// take takes a slot token for msg, reporting msg in progress every
+// while it waits for one; false when ctx ends first.
+func take(ctx context.Context, tokens chan struct{}, msg jetstream.Msg, every time.Duration) bool {
+	if ctx.Err() != nil {
+		return false
+	}
+	select {
+	case tokens <- struct{}{}:
+		return true
+	default:
+	}
+	defer repeat(every, func() { msg.InProgress() })()
+	select {
+	case tokens <- struct{}{}:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// handle plays one batch with the slot's referee (made anew for another
+// setup), or refuses it.
+func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, msg jetstream.Msg, every time.Duration, sl *slot) {
+	var b Batch
+	if err := json.Unmarshal(msg.Data(), &b); err != nil || b.Protocol != protocol {
+		reason := fmt.Sprintf("worker %s cannot read the batch (protocol %d, this worker's %d): %v", w.name(), b.Protocol, protocol, err)
+		w.logf("%s", reason)
+		msg.TermWithReason(reason)
+		return
+	}
+	if b.Kind == kindGames {
+		w.playGames(ctx, js, msg, &sl.games, every)
+		return
+	}
+	if b.Fingerprint != sl.print || sl.ref == nil {
+		sl.drop()
+		if reason := w.refuse(&b); reason != "" {
+			w.giveBack(msg, b.Run, b.Key(), describe(&b), reason)
+			return
+		}
+		ref, done, err := b.Setup.local(w.Concurrency, w.Engines)
+		if err != nil {
+			w.giveBack(msg, b.Run, b.Key(), describe(&b), fmt.Sprintf("game settings this worker cannot play: %v", err))
+			return
+		}
+		sl.ref, sl.print, sl.done = ref, b.Fingerprint, done
+	}
+	w.play(ctx, js, msg, &b, sl.ref, every)
+}
+
 // refuse is why this worker cannot play the batch's games exactly, "" if
-// it can.
+// it can (the setup is checked as its referee is made: Setup.local).
 func (w *Worker) refuse(b *Batch) string {
 	build := buildOr(w.Build)
 	if fp := Fingerprint(build, b.Setup); fp != b.Fingerprint {
 		return foreign(b.Fingerprint, fp, b.Build, build)
-	}
-	if _, err := b.Setup.Referee(w.Concurrency); err != nil {
-		return fmt.Sprintf("game settings this worker cannot play: %v", err)
 	}
 	return ""
 }

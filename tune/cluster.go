@@ -51,9 +51,8 @@ func ClusterHooks(ctx context.Context, s *cluster.Session) LaunchHooks {
 				if err != nil {
 					return err
 				}
-				s.Bind(j.Dir(), ref, games)
 				s.Referee().VerifySeed = uint64(j.Config().Seed)
-				return nil
+				return s.Bind(j.Dir(), ref, games)
 			}
 			return nil
 		},
