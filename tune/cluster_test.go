@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -16,6 +18,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/roadtune/roadtune/cluster"
 	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/internal/fakeengine/fakeenginetest"
 	"github.com/roadtune/roadtune/internal/tunetest"
 	"github.com/roadtune/roadtune/tournament"
 	"github.com/roadtune/roadtune/tune"
@@ -285,4 +288,108 @@ func stepped(t *testing.T, cfg tune.Config, opts tune.Options) string {
 		t.Fatal(err)
 	}
 	return dir
+}
+
+// TestExternalRunOnWorkers: an [external] run through a cluster session
+// leaves the single-process run's records, games and ladder (whose
+// external players stay on the coordinator's machine), played by tune
+// -listen's in-process worker with the coordinator's engine, or by a
+// worker over TCP that declares the same program (-local-worker=false);
+// the session says which workers play the engine's batches.
+func TestExternalRunOnWorkers(t *testing.T) {
+	bin := fakeenginetest.Build(t)
+	cfg, err := tune.Parse("ext.toml", []byte(fmt.Sprintf(`method = "spsa"
+seed = 7
+[engine]
+depth = 1
+[external]
+cmd = %q
+args = ["-options", "Share:float:0.5:0:1"]
+[spsa]
+iterations = 2
+[output]
+games = true
+[validation]
+opponents = ["defaults"]
+pairs = 1
+[[param]]
+name = "Share"
+min = 0.1
+max = 0.9
+`, bin)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(opts tune.Options, hooks tune.LaunchHooks) string {
+		dir := filepath.Join(t.TempDir(), "run")
+		j, err := tune.Start(cfg, dir, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if hooks.Job != nil {
+			if err := hooks.Job(j, &opts); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := j.Run(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	want := run(tune.Options{}, tune.LaunchHooks{})
+	for _, local := range []bool{true, false} {
+		t.Run(fmt.Sprintf("local-worker=%v", local), func(t *testing.T) {
+			log := &tunetest.SyncBuffer{}
+			s, err := cluster.NewSession(cluster.SessionOptions{Listen: "127.0.0.1:0", LocalWorker: local, Log: log})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			var opts tune.Options
+			tune.AttachCluster(&opts, s)
+			hooks := tune.ClusterHooks(ctx, s)
+			start := hooks.Job
+			var wg sync.WaitGroup
+			defer wg.Wait()
+			hooks.Job = func(j *tune.Job, o *tune.Options) error {
+				if err := start(j, o); err != nil || local {
+					return err
+				}
+				url := regexp.MustCompile(`-connect (nats://\S+)`).FindStringSubmatch(log.String())
+				if url == nil {
+					t.Fatalf("no address in %q", log.String())
+				}
+				nc, err := cluster.Dial(url[1], "", "remote", nil)
+				if err != nil {
+					return err
+				}
+				e, err := cluster.ParseEngine([]string{"cmd=" + bin})
+				if err != nil {
+					return err
+				}
+				w := &cluster.Worker{Conn: nc, Name: "remote", Concurrency: 1, Engines: []cluster.Engine{e}}
+				wg.Go(func() { w.Run(ctx); nc.Close() })
+				return nil
+			}
+			got := run(opts, hooks)
+			cancel()
+			for _, f := range []string{tune.FileRecords, tune.FileLadder} {
+				if a, b := withoutSeconds(t, filepath.Join(got, f)), withoutSeconds(t, filepath.Join(want, f)); a != b {
+					t.Errorf("%s through the cluster:\n%s\nin one process:\n%s", f, a, b)
+				}
+			}
+			if a, b := gamesOf(t, got), gamesOf(t, want); !reflect.DeepEqual(a, b) || len(b) == 0 {
+				t.Errorf("games through the cluster differ: %d files, in one process %d", len(a), len(b))
+			}
+			wantSaid := "the in-process worker plays them"
+			if !local {
+				wantSaid = "they wait for workers started with -engine name=fakeengine cmd=PATH"
+			}
+			if said := log.String(); !strings.Contains(said, "the games need engine fakeengine (") || !strings.Contains(said, wantSaid) {
+				t.Errorf("the session's log lacks %q: %s", wantSaid, said)
+			}
+		})
+	}
 }

@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/roadtune/roadtune/cluster"
 	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/engine/protocol"
 	"github.com/roadtune/roadtune/referee"
@@ -33,6 +34,12 @@ type ExternalConfig struct {
 	// Cmd is the program: an absolute path, a path relative to Dir, or
 	// a name looked up in $PATH.
 	Cmd string `toml:"cmd"`
+	// Name names the engine to the workers of a cluster (tune -listen,
+	// -nats): they take its batches only when started with -engine
+	// name=NAME cmd=PATH, PATH a program with the same SHA-256 as Cmd.
+	// Letters, digits, '-' and '_'; "" = Cmd's base name with any other
+	// character made '_' (cluster.DefaultEngineName).
+	Name string `toml:"name,omitempty"`
 	// Dir is the engine's working directory: relative to the directory
 	// tune runs in, as arena's dir= is ("" = that directory); Parse makes
 	// it absolute, so a run resumes with the same engine from anywhere.
@@ -86,7 +93,7 @@ var externalProbeTime = 10 * time.Second
 // where the values files go (the run's folder; "" before a run has one).
 func (x *ExternalConfig) referee(fileDir string) *referee.External {
 	argv := append([]string{x.Cmd}, x.Args...)
-	return &referee.External{Command: argv, Dir: x.Dir, InitStrings: x.InitStr,
+	return &referee.External{Name: x.Name, Command: argv, Dir: x.Dir, InitStrings: x.InitStr,
 		Pass: referee.Pass(x.Pass), Template: x.Template, FileDir: fileDir,
 		MoveTime: time.Duration(x.MoveTime * float64(time.Second))}
 }
@@ -135,6 +142,11 @@ func (c *Config) validateExternal() error {
 	}
 	if x.Cmd == "" {
 		return bad("external.cmd", "is missing: the program to run")
+	}
+	if x.Name != "" {
+		if err := cluster.CheckEngineName(x.Name); err != nil {
+			return bad("external.name", "%v", err)
+		}
 	}
 	if !(x.MoveTime >= 0) || x.MoveTime > 1e6 {
 		return bad("external.movetime", "must be seconds from 0 to 1000000, not %g", x.MoveTime)

@@ -269,6 +269,7 @@ func TestExternalConfigErrors(t *testing.T) {
 		{"missing program", func(s string) string {
 			return strings.Replace(s, fmt.Sprintf("cmd = %q", bin), `cmd = "/no/such/engine"`, 1)
 		}, "external.cmd", "no/such"},
+		{"engine name", func(s string) string { return strings.Replace(s, "[spsa]", "name = \"my.engine\"\n[spsa]", 1) }, "external.name", "only letters, digits"},
 		{"texel", func(s string) string { return strings.Replace(s, `method = "spsa"`, `method = "texel"`, 1) }, "external", "texel fits"},
 		{"ladder depths", func(s string) string { return strings.Replace(s, "opponents = []", "opponents = []\ndepths = [2]", 1) }, "validation.depths", "validation.clocks"},
 	} {

@@ -119,7 +119,9 @@ func (j *Job) play(ctx context.Context, m match) (tournament.Summary, *tournamen
 		Progress:    m.progress,
 		SPRT:        m.sprt,
 	}
-	if j.opts.Remote != nil {
+	// External engines stay on this machine: a Remote plays in-process
+	// engines only (tournament.GameSet).
+	if j.opts.Remote != nil && len(ea.Command) == 0 && len(eb.Command) == 0 {
 		r.Remote, r.Concurrency = j.opts.Remote, remoteBatches
 	}
 	start := time.Now()
