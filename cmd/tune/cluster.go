@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/roadtune/roadtune/cluster"
 	"github.com/roadtune/roadtune/internal/cmdline"
@@ -36,6 +37,10 @@ func (c *clusterFlags) session(stderr io.Writer, workers func(cluster.Snapshot))
 // workerCmd is `tune worker`: play batches from a coordinator until
 // Ctrl-C.
 func workerCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	args, engineWords, err := splitEngines(args)
+	if err != nil {
+		return usageError{err}
+	}
 	fs := flag.NewFlagSet("tune worker", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	connect := fs.String("connect", "", "the coordinator's NATS server `URL` (printed by tune -listen), e.g. nats://host:4222")
@@ -46,8 +51,9 @@ func workerCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	host, _ := os.Hostname()
 	name := fs.String("name", fmt.Sprintf("%s-%d", host, os.Getpid()), "the worker's name in results and logs")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: tune worker -connect URL [-concurrency N] [-slots N] [-token-file FILE] [-tls-ca FILE] [-name NAME]\n\nPlays batches of games for tune runs started with -listen or -nats, until Ctrl-C.\nflags:")
+		fmt.Fprintln(stderr, "usage: tune worker -connect URL [-concurrency N] [-slots N] [-token-file FILE] [-tls-ca FILE] [-name NAME] [-engine name=N cmd=PATH [dir=DIR]]...\n\nPlays batches of games for tune runs started with -listen or -nats, until Ctrl-C.\nflags:")
 		fs.PrintDefaults()
+		fmt.Fprintln(stderr, "  -engine name=N cmd=PATH [dir=DIR]\n    \tan external engine this worker runs (repeatable): it takes the batches of runs\n    \twhose [external] engine is named N and is the same program (its SHA-256);\n    \tname defaults to PATH's base name, dir is the engine's working directory")
 	}
 	if err := cmdline.Parse(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -58,11 +64,50 @@ func workerCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if fs.NArg() > 0 {
 		return usageError{fmt.Errorf("worker: unexpected argument %q", fs.Arg(0))}
 	}
-	err := cluster.RunWorker(ctx, cluster.WorkerOptions{URL: *connect, TokenFile: *tokenFile, CAFile: *tlsCA,
-		Name: *name, Concurrency: *conc, Slots: *slots}, stdout, stderr)
+	var engines []cluster.Engine
+	for _, words := range engineWords {
+		e, err := cluster.ParseEngine(words)
+		if err != nil {
+			return usageError{err}
+		}
+		engines = append(engines, e)
+	}
+	err = cluster.RunWorker(ctx, cluster.WorkerOptions{URL: *connect, TokenFile: *tokenFile, CAFile: *tlsCA,
+		Name: *name, Concurrency: *conc, Slots: *slots, Engines: engines}, stdout, stderr)
 	var fe *cluster.FlagError
 	if errors.As(err, &fe) {
 		return usageError{err}
 	}
 	return err
+}
+
+// splitEngines takes the -engine option lists out of a worker's args:
+// the key=value words after each -engine (or -engine=WORD, its first
+// word) up to the next word that is not key=value; the other args are
+// left for the flag package. Errors: an -engine without words.
+func splitEngines(args []string) (rest []string, engines [][]string, err error) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(rest, args[i:]...), engines, nil
+		}
+		name, first, inline := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") || name != "engine" {
+			rest = append(rest, a)
+			continue
+		}
+		var words []string
+		if inline {
+			words = append(words, first)
+		}
+		for i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") && strings.Contains(args[i+1], "=") {
+			i++
+			words = append(words, args[i])
+		}
+		if len(words) == 0 {
+			return nil, nil, fmt.Errorf("flag -engine: want name=N cmd=PATH [dir=DIR] after it")
+		}
+		engines = append(engines, words)
+	}
+	return rest, engines, nil
 }

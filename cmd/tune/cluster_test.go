@@ -475,3 +475,34 @@ func TestSweepOnWorkers(t *testing.T) {
 		t.Errorf("no JetStream storage in the sweep directory: %v", err)
 	}
 }
+
+// TestWorkerEngineFlags: `tune worker -engine` words are taken out of the
+// arguments (several lists, the other flags between them kept), and a
+// bad list exits 2 with one line naming the flag and the word before
+// anything connects.
+func TestWorkerEngineFlags(t *testing.T) {
+	rest, engines, err := splitEngines([]string{"-connect", "u", "-engine", "name=a", "cmd=/x", "-slots", "1", "--engine=cmd=/y", "dir=d", "-name", "w"})
+	if err != nil || strings.Join(rest, " ") != "-connect u -slots 1 -name w" || len(engines) != 2 ||
+		strings.Join(engines[0], " ") != "name=a cmd=/x" || strings.Join(engines[1], " ") != "cmd=/y dir=d" {
+		t.Errorf("split: %q, %q, %v", rest, engines, err)
+	}
+	exe := filepath.Join(t.TempDir(), "engine")
+	if err := os.WriteFile(exe, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-engine"}, "flag -engine: want name=N cmd=PATH"},
+		{[]string{"-engine", "name=a", "path=" + exe}, `flag -engine: word "path=`},
+		{[]string{"-engine", "name=a"}, "cmd=PATH is missing"},
+		{[]string{"-engine", "cmd=" + exe + ".missing"}, "no such file"},
+		{[]string{"-engine", "cmd=" + exe, "-engine", "cmd=" + exe}, "two engines named engine"},
+	} {
+		code, _, errs := runTune(t, append([]string{"worker", "-connect", "nats://127.0.0.1:1"}, c.args...)...)
+		if code != 2 || !strings.Contains(errs, c.want) || strings.Count(strings.TrimSpace(errs), "\n") > 0 {
+			t.Errorf("%v: exit %d, %q; want exit 2 and one line with %q", c.args, code, errs, c.want)
+		}
+	}
+}

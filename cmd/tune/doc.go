@@ -16,8 +16,9 @@
 //	                               -http ADDR on a run serves its pages live while it runs
 //	tune … -listen HOST:PORT       play the games on workers through an embedded NATS server
 //	tune … -nats URL               … through an existing NATS server (package cluster)
-//	tune worker -connect URL [-concurrency N]
-//	                               play batches of games for such runs until Ctrl-C
+//	tune worker -connect URL [-concurrency N] [-engine name=N cmd=PATH [dir=DIR]]...
+//	                               play batches of games for such runs until Ctrl-C, and those
+//	                               of runs whose [external] engine N is the same program as PATH
 //
 // Exit status: 0 done, 1 run failed, 2 bad usage, config or input, 130
 // interrupted (the checkpoint is written; the message says how to resume).
