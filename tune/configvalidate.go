@@ -206,6 +206,14 @@ func (c *Config) validateVerification() error {
 			}
 			continue
 		}
+		if isEngineSpec(o) {
+			if externalStarts.Load() {
+				if _, err := engineSpec(o); err != nil {
+					return bad("validation.opponents", "opponent %d (an external engine, as arena's -engine): %v", i+1, err)
+				}
+			}
+			continue
+		}
 		if _, err := configs.LoadWeights(o); err != nil {
 			return bad("validation.opponents", "opponent %d: %v", i+1, err)
 		}

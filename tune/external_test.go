@@ -191,7 +191,8 @@ func TestExternalRunLadder(t *testing.T) {
 	toml := strings.Replace(externalTOML(bin, `pass = "arg"
 template = "--{name}={value}"`), `args = ["-depth", "1", "-movetime", "0"]`, fmt.Sprintf("args = [%q]", cmd), 1)
 	toml = strings.ReplaceAll(toml, "[[param]]\n", "[[param]]\ntype = \"int\"\n")
-	toml = strings.Replace(toml, "opponents = []", "opponents = [\"defaults\", \"zhou2015\"]\npairs = 1", 1)
+	toml = strings.Replace(toml, "opponents = []", fmt.Sprintf("opponents = [\"defaults\", \"zhou2015\", %q]\npairs = 1",
+		fmt.Sprintf("name=rival cmd=%s initstr=\"param Width 3\" arg=-options=Width:int:15:1:100", bin)), 1)
 	cfg, err := Parse("ext.toml", []byte(toml))
 	if err != nil {
 		t.Fatal(err)
@@ -199,9 +200,14 @@ template = "--{name}={value}"`), `args = ["-depth", "1", "-movetime", "0"]`, fmt
 	dir := runExternal(t, cfg)
 	var rungs []Rung
 	data, _ := os.ReadFile(filepath.Join(dir, FileLadder))
-	if json.Unmarshal(data, &rungs) != nil || len(rungs) != 2 || rungs[0].At() != "own search" ||
-		rungs[0].Summary.Players[1].Kind != "external" || rungs[1].Summary.Players[1].Kind != "weights" {
+	if json.Unmarshal(data, &rungs) != nil || len(rungs) != 3 || rungs[0].At() != "own search" ||
+		rungs[0].Summary.Players[1].Kind != "external" || rungs[1].Summary.Players[1].Kind != "weights" ||
+		rungs[2].Summary.Players[1].Name != "rival" || rungs[2].Summary.Players[1].Kind != "external" ||
+		!strings.Contains(rungs[2].Summary.Players[1].Settings, "init param Width 3") {
 		t.Fatalf("ladder %s", data)
+	}
+	if _, err := os.Stat(filepath.Join(dir, DirGames, "ladder-rival-own.jsonl")); err != nil {
+		t.Errorf("the rival's games: %v", err)
 	}
 	if !strings.Contains(rungs[0].Summary.Players[0].Settings, "Width=") || !strings.Contains(rungs[0].Summary.Players[1].Settings, "own defaults") {
 		t.Errorf("ladder players %+v", rungs[0].Summary.Players)
@@ -271,6 +277,9 @@ func TestExternalConfigErrors(t *testing.T) {
 		}, "external.cmd", "no/such"},
 		{"engine name", func(s string) string { return strings.Replace(s, "[spsa]", "name = \"my.engine\"\n[spsa]", 1) }, "external.name", "only letters, digits"},
 		{"texel", func(s string) string { return strings.Replace(s, `method = "spsa"`, `method = "texel"`, 1) }, "external", "texel fits"},
+		{"opponent engine", func(s string) string {
+			return strings.Replace(s, "opponents = []", `opponents = ["name=x cmd=/no/such/engine"]`, 1)
+		}, "validation.opponents", "/no/such/engine"},
 		{"ladder depths", func(s string) string { return strings.Replace(s, "opponents = []", "opponents = []\ndepths = [2]", 1) }, "validation.depths", "validation.clocks"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -143,6 +143,9 @@ func (j *Job) opponents(recs []optimize.Record) ([]opponent, []string, error) {
 			o.name = "tuned#2"
 		}
 		o.slug = slug(given)
+		if o.other != nil {
+			o.slug = slug(o.name)
+		}
 		for base, k := o.slug, 2; slugs[o.slug]; k++ {
 			o.slug = fmt.Sprintf("%s-%d", base, k)
 		}

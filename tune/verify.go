@@ -4,11 +4,14 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/roadtune/roadtune/configs"
 	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/tournament"
+	"github.com/roadtune/roadtune/tournament/enginespec"
 	"github.com/roadtune/roadtune/tournament/stats"
 )
 
@@ -37,6 +40,10 @@ type player struct {
 	// external marks a player that is the [external] engine: with the
 	// values of vec, or at its own defaults for vec nil (DefaultsOpponent).
 	external bool
+	// other, when set, is an opponent given as an external engine's option
+	// list, as arena's -engine takes it ("name=Cloudict cmd=./gameEngine
+	// dir=… initstr=\"depth 3\"").
+	other *enginespec.Player
 }
 
 // entrant is p as a tournament entrant at a depth and width (the
@@ -44,6 +51,21 @@ type player struct {
 // clock, with the values file written for it, if any, and how it plays
 // (tournament.PlayerInfo.Settings).
 func (j *Job) entrant(p player, depth, width int, tc tournament.TimeControl) (tournament.Entrant, string, string, error) {
+	if o := p.other; o != nil {
+		if !o.TC.IsZero() {
+			tc = o.TC
+		}
+		e := tournament.Entrant{Name: p.name, Command: o.Argv, Time: tc,
+			External: tournament.ExternalOptions{Dir: o.Dir, InitStrings: o.InitStr}}
+		line := "external engine " + strings.Join(o.Argv, " ")
+		if len(o.InitStr) > 0 {
+			line += ", init " + strings.Join(o.InitStr, "; ")
+		}
+		if !tc.IsZero() {
+			line = tc.String() + ", " + line
+		}
+		return e, "", line, nil
+	}
 	if !p.external {
 		if depth == 0 { // an [external] run's rung at the external engine's own search
 			depth = j.cfg.Engine.Depth
@@ -182,6 +204,20 @@ func (j *Job) fixedPlayer(given string) (player, error) {
 	if given == DefaultsOpponent && j.cfg.External != nil {
 		return player{name: DefaultsOpponent, external: true, source: "the external engine at its own defaults: " + j.cfg.External.describe()}, nil
 	}
+	if isEngineSpec(given) {
+		o, err := engineSpec(given)
+		if err != nil {
+			return player{}, err
+		}
+		name := o.Name
+		if name == "" {
+			name = filepath.Base(o.Argv[0])
+		}
+		if name == "tuned" {
+			name = "tuned#2"
+		}
+		return player{name: name, source: given, other: &o}, nil
+	}
 	return baselinePlayer(given)
 }
 
@@ -197,10 +233,48 @@ func (j *Job) vector(v []float64) (engine.Weights, error) {
 	return w, err
 }
 
+// isEngineSpec reports whether a ladder opponent is an external engine's
+// option list (it sets cmd=) rather than a baseline, a weight file or a
+// run's vector.
+func isEngineSpec(given string) bool {
+	words, err := enginespec.SplitCommand(given)
+	if err != nil {
+		return strings.Contains(given, "cmd=")
+	}
+	for _, w := range words {
+		if strings.HasPrefix(w, "cmd=") {
+			return true
+		}
+	}
+	return false
+}
+
+// engineSpec resolves an opponent's option list as arena's -engine does;
+// only an external engine (cmd=) is taken: baselines name the in-process
+// engine's vectors. Errors name the word.
+func engineSpec(given string) (enginespec.Player, error) {
+	words, err := enginespec.SplitCommand(given)
+	if err != nil {
+		return enginespec.Player{}, err
+	}
+	spec, err := enginespec.Parse(words)
+	if err != nil {
+		return enginespec.Player{}, err
+	}
+	o, err := spec.Resolve()
+	if err != nil {
+		return o, err
+	}
+	if err := tournament.CheckProgram(o.Argv, o.Dir); err != nil {
+		return o, err
+	}
+	return o, nil
+}
+
 // kind is the player's tournament.PlayerInfo.Kind: "external" for the
 // [external] engine, "weights" for the in-process engine.
 func (p player) kind() string {
-	if p.external {
+	if p.external || p.other != nil {
 		return "external"
 	}
 	return "weights"
