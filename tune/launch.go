@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/internal/cmdline"
 	"github.com/roadtune/roadtune/internal/fileio"
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/results"
@@ -406,4 +408,35 @@ func (l *Launch) Summary(out *LaunchResult, verbose bool) string {
 		return fmt.Sprintf("done: %d steps, %d games. Best vector: %s\n", out.Status.Steps, out.Status.Games, out.Best())
 	}
 	return ""
+}
+
+// ResumeFlags is the launch that continues the stopped run (or chain or
+// sweep) in dir, from a command whose flags given were set: besides
+// -resume, a resumed run takes only -concurrency (the config key a resume
+// may change) and the command's own flags that touch no result (free:
+// display, pages, where the games are played). Errors (*cmdline.Error,
+// a usage error): another flag, naming it; dir not a directory.
+func ResumeFlags(dir string, given, free []string) (*Launch, error) {
+	for _, name := range given {
+		if name != "resume" && !resumable[name] && !slices.Contains(free, name) {
+			return nil, cmdline.Flagf(name, "cannot be given with -resume: a resumed run keeps its config (only -concurrency, %s may change)", "-"+strings.Join(free, ", -"))
+		}
+	}
+	if err := cmdline.Dir("resume", dir, "tune writes its runs under runs/ unless -out says otherwise"); err != nil {
+		return nil, err
+	}
+	return ResumeLaunch(dir), nil
+}
+
+// ParseConcurrency reads the -concurrency flag: games at once, 0 for
+// all cores. Errors (*cmdline.Error) name the flag.
+func ParseConcurrency(s string) (int, error) {
+	n, err := strconv.Atoi(s)
+	switch {
+	case err != nil:
+		return 0, cmdline.Flagf("concurrency", "must be an integer, not %q", s)
+	case n < 0:
+		return 0, cmdline.Flagf("concurrency", "must be 0 (all cores) or more, not %d", n)
+	}
+	return n, nil
 }

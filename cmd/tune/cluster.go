@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/roadtune/roadtune/cluster"
 	"github.com/roadtune/roadtune/internal/cmdline"
+	"github.com/roadtune/roadtune/tournament/enginespec"
 )
 
 // clusterFlags are the coordinator's flags: where the games are played.
@@ -37,9 +37,9 @@ func (c *clusterFlags) session(stderr io.Writer, workers func(cluster.Snapshot))
 // workerCmd is `tune worker`: play batches from a coordinator until
 // Ctrl-C.
 func workerCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	args, engineWords, err := splitEngines(args)
+	args, engineWords, err := enginespec.TakeLists(args, "engine")
 	if err != nil {
-		return usageError{err}
+		return usageError{errors.New("flag -engine: want name=N cmd=PATH [dir=DIR] after it")}
 	}
 	fs := flag.NewFlagSet("tune worker", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -79,35 +79,4 @@ func workerCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return usageError{err}
 	}
 	return err
-}
-
-// splitEngines takes the -engine option lists out of a worker's args:
-// the key=value words after each -engine (or -engine=WORD, its first
-// word) up to the next word that is not key=value; the other args are
-// left for the flag package. Errors: an -engine without words.
-func splitEngines(args []string) (rest []string, engines [][]string, err error) {
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			return append(rest, args[i:]...), engines, nil
-		}
-		name, first, inline := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if !strings.HasPrefix(a, "-") || name != "engine" {
-			rest = append(rest, a)
-			continue
-		}
-		var words []string
-		if inline {
-			words = append(words, first)
-		}
-		for i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") && strings.Contains(args[i+1], "=") {
-			i++
-			words = append(words, args[i])
-		}
-		if len(words) == 0 {
-			return nil, nil, fmt.Errorf("flag -engine: want name=N cmd=PATH [dir=DIR] after it")
-		}
-		engines = append(engines, words)
-	}
-	return rest, engines, nil
 }

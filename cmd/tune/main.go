@@ -8,8 +8,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"slices"
-	"strconv"
 	"syscall"
 	"time"
 
@@ -80,15 +78,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitCode(usageError{fmt.Errorf("unexpected argument %q%s", fs.Arg(0), hint)}, stderr)
 	}
 	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	var given []string
+	fs.Visit(func(f *flag.Flag) { set[f.Name], given = true, append(given, f.Name) })
 	var conc *int
 	if set["concurrency"] {
-		n, err := strconv.Atoi(*values["concurrency"])
-		switch {
-		case err != nil:
-			return exitCode(usageError{cmdline.Flagf("concurrency", "must be an integer, not %q", *values["concurrency"])}, stderr)
-		case n < 0:
-			return exitCode(usageError{cmdline.Flagf("concurrency", "must be 0 (all cores) or more, not %d", n)}, stderr)
+		n, err := tune.ParseConcurrency(*values["concurrency"])
+		if err != nil {
+			return exitCode(usageError{err}, stderr)
 		}
 		conc = &n
 	}
@@ -116,15 +112,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	var l *tune.Launch
 	if *resume != "" {
-		for name := range set {
-			if name != "resume" && name != "concurrency" && name != "quiet" && name != "http" && !slices.Contains(cluster.FlagNames, name) {
-				return exitCode(usageError{cmdline.Flagf(name, "cannot be given with -resume: a resumed run keeps its config (only -concurrency, -quiet, -http and -listen, -nats, -token-file, -local-worker, -tls-cert, -tls-key, -tls-ca, -ack-wait, -verify-sample may change)")}, stderr)
-			}
-		}
-		if err := cmdline.Dir("resume", *resume, "tune writes its runs under runs/ unless -out says otherwise"); err != nil {
+		if l, err = tune.ResumeFlags(*resume, given, append([]string{"quiet", "http"}, cluster.FlagNames...)); err != nil {
 			return exitCode(usageError{err}, stderr)
 		}
-		l = tune.ResumeLaunch(*resume)
 	} else {
 		keys := map[string]string{}
 		for name, v := range values {

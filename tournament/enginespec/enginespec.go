@@ -418,3 +418,36 @@ func (p Player) Settings(depth, width int, depthGiven bool) (engine.Settings, er
 	}
 	return settings, nil
 }
+
+// TakeLists takes the option lists of flag -name (or --name) out of a
+// command line, cutechess-cli style: the key=value words (IsWord) after
+// each -name, -name=WORD counting as its first word, up to the next word
+// that is not one; the other args stay, in order, for the flag package
+// ("--" and what follows stay as they are). Errors: a -name without
+// words.
+func TakeLists(args []string, name string) (rest []string, lists [][]string, err error) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(rest, args[i:]...), lists, nil
+		}
+		flag, first, inline := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") || flag != name {
+			rest = append(rest, a)
+			continue
+		}
+		var words []string
+		if inline {
+			words = append(words, first)
+		}
+		for i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") && strings.Contains(args[i+1], "=") {
+			i++
+			words = append(words, args[i])
+		}
+		if len(words) == 0 {
+			return nil, nil, fmt.Errorf("flag -%s: want key=value words after it", name)
+		}
+		lists = append(lists, words)
+	}
+	return rest, lists, nil
+}

@@ -162,3 +162,18 @@ func TestSettings(t *testing.T) {
 		t.Errorf("depth=99: %v, want an error naming depth=", err)
 	}
 }
+
+// TestTakeLists: the words of each -engine list are taken out of the
+// arguments (several lists, -engine=WORD, --engine, the other flags
+// between them kept in order, an unknown key=value taken for its reader
+// to name), and a list without words is an error.
+func TestTakeLists(t *testing.T) {
+	rest, lists, err := TakeLists([]string{"-connect", "u", "-engine", "name=a", "cmd=/x", "-slots", "1", "--engine=cmd=/y", "path=d", "-name", "w", "--", "-engine"}, "engine")
+	if err != nil || strings.Join(rest, " ") != "-connect u -slots 1 -name w -- -engine" || len(lists) != 2 ||
+		strings.Join(lists[0], " ") != "name=a cmd=/x" || strings.Join(lists[1], " ") != "cmd=/y path=d" {
+		t.Errorf("TakeLists: %q, %q, %v", rest, lists, err)
+	}
+	if _, _, err := TakeLists([]string{"-engine", "-slots", "1"}, "engine"); err == nil || !strings.Contains(err.Error(), "-engine") {
+		t.Errorf("an empty list: %v", err)
+	}
+}
