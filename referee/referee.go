@@ -29,9 +29,10 @@ import (
 // of a batch go through one worker pool (tournament.Runner), so every core
 // stays busy across matches, and the outcomes depend only on the seed, the
 // matches and the settings, not on the concurrency (Settings must then have
-// no MoveTime, and Time must be zero). The engines and their tables are
-// allocated by the first batch and reused by the next ones; use a
-// VectorReferee by pointer.
+// no MoveTime, and Time must be zero). The in-process engines and their
+// tables come from the process's pool (tournament.Runner.Engines nil), so
+// later batches and later referees reuse them; the external processes are
+// kept between batches: use a VectorReferee by pointer.
 type VectorReferee struct {
 	Schema   engine.Schema
 	Settings engine.Settings
@@ -81,7 +82,6 @@ type VectorReferee struct {
 	// batch.
 	GameLog func(tournament.GameRecord) error
 
-	engines   tournament.EnginePool  // engines kept between batches
 	processes tournament.ProcessPool // external processes kept between batches
 }
 
@@ -299,7 +299,6 @@ func (r *VectorReferee) run(ctx context.Context, seed uint64, rg Range, matches 
 		Concurrency: r.Concurrency,
 		Progress:    r.Progress,
 		OnGame:      onGame,
-		Engines:     &r.engines,
 	}
 	if r.External != nil {
 		run.Processes = &r.processes

@@ -48,6 +48,14 @@ func (p *EnginePool) put(es ...*EnginePlayer) {
 	}
 }
 
+// processEngines is the pool of runs given none (Runner.Engines nil,
+// PlayScheduled's engines nil): one process's runs in sequence — a resumed
+// job's, a sweep's seeds, a chain's stages, the ladder after the tuning —
+// borrow the same engines instead of each allocating and zeroing its
+// tables (24 MiB each at the default TableBits). It holds at most the
+// engines that were in use at once, for the life of the process.
+var processEngines EnginePool
+
 // rebind switches the engine to weights w and settings s.
 func (e *EnginePlayer) rebind(w engine.Weights, s engine.Settings) error {
 	if e.eng.Settings() != s {

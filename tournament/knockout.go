@@ -50,9 +50,6 @@ func (r *Runner) Knockout(ctx context.Context, seeds []int, pairs int) (*Knockou
 		return nil, fmt.Errorf("tournament: knockout with %d game pairs per match", pairs)
 	}
 	run := *r
-	if run.Engines == nil {
-		run.Engines = &EnginePool{} // one set of engines for all rounds
-	}
 	alive := append([]int(nil), seeds...)
 	k := &Knockout{}
 	for len(alive) > 1 {

@@ -74,7 +74,8 @@ type Runner struct {
 	Resume []GameRecord
 	// Engines, when set, lends the workers their in-process engines and
 	// takes them back at the end of the run, so that repeated runs do not
-	// reallocate transposition tables. Nil: each run allocates its own.
+	// reallocate transposition tables. Nil: the process's own pool, which
+	// every run given none shares.
 	Engines *EnginePool
 	// Processes, when set, lends the workers the processes of external
 	// entrants game by game and keeps them between runs (see
@@ -177,7 +178,7 @@ func (r *Runner) Run(ctx context.Context, fixtures []Fixture) (*Table, error) {
 
 	pool := r.Engines
 	if pool == nil {
-		pool = &EnginePool{}
+		pool = &processEngines
 	}
 
 	g, gctx := errgroup.WithContext(ctx)

@@ -111,7 +111,7 @@ const DefaultRemoteBatch = 16
 // PlayScheduled plays games of set in this process, concurrency at a time
 // (0: GOMAXPROCS), and returns their records in the order given: what a
 // Remote's far end runs. engines, when not nil, lends the in-process
-// engines. Errors: a bad entrant index or opening (naming the game), an
+// engines (nil: the process's pool, as Runner.Engines). Errors: a bad entrant index or opening (naming the game), an
 // engine that cannot be made, ctx's error when cancelled.
 func PlayScheduled(ctx context.Context, set GameSet, games []ScheduledGame, concurrency int, engines *EnginePool) ([]GameRecord, error) {
 	r := &Runner{MaxMoves: set.MaxMoves, Entrants: make([]Entrant, len(set.Entrants))}
@@ -131,7 +131,7 @@ func PlayScheduled(ctx context.Context, set GameSet, games []ScheduledGame, conc
 		jobs[i] = job{game: g.Game, pair: g.Pair, black: g.Black, white: g.White, opening: i}
 	}
 	if engines == nil {
-		engines = &EnginePool{}
+		engines = &processEngines
 	}
 	if concurrency <= 0 {
 		concurrency = runtime.GOMAXPROCS(0)
