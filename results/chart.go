@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"image/color"
+	"image/png"
 	"math"
 	"os"
 	"path/filepath"
@@ -155,6 +156,12 @@ func chartSVG(kind, title string, wCm, hCm float64, layout func() (chartLayout, 
 	return l.svg(w, h)
 }
 
+// pngEncoder compresses charts at zlib's fastest level: on the 21-gene
+// chart the file is 3.6% larger (197 against 190 kB) and encoding takes
+// 40 ms instead of 50 (image/png's row filters, which run at any level
+// but none, take most of the rest).
+var pngEncoder = png.Encoder{CompressionLevel: png.BestSpeed}
+
 // save renders the chart at w x h as base+".png" (chartDPI) and base+".svg",
 // creating the parent directory, each file written atomically. A trailing
 // ".png" or ".svg" on base is dropped.
@@ -167,7 +174,7 @@ func (l chartLayout) save(base string, w, h vg.Length) error {
 	img := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(chartDPI))
 	l.draw(draw.New(img))
 	var pngBuf bytes.Buffer
-	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(&pngBuf); err != nil {
+	if err := pngEncoder.Encode(&pngBuf, img.Image()); err != nil {
 		return fmt.Errorf("results: chart %s.png: %w", base, err)
 	}
 	svgData, err := l.svg(w, h)
