@@ -210,48 +210,6 @@ func (b *browser) noConsoleErrors() {
 	}
 }
 
-// binDir holds the commands the browser tests build, once for all of
-// them (TestMain removes it).
-var (
-	binDir   string
-	binOnce  sync.Once
-	binErr   error
-	binNames = []string{"tune", "arena"}
-)
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if binDir != "" {
-		os.RemoveAll(binDir)
-	}
-	os.Exit(code)
-}
-
-// buildCmd returns the path of the command name ("tune" or "arena"),
-// built (once for all the tests) from this directory or ../arena.
-func buildCmd(t *testing.T, name string) string {
-	t.Helper()
-	binOnce.Do(func() {
-		if binDir, binErr = os.MkdirTemp("", "roadtune-browser-bin-"); binErr != nil {
-			return
-		}
-		for _, n := range binNames {
-			src := "."
-			if n != "tune" {
-				src = "../" + n
-			}
-			if out, err := exec.Command("go", "build", "-o", filepath.Join(binDir, n), src).CombinedOutput(); err != nil {
-				binErr = fmt.Errorf("go build %s: %v\n%s", n, err, out)
-				return
-			}
-		}
-	})
-	if binErr != nil {
-		t.Fatal(binErr)
-	}
-	return filepath.Join(binDir, name)
-}
-
 // startServing starts a command that prints the address of its pages
 // (tune -http, tune serve) and returns that address; the command is
 // killed when the test ends.

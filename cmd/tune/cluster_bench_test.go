@@ -47,7 +47,7 @@ const benchAckWait = 5 * time.Second
 // took at least that batch's play time. Run with -benchtime 1x: an iteration takes
 // about half a minute.
 func BenchmarkWorkerKilledMidBatch(b *testing.B) {
-	bin := buildTune(b)
+	bin := buildCmd(b, "tune")
 	cfg := filepath.Join(b.TempDir(), "bench.toml")
 	if err := os.WriteFile(cfg, []byte(benchFaultTOML), 0o644); err != nil {
 		b.Fatal(err)

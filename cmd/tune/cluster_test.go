@@ -30,7 +30,7 @@ func TestCoordinatorAndWorkerProcesses(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := buildTune(t)
+	bin := buildCmd(t, "tune")
 	cfg := writeConfig(t, "ga", 3)
 	straight := filepath.Join(t.TempDir(), "straight")
 	if out, err := exec.Command(bin, "-config", cfg, "-out", straight, "-quiet").CombinedOutput(); err != nil {
@@ -160,7 +160,7 @@ func TestWorkersKilledAndCoordinatorResumed(t *testing.T) {
 		t.Skip("builds the binary and runs five processes")
 	}
 	const wait = 3 * time.Minute // for anything; generous for a loaded machine
-	bin := buildTune(t)
+	bin := buildCmd(t, "tune")
 	cfg := filepath.Join(t.TempDir(), "fault.toml")
 	if err := os.WriteFile(cfg, []byte(faultTOML), 0o644); err != nil {
 		t.Fatal(err)

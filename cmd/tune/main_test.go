@@ -14,6 +14,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -284,14 +285,50 @@ func TestValidationJSONHasArenaShape(t *testing.T) {
 	}
 }
 
-// buildTune builds the tune binary into a temporary directory.
-func buildTune(t testing.TB) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "tune")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
+// built holds the commands the tests build (tune, and arena for the
+// live-ladder page), each once for all the package's tests; TestMain
+// removes the directory.
+var built struct {
+	mu    sync.Mutex
+	dir   string
+	paths map[string]string
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
 	}
-	return bin
+	os.Exit(code)
+}
+
+// buildCmd returns the path of the command name ("tune" or "arena"), built
+// from this directory or ../arena by the first test that asks. A failed
+// build fails the test with the compiler's output.
+func buildCmd(t testing.TB, name string) string {
+	t.Helper()
+	built.mu.Lock()
+	defer built.mu.Unlock()
+	if p, ok := built.paths[name]; ok {
+		return p
+	}
+	if built.dir == "" {
+		dir, err := os.MkdirTemp("", "roadtune-cmd-bin-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		built.dir, built.paths = dir, map[string]string{}
+	}
+	src := "."
+	if name != "tune" {
+		src = "../" + name
+	}
+	p := filepath.Join(built.dir, name)
+	if out, err := exec.Command("go", "build", "-o", p, src).CombinedOutput(); err != nil {
+		t.Fatalf("go build %s: %v\n%s", name, err, out)
+	}
+	built.paths[name] = p
+	return p
 }
 
 // TestKilledProcessResumesToTheUninterruptedResult stops the real binary
@@ -306,7 +343,7 @@ func TestKilledProcessResumesToTheUninterruptedResult(t *testing.T) {
 	if os.Getenv("ROADTUNE_KILL_MOMENTS") != "" {
 		fmt.Sscan(os.Getenv("ROADTUNE_KILL_MOMENTS"), &moments)
 	}
-	bin := buildTune(t)
+	bin := buildCmd(t, "tune")
 	for _, method := range []string{"ga", "pso"} {
 		t.Run(method, func(t *testing.T) {
 			cfg := writeConfig(t, method, 8)
