@@ -11,15 +11,17 @@ import (
 )
 
 // parseSub parses a subcommand's flags with its run directories before or
-// after them.
-func parseSub(fs *flag.FlagSet, args []string) ([]string, error) {
-	var dirs []string
+// after them. help is true after -h (the usage is printed: the command
+// ends with status 0); a bad flag is a usageError.
+func parseSub(fs *flag.FlagSet, args []string) (dirs []string, help bool, err error) {
 	for {
-		if err := cmdline.Parse(fs, args); err != nil {
-			return nil, err
+		if err := cmdline.Parse(fs, args); errors.Is(err, flag.ErrHelp) {
+			return nil, true, nil
+		} else if err != nil {
+			return nil, false, usageError{err}
 		}
 		if fs.NArg() == 0 {
-			return dirs, nil
+			return dirs, false, nil
 		}
 		dirs = append(dirs, fs.Arg(0))
 		args = fs.Args()[1:]
@@ -41,12 +43,9 @@ func exportCmd(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "usage: tune export RUNDIR [-step K] [-o FILE] [-force]\n")
 		fs.PrintDefaults()
 	}
-	dirs, err := parseSub(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		return nil
-	}
-	if err != nil {
-		return usageError{err}
+	dirs, help, err := parseSub(fs, args)
+	if help || err != nil {
+		return err
 	}
 	if len(dirs) != 1 {
 		fs.Usage()
@@ -78,12 +77,9 @@ func compareCmd(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "usage: tune compare -o BASE [-metric M] RUNDIR...\n       tune compare -curve -o BASE [LABEL=]DIR[,DIR...]...\n")
 		fs.PrintDefaults()
 	}
-	dirs, err := parseSub(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		return nil
-	}
-	if err != nil {
-		return usageError{err}
+	dirs, help, err := parseSub(fs, args)
+	if help || err != nil {
+		return err
 	}
 	if *out == "" || len(dirs) == 0 {
 		fs.Usage()

@@ -24,12 +24,9 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stderr, "usage: tune serve [-http ADDR] DIR...\n\nServes read-only pages of tuning runs, chains, sweeps and arena matches (each DIR a run directory, a chain's or sweep's directory, or a directory of them such as runs/) until Ctrl-C.\n")
 		fs.PrintDefaults()
 	}
-	dirs, err := parseSub(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		return nil
-	}
-	if err != nil {
-		return usageError{err}
+	dirs, help, err := parseSub(fs, args)
+	if help || err != nil {
+		return err
 	}
 	if len(dirs) == 0 {
 		fs.Usage()
