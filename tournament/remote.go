@@ -111,8 +111,9 @@ const DefaultRemoteBatch = 16
 // PlayScheduled plays games of set in this process, concurrency at a time
 // (0: GOMAXPROCS), and returns their records in the order given: what a
 // Remote's far end runs. engines, when not nil, lends the in-process
-// engines (nil: the process's pool, as Runner.Engines). Errors: a bad entrant index or opening (naming the game), an
-// engine that cannot be made, ctx's error when cancelled.
+// engines (nil: the process's pool, as Runner.Engines). Errors: a bad
+// entrant index or opening (naming the game), an engine that cannot be
+// made, ctx's error when cancelled.
 func PlayScheduled(ctx context.Context, set GameSet, games []ScheduledGame, concurrency int, engines *EnginePool) ([]GameRecord, error) {
 	r := &Runner{MaxMoves: set.MaxMoves, Entrants: make([]Entrant, len(set.Entrants))}
 	for i, e := range set.Entrants {

@@ -13,8 +13,9 @@
 // cluster session (package cluster: AttachCluster and ClusterHooks; the live
 // pages' hooks are joined with LaunchHooks.Then); its LaunchResult names the
 // runs, best vector and report, and Launch.Summary tells how it ended.
-// LaunchFlags resolves a launch from the values of the command's flags
-// (KeyFlags: the flags that set config keys; ParseSeeds: -seeds); showing
+// LaunchCommandLine resolves a launch from the command's flags
+// (CommandLine; KeyFlags: the flags that set config keys; ParseSeeds:
+// -seeds; which flags a resumed run takes); showing
 // its progress is the command's own work (cmd/tune). ExportTo and
 // WriteCompare are `tune export` and `tune compare`.
 //

@@ -296,46 +296,6 @@ func checkSeeds(seeds []int64) error {
 	return nil
 }
 
-// LaunchFlags resolves a new launch from command-line values: the config
-// at path ("" = the embedded default, LoadEmbedded) with the key
-// flags given (keys: KeyFlag.Flag → value, applied in KeyFlags' order),
-// the run directory out, and seeds, a -seeds list ("" for one run or
-// chain). Errors: the config's (*ConfigError, or a *InputError
-// for a file that cannot be read), a bad seed list or one given with
-// -seed (*InputError), NewLaunch's.
-func LaunchFlags(path string, keys map[string]string, out, seeds string, now time.Time) (*Launch, error) {
-	var ov []Override
-	for _, k := range KeyFlags() {
-		if v, ok := keys[k.Flag]; ok {
-			ov = append(ov, FlagOverride(k.Flag, k.Key, v, k.Str))
-		}
-	}
-	var cfg Config
-	var err error
-	if path == "" {
-		cfg, err = LoadEmbedded("default", ov...)
-	} else {
-		cfg, err = Load(path, ov...)
-	}
-	if err != nil {
-		return nil, asInput(err)
-	}
-	var list []int64
-	if seeds != "" {
-		if _, ok := keys["seed"]; ok {
-			return nil, &InputError{Err: errors.New("-seed and -seeds cannot be combined")}
-		}
-		if list, err = ParseSeeds(seeds); err != nil {
-			return nil, err
-		}
-	}
-	l, err := NewLaunch(cfg, out, list, now)
-	if err != nil {
-		return nil, asInput(err)
-	}
-	return l, nil
-}
-
 // asInput keeps a *ConfigError or *InputError and makes any
 // other error a *InputError: bad input, not a failed run.
 func asInput(err error) error {
@@ -410,33 +370,89 @@ func (l *Launch) Summary(out *LaunchResult, verbose bool) string {
 	return ""
 }
 
-// ResumeFlags is the launch that continues the stopped run (or chain or
-// sweep) in dir, from a command whose flags given were set: besides
-// -resume, a resumed run takes only -concurrency (the config key a resume
-// may change) and the command's own flags that touch no result (free:
-// display, pages, where the games are played). Errors (*cmdline.Error,
-// a usage error): another flag, naming it; dir not a directory.
-func ResumeFlags(dir string, given, free []string) (*Launch, error) {
-	for _, name := range given {
-		if name != "resume" && !resumable[name] && !slices.Contains(free, name) {
-			return nil, cmdline.Flagf(name, "cannot be given with -resume: a resumed run keeps its config (only -concurrency, %s may change)", "-"+strings.Join(free, ", -"))
-		}
-	}
-	if err := cmdline.Dir("resume", dir, "tune writes its runs under runs/ unless -out says otherwise"); err != nil {
-		return nil, err
-	}
-	return ResumeLaunch(dir), nil
+// CommandLine is what tune's command line says about the launch: the
+// values of its launch flags and the names of every flag given.
+type CommandLine struct {
+	Config string // -config FILE ("" = the embedded default)
+	Resume string // -resume DIR ("" = a new launch)
+	Out    string // -out DIR ("" = DefaultRunDir)
+	Seeds  string // -seeds LIST ("" = one run or chain)
+	// Keys are the key flags given (KeyFlag.Flag → value, -concurrency
+	// among them), applied to the config in KeyFlags' order.
+	Keys map[string]string
+	// Given names every flag given; Free, the command's flags that touch
+	// no result (display, pages, where the games are played), which a
+	// resumed run also takes.
+	Given, Free []string
 }
 
-// ParseConcurrency reads the -concurrency flag: games at once, 0 for
-// all cores. Errors (*cmdline.Error) name the flag.
-func ParseConcurrency(s string) (int, error) {
-	n, err := strconv.Atoi(s)
-	switch {
-	case err != nil:
-		return 0, cmdline.Flagf("concurrency", "must be an integer, not %q", s)
-	case n < 0:
-		return 0, cmdline.Flagf("concurrency", "must be 0 (all cores) or more, not %d", n)
+// LaunchCommandLine resolves the launch c asks for and the -concurrency
+// it gives (nil: not given). With -resume the run keeps its config: only
+// -concurrency (the config key a resume may change) and the Free flags may
+// come with it. A new launch loads the config (LoadEmbedded for ""), sets
+// the key flags, and makes one run, a chain (then) or a sweep (-seeds).
+// Errors, all bad input: a *InputError naming the flag (a bad
+// -concurrency, another flag with -resume, -resume not a directory, a bad
+// -seeds list or one given with -seed), the config's *ConfigError, a
+// *InputError for a config file that cannot be read.
+func LaunchCommandLine(c CommandLine, now time.Time) (*Launch, *int, error) {
+	var conc *int
+	if v, ok := c.Keys["concurrency"]; ok {
+		n, err := strconv.Atoi(v)
+		switch {
+		case err != nil:
+			return nil, nil, &InputError{cmdline.Flagf("concurrency", "must be an integer, not %q", v)}
+		case n < 0:
+			return nil, nil, &InputError{cmdline.Flagf("concurrency", "must be 0 (all cores) or more, not %d", n)}
+		}
+		conc = &n
 	}
-	return n, nil
+	if c.Resume != "" {
+		for _, name := range c.Given {
+			if name != "resume" && !resumable[name] && !slices.Contains(c.Free, name) {
+				return nil, nil, &InputError{cmdline.Flagf(name, "cannot be given with -resume: a resumed run keeps its config (only -concurrency, %s may change)", "-"+strings.Join(c.Free, ", -"))}
+			}
+		}
+		if err := cmdline.Dir("resume", c.Resume, "tune writes its runs under runs/ unless -out says otherwise"); err != nil {
+			return nil, nil, &InputError{err}
+		}
+		return ResumeLaunch(c.Resume), conc, nil
+	}
+	l, err := launchNew(c.Config, c.Keys, c.Out, c.Seeds, now)
+	return l, conc, err
+}
+
+// launchNew is LaunchCommandLine's new launch: the config at path with
+// the key flags, the run directory out, the seeds of a -seeds list.
+func launchNew(path string, keys map[string]string, out, seeds string, now time.Time) (*Launch, error) {
+	var ov []Override
+	for _, k := range KeyFlags() {
+		if v, ok := keys[k.Flag]; ok {
+			ov = append(ov, FlagOverride(k.Flag, k.Key, v, k.Str))
+		}
+	}
+	var cfg Config
+	var err error
+	if path == "" {
+		cfg, err = LoadEmbedded("default", ov...)
+	} else {
+		cfg, err = Load(path, ov...)
+	}
+	if err != nil {
+		return nil, asInput(err)
+	}
+	var list []int64
+	if seeds != "" {
+		if _, ok := keys["seed"]; ok {
+			return nil, &InputError{Err: errors.New("-seed and -seeds cannot be combined")}
+		}
+		if list, err = ParseSeeds(seeds); err != nil {
+			return nil, err
+		}
+	}
+	l, err := NewLaunch(cfg, out, list, now)
+	if err != nil {
+		return nil, asInput(err)
+	}
+	return l, nil
 }

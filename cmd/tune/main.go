@@ -77,16 +77,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return exitCode(usageError{fmt.Errorf("unexpected argument %q%s", fs.Arg(0), hint)}, stderr)
 	}
-	set := map[string]bool{}
-	var given []string
-	fs.Visit(func(f *flag.Flag) { set[f.Name], given = true, append(given, f.Name) })
-	var conc *int
-	if set["concurrency"] {
-		n, err := tune.ParseConcurrency(*values["concurrency"])
-		if err != nil {
-			return exitCode(usageError{err}, stderr)
+	line := tune.CommandLine{Config: *configPath, Resume: *resume, Out: *out, Seeds: *seedList,
+		Keys: map[string]string{}, Free: append([]string{"quiet", "http"}, cluster.FlagNames...)}
+	fs.Visit(func(f *flag.Flag) {
+		line.Given = append(line.Given, f.Name)
+		if v, ok := values[f.Name]; ok {
+			line.Keys[f.Name] = *v
 		}
-		conc = &n
+	})
+	l, conc, err := tune.LaunchCommandLine(line, time.Now())
+	if err != nil {
+		return exitCode(err, stderr)
 	}
 	live, err := tuneweb.ListenRun(*httpAddr, stderr)
 	if err != nil {
@@ -109,22 +110,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if sess != nil {
 		defer sess.Close()
 		tune.AttachCluster(&opts, sess)
-	}
-	var l *tune.Launch
-	if *resume != "" {
-		if l, err = tune.ResumeFlags(*resume, given, append([]string{"quiet", "http"}, cluster.FlagNames...)); err != nil {
-			return exitCode(usageError{err}, stderr)
-		}
-	} else {
-		keys := map[string]string{}
-		for name, v := range values {
-			if set[name] {
-				keys[name] = *v
-			}
-		}
-		if l, err = tune.LaunchFlags(*configPath, keys, *out, *seedList, time.Now()); err != nil {
-			return exitCode(err, stderr)
-		}
 	}
 	res, err := l.Run(ctx, opts, live.Hooks(stderr).Then(tune.ClusterHooks(ctx, sess)))
 	disp.End()

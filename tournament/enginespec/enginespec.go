@@ -420,9 +420,10 @@ func (p Player) Settings(depth, width int, depthGiven bool) (engine.Settings, er
 }
 
 // TakeLists takes the option lists of flag -name (or --name) out of a
-// command line, cutechess-cli style: the key=value words (IsWord) after
-// each -name, -name=WORD counting as its first word, up to the next word
-// that is not one; the other args stay, in order, for the flag package
+// command line, cutechess-cli style: the key=value words after each
+// -name (any word with "=" not starting with "-", so that a misspelt key
+// reaches its reader, which names it), -name=WORD counting as its first
+// word; the other args stay, in order, for the flag package
 // ("--" and what follows stay as they are). Errors: a -name without
 // words.
 func TakeLists(args []string, name string) (rest []string, lists [][]string, err error) {
