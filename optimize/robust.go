@@ -55,6 +55,10 @@ type NoiseOptions struct {
 	// WarmSpread is the spread of a warm start around Problem.Start, as a
 	// fraction of the start's norm (AroundStart); used only with a start.
 	WarmSpread float64 `toml:"warm_spread" json:"warm_spread"`
+	// RestartOptions are the keys of a run made of several starts and
+	// refinement phases (Spec.WithRestarts): starts, start_share, phases,
+	// precision_growth.
+	RestartOptions
 }
 
 // NormOption is Norm, for a job runner that must know whether a method

@@ -195,7 +195,7 @@ var Spec = optimize.Typed[Settings, Config, State, *CMAES]{
 			Labels:  []string{"rank-change measure s", "repeats per opponent"},
 			Note:    "s > 0: re-evaluation reorders the candidates more than noise-free ranks would; σ then grows and the repeats double."},
 	},
-})
+}).WithRestarts()
 
 // describe says what the options set; the genes are the Problem's.
 func describe(o Settings) string {

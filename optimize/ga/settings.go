@@ -145,6 +145,18 @@ func (s Settings) validateRobust(p optimize.Problem) error {
 	return optimize.CheckStart(p)
 }
 
+// Refined is s for a refinement phase of a restart schedule
+// (optimize.Refiner): warm-started from a converged answer, the mutation
+// size starts at sigma_end (where the schedule that found the answer
+// ended) instead of sigma, and keeps falling to half of it.
+func (s *Settings) Refined() any {
+	r := *s
+	if s.SigmaEnd > 0 {
+		r.Sigma, r.SigmaEnd = s.SigmaEnd, s.SigmaEnd/2
+	}
+	return &r
+}
+
 // elite is the robust GA's μ: Elite, or Population/4 when 0.
 func (s Settings) elite() int {
 	if s.Elite == 0 {
@@ -203,7 +215,7 @@ var Spec = optimize.Spec{
 		{Name: "memory", Title: "Robust GA: the elite's fitness memory and mutation size", YLabel: "games / relative step",
 			Metrics: []string{"elite_games", "sigma"}, Labels: []string{"elite's mean games of memory", "mutation sigma (relative)"}},
 	},
-}.WithVariants(variantSpec)
+}.WithVariants(variantSpec).WithRestarts()
 
 func describe(v any) string {
 	s, ok := v.(*Settings)

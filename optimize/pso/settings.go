@@ -224,7 +224,7 @@ var Spec = optimize.Spec{
 			Metrics: []string{"pbest_games", "race_games"},
 			Labels:  []string{"personal bests' mean games of memory (decayed)", "final race's games"}},
 	},
-}.WithVariants(variantSpec)
+}.WithVariants(variantSpec).WithRestarts()
 
 // describe says what the options set; the bounds and their mode are the
 // Problem's, which Describe does not see.
