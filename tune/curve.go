@@ -87,12 +87,14 @@ func curveRuns(dir string) ([]string, error) {
 }
 
 // CurvePoint is one Elo measurement of a run during tuning
-// (validation.elo_every): after Games fitness games (all steps up to and
-// including Step; the measurements' own games are not counted), the
-// returned vector's Elo ± CI (95%) over N games.
+// (validation.elo_every): after Games fitness games and Seconds of wall
+// time (all steps up to and including Step; the measurements' own games
+// and time are not counted), the returned vector's Elo ± CI (95%) over N
+// games.
 type CurvePoint struct {
 	Step    int
 	Games   int
+	Seconds float64
 	Elo, CI float64
 	N       int
 }
@@ -105,14 +107,15 @@ func LearningCurve(dir string) ([]CurvePoint, error) {
 		return nil, err
 	}
 	var pts []CurvePoint
-	games := 0
+	games, seconds := 0, 0.0
 	for _, rec := range r.Records {
 		games += rec.Games
+		seconds += rec.Seconds
 		e, ok := rec.Metrics[MetricElo]
 		if !ok {
 			continue
 		}
-		pts = append(pts, CurvePoint{Step: rec.Step, Games: games, Elo: e, CI: rec.Metrics[MetricEloCI], N: int(rec.Metrics[MetricEloGames])})
+		pts = append(pts, CurvePoint{Step: rec.Step, Games: games, Seconds: seconds, Elo: e, CI: rec.Metrics[MetricEloCI], N: int(rec.Metrics[MetricEloGames])})
 	}
 	if len(pts) == 0 {
 		return nil, fmt.Errorf("%s: no %s measured its Elo (set validation.elo_every)", dir, r.Spec.Unit)
@@ -120,25 +123,28 @@ func LearningCurve(dir string) ([]CurvePoint, error) {
 	return pts, nil
 }
 
-// LearningCurves draws the learning curves of groups of runs on one
-// chart: fitness games spent on x, the returned vector's Elo against the
-// run's measuring opponent on y (validation.elo_every, elo_pairs,
-// elo_depth), one line per group. A group's k-th point is the mean over
-// its runs of their k-th measurements (runs with fewer measurements drop
-// out of later points): x the mean games, y the mean Elo. Its band is
-// the lowest to the highest run's Elo at that point when the group has
+// LearningCurves draws the learning curves of groups of runs on two
+// charts: fitness games spent (byGames) or the tuning's wall time in
+// minutes (byTime) on x, the returned vector's Elo against the run's
+// measuring opponent on y (validation.elo_every, elo_pairs, elo_depth),
+// one line per group. A group's k-th point is the mean over its runs of
+// their k-th measurements (runs with fewer measurements drop out of later
+// points): x the mean games or minutes, y the mean Elo. Its band is the
+// lowest to the highest run's Elo at that point when the group has
 // several runs (the spread across seeds), or the run's own 95% interval
 // when it has one. The CSV has one row per run and measurement
-// ("label,run,step,games,elo,elo_ci,elo_games"). Errors: a run that
-// cannot be read or measured no Elo.
-func LearningCurves(groups []CurveGroup) (results.LineChart, []byte, error) {
+// ("label,run,step,games,seconds,elo,elo_ci,elo_games"). Errors: a run
+// that cannot be read or measured no Elo.
+func LearningCurves(groups []CurveGroup) (byGames, byTime results.LineChart, csvData []byte, err error) {
 	chart := results.LineChart{
 		Title:  "Learning curves: Elo of the returned vector by games spent",
 		XLabel: "fitness games",
 		HLines: []results.HLine{{Name: "0 Elo", Y: 0}},
 	}
+	timed := chart
+	timed.Title, timed.XLabel = "Learning curves: Elo of the returned vector by wall time", "tuning wall time (minutes, this machine)"
 	var csv strings.Builder
-	csv.WriteString("label,run,step,games,elo,elo_ci,elo_games\n")
+	csv.WriteString("label,run,step,games,seconds,elo,elo_ci,elo_games\n")
 	opponents := map[string]bool{}
 	var depths []int
 	for gi, g := range groups {
@@ -146,26 +152,30 @@ func LearningCurves(groups []CurveGroup) (results.LineChart, []byte, error) {
 		for _, dir := range g.Dirs {
 			pts, err := LearningCurve(dir)
 			if err != nil {
-				return results.LineChart{}, nil, err
+				return byGames, byTime, nil, err
 			}
 			r, err := Open(dir)
 			if err != nil {
-				return results.LineChart{}, nil, err
+				return byGames, byTime, nil, err
 			}
 			opponents[r.Config.eloOpponent()] = true
 			if d := r.Config.eloDepth(); !slices.Contains(depths, d) {
 				depths = append(depths, d)
 			}
 			for _, p := range pts {
-				fmt.Fprintf(&csv, "%s,%s,%d,%d,%s,%s,%d\n", g.Label, r.Name(), p.Step, p.Games,
-					strconv.FormatFloat(p.Elo, 'f', 2, 64), strconv.FormatFloat(p.CI, 'f', 2, 64), p.N)
+				fmt.Fprintf(&csv, "%s,%s,%d,%d,%s,%s,%s,%d\n", g.Label, r.Name(), p.Step, p.Games,
+					strconv.FormatFloat(p.Seconds, 'f', 1, 64), strconv.FormatFloat(p.Elo, 'f', 2, 64), strconv.FormatFloat(p.CI, 'f', 2, 64), p.N)
 			}
 			curves = append(curves, pts)
 		}
-		s, b := groupCurve(g.Label, curves)
+		s, b := groupCurve(g.Label, curves, func(p CurvePoint) float64 { return float64(p.Games) })
 		b.Series = gi
 		chart.Series = append(chart.Series, s)
 		chart.Bands = append(chart.Bands, b)
+		s, b = groupCurve(g.Label, curves, func(p CurvePoint) float64 { return p.Seconds / 60 })
+		b.Series = gi
+		timed.Series = append(timed.Series, s)
+		timed.Bands = append(timed.Bands, b)
 	}
 	opp := slices.Sorted(func(yield func(string) bool) {
 		for o := range opponents {
@@ -181,19 +191,21 @@ func LearningCurves(groups []CurveGroup) (results.LineChart, []byte, error) {
 	}
 	chart.YLabel = fmt.Sprintf("Elo against %s at depth %s", strings.Join(opp, ", "), strings.Join(ds, ", "))
 	chart.Note = "Each line is the mean over a method's runs (seeds); its band spans the lowest to the highest run (a single run: its 95% interval). x counts fitness games only, not the measurements'."
-	return chart, []byte(csv.String()), nil
+	timed.YLabel = chart.YLabel
+	timed.Note = "Each line is the mean over a method's runs (seeds); its band spans the lowest to the highest run (a single run: its 95% interval). x is the wall time of the tuning steps on the machine that ran them, not the measurements' or the ladder's."
+	return chart, timed, []byte(csv.String()), nil
 }
 
 // groupCurve averages the runs' curves point by point (see
-// LearningCurves) into a series and its band.
-func groupCurve(label string, curves [][]CurvePoint) (results.Series, results.Band) {
+// LearningCurves) into a series and its band, x(p) on the x axis.
+func groupCurve(label string, curves [][]CurvePoint, x func(CurvePoint) float64) (results.Series, results.Band) {
 	s := results.Series{Name: fmt.Sprintf("%s (%d runs)", label, len(curves))}
 	if len(curves) == 1 {
 		s.Name = label
 	}
 	b := results.Band{}
 	for k := 0; ; k++ {
-		var games, elo, lo, hi float64
+		var xs, elo, lo, hi float64
 		n := 0
 		lo, hi = math.Inf(1), math.Inf(-1)
 		for _, c := range curves {
@@ -201,7 +213,7 @@ func groupCurve(label string, curves [][]CurvePoint) (results.Series, results.Ba
 				continue
 			}
 			p := c[k]
-			games += float64(p.Games)
+			xs += x(p)
 			elo += p.Elo
 			if len(curves) == 1 {
 				lo, hi = p.Elo-p.CI, p.Elo+p.CI
@@ -213,21 +225,25 @@ func groupCurve(label string, curves [][]CurvePoint) (results.Series, results.Ba
 		if n == 0 {
 			break
 		}
-		s.X, s.Y = append(s.X, games/float64(n)), append(s.Y, elo/float64(n))
-		b.X, b.Lo, b.Hi = append(b.X, games/float64(n)), append(b.Lo, lo), append(b.Hi, hi)
+		s.X, s.Y = append(s.X, xs/float64(n)), append(s.Y, elo/float64(n))
+		b.X, b.Lo, b.Hi = append(b.X, xs/float64(n)), append(b.Lo, lo), append(b.Hi, hi)
 	}
 	return s, b
 }
 
-// WriteLearningCurves draws LearningCurves to base.png and base.svg and
-// writes its CSV to base.csv. Errors: LearningCurves' as an *InputError,
-// a file that cannot be written.
+// WriteLearningCurves draws LearningCurves to base.png and base.svg (by
+// games) and base-time.png and base-time.svg (by wall time) and writes
+// its CSV to base.csv. Errors: LearningCurves' as an *InputError, a file
+// that cannot be written.
 func WriteLearningCurves(groups []CurveGroup, base string) error {
-	chart, csv, err := LearningCurves(groups)
+	chart, timed, csv, err := LearningCurves(groups)
 	if err != nil {
 		return &InputError{err}
 	}
 	if err := chart.Save(base); err != nil {
+		return err
+	}
+	if err := timed.Save(base + "-time"); err != nil {
 		return err
 	}
 	return results.WriteFileAtomic(base+".csv", csv)

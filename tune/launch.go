@@ -206,7 +206,7 @@ func writeSweepCurve(dir, label string, runs []string) error {
 	if err != nil {
 		return err
 	}
-	data = append(data, []byte("\n## Learning curve\n\nThe Elo measured during tuning (validation.elo_every) by fitness games: the mean over the seeds, a band from the lowest to the highest.\n\n![learning curve]("+FileCurve+".png)\n")...)
+	data = append(data, []byte("\n## Learning curve\n\nThe Elo measured during tuning (validation.elo_every) by fitness games and by wall time: the mean over the seeds, a band from the lowest to the highest.\n\n![learning curve by games]("+FileCurve+".png)\n\n![learning curve by wall time]("+FileCurve+"-time.png)\n")...)
 	return results.WriteFileAtomic(md, data)
 }
 

@@ -156,11 +156,14 @@ func TestSweepWritesItsLearningCurve(t *testing.T) {
 			continue
 		}
 		// 4 steps, elo_every 2: steps 1 and 3 of each of the 2 seeds.
-		if err != nil || strings.Count(string(csv), "\nhill,seed-") != 4 || !strings.Contains(string(md), "![learning curve]("+FileCurve+".png)") {
+		if err != nil || strings.Count(string(csv), "\nhill,seed-") != 4 || !strings.Contains(string(md), "![learning curve by games]("+FileCurve+".png)") ||
+			!strings.Contains(string(md), "![learning curve by wall time]("+FileCurve+"-time.png)") {
 			t.Fatalf("curve %v:\n%s\ncompare.md:\n%s", err, csv, md)
 		}
-		if _, err := os.Stat(filepath.Join(dir, FileCurve+".png")); err != nil {
-			t.Fatal(err)
+		for _, f := range []string{".png", "-time.png"} {
+			if _, err := os.Stat(filepath.Join(dir, FileCurve+f)); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 }

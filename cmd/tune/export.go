@@ -72,7 +72,7 @@ func compareCmd(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	out := fs.String("o", "", "write BASE.png, BASE.svg and BASE.csv (required)")
 	metric := fs.String("metric", "", "the metric to chart by step: elo, fitness, diversity, gene-std, gene:NAME (e.g. gene:S3) or any metric of the records (w, logloss, …);\ndefault: of elo, fitness, logloss and diversity the one most runs have")
-	curve := fs.Bool("curve", false, "learning curves: the Elo measured during the runs (validation.elo_every) by fitness games, one line per argument:\nLABEL=DIR[,DIR…] (one method's seeds: the mean, a band from the lowest to the highest), a sweep's DIR, or a run's DIR")
+	curve := fs.Bool("curve", false, "learning curves: the Elo measured during the runs (validation.elo_every) by fitness games and by wall time, one line per argument:\nLABEL=DIR[,DIR…] (one method's seeds: the mean, a band from the lowest to the highest), a sweep's DIR, or a run's DIR")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: tune compare -o BASE [-metric M] RUNDIR...\n       tune compare -curve -o BASE [LABEL=]DIR[,DIR...]...\n")
 		fs.PrintDefaults()
@@ -93,7 +93,7 @@ func compareCmd(args []string, stdout, stderr io.Writer) error {
 		if err := tune.WriteLearningCurves(groups, *out); err != nil {
 			return fmt.Errorf("compare -curve: %w", err)
 		}
-		fmt.Fprintf(stdout, "wrote %s.png, %s.svg, %s.csv\n", *out, *out, *out)
+		fmt.Fprintf(stdout, "wrote %s.png, %s.svg (by games), %s-time.png, %s-time.svg (by wall time), %s.csv\n", *out, *out, *out, *out, *out)
 		return nil
 	}
 	res, err := tune.WriteCompare(dirs, *metric, *out)

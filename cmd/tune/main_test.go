@@ -462,7 +462,7 @@ func TestCompareElo(t *testing.T) {
 	}
 	csv, _ = os.ReadFile(curve + ".csv")
 	lines = strings.Split(strings.TrimSpace(string(csv)), "\n")
-	if len(lines) != 1+4+2 || lines[0] != "label,run,step,games,elo,elo_ci,elo_games" || !strings.HasPrefix(lines[1], "ga,a,0,") ||
+	if len(lines) != 1+4+2 || lines[0] != "label,run,step,games,seconds,elo,elo_ci,elo_games" || !strings.HasPrefix(lines[1], "ga,a,0,") ||
 		!strings.HasPrefix(lines[4], "ga,b,1,") || !strings.HasPrefix(lines[5], "a,a,0,") {
 		t.Fatalf("compare -curve CSV:\n%s", csv)
 	}
@@ -473,8 +473,17 @@ func TestCompareElo(t *testing.T) {
 	if g0 <= 0 || g1 <= g0 {
 		t.Errorf("games %d then %d, want growing from > 0", g0, g1)
 	}
-	if _, err := os.Stat(curve + ".png"); err != nil {
-		t.Error(err)
+	// wall time grows along a run too, and has its own chart
+	var s0, s1 float64
+	fmt.Sscanf(strings.Split(lines[1], ",")[4], "%g", &s0)
+	fmt.Sscanf(strings.Split(lines[2], ",")[4], "%g", &s1)
+	if s0 <= 0 || s1 <= s0 {
+		t.Errorf("seconds %g then %g, want growing from > 0", s0, s1)
+	}
+	for _, f := range []string{".png", "-time.png", "-time.svg"} {
+		if _, err := os.Stat(curve + f); err != nil {
+			t.Error(err)
+		}
 	}
 	if code, _, stderr := runTune(t, "compare", "-curve", "-o", curve, "=x"); code != 2 || !strings.Contains(stderr, "empty label") {
 		t.Errorf("empty label: exit %d: %s", code, stderr)
