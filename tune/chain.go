@@ -113,6 +113,14 @@ func loadStage(prev Config, prevName string, seed int64) (Config, string, error)
 		return Config{}, "", &ConfigError{File: name, Line: keyLine(data, "start"), Key: "start",
 			Msg: fmt.Sprintf("a later stage of a chain starts from the best vector of the stage before (%s); remove start", prevName)}
 	}
+	if c.Budget != "" {
+		return Config{}, "", &ConfigError{File: name, Line: keyLine(data, "budget"), Key: "budget",
+			Msg: "a later stage of a chain takes its share of the chain's budget, the first stage's budget (or -hours); remove budget"}
+	}
+	if c.Schema != prev.Schema && c.External == nil && prev.External == nil {
+		return Config{}, "", &ConfigError{File: name, Line: keyLine(data, "schema"), Key: "schema",
+			Msg: fmt.Sprintf("a later stage of a chain starts from the best vector of the stage before (%s), which tunes the %s schema, not %s: give schema = %q", prevName, prev.Schema, c.Schema, prev.Schema)}
+	}
 	c.Seed, c.chained = seed, true
 	c.Then = thenFrom(c.Then, from)
 	if err := c.Validate(); err != nil {
@@ -126,6 +134,8 @@ func loadStage(prev Config, prevName string, seed int64) (Config, string, error)
 type chainFile struct {
 	Version int          `json:"version"`
 	Stages  []chainStage `json:"stages"`
+	// Budget is a budgeted chain's budget (chainBudget); nil without one.
+	Budget *chainBudget `json:"budget,omitempty"`
 }
 
 type chainStage struct {
@@ -151,20 +161,36 @@ func IsChain(dir string) bool {
 // each stage's job. Errors: *InputError, *ConfigError, a stage's error; an
 // *InterruptedError when ctx is cancelled, naming the chain's directory to
 // resume.
+//
+// A budget (the first stage's Config.Budget) covers the whole chain: a new
+// chain calibrates every stage before anything is written (a budget too
+// short for a stage's share is a *ConfigError), and each stage, when it
+// starts, takes a share of the budget left in proportion to its forecast
+// fitness games at its configured step budget among the stages left
+// (chainBudget).
 func Chain(ctx context.Context, stages []Config, dir string, opts Options) ([]string, error) {
 	if len(stages) == 0 {
 		return nil, inputErr("chain: no stages")
 	}
-	cf := chainFile{Version: chainVersion}
+	var cb *chainBudget
+	if stages[0].Budget != "" {
+		var err error
+		if cb, err = newChainBudget(stages, opts); err != nil {
+			return nil, err
+		}
+	}
+	cf := chainFile{Version: chainVersion, Budget: cb}
 	for k, c := range stages {
+		c.Budget = "" // the chain's, not the stage's
 		data, err := c.Encode()
 		if err != nil {
 			return nil, err
 		}
 		cf.Stages = append(cf.Stages, chainStage{Dir: filepath.Base(StageDir(dir, k+1, c.Method)), Config: string(data)})
 	}
+	var cals []*calibration
 	if IsChain(dir) {
-		old, err := readChain(dir)
+		oldFile, old, err := readChainFile(dir)
 		if err != nil {
 			return nil, err
 		}
@@ -175,16 +201,26 @@ func Chain(ctx context.Context, stages []Config, dir string, opts Options) ([]st
 			// `then` is where the next stage's config was read, which the
 			// stage's own config (compared next) stands for.
 			a, b := old[k], stages[k]
-			a.Then, b.Then = "", ""
+			a.Then, b.Then, b.Budget = "", "", ""
 			if err := sameSetting(a, b); err != nil {
 				return nil, inputErr("chain: stage %d in %s was started with another config: %v", k+1, dir, err)
 			}
 		}
+		if was, now := oldFile.Budget.text(), cb.text(); was != now {
+			return nil, inputErr("chain: %s was started with %s, the config gives %s", dir, was, now)
+		}
+		cb = oldFile.Budget
 	} else {
 		// Like a sweep's, a chain's directory may exist (a cluster session
 		// keeps its server's storage there); it must not hold a run.
 		if _, err := os.Stat(filepath.Join(dir, FileCheckpoint)); err == nil {
 			return nil, inputErr("%s holds a run (checkpoint.json), not a chain: resume it with `tune -resume %s`, or choose another -out", dir, dir)
+		}
+		if cb != nil {
+			var err error
+			if cals, err = cb.calibrate(ctx, stages, opts); err != nil {
+				return nil, err
+			}
 		}
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, inputErr("chain directory: %v", err)
@@ -196,53 +232,64 @@ func Chain(ctx context.Context, stages []Config, dir string, opts Options) ([]st
 			return nil, err
 		}
 	}
-	return runChain(ctx, stages, dir, opts)
+	return runChain(ctx, stages, dir, opts, cb, cals)
 }
 
 // ResumeChain continues the chain in dir with the stages its FileChain
-// holds (only concurrency may change, through opts).
+// holds (only concurrency may change, through opts), and its budget.
 func ResumeChain(ctx context.Context, dir string, opts Options) ([]string, error) {
-	stages, err := readChain(dir)
+	cf, stages, err := readChainFile(dir)
 	if err != nil {
 		return nil, err
 	}
-	return runChain(ctx, stages, dir, opts)
+	return runChain(ctx, stages, dir, opts, cf.Budget, nil)
 }
 
 // readChain reads the stages of the chain in dir.
 func readChain(dir string) ([]Config, error) {
+	_, stages, err := readChainFile(dir)
+	return stages, err
+}
+
+// readChainFile reads the chain in dir: its file and its stages.
+func readChainFile(dir string) (chainFile, []Config, error) {
 	path := filepath.Join(dir, FileChain)
 	var cf chainFile
 	if err := results.ReadJSON(path, &cf); err != nil {
-		return nil, &InputError{err}
+		return cf, nil, &InputError{err}
 	}
 	if cf.Version != chainVersion {
-		return nil, inputErr("%s: version %d: this roadtune reads version %d", path, cf.Version, chainVersion)
+		return cf, nil, inputErr("%s: version %d: this roadtune reads version %d", path, cf.Version, chainVersion)
 	}
 	if len(cf.Stages) == 0 {
-		return nil, inputErr("%s: no stages", path)
+		return cf, nil, inputErr("%s: no stages", path)
+	}
+	if b := cf.Budget; b != nil && (!(b.Seconds > 0) || len(b.Games) != len(cf.Stages) || !(b.Calibration >= 0)) {
+		return cf, nil, inputErr("%s: budget: seconds %g must be > 0, calibration %g ≥ 0, with a forecast for each of the %d stages", path, b.Seconds, b.Calibration, len(cf.Stages))
 	}
 	var stages []Config
 	for k, s := range cf.Stages {
 		name := fmt.Sprintf("%s: stage %d", path, k+1)
 		c, err := decode(name, []byte(s.Config))
 		if err != nil {
-			return nil, err
+			return cf, nil, err
 		}
 		c.chained = k > 0
 		if err := c.Validate(); err != nil {
-			return nil, locate(err, name, []byte(s.Config), nil)
+			return cf, nil, locate(err, name, []byte(s.Config), nil)
 		}
 		if want := filepath.Base(StageDir(dir, k+1, c.Method)); s.Dir != want {
-			return nil, inputErr("%s: stage %d's directory is %q, want %q", path, k+1, s.Dir, want)
+			return cf, nil, inputErr("%s: stage %d's directory is %q, want %q", path, k+1, s.Dir, want)
 		}
 		stages = append(stages, c)
 	}
-	return stages, nil
+	return cf, stages, nil
 }
 
-// runChain plays the stages in dir's stage directories.
-func runChain(ctx context.Context, stages []Config, dir string, opts Options) ([]string, error) {
+// runChain plays the stages in dir's stage directories; cb is a budgeted
+// chain's budget, cals the stages' calibrations at its start (nil when
+// it resumes: a stage that starts then calibrates itself).
+func runChain(ctx context.Context, stages []Config, dir string, opts Options, cb *chainBudget, cals []*calibration) ([]string, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, &InputError{err}
@@ -254,7 +301,17 @@ func runChain(ctx context.Context, stages []Config, dir string, opts Options) ([
 		if k > 0 {
 			c.Start, c.chained = StageDir(abs, k, stages[k-1].Method), false
 		}
-		job, err := stageJob(c, sd, k+1, len(stages), opts)
+		c.Budget, c.budgetFrom = "", budgetSource{}
+		var cal *calibration
+		if cb != nil && !fileExists(filepath.Join(sd, FileCheckpoint)) {
+			if c, err = cb.stage(c, dir, stages, k, opts); err != nil {
+				return dirs, err
+			}
+			if cals != nil {
+				cal = cals[k]
+			}
+		}
+		job, err := stageJob(ctx, c, sd, k+1, len(stages), opts, cb != nil, cal)
 		if err != nil {
 			return dirs, err
 		}
@@ -277,8 +334,10 @@ func runChain(ctx context.Context, stages []Config, dir string, opts Options) ([
 	return dirs, nil
 }
 
-// stageJob starts or resumes stage k's run in sd; nil when it is done.
-func stageJob(c Config, sd string, k, n int, opts Options) (*Job, error) {
+// stageJob starts or resumes stage k's run in sd; nil when it is done. In
+// a budgeted chain (budgeted) a started stage's steps are those its
+// budget share resolved to; cal is its calibration at the chain's start.
+func stageJob(ctx context.Context, c Config, sd string, k, n int, opts Options, budgeted bool, cal *calibration) (*Job, error) {
 	logf := func(format string, args ...any) {
 		if opts.Log != nil {
 			fmt.Fprintf(opts.Log, format, args...)
@@ -288,6 +347,11 @@ func stageJob(c Config, sd string, k, n int, opts Options) (*Job, error) {
 		old, err := Open(sd)
 		if err != nil {
 			return nil, &InputError{err}
+		}
+		if budgeted {
+			if c, err = c.withSteps(old.Spec, old.Budget()); err != nil {
+				return nil, err
+			}
 		}
 		if err := sameSetting(c, old.Config); err != nil {
 			return nil, inputErr("chain: %s was started with another config: %v", sd, err)
@@ -302,5 +366,5 @@ func stageJob(c Config, sd string, k, n int, opts Options) (*Job, error) {
 		return nil, &InputError{err}
 	}
 	logf("chain: stage %d of %d (%s) → %s\n", k, n, c.Method, sd)
-	return Start(c, sd, opts)
+	return startCalibrated(ctx, c, sd, opts, cal)
 }

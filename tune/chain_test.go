@@ -279,3 +279,34 @@ func TestChainBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestChainStageOfAnotherSchemaIsRefused: a later stage starts from the
+// best vector of the stage before, so a stage of another schema (a depth-4
+// GA stage after a tempo Texel stage) is refused when the chain is
+// resolved, before anything runs, naming the later file, its line and the
+// key.
+func TestChainStageOfAnotherSchemaIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	first := "method = \"texel\"\nschema = \"tempo\"\nthen = \"deep.toml\"\n[texel]\nrounds = 1\n"
+	deep := "method = \"ga\"\nschema = \"symmetric\"\n[engine]\ndepth = 4\n[ga]\nvariant = \"robust\"\npopulation = 8\ngenerations = 1\n"
+	for name, text := range map[string]string{"first.toml": first, "deep.toml": deep} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg, err := Load(filepath.Join(dir, "first.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Stages(cfg)
+	var ce *ConfigError
+	if !errors.As(err, &ce) || ce.Key != "schema" || ce.Line != 2 || !strings.HasSuffix(ce.File, "deep.toml") {
+		t.Fatalf("Stages: %v, want a ConfigError at deep.toml:2 key schema", err)
+	}
+	if !strings.Contains(err.Error(), `give schema = "tempo"`) {
+		t.Errorf("the error does not say what to give: %v", err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
+		t.Errorf("the directory holds %d entries, want the 2 configs only", len(entries))
+	}
+}
