@@ -52,11 +52,15 @@ type checkpoint struct {
 	BestFitness *float64  `json:"best_fitness,omitempty"`
 	// State is the method's MarshalState.
 	State json.RawMessage `json:"state"`
+	// Budget is a budgeted run's budget, calibration and clock (budget.go);
+	// nil for a run without one.
+	Budget *budgetState `json:"budget,omitempty"`
 }
 
 // saveCheckpoint writes the checkpoint, refusing one whose counts a
 // resume would refuse (checkStatus): the file keeps the last good one.
 func (j *Job) saveCheckpoint() error {
+	j.stampBudget()
 	if err := checkStatus(j.cp.Status, j.cp.RecordsBytes); err != nil {
 		return fmt.Errorf("%s not written: %w", j.dir.Path(FileCheckpoint), err)
 	}
@@ -132,7 +136,15 @@ func (j *Job) restore() error {
 	if st.Steps > 0 && cp.BestStep != st.Steps-1 {
 		return bad("best_step %d: the best after %d steps comes from step %d", cp.BestStep, st.Steps, st.Steps-1)
 	}
-	over := m.Done() || (j.cfg.Stall > 0 && st.Stall >= j.cfg.Stall)
+	if b := cp.Budget; b != nil {
+		if !(b.Seconds > 0) || !(b.Elapsed >= 0) || math.IsInf(b.Elapsed, 0) || math.IsInf(b.Seconds, 0) {
+			return bad("budget: seconds %g and elapsed %g must be finite, seconds > 0 and elapsed ≥ 0", b.Seconds, b.Elapsed)
+		}
+		if b.StoppedAt != nil && *b.StoppedAt != st.Steps {
+			return bad("budget: stopped by the clock at step %d, but the status counts %d steps", *b.StoppedAt, st.Steps)
+		}
+	}
+	over := m.Done() || (j.cfg.Stall > 0 && st.Stall >= j.cfg.Stall) || cp.Budget != nil && cp.Budget.StoppedAt != nil
 	if cp.Phase != phaseOptimize && (!over || cp.Best == nil) {
 		return bad("phase %q, but the optimisation is not over (%d steps)", cp.Phase, st.Steps)
 	}

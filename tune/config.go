@@ -43,6 +43,15 @@ type Config struct {
 	// so, and in an embedded config "x.toml" names the embedded config x.
 	// "" = no next stage.
 	Then string `toml:"then"`
+	// Budget, when set, is a wall-clock budget for the whole run, a Go
+	// duration ("8h", "90m", "2h30m"): Start calibrates the seconds a game
+	// takes on this machine and sizes the method's step budget
+	// (Spec.BudgetKey) so that tuning, the Elo measurements and the ladder
+	// end within it, then writes the resolved step count (and no budget)
+	// into the run's config.toml; a clock guards the deadline while it
+	// runs (see budget.go). In a chain it is the first stage's key and
+	// covers the whole chain. "" = no budget: the method's own step count.
+	Budget string `toml:"budget,omitempty"`
 
 	Engine     EngineConfig     `toml:"engine"`
 	Match      MatchConfig      `toml:"match"`
@@ -72,6 +81,10 @@ type Config struct {
 	// externalFileDir is where an [external] run writes its values
 	// files: the run directory's folder, set when the job starts.
 	externalFileDir string
+	// budgetFrom is where Budget was set, for errors found when the job
+	// starts (a budget too short): the file and line, or the flag; zero
+	// when Budget is "".
+	budgetFrom budgetSource
 }
 
 // EngineConfig is the search every fitness game uses.

@@ -55,6 +55,7 @@ func Parse(name string, data []byte, overrides ...Override) (Config, error) {
 		return Config{}, err
 	}
 	from := map[string]string{}
+	steps := "" // the source of a step-budget override (-steps)
 	for _, o := range overrides {
 		key := o.Key
 		if key == "@budget" {
@@ -66,6 +67,7 @@ func Parse(name string, data []byte, overrides ...Override) (Config, error) {
 				return Config{}, &ConfigError{File: o.Source, Msg: fmt.Sprintf("does not apply to method %q, whose steps are %ss (use -steps)", c.Method, spec.Unit)}
 			}
 			key = c.Method + "." + spec.BudgetKey
+			steps = o.Source
 		}
 		if err := c.Set(key, o.Value); err != nil {
 			var ce *ConfigError
@@ -77,6 +79,17 @@ func Parse(name string, data []byte, overrides ...Override) (Config, error) {
 		from[key] = o.Source
 	}
 	c.External.absExternalDir()
+	if c.Budget != "" {
+		c.budgetFrom = budgetSource{File: name, Line: keyLine(data, "budget")}
+		if src, ok := from["budget"]; ok {
+			c.budgetFrom = budgetSource{File: src}
+		}
+		if steps != "" {
+			spec, _ := c.Spec() // the @budget override found it
+			return Config{}, &ConfigError{File: steps, Msg: fmt.Sprintf("cannot be combined with %s: the budget sizes %s.%s by the clock; give one or the other",
+				c.budgetFrom.describe(c.Budget), c.Method, spec.BudgetKey)}
+		}
+	}
 	if err := c.Validate(); err != nil {
 		return Config{}, locate(err, name, data, from)
 	}
@@ -108,7 +121,11 @@ func decode(name string, data []byte) (Config, error) {
 	c := DefaultConfig()
 	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(&c)
 	if err != nil {
-		return Config{}, tomlError(name, err)
+		ce := tomlError(name, err)
+		if ce.Key == "budget" {
+			ce.Msg = budgetForm + " (" + ce.Msg + ")"
+		}
+		return Config{}, ce
 	}
 	// The method tables, decoded into the registered methods' options.
 	var raw map[string]toml.Primitive

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"time"
 
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/results"
@@ -43,6 +44,10 @@ type Options struct {
 	// Concurrency, when not nil, replaces the config's concurrency (the one
 	// key a resume may change: results do not depend on it).
 	Concurrency *int
+	// Clock, when set, is the time a budgeted run (Config.Budget) reads
+	// for its calibration, its elapsed time, the safety valve and the
+	// budget left on resume; nil = time.Now. Tests give a fake one.
+	Clock func() time.Time
 }
 
 // Events are progress callbacks; any may be nil. They are called from the
@@ -63,6 +68,9 @@ type Events struct {
 	// Rung is called after each rung of the ladder is played (its games
 	// written), with its number k (from 1) of the n rungs planned.
 	Rung func(r Rung, k, n int)
+	// Calibrate is called once when a budgeted run's calibration starts,
+	// with its most games (Games then reports its batches).
+	Calibrate func(games int)
 }
 
 // Plan is the shape of the optimisation when it starts or resumes.
@@ -70,6 +78,9 @@ type Plan struct {
 	Unit     string            // "generation", "iteration"
 	Status   optimize.Status   // what is done
 	Forecast optimize.Forecast // what is left, the method's own figure
+	// End is a budgeted run's planned end (the job's clock's time when
+	// its budget runs out); zero without a budget.
+	End time.Time
 }
 
 // InterruptedError is a job stopped by its context with its last
@@ -123,6 +134,8 @@ type Job struct {
 	games []tournament.GameRecord // fitness games of the step in flight (output.games)
 	// marked is set while the directory holds this process's FileRunning.
 	marked bool
+	// bud is a budgeted run's clock (nil without a budget).
+	bud *budgetRun
 }
 
 func (j *Job) logf(format string, args ...any) {

@@ -229,19 +229,7 @@ func (j *Job) ladder(ctx context.Context, recs []optimize.Record) (*ladderResult
 	if len(opps) == 0 {
 		return lr, nil
 	}
-	// The rungs of an opponent: each depth, then each clock at the
-	// engine depth as the deepest iteration.
-	type at struct {
-		depth int
-		tc    tournament.TimeControl
-	}
-	var ats []at
-	for _, d := range depths {
-		ats = append(ats, at{depth: d})
-	}
-	for _, tc := range clocks {
-		ats = append(ats, at{depth: j.cfg.Engine.Depth, tc: tc})
-	}
+	ats := j.cfg.rungAts(depths, clocks)
 	j.logf("verification ladder: tuned vs %s at depth %s%s, width %d, %d game pairs a rung\n",
 		strings.Join(names(opps), ", "), joinInts(depths), clocksText(clocks), width, v.Pairs)
 	if j.opts.Events.Verify != nil {
@@ -302,6 +290,26 @@ func (j *Job) ladder(ctx context.Context, recs []optimize.Record) (*ladderResult
 	}
 	lr.plots = append([]plotRef{ref}, lr.plots...)
 	return lr, nil
+}
+
+// rungAt is what a rung of an opponent plays at: a depth, or a clock
+// with the engine depth as the deepest iteration.
+type rungAt struct {
+	depth int
+	tc    tournament.TimeControl
+}
+
+// rungAts are the rungs of an opponent: each depth, then each clock at
+// the engine depth as the deepest iteration.
+func (c *Config) rungAts(depths []int, clocks []tournament.TimeControl) []rungAt {
+	var ats []rungAt
+	for _, d := range depths {
+		ats = append(ats, rungAt{depth: d})
+	}
+	for _, tc := range clocks {
+		ats = append(ats, rungAt{depth: c.Engine.Depth, tc: tc})
+	}
+	return ats
 }
 
 func names(opps []opponent) []string {

@@ -23,13 +23,14 @@ const (
 
 // eloDue reports whether step rec.Step measures the best vector's Elo:
 // after steps K−1, 2K−1, … and after the last step (the method's budget
-// spent or the stall rule met: st is the status after the step).
+// spent, the stall rule met or the clock's safety valve ending it: st is
+// the status after the step).
 func (j *Job) eloDue(rec optimize.Record, st optimize.Status) bool {
 	k := j.cfg.Validation.EloEvery
 	if k <= 0 {
 		return false
 	}
-	return (rec.Step+1)%k == 0 || j.m.Done() || j.settings().Stalled(st)
+	return (rec.Step+1)%k == 0 || j.m.Done() || j.settings().Stalled(st) || j.bud != nil && j.bud.stopping
 }
 
 // measureElo plays the step's best vector against the first opponent that

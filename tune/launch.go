@@ -62,6 +62,9 @@ func NewLaunch(cfg Config, dir string, seeds []int64, now time.Time) (*Launch, e
 		if err := checkSeeds(seeds); err != nil {
 			return nil, err
 		}
+		if cfg.Budget != "" {
+			return nil, errBudgetSweep
+		}
 	case cfg.Then != "":
 		stages, err := Stages(cfg)
 		if err != nil {
@@ -265,7 +268,7 @@ func (l *Launch) runOne(ctx context.Context, opts Options, h LaunchHooks) (*Laun
 	if l.Resume {
 		job, err = Resume(l.Dir, opts)
 	} else {
-		job, err = Start(l.cfg, l.Dir, opts)
+		job, err = StartContext(ctx, l.cfg, l.Dir, opts)
 	}
 	if err != nil {
 		return nil, err
@@ -322,6 +325,21 @@ func ParseSeeds(s string) ([]int64, error) {
 	return out, nil
 }
 
+// HoursOverride is the override -hours H gives: the config's budget
+// (Config.Budget) as H hours, its source "flag -hours". Errors: a
+// *InputError naming the flag when H is not a positive number of hours.
+func HoursOverride(h string) (Override, error) {
+	x, err := strconv.ParseFloat(strings.TrimSpace(h), 64)
+	d := time.Duration(x * float64(time.Hour))
+	if err != nil || !(x > 0) || x > 1e5 || d <= 0 {
+		return Override{}, &InputError{cmdline.Flagf("hours", "must be a positive number of hours (e.g. 8 or 0.5), not %q", h)}
+	}
+	return Override{Key: "budget", Value: strconv.Quote(d.String()), Source: "flag -hours"}, nil
+}
+
+// errBudgetSweep refuses a budget for a sweep.
+var errBudgetSweep = inputErr("a budget by the clock (budget, -hours) cannot be combined with -seeds: give the sweep a step budget, or run each seed with -seed and its own -hours")
+
 // KeyFlag is a command-line flag that sets one config key
 // (FlagOverride).
 type KeyFlag struct {
@@ -348,6 +366,7 @@ func KeyFlags() []KeyFlag {
 		f("generations", "@budget", false, " (GA runs only)"),
 		f("iterations", "@budget", false, " (PSO and SPSA runs only)"),
 		f("rounds", "@budget", false, " (Texel runs only)"),
+		f("hours", "budget", false, " as H hours, a positive number (e.g. 8 or 0.5): calibrate on this machine and size the method's step budget to end within it; not with -steps"),
 		f("start", "start", true, " (spsa, texel: start from a run directory, weight file or baseline instead of a random vector)"),
 		f("openings", "openings", true, " (balanced, generated or an opening file)"),
 	}
@@ -427,7 +446,16 @@ func LaunchCommandLine(c CommandLine, now time.Time) (*Launch, *int, error) {
 func launchNew(path string, keys map[string]string, out, seeds string, now time.Time) (*Launch, error) {
 	var ov []Override
 	for _, k := range KeyFlags() {
-		if v, ok := keys[k.Flag]; ok {
+		v, ok := keys[k.Flag]
+		switch {
+		case !ok:
+		case k.Flag == "hours":
+			o, err := HoursOverride(v)
+			if err != nil {
+				return nil, err
+			}
+			ov = append(ov, o)
+		default:
 			ov = append(ov, FlagOverride(k.Flag, k.Key, v, k.Str))
 		}
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/roadtune/roadtune/configs"
 	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/internal/fileio"
+	"github.com/roadtune/roadtune/internal/progress"
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/referee"
 	"github.com/roadtune/roadtune/results"
@@ -35,21 +36,54 @@ const rngStream = 0x726f616474756e65 // "roadtune"
 // job ready to Run.
 // Errors: *ConfigError for a bad config, *InputError for an unusable
 // directory; nothing is written then.
+//
+// A config with a budget (Config.Budget) is first calibrated (calibrate:
+// sample games on this machine, nothing written) and its method's step
+// budget sized to end within it (planBudget); config.toml then holds that
+// step count and no budget, and the checkpoint the budget, the
+// calibration and the clock. A budget too short for the fewest steps and
+// the ladder is a *ConfigError naming where it was set, with the least
+// time measured. Start calibrates uncancellably: StartContext takes a
+// context.
 func Start(cfg Config, dir string, opts Options) (*Job, error) {
+	return StartContext(context.Background(), cfg, dir, opts)
+}
+
+// StartContext is Start with a context that stops a budgeted run's
+// calibration (the error then wraps ctx's; nothing is written).
+func StartContext(ctx context.Context, cfg Config, dir string, opts Options) (*Job, error) {
+	return startCalibrated(ctx, cfg, dir, opts, nil)
+}
+
+// startCalibrated is StartContext with the calibration cal already played
+// (a chain's, at its start), or nil to play it.
+func startCalibrated(ctx context.Context, cfg Config, dir string, opts Options, cal *calibration) (*Job, error) {
 	if opts.Concurrency != nil {
 		cfg.Concurrency = *opts.Concurrency
 	}
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	var bs *budgetState
+	var since time.Time
+	if cfg.Budget != "" {
+		if _, _, err := checkNewDir(dir); err != nil {
+			return nil, err
+		}
+		var err error
+		if cfg, bs, since, err = resolveBudget(ctx, cfg, opts, cal); err != nil {
+			return nil, err
+		}
+	}
 	if err := prepareDir(dir); err != nil {
 		return nil, err
 	}
-	return start(cfg, &results.RunDir{Dir: dir}, opts)
+	return start(cfg, &results.RunDir{Dir: dir}, opts, bs, since)
 }
 
-// start writes config.toml and the initial checkpoint into rd.
-func start(cfg Config, rd *results.RunDir, opts Options) (*Job, error) {
+// start writes config.toml and the initial checkpoint into rd; bs is a
+// budgeted run's budget, its clock started at since.
+func start(cfg Config, rd *results.RunDir, opts Options, bs *budgetState, since time.Time) (*Job, error) {
 	j, err := newJob(cfg, rd, opts)
 	if err != nil {
 		return nil, err
@@ -59,6 +93,10 @@ func start(cfg Config, rd *results.RunDir, opts Options) (*Job, error) {
 		return nil, err
 	}
 	head := fmt.Sprintf("# Resolved config of run %s (every key; `tune -resume` reads it and refuses a changed one).\n", filepath.Base(rd.Dir))
+	if bs != nil {
+		head += fmt.Sprintf("# %s = %d was sized for the budget %s on this machine (%s holds the budget, the calibration and the clock); this file replays the same steps without it.\n",
+			bs.Key, bs.Steps, bs.Budget, FileCheckpoint)
+	}
 	if err := results.WriteFileAtomic(rd.Path(FileConfig), append([]byte(head), data...)); err != nil {
 		return nil, err
 	}
@@ -77,7 +115,10 @@ func start(cfg Config, rd *results.RunDir, opts Options) (*Job, error) {
 	// The first checkpoint holds the method's initial state, so a stop in
 	// the first step resumes exactly.
 	j.cp = checkpoint{Version: checkpointVersion, Method: cfg.Method, Phase: phaseOptimize,
-		Fingerprint: fingerprint(flat), Config: flat, State: state}
+		Fingerprint: fingerprint(flat), Config: flat, State: state, Budget: bs}
+	if bs != nil {
+		j.watchClock(since)
+	}
 	if err := os.Remove(rd.Path(FileRecords)); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, err
 	}
@@ -127,7 +168,7 @@ func Resume(dir string, opts Options) (*Job, error) {
 	}
 	cpPath := rd.Path(FileCheckpoint)
 	if _, err := os.Stat(cpPath); errors.Is(err, os.ErrNotExist) {
-		j, err := start(cfg, rd, opts)
+		j, err := start(cfg, rd, opts, nil, time.Time{})
 		if err != nil {
 			return nil, err
 		}
@@ -143,6 +184,13 @@ func Resume(dir string, opts Options) (*Job, error) {
 	}
 	if err := j.markRunning(); err != nil {
 		return nil, err
+	}
+	if bs := j.cp.Budget; bs != nil {
+		j.watchClock(j.opts.clock()())
+		bs = j.cp.Budget
+		j.logf("roadtune tune: resuming with %s of the %s budget left; %s after %d of %d %ss (phase %s), planned end %s; the clock guards it\n",
+			clockText(max(bs.Seconds-bs.Elapsed, 0)), bs.Budget, dir, j.cp.Status.Steps, bs.Steps, j.spec.Unit, j.cp.Phase, progress.TimeOfDay(bs.End, j.opts.clock()()))
+		return j, nil
 	}
 	j.logf("roadtune tune: resuming %s after %d %ss (phase %s)\n", dir, j.cp.Status.Steps, j.spec.Unit, j.cp.Phase)
 	return j, nil
@@ -214,25 +262,43 @@ func (j *Job) settings() optimize.Settings {
 
 // optimizing reports whether optimisation steps remain.
 func (j *Job) optimizing() bool {
-	return j.cp.Phase == phaseOptimize && !j.m.Done() && !j.settings().Stalled(j.cp.Status)
+	return j.cp.Phase == phaseOptimize && !j.m.Done() && !j.settings().Stalled(j.cp.Status) && !j.clockStopped()
 }
 
 // Steps runs at most n more optimisation steps (each one recorded and
-// checkpointed), fewer if the method's budget or the stall rule ends the
-// optimisation first. It does not verify: Run finishes the job. It returns
-// *InterruptedError when ctx is cancelled.
+// checkpointed), fewer if the method's budget, the stall rule or, for a
+// budgeted run, the clock ends the optimisation first. It does not
+// verify: Run finishes the job. It returns *InterruptedError when ctx is
+// cancelled.
 func (j *Job) Steps(ctx context.Context, n int) error {
 	if !j.optimizing() || n <= 0 {
 		return nil
 	}
+	if bs := j.cp.Budget; bs != nil && j.cp.Status.Steps > 0 {
+		// A resumed run whose budget left holds no more step.
+		b := *bs
+		if over, end := j.overrun(&b, j.m.Forecast(), j.cp.Status.Steps, false); over {
+			line := j.stopByClock(&b, j.cp.Status.Steps, end)
+			j.cp.Budget = &b
+			if err := j.saveCheckpoint(); err != nil {
+				return err
+			}
+			j.logf("%s\n", line)
+			return nil
+		}
+	}
 	if j.opts.Events.Plan != nil {
-		j.opts.Events.Plan(Plan{Unit: j.spec.Unit, Status: j.cp.Status, Forecast: j.m.Forecast()})
+		p := Plan{Unit: j.spec.Unit, Status: j.cp.Status, Forecast: j.m.Forecast()}
+		if j.cp.Budget != nil {
+			p.End = j.cp.Budget.End
+		}
+		j.opts.Events.Plan(p)
 	}
 	j.games = j.games[:0]
 	st := j.cp.Status
 	s := j.settings()
 	s.Recorder = func(rec optimize.Record, st optimize.Status) error { return j.record(ctx, rec, st) }
-	if err := optimize.Run(ctx, &limited{Method: j.m, left: n}, j.ref, s, &st); err != nil {
+	if err := optimize.Run(ctx, &limited{Method: j.m, left: n, job: j}, j.ref, s, &st); err != nil {
 		if ctx.Err() != nil {
 			return j.interrupted(ctx)
 		}
@@ -241,15 +307,22 @@ func (j *Job) Steps(ctx context.Context, n int) error {
 	return nil
 }
 
-// limited lets optimize.Run drive at most left more steps of a method.
+// limited lets optimize.Run drive at most left more steps of a method,
+// none after the clock stopped the job's optimisation; it times each
+// step on a budgeted job's clock.
 type limited struct {
 	optimize.Method
 	left int
+	job  *Job
 }
 
-func (l *limited) Done() bool { return l.left <= 0 || l.Method.Done() }
+func (l *limited) Done() bool { return l.left <= 0 || l.Method.Done() || l.job.clockStopped() }
 
 func (l *limited) Step(ctx context.Context, ref optimize.Referee) (optimize.Record, error) {
+	if b := l.job.bud; b != nil {
+		b.beginStep()
+		defer b.endStep()
+	}
 	rec, err := l.Method.Step(ctx, ref)
 	if err == nil {
 		l.left--
@@ -268,9 +341,29 @@ func (j *Job) interrupted(ctx context.Context) error {
 // any two of these resumes from the previous checkpoint, dropping what was
 // written after it.
 func (j *Job) record(ctx context.Context, rec optimize.Record, st optimize.Status) error {
+	var bs *budgetState // a budgeted run's budget after the step
+	var stop bool
+	var end float64
+	if j.cp.Budget != nil {
+		b := *j.cp.Budget
+		bs = &b
+		j.measure(bs, rec)
+		if !j.m.Done() && !j.settings().Stalled(st) {
+			stop, end = j.overrun(bs, j.m.Forecast(), st.Steps, j.eloDue(rec, st))
+		}
+		j.bud.stopping = stop
+		defer func() { j.bud.stopping = false }()
+	}
 	if j.eloDue(rec, st) {
+		var t time.Time
+		if bs != nil {
+			t = j.bud.clock()
+		}
 		if err := j.measureElo(ctx, &rec); err != nil {
 			return fmt.Errorf("%s %d: Elo of the best vector: %w", j.spec.Unit, rec.Step, err)
+		}
+		if bs != nil {
+			bs.Measured.EloSeconds = j.bud.clock().Sub(t).Seconds()
 		}
 	}
 	// The counts are checked before anything is written: a step with an
@@ -312,8 +405,15 @@ func (j *Job) record(ctx context.Context, rec optimize.Record, st optimize.Statu
 		cp.BestFitness = &f
 	}
 	cp.State = state
+	if bs != nil {
+		cp.Budget = bs
+	}
 	if err := j.writeBest(cp); err != nil {
 		return err
+	}
+	var line string
+	if stop {
+		line = j.stopByClock(bs, st.Steps, end)
 	}
 	j.cp = cp
 	if err := j.saveCheckpoint(); err != nil {
@@ -321,6 +421,9 @@ func (j *Job) record(ctx context.Context, rec optimize.Record, st optimize.Statu
 	}
 	j.games = j.games[:0]
 	j.logf("%s\n", j.stepLine(rec))
+	if stop {
+		j.logf("%s\n", line)
+	}
 	if j.opts.Events.Step != nil {
 		j.opts.Events.Step(rec, st, j.m.Forecast())
 	}
@@ -478,6 +581,9 @@ func (j *Job) Run(ctx context.Context) error {
 	j.logf("done: %d %ss, %d games in %s. Best vector: %s\nreport: %s\n",
 		j.cp.Status.Steps, j.spec.Unit, j.cp.Status.Games, durText(j.cp.Status.Seconds),
 		j.dir.Path(best), j.dir.Path(FileReport))
+	if bs := j.cp.Budget; bs != nil {
+		j.logf("%s\n", bs.usedLine())
+	}
 	return nil
 }
 

@@ -40,7 +40,7 @@ func Register(spec optimize.Spec) {
 		panic(fmt.Sprintf("tune: Register: method %q registered twice", spec.Name))
 	}
 	switch spec.Name {
-	case "method", "schema", "seed", "concurrency", "name", "stall", "engine", "match", "init", "bounds", "validation", "output":
+	case "method", "schema", "seed", "concurrency", "name", "stall", "budget", "engine", "match", "init", "bounds", "validation", "output":
 		panic(fmt.Sprintf("tune: Register: method name %q is a config key", spec.Name))
 	}
 	registry[spec.Name] = spec

@@ -33,6 +33,9 @@ func (j *Job) writeReport(plots []plotRef, lr *ladderResult, recs []optimize.Rec
 		{"bounds", boundsText(c.Bounds)},
 		{"stall rule", stallText(c.Stall, unit)},
 	}
+	if bs := j.cp.Budget; bs != nil {
+		setting = append(setting, []string{"budget", fmt.Sprintf("%s by the clock: %s = %d, sized on this machine by a calibration (%s)", bs.Budget, bs.Key, bs.Steps, bs.Calibration.text())})
+	}
 	if len(c.Params) > 0 {
 		setting = append(setting, []string{"search settings tuned", c.paramsText()})
 	}
@@ -78,6 +81,12 @@ func (j *Job) writeReport(plots []plotRef, lr *ladderResult, recs []optimize.Rec
 			secs += r.Summary.Seconds
 		}
 		fmt.Fprintf(&b, " Verification ladder: %d games in %s.", games, durText(secs))
+	}
+	if bs := j.cp.Budget; bs != nil {
+		fmt.Fprintf(&b, "\n\nBudget: %s; `%s` holds the budget, the calibration and the run's own time (\"budget\").", strings.TrimPrefix(bs.usedLine(), "by the clock: "), FileCheckpoint)
+		if bs.StoppedAt != nil {
+			fmt.Fprintf(&b, " The run was %s, the one case where the machine's speed changes a run's results: its records are the first %d %ss of the run `%s` describes.", clockLine(unit, *bs.StoppedAt, bs.Steps, ""), *bs.StoppedAt, unit, FileConfig)
+		}
 	}
 	b.WriteString("\n\n## Plots\n\n")
 	for _, p := range plots {

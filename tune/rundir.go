@@ -31,31 +31,15 @@ const (
 // checkpoint (config.toml, FileRunning, temporary files), which are
 // removed.
 func prepareDir(dir string) error {
-	if dir == "" {
-		return inputErr("run directory: empty path")
+	leftovers, exists, err := checkNewDir(dir)
+	if err != nil {
+		return err
 	}
-	entries, err := os.ReadDir(dir)
-	if errors.Is(err, os.ErrNotExist) {
+	if !exists {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return inputErr("run directory: %v", err)
 		}
 		return nil
-	}
-	if err != nil {
-		return inputErr("run directory %s: %v", dir, err)
-	}
-	var leftovers []string
-	for _, e := range entries {
-		switch {
-		case e.Name() == FileCheckpoint:
-			return inputErr("run directory %s holds a run (checkpoint.json): resume it with `tune -resume %s`, or choose another -out", dir, dir)
-		case fileio.IsTemp(e.Name()) || e.Name() == FileConfig || e.Name() == FileRunning:
-			leftovers = append(leftovers, e.Name())
-		case e.Name() == FileChain:
-			return inputErr("run directory %s holds a chain (%s): resume it with `tune -resume %s`, or choose another -out", dir, FileChain, dir)
-		default:
-			return inputErr("run directory %s is not empty (holds %q) and holds no run: choose another -out, a new or empty directory", dir, e.Name())
-		}
 	}
 	if err := checkWritable(dir); err != nil {
 		return err
@@ -66,6 +50,35 @@ func prepareDir(dir string) error {
 		}
 	}
 	return nil
+}
+
+// checkNewDir is prepareDir's check, which writes nothing: whether dir
+// exists, and the leftovers it holds of a run stopped before its first
+// checkpoint; an *InputError when it holds anything else.
+func checkNewDir(dir string) (leftovers []string, exists bool, err error) {
+	if dir == "" {
+		return nil, false, inputErr("run directory: empty path")
+	}
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, inputErr("run directory %s: %v", dir, err)
+	}
+	for _, e := range entries {
+		switch {
+		case e.Name() == FileCheckpoint:
+			return nil, true, inputErr("run directory %s holds a run (checkpoint.json): resume it with `tune -resume %s`, or choose another -out", dir, dir)
+		case fileio.IsTemp(e.Name()) || e.Name() == FileConfig || e.Name() == FileRunning:
+			leftovers = append(leftovers, e.Name())
+		case e.Name() == FileChain:
+			return nil, true, inputErr("run directory %s holds a chain (%s): resume it with `tune -resume %s`, or choose another -out", dir, FileChain, dir)
+		default:
+			return nil, true, inputErr("run directory %s is not empty (holds %q) and holds no run: choose another -out, a new or empty directory", dir, e.Name())
+		}
+	}
+	return leftovers, true, nil
 }
 
 // checkWritable fails unless a file can be created in dir.

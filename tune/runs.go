@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/internal/fileio"
@@ -35,9 +36,24 @@ type RunResults struct {
 	// Stage is the run's stage in its chain (from 1) of Stages; both 0
 	// for a run of its own.
 	Stage, Stages int
+	// Clock is a budgeted run's budget (Config.Budget), nil for a run
+	// without one.
+	Clock *BudgetStatus
 	// viaChain: opened through the chain's directory (the chain, not
 	// just this stage, is what was asked for).
 	viaChain bool
+}
+
+// BudgetStatus is a budgeted run's budget as its checkpoint holds it.
+type BudgetStatus struct {
+	Budget  string    // as given ("2h"; a chain's stage: its share)
+	Seconds float64   // the budget in seconds
+	Elapsed float64   // the run's own elapsed seconds (checkpointed)
+	End     time.Time // the planned end (of the latest session)
+	Steps   int       // the step count the budget resolved to
+	// Stopped reports that the clock's safety valve ended the
+	// optimisation.
+	Stopped bool
 }
 
 // Open reads the run in dir; for a chain's directory (IsChain), its last
@@ -109,7 +125,11 @@ func openRun(dir string) (*RunResults, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &RunResults{Dir: dir, Config: cfg, Spec: spec, Phase: cp.Phase, Status: cp.Status, Records: recs, Best: cp.Best}, nil
+	r := &RunResults{Dir: dir, Config: cfg, Spec: spec, Phase: cp.Phase, Status: cp.Status, Records: recs, Best: cp.Best}
+	if b := cp.Budget; b != nil {
+		r.Clock = &BudgetStatus{Budget: b.Budget, Seconds: b.Seconds, Elapsed: b.Elapsed, End: b.End, Steps: b.Steps, Stopped: b.StoppedAt != nil}
+	}
+	return r, nil
 }
 
 // Name is the run's name: its directory's base name.

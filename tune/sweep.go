@@ -54,6 +54,9 @@ func Sweep(ctx context.Context, cfg Config, seeds []int64, dir string, opts Opti
 	if err := checkSeeds(seeds); err != nil {
 		return nil, err
 	}
+	if cfg.Budget != "" {
+		return nil, errBudgetSweep
+	}
 	var dirs []string
 	for _, seed := range seeds {
 		c := cfg

@@ -6,6 +6,7 @@ package main
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/tune"
@@ -18,11 +19,13 @@ type display interface {
 	Plan(label string, total int)
 	Games(done, total int)
 	Step(label string, games, left int)
+	PlannedEnd(t time.Time)
 }
 
-// displayEvents wires a job's events to d: one bar for the whole
-// optimisation labelled "<unit> <done>/<total>" (the method's forecast),
-// a line per step, a bar for the verification ladder.
+// displayEvents wires a job's events to d: a bar for a budgeted run's
+// calibration, one bar for the whole optimisation labelled "<unit>
+// <done>/<total>" (the method's forecast) with a budgeted run's planned
+// end, a line per step, a bar for the verification ladder.
 func displayEvents(d display) tune.Events {
 	var unit string
 	label := func(st optimize.Status, f optimize.Forecast) string {
@@ -31,9 +34,13 @@ func displayEvents(d display) tune.Events {
 	return tune.Events{
 		Plan: func(p tune.Plan) {
 			unit = p.Unit
+			if !p.End.IsZero() {
+				d.PlannedEnd(p.End)
+			}
 			d.Plan(label(p.Status, p.Forecast), p.Forecast.Games)
 		},
-		Games: d.Games,
+		Calibrate: func(games int) { d.Plan("calibration", games) },
+		Games:     d.Games,
 		Step: func(rec optimize.Record, st optimize.Status, f optimize.Forecast) {
 			d.Step(label(st, f), rec.Games, f.Games)
 		},

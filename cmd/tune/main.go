@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"syscall"
 	"time"
 
@@ -89,6 +90,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return exitCode(err, stderr)
 	}
+	if l.Config().Budget != "" && slices.ContainsFunc(line.Given, func(f string) bool { return f == "listen" || f == "nats" }) {
+		return exitCode(usageError{tune.ErrBudgetCluster}, stderr)
+	}
 	live, err := tuneweb.ListenRun(*httpAddr, stderr)
 	if err != nil {
 		return exitCode(usageError{err}, stderr)
@@ -129,7 +133,7 @@ func exitCode(err error, stderr io.Writer) int {
 	var in *tune.InputError
 	var ue usageError
 	switch {
-	case errors.As(err, &ie):
+	case errors.As(err, &ie), errors.Is(err, context.Canceled):
 		return 130
 	case errors.As(err, &ce), errors.As(err, &in), errors.As(err, &ue), fileio.IsInput(err):
 		return 2

@@ -115,3 +115,31 @@ func TestRunETAOfThePhase(t *testing.T) {
 		}
 	}
 }
+
+// TestRunPlannedEnd: a budgeted run's planned end follows the ETA on the
+// bar and the status on the plain lines, through every phase, as a time
+// of day (with the day's name when it is not today).
+func TestRunPlannedEnd(t *testing.T) {
+	var out bytes.Buffer
+	now := time.Now()
+	end := time.Date(now.Year(), now.Month(), now.Day(), 23, 59, 0, 0, time.Local)
+	r := NewRun(&out, false, false)
+	r.PlannedEnd(end)
+	r.Plan("generation 1/2", 8)
+	r.Status("1 worker")
+	r.lastPrint = time.Time{}
+	r.Games(2, 4)
+	if got := out.String(); !strings.HasSuffix(got, " · planned end 23:59 · 1 worker\n") {
+		t.Errorf("plain line %q", got)
+	}
+	b := NewRun(&out, true, false)
+	b.PlannedEnd(end)
+	b.Plan("verification", 8)
+	if got := b.describe(); got != "verification · planned end 23:59" {
+		t.Errorf("bar description %q", got)
+	}
+	b.End()
+	if got, want := TimeOfDay(end.AddDate(0, 0, 1), now), end.AddDate(0, 0, 1).Format("Mon")+" 23:59"; got != want {
+		t.Errorf("tomorrow: %q, want %q", got, want)
+	}
+}

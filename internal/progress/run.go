@@ -2,6 +2,7 @@ package progress
 
 import (
 	"io"
+	"strings"
 	"sync"
 	"time"
 
@@ -22,8 +23,9 @@ type Run struct {
 	quiet     bool
 	bar       *progressbar.ProgressBar
 	label     string
-	status    string // Status: shown after the label
-	eta       string // the ETA shown on the bar (etaText)
+	status    string    // Status: shown after the label
+	end       time.Time // PlannedEnd: shown after the ETA; zero for none
+	eta       string    // the ETA shown on the bar (etaText)
 	start     time.Time
 	lastPrint time.Time
 	played    int // games of completed steps, this session
@@ -102,8 +104,50 @@ func (r *Run) show() {
 	}
 	if now := time.Now(); now.Sub(r.lastPrint) >= Interval {
 		r.lastPrint = now
-		plainLine(r.out, r.label, r.status, all, want, r.start, now)
+		plainLine(r.out, r.label, r.extra(now), all, want, r.start, now)
 	}
+}
+
+// PlannedEnd sets a budgeted run's planned end (the wall-clock time its
+// budget runs out; zero for none), shown as a time of day ("planned end
+// 06:00", with the day's name when it is not today) after the ETA, on
+// the bar and the plain lines, through every phase.
+func (r *Run) PlannedEnd(t time.Time) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.end = t
+	if r.bar != nil {
+		r.bar.Describe(r.describe())
+	}
+}
+
+// endText is the planned end as the bar and lines show it, "" for none.
+func (r *Run) endText(now time.Time) string {
+	if r.end.IsZero() {
+		return ""
+	}
+	return "planned end " + TimeOfDay(r.end, now)
+}
+
+// TimeOfDay writes a wall-clock time as the time of day in local time
+// ("06:00"), with the day's name when it is not now's day ("Tue 06:00").
+func TimeOfDay(t, now time.Time) string {
+	t, now = t.Local(), now.Local()
+	if y, m, d := t.Date(); y == now.Year() && m == now.Month() && d == now.Day() {
+		return t.Format("15:04")
+	}
+	return t.Format("Mon 15:04")
+}
+
+// extra is what follows the ETA: the planned end, then the status.
+func (r *Run) extra(now time.Time) string {
+	var parts []string
+	for _, s := range []string{r.endText(now), r.status} {
+		if s != "" {
+			parts = append(parts, s)
+		}
+	}
+	return strings.Join(parts, " · ")
 }
 
 // Status sets a short live text shown after the label, e.g. the
@@ -122,14 +166,14 @@ func (r *Run) Status(s string) {
 }
 
 // describe is the bar's description: the label, the ETA (once a game of
-// the phase is played), then the status.
+// the phase is played), the planned end, then the status.
 func (r *Run) describe() string {
 	s := r.label
 	if r.eta != "" {
 		s += " · ETA " + r.eta
 	}
-	if r.status != "" {
-		s += " · " + r.status
+	if x := r.extra(time.Now()); x != "" {
+		s += " · " + x
 	}
 	return s
 }

@@ -44,6 +44,9 @@ type Live struct {
 	GamesPerSecond float64
 	// ETA is the time left at that rate (0 when unknown).
 	ETA time.Duration
+	// End is a budgeted tuning run's planned end (wall-clock; zero for
+	// none).
+	End time.Time
 	// BatchDone of BatchTotal games of the batch in flight (tune: a step
 	// or a ladder rung; arena: the whole match).
 	BatchDone, BatchTotal int

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/roadtune/roadtune/internal/progress"
 	"github.com/roadtune/roadtune/tournament"
 	"github.com/roadtune/roadtune/tournament/stats"
 )
@@ -70,6 +71,11 @@ type Status struct {
 	RateText  string `json:"rate_text"`
 	ETAText   string `json:"eta_text"`
 	BatchText string `json:"batch_text"`
+	// End is a budgeted tuning run's planned end (zero for none), EndText
+	// it as a time of day for the page ("planned end 06:00") while the run
+	// goes on, "" otherwise.
+	End     time.Time `json:"end,omitzero"`
+	EndText string    `json:"end_text,omitempty"`
 }
 
 // texts fills in the status in words: StepText "step K of N" (a tuning
@@ -96,6 +102,10 @@ func (st *Status) texts() {
 	st.BatchText = "—"
 	if st.BatchTotal > 0 {
 		st.BatchText = fmt.Sprintf("%d/%d", st.BatchDone, st.BatchTotal)
+	}
+	st.EndText = ""
+	if !st.End.IsZero() && st.Phase != "done" && st.Phase != "interrupted" {
+		st.EndText = "planned end " + progress.TimeOfDay(st.End, time.Now())
 	}
 }
 
@@ -180,6 +190,9 @@ func (s *Server) runStatus(r *run) Status {
 		}
 		st.Games, st.GamesPerSecond, st.ETASeconds = max(st.Games, l.Games), l.GamesPerSecond, l.ETA.Seconds()
 		st.BatchDone, st.BatchTotal = l.BatchDone, l.BatchTotal
+		if !l.End.IsZero() {
+			st.End = l.End
+		}
 		if len(l.Rungs) > 0 {
 			st.Version += fmt.Sprintf(".r%d", len(l.Rungs)) // the page reloads its ladder
 		}
@@ -202,7 +215,7 @@ func (r *run) tuneStatus() Status {
 		return st
 	}
 	st := Status{Method: res.Method, Unit: res.Unit, Phase: res.Phase,
-		Step: res.Status.Steps, Games: res.Status.Games}
+		Step: res.Status.Steps, Games: res.Status.Games, End: res.End}
 	st.Steps = res.Budget
 	if res.Phase != "optimize" || st.Steps < st.Step {
 		st.Steps = st.Step // the optimisation is over, by the budget or the stall rule
@@ -448,7 +461,7 @@ func (s *Server) groupStatus(r *run) Status {
 		}
 		if !atRun {
 			st.Phase, st.Step, atRun = cs.Phase, i+1, true
-			st.GamesPerSecond, st.ETASeconds, st.BatchDone, st.BatchTotal = cs.GamesPerSecond, cs.ETASeconds, cs.BatchDone, cs.BatchTotal
+			st.GamesPerSecond, st.ETASeconds, st.BatchDone, st.BatchTotal, st.End = cs.GamesPerSecond, cs.ETASeconds, cs.BatchDone, cs.BatchTotal, cs.End
 			st.Verdict = ""
 		}
 	}

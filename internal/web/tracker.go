@@ -91,6 +91,11 @@ func (t *Tracker) Step(st optimize.Status, f optimize.Forecast) {
 	})
 }
 
+// PlannedEnd sets a budgeted tuning run's planned end (zero for none).
+func (t *Tracker) PlannedEnd(end time.Time) {
+	t.Update(func(l *Live) { l.End = end })
+}
+
 // BatchGames sets done of total games of a tuning job's batch in flight;
 // while it optimises, they add to the games of the steps done (Step) and
 // to the rate and ETA; while it verifies, the rate and ETA are the

@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/roadtune/roadtune/internal/progress"
 	"github.com/roadtune/roadtune/internal/runfixture"
 	"github.com/roadtune/roadtune/internal/tunetest"
 	"github.com/roadtune/roadtune/internal/web"
@@ -287,6 +288,44 @@ func TestEventsAfterStep(t *testing.T) {
 	}
 	// The page shows the step's charts, rendered now.
 	web.MustGet(t, ts.URL+"/run/live/chart/genes.svg", "image/svg+xml")
+}
+
+// TestPlannedEnd: a budgeted run's page and status show its planned end
+// as a time of day, from its checkpoint and from the live tracker, while
+// it runs.
+func TestPlannedEnd(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "budgeted")
+	c, err := tune.Parse("tiny.toml", []byte("budget = \"1h\"\n"+tinyConfig))
+	if err != nil {
+		t.Fatal(err)
+	}
+	job, err := tune.Start(c, dir, tune.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer job.Close()
+	res, err := tune.Open(dir)
+	if err != nil || res.Clock == nil {
+		t.Fatalf("open: %+v %v", res, err)
+	}
+	want := "planned end " + progress.TimeOfDay(res.Clock.End, time.Now())
+	_, ts := web.Serve(t, []string{dir}, web.Options{Tune: tuneweb.Runs{}})
+	var st web.Status
+	json.Unmarshal([]byte(web.MustGet(t, ts.URL+"/run/budgeted/status.json", "application/json")), &st)
+	if st.EndText != want || !st.End.Equal(res.Clock.End) {
+		t.Errorf("status from the files: end %v %q, want %q", st.End, st.EndText, want)
+	}
+	if page := web.MustGet(t, ts.URL+"/run/budgeted/", "text/html"); !strings.Contains(page, `data-status="end_text">`+want+`<`) {
+		t.Errorf("the run's page lacks %q", want)
+	}
+	tr := web.NewTracker(dir)
+	later := res.Clock.End.Add(90 * time.Minute)
+	tuneweb.Events(tr, tune.Events{}).Plan(tune.Plan{Unit: "generation", End: later})
+	_, ts = web.Serve(t, []string{dir}, web.Options{Tune: tuneweb.Runs{}, Live: tr.Live})
+	json.Unmarshal([]byte(web.MustGet(t, ts.URL+"/run/budgeted/status.json", "application/json")), &st)
+	if want := "planned end " + progress.TimeOfDay(later, time.Now()); !st.Live || st.EndText != want {
+		t.Errorf("live status: %+v, want %q", st, want)
+	}
 }
 
 func TestLiveStatus(t *testing.T) {

@@ -1,6 +1,8 @@
 package web
 
 import (
+	"time"
+
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/results"
 	"github.com/roadtune/roadtune/tournament"
@@ -43,6 +45,8 @@ type TuneRun struct {
 	Budget int
 	Genes  []string  // gene names
 	Best   []float64 // the best vector so far (nil before the first step)
+	// End is a budgeted run's planned end (wall-clock; zero for none).
+	End time.Time
 	// Charts builds the run's charts; the pages call it again only when
 	// the run's files change.
 	Charts func() ([]Chart, error)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"path/filepath"
+	"time"
 
 	"github.com/roadtune/roadtune/internal/web"
 	"github.com/roadtune/roadtune/optimize"
@@ -31,7 +32,7 @@ func (Runs) Open(dir string) (*web.TuneRun, error) {
 		return nil, err
 	}
 	return &web.TuneRun{Method: res.Config.Method, Unit: res.Spec.Unit, About: res.Spec.About, Phase: res.Phase,
-		Status: res.Status, Budget: res.Budget(), Genes: res.Config.GeneNames(), Best: res.Best,
+		Status: res.Status, Budget: res.Budget(), Genes: res.Config.GeneNames(), Best: res.Best, End: plannedEnd(res),
 		Charts: func() ([]web.Chart, error) {
 			list, err := res.Charts()
 			if err != nil {
@@ -43,6 +44,14 @@ func (Runs) Open(dir string) (*web.TuneRun, error) {
 			}
 			return out, nil
 		}}, nil
+}
+
+// plannedEnd is a budgeted run's planned end, zero for another.
+func plannedEnd(res *tune.RunResults) time.Time {
+	if res.Clock == nil {
+		return time.Time{}
+	}
+	return res.Clock.End
 }
 
 // Ladder reads the run's ladder.json and its verdict line
@@ -87,10 +96,14 @@ func Events(t *web.Tracker, next tune.Events) tune.Events {
 	return tune.Events{
 		Plan: func(p tune.Plan) {
 			t.Step(p.Status, p.Forecast)
+			if !p.End.IsZero() {
+				t.PlannedEnd(p.End)
+			}
 			if next.Plan != nil {
 				next.Plan(p)
 			}
 		},
+		Calibrate: next.Calibrate,
 		Games: func(done, total int) {
 			t.BatchGames(done, total)
 			if next.Games != nil {

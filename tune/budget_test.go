@@ -1,0 +1,434 @@
+package tune
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/roadtune/roadtune/internal/tunetest"
+	"github.com/roadtune/roadtune/optimize"
+	"github.com/roadtune/roadtune/optimize/optimizetest"
+	"github.com/roadtune/roadtune/tournament"
+)
+
+// testClock is the fake clock of a budgeted run: it moves by perGame for
+// every game played, the fitness games through clockReferee and the
+// ladder's and the calibration's through the Games event (games).
+type testClock struct {
+	mu              sync.Mutex
+	now             time.Time
+	perGame         time.Duration
+	last, lastTotal int
+}
+
+func newTestClock(perGame time.Duration) *testClock {
+	return &testClock{now: time.Date(2026, 11, 28, 22, 0, 0, 0, time.UTC), perGame: perGame}
+}
+
+func (c *testClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *testClock) play(n int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(time.Duration(n) * c.perGame)
+}
+
+func (c *testClock) setPerGame(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.perGame = d
+}
+
+// games is an Events.Games: the clock moves by the batch's games since its
+// last report.
+func (c *testClock) games(done, total int) {
+	c.mu.Lock()
+	if total != c.lastTotal || done < c.last {
+		c.last, c.lastTotal = 0, total
+	}
+	n := done - c.last
+	c.last = done
+	if done >= total {
+		c.last, c.lastTotal = 0, 0
+	}
+	c.mu.Unlock()
+	c.play(n)
+}
+
+// clockReferee is a synthetic referee (optimizetest.LogisticSampler) whose
+// games move the clock; stop, when set, is called once the clock has
+// counted stopAt fitness games (a stop in the middle of a step).
+type clockReferee struct {
+	*optimizetest.LogisticSampler
+	clock  *testClock
+	played int
+	stopAt int
+	stop   func()
+}
+
+func (r *clockReferee) count(out []optimize.Outcome) {
+	n := optimize.CountGames(out)
+	r.clock.play(n)
+	r.played += n
+	if r.stop != nil && r.played >= r.stopAt {
+		r.stop()
+		r.stop = nil
+	}
+}
+
+func (r *clockReferee) Play(ctx context.Context, seed uint64, ms []optimize.Match) ([]optimize.Outcome, error) {
+	out, err := r.LogisticSampler.Play(ctx, seed, ms)
+	r.count(out)
+	return out, err
+}
+
+func (r *clockReferee) Sample(ctx context.Context, seed uint64, ms []optimize.Match) ([]optimize.Outcome, []optimize.Position, error) {
+	out, pos, err := r.LogisticSampler.Sample(ctx, seed, ms)
+	r.count(out)
+	return out, pos, err
+}
+
+func newClockReferee(clock *testClock) *clockReferee {
+	return &clockReferee{LogisticSampler: &optimizetest.LogisticSampler{Truth: []float64{10, 50, 400, 2000, 10000}, K: 0.001, Pairs: 1}, clock: clock}
+}
+
+// budgeted is the tiny config of method with a budget.
+func budgeted(t *testing.T, method, budget string) Config {
+	t.Helper()
+	c, err := Parse(method+".toml", []byte("budget = \""+budget+"\"\n"+tunetest.Tiny(method)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// clockOptions are a budgeted run's options on the fake clock.
+func clockOptions(clock *testClock, ref optimize.Referee, log *bytes.Buffer) Options {
+	o := Options{Referee: ref, Clock: clock.Now, Events: Events{Games: clock.games}}
+	if log != nil {
+		o.Log = log
+	}
+	return o
+}
+
+func readBudget(t *testing.T, dir string) *budgetState {
+	t.Helper()
+	var cp checkpoint
+	data, err := os.ReadFile(filepath.Join(dir, FileCheckpoint))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &cp); err != nil {
+		t.Fatal(err)
+	}
+	if cp.Budget == nil {
+		t.Fatalf("%s: no budget in the checkpoint", dir)
+	}
+	return cp.Budget
+}
+
+// TestBudgetEndsWithinIt: a budgeted run on a synthetic referee whose
+// clock moves a fixed time per game (fitness, calibration and ladder
+// games alike) sizes its steps to end within the budget, uses most of
+// it, writes the steps and no budget into config.toml, the budget into
+// the checkpoint, and ends within it (+5%), for a method with a fixed
+// cost per step (GA), a single-vector one (SPSA) and Texel.
+func TestBudgetEndsWithinIt(t *testing.T) {
+	for _, method := range []string{"ga", "spsa", "texel"} {
+		t.Run(method, func(t *testing.T) {
+			const budget = 10 * time.Minute
+			clock := newTestClock(time.Second)
+			t0 := clock.Now()
+			cfg := budgeted(t, method, budget.String())
+			var log bytes.Buffer
+			dir := filepath.Join(t.TempDir(), "run")
+			j, err := Start(cfg, dir, clockOptions(clock, newClockReferee(clock), &log))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := j.Run(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			used := clock.Now().Sub(t0)
+			t.Logf("%d %ss in %v of the %v budget", j.Status().Steps, j.spec.Unit, used, budget)
+			if used > budget*105/100 || used < budget*80/100 {
+				t.Errorf("the run took %v of its %v budget on the clock:\n%s", used, budget, log.String())
+			}
+			bs := readBudget(t, dir)
+			if math.Abs(bs.Elapsed-used.Seconds()) > 1 || bs.StoppedAt != nil || bs.Steps != j.Status().Steps || bs.Steps < 5 {
+				t.Errorf("checkpoint budget %+v after %v on the clock, %d steps", bs, used, j.Status().Steps)
+			}
+			data, _ := os.ReadFile(filepath.Join(dir, FileConfig))
+			if strings.Contains(string(data), "\nbudget") {
+				t.Errorf("config.toml holds a budget:\n%s", data)
+			}
+			again, err := Parse("config.toml", data)
+			if err != nil || again.stepsOf(j.spec) != bs.Steps {
+				t.Errorf("config.toml's steps %d, the budget resolved %d: %v", again.stepsOf(j.spec), bs.Steps, err)
+			}
+			for _, s := range []string{"budget 10m0s: calibrated in", "planned to end", "by the clock: "} {
+				if !strings.Contains(log.String(), s) {
+					t.Errorf("the log lacks %q:\n%s", s, log.String())
+				}
+			}
+			rep, _ := os.ReadFile(filepath.Join(dir, FileReport))
+			if !strings.Contains(string(rep), "| budget ") {
+				t.Errorf("report.md has no budget row")
+			}
+		})
+	}
+}
+
+// TestBudgetStoppedAndResumed: a budgeted run stopped in the middle of a
+// step resumes with the budget left (its first line says so), keeps its
+// resolved steps, and ends within the budget (+5%) counting the time of
+// the step the stop lost.
+func TestBudgetStoppedAndResumed(t *testing.T) {
+	const budget = 10 * time.Minute
+	clock := newTestClock(time.Second)
+	t0 := clock.Now()
+	cfg := budgeted(t, "ga", budget.String())
+	ref := newClockReferee(clock)
+	dir := filepath.Join(t.TempDir(), "run")
+	ctx, cancel := context.WithCancel(context.Background())
+	ref.stopAt, ref.stop = 200, cancel
+	j, err := Start(cfg, dir, clockOptions(clock, ref, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ie *InterruptedError
+	if err := j.Run(ctx); !errors.As(err, &ie) {
+		t.Fatalf("the stopped run: %v", err)
+	}
+	steps := readBudget(t, dir).Steps
+	config, _ := os.ReadFile(filepath.Join(dir, FileConfig))
+	clock.play(3600) // an hour between the stop and the resume: not the run's
+	t1 := clock.Now()
+	var log bytes.Buffer
+	j, err = Resume(dir, clockOptions(clock, ref, &log))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _, _ := strings.Cut(log.String(), "\n")
+	if !strings.HasPrefix(first, "roadtune tune: resuming with ") || !strings.Contains(first, " of the 10m0s budget left; ") {
+		t.Errorf("the resumed run's first line: %q", first)
+	}
+	if err := j.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	used := clock.Now().Sub(t1) + t1.Sub(t0) - time.Hour
+	t.Logf("stopped after %d fitness games, resumed: %v of the %v budget; %s", ref.stopAt, used, budget, first)
+	if used > budget*105/100 {
+		t.Errorf("the stopped and resumed run took %v of its %v budget:\n%s", used, budget, log.String())
+	}
+	bs := readBudget(t, dir)
+	if after, _ := os.ReadFile(filepath.Join(dir, FileConfig)); bs.Steps != steps || !bytes.Equal(after, config) {
+		t.Errorf("the resumed run's steps %d, resolved at the start %d (config.toml changed: %v)", bs.Steps, steps, !bytes.Equal(after, config))
+	}
+}
+
+// TestBudgetSafetyValve: a run calibrated at one second a game whose games
+// then take two (a machine loaded after the start) is stopped by the
+// clock, says so in its log, checkpoint and report, verifies its vector,
+// and still ends within its budget (+5%); resumed, it does not go on.
+func TestBudgetSafetyValve(t *testing.T) {
+	const budget = 10 * time.Minute
+	clock := newTestClock(time.Second)
+	t0 := clock.Now()
+	cfg := budgeted(t, "ga", budget.String())
+	var log bytes.Buffer
+	dir := filepath.Join(t.TempDir(), "run")
+	j, err := Start(cfg, dir, clockOptions(clock, newClockReferee(clock), &log))
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock.setPerGame(2 * time.Second)
+	if err := j.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	used := clock.Now().Sub(t0)
+	if used > budget*105/100 {
+		t.Errorf("the run took %v of its %v budget:\n%s", used, budget, log.String())
+	}
+	bs := readBudget(t, dir)
+	if bs.StoppedAt != nil {
+		t.Logf("%s, in %v of the %v budget", clockLine("generation", *bs.StoppedAt, bs.Steps, ""), used, budget)
+	}
+	if bs.StoppedAt == nil || *bs.StoppedAt != j.Status().Steps || *bs.StoppedAt >= bs.Steps {
+		t.Fatalf("not stopped by the clock: %+v, %d steps", bs, j.Status().Steps)
+	}
+	line := clockLine("generation", *bs.StoppedAt, bs.Steps, "")
+	rep, _ := os.ReadFile(filepath.Join(dir, FileReport))
+	if !strings.Contains(log.String(), line) || !strings.Contains(string(rep), line) {
+		t.Errorf("log or report lacks %q:\n%s", line, log.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, FileLadder)); err != nil {
+		t.Errorf("a run stopped by the clock is verified: %v", err)
+	}
+	j, err = Resume(dir, Options{Clock: clock.Now})
+	if err != nil || !j.Done() || j.optimizing() {
+		t.Fatalf("resumed: done %v, %v", j.Done(), err)
+	}
+}
+
+// TestBudgetBadInput: a budget that is not a duration, not a string, not
+// positive, given with a step budget flag, or too short for one step and
+// the ladder is an error naming the file and line (or the flag), and
+// nothing is written.
+func TestBudgetBadInput(t *testing.T) {
+	for _, tc := range []struct {
+		doc  string
+		over []Override
+		want string
+	}{
+		{doc: "budget = 8\n", want: `cfg.toml:1: key "budget": must be a duration in quotes`},
+		{doc: "budget = \"8 hours\"\n", want: `cfg.toml:1: key "budget": must be a duration in quotes such as "8h", "90m" or "2h30m", not "8 hours"`},
+		{doc: "name = \"x\"\nbudget = \"-1h\"\n", want: `cfg.toml:2: key "budget": must be more than 0, not "-1h"`},
+		{doc: "budget = \"0s\"\n", want: `must be more than 0`},
+		{doc: "budget = \"2h\"\n", over: []Override{{Key: "@budget", Value: "3", Source: "flag -steps"}},
+			want: `flag -steps: cannot be combined with budget = "2h" (cfg.toml:1): the budget sizes ga.generations by the clock`},
+		{over: []Override{{Key: "@budget", Value: "3", Source: "flag -generations", Unit: "generation"}, mustHours(t, "2")},
+			want: `flag -generations: cannot be combined with flag -hours`},
+	} {
+		_, err := Parse("cfg.toml", []byte(tc.doc+tunetest.Tiny("ga")), tc.over...)
+		var ce *ConfigError
+		if !errors.As(err, &ce) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q %v: %v, want %q", tc.doc, tc.over, err, tc.want)
+		}
+	}
+	for _, h := range []string{"0", "-1", "x", "", "NaN", "Inf", "1e9"} {
+		if _, err := HoursOverride(h); err == nil || !strings.Contains(err.Error(), "flag -hours: must be a positive number of hours") {
+			t.Errorf("-hours %q: %v", h, err)
+		}
+	}
+	if o, err := HoursOverride("2.5"); err != nil || o.Value != `"2h30m0s"` {
+		t.Errorf("-hours 2.5: %+v %v", o, err)
+	}
+	// Too short, from the file and from the flag: the least measured,
+	// nothing written.
+	for _, tc := range []struct {
+		over []Override
+		want string
+	}{
+		{want: `cfg.toml:1: key "budget": "30s" is too short: one generation and the ladder take at least `},
+		{over: []Override{mustHours(t, "0.001")}, want: "flag -hours: 0.001 is too short: one generation and the ladder take at least "},
+	} {
+		cfg, err := Parse("cfg.toml", []byte("budget = \"30s\"\n"+tunetest.Tiny("ga")), tc.over...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		clock := newTestClock(time.Second)
+		dir := filepath.Join(t.TempDir(), "run")
+		_, err = Start(cfg, dir, clockOptions(clock, newClockReferee(clock), nil))
+		var ce *ConfigError
+		if !errors.As(err, &ce) || !strings.Contains(err.Error(), tc.want) || !strings.HasSuffix(err.Error(), " on this machine (the calibration's 22s included)") {
+			t.Errorf("too short: %v, want %q", err, tc.want)
+		}
+		if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("a refused budget wrote %s", dir)
+		}
+	}
+	// A sweep and a cluster are refused.
+	cfg := budgeted(t, "ga", "1h")
+	if _, err := NewLaunch(cfg, t.TempDir(), []int64{1, 2}, time.Now()); err == nil || !strings.Contains(err.Error(), "-seeds") {
+		t.Errorf("a budgeted sweep: %v", err)
+	}
+	var ie *InputError
+	if _, err := Start(cfg, filepath.Join(t.TempDir(), "run"), Options{Remote: remoteStub{}}); !errors.As(err, &ie) || !strings.Contains(err.Error(), "cluster") {
+		t.Errorf("a budgeted run on a cluster: %v", err)
+	}
+}
+
+// mustHours is -hours h's override.
+func mustHours(t *testing.T, h string) Override {
+	t.Helper()
+	o, err := HoursOverride(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o
+}
+
+// TestBudgetChainSplit: a chain's budget is split among its stages by
+// their forecast games (the log says so), each stage's share is of the
+// budget left when it starts, and the chain ends within the budget (+5%);
+// a later stage's own budget is refused.
+func TestBudgetChainSplit(t *testing.T) {
+	const budget = 10 * time.Minute
+	cfg, cdir := writeChain(t, strings.Replace(tunetest.Tiny("spsa"), "seed = 5", "seed = 99", 1))
+	cfg, err := Load(filepath.Join(cdir, "a.toml"), mustHours(t, "0.1666666666666666667"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Budget != budget.String() {
+		t.Fatalf("-hours 1/6: budget %q", cfg.Budget)
+	}
+	stages, err := Stages(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := newTestClock(time.Second)
+	t0 := clock.Now()
+	var log bytes.Buffer
+	dir := filepath.Join(t.TempDir(), "chain")
+	dirs, err := Chain(context.Background(), stages, dir, clockOptions(clock, newClockReferee(clock), &log))
+	if err != nil {
+		t.Fatal(err)
+	}
+	used := clock.Now().Sub(t0)
+	t.Logf("the chain took %v of its %v budget", used, budget)
+	if used > budget*105/100 || used < budget*75/100 {
+		t.Errorf("the chain took %v of its %v budget:\n%s", used, budget, log.String())
+	}
+	// texel: 3 rounds of 16 games; spsa: 4 iterations of 2 games.
+	if !strings.Contains(log.String(), "chain: budget 10m0s split by the stages' forecast fitness games: stage 1 (texel) 48 games, ") ||
+		!strings.Contains(log.String(), "; stage 2 (spsa) 8 games, ") {
+		t.Errorf("the log does not say how the budget was split:\n%s", log.String())
+	}
+	b1, b2 := readBudget(t, dirs[0]), readBudget(t, dirs[1])
+	cf, _, err := readChainFile(dir)
+	if err != nil || cf.Budget == nil {
+		t.Fatalf("chain.json's budget: %+v %v", cf.Budget, err)
+	}
+	// Stage 1 takes 48/56 of the budget after the calibration, stage 2
+	// what is left.
+	if want := (budget.Seconds() - cf.Budget.Calibration) * 48 / 56; math.Abs(b1.Seconds-want) > 1 {
+		t.Errorf("stage 1's share %gs, want %gs", b1.Seconds, want)
+	}
+	if want := budget.Seconds() - cf.Budget.Calibration - b1.Elapsed; math.Abs(b2.Seconds-want) > 1 {
+		t.Errorf("stage 2's share %gs, want %gs", b2.Seconds, want)
+	}
+	for _, s := range cf.Stages {
+		if strings.Contains(s.Config, "budget") {
+			t.Errorf("chain.json's stage holds a budget:\n%s", s.Config)
+		}
+	}
+	// Run again: the chain is done, and the same budget is kept.
+	if _, err := Chain(context.Background(), stages, dir, clockOptions(clock, newClockReferee(clock), nil)); err != nil {
+		t.Errorf("the same chain again: %v", err)
+	}
+	// A later stage with a budget of its own.
+	os.WriteFile(filepath.Join(cdir, "b.toml"), []byte("budget = \"1h\"\n"+tunetest.Tiny("spsa")), 0o644)
+	if _, err := Stages(cfg); err == nil || !strings.Contains(err.Error(), `b.toml:1: key "budget": a later stage of a chain takes its share`) {
+		t.Errorf("a later stage's budget: %v", err)
+	}
+}
+
+// remoteStub stands for a cluster's games (Options.Remote).
+type remoteStub struct{}
+
+func (remoteStub) PlayGames(context.Context, tournament.GameSet, []tournament.ScheduledGame) ([]tournament.GameRecord, error) {
+	return nil, errors.New("no cluster here")
+}

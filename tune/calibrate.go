@@ -1,0 +1,331 @@
+// This file holds the calibration of a budgeted run (Config.Budget): a
+// short sample of real games on this machine before anything is written,
+// with the job's referee at the tuning settings and through the ladder's
+// own path at each of the ladder's settings (and the Elo measurements'),
+// giving the seconds a game takes at each; for Texel, one timed fit of the
+// sample's positions gives the seconds a fit takes per position. Its
+// vectors and openings come from sources seeded by the run's seed and
+// calibrationSeed, never from the run's own stream.
+
+package tune
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/roadtune/roadtune/optimize"
+	"github.com/roadtune/roadtune/optimize/texel"
+)
+
+// calibrationSeed separates the calibration's vectors and openings from
+// the run's.
+const calibrationSeed = 0x63616c6962 // "calib"
+
+// A sample plays batches until it has taken sampleSeconds or played
+// sampleGames games; Texel's fit is timed on the sample's training
+// positions repeated up to fitPositions.
+const (
+	sampleSeconds = 2.0
+	sampleGames   = 64
+	fitPositions  = 20000
+)
+
+// sample is the games a calibration played at one setting and the
+// seconds they took (by the job's clock, the games of a batch played at
+// once as the run plays them).
+type sample struct {
+	At      string  `json:"at"`
+	Games   int     `json:"games"`
+	Seconds float64 `json:"seconds"`
+}
+
+// perGame is the seconds a game took (0 without games).
+func (s sample) perGame() float64 {
+	if s.Games == 0 {
+		return 0
+	}
+	return s.Seconds / float64(s.Games)
+}
+
+func (s sample) String() string {
+	return fmt.Sprintf("%s: %d games, %.4f s a game", s.At, s.Games, s.perGame())
+}
+
+// calibration is what a calibration measured.
+type calibration struct {
+	// Seconds is the calibration's own time, spent from the budget.
+	Seconds float64 `json:"seconds"`
+	// Fitness is the job's referee at the tuning settings.
+	Fitness sample `json:"fitness"`
+	// Ladder is one sample per setting of the ladder's rungs (a depth or
+	// a clock), in the ladder's order.
+	Ladder []sample `json:"ladder,omitempty"`
+	// Elo is the setting of the Elo measurements (validation.elo_every),
+	// nil without them.
+	Elo *sample `json:"elo,omitempty"`
+	// PositionsPerGame is Texel's training positions a game gives, and
+	// FitSecondsPerPosition the seconds a fit took per training position.
+	PositionsPerGame      float64 `json:"positions_per_game,omitempty"`
+	FitSecondsPerPosition float64 `json:"fit_seconds_per_position,omitempty"`
+}
+
+// atText names a rung's setting in a sample: "depth 3, width 10",
+// "st=0.05, depth 3".
+func (a rungAt) text(width int) string {
+	if !a.tc.IsZero() {
+		return fmt.Sprintf("%s, depth %d", a.tc, a.depth)
+	}
+	if a.depth == 0 {
+		return "own search"
+	}
+	return fmt.Sprintf("depth %d, width %d", a.depth, width)
+}
+
+// ladderAts is the ladder's settings of c, distinct, in order, with its
+// width.
+func (c *Config) ladderAts() ([]rungAt, int, error) {
+	depths, width := c.ladderDepths()
+	clocks, err := c.ladderClocks()
+	if err != nil {
+		return nil, 0, err
+	}
+	var out []rungAt
+	for _, a := range c.rungAts(depths, clocks) {
+		if !slices.Contains(out, a) {
+			out = append(out, a)
+		}
+	}
+	return out, width, nil
+}
+
+// ladder is the seconds and games of c's ladder at the calibration's
+// seconds per game: every rung played out.
+func (cal *calibration) ladder(c Config) (seconds float64, games int) {
+	if len(c.Validation.Opponents) == 0 {
+		return 0, 0
+	}
+	depths, width := c.ladderDepths()
+	clocks, err := c.ladderClocks()
+	if err != nil {
+		return 0, 0
+	}
+	for _, a := range c.rungAts(depths, clocks) {
+		g := 2 * c.Validation.Pairs * len(c.Validation.Opponents)
+		games += g
+		for _, s := range cal.Ladder {
+			if s.At == a.text(width) {
+				seconds += float64(g) * s.perGame()
+				break
+			}
+		}
+	}
+	return seconds, games
+}
+
+// eloSeconds is one Elo measurement's seconds at the calibration's
+// seconds per game (0 without elo_every).
+func (cal *calibration) eloSeconds(c Config) float64 {
+	if c.Validation.EloEvery <= 0 || cal.Elo == nil {
+		return 0
+	}
+	return float64(2*c.Validation.EloPairs) * cal.Elo.perGame()
+}
+
+// text is the calibration in a line for the log.
+func (cal *calibration) text() string {
+	parts := []string{"fitness " + cal.Fitness.String()}
+	for _, s := range cal.Ladder {
+		parts = append(parts, "ladder "+s.String())
+	}
+	if cal.Elo != nil {
+		parts = append(parts, "Elo "+cal.Elo.String())
+	}
+	if cal.FitSecondsPerPosition > 0 {
+		parts = append(parts, fmt.Sprintf("Texel's fit %.1f µs a training position (%.0f a game)", 1e6*cal.FitSecondsPerPosition, cal.PositionsPerGame))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// calibrate plays the calibration of cfg (validated, with a budget) with
+// opts' referee (the in-process engine's when nil) and clock, writing
+// nothing: the run's files are not there yet. Events.Calibrate is told
+// of its most games, Events.Games of each batch. Errors: the referee's
+// and the ladder's, ctx's when cancelled.
+func calibrate(ctx context.Context, cfg Config, spec optimize.Spec, opts Options) (*calibration, error) {
+	clock := opts.clock()
+	t0 := clock()
+	cj := &Job{cfg: cfg, spec: spec, opts: opts}
+	if cfg.External != nil {
+		// The external engine's values files: a folder of the
+		// calibration's own, removed after it.
+		tmp, err := os.MkdirTemp("", "roadtune-calibration-")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(tmp)
+		cj.cfg.externalFileDir = tmp
+	}
+	ref := opts.Referee
+	if ref == nil {
+		vr, err := NewReferee(cj.cfg)
+		if err != nil {
+			return nil, err
+		}
+		vr.Progress = opts.Events.Games
+		ref = vr
+		defer func() {
+			if c, ok := ref.(interface{ Close() error }); ok {
+				c.Close()
+			}
+		}()
+	}
+	ats, width, err := cfg.ladderAts()
+	if err != nil {
+		return nil, err
+	}
+	if len(cfg.Validation.Opponents) == 0 {
+		ats = nil
+	}
+	elo := cfg.Validation.EloEvery > 0
+	eloAt := rungAt{depth: cfg.eloDepth()}
+	eloShared := width == cfg.Engine.Width && slices.Contains(ats, eloAt)
+	if opts.Events.Calibrate != nil {
+		n := 1 + len(ats)
+		if elo && !eloShared {
+			n++
+		}
+		opts.Events.Calibrate(n * sampleGames)
+	}
+	conc := cfg.Concurrency
+	if conc <= 0 {
+		conc = runtime.GOMAXPROCS(0)
+	}
+	p := cfg.Problem()
+	rng := rand.New(rand.NewPCG(uint64(cfg.Seed), calibrationSeed))
+	draw := func() []float64 { return optimize.UniformPopulation(rng, 1, p.InitLo, p.InitHi)[0] }
+	cal := &calibration{}
+
+	// The fitness games: the job's referee at the tuning settings, a
+	// batch of matches between vectors drawn from [init] to fill the
+	// cores; Texel's through Sample, which also gives its positions.
+	cal.Fitness.At = fmt.Sprintf("depth %d, width %d", cfg.Engine.Depth, cfg.Engine.Width)
+	if tc, err := cfg.clock(); err == nil && !tc.IsZero() {
+		cal.Fitness.At = fmt.Sprintf("%s, depth %d", tc, cfg.Engine.Depth)
+	}
+	ts := cfg.texelSettings()
+	smp, sampling := ref.(optimize.Sampler)
+	sampling = sampling && ts != nil
+	// A batch as large as the method's first (its games at once cost
+	// less a game than a few), between one per core and sampleGames.
+	per := 2 * cfg.Match.Pairs
+	batch := max(conc, 2)
+	if m, err := cfg.newMethod(spec, rand.NewPCG(uint64(cfg.Seed), calibrationSeed)); err == nil {
+		batch = max(batch, min(m.Forecast().NextGames, sampleGames)/per)
+	}
+	var positions []optimize.Position
+	for k := 0; cal.Fitness.Seconds < sampleSeconds && cal.Fitness.Games < sampleGames; k++ {
+		var ms []optimize.Match
+		for range batch {
+			ms = append(ms, optimize.Match{A: draw(), B: draw()})
+		}
+		seed := uint64(cfg.Seed) ^ calibrationSeed ^ uint64(k+1)*seedMix
+		start := clock()
+		var out []optimize.Outcome
+		var pos []optimize.Position
+		if sampling {
+			out, pos, err = smp.Sample(ctx, seed, ms)
+		} else {
+			out, err = optimize.Play(ctx, ref, seed, ms)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("calibration: %w", err)
+		}
+		cal.Fitness.Seconds += clock().Sub(start).Seconds()
+		cal.Fitness.Games += optimize.CountGames(out)
+		positions = append(positions, pos...)
+		if optimize.CountGames(out) == 0 {
+			break
+		}
+	}
+	if sampling && len(positions) > 0 && cal.Fitness.Games > 0 {
+		cal.PositionsPerGame = float64(len(positions)) / float64(cal.Fitness.Games) * (1 - 1/float64(max(ts.HoldoutEvery, 2)))
+		cal.FitSecondsPerPosition = timeFit(cfg, ts, positions, draw(), clock)
+	}
+
+	// The ladder's settings (and the Elo measurements'), through the
+	// ladder's own path: a vector drawn from [init] against the first
+	// fixed opponent.
+	a, err := cj.runPlayer("tuned", "a vector drawn for the calibration", draw())
+	if err != nil {
+		return nil, err
+	}
+	b, err := cj.fixedPlayer(cfg.eloOpponent())
+	if cfg.eloOpponent() == "" || err != nil {
+		if b, err = cj.runPlayer("other", "a vector drawn for the calibration", draw()); err != nil {
+			return nil, err
+		}
+	}
+	play := func(at rungAt, w int, n uint64) (sample, error) {
+		s := sample{At: at.text(w)}
+		for k := uint64(0); s.Seconds < sampleSeconds && s.Games < sampleGames; k++ {
+			start := clock()
+			sum, _, err := cj.play(ctx, match{a: a, b: b, depth: at.depth, width: w, tc: at.tc, pairs: max(conc, 1),
+				seed: uint64(cfg.Seed) ^ calibrationSeed ^ (n<<8+k+1)*seedMix, progress: opts.Events.Games})
+			if err != nil {
+				return s, fmt.Errorf("calibration at %s: %w", s.At, err)
+			}
+			s.Seconds += clock().Sub(start).Seconds()
+			s.Games += sum.Matchups[0].N
+		}
+		return s, nil
+	}
+	for i, at := range ats {
+		s, err := play(at, width, uint64(i+1))
+		if err != nil {
+			return nil, err
+		}
+		cal.Ladder = append(cal.Ladder, s)
+	}
+	if elo {
+		s := sample{}
+		if eloShared {
+			s = cal.Ladder[slices.Index(ats, eloAt)]
+		} else if s, err = play(eloAt, cfg.Engine.Width, 0); err != nil {
+			return nil, err
+		}
+		cal.Elo = &s
+	}
+	cal.Seconds = clock().Sub(t0).Seconds()
+	return cal, nil
+}
+
+// timeFit times one Texel fit of the positions' training share, repeated
+// up to fitPositions, and returns its seconds per position (0 when the
+// fit fails on the calibration's positions: the run's own fits are then
+// measured as it goes).
+func timeFit(cfg Config, s *texel.Settings, positions []optimize.Position, start []float64, clock func() time.Time) float64 {
+	var all []optimize.Position
+	for len(all) < fitPositions {
+		all = append(all, positions...)
+	}
+	p := cfg.Problem()
+	scale := make([]float64, len(start))
+	for d := range scale {
+		scale[d] = max(p.InitHi[d]-p.InitLo[d], 1)
+	}
+	opt := texel.FitOptions{Ridge: s.Ridge}
+	if cfg.Bounds.Mode != "off" {
+		opt.Bounds = p.Bounds
+	}
+	t := clock()
+	if _, err := texel.Fit(all, start, scale, opt); err != nil {
+		return 0
+	}
+	return clock().Sub(t).Seconds() / float64(len(all))
+}
