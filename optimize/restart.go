@@ -46,6 +46,11 @@ type RestartOptions struct {
 	// times them); 0 = 2. Each phase gets an equal share of the games left
 	// after the starts, so its steps shrink as its matches grow.
 	Growth int `toml:"precision_growth" json:"precision_growth,omitempty"`
+	// HallOfFame, with refinement phases, adds every earlier sub-run's
+	// answer to a phase's pool (a hall of fame: Rosin & Belew 1997), so
+	// that its candidates are judged against the other basins' answers
+	// too, not only against their own population.
+	HallOfFame bool `toml:"hall_of_fame" json:"hall_of_fame,omitempty"`
 }
 
 // DefaultStartShare is the share of the budget the starts take when
@@ -126,6 +131,8 @@ func (o RestartOptions) validate(steps int, budgetKey string) error {
 		return bad("start_share", "must be in (0, 1) (0 = %g), not %g", DefaultStartShare, o.StartShare)
 	case o.StartShare != 0 && o.Phases == 0:
 		return bad("start_share", "needs phases ≥ 1: without refinement phases the starts take the whole budget")
+	case o.HallOfFame && o.Phases == 0:
+		return bad("hall_of_fame", "needs phases ≥ 1: the hall of fame joins the refinement phases' pool")
 	}
 	if !o.On() {
 		return nil
@@ -254,12 +261,15 @@ func describeSchedule(ro RestartOptions, plan []SubRun, unit string) string {
 // accept (the chen2010 variants refuse a start).
 func checkSubRuns(inner Spec, v any, p Problem, ro RestartOptions, steps int) error {
 	plan := ro.Schedule(steps)
+	var answers [][]float64 // stand-ins for the earlier sub-runs' answers
 	for i, sr := range plan {
-		sub, err := subOptions(v, inner.BudgetKey, sr.Steps, sr.Phase > 0)
+		hof := hallOf(ro, sr, answers)
+		sub, err := subOptions(v, inner.BudgetKey, sr.Steps, sr.Phase > 0, hof)
 		if err != nil {
 			return err
 		}
-		sp := subProblem(p, sr, p.InitLo)
+		sp := subProblem(p, sr, p.InitLo, hof, answers)
+		answers = append(answers, p.InitLo)
 		if err := inner.Validate(sub, sp); err != nil {
 			var oe *OptionError
 			if i > 0 && sr.Phase > 0 && errors.As(err, &oe) && oe.Field == "Start" {
@@ -312,13 +322,44 @@ type Refiner interface{ Refined() any }
 
 // subProblem is p for sub-run sr: Pairs times its repeats (so the method
 // forecasts and validates the games it really plays) and, for a
-// refinement phase, the lead as its start.
-func subProblem(p Problem, sr SubRun, lead []float64) Problem {
+// refinement phase, the lead as its start; hof names answers[i] as an
+// opponent (hallOf), the other names resolve as p.Opponent resolves them.
+func subProblem(p Problem, sr SubRun, lead []float64, hof []string, answers [][]float64) Problem {
 	p.Pairs *= sr.Repeats
 	if sr.Phase > 0 {
 		p.Start = slices.Clone(lead)
 	}
+	if len(hof) > 0 {
+		base := p.Opponent
+		p.Opponent = func(name string) ([]float64, error) {
+			if i := slices.Index(hof, name); i >= 0 {
+				return slices.Clone(answers[i]), nil
+			}
+			if base == nil {
+				return nil, fmt.Errorf("no opponent %q", name)
+			}
+			return base(name)
+		}
+	}
 	return p
+}
+
+// hallOf names the answers a refinement phase adds to its pool under
+// RestartOptions.HallOfFame ("answer of start 1", …; nil otherwise).
+func hallOf(ro RestartOptions, sr SubRun, answers [][]float64) []string {
+	if !ro.HallOfFame || sr.Phase == 0 {
+		return nil
+	}
+	var names []string
+	k := ro.starts()
+	for i := range answers {
+		if i < k {
+			names = append(names, fmt.Sprintf("answer of start %d", i+1))
+		} else {
+			names = append(names, fmt.Sprintf("answer of phase %d", i-k+1))
+		}
+	}
+	return names
 }
 
 // budgetField finds the field of a settings struct (a pointer to it)
@@ -362,9 +403,10 @@ func budgetOf(v any, key string) (int, error) {
 
 // subOptions is a copy of a method's settings for a sub-run: its budget
 // set to steps, its own race off (the sub-runs' answers race in the
-// schedule's races) and no restarts of its own; for a refinement phase
-// (refine) the settings' Refined copy when they have one.
-func subOptions(v any, key string, steps int, refine bool) (any, error) {
+// schedule's races) and no restarts of its own, hof added to its pool;
+// for a refinement phase (refine) the settings' Refined copy when they
+// have one.
+func subOptions(v any, key string, steps int, refine bool, hof []string) (any, error) {
 	rv := reflect.ValueOf(v)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
 		return nil, fmt.Errorf("optimize: restarts: options are %T, want a pointer", v)
@@ -380,6 +422,7 @@ func subOptions(v any, key string, steps int, refine bool) (any, error) {
 		no := n.Interface().(NoiseOptions)
 		no.RaceBudget = 0
 		no.RestartOptions = RestartOptions{}
+		no.Pool = append(slices.Clone(no.Pool), hof...)
 		n.Set(reflect.ValueOf(no))
 	}
 	if rf, ok := cp.Interface().(Refiner); ok && refine {
@@ -401,9 +444,9 @@ type Restarts struct {
 	p     Problem
 	ro    RestartOptions
 	plan  []SubRun
-	// perStep is the games of one step at the problem's pairs, for
-	// forecasts of sub-runs not yet started.
-	perStep int
+	// perStep is each sub-run's games of one step (its pairs, its pool),
+	// for forecasts of sub-runs not yet started.
+	perStep []int
 
 	pcg     *rand.PCG
 	run     int    // index of the sub-run in progress (len(plan) when done)
@@ -440,30 +483,45 @@ func newRestarts(inner Spec, v any, p Problem, ro RestartOptions) (*Restarts, er
 		return nil, err
 	}
 	r := &Restarts{inner: inner, opts: v, p: p, ro: ro, plan: ro.Schedule(steps)}
-	probe, err := r.newSub(SubRun{Phase: 0, Steps: 1, Repeats: 1}, rand.NewPCG(0, 0), nil)
-	if err != nil {
-		return nil, err
+	// Each sub-run's games per step, from a probe of it (the hall of
+	// fame's answers stood in for by the initial range's lower corner).
+	probe := &Restarts{inner: inner, opts: v, p: p, ro: ro}
+	for _, sr := range r.plan {
+		m, err := probe.newSub(sr, rand.NewPCG(0, 0), p.InitLo)
+		if err != nil {
+			return nil, err
+		}
+		r.perStep = append(r.perStep, m.Forecast().NextGames)
+		probe.answers = append(probe.answers, p.InitLo)
 	}
-	r.perStep = probe.Forecast().NextGames
 	return r, nil
+}
+
+// sub is the options and problem of sub-run sr, warm-started from lead
+// in a phase, the answers of the sub-runs before it in its hall of fame
+// when the options ask for one.
+func (r *Restarts) sub(sr SubRun, lead []float64) (any, Problem, error) {
+	hof := hallOf(r.ro, sr, r.answers)
+	opts, err := subOptions(r.opts, r.inner.BudgetKey, sr.Steps, sr.Phase > 0, hof)
+	return opts, subProblem(r.p, sr, lead, hof, r.answers), err
 }
 
 // newSub starts sub-run sr from rng, warm-started from lead in a phase.
 func (r *Restarts) newSub(sr SubRun, rng *rand.PCG, lead []float64) (Method, error) {
-	sub, err := subOptions(r.opts, r.inner.BudgetKey, sr.Steps, sr.Phase > 0)
+	opts, p, err := r.sub(sr, lead)
 	if err != nil {
 		return nil, err
 	}
-	return r.inner.New(sub, subProblem(r.p, sr, lead), rng)
+	return r.inner.New(opts, p, rng)
 }
 
 // restoreSub continues sub-run sr from its checkpoint.
 func (r *Restarts) restoreSub(sr SubRun, state []byte, lead []float64) (Method, error) {
-	sub, err := subOptions(r.opts, r.inner.BudgetKey, sr.Steps, sr.Phase > 0)
+	opts, p, err := r.sub(sr, lead)
 	if err != nil {
 		return nil, err
 	}
-	return r.inner.Restore(sub, subProblem(r.p, sr, lead), state)
+	return r.inner.Restore(opts, p, state)
 }
 
 func (r *Restarts) restore(data []byte) error {
@@ -554,11 +612,11 @@ func (r *Restarts) Forecast() Forecast {
 		f = r.m.Forecast()
 		i++
 	} else {
-		f.NextGames = r.perStep * r.plan[i].Repeats
+		f.NextGames = r.perStep[i]
 	}
-	for _, sr := range r.plan[i:] {
-		f.Steps += sr.Steps
-		f.Games += sr.Steps * r.perStep * sr.Repeats
+	for j := i; j < len(r.plan); j++ {
+		f.Steps += r.plan[j].Steps
+		f.Games += r.plan[j].Steps * r.perStep[j]
 	}
 	races := 0
 	if k := r.ro.starts(); k > 1 && r.run < k {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -143,13 +144,20 @@ func TestGrowingPrecisionKeepsImproving(t *testing.T) {
 	}
 }
 
-// TestRestartsResumeAndReplay: a schedule of 3 starts and 2 phases stopped
-// after any step and restored from its state, or failing at any referee
-// call and stepped again, gives exactly the uninterrupted records.
+// TestRestartsResumeAndReplay: a schedule of 3 starts and 2 phases (with
+// and without the hall of fame) stopped after any step and restored from
+// its state, or failing at any referee call and stepped again, gives
+// exactly the uninterrupted records.
 func TestRestartsResumeAndReplay(t *testing.T) {
+	for _, hof := range []bool{false, true} {
+		t.Run(fmt.Sprintf("hall_of_fame=%v", hof), func(t *testing.T) { testResumeAndReplay(t, hof) })
+	}
+}
+
+func testResumeAndReplay(t *testing.T, hof bool) {
 	p := optimizetest.Problem("a", "b", "c")
 	opts := robustGA(24)
-	opts.Starts, opts.Phases, opts.Growth = 3, 2, 2
+	opts.Starts, opts.Phases, opts.Growth, opts.HallOfFame = 3, 2, 2, hof
 	newRef := func() optimize.Referee {
 		return &optimizetest.TargetReferee{Target: []float64{1000, 2000, 3000}, Temperature: 300}
 	}
@@ -231,6 +239,12 @@ func TestRestartsResumeAndReplay(t *testing.T) {
 // (races at most their budget), and the records carry the sub-run, phase
 // and pairs.
 func TestRestartsForecastAndRecords(t *testing.T) {
+	for _, hof := range []bool{false, true} {
+		t.Run(fmt.Sprintf("hall_of_fame=%v", hof), func(t *testing.T) { testForecastAndRecords(t, hof) })
+	}
+}
+
+func testForecastAndRecords(t *testing.T, hof bool) {
 	ro := optimize.RestartOptions{Starts: 3, Phases: 2}
 	got := ro.Schedule(90)
 	want := []optimize.SubRun{{0, 15, 1}, {0, 15, 1}, {0, 15, 1}, {1, 11, 2}, {2, 6, 4}}
@@ -239,7 +253,7 @@ func TestRestartsForecastAndRecords(t *testing.T) {
 	}
 	p := optimizetest.Problem("a", "b")
 	opts := robustGA(90)
-	opts.Starts, opts.Phases = 3, 2
+	opts.Starts, opts.Phases, opts.HallOfFame = 3, 2, hof
 	m, err := ga.Spec.New(opts, p, rand.NewPCG(2, 3))
 	if err != nil {
 		t.Fatal(err)
@@ -263,6 +277,19 @@ func TestRestartsForecastAndRecords(t *testing.T) {
 	if recs[0].Metrics["pairs"] != 1 {
 		t.Errorf("first record's pairs %v", recs[0].Metrics["pairs"])
 	}
+	// The last phase's pool: the centroid, and with the hall of fame the
+	// four earlier answers.
+	var gen ga.RobustGeneration
+	if b, err := json.Marshal(recs[len(recs)-1].Detail); err != nil || json.Unmarshal(b, &gen) != nil {
+		t.Fatal("the last record's detail is not a robust generation")
+	}
+	pool := []string{"centroid"}
+	if hof {
+		pool = append(pool, "answer of start 1", "answer of start 2", "answer of start 3", "answer of phase 1")
+	}
+	if !slices.Equal(gen.Pool, pool) {
+		t.Errorf("the last phase's pool %q, want %q", gen.Pool, pool)
+	}
 }
 
 // TestRestartOptionsRefused: each bad restart key is refused naming it.
@@ -280,6 +307,7 @@ func TestRestartOptionsRefused(t *testing.T) {
 		{"start_share", func(s *ga.Settings) { s.StartShare = 0.5 }},
 		{"generations", func(s *ga.Settings) { s.Generations, s.Starts, s.Phases = 3, 3, 1 }},
 		{"race_budget", func(s *ga.Settings) { s.Starts, s.RaceBudget = 3, 10 }},
+		{"hall_of_fame", func(s *ga.Settings) { s.Starts, s.HallOfFame = 3, true }},
 		{"phases", func(s *ga.Settings) { s.Variant, s.Population, s.Phases = ga.VariantChen, 14, 1 }},
 	}
 	for _, c := range cases {
