@@ -221,18 +221,21 @@ func calibrate(ctx context.Context, cfg Config, spec optimize.Spec, opts Options
 	ts := cfg.texelSettings()
 	smp, sampling := ref.(optimize.Sampler)
 	sampling = sampling && ts != nil
-	// A batch as large as the method's first (its games at once cost
-	// less a game than a few), between one per core and sampleGames.
-	per := 2 * cfg.Match.Pairs
-	batch := max(conc, 2)
-	if m, err := cfg.newMethod(spec, rand.NewPCG(uint64(cfg.Seed), calibrationSeed)); err == nil {
-		batch = max(batch, min(m.Forecast().NextGames, sampleGames)/per)
+	// The method's own first matches (vectors drawn from [init] when it
+	// asks for none), cycled, in batches as large as its first (games at
+	// once cost less a game than a few), between one per core and
+	// sampleGames.
+	first := firstMatches(ctx, cfg, spec)
+	if len(first) == 0 {
+		first = []optimize.Match{{A: draw(), B: draw()}}
 	}
+	per := 2 * cfg.Match.Pairs
+	batch := max(conc, 2, min(len(first)*per, sampleGames)/per)
 	var positions []optimize.Position
 	for k := 0; cal.Fitness.Seconds < sampleSeconds && cal.Fitness.Games < sampleGames; k++ {
 		var ms []optimize.Match
-		for range batch {
-			ms = append(ms, optimize.Match{A: draw(), B: draw()})
+		for i := range batch {
+			ms = append(ms, first[(k*batch+i)%len(first)])
 		}
 		seed := uint64(cfg.Seed) ^ calibrationSeed ^ uint64(k+1)*seedMix
 		start := clock()
@@ -259,9 +262,9 @@ func calibrate(ctx context.Context, cfg Config, spec optimize.Spec, opts Options
 	}
 
 	// The ladder's settings (and the Elo measurements'), through the
-	// ladder's own path: a vector drawn from [init] against the first
-	// fixed opponent.
-	a, err := cj.runPlayer("tuned", "a vector drawn for the calibration", draw())
+	// ladder's own path: a vector of the method's first matches against
+	// the first fixed opponent.
+	a, err := cj.runPlayer("tuned", "a vector of the calibration", first[0].A)
 	if err != nil {
 		return nil, err
 	}
@@ -303,6 +306,52 @@ func calibrate(ctx context.Context, cfg Config, spec optimize.Spec, opts Options
 	}
 	cal.Seconds = clock().Sub(t0).Seconds()
 	return cal, nil
+}
+
+// firstMatches are the matches a trial of the method asks for first,
+// made with a source of the calibration's own (the run's stream is not
+// touched): its vectors as the run's first step plays them (its
+// population, its search space, its norm). The trial's games are answered
+// without playing (draws, no positions) and the trial is thrown away, its
+// error too (Texel finds no positions); nil when it asks for none.
+func firstMatches(ctx context.Context, cfg Config, spec optimize.Spec) (ms []optimize.Match) {
+	m, err := cfg.newMethod(spec, rand.NewPCG(uint64(cfg.Seed), calibrationSeed))
+	if err != nil {
+		return nil
+	}
+	c := &captureReferee{pairs: cfg.Match.Pairs}
+	defer func() {
+		if recover() != nil { // a method that cannot take draws: the drawn vectors serve
+			ms = nil
+		}
+	}()
+	_, _ = m.Step(ctx, c)
+	return c.matches
+}
+
+// captureReferee keeps the matches of the first call and answers every
+// call with draws, playing nothing.
+type captureReferee struct {
+	pairs   int
+	matches []optimize.Match
+}
+
+func (c *captureReferee) Play(_ context.Context, _ uint64, ms []optimize.Match) ([]optimize.Outcome, error) {
+	if c.matches == nil {
+		for _, m := range ms {
+			c.matches = append(c.matches, optimize.Match{A: slices.Clone(m.A), B: slices.Clone(m.B)})
+		}
+	}
+	out := make([]optimize.Outcome, len(ms))
+	for i := range out {
+		out[i].Draws = 2 * c.pairs
+	}
+	return out, nil
+}
+
+func (c *captureReferee) Sample(ctx context.Context, seed uint64, ms []optimize.Match) ([]optimize.Outcome, []optimize.Position, error) {
+	out, err := c.Play(ctx, seed, ms)
+	return out, nil, err
 }
 
 // timeFit times one Texel fit of the positions' training share, repeated

@@ -566,6 +566,7 @@ func (j *Job) Run(ctx context.Context) error {
 				j.logf("  %s\n", l)
 			}
 		}
+		j.stampBudget() // the report's time used: the ladder's included
 		if err := j.writeReport(plots, lr, recs); err != nil {
 			return err
 		}
