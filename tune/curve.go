@@ -164,7 +164,7 @@ func LearningCurves(groups []CurveGroup) (byGames, byTime results.LineChart, csv
 			}
 			for _, p := range pts {
 				fmt.Fprintf(&csv, "%s,%s,%d,%d,%s,%s,%s,%d\n", g.Label, r.Name(), p.Step, p.Games,
-					strconv.FormatFloat(p.Seconds, 'f', 1, 64), strconv.FormatFloat(p.Elo, 'f', 2, 64), strconv.FormatFloat(p.CI, 'f', 2, 64), p.N)
+					strconv.FormatFloat(p.Seconds, 'f', 3, 64), strconv.FormatFloat(p.Elo, 'f', 2, 64), strconv.FormatFloat(p.CI, 'f', 2, 64), p.N)
 			}
 			curves = append(curves, pts)
 		}
