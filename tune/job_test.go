@@ -173,7 +173,7 @@ func TestStopAnywhereResumesToTheUninterruptedResult(t *testing.T) {
 	if testing.Short() {
 		moments, spaceMoments = 1, 1
 	}
-	methods := []string{"ga", "pso", "spsa", "texel", "hill", "cmaes-log", "ga-monotone"}
+	methods := []string{"ga", "pso", "spsa", "texel", "hill", "cmaes-log", "ga-monotone", "ga-restarts"}
 	if testing.Short() {
 		// The race run: the job's handlers that the game workers call
 		// (records, progress, checkpoints, the ladder's) are the same for
@@ -185,8 +185,18 @@ func TestStopAnywhereResumesToTheUninterruptedResult(t *testing.T) {
 	for _, method := range methods {
 		t.Run(method, func(t *testing.T) {
 			t.Parallel() // independent runs in their own directories: both cores
-			cfg := tiny(t, strings.TrimSuffix(strings.TrimSuffix(method, "-log"), "-monotone"))
+			cfg := tiny(t, strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(method, "-log"), "-monotone"), "-restarts"))
 			switch {
+			case strings.HasSuffix(method, "-restarts"):
+				// So does a restart schedule (optimize.Spec.WithRestarts):
+				// two starts raced, a refinement phase at twice the pairs
+				// with the starts' answers in its pool.
+				for _, kv := range [][2]string{{"ga.variant", `"robust"`}, {"ga.generations", "6"}, {"ga.race_budget", "72"},
+					{"ga.starts", "2"}, {"ga.phases", "1"}, {"ga.hall_of_fame", "true"}} {
+					if err := cfg.Set(kv[0], kv[1]); err != nil {
+						t.Fatal(err)
+					}
+				}
 			case strings.HasSuffix(method, "-log"):
 				// A log-space search (optimize.LogSpace) resumes as well.
 				cfg.Space.Scale = ScaleLog
