@@ -55,12 +55,8 @@ func (r *BasinReferee) peak(x []float64) (int, float64) {
 
 // Play implements optimize.Referee.
 func (r *BasinReferee) Play(ctx context.Context, seed uint64, matches []optimize.Match) ([]optimize.Outcome, error) {
-	temp := r.Temperature
-	if temp <= 0 {
-		temp = 1
-	}
-	return playByOdds(ctx, seed, matches, r.Pairs, &r.Games, func(m optimize.Match) float64 {
-		return 1 / (1 + math.Exp((r.Strength(m.B)-r.Strength(m.A))/temp))
+	return playByOdds(ctx, seed, matches, r.Pairs, r.Temperature, &r.Games, func(m optimize.Match) float64 {
+		return r.Strength(m.A) - r.Strength(m.B)
 	})
 }
 

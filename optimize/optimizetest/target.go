@@ -40,23 +40,23 @@ func (r *TargetReferee) Distance(x []float64) float64 {
 
 // Play implements optimize.Referee.
 func (r *TargetReferee) Play(ctx context.Context, seed uint64, matches []optimize.Match) ([]optimize.Outcome, error) {
-	temp := r.Temperature
-	if temp <= 0 {
-		temp = 1
-	}
-	return playByOdds(ctx, seed, matches, r.Pairs, &r.Games, func(m optimize.Match) float64 {
-		return 1 / (1 + math.Exp((r.Distance(m.A)-r.Distance(m.B))/temp))
+	return playByOdds(ctx, seed, matches, r.Pairs, r.Temperature, &r.Games, func(m optimize.Match) float64 {
+		return r.Distance(m.B) - r.Distance(m.A)
 	})
 }
 
 // playByOdds plays every match as 2·pairs games (pairs 0 means 1) that A
-// wins with probability pA(match), drawn from a PCG seeded by the batch
-// seed and the match index, or by the seed and the match's OpeningSet
-// (so the matches of a set draw the same numbers, as the real referee's
-// share openings); games counts the games played.
-func playByOdds(ctx context.Context, seed uint64, matches []optimize.Match, pairs int, games *int, pA func(optimize.Match) float64) ([]optimize.Outcome, error) {
+// wins with probability 1/(1+exp(−margin(match)/temp)) (temp ≤ 0 means
+// 1), drawn from a PCG seeded by the batch seed and the match index, or
+// by the seed and the match's OpeningSet (so the matches of a set draw
+// the same numbers, as the real referee's share openings); games counts
+// the games played.
+func playByOdds(ctx context.Context, seed uint64, matches []optimize.Match, pairs int, temp float64, games *int, margin func(optimize.Match) float64) ([]optimize.Outcome, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	if temp <= 0 {
+		temp = 1
 	}
 	pairs = max(pairs, 1)
 	out := make([]optimize.Outcome, len(matches))
@@ -65,7 +65,7 @@ func playByOdds(ctx context.Context, seed uint64, matches []optimize.Match, pair
 		if m.OpeningSet > 0 {
 			rng = rand.New(rand.NewPCG(seed^0x6f70656e73657473, uint64(m.OpeningSet)))
 		}
-		p := pA(m)
+		p := 1 / (1 + math.Exp(-margin(m)/temp))
 		for range 2 * pairs {
 			if rng.Float64() < p {
 				out[i].Wins++
