@@ -432,3 +432,21 @@ type remoteStub struct{}
 func (remoteStub) PlayGames(context.Context, tournament.GameSet, []tournament.ScheduledGame) ([]tournament.GameRecord, error) {
 	return nil, errors.New("no cluster here")
 }
+
+// TestSampleLimits: a calibration sample takes 0.1% of a long budget (at
+// most 30 s, 32 games a second), and a budget under 33 minutes keeps the
+// 2-second, 64-game sample.
+func TestSampleLimits(t *testing.T) {
+	for _, c := range []struct {
+		budget  string
+		seconds float64
+		games   int
+	}{{"", 2, 64}, {"10m", 2, 64}, {"30m", 2, 64}, {"1h", 3.6, 115}, {"8h", 28.8, 921}, {"100h", 30, 960}} {
+		cfg := DefaultConfig()
+		cfg.Budget = c.budget
+		s, g := sampleLimits(cfg)
+		if math.Abs(s-c.seconds) > 1e-9 || g != c.games {
+			t.Errorf("budget %q: a sample of %g s and %d games, want %g s and %d", c.budget, s, g, c.seconds, c.games)
+		}
+	}
+}

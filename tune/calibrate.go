@@ -28,13 +28,33 @@ import (
 const calibrationSeed = 0x63616c6962 // "calib"
 
 // A sample plays batches until it has taken sampleSeconds or played
-// sampleGames games; Texel's fit is timed on the sample's training
-// positions repeated up to fitPositions.
+// sampleGames games, more for a long budget (sampleLimits); Texel's fit
+// is timed on the sample's training positions repeated up to
+// fitPositions.
 const (
 	sampleSeconds = 2.0
 	sampleGames   = 64
 	fitPositions  = 20000
+	// sampleShare is the share of a budget one sample may take, at most
+	// maxSampleSeconds: an 8-hour night samples each setting for 28.8 s
+	// instead of 2 (a few dozen games mismeasure the seconds a game of a
+	// run that plays hundreds of thousands); budgets under 33 minutes
+	// keep the 2-second, 64-game sample.
+	sampleShare      = 0.001
+	maxSampleSeconds = 30.0
 )
+
+// sampleLimits are the seconds and games one sample of a calibration may
+// take for cfg's budget (see sampleShare): the games grow with the
+// seconds, 32 a second.
+func sampleLimits(cfg Config) (seconds float64, games int) {
+	b, err := cfg.budgetSeconds()
+	if err != nil || b*sampleShare <= sampleSeconds {
+		return sampleSeconds, sampleGames
+	}
+	seconds = min(b*sampleShare, maxSampleSeconds)
+	return seconds, int(seconds * sampleGames / sampleSeconds)
+}
 
 // sample is the games a calibration played at one setting and the
 // seconds they took (by the job's clock, the games of a batch played at
@@ -195,12 +215,13 @@ func calibrate(ctx context.Context, cfg Config, spec optimize.Spec, opts Options
 	elo := cfg.Validation.EloEvery > 0
 	eloAt := rungAt{depth: cfg.eloDepth()}
 	eloShared := width == cfg.Engine.Width && slices.Contains(ats, eloAt)
+	limitSeconds, limitGames := sampleLimits(cfg)
 	if opts.Events.Calibrate != nil {
 		n := 1 + len(ats)
 		if elo && !eloShared {
 			n++
 		}
-		opts.Events.Calibrate(n * sampleGames)
+		opts.Events.Calibrate(n * limitGames)
 	}
 	conc := cfg.Concurrency
 	if conc <= 0 {
@@ -230,9 +251,9 @@ func calibrate(ctx context.Context, cfg Config, spec optimize.Spec, opts Options
 		first = []optimize.Match{{A: draw(), B: draw()}}
 	}
 	per := 2 * cfg.Match.Pairs
-	batch := max(conc, 2, min(len(first)*per, sampleGames)/per)
+	batch := max(conc, 2, min(len(first)*per, limitGames)/per)
 	var positions []optimize.Position
-	for k := 0; cal.Fitness.Seconds < sampleSeconds && cal.Fitness.Games < sampleGames; k++ {
+	for k := 0; cal.Fitness.Seconds < limitSeconds && cal.Fitness.Games < limitGames; k++ {
 		var ms []optimize.Match
 		for i := range batch {
 			ms = append(ms, first[(k*batch+i)%len(first)])
@@ -276,7 +297,7 @@ func calibrate(ctx context.Context, cfg Config, spec optimize.Spec, opts Options
 	}
 	play := func(at rungAt, w int, n uint64) (sample, error) {
 		s := sample{At: at.text(w)}
-		for k := uint64(0); s.Seconds < sampleSeconds && s.Games < sampleGames; k++ {
+		for k := uint64(0); s.Seconds < limitSeconds && s.Games < limitGames; k++ {
 			start := clock()
 			sum, _, err := cj.play(ctx, match{a: a, b: b, depth: at.depth, width: w, tc: at.tc, pairs: max(conc, 1),
 				seed: uint64(cfg.Seed) ^ calibrationSeed ^ (n<<8+k+1)*seedMix, progress: opts.Events.Games})
