@@ -187,39 +187,41 @@ func (s Spec) WithRestarts() Spec {
 		}
 		return checkSubRuns(inner, v, p, ro, steps)
 	}
-	s.New = func(v any, p Problem, rng *rand.PCG) (Method, error) {
+	// schedule checks the restart keys of v, when it sets any, and
+	// returns the schedule's Restarts (nil for one plain run).
+	schedule := func(v any, p Problem) (*Restarts, error) {
 		ro, ok := restartsOf(v)
-		if ok && (ro != RestartOptions{}) {
-			if err := s.Validate(v, p); err != nil {
-				return nil, err
-			}
+		if !ok || (ro == RestartOptions{}) {
+			return nil, nil
 		}
-		if !ok || !ro.On() {
-			return inner.New(v, p, rng)
-		}
-		if rng == nil {
-			return nil, errors.New(inner.Name + ": nil *rand.PCG")
-		}
-		r, err := newRestarts(inner, v, p, ro)
-		if err != nil {
+		if err := s.Validate(v, p); err != nil {
 			return nil, err
+		}
+		if !ro.On() {
+			return nil, nil
+		}
+		return newRestarts(inner, v, p, ro)
+	}
+	s.New = func(v any, p Problem, rng *rand.PCG) (Method, error) {
+		r, err := schedule(v, p)
+		switch {
+		case err != nil:
+			return nil, err
+		case r == nil:
+			return inner.New(v, p, rng)
+		case rng == nil:
+			return nil, errors.New(inner.Name + ": nil *rand.PCG")
 		}
 		r.pcg = rng
 		return r, nil
 	}
 	s.Restore = func(v any, p Problem, state []byte) (Method, error) {
-		ro, ok := restartsOf(v)
-		if ok && (ro != RestartOptions{}) {
-			if err := s.Validate(v, p); err != nil {
-				return nil, err
-			}
-		}
-		if !ok || !ro.On() {
-			return inner.Restore(v, p, state)
-		}
-		r, err := newRestarts(inner, v, p, ro)
-		if err != nil {
+		r, err := schedule(v, p)
+		switch {
+		case err != nil:
 			return nil, err
+		case r == nil:
+			return inner.Restore(v, p, state)
 		}
 		if err := r.restore(state); err != nil {
 			return nil, fmt.Errorf("%s: RestartState: %w", inner.Name, err)
@@ -596,9 +598,6 @@ func (r *Restarts) Steps() int { return r.steps }
 
 // Best is the running answer (see Restarts).
 func (r *Restarts) Best() []float64 { return slices.Clone(r.best) }
-
-// Plan is the schedule of sub-runs.
-func (r *Restarts) Plan() []SubRun { return slices.Clone(r.plan) }
 
 // Forecast is the work left: the running sub-run's own forecast, the
 // later sub-runs' steps at their pairs, and the races' budgets (at most).
