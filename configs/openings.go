@@ -8,8 +8,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/roadtune/roadtune/internal/cmdline"
 	"github.com/roadtune/roadtune/internal/fileio"
+	"github.com/roadtune/roadtune/internal/suggest"
 	"github.com/roadtune/roadtune/tournament"
 )
 
@@ -53,7 +53,7 @@ func LoadOpenings(nameOrPath string) ([]tournament.Opening, error) {
 		return tournament.ReadOpenings("configs/openings/"+nameOrPath+".txt", bytes.NewReader(data))
 	}
 	if _, err := os.Stat(nameOrPath); nameOrPath == "" || err != nil {
-		return nil, fileio.Bad(fmt.Errorf("openings %q: not an embedded suite and not a readable file%s; the suites are %s", nameOrPath, cmdline.DidYouMean(nameOrPath, OpeningNames()), strings.Join(OpeningNames(), ", ")))
+		return nil, fileio.Bad(fmt.Errorf("openings %q: not an embedded suite and not a readable file%s; the suites are %s", nameOrPath, suggest.DidYouMean(nameOrPath, OpeningNames()), strings.Join(OpeningNames(), ", ")))
 	}
 	return tournament.LoadOpenings(nameOrPath)
 }

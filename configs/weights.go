@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/roadtune/roadtune/engine"
-	"github.com/roadtune/roadtune/internal/cmdline"
 	"github.com/roadtune/roadtune/internal/fileio"
+	"github.com/roadtune/roadtune/internal/suggest"
 )
 
 // LoadWeights returns a weight file given by an embedded baseline's name
@@ -40,7 +40,7 @@ func LoadWeights(nameOrPath string) (*engine.WeightFile, error) {
 	var fe *fileio.Error
 	if errors.Is(err, fs.ErrNotExist) && errors.As(err, &fe) {
 		return nil, fileio.Bad(fmt.Errorf("weights %q: not a baseline and not a readable file%s: %w; the baselines are %s",
-			nameOrPath, cmdline.DidYouMean(nameOrPath, names), &fs.PathError{Op: "open", Path: nameOrPath, Err: fe.Err}, strings.Join(names, ", ")))
+			nameOrPath, suggest.DidYouMean(nameOrPath, names), &fs.PathError{Op: "open", Path: nameOrPath, Err: fe.Err}, strings.Join(names, ", ")))
 	}
 	if err != nil {
 		return nil, err

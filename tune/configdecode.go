@@ -16,8 +16,8 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/roadtune/roadtune/configs"
-	"github.com/roadtune/roadtune/internal/cmdline"
 	"github.com/roadtune/roadtune/internal/fileio"
+	"github.com/roadtune/roadtune/internal/suggest"
 )
 
 // Load reads a TOML config file over DefaultConfig, applies the overrides
@@ -169,7 +169,7 @@ func decode(name string, data []byte) (Config, error) {
 	if len(unknown) > 0 {
 		slices.SortFunc(unknown, func(a, b string) int { return keyLine(data, a) - keyLine(data, b) })
 		k := unknown[0]
-		msg := "unknown key" + cmdline.DidYouMean(k, knownKeys())
+		msg := "unknown key" + suggest.DidYouMean(k, knownKeys())
 		if strings.HasSuffix(k, ".stall") {
 			msg = "unknown key (the stall rule is the top-level key \"stall\" for every method)"
 		}

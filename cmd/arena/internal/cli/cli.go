@@ -20,6 +20,7 @@ import (
 	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/internal/cmdline"
 	"github.com/roadtune/roadtune/internal/fileio"
+	"github.com/roadtune/roadtune/internal/suggest"
 	"github.com/roadtune/roadtune/tournament"
 	"github.com/roadtune/roadtune/tournament/enginespec"
 	"github.com/roadtune/roadtune/tournament/stats"
@@ -451,7 +452,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "openings" {
 		return openingsMain(ctx, args[1:], stdout, stderr)
 	}
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") && cmdline.Suggest(args[0], []string{"openings"}) != "" && !slices.Contains(configs.WeightNames(), args[0]) {
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") && suggest.Suggest(args[0], []string{"openings"}) != "" && !slices.Contains(configs.WeightNames(), args[0]) {
 		if _, err := os.Stat(args[0]); err != nil { // not a weight file either
 			fmt.Fprintf(stderr, "arena: unexpected argument %q (did you mean arena openings?)\n", args[0])
 			return exitUsage
