@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/optimize"
@@ -234,16 +233,10 @@ func resultSubject(run string, seed uint64) string {
 // RunName turns a name (e.g. a run directory's) into a subject token:
 // letters, digits, '-' and '_' kept, anything else '_'.
 func RunName(name string) string {
-	s := strings.Map(func(r rune) rune {
-		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
-			return r
-		}
-		return '_'
-	}, name)
-	if s == "" {
-		return "run"
+	if s := referee.SubjectToken(name); s != "" {
+		return s
 	}
-	return s
+	return "run"
 }
 
 // EncodeResult is a result as a worker publishes it: gzip-compressed JSON

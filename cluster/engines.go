@@ -31,7 +31,7 @@ import (
 // batches that name it: the coordinator's own (EngineOf) or one a worker
 // declares (NewEngine, ParseEngine).
 type Engine struct {
-	Name   string // as batches name it (CheckEngineName)
+	Name   string // as batches name it (referee.CheckEngineName)
 	Path   string // the program file, absolute
 	Dir    string // the engine's working directory ("" = the current one)
 	SHA256 string // of the program file, 64 hex digits
@@ -75,48 +75,18 @@ type ExternalParam struct {
 	Max   float64 `json:"max"`
 }
 
-// maxEngineName bounds an engine's name (it goes into subjects and
-// consumer names).
-const maxEngineName = 64
-
-// CheckEngineName reports what makes name unusable as an engine's name:
-// empty, longer than 64 characters, or holding anything but ASCII
-// letters, digits, '-' and '_' (it is a token of the queue's subjects).
-func CheckEngineName(name string) error {
-	switch {
-	case name == "":
-		return errors.New("an engine's name is empty")
-	case len(name) > maxEngineName:
-		return fmt.Errorf("engine name %q: longer than %d characters", name, maxEngineName)
-	case RunName(name) != name:
-		return fmt.Errorf("engine name %q: only letters, digits, '-' and '_' (e.g. %q)", name, RunName(name))
-	}
-	return nil
-}
-
-// DefaultEngineName is the name of an engine whose program is cmd when
-// none is given: cmd's base name with every character but letters,
-// digits, '-' and '_' made '_' ("./gameEngine.exe" → "gameEngine_exe").
-func DefaultEngineName(cmd string) string {
-	name := RunName(filepath.Base(cmd))
-	if len(name) > maxEngineName {
-		name = name[:maxEngineName]
-	}
-	return name
-}
-
-// NewEngine is the engine named name (DefaultEngineName(cmd) for "")
+// NewEngine is the engine named name (referee.DefaultEngineName(cmd) for "")
 // whose program cmd runs from dir: an absolute path, a path relative to
 // dir ("": the current directory) or a name in $PATH, resolved as the
 // external player starts it (tournament.ProgramPath), its SHA-256 read
-// now. Errors: a bad name (CheckEngineName), dir not a directory, a
+// now. Errors: a bad name (referee.CheckEngineName), dir not a directory, a
 // program that cannot be started (the path and why), a file that cannot
 // be read.
 func NewEngine(name, cmd, dir string) (Engine, error) {
 	if name == "" {
-		name = DefaultEngineName(cmd)
+		name = referee.DefaultEngineName(cmd)
 	}
-	if err := CheckEngineName(name); err != nil {
+	if err := referee.CheckEngineName(name); err != nil {
 		return Engine{}, err
 	}
 	if dir != "" {
@@ -141,7 +111,7 @@ func NewEngine(name, cmd, dir string) (Engine, error) {
 }
 
 // EngineOf is the engine of an external referee as a coordinator runs it:
-// x.Name (DefaultEngineName of its program for ""), its program and
+// x.Name (referee.DefaultEngineName of its program for ""), its program and
 // directory, the program's SHA-256. Errors: NewEngine's.
 func EngineOf(x *referee.External) (Engine, error) {
 	if len(x.Command) == 0 {
@@ -168,7 +138,7 @@ func fileSHA256(path string) (string, error) {
 var EngineKeys = []string{"name", "cmd", "dir"}
 
 // ParseEngine reads the words of a worker's -engine flag, `name=N
-// cmd=PATH [dir=DIR]` (name defaults to DefaultEngineName(PATH)), and
+// cmd=PATH [dir=DIR]` (name defaults to referee.DefaultEngineName(PATH)), and
 // returns the engine (NewEngine: the program resolved, its SHA-256 read).
 // Errors name the word or the key: a word that is not key=value of
 // EngineKeys, a key given twice, no cmd=, and NewEngine's.
@@ -199,7 +169,7 @@ func ParseEngine(words []string) (Engine, error) {
 func externalSetupOf(x *referee.External, params []engine.Param) *ExternalSetup {
 	name := x.Name
 	if name == "" && len(x.Command) > 0 {
-		name = DefaultEngineName(x.Command[0])
+		name = referee.DefaultEngineName(x.Command[0])
 	}
 	s := &ExternalSetup{Name: name, InitStrings: x.InitStrings, Pass: string(x.Pass), Template: x.Template,
 		MoveTime: x.MoveTime, Handshake: x.Handshake, Params: []ExternalParam{}}

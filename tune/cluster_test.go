@@ -19,6 +19,7 @@ import (
 	"github.com/roadtune/roadtune/cluster"
 	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/internal/fakeengine/fakeenginetest"
+	"github.com/roadtune/roadtune/internal/tunecluster"
 	"github.com/roadtune/roadtune/internal/tunetest"
 	"github.com/roadtune/roadtune/tournament"
 	"github.com/roadtune/roadtune/tune"
@@ -348,8 +349,8 @@ max = 0.9
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			var opts tune.Options
-			tune.AttachCluster(&opts, s)
-			hooks := tune.ClusterHooks(ctx, s)
+			tunecluster.Attach(&opts, s)
+			hooks := tunecluster.Hooks(ctx, s)
 			start := hooks.Job
 			var wg sync.WaitGroup
 			defer wg.Wait()

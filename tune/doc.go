@@ -10,12 +10,12 @@
 // to do the same: NewLaunch resolves a config into one run, a sweep over
 // seeds (Sweep) or a chain of stages (Chain), ResumeLaunch a stopped run
 // or chain, and Launch.Run plays it with hooks for live pages and a
-// cluster session (package cluster: AttachCluster and ClusterHooks; the live
-// pages' hooks are joined with LaunchHooks.Then); its LaunchResult names the
-// runs, best vector and report, and Launch.Summary tells how it ended.
-// LaunchCommandLine resolves a launch from the command's flags
-// (CommandLine; KeyFlags: the flags that set config keys; ParseSeeds:
-// -seeds; which flags a resumed run takes); showing
+// cluster session (internal/tunecluster attaches one for the command, so
+// the library links no NATS; the live pages' hooks are joined with
+// LaunchHooks.Then); its LaunchResult names the runs, best vector and
+// report, and Launch.Summary tells how it ended. The command's flags stay
+// in the command: the library takes values (Override, ParseSeeds for a
+// seed list, Resumable for the keys a resumed run may change); showing
 // its progress is the command's own work (cmd/tune). ExportTo and
 // WriteCompare are `tune export` and `tune compare`.
 //

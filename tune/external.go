@@ -15,7 +15,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/roadtune/roadtune/cluster"
 	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/engine/protocol"
 	"github.com/roadtune/roadtune/referee"
@@ -38,7 +37,7 @@ type ExternalConfig struct {
 	// -nats): they take its batches only when started with -engine
 	// name=NAME cmd=PATH, PATH a program with the same SHA-256 as Cmd.
 	// Letters, digits, '-' and '_'; "" = Cmd's base name with any other
-	// character made '_' (cluster.DefaultEngineName).
+	// character made '_' (referee.DefaultEngineName).
 	Name string `toml:"name,omitempty"`
 	// Dir is the engine's working directory: relative to the directory
 	// tune runs in, as arena's dir= is ("" = that directory); Parse makes
@@ -144,7 +143,7 @@ func (c *Config) validateExternal() error {
 		return bad("external.cmd", "is missing: the program to run")
 	}
 	if x.Name != "" {
-		if err := cluster.CheckEngineName(x.Name); err != nil {
+		if err := referee.CheckEngineName(x.Name); err != nil {
 			return bad("external.name", "%v", err)
 		}
 	}

@@ -66,6 +66,10 @@ func fingerprint(flat map[string]string) string {
 // on them.
 var resumable = map[string]bool{"concurrency": true}
 
+// Resumable reports whether a resumed run may change the config key key
+// (results do not depend on it): "concurrency".
+func Resumable(key string) bool { return resumable[key] }
+
 // diffFlat lists the keys whose values differ between two flat configs,
 // "key: old → new", sorted; keys a resume may change are left out.
 func diffFlat(old, cur map[string]string) []string {

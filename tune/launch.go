@@ -6,13 +6,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/roadtune/roadtune/engine"
-	"github.com/roadtune/roadtune/internal/cmdline"
 	"github.com/roadtune/roadtune/internal/fileio"
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/results"
@@ -299,9 +296,10 @@ func checkSeeds(seeds []int64) error {
 	return nil
 }
 
-// asInput keeps a *ConfigError or *InputError and makes any
-// other error a *InputError: bad input, not a failed run.
-func asInput(err error) error {
+// AsInput keeps a *ConfigError or *InputError and makes any other error
+// a *InputError: bad input, not a failed run (for a caller resolving a
+// launch from its own input, as the tune command does).
+func AsInput(err error) error {
 	var ce *ConfigError
 	var ie *InputError
 	if errors.As(err, &ce) || errors.As(err, &ie) {
@@ -325,52 +323,8 @@ func ParseSeeds(s string) ([]int64, error) {
 	return out, nil
 }
 
-// HoursOverride is the override -hours H gives: the config's budget
-// (Config.Budget) as H hours, its source "flag -hours". Errors: a
-// *InputError naming the flag when H is not a positive number of hours.
-func HoursOverride(h string) (Override, error) {
-	x, err := strconv.ParseFloat(strings.TrimSpace(h), 64)
-	d := time.Duration(x * float64(time.Hour))
-	if err != nil || !(x > 0) || x > 1e5 || d <= 0 {
-		return Override{}, &InputError{cmdline.Flagf("hours", "must be a positive number of hours (e.g. 8 or 0.5), not %q", h)}
-	}
-	return Override{Key: "budget", Value: strconv.Quote(d.String()), Source: "flag -hours"}, nil
-}
-
 // errBudgetSweep refuses a budget for a sweep.
 var errBudgetSweep = inputErr("a budget by the clock (budget, -hours) cannot be combined with -seeds: give the sweep a step budget, or run each seed with -seed and its own -hours")
-
-// KeyFlag is a command-line flag that sets one config key
-// (FlagOverride).
-type KeyFlag struct {
-	Flag string // the flag's name, e.g. "depth"
-	Key  string // the config key, e.g. "engine.depth"; "@budget" is the method's step budget
-	Str  bool   // the value is a TOML string
-	Help string // the flag's usage line
-}
-
-// KeyFlags are the flags tune offers to override config keys, in the
-// order of its usage text.
-func KeyFlags() []KeyFlag {
-	f := func(flag, key string, str bool, help string) KeyFlag {
-		return KeyFlag{Flag: flag, Key: key, Str: str, Help: "override " + key + help}
-	}
-	return []KeyFlag{
-		f("method", "method", true, ": "+fmt.Sprint(MethodNames())),
-		f("schema", "schema", true, ": "+engine.SchemaNames),
-		f("seed", "seed", false, ""),
-		f("concurrency", "concurrency", false, " (games at once; 0 = all cores; may change on -resume)"),
-		f("depth", "engine.depth", false, ""),
-		f("width", "engine.width", false, ""),
-		f("steps", "@budget", false, " (the method's step budget, e.g. ga.generations)"),
-		f("generations", "@budget", false, " (GA runs only)"),
-		f("iterations", "@budget", false, " (PSO and SPSA runs only)"),
-		f("rounds", "@budget", false, " (Texel runs only)"),
-		f("hours", "budget", false, " as H hours, a positive number (e.g. 8 or 0.5): calibrate on this machine and size the method's step budget to end within it; not with -steps"),
-		f("start", "start", true, " (spsa, texel: start from a run directory, weight file or baseline instead of a random vector)"),
-		f("openings", "openings", true, " (balanced, generated or an opening file)"),
-	}
-}
 
 // Summary is what a finished launch tells its user: a sweep's comparison
 // table and the files it wrote, a chain's stages with its best vector and
@@ -387,100 +341,4 @@ func (l *Launch) Summary(out *LaunchResult, verbose bool) string {
 		return fmt.Sprintf("done: %d steps, %d games. Best vector: %s\n", out.Status.Steps, out.Status.Games, out.Best())
 	}
 	return ""
-}
-
-// CommandLine is what tune's command line says about the launch: the
-// values of its launch flags and the names of every flag given.
-type CommandLine struct {
-	Config string // -config FILE ("" = the embedded default)
-	Resume string // -resume DIR ("" = a new launch)
-	Out    string // -out DIR ("" = DefaultRunDir)
-	Seeds  string // -seeds LIST ("" = one run or chain)
-	// Keys are the key flags given (KeyFlag.Flag → value, -concurrency
-	// among them), applied to the config in KeyFlags' order.
-	Keys map[string]string
-	// Given names every flag given; Free, the command's flags that touch
-	// no result (display, pages, where the games are played), which a
-	// resumed run also takes.
-	Given, Free []string
-}
-
-// LaunchCommandLine resolves the launch c asks for and the -concurrency
-// it gives (nil: not given). With -resume the run keeps its config: only
-// -concurrency (the config key a resume may change) and the Free flags may
-// come with it. A new launch loads the config (LoadEmbedded for ""), sets
-// the key flags, and makes one run, a chain (then) or a sweep (-seeds).
-// Errors, all bad input: a *InputError naming the flag (a bad
-// -concurrency, another flag with -resume, -resume not a directory, a bad
-// -seeds list or one given with -seed), the config's *ConfigError, a
-// *InputError for a config file that cannot be read.
-func LaunchCommandLine(c CommandLine, now time.Time) (*Launch, *int, error) {
-	var conc *int
-	if v, ok := c.Keys["concurrency"]; ok {
-		n, err := strconv.Atoi(v)
-		switch {
-		case err != nil:
-			return nil, nil, &InputError{cmdline.Flagf("concurrency", "must be an integer, not %q", v)}
-		case n < 0:
-			return nil, nil, &InputError{cmdline.Flagf("concurrency", "must be 0 (all cores) or more, not %d", n)}
-		}
-		conc = &n
-	}
-	if c.Resume != "" {
-		for _, name := range c.Given {
-			if name != "resume" && !resumable[name] && !slices.Contains(c.Free, name) {
-				return nil, nil, &InputError{cmdline.Flagf(name, "cannot be given with -resume: a resumed run keeps its config (only -concurrency, %s may change)", "-"+strings.Join(c.Free, ", -"))}
-			}
-		}
-		if err := cmdline.Dir("resume", c.Resume, "tune writes its runs under runs/ unless -out says otherwise"); err != nil {
-			return nil, nil, &InputError{err}
-		}
-		return ResumeLaunch(c.Resume), conc, nil
-	}
-	l, err := launchNew(c.Config, c.Keys, c.Out, c.Seeds, now)
-	return l, conc, err
-}
-
-// launchNew is LaunchCommandLine's new launch: the config at path with
-// the key flags, the run directory out, the seeds of a -seeds list.
-func launchNew(path string, keys map[string]string, out, seeds string, now time.Time) (*Launch, error) {
-	var ov []Override
-	for _, k := range KeyFlags() {
-		v, ok := keys[k.Flag]
-		switch {
-		case !ok:
-		case k.Flag == "hours":
-			o, err := HoursOverride(v)
-			if err != nil {
-				return nil, err
-			}
-			ov = append(ov, o)
-		default:
-			ov = append(ov, FlagOverride(k.Flag, k.Key, v, k.Str))
-		}
-	}
-	var cfg Config
-	var err error
-	if path == "" {
-		cfg, err = LoadEmbedded("default", ov...)
-	} else {
-		cfg, err = Load(path, ov...)
-	}
-	if err != nil {
-		return nil, asInput(err)
-	}
-	var list []int64
-	if seeds != "" {
-		if _, ok := keys["seed"]; ok {
-			return nil, &InputError{Err: errors.New("-seed and -seeds cannot be combined")}
-		}
-		if list, err = ParseSeeds(seeds); err != nil {
-			return nil, err
-		}
-	}
-	l, err := NewLaunch(cfg, out, list, now)
-	if err != nil {
-		return nil, asInput(err)
-	}
-	return l, nil
 }

@@ -185,61 +185,6 @@ func TestLaunchHooksThen(t *testing.T) {
 	LaunchHooks{}.Then(LaunchHooks{}).Track("x", &Options{}) // nil hooks are skipped
 }
 
-// TestLaunchCommandLine: the command line's values resolve to a launch
-// (the key flags override the config; -resume takes only -concurrency and
-// the free flags), and bad input is a *InputError or *ConfigError naming
-// the flag or file.
-func TestLaunchCommandLine(t *testing.T) {
-	now := time.Date(2026, 11, 25, 8, 30, 0, 0, time.UTC)
-	// newLaunch is the new launch of the values (the test's shorthand).
-	newLaunch := func(path string, keys map[string]string, out, seeds string, now time.Time) (*Launch, error) {
-		l, _, err := LaunchCommandLine(CommandLine{Config: path, Keys: keys, Out: out, Seeds: seeds}, now)
-		return l, err
-	}
-	l, err := newLaunch("", map[string]string{"method": "spsa", "depth": "3"}, "", "", now)
-	if err != nil || l.Config().Method != "spsa" || l.Config().Engine.Depth != 3 || l.Dir != filepath.Join("runs", "20261125-083000-spsa") {
-		t.Fatalf("newLaunch: %+v, %v", l, err)
-	}
-	l, err = newLaunch("", nil, "out", "4, 2", now)
-	if err != nil || l.Kind != LaunchSweep || l.Dir != "out" {
-		t.Fatalf("newLaunch with -seeds: %+v, %v", l, err)
-	}
-	var ie *InputError
-	var ce *ConfigError
-	if _, err := newLaunch("", map[string]string{"seed": "3"}, "", "1,2", now); !errors.As(err, &ie) || !strings.Contains(err.Error(), "-seed and -seeds") {
-		t.Errorf("-seed with -seeds: %v", err)
-	}
-	if _, err := newLaunch(filepath.Join(t.TempDir(), "none.toml"), nil, "", "", now); !errors.As(err, &ie) {
-		t.Errorf("missing config: %v", err)
-	}
-	if _, err := newLaunch("", map[string]string{"depth": "0"}, "", "", now); !errors.As(err, &ce) || !strings.Contains(err.Error(), "-depth") {
-		t.Errorf("bad -depth: %v", err)
-	}
-	if _, err := newLaunch("", nil, "", "1,1", now); !errors.As(err, &ie) || !strings.Contains(err.Error(), "seed 1 is listed twice") {
-		t.Errorf("repeated seed: %v", err)
-	}
-
-	dir := t.TempDir()
-	l, conc, err := LaunchCommandLine(CommandLine{Resume: dir, Keys: map[string]string{"concurrency": "3"},
-		Given: []string{"resume", "concurrency", "quiet"}, Free: []string{"quiet", "http"}}, now)
-	if err != nil || !l.Resume || l.Dir != dir || conc == nil || *conc != 3 {
-		t.Fatalf("-resume -concurrency 3 -quiet: %+v, %v, %v", l, conc, err)
-	}
-	if _, _, err := LaunchCommandLine(CommandLine{Resume: dir, Keys: map[string]string{"depth": "3"},
-		Given: []string{"resume", "depth"}, Free: []string{"quiet", "http"}}, now); !errors.As(err, &ie) ||
-		!strings.Contains(err.Error(), "-depth") || !strings.Contains(err.Error(), "only -concurrency, -quiet, -http may change") {
-		t.Errorf("-resume -depth: %v", err)
-	}
-	if _, _, err := LaunchCommandLine(CommandLine{Resume: filepath.Join(dir, "none"), Given: []string{"resume"}}, now); !errors.As(err, &ie) || !strings.Contains(err.Error(), "-resume") {
-		t.Errorf("-resume of no directory: %v", err)
-	}
-	for _, bad := range []string{"x", "-1"} {
-		if _, _, err := LaunchCommandLine(CommandLine{Keys: map[string]string{"concurrency": bad}}, now); !errors.As(err, &ie) || !strings.Contains(err.Error(), "-concurrency") {
-			t.Errorf("-concurrency %s: %v", bad, err)
-		}
-	}
-}
-
 // TestParseSeeds: -seeds takes comma-separated non-negative integers;
 // anything else is a *InputError naming the flag and the item.
 func TestParseSeeds(t *testing.T) {

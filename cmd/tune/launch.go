@@ -1,6 +1,6 @@
 // This file holds the wiring of a job's events to the progress display
 // (displayEvents): the command's part of a launch; resolving it from the
-// flags' values is tune.LaunchCommandLine.
+// flags' values is launchCommandLine (flags.go).
 
 package main
 

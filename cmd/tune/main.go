@@ -16,6 +16,8 @@ import (
 	"github.com/roadtune/roadtune/internal/cmdline"
 	"github.com/roadtune/roadtune/internal/fileio"
 	"github.com/roadtune/roadtune/internal/progress"
+	"github.com/roadtune/roadtune/internal/suggest"
+	"github.com/roadtune/roadtune/internal/tunecluster"
 	"github.com/roadtune/roadtune/internal/web/tuneweb"
 	"github.com/roadtune/roadtune/tune"
 )
@@ -58,7 +60,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	seedList := fs.String("seeds", "", "run the config once per seed (comma-separated, e.g. 1,2,3) into -out/seed-N; run again to continue a stopped sweep")
 	cl := newClusterFlags(fs)
 	values := map[string]*string{}
-	for _, k := range tune.KeyFlags() {
+	for _, k := range keyFlags() {
 		values[k.Flag] = fs.String(k.Flag, "", k.Help)
 	}
 	fs.Usage = func() {
@@ -73,12 +75,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if fs.NArg() > 0 {
 		hint := "; tune -h lists the flags and subcommands"
-		if s := cmdline.Suggest(fs.Arg(0), subcommands); s != "" {
+		if s := suggest.Suggest(fs.Arg(0), subcommands); s != "" {
 			hint = fmt.Sprintf(" (did you mean tune %s?)", s)
 		}
 		return exitCode(usageError{fmt.Errorf("unexpected argument %q%s", fs.Arg(0), hint)}, stderr)
 	}
-	line := tune.CommandLine{Config: *configPath, Resume: *resume, Out: *out, Seeds: *seedList,
+	line := commandLine{Config: *configPath, Resume: *resume, Out: *out, Seeds: *seedList,
 		Keys: map[string]string{}, Free: append([]string{"quiet", "http"}, cluster.FlagNames...)}
 	fs.Visit(func(f *flag.Flag) {
 		line.Given = append(line.Given, f.Name)
@@ -86,7 +88,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			line.Keys[f.Name] = *v
 		}
 	})
-	l, conc, err := tune.LaunchCommandLine(line, time.Now())
+	l, conc, err := launchCommandLine(line, time.Now())
 	if err != nil {
 		return exitCode(err, stderr)
 	}
@@ -113,9 +115,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if sess != nil {
 		defer sess.Close()
-		tune.AttachCluster(&opts, sess)
+		tunecluster.Attach(&opts, sess)
 	}
-	res, err := l.Run(ctx, opts, live.Hooks(stderr).Then(tune.ClusterHooks(ctx, sess)))
+	res, err := l.Run(ctx, opts, live.Hooks(stderr).Then(tunecluster.Hooks(ctx, sess)))
 	disp.End()
 	if err == nil {
 		fmt.Fprint(stdout, l.Summary(res, !*quiet))

@@ -1,53 +1,50 @@
-package tune
+package tunecluster
 
 import (
 	"context"
 
 	"github.com/roadtune/roadtune/cluster"
+	"github.com/roadtune/roadtune/tune"
 )
 
-// The hooks that play a launch through a cluster session live here, not in
-// package cluster: they need the job, its config and NewReferee, and the
-// cluster sits below tune (it knows referees and games, never runs).
-
-// AttachCluster makes opts play through the cluster session s: its
+// Attach makes opts play through the cluster session s: its
 // coordinator becomes the job's referee (the fitness matches) and remote
 // (the verification ladder's and the Elo measurements' games).
-func AttachCluster(opts *Options, s *cluster.Session) {
+func Attach(opts *tune.Options, s *cluster.Session) {
 	opts.Referee, opts.Remote = s.Referee(), s.Referee()
 }
 
-// ClusterHooks are the launch hooks (Launch.Run) that play a launch's
+// Hooks are the launch hooks (tune.Launch.Run) that play a launch's
 // games through the cluster session s, with the options' Games event as
 // the batch progress: Job starts the session in the run's directory with
-// the run's game settings (NewReferee of its config) and the run's seed
+// the run's game settings (tune.NewReferee of its config) and the run's seed
 // choosing the batches the coordinator replays (Coordinator.VerifySeed);
 // Group starts one
 // session in a sweep's or chain's directory and sets Options.Bind to point
 // the coordinator at each of its jobs. A nil session gives no hooks.
-// Errors (of the hooks): NewReferee's, and those of cluster.Session's
+// Errors (of the hooks): tune.NewReferee's, and those of cluster.Session's
 // Start and StartSweep.
-func ClusterHooks(ctx context.Context, s *cluster.Session) LaunchHooks {
+func Hooks(ctx context.Context, s *cluster.Session) tune.LaunchHooks {
 	if s == nil {
-		return LaunchHooks{}
+		return tune.LaunchHooks{}
 	}
-	return LaunchHooks{
-		Job: func(job *Job, opts *Options) error {
+	return tune.LaunchHooks{
+		Job: func(job *tune.Job, opts *tune.Options) error {
 			cfg := job.Config()
-			ref, err := NewReferee(cfg)
+			ref, err := tune.NewReferee(cfg)
 			if err != nil {
 				return err
 			}
 			s.Referee().VerifySeed = uint64(cfg.Seed)
 			return s.Start(ctx, job.Dir(), ref, cfg.Concurrency, opts.Events.Games)
 		},
-		Group: func(dir string, first Config, opts *Options) error {
+		Group: func(dir string, first tune.Config, opts *tune.Options) error {
 			if err := s.StartSweep(ctx, dir, first.Concurrency); err != nil {
 				return err
 			}
 			games := opts.Events.Games
-			opts.Bind = func(j *Job) error {
-				ref, err := NewReferee(j.Config())
+			opts.Bind = func(j *tune.Job) error {
+				ref, err := tune.NewReferee(j.Config())
 				if err != nil {
 					return err
 				}

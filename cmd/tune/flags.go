@@ -1,0 +1,160 @@
+// This file holds the command line's part of a launch: the flags that
+// set config keys (keyFlags, -hours), which flags a resumed run takes, and
+// resolving a launch from the flags' values (launchCommandLine); the
+// library tune takes the values (tune.Override, tune.NewLaunch,
+// tune.ResumeLaunch), never flags.
+
+package main
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/internal/cmdline"
+	"github.com/roadtune/roadtune/tune"
+)
+
+// hoursOverride is the override -hours H gives: the config's budget
+// (tune.Config.Budget) as H hours, its source "flag -hours". Errors: a
+// *InputError naming the flag when H is not a positive number of hours.
+func hoursOverride(h string) (tune.Override, error) {
+	x, err := strconv.ParseFloat(strings.TrimSpace(h), 64)
+	d := time.Duration(x * float64(time.Hour))
+	if err != nil || !(x > 0) || x > 1e5 || d <= 0 {
+		return tune.Override{}, &tune.InputError{Err: cmdline.Flagf("hours", "must be a positive number of hours (e.g. 8 or 0.5), not %q", h)}
+	}
+	return tune.Override{Key: "budget", Value: strconv.Quote(d.String()), Source: "flag -hours"}, nil
+}
+
+// keyFlag is a command-line flag that sets one config key
+// (tune.FlagOverride).
+type keyFlag struct {
+	Flag string // the flag's name, e.g. "depth"
+	Key  string // the config key, e.g. "engine.depth"; "@budget" is the method's step budget
+	Str  bool   // the value is a TOML string
+	Help string // the flag's usage line
+}
+
+// keyFlags are the flags tune offers to override config keys, in the
+// order of its usage text.
+func keyFlags() []keyFlag {
+	f := func(flag, key string, str bool, help string) keyFlag {
+		return keyFlag{Flag: flag, Key: key, Str: str, Help: "override " + key + help}
+	}
+	return []keyFlag{
+		f("method", "method", true, ": "+fmt.Sprint(tune.MethodNames())),
+		f("schema", "schema", true, ": "+engine.SchemaNames),
+		f("seed", "seed", false, ""),
+		f("concurrency", "concurrency", false, " (games at once; 0 = all cores; may change on -resume)"),
+		f("depth", "engine.depth", false, ""),
+		f("width", "engine.width", false, ""),
+		f("steps", "@budget", false, " (the method's step budget, e.g. ga.generations)"),
+		f("generations", "@budget", false, " (GA runs only)"),
+		f("iterations", "@budget", false, " (PSO and SPSA runs only)"),
+		f("rounds", "@budget", false, " (Texel runs only)"),
+		f("hours", "budget", false, " as H hours, a positive number (e.g. 8 or 0.5): calibrate on this machine and size the method's step budget to end within it; not with -steps"),
+		f("start", "start", true, " (spsa, texel: start from a run directory, weight file or baseline instead of a random vector)"),
+		f("openings", "openings", true, " (balanced, generated or an opening file)"),
+	}
+}
+
+// commandLine is what tune's command line says about the launch: the
+// values of its launch flags and the names of every flag given.
+type commandLine struct {
+	Config string // -config FILE ("" = the embedded default)
+	Resume string // -resume DIR ("" = a new launch)
+	Out    string // -out DIR ("" = tune.DefaultRunDir)
+	Seeds  string // -seeds LIST ("" = one run or chain)
+	// Keys are the key flags given (keyFlag.Flag → value, -concurrency
+	// among them), applied to the config in keyFlags' order.
+	Keys map[string]string
+	// Given names every flag given; Free, the command's flags that touch
+	// no result (display, pages, where the games are played), which a
+	// resumed run also takes.
+	Given, Free []string
+}
+
+// launchCommandLine resolves the launch c asks for and the -concurrency
+// it gives (nil: not given). With -resume the run keeps its config: only
+// -concurrency (the config key a resume may change) and the Free flags may
+// come with it. A new launch loads the config (tune.LoadEmbedded for ""), sets
+// the key flags, and makes one run, a chain (then) or a sweep (-seeds).
+// Errors, all bad input: a *InputError naming the flag (a bad
+// -concurrency, another flag with -resume, -resume not a directory, a bad
+// -seeds list or one given with -seed), the config's *ConfigError, a
+// *InputError for a config file that cannot be read.
+func launchCommandLine(c commandLine, now time.Time) (*tune.Launch, *int, error) {
+	var conc *int
+	if v, ok := c.Keys["concurrency"]; ok {
+		n, err := strconv.Atoi(v)
+		switch {
+		case err != nil:
+			return nil, nil, &tune.InputError{Err: cmdline.Flagf("concurrency", "must be an integer, not %q", v)}
+		case n < 0:
+			return nil, nil, &tune.InputError{Err: cmdline.Flagf("concurrency", "must be 0 (all cores) or more, not %d", n)}
+		}
+		conc = &n
+	}
+	if c.Resume != "" {
+		for _, name := range c.Given {
+			if name != "resume" && !tune.Resumable(name) && !slices.Contains(c.Free, name) {
+				return nil, nil, &tune.InputError{Err: cmdline.Flagf(name, "cannot be given with -resume: a resumed run keeps its config (only -concurrency, %s may change)", "-"+strings.Join(c.Free, ", -"))}
+			}
+		}
+		if err := cmdline.Dir("resume", c.Resume, "tune writes its runs under runs/ unless -out says otherwise"); err != nil {
+			return nil, nil, &tune.InputError{Err: err}
+		}
+		return tune.ResumeLaunch(c.Resume), conc, nil
+	}
+	l, err := launchNew(c.Config, c.Keys, c.Out, c.Seeds, now)
+	return l, conc, err
+}
+
+// launchNew is launchCommandLine's new launch: the config at path with
+// the key flags, the run directory out, the seeds of a -seeds list.
+func launchNew(path string, keys map[string]string, out, seeds string, now time.Time) (*tune.Launch, error) {
+	var ov []tune.Override
+	for _, k := range keyFlags() {
+		v, ok := keys[k.Flag]
+		switch {
+		case !ok:
+		case k.Flag == "hours":
+			o, err := hoursOverride(v)
+			if err != nil {
+				return nil, err
+			}
+			ov = append(ov, o)
+		default:
+			ov = append(ov, tune.FlagOverride(k.Flag, k.Key, v, k.Str))
+		}
+	}
+	var cfg tune.Config
+	var err error
+	if path == "" {
+		cfg, err = tune.LoadEmbedded("default", ov...)
+	} else {
+		cfg, err = tune.Load(path, ov...)
+	}
+	if err != nil {
+		return nil, tune.AsInput(err)
+	}
+	var list []int64
+	if seeds != "" {
+		if _, ok := keys["seed"]; ok {
+			return nil, &tune.InputError{Err: errors.New("-seed and -seeds cannot be combined")}
+		}
+		if list, err = tune.ParseSeeds(seeds); err != nil {
+			return nil, err
+		}
+	}
+	l, err := tune.NewLaunch(cfg, out, list, now)
+	if err != nil {
+		return nil, tune.AsInput(err)
+	}
+	return l, nil
+}
