@@ -257,34 +257,36 @@ type tooShort struct{ least float64 }
 
 func (e *tooShort) Error() string { return "too short" }
 
-// planBudget sizes the step budget for budget seconds of which spent are
-// gone (the calibration): the most steps whose games (at the calibration's
-// seconds per game, the games per step from the method's own forecast of
-// each trial budget), fits, Elo measurements and ladder end within the
-// budget less budgetMargin. Errors: *tooShort with the least time a run
-// takes (the fewest steps the method allows and the ladder), when even
-// that passes the budget.
-func planBudget(c Config, spec optimize.Spec, cal *calibration, budget, spent float64) (budgetPlan, error) {
-	perGame := cal.Fitness.perGame()
-	ladder, ladderGames := cal.ladder(c)
-	elo := cal.eloSeconds(c)
-	plan := func(n int) (budgetPlan, bool) {
-		games, ok := c.forecastGames(spec, n)
-		if !ok {
-			return budgetPlan{}, false
-		}
-		p := budgetPlan{Steps: n, Games: games, Ladder: ladder, LadderGames: ladderGames, Elos: c.eloCount(n)}
-		for r := range n {
-			if c.texelSettings() == nil {
-				break
-			}
-			p.Fits += c.fitSeconds(cal, r, float64(games)/float64(n))
-		}
-		p.Tuning = float64(games)*perGame + p.Fits
-		p.Elo = float64(p.Elos) * elo
-		p.End = spent + p.Tuning + p.Elo + p.Ladder
-		return p, true
+// planSteps is the plan of a run of n steps of which spent seconds are
+// gone: its forecast games (the method's own Forecast of n steps) at the
+// calibration's seconds per game, Texel's fits, the Elo measurements and
+// the ladder; ok is false when the method refuses n steps.
+func (c Config) planSteps(spec optimize.Spec, cal *calibration, n int, spent float64) (budgetPlan, bool) {
+	games, ok := c.forecastGames(spec, n)
+	if !ok {
+		return budgetPlan{}, false
 	}
+	ladder, ladderGames := cal.ladder(c)
+	p := budgetPlan{Steps: n, Games: games, Ladder: ladder, LadderGames: ladderGames, Elos: c.eloCount(n)}
+	for r := range n {
+		if c.texelSettings() == nil {
+			break
+		}
+		p.Fits += c.fitSeconds(cal, r, float64(games)/float64(n))
+	}
+	p.Tuning = float64(games)*cal.Fitness.perGame() + p.Fits
+	p.Elo = float64(p.Elos) * cal.eloSeconds(c)
+	p.End = spent + p.Tuning + p.Elo + p.Ladder
+	return p, true
+}
+
+// planBudget sizes the step budget for budget seconds of which spent are
+// gone (the calibration): the most steps whose plan (planSteps) ends
+// within the budget less budgetMargin. Errors: *tooShort with the least
+// time a run takes (the fewest steps the method allows and the ladder),
+// when even that passes the budget.
+func planBudget(c Config, spec optimize.Spec, cal *calibration, budget, spent float64) (budgetPlan, error) {
+	plan := func(n int) (budgetPlan, bool) { return c.planSteps(spec, cal, n, spent) }
 	// The fewest steps the method takes.
 	least, lo := budgetPlan{}, 0
 	for n := 1; n <= 1024 && lo == 0; n++ {

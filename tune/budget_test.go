@@ -355,7 +355,7 @@ func mustHours(t *testing.T, h string) Override {
 }
 
 // TestBudgetChainSplit: a chain's budget is split among its stages by
-// their forecast games (the log says so), each stage's share is of the
+// their forecast time at their configured steps (the log says so), each stage's share is of the
 // budget left when it starts, and the chain ends within the budget (+5%);
 // a later stage's own budget is refused.
 func TestBudgetChainSplit(t *testing.T) {
@@ -386,8 +386,8 @@ func TestBudgetChainSplit(t *testing.T) {
 		t.Errorf("the chain took %v of its %v budget:\n%s", used, budget, log.String())
 	}
 	// texel: 3 rounds of 16 games; spsa: 4 iterations of 2 games.
-	if !strings.Contains(log.String(), "chain: budget 10m0s split by the stages' forecast fitness games: stage 1 (texel) 48 games, ") ||
-		!strings.Contains(log.String(), "; stage 2 (spsa) 8 games, ") {
+	if !strings.Contains(log.String(), "chain: budget 10m0s split by the stages' forecast time at their configured steps: stage 1 (texel) 48 games in ") ||
+		!strings.Contains(log.String(), "; stage 2 (spsa) 8 games in ") {
 		t.Errorf("the log does not say how the budget was split:\n%s", log.String())
 	}
 	b1, b2 := readBudget(t, dirs[0]), readBudget(t, dirs[1])
@@ -395,10 +395,18 @@ func TestBudgetChainSplit(t *testing.T) {
 	if err != nil || cf.Budget == nil {
 		t.Fatalf("chain.json's budget: %+v %v", cf.Budget, err)
 	}
-	// Stage 1 takes 48/56 of the budget after the calibration, stage 2
-	// what is left.
-	if want := (budget.Seconds() - cf.Budget.Calibration) * 48 / 56; math.Abs(b1.Seconds-want) > 1 {
-		t.Errorf("stage 1's share %gs, want %gs", b1.Seconds, want)
+	// Stage 1 takes its forecast time's share of the budget after the
+	// calibration, stage 2 what is left. Each stage's forecast holds its
+	// ladder, so the split is not the games' 48:8.
+	if len(cf.Budget.Split) != 2 || cf.Budget.Split[0] <= 0 || cf.Budget.Split[1] <= 0 {
+		t.Fatalf("chain.json's split %v", cf.Budget.Split)
+	}
+	want1 := (budget.Seconds() - cf.Budget.Calibration) * cf.Budget.Split[0] / (cf.Budget.Split[0] + cf.Budget.Split[1])
+	if math.Abs(b1.Seconds-want1) > 1 {
+		t.Errorf("stage 1's share %gs, want %gs", b1.Seconds, want1)
+	}
+	if games := (budget.Seconds() - cf.Budget.Calibration) * 48 / 56; math.Abs(b1.Seconds-games) < 1 {
+		t.Errorf("stage 1's share %gs is the games' share: the ladders are not in the split", b1.Seconds)
 	}
 	if want := budget.Seconds() - cf.Budget.Calibration - b1.Elapsed; math.Abs(b2.Seconds-want) > 1 {
 		t.Errorf("stage 2's share %gs, want %gs", b2.Seconds, want)
@@ -441,5 +449,18 @@ func TestSampleLimits(t *testing.T) {
 		if math.Abs(s-c.seconds) > 1e-9 || g != c.games {
 			t.Errorf("budget %q: a sample of %g s and %d games, want %g s and %d", c.budget, s, g, c.seconds, c.games)
 		}
+	}
+}
+
+// TestChainBudgetWeights: a chain.json written before the split by time
+// (no "split") still splits, by its forecast games.
+func TestChainBudgetWeights(t *testing.T) {
+	old := chainBudget{Games: []int{48, 8}}
+	if w := old.weights(); len(w) != 2 || w[0] != 48 || w[1] != 8 {
+		t.Errorf("an old chain's weights %v, want [48 8]", w)
+	}
+	now := chainBudget{Games: []int{48, 8}, Split: []float64{30, 90}}
+	if w := now.weights(); w[0] != 30 || w[1] != 90 {
+		t.Errorf("weights %v, want the split [30 90]", w)
 	}
 }

@@ -14,6 +14,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"gonum.org/v1/gonum/floats"
 )
 
 // chainBudget is a budgeted chain's budget, FileChain's "budget".
@@ -25,8 +27,12 @@ type chainBudget struct {
 	// start took, spent from the budget before the first stage.
 	Calibration float64 `json:"calibration"`
 	// Games are each stage's forecast fitness games at its configured
-	// step budget: the weights of the split.
+	// step budget.
 	Games []int `json:"games"`
+	// Split is each stage's forecast seconds at its configured step
+	// budget (planSteps at its calibration): the weights of the split. A
+	// chain.json written before it splits by Games.
+	Split []float64 `json:"split,omitempty"`
 	// from is where the budget was set (a new chain's; not stored).
 	from budgetSource
 }
@@ -40,7 +46,8 @@ func (cb *chainBudget) text() string {
 }
 
 // newChainBudget is the budget of a chain of stages whose first has one:
-// its seconds and each stage's forecast games. Errors: a cluster
+// its seconds and each stage's forecast games (the weights of the split,
+// Split, come with the calibration). Errors: a cluster
 // (*InputError), a stage whose method cannot forecast.
 func newChainBudget(stages []Config, opts Options) (*chainBudget, error) {
 	if opts.Remote != nil {
@@ -94,32 +101,51 @@ func (cb *chainBudget) calibrate(ctx context.Context, stages []Config, opts Opti
 		logf("chain: stage %d calibrated: %s\n", k+1, cals[k].text())
 	}
 	cb.Calibration = clock().Sub(t0).Seconds()
-	total := 0
-	for _, g := range cb.Games {
-		total += g
+	cb.Split = make([]float64, len(stages))
+	for k, c := range stages {
+		spec, _ := c.Spec()
+		p, ok := c.planSteps(spec, cals[k], c.stepsOf(spec), 0)
+		if !ok {
+			return nil, fmt.Errorf("chain: stage %d (%s): no forecast of its time at %d %ss", k+1, c.Method, c.stepsOf(spec), spec.Unit)
+		}
+		cb.Split[k] = max(p.End, 1e-3)
 	}
+	total := floats.Sum(cb.Split)
 	left := cb.Seconds - cb.Calibration
 	var parts []string
 	for k, c := range stages {
 		spec, _ := c.Spec()
-		share := left * float64(cb.Games[k]) / float64(total)
+		share := left * cb.Split[k] / total
 		if _, err := planBudget(c, spec, cals[k], share, 0); err != nil {
 			if ts, ok := err.(*tooShort); ok {
-				return nil, cb.from.errorf(stages[0], "is too short for this chain: stage %d (%s) gets %s of it (its share of the forecast games, %d of %d), and one %s and its ladder take at least %s on this machine",
-					k+1, c.Method, clockText(share), cb.Games[k], total, spec.Unit, clockText(ts.least))
+				return nil, cb.from.errorf(stages[0], "is too short for this chain: stage %d (%s) gets %s of it (its share of the stages' forecast time, %s of %s), and one %s and its ladder take at least %s on this machine",
+					k+1, c.Method, clockText(share), clockText(cb.Split[k]), clockText(total), spec.Unit, clockText(ts.least))
 			}
 			return nil, err
 		}
-		parts = append(parts, fmt.Sprintf("stage %d (%s) %d games, %s", k+1, c.Method, cb.Games[k], clockText(share)))
+		parts = append(parts, fmt.Sprintf("stage %d (%s) %d games in %s, %s", k+1, c.Method, cb.Games[k], clockText(cb.Split[k]), clockText(share)))
 	}
-	logf("chain: budget %s split by the stages' forecast fitness games: %s (after %s of calibration); a stage takes its share of the budget left when it starts\n",
+	logf("chain: budget %s split by the stages' forecast time at their configured steps: %s (after %s of calibration); a stage takes its share of the budget left when it starts\n",
 		cb.Budget, strings.Join(parts, "; "), clockText(cb.Calibration))
 	return cals, nil
 }
 
+// weights are the split's weights: Split, or for a chain.json written
+// before it, Games.
+func (cb *chainBudget) weights() []float64 {
+	if len(cb.Split) == len(cb.Games) {
+		return cb.Split
+	}
+	w := make([]float64, len(cb.Games))
+	for k, g := range cb.Games {
+		w[k] = float64(g)
+	}
+	return w
+}
+
 // stage is stage k's config (from 0) with its share of the budget left:
 // the budget less the calibration and the earlier stages' elapsed time,
-// times its forecast games over those of the stages left.
+// times its weight over those of the stages left (weights).
 func (cb *chainBudget) stage(c Config, dir string, stages []Config, k int, opts Options) (Config, error) {
 	spent := cb.Calibration
 	for i := range k {
@@ -133,17 +159,14 @@ func (cb *chainBudget) stage(c Config, dir string, stages []Config, k int, opts 
 			spent += r.Status.Seconds
 		}
 	}
-	rest := 0
-	for _, g := range cb.Games[k:] {
-		rest += g
-	}
+	w := cb.weights()
 	left := max(cb.Seconds-spent, 0)
-	share := left * float64(cb.Games[k]) / float64(rest)
+	share := left * w[k] / floats.Sum(w[k:])
 	c.Budget = max(secondsDur(share).Round(time.Second), time.Second).String()
 	c.budgetFrom = budgetSource{File: fmt.Sprintf("stage %d's share of the chain's budget (%s)", k+1, filepath.Join(dir, FileChain))}
 	if opts.Log != nil {
-		fmt.Fprintf(opts.Log, "chain: stage %d of %d (%s) takes %s of the %s budget's %s left (%d of the %d forecast fitness games left)\n",
-			k+1, len(stages), c.Method, clockText(share), cb.Budget, clockText(left), cb.Games[k], rest)
+		fmt.Fprintf(opts.Log, "chain: stage %d of %d (%s) takes %s of the %s budget's %s left (%.0f%% of the stages' forecast left)\n",
+			k+1, len(stages), c.Method, clockText(share), cb.Budget, clockText(left), 100*w[k]/floats.Sum(w[k:]))
 	}
 	return c, nil
 }
