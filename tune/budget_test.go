@@ -464,3 +464,22 @@ func TestChainBudgetWeights(t *testing.T) {
 		t.Errorf("weights %v, want the split [30 90]", w)
 	}
 }
+
+// TestSplitCalibration: a later stage at the first stage's setting takes
+// the first stage's fitness sample for the split; at another setting it
+// keeps its own.
+func TestSplitCalibration(t *testing.T) {
+	d3 := sample{At: "depth 3, width 10", Games: 64, Seconds: 1.28}
+	fast := sample{At: "depth 3, width 10", Games: 64, Seconds: 0.42}
+	d2 := sample{At: "depth 2, width 10", Games: 64, Seconds: 0.2}
+	cals := []*calibration{{Fitness: d3}, {Fitness: fast, Seconds: 5}, {Fitness: d2}}
+	if got := splitCalibration(cals, 1); got.Fitness != d3 || got.Seconds != 5 || cals[1].Fitness != fast {
+		t.Errorf("stage 2 at stage 1's setting: %+v (stage 2's own now %+v)", got, cals[1].Fitness)
+	}
+	if got := splitCalibration(cals, 2); got.Fitness != d2 {
+		t.Errorf("stage 3 at another setting: %+v", got.Fitness)
+	}
+	if got := splitCalibration(cals, 0); got != cals[0] {
+		t.Errorf("stage 1: %+v", got)
+	}
+}

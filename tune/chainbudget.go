@@ -104,7 +104,7 @@ func (cb *chainBudget) calibrate(ctx context.Context, stages []Config, opts Opti
 	cb.Split = make([]float64, len(stages))
 	for k, c := range stages {
 		spec, _ := c.Spec()
-		p, ok := c.planSteps(spec, cals[k], c.stepsOf(spec), 0)
+		p, ok := c.planSteps(spec, splitCalibration(cals, k), c.stepsOf(spec), 0)
 		if !ok {
 			return nil, fmt.Errorf("chain: stage %d (%s): no forecast of its time at %d %ss", k+1, c.Method, c.stepsOf(spec), spec.Unit)
 		}
@@ -128,6 +128,26 @@ func (cb *chainBudget) calibrate(ctx context.Context, stages []Config, opts Opti
 	logf("chain: budget %s split by the stages' forecast time at their configured steps: %s (after %s of calibration); a stage takes its share of the budget left when it starts\n",
 		cb.Budget, strings.Join(parts, "; "), clockText(cb.Calibration))
 	return cals, nil
+}
+
+// splitCalibration is stage k's calibration as the split uses it: its
+// fitness sample is that of the first stage searching at the same setting
+// (sample.At). A later stage starts from the vector of the stage before,
+// which does not exist yet when the chain calibrates, so its sample plays
+// other vectors (SPSA's random θ against its pool's published vectors:
+// short games, about a third of the GA's seconds a game at the same depth
+// in experiment 21's chain) and would skew the split; at one setting the
+// stages' games cost alike, so their forecast games decide. A stage's own
+// plan, made when it starts, calibrates on its real start.
+func splitCalibration(cals []*calibration, k int) *calibration {
+	for j := range k {
+		if cals[j].Fitness.At == cals[k].Fitness.At {
+			c := *cals[k]
+			c.Fitness = cals[j].Fitness
+			return &c
+		}
+	}
+	return cals[k]
 }
 
 // weights are the split's weights: Split, or for a chain.json written
