@@ -2,6 +2,7 @@ package configs
 
 import (
 	"bufio"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,13 +12,39 @@ import (
 	"unicode"
 )
 
-// The repository's Markdown docs: the README, the results and the
-// experiments log with its index; docPages globs the guide's and the
-// experiments' pages. Paths are relative to this package.
-var (
-	docFiles = []string{"../README.md", "../docs/results.md", "../docs/experiments.md", "../docs/experiments/README.md"}
-	docPages = []string{"../docs/guide/*.md", "../docs/experiments/[0-9]*.md"}
-)
+// repoRoot is the repository's top, relative to this package.
+const repoRoot = ".."
+
+// markdownFiles returns every Markdown file of the repository below
+// repoRoot, leaving out what is not the repository's: hidden folders
+// (.git) and the top-level runs/ and bin/ a user's runs and builds write
+// (both in .gitignore).
+func markdownFiles(t *testing.T) []string {
+	t.Helper()
+	var files []string
+	err := filepath.WalkDir(repoRoot, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && path != repoRoot {
+			top := filepath.Dir(path) == repoRoot
+			if strings.HasPrefix(d.Name(), ".") || top && (d.Name() == "runs" || d.Name() == "bin") {
+				return filepath.SkipDir
+			}
+		}
+		if !d.IsDir() && strings.HasSuffix(d.Name(), ".md") {
+			files = append(files, path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 20 {
+		t.Fatalf("%d Markdown files found below %s: the walk is broken", len(files), repoRoot)
+	}
+	return files
+}
 
 // globDocs returns the pages matching pattern, failing the test when there
 // are none (a moved folder would otherwise check nothing).
@@ -53,15 +80,14 @@ func TestReadmeIsShort(t *testing.T) {
 	}
 }
 
-// TestDocLinks: every relative link in the docs names a file or folder of
-// the repository, and a link to a heading (file.md#anchor or #anchor) names
+// TestDocLinks: every relative link of every Markdown file of the
+// repository (the README, the guide, the experiments and the run reports
+// copied under docs/experiments) names a file or folder of the
+// repository, and a link to a heading (file.md#anchor or #anchor) names
 // a heading that exists, slugged as GitHub slugs it. Links inside fenced
 // code blocks are code, not links.
 func TestDocLinks(t *testing.T) {
-	files := append([]string{}, docFiles...)
-	for _, pattern := range docPages {
-		files = append(files, globDocs(t, pattern)...)
-	}
+	files := markdownFiles(t)
 	anchors := map[string]map[string]bool{}
 	anchorsOf := func(path string) map[string]bool {
 		if a, ok := anchors[path]; ok {
