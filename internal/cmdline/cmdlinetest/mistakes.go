@@ -165,3 +165,17 @@ func Run(t *testing.T, cmd string, run func(args []string, stdout, stderr io.Wri
 		t.Fatalf("no mistake applies to %s", cmd)
 	}
 }
+
+// HandWeights writes, under dir, the least weight file every command
+// takes: a schema and its values, twelve numbers of the tempo schema,
+// with no name and no provenance (engine.ParseWeightFile names it after
+// the file: "hand"). It returns the file's path.
+func HandWeights(t testing.TB, dir string) string {
+	t.Helper()
+	path := filepath.Join(dir, "hand.json")
+	const text = `{"schema": "tempo", "values": [20, 80, 150, 800, 1000, 20, 80, 150, 800, 1000, 10, 100]}` + "\n"
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
