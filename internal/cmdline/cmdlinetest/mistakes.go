@@ -57,6 +57,12 @@ func Mistakes(t testing.TB, dir string) []Mistake {
 		t.Fatal(err)
 	}
 	write("full/notes.txt", "mine\n")
+	finished := filepath.Join(dir, "finished")
+	if err := os.MkdirAll(finished, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write("finished/best.json", "{}\n") // sorts before checkpoint.json
+	write("finished/checkpoint.json", `{"phase": "done"}`+"\n")
 	missing := filepath.Join(dir, "no-such-run")
 	prog := filepath.Join(dir, "no-such-engine")
 	out := filepath.Join(dir, "match")
@@ -114,6 +120,9 @@ func Mistakes(t testing.TB, dir string) []Mistake {
 				"tune":  fmt.Sprintf("tune: run directory %s is not empty (holds \"notes.txt\") and holds no run: choose another -out, a new or empty directory\n", full),
 				"arena": fmt.Sprintf("arena: flag -out: %s is not empty (holds \"notes.txt\") and holds no match: choose a new or empty directory\n", full),
 			}},
+		{Name: "an -out that holds a finished run", Args: map[string][]string{"tune": {"-out", finished}},
+			Want: fmt.Sprintf("tune: run directory %s holds a finished run: nothing to resume; its report.md and best.json are there "+
+				"(`tune export %s` writes its weight file); choose another -out for a new run\n", finished, finished)},
 		{Name: "a misspelt config key", Args: map[string][]string{"tune": {"-config", badKey}},
 			Want: fmt.Sprintf("tune: %s:2: key \"engine.dpeth\": unknown key (did you mean \"engine.depth\"?)\n", badKey)},
 		{Name: "an engine program that does not exist", Args: map[string][]string{
