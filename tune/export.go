@@ -150,10 +150,7 @@ func (o *CompareOutput) Summary() string {
 		fmt.Fprintf(&b, "charted: %s by %s\n", o.Metric, o.By)
 	}
 	if o.Ladder != nil {
-		b.WriteString(o.Ladder.Markdown())
-		for _, s := range o.Ladder.Skipped {
-			fmt.Fprintf(&b, "left out: %s\n", s)
-		}
+		b.WriteString(o.Ladder.Summary())
 	}
 	fmt.Fprintf(&b, "wrote %s\n", strings.Join(o.Files, ", "))
 	return b.String()

@@ -64,7 +64,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		values[k.Flag] = fs.String(k.Flag, "", k.Help)
 	}
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: tune [-config FILE.toml] [flags]\n       tune -resume RUNDIR [-concurrency N] [-quiet] [-http ADDR]\n       tune export RUNDIR [-step K] [-o FILE]\n       tune compare -o BASE [-metric M] RUNDIR...\n       tune serve [-http ADDR] DIR...\n       tune worker -connect URL [-concurrency N]\n\nmethods: %v\nflags:\n", tune.MethodNames())
+		fmt.Fprintf(stderr, "usage: tune [-config FILE.toml] [flags]\n       tune -resume RUNDIR [-concurrency N] [-quiet] [-http ADDR]\n       tune export RUNDIR [-step K] [-o FILE]\n       tune compare [-o BASE [-metric M]] RUNDIR...\n       tune serve [-http ADDR] DIR...\n       tune worker -connect URL [-concurrency N]\n\nmethods: %v\nflags:\n", tune.MethodNames())
 		fs.PrintDefaults()
 	}
 	if err := cmdline.Parse(fs, args); err != nil {
