@@ -125,6 +125,14 @@ func Mistakes(t testing.TB, dir string) []Mistake {
 				"(`tune export %s` writes its weight file); choose another -out for a new run\n", finished, finished)},
 		{Name: "a misspelt config key", Args: map[string][]string{"tune": {"-config", badKey}},
 			Want: fmt.Sprintf("tune: %s:2: key \"engine.dpeth\": unknown key (did you mean \"engine.depth\"?)\n", badKey)},
+		{Name: "an SPRT whose bounds are the wrong way round", Args: map[string][]string{"arena": {"-sprt", "20,0", "zhou2015", "zhou2015"}},
+			Want: "arena: flag -sprt: \"20,0\": elo0 (20) must be less than elo1 (0)\n"},
+		{Name: "pages of a directory that does not exist", Args: map[string][]string{"tune": {"serve", missing}},
+			Want: fmt.Sprintf("tune: serve: no directory %q\n", missing)},
+		{Name: "export of a run directory that does not exist", Args: map[string][]string{"tune": {"export", missing}},
+			Want: fmt.Sprintf("tune: export: no run directory %q (tune writes its runs under runs/ unless -out says otherwise)\n", missing)},
+		{Name: "export of a directory that holds no run", Args: map[string][]string{"tune": {"export", full}},
+			Want: fmt.Sprintf("tune: export: %s is not a run directory (it holds no config.toml): give a run's own directory, e.g. runs/<time>-<method>\n", full)},
 		{Name: "an engine program that does not exist", Args: map[string][]string{
 			"arena": {"-engine", "name=X", "cmd=" + prog, "zhou2015", "-out", out}},
 			Want:   fmt.Sprintf("arena: -engine name=X cmd=%s: program %q: no such file\n", prog, prog),
@@ -134,7 +142,11 @@ func Mistakes(t testing.TB, dir string) []Mistake {
 
 // packagePrefix finds an error prefix of roadtune's packages (a word of
 // its own), which no message of a command shows after its own name.
-var packagePrefix = regexp.MustCompile(`(^|[\s("])(engine|tournament|results|configs|tune|arena|cluster|protocol|optimize): `)
+var packagePrefix = regexp.MustCompile(`(^|[\s("])(engine|tournament|stats|results|configs|tune|arena|cluster|protocol|optimize|referee|web|tuneweb|fileio|cmdline|suggest|progress): `)
+
+// flagTwice finds a flag named twice ("flag -sprt: … flag -sprt:"), as
+// the flag package's words and ours once doubled up.
+var flagTwice = regexp.MustCompile(`flag -[a-z-]+: .*flag -`)
 
 // Run gives every mistake that applies to cmd to run (the command's
 // in-process entry point: arguments without the program name, standard
@@ -163,6 +175,9 @@ func Run(t *testing.T, cmd string, run func(args []string, stdout, stderr io.Wri
 		rest := strings.TrimPrefix(stderr.String(), cmd+": ")
 		if p := packagePrefix.FindString(rest); p != "" {
 			t.Errorf("%s: %s: a package prefix %q after the command's name: %q", m.Name, cmd, p, stderr.String())
+		}
+		if flagTwice.MatchString(rest) || strings.Count(stderr.String(), "\n") != 1 {
+			t.Errorf("%s: %s: want one line naming the flag once at most: %q", m.Name, cmd, stderr.String())
 		}
 		for _, path := range m.Absent {
 			if _, err := os.Stat(path); err == nil {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -31,6 +32,10 @@ func TestMainEndToEnd(t *testing.T) {
 	}
 	if !strings.Contains(stdout.String(), "zhou2015") || !strings.Contains(stdout.String(), "qi2018-dual") {
 		t.Errorf("table:\n%s", stdout.String())
+	}
+	// How the games ended, in words (it read "end of games: six 2").
+	if !regexp.MustCompile(`\nhow the games ended: \d+ (by|on|at) [a-z ]+`).MatchString(stdout.String()) || strings.Contains(stdout.String(), "six 2") {
+		t.Errorf("the table's last line does not say in words how the games ended:\n%s", stdout.String())
 	}
 	var sum tournament.Summary
 	data, err := os.ReadFile(filepath.Join(out, "summary.json"))
