@@ -41,7 +41,7 @@ func exportCmd(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(step, "generation", -1, "the same as -step")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: tune export RUNDIR [-step K] [-o FILE] [-force]\n")
-		fs.PrintDefaults()
+		cmdline.PrintDefaults(fs)
 	}
 	dirs, help, err := parseSub(fs, args)
 	if help || err != nil {
@@ -79,7 +79,7 @@ func compareCmd(args []string, stdout, stderr io.Writer) error {
 	curve := fs.Bool("curve", false, "learning curves: the Elo measured during the runs (validation.elo_every) by fitness games and by wall time, one line per argument:\nLABEL=DIR[,DIR…] (one method's seeds: the mean, a band from the lowest to the highest), a sweep's DIR, or a run's DIR")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: tune compare [-o BASE [-metric M]] RUNDIR...\n       tune compare -curve -o BASE [LABEL=]DIR[,DIR...]...\n")
-		fs.PrintDefaults()
+		cmdline.PrintDefaults(fs)
 	}
 	dirs, help, err := parseSub(fs, args)
 	if help || err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/roadtune/roadtune/configs"
 	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/internal/cmdline"
 )
 
 // Mistake is one kind of bad input, given to every command that takes it.
@@ -202,4 +203,27 @@ func HandWeights(t testing.TB, dir string) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// Help runs each command line of helps (a command's -h, a subcommand's)
+// through run and checks the help a newcomer reads: exit status 0, no line
+// wider than cmdline.HelpWidth characters, no tab (it shows as up to eight
+// columns), no config key's internal name ("@budget").
+func Help(t *testing.T, cmd string, helps [][]string, run func(args []string, stdout, stderr io.Writer) int) {
+	t.Helper()
+	for _, args := range helps {
+		var stdout, stderr bytes.Buffer
+		if code := run(args, &stdout, &stderr); code != 0 {
+			t.Errorf("%s %q: exit %d, want 0", cmd, args, code)
+		}
+		text := stdout.String() + stderr.String()
+		if strings.Count(text, "\n") < 5 {
+			t.Errorf("%s %q: no help text:\n%s", cmd, args, text)
+		}
+		for i, line := range strings.Split(text, "\n") {
+			if n := len([]rune(line)); n > cmdline.HelpWidth || strings.ContainsAny(line, "\t") || strings.Contains(line, "@budget") {
+				t.Errorf("%s %q: line %d (%d characters, over %d, a tab or @budget): %q", cmd, args, i+1, n, cmdline.HelpWidth, line)
+			}
+		}
+	}
 }
