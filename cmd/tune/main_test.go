@@ -309,7 +309,8 @@ func TestValidationJSONHasArenaShape(t *testing.T) {
 
 // built holds the commands the tests build (tune, and arena for the
 // live-ladder page), each once for all the package's tests; TestMain
-// removes the directory.
+// removes the directory, and says when the browser tests skipped
+// (announceSkips).
 var built struct {
 	mu    sync.Mutex
 	dir   string
@@ -318,6 +319,7 @@ var built struct {
 
 func TestMain(m *testing.M) {
 	code := m.Run()
+	announceSkips()
 	if built.dir != "" {
 		os.RemoveAll(built.dir)
 	}
