@@ -242,3 +242,41 @@ func TestResultsFiguresFromExperiments(t *testing.T) {
 		}
 	}
 }
+
+// TestVerifyCommandsPlayThePresetsDepth: the docs' command that verifies a
+// tuned vector with arena's SPRT plays at the depth ga.toml and pso.toml
+// tune and verify at, not at arena's default.
+func TestVerifyCommandsPlayThePresetsDepth(t *testing.T) {
+	engineDepth := regexp.MustCompile(`(?m)^\[engine\]\ndepth = (\d+)$`)
+	depth := ""
+	for _, preset := range []string{"ga.toml", "pso.toml"} {
+		data, err := os.ReadFile(preset)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := engineDepth.FindSubmatch(data)
+		if m == nil || depth != "" && string(m[1]) != depth {
+			t.Fatalf("%s: engine.depth %q, want the presets' one depth", preset, m)
+		}
+		depth = string(m[1])
+	}
+	found := 0
+	for _, file := range []string{"../README.md", "../docs/guide/arena.md"} {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			if !strings.Contains(line, "cmd/arena -sprt") {
+				continue
+			}
+			found++
+			if !strings.Contains(line, " -depth "+depth+" ") {
+				t.Errorf("%s:%d: %q plays at arena's default depth, not the presets' -depth %s", file, i+1, line, depth)
+			}
+		}
+	}
+	if found == 0 {
+		t.Error("no verify command (cmd/arena -sprt) found in the README or the arena guide")
+	}
+}
