@@ -280,3 +280,51 @@ func TestVerifyCommandsPlayThePresetsDepth(t *testing.T) {
 		t.Error("no verify command (cmd/arena -sprt) found in the README or the arena guide")
 	}
 }
+
+// TestPresetCostsAgree: the tuning guide's line for each population
+// preset states the games and minutes its config's header states.
+func TestPresetCostsAgree(t *testing.T) {
+	guide, err := os.ReadFile("../docs/guide/tuning.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	header := regexp.MustCompile(`about ([\d,]+) games[\s\S]*?\(about (\S+)[\s#]+minutes`)
+	for _, preset := range []string{"ga", "pso", "cmaes"} {
+		data, err := os.ReadFile(preset + ".toml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := header.FindStringSubmatch(string(data))
+		if h == nil {
+			t.Fatalf("%s.toml: no \"about N games … (about T minutes\" in its header", preset)
+		}
+		line := regexp.MustCompile(`configs/` + preset + `\.toml +#.*~([\d,]+) games, (\S+) min`).FindStringSubmatch(string(guide))
+		if line == nil {
+			t.Fatalf("docs/guide/tuning.md: no \"configs/%s.toml # … ~N games, T min\" line", preset)
+		}
+		if line[1] != h[1] || line[2] != h[2] {
+			t.Errorf("%s: the guide says %s games, %s min; %s.toml says %s games, %s minutes", preset, line[1], line[2], preset, h[1], h[2])
+		}
+	}
+}
+
+// TestGuideMapsTheWinRateChart: the tuning guide says which charts answer
+// a user's "win-rate chart": a run's ladder.png and elo.png, arena's
+// winrate.png.
+func TestGuideMapsTheWinRateChart(t *testing.T) {
+	guide, err := os.ReadFile("../docs/guide/tuning.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, para := range strings.Split(string(guide), "\n\n") {
+		if strings.Contains(para, "win-rate chart") {
+			for _, chart := range []string{"plots/ladder.png", "plots/elo.png", "winrate.png"} {
+				if !strings.Contains(para, chart) {
+					t.Errorf("the guide's win-rate paragraph does not name %s:\n%s", chart, para)
+				}
+			}
+			return
+		}
+	}
+	t.Error("docs/guide/tuning.md says nothing of the win-rate chart")
+}
