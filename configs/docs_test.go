@@ -2,6 +2,7 @@ package configs
 
 import (
 	"bufio"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,13 +12,39 @@ import (
 	"unicode"
 )
 
-// The repository's Markdown docs: the README, the results and the
-// experiments log with its index; docPages globs the guide's and the
-// experiments' pages. Paths are relative to this package.
-var (
-	docFiles = []string{"../README.md", "../docs/results.md", "../docs/experiments.md", "../docs/experiments/README.md"}
-	docPages = []string{"../docs/guide/*.md", "../docs/experiments/[0-9]*.md"}
-)
+// repoRoot is the repository's top, relative to this package.
+const repoRoot = ".."
+
+// markdownFiles returns every Markdown file of the repository below
+// repoRoot, leaving out what is not the repository's: hidden folders
+// (.git) and the top-level runs/ and bin/ a user's runs and builds write
+// (both in .gitignore).
+func markdownFiles(t *testing.T) []string {
+	t.Helper()
+	var files []string
+	err := filepath.WalkDir(repoRoot, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && path != repoRoot {
+			top := filepath.Dir(path) == repoRoot
+			if strings.HasPrefix(d.Name(), ".") || top && (d.Name() == "runs" || d.Name() == "bin") {
+				return filepath.SkipDir
+			}
+		}
+		if !d.IsDir() && strings.HasSuffix(d.Name(), ".md") {
+			files = append(files, path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 20 {
+		t.Fatalf("%d Markdown files found below %s: the walk is broken", len(files), repoRoot)
+	}
+	return files
+}
 
 // globDocs returns the pages matching pattern, failing the test when there
 // are none (a moved folder would otherwise check nothing).
@@ -53,15 +80,14 @@ func TestReadmeIsShort(t *testing.T) {
 	}
 }
 
-// TestDocLinks: every relative link in the docs names a file or folder of
-// the repository, and a link to a heading (file.md#anchor or #anchor) names
+// TestDocLinks: every relative link of every Markdown file of the
+// repository (the README, the guide, the experiments and the run reports
+// copied under docs/experiments) names a file or folder of the
+// repository, and a link to a heading (file.md#anchor or #anchor) names
 // a heading that exists, slugged as GitHub slugs it. Links inside fenced
 // code blocks are code, not links.
 func TestDocLinks(t *testing.T) {
-	files := append([]string{}, docFiles...)
-	for _, pattern := range docPages {
-		files = append(files, globDocs(t, pattern)...)
-	}
+	files := markdownFiles(t)
 	anchors := map[string]map[string]bool{}
 	anchorsOf := func(path string) map[string]bool {
 		if a, ok := anchors[path]; ok {
@@ -215,4 +241,90 @@ func TestResultsFiguresFromExperiments(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestVerifyCommandsPlayThePresetsDepth: the docs' command that verifies a
+// tuned vector with arena's SPRT plays at the depth ga.toml and pso.toml
+// tune and verify at, not at arena's default.
+func TestVerifyCommandsPlayThePresetsDepth(t *testing.T) {
+	engineDepth := regexp.MustCompile(`(?m)^\[engine\]\ndepth = (\d+)$`)
+	depth := ""
+	for _, preset := range []string{"ga.toml", "pso.toml"} {
+		data, err := os.ReadFile(preset)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := engineDepth.FindSubmatch(data)
+		if m == nil || depth != "" && string(m[1]) != depth {
+			t.Fatalf("%s: engine.depth %q, want the presets' one depth", preset, m)
+		}
+		depth = string(m[1])
+	}
+	found := 0
+	for _, file := range []string{"../README.md", "../docs/guide/arena.md"} {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			if !strings.Contains(line, "cmd/arena -sprt") {
+				continue
+			}
+			found++
+			if !strings.Contains(line, " -depth "+depth+" ") {
+				t.Errorf("%s:%d: %q plays at arena's default depth, not the presets' -depth %s", file, i+1, line, depth)
+			}
+		}
+	}
+	if found == 0 {
+		t.Error("no verify command (cmd/arena -sprt) found in the README or the arena guide")
+	}
+}
+
+// TestPresetCostsAgree: the tuning guide's line for each population
+// preset states the games and minutes its config's header states.
+func TestPresetCostsAgree(t *testing.T) {
+	guide, err := os.ReadFile("../docs/guide/tuning.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	header := regexp.MustCompile(`about ([\d,]+) games[\s\S]*?\(about (\S+)[\s#]+minutes`)
+	for _, preset := range []string{"ga", "pso", "cmaes"} {
+		data, err := os.ReadFile(preset + ".toml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := header.FindStringSubmatch(string(data))
+		if h == nil {
+			t.Fatalf("%s.toml: no \"about N games … (about T minutes\" in its header", preset)
+		}
+		line := regexp.MustCompile(`configs/` + preset + `\.toml +#.*~([\d,]+) games, (\S+) min`).FindStringSubmatch(string(guide))
+		if line == nil {
+			t.Fatalf("docs/guide/tuning.md: no \"configs/%s.toml # … ~N games, T min\" line", preset)
+		}
+		if line[1] != h[1] || line[2] != h[2] {
+			t.Errorf("%s: the guide says %s games, %s min; %s.toml says %s games, %s minutes", preset, line[1], line[2], preset, h[1], h[2])
+		}
+	}
+}
+
+// TestGuideMapsTheWinRateChart: the tuning guide says which charts answer
+// a user's "win-rate chart": a run's ladder.png and elo.png, arena's
+// winrate.png.
+func TestGuideMapsTheWinRateChart(t *testing.T) {
+	guide, err := os.ReadFile("../docs/guide/tuning.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, para := range strings.Split(string(guide), "\n\n") {
+		if strings.Contains(para, "win-rate chart") {
+			for _, chart := range []string{"plots/ladder.png", "plots/elo.png", "winrate.png"} {
+				if !strings.Contains(para, chart) {
+					t.Errorf("the guide's win-rate paragraph does not name %s:\n%s", chart, para)
+				}
+			}
+			return
+		}
+	}
+	t.Error("docs/guide/tuning.md says nothing of the win-rate chart")
 }

@@ -49,6 +49,13 @@ func TestLoadWeightsByPath(t *testing.T) {
 	if wf, err := LoadWeights(filepath.Join("weights", "zhou2015.json")); err != nil || wf.Name != "zhou2015" {
 		t.Errorf("path to zhou2015.json: %+v, %v", wf, err)
 	}
+	// A file of a schema and its values is enough: named after the file,
+	// without provenance.
+	hand := filepath.Join(dir, "hand.json")
+	os.WriteFile(hand, []byte(`{"schema": "tempo", "values": [20, 80, 150, 800, 1000, 20, 80, 150, 800, 1000, 10, 100]}`), 0o644)
+	if wf, err := LoadWeights(hand); err != nil || wf.Name != "hand" || wf.Schema != engine.Tempo || wf.Provenance != (engine.Provenance{}) {
+		t.Errorf("schema and values only: %+v, %v", wf, err)
+	}
 	// A parse error names the file and the line.
 	bad := filepath.Join(dir, "bad.json")
 	os.WriteFile(bad, []byte("{\n  \"name\": \"b\",\n  \"schema\": \"symmetric\",\n  \"values\": [1, 2],\n  \"provenance\": {\"tool\": \"t\"}\n}\n"), 0o644)

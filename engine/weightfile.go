@@ -7,21 +7,25 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/roadtune/roadtune/internal/fileio"
 )
 
-// Provenance records where a weight vector came from: the tool that wrote it
-// (required), the run id, the method (ga, pso, hand, …), the generation or
+// Provenance records where a weight vector came from: the tool that wrote it,
+// the run id, the method (ga, pso, hand, …), the generation or
 // iteration, the fitness, the date (RFC 3339 or YYYY-MM-DD), a source citation
 // for hand-set vectors and a free note. A vector from a stage of a chain of
 // runs names the chain (its id) and the stage (from 1); one exported before
 // its run or chain ended says what was done of what in Unfinished (e.g.
-// "220 of 16000 iterations"), empty for a finished run.
+// "220 of 16000 iterations"), empty for a finished run. Every field is
+// optional: roadtune fills in what it knows when it writes a weight file
+// (the tool, run, method, step, fitness, date), and a hand-written file
+// may leave the whole provenance out.
 type Provenance struct {
-	Tool       string  `json:"tool"`
+	Tool       string  `json:"tool,omitempty"`
 	Run        string  `json:"run,omitempty"`
 	Chain      string  `json:"chain,omitempty"`
 	Stage      int     `json:"stage,omitempty"`
@@ -36,12 +40,15 @@ type Provenance struct {
 
 // WeightFile is a tuned (or hand-set) weight vector as stored on disk in JSON:
 // a name, the schema, the gene values in Schema.GeneNames order, and
-// provenance (the tool, run and step that made it).
+// provenance (the tool, run and step that made it). Only the schema and
+// the values are required on disk (twelve numbers of the tempo schema
+// make a file): a file without a name is named after itself
+// (ParseWeightFile), and one without provenance has none.
 type WeightFile struct {
 	Name       string     `json:"name"`
 	Schema     Schema     `json:"schema"`
 	Values     []float64  `json:"values"`
-	Provenance Provenance `json:"provenance"`
+	Provenance Provenance `json:"provenance,omitzero"`
 }
 
 // LoadWeightFile reads and checks the weight file at path: a regular file
@@ -57,9 +64,12 @@ func LoadWeightFile(path string) (*WeightFile, error) {
 }
 
 // ParseWeightFile decodes a weight file from data; name is the file name used
-// in errors ("name:line: field …"). It rejects: malformed JSON, a top level
-// that is not an object, unknown fields, missing name/schema/values/
-// provenance/provenance.tool, an unknown schema, a wrong number of values,
+// in errors ("name:line: field …") and, without a "name" field, the
+// vector's name (its base name without the extension: "my.json" is "my").
+// Only "schema" and "values" are required; "name" and "provenance" are
+// optional. It rejects: malformed JSON, a top level that is not an object,
+// unknown fields, a missing schema or values, an empty name, an unknown
+// schema, a wrong number of values,
 // values that are not JSON numbers (strings such as "NaN" included) or do not
 // fit a float64, and fields of the wrong type. Errors are *fileio.Error
 // values (bad input); a malformed-JSON error gives the line, never the
@@ -113,10 +123,13 @@ func parseWeightFile(name string, data []byte) (*WeightFile, error) {
 			return nil, fd.errorf(name, data, "unknown field")
 		}
 	}
-	for _, k := range []string{"name", "schema", "values", "provenance"} {
+	for _, k := range []string{"schema", "values"} {
 		if !seen[k] {
-			return nil, fmt.Errorf("%s: field %q: missing", name, k)
+			return nil, fmt.Errorf("%s: field %q: missing (a weight file needs at least \"schema\" and \"values\")", name, k)
 		}
+	}
+	if !seen["name"] {
+		f.Name = fileName(name)
 	}
 	if want := f.Schema.NumGenes(); len(f.Values) != want {
 		return nil, valuesField.errorf(name, data, "%s schema needs %d values (%v), got %d",
@@ -275,13 +288,12 @@ func parseProvenance(file string, data []byte, fd *rawField, p *Provenance) erro
 	if err != nil {
 		return err
 	}
-	hasTool := false
 	for i := range fields {
 		sf := &fields[i]
 		var dst any
 		switch sf.key {
 		case "tool":
-			dst, hasTool = &p.Tool, true
+			dst = &p.Tool
 		case "run":
 			dst = &p.Run
 		case "chain":
@@ -318,10 +330,18 @@ func parseProvenance(file string, data []byte, fd *rawField, p *Provenance) erro
 			return err
 		}
 	}
-	if !hasTool || p.Tool == "" {
-		return fmt.Errorf("%s:%d: field %q: missing or empty", file, lineAt(data, fd.off), fd.path+".tool")
-	}
 	return nil
+}
+
+// fileName is the name a weight file without a "name" field goes by: the
+// base name of its path without the extension ("weights/my.json" is "my"),
+// "weights" when nothing is left.
+func fileName(path string) string {
+	base := filepath.Base(path)
+	if n := strings.TrimSuffix(base, filepath.Ext(base)); n != "" && n != "." && n != string(filepath.Separator) {
+		return n
+	}
+	return "weights"
 }
 
 // Weights returns the weight vector of f (a copy of its values).
@@ -329,7 +349,8 @@ func (f *WeightFile) Weights() Weights {
 	return Weights{Schema: f.Schema, Genes: append([]float64(nil), f.Values...)}
 }
 
-// Validate checks f with the rules of ParseWeightFile; errors name file
+// Validate checks f with the rules of ParseWeightFile, and that it has a
+// name (ParseWeightFile gives one to a file without); errors name file
 // (used as a label only) and the field.
 func (f *WeightFile) Validate(file string) error {
 	switch {
@@ -339,8 +360,6 @@ func (f *WeightFile) Validate(file string) error {
 		return fmt.Errorf("%s: field %q: unknown schema %q (want %s)", file, "schema", f.Schema, SchemaNames)
 	case len(f.Values) != f.Schema.NumGenes():
 		return fmt.Errorf("%s: field %q: %s schema needs %d values, got %d", file, "values", f.Schema, f.Schema.NumGenes(), len(f.Values))
-	case f.Provenance.Tool == "":
-		return fmt.Errorf("%s: field %q: missing or empty", file, "provenance.tool")
 	case math.IsNaN(f.Provenance.Fitness) || math.IsInf(f.Provenance.Fitness, 0):
 		return fmt.Errorf("%s: field %q: not a finite number: %v", file, "provenance.fitness", f.Provenance.Fitness)
 	}

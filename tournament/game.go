@@ -88,6 +88,24 @@ const (
 	ReasonMoveLimit = "move-limit" // the move limit was reached: draw
 )
 
+// ReasonWords says how a game ended in words for a summary line:
+// "by six in a row", "on a full board (drawn)", "at the move limit
+// (drawn)", "by forfeit (timeout)"; an unknown reason as it is.
+func ReasonWords(reason string) string {
+	switch reason {
+	case ReasonSix:
+		return "by six in a row"
+	case ReasonFullBoard:
+		return "on a full board (drawn)"
+	case ReasonMoveLimit:
+		return "at the move limit (drawn)"
+	}
+	if kind, ok := strings.CutPrefix(reason, "forfeit:"); ok {
+		return "by forfeit (" + kind + ")"
+	}
+	return reason
+}
+
 // GameRecord is one game as played: the players, the opening, every move
 // from the empty board, the result and why, time and nodes per colour. It
 // is the line format of the games log (JSON Lines, see MarshalJSON).

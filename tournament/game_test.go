@@ -180,3 +180,19 @@ func TestGameRecordRequiredFields(t *testing.T) {
 		}
 	}
 }
+
+// TestReasonWords: every way a game ends reads as words, forfeits with
+// their kind.
+func TestReasonWords(t *testing.T) {
+	for reason, want := range map[string]string{
+		ReasonSix:                   "by six in a row",
+		ReasonFullBoard:             "on a full board (drawn)",
+		ReasonMoveLimit:             "at the move limit (drawn)",
+		"forfeit:" + ForfeitTimeout: "by forfeit (timeout)",
+		"adjudicated":               "adjudicated",
+	} {
+		if got := ReasonWords(reason); got != want {
+			t.Errorf("ReasonWords(%q) = %q, want %q", reason, got, want)
+		}
+	}
+}

@@ -202,9 +202,12 @@ func CompareRuns(dirs []string) (*RunComparison, error) {
 
 // Markdown writes the comparison as a table (one row per run: method,
 // seed, steps, games, wall time, Elo ± 95% CI per rung with its verdict)
-// and, per sweep and rung, the runs' mean Elo, their spread (sample
-// standard deviation) and how many runs' intervals lie above 0 (runs of
-// their own form one group).
+// and, per group and rung, the runs' mean Elo, their spread (sample
+// standard deviation) and how many runs' intervals lie above 0. A group
+// is one method's runs of one sweep, or one method's runs of their own:
+// runs of different methods are never averaged as one (a GA run and a
+// PSO run are two methods of one run each, not one method over two
+// seeds), and the table says so.
 func (c *RunComparison) Markdown() string {
 	if len(c.Runs) == 0 {
 		return "No run given has a verification ladder to compare.\n"
@@ -228,26 +231,28 @@ func (c *RunComparison) Markdown() string {
 		}
 		b.WriteString("\n")
 	}
-	var groups []string
-	seenGroup := map[string]bool{}
+	type group struct{ sweep, method string }
+	var groups []group
+	seenGroup := map[group]bool{}
 	for _, r := range c.Runs {
-		if !seenGroup[r.Sweep] {
-			seenGroup[r.Sweep] = true
-			groups = append(groups, r.Sweep)
+		if g := (group{r.Sweep, r.Method}); !seenGroup[g] {
+			seenGroup[g] = true
+			groups = append(groups, g)
 		}
 	}
 	if len(c.Runs) > 1 {
-		b.WriteString("\n| runs | rung | n | mean Elo | spread (SD) | stronger | inconclusive | weaker |\n|---|---|---:|---:|---:|---:|---:|---:|\n")
+		b.WriteString("\nBy method (and sweep): each group's mean and spread are over its own runs; runs of different methods are not averaged together.\n")
+		b.WriteString("\n| runs (method) | rung | n | mean Elo | spread (SD) | stronger | inconclusive | weaker |\n|---|---|---|---:|---:|---:|---:|---:|\n")
 		for _, grp := range groups {
-			label := grp
-			if label == "" {
-				label = "(single runs)"
+			label := grp.sweep + " (" + grp.method + ")"
+			if grp.sweep == "" {
+				label = grp.method + " (single runs)"
 			}
 			for _, k := range c.Columns {
 				var elos []float64
 				count := map[string]int{}
 				for _, r := range c.Runs {
-					if g, ok := r.Rungs[k]; ok && r.Sweep == grp {
+					if g, ok := r.Rungs[k]; ok && (group{r.Sweep, r.Method}) == grp {
 						elos = append(elos, g.Match().Elo)
 						count[g.Verdict]++
 					}
@@ -265,6 +270,35 @@ func (c *RunComparison) Markdown() string {
 		}
 	}
 	return b.String()
+}
+
+// Summary is the comparison as text for a terminal: the Markdown tables,
+// then one "left out: NAME: why" line per run not compared.
+func (c *RunComparison) Summary() string {
+	var b strings.Builder
+	b.WriteString(c.Markdown())
+	for _, s := range c.Skipped {
+		fmt.Fprintf(&b, "left out: %s\n", s)
+	}
+	return b.String()
+}
+
+// CompareTable reads the ladders of the runs of args (runs, chains and
+// sweeps, as CompareDirs expands them) without writing anything: what
+// `tune compare` prints without -o. What CompareDirs and CompareRuns leave
+// out is in Skipped. Errors: *InputError for a directory that is no run,
+// chain or sweep, or a run that cannot be read.
+func CompareTable(args []string) (*RunComparison, error) {
+	dirs, notes, err := CompareDirs(args)
+	if err != nil {
+		return nil, err
+	}
+	c, err := CompareRuns(dirs)
+	if err != nil {
+		return nil, &InputError{err}
+	}
+	c.Skipped = slices.Concat(notes, c.Skipped)
+	return c, nil
 }
 
 // Chart is a grouped bar chart of every run's Elo ± 95% CI per rung: one

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/roadtune/roadtune/tournament"
 )
 
 // TestCompareMixedRuns compares what a user has after a night: a chain
@@ -108,5 +110,40 @@ func TestCompareMixedRuns(t *testing.T) {
 	}
 	if _, err := WriteCompare([]string{t.TempDir()}, "", base); !errors.As(err, &in) || !strings.Contains(err.Error(), "neither a run") {
 		t.Errorf("not a run: %v", err)
+	}
+}
+
+// TestCompareGroupsByMethod: the summary averages a method's runs of one
+// sweep, or a method's runs of their own, never two methods as one: a GA
+// run and a PSO run are two groups of one run each, a sweep's two GA runs
+// one group of two, and the table says how it groups.
+func TestCompareGroupsByMethod(t *testing.T) {
+	k := RungKey{Opponent: "zhou2015", Depth: 3}
+	run := func(name, sweep, method string, elo float64) ComparedRun {
+		g := Rung{Opponent: k.Opponent, Depth: k.Depth, Verdict: "stronger",
+			Summary: tournament.Summary{Matchups: []tournament.MatchSummary{{Elo: elo, EloCI: 10, N: 100}}}}
+		return ComparedRun{Name: name, Sweep: sweep, Method: method, Rungs: map[RungKey]Rung{k: g}}
+	}
+	c := &RunComparison{Columns: []RungKey{k}, Runs: []ComparedRun{
+		run("garun", "", "ga", 100), run("psorun", "", "pso", 140),
+		run("night/seed-1", "night", "ga", 50), run("night/seed-2", "night", "ga", 70),
+	}}
+	md := c.Markdown()
+	for _, want := range []string{
+		"runs of different methods are not averaged together",
+		"| ga (single runs) | vs zhou2015 d3 | 1 | +100 | 0 |",
+		"| pso (single runs) | vs zhou2015 d3 | 1 | +140 | 0 |",
+		"| night (ga) | vs zhou2015 d3 | 2 | +60 | 14 |",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the summary lacks %q:\n%s", want, md)
+		}
+	}
+	if strings.Contains(md, "| 2 | +120 |") {
+		t.Errorf("the GA and the PSO run are averaged as one method:\n%s", md)
+	}
+	c.Skipped = []string{"x: no verification ladder"}
+	if s := c.Summary(); !strings.HasPrefix(s, md) || !strings.HasSuffix(s, "left out: x: no verification ladder\n") {
+		t.Errorf("Summary:\n%s", s)
 	}
 }

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -17,9 +19,12 @@ import (
 // directory: its last stage): the best vector after step k (k < 0: after
 // the last checkpointed step) with its provenance (RunResults.WeightFile),
 // validated, and the run it was read from. Errors: an *InputError for a
-// directory that is not a run, a step the run has not reached or a vector
+// directory that does not exist or is not a run (isRunDir), a step the run has not reached or a vector
 // the engine refuses.
 func Export(dir string, k int) (*engine.WeightFile, *RunResults, error) {
+	if err := isRunDir(dir); err != nil {
+		return nil, nil, err
+	}
 	r, err := Open(dir)
 	if err != nil {
 		return nil, nil, &InputError{err}
@@ -32,6 +37,24 @@ func Export(dir string, k int) (*engine.WeightFile, *RunResults, error) {
 		return nil, nil, &InputError{err}
 	}
 	return wf, r, nil
+}
+
+// isRunDir says in a user's words why dir is not a run's or a chain's
+// directory, as an *InputError: there is no such directory, it is a file,
+// or it holds no config.toml (and is no chain); nil when it is one.
+func isRunDir(dir string) error {
+	st, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return inputErr("no run directory %q (tune writes its runs under runs/ unless -out says otherwise)", dir)
+	case err != nil:
+		return &InputError{err}
+	case !st.IsDir():
+		return inputErr("%s is a file, not a run directory", dir)
+	case IsChain(dir) || fileExists(filepath.Join(dir, FileConfig)):
+		return nil
+	}
+	return inputErr("%s is not a run directory (it holds no %s): give a run's own directory, e.g. runs/<time>-<method>", dir, FileConfig)
 }
 
 // WriteExport writes wf to path atomically (engine.WriteWeightFile). An
@@ -150,10 +173,7 @@ func (o *CompareOutput) Summary() string {
 		fmt.Fprintf(&b, "charted: %s by %s\n", o.Metric, o.By)
 	}
 	if o.Ladder != nil {
-		b.WriteString(o.Ladder.Markdown())
-		for _, s := range o.Ladder.Skipped {
-			fmt.Fprintf(&b, "left out: %s\n", s)
-		}
+		b.WriteString(o.Ladder.Summary())
 	}
 	fmt.Fprintf(&b, "wrote %s\n", strings.Join(o.Files, ", "))
 	return b.String()

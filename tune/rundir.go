@@ -6,6 +6,7 @@
 package tune
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -66,14 +67,24 @@ func checkNewDir(dir string) (leftovers []string, exists bool, err error) {
 	if err != nil {
 		return nil, false, inputErr("run directory %s: %v", dir, err)
 	}
+	// A run's or a chain's own files first: a run directory holds
+	// best.json, which sorts before checkpoint.json.
+	for _, e := range entries {
+		switch e.Name() {
+		case FileCheckpoint:
+			if checkpointPhase(dir) == phaseDone {
+				return nil, true, inputErr("run directory %s holds a finished run: nothing to resume; its report.md and best.json are there "+
+					"(`tune export %s` writes its weight file); choose another -out for a new run", dir, dir)
+			}
+			return nil, true, inputErr("run directory %s holds a run (checkpoint.json): resume it with `tune -resume %s`, or choose another -out", dir, dir)
+		case FileChain:
+			return nil, true, inputErr("run directory %s holds a chain (%s): resume it with `tune -resume %s`, or choose another -out", dir, FileChain, dir)
+		}
+	}
 	for _, e := range entries {
 		switch {
-		case e.Name() == FileCheckpoint:
-			return nil, true, inputErr("run directory %s holds a run (checkpoint.json): resume it with `tune -resume %s`, or choose another -out", dir, dir)
 		case fileio.IsTemp(e.Name()) || e.Name() == FileConfig || e.Name() == FileRunning:
 			leftovers = append(leftovers, e.Name())
-		case e.Name() == FileChain:
-			return nil, true, inputErr("run directory %s holds a chain (%s): resume it with `tune -resume %s`, or choose another -out", dir, FileChain, dir)
 		default:
 			return nil, true, inputErr("run directory %s is not empty (holds %q) and holds no run: choose another -out, a new or empty directory", dir, e.Name())
 		}
@@ -114,4 +125,18 @@ func reopenDir(dir string) (*results.RunDir, error) {
 		return nil, inputErr("%s holds no %s: the run stopped before anything usable was written; start it again with the same -out %s", dir, FileConfig, dir)
 	}
 	return rd, nil
+}
+
+// checkpointPhase is the phase the checkpoint in dir records ("optimize",
+// "verify" or "done"), "" when it cannot be read: a new run's check only
+// words its refusal by it.
+func checkpointPhase(dir string) string {
+	var cp struct {
+		Phase string `json:"phase"`
+	}
+	data, err := fileio.ReadFile(filepath.Join(dir, FileCheckpoint), fileio.Checkpoint)
+	if err != nil || json.Unmarshal(data, &cp) != nil {
+		return ""
+	}
+	return cp.Phase
 }

@@ -62,7 +62,7 @@ func TestSweep(t *testing.T) {
 			t.Errorf("%s: rung %+v", r.Name, g.Match())
 		}
 	}
-	if md := cmp.Markdown(); !strings.Contains(md, "| sweep/seed-3 | ga | 3 |") || !strings.Contains(md, "| sweep | vs zhou2015 d2 | 2 |") {
+	if md := cmp.Markdown(); !strings.Contains(md, "| sweep/seed-3 | ga | 3 |") || !strings.Contains(md, "| sweep (ga) | vs zhou2015 d2 | 2 |") {
 		t.Errorf("markdown:\n%s", md)
 	}
 	if bars := cmp.Chart().Bars; len(bars) != 4 || bars[0].Label != "sweep/seed-3 vs zhou2015 d1" {

@@ -47,7 +47,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	clock := fl.String("time", "off", "`SPEC` of the clock to play by, as the time command takes it: 'move SECONDS', 'game SECONDS [INC [MOVES]]' or off (search to depth); with a clock -depth is a maximum, 12 unless given")
 	fl.Usage = func() {
 		fmt.Fprintf(fl.Output(), "usage: engine [flags]\nSpeaks the Cloudict/ConnectMore Connect6 protocol on stdin/stdout; send `help` for the commands.\n")
-		fl.PrintDefaults()
+		cmdline.PrintDefaults(fl)
 	}
 	if err := cmdline.Parse(fl, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {

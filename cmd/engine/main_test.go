@@ -15,6 +15,7 @@ import (
 
 	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/engine/protocol"
+	"github.com/roadtune/roadtune/internal/cmdline/cmdlinetest"
 )
 
 var pairReply = regexp.MustCompile(`^move [A-S]{4}$`)
@@ -61,6 +62,7 @@ func TestRunFlags(t *testing.T) {
 			stdin: "name\nprint\nquit\n", code: 0, stderrHas: `"asym" (asymmetric) depth 1 width 3 vcf false`},
 		{args: []string{"-weights", "zhou2015", "-depth", "1"}, stdin: "name\nquit\n", code: 0, stdout: "name roadtune\n", stderrHas: `"zhou2015" (symmetric) depth 1`},
 		{args: []string{"-weights", "qi2018-table3-1"}, stdin: "quit\n", code: 0, stderrHas: `"qi2018-table3-1" (asymmetric)`},
+		{args: []string{"-weights", cmdlinetest.HandWeights(t, dir), "-depth", "1"}, stdin: "quit\n", code: 0, stderrHas: `"hand" (tempo) depth 1`},
 		{args: []string{"-weights", "zhou2016"}, code: 2, stderrHas: `"zhou2016": not a baseline and not a readable file (did you mean "zhou2015"?): open zhou2016: no such file or directory; the baselines are chen2010-ga15, `},
 		{args: []string{"-weights", filepath.Join(dir, "none.json")}, code: 2, stderrHas: "none.json"},
 		{args: []string{"-weights", bad}, code: 2, stderrHas: "short.json"},
@@ -170,6 +172,17 @@ func TestBinary(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), "short.json") || stdout.Len() != 0 {
 		t.Fatalf("bad -weights: stdout %q stderr %q", stdout.String(), stderr.String())
+	}
+
+	// A hand-written file of a schema and its values plays: named after
+	// the file, no provenance asked for.
+	stdout.Reset()
+	stderr.Reset()
+	hand := exec.Command(bin, "-weights", cmdlinetest.HandWeights(t, dir), "-depth", "1")
+	hand.Stdin = strings.NewReader("name\nquit\n")
+	hand.Stdout, hand.Stderr = &stdout, &stderr
+	if err := hand.Run(); err != nil || stdout.String() != "name roadtune\n" || !strings.Contains(stderr.String(), `"hand" (tempo)`) {
+		t.Fatalf("-weights hand.json: %v, stdout %q stderr %q", err, stdout.String(), stderr.String())
 	}
 }
 

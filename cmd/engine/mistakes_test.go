@@ -15,3 +15,10 @@ func TestMistakes(t *testing.T) {
 		return run(args, strings.NewReader("quit\n"), stdout, stderr)
 	})
 }
+
+// TestHelpFits: engine -h fits a terminal of cmdline.HelpWidth columns.
+func TestHelpFits(t *testing.T) {
+	cmdlinetest.Help(t, "engine", [][]string{{"-h"}}, func(args []string, stdout, stderr io.Writer) int {
+		return run(args, strings.NewReader("quit\n"), stdout, stderr)
+	})
+}

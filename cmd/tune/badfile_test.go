@@ -61,7 +61,7 @@ func TestBadInputFilesExit2(t *testing.T) {
 	emptyStart := filepath.Join(t.TempDir(), "empty.json")
 	os.WriteFile(emptyStart, []byte("{}"), 0o644)
 	cases = append(cases,
-		tc{"-start {}", emptyStart + `: field "name": missing`, []string{"-config", cfg, "-start", emptyStart, "-out", out(), "-quiet"}},
+		tc{"-start {}", emptyStart + `: field "schema": missing`, []string{"-config", cfg, "-start", emptyStart, "-out", out(), "-quiet"}},
 		tc{"export, an empty record", "generations.jsonl:2: ", []string{"export", broken("generations.jsonl", records(strings.Repeat(" ", len(lines[1])-3)+"{}\n"))}},
 		tc{"export, a record without best", "generations.jsonl:2: ", []string{"export", broken("generations.jsonl", records(noBest))}},
 	)

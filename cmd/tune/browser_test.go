@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"net/url"
 	"os"
 	"os/exec"
@@ -12,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -59,6 +61,66 @@ func findBrowser() string {
 	return ""
 }
 
+// noBrowser is why a browser test skips on a machine without one.
+const noBrowser = "no Chromium or Chrome found (install Debian's chromium or set ROADTUNE_BROWSER)"
+
+// skippedBrowser counts the browser tests skipped for want of a browser;
+// TestMain says so where a user sees it (skipNotice).
+var skippedBrowser atomic.Int32
+
+// skipNotice writes, when n browser tests skipped for want of a browser,
+// the line that says so: go test ./... shows a passing package's output
+// only with -v, so without it TestMain writes this to the terminal.
+func skipNotice(w io.Writer, n int32) {
+	if n > 0 {
+		fmt.Fprintf(w, "cmd/tune: %d browser test(s) of tune's pages skipped: %s\n", n, noBrowser)
+	}
+}
+
+// announceSkips says that the browser tests skipped, after the run: on
+// the terminal (/dev/tty) unless -v shows the skips already, else (no
+// terminal: CI, an editor) on standard error, which go test shows when
+// the package fails or with -v.
+func announceSkips() {
+	n := skippedBrowser.Load()
+	if n == 0 || testing.Verbose() {
+		return
+	}
+	if tty, err := os.OpenFile("/dev/tty", os.O_WRONLY, 0); err == nil {
+		skipNotice(tty, n)
+		tty.Close()
+		return
+	}
+	skipNotice(os.Stderr, n)
+}
+
+// TestBrowserSkipIsAnnounced: without a browser (an empty PATH, no
+// ROADTUNE_BROWSER) a browser test skips, is counted, and the notice
+// names the count and what to install.
+func TestBrowserSkipIsAnnounced(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short skips the browser tests before looking for a browser")
+	}
+	t.Setenv("PATH", t.TempDir())
+	t.Setenv("ROADTUNE_BROWSER", "")
+	t.Setenv("ROADTUNE_BROWSER_TEST", "")
+	before := skippedBrowser.Load()
+	t.Run("no browser", func(t *testing.T) { newBrowser(t, t.TempDir()) })
+	if got := skippedBrowser.Load(); got != before+1 {
+		t.Fatalf("skipped browser tests: %d, want %d", got, before+1)
+	}
+	skippedBrowser.Add(-1) // not a browser test of the pages
+	var b strings.Builder
+	skipNotice(&b, 2)
+	if want := "cmd/tune: 2 browser test(s) of tune's pages skipped: " + noBrowser + "\n"; b.String() != want {
+		t.Errorf("notice %q, want %q", b.String(), want)
+	}
+	b.Reset()
+	if skipNotice(&b, 0); b.Len() != 0 {
+		t.Errorf("a notice with nothing skipped: %q", b.String())
+	}
+}
+
 // browser is a headless Chromium driven by a test, with the console
 // errors and uncaught exceptions of its pages collected.
 type browser struct {
@@ -84,7 +146,8 @@ func newBrowser(t *testing.T, tmp string) *browser {
 		if os.Getenv("ROADTUNE_BROWSER_TEST") == "1" {
 			t.Fatal("ROADTUNE_BROWSER_TEST=1 but no chromium, chromium-browser or google-chrome on PATH (set ROADTUNE_BROWSER)")
 		}
-		t.Skip("no Chromium or Chrome found (install Debian's chromium or set ROADTUNE_BROWSER)")
+		skippedBrowser.Add(1)
+		t.Skip(noBrowser)
 	}
 	b := &browser{t: t, shots: tmp}
 	if d := os.Getenv("ROADTUNE_SCREENSHOTS"); d != "" {

@@ -51,9 +51,14 @@ func workerCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	host, _ := os.Hostname()
 	name := fs.String("name", fmt.Sprintf("%s-%d", host, os.Getpid()), "the worker's name in results and logs")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: tune worker -connect URL [-concurrency N] [-slots N] [-token-file FILE] [-tls-ca FILE] [-name NAME] [-engine name=N cmd=PATH [dir=DIR]]...\n\nPlays batches of games for tune runs started with -listen or -nats, until Ctrl-C.\nflags:")
-		fs.PrintDefaults()
-		fmt.Fprintln(stderr, "  -engine name=N cmd=PATH [dir=DIR]\n    \tan external engine this worker runs (repeatable): it takes the batches of runs\n    \twhose [external] engine is named N and is the same program (its SHA-256);\n    \tname defaults to PATH's base name, dir is the engine's working directory")
+		fmt.Fprintln(stderr, "usage: tune worker -connect URL [-concurrency N] [-slots N] [-token-file FILE] [-tls-ca FILE]\n"+
+			"                   [-name NAME] [-engine name=N cmd=PATH [dir=DIR]]...\n\n"+
+			"Plays batches of games for tune runs started with -listen or -nats, until Ctrl-C.\nflags:")
+		cmdline.PrintDefaults(fs)
+		fmt.Fprintln(stderr, "  -engine name=N cmd=PATH [dir=DIR]")
+		cmdline.Wrap(stderr, "        ", "an external engine this worker runs (repeatable): it takes the batches of runs "+
+			"whose [external] engine is named N and is the same program (its SHA-256); name defaults to PATH's base name, "+
+			"dir is the engine's working directory")
 	}
 	if err := cmdline.Parse(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {

@@ -41,7 +41,7 @@ func exportCmd(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(step, "generation", -1, "the same as -step")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: tune export RUNDIR [-step K] [-o FILE] [-force]\n")
-		fs.PrintDefaults()
+		cmdline.PrintDefaults(fs)
 	}
 	dirs, help, err := parseSub(fs, args)
 	if help || err != nil {
@@ -57,33 +57,46 @@ func exportCmd(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// compareCmd is `tune compare -o BASE [-metric M] DIR...` over runs,
-// chains and sweeps (tune.WriteCompare): one chart (BASE.png, BASE.svg)
-// and a CSV table of a metric by step (by default the measured Elo, else
-// the fitness, …), e.g. the population diversity of an original-form and
-// an improved-form GA run from the same initial population (Chen 2010
-// §4.5); and BASE.md and BASE-ladder.png with the Elo of each run that has
-// a verification ladder against its opponents, games and wall time. A run
-// lacking what is compared is left out with a note, printed and in BASE.md.
-// With -curve it draws learning curves instead (tune.LearningCurves): Elo
-// by games spent, one line per LABEL=DIR,DIR… group or sweep.
+// compareCmd is `tune compare [-o BASE] [-metric M] DIR...` over runs,
+// chains and sweeps. Without -o it prints the runs' verification ladders
+// side by side (tune.CompareTable: one row per run, then each method's
+// mean Elo and spread per rung, a sweep's runs apart) and writes nothing.
+// With -o BASE it also writes (tune.WriteCompare) one chart (BASE.png,
+// BASE.svg) and a CSV table of a metric by step (by default the measured
+// Elo, else the fitness, …), e.g. the population diversity of an
+// original-form and an improved-form GA run from the same initial
+// population (Chen 2010 §4.5); and BASE.md and BASE-ladder.png with the
+// table. A run lacking what is compared is left out with a note, printed
+// and in BASE.md. With -curve (and -o) it draws learning curves instead
+// (tune.LearningCurves): Elo by games spent, one line per LABEL=DIR,DIR…
+// group or sweep.
 func compareCmd(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("tune compare", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	out := fs.String("o", "", "write BASE.png, BASE.svg and BASE.csv (required)")
+	out := fs.String("o", "", "also write the charts and tables: BASE.md, BASE-ladder.png, BASE.png, BASE.svg, BASE.csv "+
+		"(default: print the table only)")
 	metric := fs.String("metric", "", "the metric to chart by step: elo, fitness, diversity, gene-std, gene:NAME (e.g. gene:S3) or any metric of the records (w, logloss, …);\ndefault: of elo, fitness, logloss and diversity the one most runs have")
 	curve := fs.Bool("curve", false, "learning curves: the Elo measured during the runs (validation.elo_every) by fitness games and by wall time, one line per argument:\nLABEL=DIR[,DIR…] (one method's seeds: the mean, a band from the lowest to the highest), a sweep's DIR, or a run's DIR")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: tune compare -o BASE [-metric M] RUNDIR...\n       tune compare -curve -o BASE [LABEL=]DIR[,DIR...]...\n")
-		fs.PrintDefaults()
+		fmt.Fprintf(stderr, "usage: tune compare [-o BASE [-metric M]] RUNDIR...\n       tune compare -curve -o BASE [LABEL=]DIR[,DIR...]...\n")
+		cmdline.PrintDefaults(fs)
 	}
 	dirs, help, err := parseSub(fs, args)
 	if help || err != nil {
 		return err
 	}
-	if *out == "" || len(dirs) == 0 {
-		fs.Usage()
-		return usageError{errors.New("compare: -o and at least one run directory are required")}
+	switch {
+	case len(dirs) == 0:
+		return usageError{errors.New("compare: no run directory given; tune compare -h shows the usage")}
+	case *out == "" && (*curve || *metric != ""):
+		return usageError{errors.New("compare: -curve and -metric draw charts: give -o BASE for the files to write")}
+	case *out == "":
+		c, err := tune.CompareTable(dirs)
+		if err != nil {
+			return fmt.Errorf("compare: %w", err)
+		}
+		fmt.Fprint(stdout, c.Summary())
+		return nil
 	}
 	if *curve {
 		groups, err := tune.ParseCurveGroups(dirs)

@@ -32,34 +32,46 @@ func hoursOverride(h string) (tune.Override, error) {
 }
 
 // keyFlag is a command-line flag that sets one config key
-// (tune.FlagOverride).
+// (tune.FlagOverride). Its value is kept as given (a string) so that a
+// flag not given leaves the config's value; its usage names the type it
+// takes with a `backquoted` placeholder (N, H, NAME).
 type keyFlag struct {
 	Flag string // the flag's name, e.g. "depth"
 	Key  string // the config key, e.g. "engine.depth"; "@budget" is the method's step budget
 	Str  bool   // the value is a TOML string
-	Help string // the flag's usage line
+	Help string // the flag's usage: what it sets and where its default comes from
 }
 
 // keyFlags are the flags tune offers to override config keys, in the
 // order of its usage text.
 func keyFlags() []keyFlag {
-	f := func(flag, key string, str bool, help string) keyFlag {
-		return keyFlag{Flag: flag, Key: key, Str: str, Help: "override " + key + help}
+	cfg := func(key string) string {
+		return " (default: the config's " + key + "; with no -config, configs/default.toml's)"
+	}
+	budget := func(unit, runs string) keyFlag {
+		return keyFlag{unit, "@budget", false, fmt.Sprintf("run `N` %s (%s runs only; the same as -steps)", unit, runs)}
 	}
 	return []keyFlag{
-		f("method", "method", true, ": "+fmt.Sprint(tune.MethodNames())),
-		f("schema", "schema", true, ": "+engine.SchemaNames),
-		f("seed", "seed", false, ""),
-		f("concurrency", "concurrency", false, " (games at once; 0 = all cores; may change on -resume)"),
-		f("depth", "engine.depth", false, ""),
-		f("width", "engine.width", false, ""),
-		f("steps", "@budget", false, " (the method's step budget, e.g. ga.generations)"),
-		f("generations", "@budget", false, " (GA runs only)"),
-		f("iterations", "@budget", false, " (PSO and SPSA runs only)"),
-		f("rounds", "@budget", false, " (Texel runs only)"),
-		f("hours", "budget", false, " as H hours, a positive number (e.g. 8 or 0.5): calibrate on this machine and size the method's step budget to end within it; not with -steps"),
-		f("start", "start", true, " (spsa, texel: start from a run directory, weight file or baseline instead of a random vector)"),
-		f("openings", "openings", true, " (balanced, generated or an opening file)"),
+		{"method", "method", true, "the optimiser `NAME`: " + strings.Join(tune.MethodNames(), ", ") + cfg("method")},
+		{"schema", "schema", true, "the weight schema `NAME`: " + engine.SchemaNames + cfg("schema")},
+		{"seed", "seed", false, "the seed `N` of every random choice of the run, an integer" + cfg("seed")},
+		{"concurrency", "concurrency", false, "play `N` games at once, 0 = all cores; may change on -resume" +
+			cfg("concurrency, 0 unless set")},
+		{"depth", "engine.depth", false, fmt.Sprintf("alpha-beta depth `N` in moves of the tuning games, 1..%d", engine.MaxDepth) +
+			cfg("engine.depth")},
+		{"width", "engine.width", false, fmt.Sprintf("keep `N` moves per node in the tuning games, 1..%d", engine.MaxWidth) +
+			cfg("engine.width")},
+		{"steps", "@budget", false, "run `N` steps of the method: generations, iterations or rounds" +
+			cfg("budget, e.g. ga.generations")},
+		budget("generations", "GA and CMA-ES"),
+		budget("iterations", "PSO and SPSA"),
+		budget("rounds", "Texel"),
+		{"hours", "budget", false, "end within `H` hours, a positive number (e.g. 8 or 0.5): calibrate on this machine and " +
+			"size the method's step budget to fit; not with -steps"},
+		{"start", "start", true, "start (spsa, texel) from `RUN|FILE|NAME`: a run directory, a weight file or a baseline, " +
+			"instead of a random vector" + cfg("start")},
+		{"openings", "openings", true, "play the tuning games from the openings `SUITE|FILE`: balanced, generated or an " +
+			"opening file" + cfg("openings")},
 	}
 }
 

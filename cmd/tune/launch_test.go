@@ -2,10 +2,12 @@ package main
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/roadtune/roadtune/internal/cmdline/cmdlinetest"
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/tune"
 )
@@ -50,5 +52,16 @@ func TestDisplayEvents(t *testing.T) {
 	want = "plan calibration 128; end 06:00; plan round 0/4 40"
 	if got := strings.Join(d.calls, "; "); got != want {
 		t.Errorf("a budgeted run's display calls:\n got %s\nwant %s", got, want)
+	}
+}
+
+// TestStartFromHandWrittenWeights: -start takes a weight file of a schema
+// and its values alone (no name, no provenance), as engine and arena do.
+func TestStartFromHandWrittenWeights(t *testing.T) {
+	dir := t.TempDir()
+	hand := cmdlinetest.HandWeights(t, dir)
+	keys := map[string]string{"method": "spsa", "schema": "tempo", "start": hand}
+	if _, err := launchNew("", keys, filepath.Join(dir, "run"), "", time.Now()); err != nil {
+		t.Fatalf("-start %s: %v", hand, err)
 	}
 }

@@ -52,20 +52,21 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	fs := flag.NewFlagSet("tune", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	configPath := fs.String("config", "", "TOML config file (default: the embedded configs/default.toml)")
-	resume := fs.String("resume", "", "continue the stopped run in this directory")
-	out := fs.String("out", "", "run directory (default runs/<UTC timestamp>-<method>); must not exist or be empty")
+	configPath := fs.String("config", "", "the TOML config `FILE` (default: the embedded configs/default.toml)")
+	resume := fs.String("resume", "", "continue the stopped run or chain in `DIR`")
+	out := fs.String("out", "", "the run directory `DIR` (default runs/<UTC timestamp>-<method>); must not exist or be empty")
 	quiet := fs.Bool("quiet", false, "no progress bar or per-step lines")
 	httpAddr := fs.String("http", "", "serve the run's pages live on `ADDR` while it runs (:8080 binds 127.0.0.1)")
-	seedList := fs.String("seeds", "", "run the config once per seed (comma-separated, e.g. 1,2,3) into -out/seed-N; run again to continue a stopped sweep")
+	seedList := fs.String("seeds", "", "run the config once per seed of `LIST` (comma-separated, e.g. 1,2,3) into -out/seed-N; "+
+		"run again to continue a stopped sweep")
 	cl := newClusterFlags(fs)
 	values := map[string]*string{}
 	for _, k := range keyFlags() {
 		values[k.Flag] = fs.String(k.Flag, "", k.Help)
 	}
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: tune [-config FILE.toml] [flags]\n       tune -resume RUNDIR [-concurrency N] [-quiet] [-http ADDR]\n       tune export RUNDIR [-step K] [-o FILE]\n       tune compare -o BASE [-metric M] RUNDIR...\n       tune serve [-http ADDR] DIR...\n       tune worker -connect URL [-concurrency N]\n\nmethods: %v\nflags:\n", tune.MethodNames())
-		fs.PrintDefaults()
+		fmt.Fprintf(stderr, "usage: tune [-config FILE.toml] [flags]\n       tune -resume RUNDIR [-concurrency N] [-quiet] [-http ADDR]\n       tune export RUNDIR [-step K] [-o FILE]\n       tune compare [-o BASE [-metric M]] RUNDIR...\n       tune serve [-http ADDR] DIR...\n       tune worker -connect URL [-concurrency N]\n\nmethods: %v\nflags:\n", tune.MethodNames())
+		cmdline.PrintDefaults(fs)
 	}
 	if err := cmdline.Parse(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {

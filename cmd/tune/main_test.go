@@ -157,6 +157,28 @@ func TestExportAndCompare(t *testing.T) {
 	if code, _, stderr := runTune(t, "export", psoDir, "-step", "9"); code != 2 || !strings.Contains(stderr, "no iteration 9") {
 		t.Fatalf("export of a missing iteration: exit %d: %s", code, stderr)
 	}
+	// Without -o, compare prints its table and writes nothing; the GA run
+	// and the PSO run are two methods, never one averaged over two seeds.
+	cwd := t.TempDir()
+	t.Chdir(cwd)
+	code, stdout, stderr := runTune(t, "compare", gaDir, psoDir)
+	if code != 0 || stderr != "" {
+		t.Fatalf("compare without -o: exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"| garun | ga |", "| psorun | pso |", "not averaged together", "| ga (single runs) | vs zhou2015 d1 | 1 |", "| pso (single runs) |"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("compare without -o: stdout lacks %q:\n%s", want, stdout)
+		}
+	}
+	if entries, _ := os.ReadDir(cwd); len(entries) != 0 || strings.Contains(stdout, "wrote") {
+		t.Errorf("compare without -o wrote %v:\n%s", entries, stdout)
+	}
+	for _, args := range [][]string{{"compare"}, {"compare", "-metric", "fitness", gaDir}, {"compare", "-curve", gaDir}} {
+		code, _, stderr := runTune(t, args...)
+		if code != 2 || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%q: exit %d, stderr %q; want 2 and one line", args, code, stderr)
+		}
+	}
 	base := filepath.Join(t.TempDir(), "div")
 	if code, _, stderr := runTune(t, "compare", "-o", base, gaDir, psoDir); code != 0 {
 		t.Fatalf("compare: exit %d: %s", code, stderr)
@@ -287,7 +309,8 @@ func TestValidationJSONHasArenaShape(t *testing.T) {
 
 // built holds the commands the tests build (tune, and arena for the
 // live-ladder page), each once for all the package's tests; TestMain
-// removes the directory.
+// removes the directory, and says when the browser tests skipped
+// (announceSkips).
 var built struct {
 	mu    sync.Mutex
 	dir   string
@@ -296,6 +319,7 @@ var built struct {
 
 func TestMain(m *testing.M) {
 	code := m.Run()
+	announceSkips()
 	if built.dir != "" {
 		os.RemoveAll(built.dir)
 	}

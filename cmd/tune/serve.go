@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/roadtune/roadtune/internal/cmdline"
 	"github.com/roadtune/roadtune/internal/web"
 	"github.com/roadtune/roadtune/internal/web/tuneweb"
 )
@@ -21,8 +22,10 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.SetOutput(stderr)
 	addr := fs.String("http", "127.0.0.1:8080", "serve on `ADDR` (HOST:PORT; :PORT binds 127.0.0.1; another host is reachable from the network, without authentication)")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: tune serve [-http ADDR] DIR...\n\nServes read-only pages of tuning runs, chains, sweeps and arena matches (each DIR a run directory, a chain's or sweep's directory, or a directory of them such as runs/) until Ctrl-C.\n")
-		fs.PrintDefaults()
+		fmt.Fprintf(stderr, "usage: tune serve [-http ADDR] DIR...\n\n")
+		cmdline.Wrap(stderr, "", "Serves read-only pages of tuning runs, chains, sweeps and arena matches (each DIR a run "+
+			"directory, a chain's or sweep's directory, or a directory of them such as runs/) until Ctrl-C.")
+		cmdline.PrintDefaults(fs)
 	}
 	dirs, help, err := parseSub(fs, args)
 	if help || err != nil {

@@ -230,10 +230,14 @@ collect() {
     done
     if [ -d "$d/plots" ]; then mkdir -p "$DOCS/$name/plots"; cp "$d"/plots/*.png "$DOCS/$name/plots/"; fi
     for f in compare.md compare-ladder.png; do [ -f "$d/$f" ] && cp "$d/$f" "$DOCS/$name/"; done
-    for s in "$d"/seed-*/ "$d"/stage-*/; do  # sweeps and chains: each run's ladder, best vector and config
+    # sweeps and chains (and a sweep's chains): each run's ladder, best
+    # vector, config and report with the plots/ its report shows
+    for s in "$d"/seed-*/ "$d"/stage-*/ "$d"/seed-*/stage-*/; do
       [ -d "$s" ] || continue
-      mkdir -p "$DOCS/$name/$(basename "$s")"
-      for f in ladder.json best.json config.toml report.md; do [ -f "$s/$f" ] && cp "$s/$f" "$DOCS/$name/$(basename "$s")/"; done
+      local to=$DOCS/$name/${s#"$d"}
+      mkdir -p "$to"
+      for f in ladder.json best.json config.toml report.md; do [ -f "$s/$f" ] && cp "$s/$f" "$to"; done
+      if [ -d "$s/plots" ]; then mkdir -p "$to/plots"; cp "$s"/plots/*.png "$to/plots/"; fi
     done
     [ -f "$OUT/$name.txt" ] && cp "$OUT/$name.txt" "$DOCS/$name/table.txt"
   done

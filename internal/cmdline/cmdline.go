@@ -88,7 +88,7 @@ func Parse(fs *flag.FlagSet, args []string) error {
 		if usage != nil {
 			usage()
 		} else {
-			fs.PrintDefaults()
+			PrintDefaults(fs)
 		}
 		return err
 	}

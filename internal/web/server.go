@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"net/http"
 	"os"
@@ -109,19 +110,25 @@ func (r *run) isGroup() bool { return r.kind == kindChain || r.kind == kindSweep
 // whose stages are its runs, or a sweep's, whose seeds are), or a
 // directory whose immediate subdirectories are runs or groups (runs/);
 // such directories are looked at again for new runs when the list of runs
-// is asked for. Errors: no directory given, a directory that
-// does not exist or is not a directory.
+// is asked for. Errors, worded for a user without a package prefix: no
+// directory given, a directory that does not exist ("no directory
+// \"runs/x\"") or is not a directory.
 func New(dirs []string, o Options) (*Server, error) {
 	if len(dirs) == 0 {
-		return nil, errors.New("web: no directory to serve")
+		return nil, errors.New("no directory to serve")
 	}
 	for _, d := range dirs {
 		fi, err := os.Stat(d)
-		if err != nil {
-			return nil, fmt.Errorf("web: %w", err)
-		}
-		if !fi.IsDir() {
-			return nil, fmt.Errorf("web: %s is not a directory", d)
+		var pe *fs.PathError
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return nil, fmt.Errorf("no directory %q", d)
+		case errors.As(err, &pe):
+			return nil, fmt.Errorf("directory %q: %w", d, pe.Err)
+		case err != nil:
+			return nil, err
+		case !fi.IsDir():
+			return nil, fmt.Errorf("%s is not a directory", d)
 		}
 	}
 	ctx, stop := context.WithCancel(context.Background())

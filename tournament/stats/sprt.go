@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -36,20 +37,29 @@ func (s SPRT) withDefaults() SPRT {
 // after defaults, Alpha and Beta in (0, 1) with Alpha + Beta < 1 (so the
 // lower bound lies below the upper).
 func (s SPRT) Validate() error {
+	if msg := s.problem(); msg != "" {
+		return errors.New("SPRT " + msg)
+	}
+	return nil
+}
+
+// problem is what is wrong with s in words a user reads after the value
+// ("elo0 (20) must be less than elo1 (0)"), "" when nothing is.
+func (s SPRT) problem() string {
 	s = s.withDefaults()
 	switch {
 	case math.IsNaN(s.Elo0) || math.IsInf(s.Elo0, 0) || math.IsNaN(s.Elo1) || math.IsInf(s.Elo1, 0):
-		return fmt.Errorf("stats: SPRT elo0 %g, elo1 %g: want finite numbers", s.Elo0, s.Elo1)
+		return fmt.Sprintf("elo0 (%g) and elo1 (%g) must be finite numbers", s.Elo0, s.Elo1)
 	case !(s.Elo0 < s.Elo1):
-		return fmt.Errorf("stats: SPRT elo0 %g must be less than elo1 %g", s.Elo0, s.Elo1)
+		return fmt.Sprintf("elo0 (%g) must be less than elo1 (%g)", s.Elo0, s.Elo1)
 	case !(s.Alpha > 0 && s.Alpha < 1):
-		return fmt.Errorf("stats: SPRT alpha %g must be in (0, 1)", s.Alpha)
+		return fmt.Sprintf("alpha (%g) must be in (0, 1)", s.Alpha)
 	case !(s.Beta > 0 && s.Beta < 1):
-		return fmt.Errorf("stats: SPRT beta %g must be in (0, 1)", s.Beta)
+		return fmt.Sprintf("beta (%g) must be in (0, 1)", s.Beta)
 	case !(s.Alpha+s.Beta < 1):
-		return fmt.Errorf("stats: SPRT alpha %g + beta %g must be below 1", s.Alpha, s.Beta)
+		return fmt.Sprintf("alpha (%g) + beta (%g) must be below 1", s.Alpha, s.Beta)
 	}
-	return nil
+	return ""
 }
 
 // Bounds returns the LLR stopping bounds lower = ln(β/(1−α)) and
@@ -125,38 +135,40 @@ func (s SPRT) String() string {
 // ParseSPRT parses the arena flag -sprt: "elo0,elo1" or
 // "elo0,elo1,alpha,beta", comma-separated numbers with optional spaces, Elo
 // logistic (set Normalized on the result for normalised Elo). Omitted α and
-// β are 0.05. Errors name the offending field and say what is wrong; the
-// result also passes Validate.
+// β are 0.05. Errors quote s, name the offending field and say what is
+// wrong, without a package prefix (the caller names the flag or key:
+// `"20,0": elo0 (20) must be less than elo1 (0)`); the result also passes
+// Validate.
 func ParseSPRT(s string) (SPRT, error) {
 	fields := strings.Split(s, ",")
 	if len(fields) != 2 && len(fields) != 4 {
-		return SPRT{}, fmt.Errorf("stats: sprt %q: %d comma-separated fields, want 2 (elo0,elo1) or 4 (elo0,elo1,alpha,beta)", s, len(fields))
+		return SPRT{}, fmt.Errorf("%q: %d comma-separated fields, want 2 (elo0,elo1) or 4 (elo0,elo1,alpha,beta)", s, len(fields))
 	}
 	names := [4]string{"elo0", "elo1", "alpha", "beta"}
 	var v [4]float64
 	for i, f := range fields {
 		f = strings.TrimSpace(f)
 		if f == "" {
-			return SPRT{}, fmt.Errorf("stats: sprt %q: field %d (%s) is empty", s, i+1, names[i])
+			return SPRT{}, fmt.Errorf("%q: field %d (%s) is empty", s, i+1, names[i])
 		}
 		x, err := strconv.ParseFloat(f, 64)
 		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
-			return SPRT{}, fmt.Errorf("stats: sprt %q: field %d (%s) %q is not a finite number", s, i+1, names[i], f)
+			return SPRT{}, fmt.Errorf("%q: field %d (%s) %q is not a finite number", s, i+1, names[i], f)
 		}
 		v[i] = x
 	}
 	t := SPRT{Elo0: v[0], Elo1: v[1], Alpha: DefaultErrorRate, Beta: DefaultErrorRate}
 	if len(fields) == 4 {
 		if !(v[2] > 0 && v[2] < 1) {
-			return SPRT{}, fmt.Errorf("stats: sprt %q: field 3 (alpha) %g must be in (0, 1)", s, v[2])
+			return SPRT{}, fmt.Errorf("%q: field 3 (alpha) %g must be in (0, 1)", s, v[2])
 		}
 		if !(v[3] > 0 && v[3] < 1) {
-			return SPRT{}, fmt.Errorf("stats: sprt %q: field 4 (beta) %g must be in (0, 1)", s, v[3])
+			return SPRT{}, fmt.Errorf("%q: field 4 (beta) %g must be in (0, 1)", s, v[3])
 		}
 		t.Alpha, t.Beta = v[2], v[3]
 	}
-	if err := t.Validate(); err != nil {
-		return SPRT{}, fmt.Errorf("stats: sprt %q: %w", s, err)
+	if msg := t.problem(); msg != "" {
+		return SPRT{}, fmt.Errorf("%q: %s", s, msg)
 	}
 	return t, nil
 }

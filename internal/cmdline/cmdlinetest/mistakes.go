@@ -12,6 +12,7 @@ import (
 
 	"github.com/roadtune/roadtune/configs"
 	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/internal/cmdline"
 )
 
 // Mistake is one kind of bad input, given to every command that takes it.
@@ -57,6 +58,12 @@ func Mistakes(t testing.TB, dir string) []Mistake {
 		t.Fatal(err)
 	}
 	write("full/notes.txt", "mine\n")
+	finished := filepath.Join(dir, "finished")
+	if err := os.MkdirAll(finished, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write("finished/best.json", "{}\n") // sorts before checkpoint.json
+	write("finished/checkpoint.json", `{"phase": "done"}`+"\n")
 	missing := filepath.Join(dir, "no-such-run")
 	prog := filepath.Join(dir, "no-such-engine")
 	out := filepath.Join(dir, "match")
@@ -114,8 +121,19 @@ func Mistakes(t testing.TB, dir string) []Mistake {
 				"tune":  fmt.Sprintf("tune: run directory %s is not empty (holds \"notes.txt\") and holds no run: choose another -out, a new or empty directory\n", full),
 				"arena": fmt.Sprintf("arena: flag -out: %s is not empty (holds \"notes.txt\") and holds no match: choose a new or empty directory\n", full),
 			}},
+		{Name: "an -out that holds a finished run", Args: map[string][]string{"tune": {"-out", finished}},
+			Want: fmt.Sprintf("tune: run directory %s holds a finished run: nothing to resume; its report.md and best.json are there "+
+				"(`tune export %s` writes its weight file); choose another -out for a new run\n", finished, finished)},
 		{Name: "a misspelt config key", Args: map[string][]string{"tune": {"-config", badKey}},
 			Want: fmt.Sprintf("tune: %s:2: key \"engine.dpeth\": unknown key (did you mean \"engine.depth\"?)\n", badKey)},
+		{Name: "an SPRT whose bounds are the wrong way round", Args: map[string][]string{"arena": {"-sprt", "20,0", "zhou2015", "zhou2015"}},
+			Want: "arena: flag -sprt: \"20,0\": elo0 (20) must be less than elo1 (0)\n"},
+		{Name: "pages of a directory that does not exist", Args: map[string][]string{"tune": {"serve", missing}},
+			Want: fmt.Sprintf("tune: serve: no directory %q\n", missing)},
+		{Name: "export of a run directory that does not exist", Args: map[string][]string{"tune": {"export", missing}},
+			Want: fmt.Sprintf("tune: export: no run directory %q (tune writes its runs under runs/ unless -out says otherwise)\n", missing)},
+		{Name: "export of a directory that holds no run", Args: map[string][]string{"tune": {"export", full}},
+			Want: fmt.Sprintf("tune: export: %s is not a run directory (it holds no config.toml): give a run's own directory, e.g. runs/<time>-<method>\n", full)},
 		{Name: "an engine program that does not exist", Args: map[string][]string{
 			"arena": {"-engine", "name=X", "cmd=" + prog, "zhou2015", "-out", out}},
 			Want:   fmt.Sprintf("arena: -engine name=X cmd=%s: program %q: no such file\n", prog, prog),
@@ -125,7 +143,11 @@ func Mistakes(t testing.TB, dir string) []Mistake {
 
 // packagePrefix finds an error prefix of roadtune's packages (a word of
 // its own), which no message of a command shows after its own name.
-var packagePrefix = regexp.MustCompile(`(^|[\s("])(engine|tournament|results|configs|tune|arena|cluster|protocol|optimize): `)
+var packagePrefix = regexp.MustCompile(`(^|[\s("])(engine|tournament|stats|results|configs|tune|arena|cluster|protocol|optimize|referee|web|tuneweb|fileio|cmdline|suggest|progress): `)
+
+// flagTwice finds a flag named twice ("flag -sprt: … flag -sprt:"), as
+// the flag package's words and ours once doubled up.
+var flagTwice = regexp.MustCompile(`flag -[a-z-]+: .*flag -`)
 
 // Run gives every mistake that applies to cmd to run (the command's
 // in-process entry point: arguments without the program name, standard
@@ -155,6 +177,9 @@ func Run(t *testing.T, cmd string, run func(args []string, stdout, stderr io.Wri
 		if p := packagePrefix.FindString(rest); p != "" {
 			t.Errorf("%s: %s: a package prefix %q after the command's name: %q", m.Name, cmd, p, stderr.String())
 		}
+		if flagTwice.MatchString(rest) || strings.Count(stderr.String(), "\n") != 1 {
+			t.Errorf("%s: %s: want one line naming the flag once at most: %q", m.Name, cmd, stderr.String())
+		}
 		for _, path := range m.Absent {
 			if _, err := os.Stat(path); err == nil {
 				t.Errorf("%s: %s left %s behind", m.Name, cmd, path)
@@ -163,5 +188,42 @@ func Run(t *testing.T, cmd string, run func(args []string, stdout, stderr io.Wri
 	}
 	if ran == 0 {
 		t.Fatalf("no mistake applies to %s", cmd)
+	}
+}
+
+// HandWeights writes, under dir, the least weight file every command
+// takes: a schema and its values, twelve numbers of the tempo schema,
+// with no name and no provenance (engine.ParseWeightFile names it after
+// the file: "hand"). It returns the file's path.
+func HandWeights(t testing.TB, dir string) string {
+	t.Helper()
+	path := filepath.Join(dir, "hand.json")
+	const text = `{"schema": "tempo", "values": [20, 80, 150, 800, 1000, 20, 80, 150, 800, 1000, 10, 100]}` + "\n"
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// Help runs each command line of helps (a command's -h, a subcommand's)
+// through run and checks the help a newcomer reads: exit status 0, no line
+// wider than cmdline.HelpWidth characters, no tab (it shows as up to eight
+// columns), no config key's internal name ("@budget").
+func Help(t *testing.T, cmd string, helps [][]string, run func(args []string, stdout, stderr io.Writer) int) {
+	t.Helper()
+	for _, args := range helps {
+		var stdout, stderr bytes.Buffer
+		if code := run(args, &stdout, &stderr); code != 0 {
+			t.Errorf("%s %q: exit %d, want 0", cmd, args, code)
+		}
+		text := stdout.String() + stderr.String()
+		if strings.Count(text, "\n") < 5 {
+			t.Errorf("%s %q: no help text:\n%s", cmd, args, text)
+		}
+		for i, line := range strings.Split(text, "\n") {
+			if n := len([]rune(line)); n > cmdline.HelpWidth || strings.ContainsAny(line, "\t") || strings.Contains(line, "@budget") {
+				t.Errorf("%s %q: line %d (%d characters, over %d, a tab or @budget): %q", cmd, args, i+1, n, cmdline.HelpWidth, line)
+			}
+		}
 	}
 }

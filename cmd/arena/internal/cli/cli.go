@@ -68,14 +68,14 @@ type options struct {
 	files                            []string      // WEIGHTS arguments: baseline names or weight file paths
 }
 
-// usageText heads the -h output; %s is the list of baselines.
+// usageText heads the -h output; the list of baselines follows it.
 const usageText = `usage: arena [flags] [WEIGHTS ...] [-engine OPTIONS ...] [-each OPTIONS]
        arena -resume DIR
        arena openings [flags]
 
 Plays a match between players: weight vectors on the in-process roadtune
-engine (each WEIGHTS is a baseline name — %s —
-or a weight file path) and external engines speaking the Connect6
+engine (each WEIGHTS is a baseline name, listed below, or a weight
+file path) and external engines speaking the Connect6
 protocol (Cloudict/ConnectMore). Games come in pairs: each opening twice,
 colours swapped. Two players play head to head, more a round robin
 unless -tournament says otherwise.
@@ -115,11 +115,12 @@ The short form -engine 'CMD ARGS' is an external engine's command line.
 Without -openings a match plays the embedded balanced suite (375 openings
 cut by colour bias, the tuning job's default) shuffled by -seed. -openings
 takes a FILE, a suite name, "generated" (the generated 3-stone suite),
-"empty" (the empty board), or file=FILE order=sequential|random start=N. The openings subcommand builds a balanced
-opening suite (arena openings -h). Ctrl-C (or SIGTERM) stops the match,
-writes the table of the completed game pairs and exits 130; -resume DIR
-continues it. Exit status: 0 done, 1 a failure while playing or writing,
-2 bad flags, arguments or input files, 130 interrupted.
+"empty" (the empty board), or file=FILE order=sequential|random
+start=N. The openings subcommand builds a balanced opening suite (arena
+openings -h). Ctrl-C (or SIGTERM) stops the match, writes the table of
+the completed game pairs and exits 130; -resume DIR continues it. Exit
+status: 0 done, 1 a failure while playing or writing, 2 bad flags,
+arguments or input files, 130 interrupted.
 
 `
 
@@ -135,8 +136,10 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs := flag.NewFlagSet("arena", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, usageText, strings.Join(configs.WeightNames(), ", "))
-		fs.PrintDefaults()
+		fmt.Fprint(stderr, usageText)
+		cmdline.Wrap(stderr, "", "Baselines: "+strings.Join(configs.WeightNames(), ", ")+".")
+		fmt.Fprintln(stderr)
+		cmdline.PrintDefaults(fs)
 	}
 	var rounds, games int
 	fs.IntVar(&o.pairs, "pairs", 10, "game pairs per pairing (with -sprt: the most pairs)")
@@ -144,7 +147,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.IntVar(&games, "games", 0, "games per pairing: an even number (a pair is the unit)")
 	fs.IntVar(&o.depth, "depth", def.Depth, "alpha-beta depth in moves of the in-process engines")
 	fs.IntVar(&o.width, "width", def.Width, "moves kept per node of the in-process engines")
-	fs.IntVar(&o.concurrency, "concurrency", runtime.GOMAXPROCS(0), "games played at once")
+	fs.IntVar(&o.concurrency, "concurrency", runtime.GOMAXPROCS(0), "games played at once; by default one per core")
 	fs.StringVar(&o.openings, "openings", "", "opening `FILE` (one opening per line in protocol notation, JJ KJJK; # comments), an embedded suite name, 'generated' (the generated 3-stone suite of the smallest radius ≥ 3 with a distinct opening per pair, shuffled by -seed), or 'empty' (every game from the empty board); default: the embedded balanced suite shuffled by -seed, as the tuning job's ladder plays it")
 	fs.IntVar(&o.randomOpenings, "random-openings", 0, "use N openings of the generated 3-stone suite shuffled by -seed (0 = the whole suite: radius 3, 162 openings, or the smallest larger radius with -pairs distinct openings)")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the generated opening suite and of order=random")

@@ -8,10 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/roadtune/roadtune/internal/cmdline/cmdlinetest"
 	"github.com/roadtune/roadtune/tournament"
 )
 
@@ -30,6 +32,10 @@ func TestMainEndToEnd(t *testing.T) {
 	}
 	if !strings.Contains(stdout.String(), "zhou2015") || !strings.Contains(stdout.String(), "qi2018-dual") {
 		t.Errorf("table:\n%s", stdout.String())
+	}
+	// How the games ended, in words (it read "end of games: six 2").
+	if !regexp.MustCompile(`\nhow the games ended: \d+ (by|on|at) [a-z ]+`).MatchString(stdout.String()) || strings.Contains(stdout.String(), "six 2") {
+		t.Errorf("the table's last line does not say in words how the games ended:\n%s", stdout.String())
 	}
 	var sum tournament.Summary
 	data, err := os.ReadFile(filepath.Join(out, "summary.json"))
@@ -122,6 +128,21 @@ func TestMainBaselineNames(t *testing.T) {
 	// each game pair replays one game with colours swapped, one point each.
 	if m := sum.Matchups[2]; m.A != "qi2018-table3-1" || m.B != "qi2018-table3-1#2" || m.Pentanomial != [5]int{0, 0, 2, 0, 0} {
 		t.Errorf("name vs path: %+v", m)
+	}
+}
+
+// TestHandWrittenWeights: a weight file of a schema and its values alone
+// (no name, no provenance) plays, named after its file.
+func TestHandWrittenWeights(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	hand := cmdlinetest.HandWeights(t, t.TempDir())
+	code := Main(context.Background(), []string{"-json", "-pairs", "1", "-depth", "1", "-width", "4", hand, "zhou2015"}, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	var sum tournament.Summary
+	if err := json.Unmarshal(stdout.Bytes(), &sum); err != nil || len(sum.Players) != 2 || sum.Players[0].Name != "hand" || sum.Games != 2 {
+		t.Errorf("summary %+v (%v): want hand.json as the player \"hand\" and 2 games", sum, err)
 	}
 }
 

@@ -16,3 +16,11 @@ func TestMistakes(t *testing.T) {
 		return Main(context.Background(), args, stdout, stderr)
 	})
 }
+
+// TestHelpFits: arena -h and arena openings -h fit a terminal of
+// cmdline.HelpWidth columns.
+func TestHelpFits(t *testing.T) {
+	cmdlinetest.Help(t, "arena", [][]string{{"-h"}, {"openings", "-h"}}, func(args []string, stdout, stderr io.Writer) int {
+		return Main(context.Background(), args, stdout, stderr)
+	})
+}

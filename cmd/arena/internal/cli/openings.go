@@ -61,7 +61,7 @@ func parseOpeningsFlags(args []string, stderr io.Writer) (*openingsOptions, erro
 	fset.SetOutput(stderr)
 	fset.Usage = func() {
 		fmt.Fprint(stderr, openingsUsage)
-		fset.PrintDefaults()
+		cmdline.PrintDefaults(fset)
 	}
 	fset.IntVar(&o.radius, "radius", 0, fmt.Sprintf("candidates: the generated 3-stone suite of radius `R` shuffled by -seed (default %d unless -candidates)", defaultRadius))
 	fset.StringVar(&o.candidates, "candidates", "", "candidates: the opening `FILE` (one opening per line, # comments)")

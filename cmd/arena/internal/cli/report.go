@@ -90,9 +90,9 @@ func printTable(w io.Writer, s tournament.Summary) {
 	slices.Sort(reasons)
 	parts := make([]string, len(reasons))
 	for i, k := range reasons {
-		parts[i] = fmt.Sprintf("%s %d", k, s.Reasons[k])
+		parts[i] = fmt.Sprintf("%d %s", s.Reasons[k], tournament.ReasonWords(k))
 	}
-	fmt.Fprintf(w, "\nend of games: %s\n", strings.Join(parts, ", "))
+	fmt.Fprintf(w, "\nhow the games ended: %s\n", strings.Join(parts, ", "))
 }
 
 // winRateChart plots, with 95% intervals and the 50% line, A's score of
