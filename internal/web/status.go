@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/roadtune/roadtune/internal/fileio"
 	"github.com/roadtune/roadtune/internal/progress"
 	"github.com/roadtune/roadtune/tournament"
 	"github.com/roadtune/roadtune/tournament/stats"
@@ -235,14 +236,14 @@ func (r *run) tuneStatus() Status {
 // readSummary reads an arena match's summary.json; ok is false when the
 // match has none yet.
 func readSummary(root *os.Root) (sum tournament.Summary, ok bool, err error) {
-	data, err := root.ReadFile(summaryFile)
+	data, err := fileio.ReadFileIn(root, summaryFile, fileio.Report)
 	if errors.Is(err, fs.ErrNotExist) {
 		return sum, false, nil
 	}
-	if err == nil {
-		err = json.Unmarshal(data, &sum)
-	}
 	if err != nil {
+		return sum, false, err
+	}
+	if err := json.Unmarshal(data, &sum); err != nil {
 		return sum, false, fmt.Errorf("%s: %w", summaryFile, err)
 	}
 	return sum, true, nil
@@ -314,7 +315,7 @@ type plan struct {
 // or the openings.
 func arenaPlan(root *os.Root) plan {
 	var p plan
-	if data, err := root.ReadFile(commandFile); err == nil {
+	if data, err := fileio.ReadFileIn(root, commandFile, fileio.Config); err == nil {
 		var c struct {
 			Args []string `json:"args"`
 		}
@@ -322,17 +323,19 @@ func arenaPlan(root *os.Root) plan {
 			p.args = c.Args
 		}
 	}
-	data, err := root.ReadFile(planFile)
+	data, err := fileio.ReadFileIn(root, planFile, fileio.Config)
 	if errors.Is(err, fs.ErrNotExist) {
 		return commandPlan(p.args)
 	}
 	var mp tournament.MatchPlan
 	if err == nil {
-		err = json.Unmarshal(data, &mp)
+		if err = json.Unmarshal(data, &mp); err != nil {
+			err = fmt.Errorf("%s: %w", planFile, err)
+		}
 	}
 	if err != nil {
 		p = commandPlan(p.args)
-		p.err = fmt.Errorf("%s: %w", planFile, err)
+		p.err = err
 		return p
 	}
 	p.head, p.schedule, p.pairs, p.total, p.sprt = mp.Header(), mp.Schedule, mp.Pairs, mp.Games, mp.SPRT

@@ -47,11 +47,7 @@ func Files(t testing.TB) []Hostile {
 func CopyWith(t testing.TB, dir, file, target string) string {
 	t.Helper()
 	d := Copy(t, dir)
-	p := filepath.Join(d, file)
-	os.Remove(p)
-	if err := os.Symlink(target, p); err != nil {
-		t.Fatal(err)
-	}
+	Link(t, target, filepath.Join(d, file))
 	return d
 }
 
@@ -64,4 +60,14 @@ func Copy(t testing.TB, dir string) string {
 		t.Fatal(err)
 	}
 	return d
+}
+
+// Link makes a symbolic link at link to target, a hostile file (FIFO's
+// pipe, say) standing for a file of a run.
+func Link(t testing.TB, target, link string) {
+	t.Helper()
+	os.Remove(link)
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
 }
