@@ -37,7 +37,8 @@ type Status struct {
 	// "interrupted" (not done, and no process plays it: -resume continues
 	// it); a match's "starting", "playing", "done" or "interrupted"; a
 	// group's "done" when every run is, else the phase of the run in play,
-	// else "interrupted".
+	// else "interrupted"; "broken" for a run whose files are refused
+	// (Error says why).
 	Phase string `json:"phase"`
 	// Step of Steps: steps completed of the method's budget (tuning runs);
 	// a group's runs done (or in play) of its runs.
@@ -161,17 +162,13 @@ func (s *Server) runStatus(r *run) Status {
 	if c := r.status; c != nil && c.fp == fp {
 		st = c.st
 	} else {
-		if r.kind == kindTune {
-			st = r.tuneStatus()
-		} else {
-			st = r.arenaStatus(root)
-		}
+		st = r.fileStatus(root)
 		st.ID, st.Kind, st.Version, st.Updated = r.id, r.kind, fp, time.Now()
 		r.status = &statusCache{fp: fp, st: st}
 	}
 	r.mu.Unlock()
 	l, live := s.live(r)
-	if r.kind == kindTune && st.Phase != "done" && !live && !r.tune.Running(r.dir) {
+	if r.kind == kindTune && st.Phase != "done" && st.Phase != "broken" && !live && !r.tune.Running(r.dir) {
 		// No file changes when a process dies: asked each time.
 		st.Phase, st.ETASeconds = "interrupted", 0
 	}
@@ -202,6 +199,22 @@ func (s *Server) runStatus(r *run) Status {
 	return st
 }
 
+// fileStatus is r's status from its files (tuneStatus, arenaStatus). A
+// reader that panics on a run's files makes that run's status an error,
+// so that one bad run does not take down the pages of the others. Call
+// with r.mu held.
+func (r *run) fileStatus(root *os.Root) (st Status) {
+	defer func() {
+		if p := recover(); p != nil {
+			st = Status{Phase: "broken", Error: fmt.Sprintf("internal error reading the run's files: %v; please report it", p)}
+		}
+	}()
+	if r.kind == kindTune {
+		return r.tuneStatus()
+	}
+	return r.arenaStatus(root)
+}
+
 // tuneStatus is a tuning run's status from its files (TuneRuns.Open):
 // the steps checkpointed of the method's budget, the optimisation games,
 // their rate and the time the steps left take at the mean step time so
@@ -211,7 +224,7 @@ func (r *run) tuneStatus() Status {
 	if err != nil {
 		st := Status{Phase: "starting"}
 		if !errors.Is(err, fs.ErrNotExist) {
-			st.Error = err.Error()
+			st.Phase, st.Error = "broken", err.Error()
 		}
 		return st
 	}
