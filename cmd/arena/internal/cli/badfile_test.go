@@ -76,3 +76,22 @@ func TestBadInputFilesExit2(t *testing.T) {
 		}
 	}
 }
+
+// TestTokenFileNotEchoed: a token file given as -openings by mistake is
+// refused naming the file, the line and the rule, without printing the
+// token (issue 43, item 9: the bad line was quoted).
+func TestTokenFileNotEchoed(t *testing.T) {
+	const token = "s3cr3t-t0ken-4f9a"
+	tok := filepath.Join(t.TempDir(), "token")
+	os.WriteFile(tok, []byte(token+"\n"), 0o600)
+	for _, args := range [][]string{
+		{"-pairs", "1", "-depth", "1", "-openings", tok, "zhou2015", "zhou2015"},
+		{"openings", "-candidates", tok, "-depth", "1"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := Main(context.Background(), args, &stdout, &stderr)
+		if code != exitUsage || !strings.Contains(stderr.String(), tok+":1: ") || strings.Contains(stdout.String()+stderr.String(), "s3cr3t") {
+			t.Errorf("%v: exit %d, stderr %q; want %d, the file and line named and no token", args[:2], code, stderr.String(), exitUsage)
+		}
+	}
+}
