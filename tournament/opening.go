@@ -54,12 +54,20 @@ func (u unprefixed) Unwrap() error { return u.error }
 // white space, e.g. "JJ KJJK". The moves must be legal from the empty board
 // (Black's first move one stone, then two stones per move, empty distinct
 // on-board points) and must not end the game. The error names the bad move.
-func ParseOpening(s string) (Opening, error) {
+func ParseOpening(s string) (Opening, error) { return parseOpening(s, true) }
+
+// parseOpening is ParseOpening; without quote, a word that is no move is
+// not quoted in the error: a line of a file given as an opening file by
+// mistake (a token file, say) must not be printed.
+func parseOpening(s string, quote bool) (Opening, error) {
 	fields := strings.Fields(s)
 	o := Opening{Moves: make([]engine.Move, 0, len(fields))}
 	b := engine.NewBoard()
 	for i, f := range fields {
 		m, err := engine.ParseMove(f)
+		if err != nil && !quote {
+			return Opening{}, fmt.Errorf("opening move %d: not a move (2 or 4 letters A-S: one point or two, e.g. JJ or KJJK)", i+1)
+		}
 		if err != nil {
 			return Opening{}, fmt.Errorf("opening move %d: %w", i+1, unprefixed{err})
 		}
@@ -78,8 +86,8 @@ func ParseOpening(s string) (Opening, error) {
 // notation (see ParseOpening), or the word "empty" for a game from the
 // empty board, '#' starting a comment to the end of the line, blank lines
 // ignored. name is used in errors, which read
-// "name:line: ..." (*fileio.Error values: bad input). A suite without any
-// opening is an error.
+// "name:line: ..." (*fileio.Error values: bad input) and never quote a
+// word that is no move. A suite without any opening is an error.
 func ReadOpenings(name string, r io.Reader) ([]Opening, error) {
 	var out []Opening
 	sc := bufio.NewScanner(r)
@@ -97,7 +105,7 @@ func ReadOpenings(name string, r io.Reader) ([]Opening, error) {
 			out = append(out, Opening{})
 			continue
 		}
-		o, err := ParseOpening(text)
+		o, err := parseOpening(text, false)
 		if err != nil {
 			return nil, &fileio.Error{Path: name, Line: line, Err: err}
 		}

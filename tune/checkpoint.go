@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -69,10 +70,21 @@ func (j *Job) saveCheckpoint() error {
 
 // checkStatus is why a checkpoint's counts are impossible, nil when they
 // are not: steps, stall, games, seconds and records_bytes must be ≥ 0
-// (seconds finite), with stall ≤ steps.
+// (seconds finite), with stall ≤ steps. The error names the field.
 func checkStatus(st optimize.Status, recordsBytes int64) error {
-	if st.Steps < 0 || st.Stall < 0 || st.Games < 0 || !(st.Seconds >= 0) || math.IsInf(st.Seconds, 0) || st.Stall > st.Steps || recordsBytes < 0 {
-		return fmt.Errorf("status %+v and records_bytes %d must be ≥ 0, with stall ≤ steps", st, recordsBytes)
+	for _, f := range []struct {
+		name string
+		n    int64
+	}{{"status.steps", int64(st.Steps)}, {"status.stall", int64(st.Stall)}, {"status.games", int64(st.Games)}, {"records_bytes", recordsBytes}} {
+		if f.n < 0 {
+			return fmt.Errorf("%s %d: must be ≥ 0", f.name, f.n)
+		}
+	}
+	if !(st.Seconds >= 0) || math.IsInf(st.Seconds, 0) {
+		return fmt.Errorf("status.seconds %g: must be finite and ≥ 0", st.Seconds)
+	}
+	if st.Stall > st.Steps {
+		return fmt.Errorf("status.stall %d: must be at most status.steps %d", st.Stall, st.Steps)
 	}
 	return nil
 }
@@ -90,23 +102,12 @@ func addGames(total, games int) (int, error) {
 // records to the checkpoint and rebuilds best.json.
 func (j *Job) restore() error {
 	path := j.dir.Path(FileCheckpoint)
-	bad := func(format string, args ...any) error {
-		return inputErr("%s: %s", path, fmt.Sprintf(format, args...))
-	}
 	var cp checkpoint
 	if err := results.ReadJSON(path, &cp); err != nil {
 		return &InputError{err}
 	}
-	if cp.Version != checkpointVersion {
-		return bad("version %d: this roadtune reads checkpoint version %d only (a run from another version cannot be resumed)", cp.Version, checkpointVersion)
-	}
-	if cp.Method != j.cfg.Method {
-		return bad("method %q does not match the config's %q", cp.Method, j.cfg.Method)
-	}
-	switch cp.Phase {
-	case phaseOptimize, phaseVerify, phaseDone:
-	default:
-		return bad("phase %q: want %q, %q or %q", cp.Phase, phaseOptimize, phaseVerify, phaseDone)
+	if err := cp.checkHead(path, j.cfg.Method); err != nil {
+		return err
 	}
 	flat, err := j.cfg.Flat()
 	if err != nil {
@@ -117,55 +118,95 @@ func (j *Job) restore() error {
 			j.dir.Path(FileConfig), strings.Join(diff, "\n  "))
 	}
 	if fp := fingerprint(flat); cp.Fingerprint != fp {
-		return bad("fingerprint %q does not match the config's %q", cp.Fingerprint, fp)
+		return inputErr("%s: fingerprint %q does not match the config's %q", path, cp.Fingerprint, fp)
+	}
+	m, _, err := j.cfg.checkRun(j.dir.Dir, j.spec, &cp, true)
+	if err != nil {
+		return err
+	}
+	j.m, j.cp = m, cp
+	return j.ensureBest()
+}
+
+// checkHead checks what a checkpoint at path says of itself: its version,
+// its method (the config's, method) and its phase. Errors are
+// *InputError naming path and the field.
+func (cp *checkpoint) checkHead(path, method string) error {
+	switch {
+	case cp.Version != checkpointVersion:
+		return inputErr("%s: version %d: this roadtune reads checkpoint version %d only (a run from another version cannot be resumed)", path, cp.Version, checkpointVersion)
+	case cp.Method != method:
+		return inputErr("%s: method %q does not match the config's %q", path, cp.Method, method)
+	}
+	switch cp.Phase {
+	case phaseOptimize, phaseVerify, phaseDone:
+		return nil
+	}
+	return inputErr("%s: phase %q: want %q, %q or %q", path, cp.Phase, phaseOptimize, phaseVerify, phaseDone)
+}
+
+// checkRun checks the checkpoint cp of the run in dir against the config
+// c, the method's state and the run's records, and returns the restored
+// method and the records. It is the one check of a run directory's
+// records, shared by a resume (restore; trim cuts the records written
+// after the checkpoint off generations.jsonl) and by the readers of a
+// run's results (export, compare, the status pages; no trim): counts ≥ 0,
+// the state the method restores with as many steps and the same best
+// vector, a phase past the optimisation only when it is over, and records
+// of games ≥ 0 that add up to the checkpoint's. Errors are *InputError
+// naming the file, the line or field, and the rule.
+func (c *Config) checkRun(dir string, spec optimize.Spec, cp *checkpoint, trim bool) (optimize.Method, []optimize.Record, error) {
+	path := filepath.Join(dir, FileCheckpoint)
+	bad := func(format string, args ...any) error {
+		return inputErr("%s: %s", path, fmt.Sprintf(format, args...))
 	}
 	st := cp.Status
 	if err := checkStatus(st, cp.RecordsBytes); err != nil {
-		return bad("%v", err)
+		return nil, nil, bad("%v", err)
 	}
-	m, err := j.cfg.restoreMethod(j.spec, cp.State)
+	m, err := c.restoreMethod(spec, cp.State)
 	if err != nil {
-		return bad("state: %v", err)
+		return nil, nil, bad("state: %v", err)
 	}
 	if m.Steps() != st.Steps {
-		return bad("status counts %d steps but the method's state %d", st.Steps, m.Steps())
+		return nil, nil, bad("status counts %d steps but the method's state %d", st.Steps, m.Steps())
 	}
 	if !slices.Equal(m.Best(), cp.Best) {
-		return bad("best vector %v is not the method's best %v", cp.Best, m.Best())
+		return nil, nil, bad("best vector %v is not the method's best %v", cp.Best, m.Best())
 	}
 	if st.Steps > 0 && cp.BestStep != st.Steps-1 {
-		return bad("best_step %d: the best after %d steps comes from step %d", cp.BestStep, st.Steps, st.Steps-1)
+		return nil, nil, bad("best_step %d: the best after %d steps comes from step %d", cp.BestStep, st.Steps, st.Steps-1)
 	}
 	if b := cp.Budget; b != nil {
 		if !(b.Seconds > 0) || !(b.Elapsed >= 0) || math.IsInf(b.Elapsed, 0) || math.IsInf(b.Seconds, 0) {
-			return bad("budget: seconds %g and elapsed %g must be finite, seconds > 0 and elapsed ≥ 0", b.Seconds, b.Elapsed)
+			return nil, nil, bad("budget: seconds %g and elapsed %g must be finite, seconds > 0 and elapsed ≥ 0", b.Seconds, b.Elapsed)
 		}
 		if b.StoppedAt != nil && *b.StoppedAt != st.Steps {
-			return bad("budget: stopped by the clock at step %d, but the status counts %d steps", *b.StoppedAt, st.Steps)
+			return nil, nil, bad("budget: stopped by the clock at step %d, but the status counts %d steps", *b.StoppedAt, st.Steps)
 		}
 	}
-	over := m.Done() || (j.cfg.Stall > 0 && st.Stall >= j.cfg.Stall) || cp.Budget != nil && cp.Budget.StoppedAt != nil
+	over := m.Done() || (c.Stall > 0 && st.Stall >= c.Stall) || cp.Budget != nil && cp.Budget.StoppedAt != nil
 	if cp.Phase != phaseOptimize && (!over || cp.Best == nil) {
-		return bad("phase %q, but the optimisation is not over (%d steps)", cp.Phase, st.Steps)
+		return nil, nil, bad("phase %q, but the optimisation is not over (%d steps)", cp.Phase, st.Steps)
 	}
-	recs, err := readRecords(j.dir.Path(FileRecords), st.Steps, cp.RecordsBytes, true)
+	recPath := filepath.Join(dir, FileRecords)
+	recs, err := readRecords(recPath, st.Steps, cp.RecordsBytes, trim)
 	if err != nil {
-		return &InputError{err}
+		return nil, nil, &InputError{err}
 	}
 	games := 0
 	for _, r := range recs {
 		if games, err = addGames(games, r.Games); err != nil {
-			return bad("record %d: %v", r.Step, err)
+			return nil, nil, inputErr("%s:%d: %v", recPath, r.Step+1, err)
 		}
 	}
 	if games != st.Games {
-		return bad("status counts %d games but the records %d", st.Games, games)
+		return nil, nil, inputErr("%s: its records count %d games where %s's status counts %d", recPath, games, path, st.Games)
 	}
 	if len(recs) > 0 && !slices.Equal(recs[len(recs)-1].Best, cp.Best) {
-		return bad("the last record's best vector is not the checkpoint's")
+		return nil, nil, inputErr("%s:%d: the last record's best vector is not %s's", recPath, len(recs), path)
 	}
-	j.m, j.cp = m, cp
-	return j.ensureBest()
+	return m, recs, nil
 }
 
 // ensureBest rewrites best.json from the checkpoint when it is missing or
@@ -202,8 +243,11 @@ func readRecords(path string, n int, size int64, trim bool) ([]optimize.Record, 
 	if err != nil {
 		return nil, err
 	}
+	if size < 0 {
+		return nil, fileio.Bad(fmt.Errorf("%s: the checkpoint's records_bytes %d: must be ≥ 0", path, size))
+	}
 	if int64(len(data)) < size {
-		return nil, fmt.Errorf("%s: %d bytes, but the checkpoint counts %d bytes of records: the file lost records", path, len(data), size)
+		return nil, fileio.Bad(fmt.Errorf("%s: %d bytes, but the checkpoint counts %d bytes of records: the file lost records", path, len(data), size))
 	}
 	recs, err := parseRecords(path, data[:size])
 	if err != nil {
@@ -253,6 +297,9 @@ func parseRecords(path string, data []byte) ([]optimize.Record, error) {
 			if len(f.raw) == 0 || string(f.raw) == "null" {
 				return nil, fmt.Errorf("%s:%d: field %q missing: every record has step, games and best", path, line, f.name)
 			}
+		}
+		if r.Games < 0 {
+			return nil, fmt.Errorf("%s:%d: field \"games\" %d: must be ≥ 0", path, line, r.Games)
 		}
 		if r.Step != len(recs) {
 			return nil, fmt.Errorf("%s:%d: record of step %d where step %d belongs", path, line, r.Step, len(recs))

@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"maps"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/internal/fileio"
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/optimize/spsa"
 	"github.com/roadtune/roadtune/referee"
@@ -614,7 +614,7 @@ func (j *Job) bestSettingsHold() bool {
 		return err == nil
 	}
 	var got BestSettings
-	data, err := os.ReadFile(j.dir.Path(FileBestSettings))
+	data, err := fileio.ReadFile(j.dir.Path(FileBestSettings), fileio.Config)
 	if err != nil || json.Unmarshal(data, &got) != nil {
 		return false
 	}

@@ -118,10 +118,10 @@ func openRun(dir string) (*RunResults, error) {
 	if err := results.ReadJSON(cpPath, &cp); err != nil {
 		return nil, err
 	}
-	if cp.Version != checkpointVersion {
-		return nil, fmt.Errorf("%s: version %d: this roadtune reads version %d", cpPath, cp.Version, checkpointVersion)
+	if err := cp.checkHead(cpPath, cfg.Method); err != nil {
+		return nil, err
 	}
-	recs, err := readRecords(filepath.Join(dir, FileRecords), cp.Status.Steps, cp.RecordsBytes, false)
+	_, recs, err := cfg.checkRun(dir, spec, &cp, false)
 	if err != nil {
 		return nil, err
 	}

@@ -18,7 +18,8 @@
 // Run `arena -h` for the flags. Exit status: 0 done, 1 a failure while
 // playing or writing, 2 bad flags, arguments or input files (an external
 // engine's program that cannot be started included, refused before
-// anything is written), 130 stopped by
+// anything is written), 3 an internal error (a panic: please report it),
+// 130 stopped by
 // SIGINT or SIGTERM (the table of the completed game pairs is still
 // written; continue with -resume).
 package main

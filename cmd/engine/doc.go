@@ -50,5 +50,6 @@
 //
 // Protocol replies go to stdout, diagnostics to stderr. Bad flags or a bad
 // weight file: a message on stderr naming the flag or the file and field,
-// exit status 2. An I/O error while serving: exit status 1.
+// exit status 2. An I/O error while serving: exit status 1. An internal
+// error (a panic): exit status 3, with a message asking for a report.
 package main

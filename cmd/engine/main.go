@@ -20,6 +20,7 @@ import (
 const baseline = "roadtune-tempo"
 
 func main() {
+	defer cmdline.ExitOnPanic("engine", os.Stderr, os.Exit)
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 

@@ -11,9 +11,11 @@ import (
 )
 
 // TestBadInputFilesExit2: every file tune reads — -config, -start,
-// -openings, and a run's checkpoint.json, config.toml and
+// -openings, the cluster's token, certificate, key and CA files (a
+// worker's too), and a run's checkpoint.json, config.toml and
 // generations.jsonl behind -resume, export and compare — exits 2 at once,
-// naming the file, for /dev/zero, a 100 MB file and a directory; records
+// naming the file, for /dev/zero, a 100 MB file, a directory and a named
+// pipe; records
 // lacking their fields exit 2 naming file and line.
 func TestBadInputFilesExit2(t *testing.T) {
 	t.Parallel()
@@ -38,6 +40,11 @@ func TestBadInputFilesExit2(t *testing.T) {
 			tc{"-config " + h.Name, h.Path + ":", []string{"-config", h.Path, "-out", out(), "-quiet"}},
 			tc{"-start " + h.Name, h.Path, []string{"-config", cfg, "-start", h.Path, "-out", out(), "-quiet"}}, // a directory is a run: its best.json
 			tc{"-openings " + h.Name, h.Path + ":", []string{"-config", cfg, "-openings", h.Path, "-out", out(), "-quiet"}},
+			tc{"-token-file " + h.Name, h.Path + ":", []string{"-config", cfg, "-listen", "127.0.0.1:0", "-token-file", h.Path, "-out", out(), "-quiet"}},
+			tc{"-tls-cert " + h.Name, h.Path + ":", []string{"-config", cfg, "-listen", "127.0.0.1:0", "-tls-cert", h.Path, "-tls-key", h.Path, "-out", out(), "-quiet"}},
+			tc{"-tls-ca " + h.Name, h.Path + ":", []string{"-config", cfg, "-nats", "nats://127.0.0.1:1", "-tls-ca", h.Path, "-out", out(), "-quiet"}},
+			tc{"worker -token-file " + h.Name, h.Path + ":", []string{"worker", "-connect", "nats://127.0.0.1:1", "-token-file", h.Path}},
+			tc{"worker -tls-ca " + h.Name, h.Path + ":", []string{"worker", "-connect", "nats://127.0.0.1:1", "-tls-ca", h.Path}},
 		)
 		for _, f := range []string{"checkpoint.json", "config.toml", "generations.jsonl"} {
 			cases = append(cases,

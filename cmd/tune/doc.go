@@ -20,6 +20,7 @@
 //	                               play batches of games for such runs until Ctrl-C, and those
 //	                               of runs whose [external] engine N is the same program as PATH
 //
-// Exit status: 0 done, 1 run failed, 2 bad usage, config or input, 130
+// Exit status: 0 done, 1 run failed, 2 bad usage, config or input, 3 an
+// internal error (a panic: please report it with the command line), 130
 // interrupted (the checkpoint is written; the message says how to resume).
 package main

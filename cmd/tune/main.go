@@ -23,6 +23,7 @@ import (
 )
 
 func main() {
+	defer cmdline.ExitOnPanic("tune", os.Stderr, os.Exit)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()

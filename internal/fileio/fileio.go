@@ -44,6 +44,9 @@ var (
 	Positions = Kind{"positions file", 4 << 30}
 	// GameLog: a games log (JSON Lines, read line by line), 16 GiB.
 	GameLog = Kind{"games log", 16 << 30}
+	// RunFile: any file of a run or match directory a web page serves
+	// as it is (read in pieces), 16 GiB.
+	RunFile = Kind{"file of a run", 16 << 30}
 )
 
 // MaxWeights is the largest weight file, in bytes (Weights).
@@ -95,36 +98,101 @@ func IsInput(err error) bool {
 }
 
 // Open opens path for reading if it is a regular file of at most k.Max
-// bytes, and returns it with its size. Errors are *Error: a file that does
-// not exist or cannot be opened (wrapping the fs error, so errors.Is with
-// fs.ErrNotExist works), a file that is not regular, or one too large.
+// bytes, and returns it with its size. The kind is checked before the file
+// is opened, so that a named pipe (FIFO), which blocks an open until a
+// writer comes, is refused at once like a device, a socket or a directory;
+// the file is then opened without blocking where the platform allows it
+// and checked again, so that a file swapped for a pipe between the check
+// and the open cannot hang the reader either. Errors are *Error: a file
+// that does not exist or cannot be opened (wrapping the fs error, so
+// errors.Is with fs.ErrNotExist works), a file that is not regular, or one
+// too large.
 func Open(path string, k Kind) (*os.File, int64, error) {
-	f, err := os.Open(path)
+	return open(path, k, os.Stat, func() (*os.File, error) { return os.OpenFile(path, os.O_RDONLY|nonBlocking, 0) })
+}
+
+// OpenIn is Open for the file name inside root (a run directory a web
+// page serves): the name cannot leave root, and its kind is checked
+// before it is opened, as Open does. Errors name the file as name.
+func OpenIn(root *os.Root, name string, k Kind) (*os.File, int64, error) {
+	return open(name, k, root.Stat, func() (*os.File, error) { return root.OpenFile(name, os.O_RDONLY|nonBlocking, 0) })
+}
+
+// open is Open with the stat and open of a file system: the kind and size
+// checked by stat, then the file opened by openFile and checked again.
+func open(path string, k Kind, stat func(string) (fs.FileInfo, error), openFile func() (*os.File, error)) (*os.File, int64, error) {
+	fi, err := stat(path)
+	if err == nil {
+		err = k.check(path, fi)
+	}
 	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return nil, 0, &Error{Path: path, Err: err}
+		return nil, 0, pathError(path, err)
 	}
-	fi, err := f.Stat()
+	f, err := openFile()
+	if err != nil {
+		return nil, 0, pathError(path, err)
+	}
+	if fi, err = f.Stat(); err == nil {
+		err = k.check(path, fi)
+	}
 	if err != nil {
 		f.Close()
-		return nil, 0, &Error{Path: path, Err: err}
-	}
-	if !fi.Mode().IsRegular() {
-		f.Close()
-		what := "a device, pipe or socket"
-		if fi.IsDir() {
-			what = "a directory"
-		}
-		return nil, 0, &Error{Path: path, Err: fmt.Errorf("not a regular file (%s): %s is read only from a regular file", what, k.article())}
-	}
-	if fi.Size() > k.Max {
-		f.Close()
-		return nil, 0, tooLarge(path, k)
+		return nil, 0, pathError(path, err)
 	}
 	return f, fi.Size(), nil
+}
+
+// pathError is err as an *Error naming path, an fs.PathError's text cut
+// to its cause (the path is named once).
+func pathError(path string, err error) error {
+	var e *Error
+	if errors.As(err, &e) {
+		return err
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return &Error{Path: path, Err: err}
+}
+
+// ErrNotRegular is what an input file that is not a regular file (a
+// device, a named pipe, a socket, a directory) is: errors.Is(err,
+// ErrNotRegular) tells it from a missing or unreadable file.
+var ErrNotRegular = errors.New("not a regular file")
+
+// notRegular is ErrNotRegular for a file of kind k that is what.
+type notRegular struct {
+	what string
+	k    Kind
+}
+
+func (e notRegular) Error() string {
+	return fmt.Sprintf("not a regular file (%s): %s is read only from a regular file", e.what, e.k.article())
+}
+
+func (e notRegular) Is(target error) bool { return target == ErrNotRegular }
+
+// check refuses fi, the file at path, unless it is a regular file of at
+// most k.Max bytes.
+func (k Kind) check(path string, fi fs.FileInfo) error {
+	m := fi.Mode()
+	if !m.IsRegular() {
+		what := "a device"
+		switch {
+		case m.IsDir():
+			what = "a directory"
+		case m&fs.ModeNamedPipe != 0:
+			what = "a named pipe"
+		case m&fs.ModeSocket != 0:
+			what = "a socket"
+		}
+		return &Error{Path: path, Err: notRegular{what, k}}
+	}
+	if fi.Size() > k.Max {
+		return tooLarge(path, k)
+	}
+	return nil
 }
 
 func tooLarge(path string, k Kind) error {
@@ -147,6 +215,22 @@ func ReadFile(path string, k Kind) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
+	return readAll(f, size, path, k)
+}
+
+// ReadFileIn is ReadFile for the file name inside root (see OpenIn).
+func ReadFileIn(root *os.Root, name string, k Kind) ([]byte, error) {
+	f, size, err := OpenIn(root, name, k)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readAll(f, size, name, k)
+}
+
+// readAll reads f, the file at path of size bytes, to its end, refusing it
+// once it has grown past k.Max.
+func readAll(f *os.File, size int64, path string, k Kind) ([]byte, error) {
 	buf := bytes.NewBuffer(make([]byte, 0, size+1))
 	if _, err := buf.ReadFrom(io.LimitReader(f, k.Max+1)); err != nil {
 		return nil, &Error{Path: path, Err: err}

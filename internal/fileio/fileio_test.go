@@ -46,7 +46,7 @@ func TestReadFile(t *testing.T) {
 		name, path, want string
 		notExist         bool
 	}{
-		{"device", "/dev/zero", "/dev/zero: not a regular file (a device, pipe or socket): a weight file is read only from a regular file", false},
+		{"device", "/dev/zero", "/dev/zero: not a regular file (a device): a weight file is read only from a regular file", false},
 		{"directory", dir, dir + ": not a regular file (a directory)", false},
 		{"missing", filepath.Join(dir, "none.json"), filepath.Join(dir, "none.json") + ": no such file or directory", true},
 		{"100 MB", big, big + ": larger than 1 MiB, the most a weight file may have", false},

@@ -63,21 +63,20 @@ var errForbidden = errors.New("forbidden path")
 // update reads what was appended to the log since the last call. A
 // missing log is an empty one (fs.ErrNotExist is not an error).
 func (g *gameLog) update(root *os.Root) error {
-	f, err := root.Open(g.rel)
-	if errors.Is(err, fs.ErrNotExist) {
+	f, _, err := fileio.OpenIn(root, g.rel, fileio.GameLog)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		g.reset(nil)
 		return nil
-	}
-	if err != nil {
+	case errors.Is(err, fileio.ErrNotRegular):
+		return fmt.Errorf("%s is not a file", g.rel)
+	case err != nil:
 		return fmt.Errorf("%s: %w (%v)", g.rel, errForbidden, err)
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
 		return err
-	}
-	if !fi.Mode().IsRegular() {
-		return fmt.Errorf("%s is not a file", g.rel)
 	}
 	if g.fi == nil || !os.SameFile(g.fi, fi) || fi.Size() < g.end {
 		g.reset(fi)
@@ -125,7 +124,7 @@ func (g *gameLog) games(root *os.Root, from, to int) ([]tournament.GameRecord, e
 	if from >= to {
 		return nil, nil
 	}
-	f, err := root.Open(g.rel)
+	f, _, err := fileio.OpenIn(root, g.rel, fileio.GameLog)
 	if err != nil {
 		return nil, err
 	}

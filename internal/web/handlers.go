@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/roadtune/roadtune/internal/fileio"
 )
 
 // pollInterval is how often an event stream looks at its run; keepAlive
@@ -314,9 +316,9 @@ func (s *Server) file(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	defer root.Close()
-	f, err := root.Open(filepath.FromSlash(rel))
+	f, _, err := fileio.OpenIn(root, filepath.FromSlash(rel), fileio.RunFile)
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, fileio.ErrNotRegular):
 		http.NotFound(w, req)
 		return
 	case err != nil: // outside the run directory, or not readable
@@ -325,7 +327,7 @@ func (s *Server) file(w http.ResponseWriter, req *http.Request) {
 	}
 	defer f.Close()
 	fi, err := f.Stat()
-	if err != nil || !fi.Mode().IsRegular() {
+	if err != nil {
 		http.NotFound(w, req)
 		return
 	}

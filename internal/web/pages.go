@@ -282,6 +282,9 @@ type rungRow struct {
 // tuneLogs lists a tuning run's games logs: the ladder's rungs first, with
 // their games, then the fitness games of each step (output.games).
 func (r *run) tuneLogs(root *os.Root) []logRef {
+	if fi, err := root.Stat("games"); err != nil || !fi.IsDir() {
+		return nil // opening a named pipe would wait for a writer
+	}
 	f, err := root.Open("games")
 	if err != nil {
 		return nil

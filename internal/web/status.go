@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/roadtune/roadtune/internal/fileio"
 	"github.com/roadtune/roadtune/internal/progress"
 	"github.com/roadtune/roadtune/tournament"
 	"github.com/roadtune/roadtune/tournament/stats"
@@ -36,7 +37,8 @@ type Status struct {
 	// "interrupted" (not done, and no process plays it: -resume continues
 	// it); a match's "starting", "playing", "done" or "interrupted"; a
 	// group's "done" when every run is, else the phase of the run in play,
-	// else "interrupted".
+	// else "interrupted"; "broken" for a run whose files are refused
+	// (Error says why).
 	Phase string `json:"phase"`
 	// Step of Steps: steps completed of the method's budget (tuning runs);
 	// a group's runs done (or in play) of its runs.
@@ -160,17 +162,13 @@ func (s *Server) runStatus(r *run) Status {
 	if c := r.status; c != nil && c.fp == fp {
 		st = c.st
 	} else {
-		if r.kind == kindTune {
-			st = r.tuneStatus()
-		} else {
-			st = r.arenaStatus(root)
-		}
+		st = r.fileStatus(root)
 		st.ID, st.Kind, st.Version, st.Updated = r.id, r.kind, fp, time.Now()
 		r.status = &statusCache{fp: fp, st: st}
 	}
 	r.mu.Unlock()
 	l, live := s.live(r)
-	if r.kind == kindTune && st.Phase != "done" && !live && !r.tune.Running(r.dir) {
+	if r.kind == kindTune && st.Phase != "done" && st.Phase != "broken" && !live && !r.tune.Running(r.dir) {
 		// No file changes when a process dies: asked each time.
 		st.Phase, st.ETASeconds = "interrupted", 0
 	}
@@ -201,6 +199,22 @@ func (s *Server) runStatus(r *run) Status {
 	return st
 }
 
+// fileStatus is r's status from its files (tuneStatus, arenaStatus). A
+// reader that panics on a run's files makes that run's status an error,
+// so that one bad run does not take down the pages of the others. Call
+// with r.mu held.
+func (r *run) fileStatus(root *os.Root) (st Status) {
+	defer func() {
+		if p := recover(); p != nil {
+			st = Status{Phase: "broken", Error: fmt.Sprintf("internal error reading the run's files: %v; please report it", p)}
+		}
+	}()
+	if r.kind == kindTune {
+		return r.tuneStatus()
+	}
+	return r.arenaStatus(root)
+}
+
 // tuneStatus is a tuning run's status from its files (TuneRuns.Open):
 // the steps checkpointed of the method's budget, the optimisation games,
 // their rate and the time the steps left take at the mean step time so
@@ -210,7 +224,7 @@ func (r *run) tuneStatus() Status {
 	if err != nil {
 		st := Status{Phase: "starting"}
 		if !errors.Is(err, fs.ErrNotExist) {
-			st.Error = err.Error()
+			st.Phase, st.Error = "broken", err.Error()
 		}
 		return st
 	}
@@ -235,14 +249,14 @@ func (r *run) tuneStatus() Status {
 // readSummary reads an arena match's summary.json; ok is false when the
 // match has none yet.
 func readSummary(root *os.Root) (sum tournament.Summary, ok bool, err error) {
-	data, err := root.ReadFile(summaryFile)
+	data, err := fileio.ReadFileIn(root, summaryFile, fileio.Report)
 	if errors.Is(err, fs.ErrNotExist) {
 		return sum, false, nil
 	}
-	if err == nil {
-		err = json.Unmarshal(data, &sum)
-	}
 	if err != nil {
+		return sum, false, err
+	}
+	if err := json.Unmarshal(data, &sum); err != nil {
 		return sum, false, fmt.Errorf("%s: %w", summaryFile, err)
 	}
 	return sum, true, nil
@@ -314,7 +328,7 @@ type plan struct {
 // or the openings.
 func arenaPlan(root *os.Root) plan {
 	var p plan
-	if data, err := root.ReadFile(commandFile); err == nil {
+	if data, err := fileio.ReadFileIn(root, commandFile, fileio.Config); err == nil {
 		var c struct {
 			Args []string `json:"args"`
 		}
@@ -322,17 +336,19 @@ func arenaPlan(root *os.Root) plan {
 			p.args = c.Args
 		}
 	}
-	data, err := root.ReadFile(planFile)
+	data, err := fileio.ReadFileIn(root, planFile, fileio.Config)
 	if errors.Is(err, fs.ErrNotExist) {
 		return commandPlan(p.args)
 	}
 	var mp tournament.MatchPlan
 	if err == nil {
-		err = json.Unmarshal(data, &mp)
+		if err = json.Unmarshal(data, &mp); err != nil {
+			err = fmt.Errorf("%s: %w", planFile, err)
+		}
 	}
 	if err != nil {
 		p = commandPlan(p.args)
-		p.err = fmt.Errorf("%s: %w", planFile, err)
+		p.err = err
 		return p
 	}
 	p.head, p.schedule, p.pairs, p.total, p.sprt = mp.Header(), mp.Schedule, mp.Pairs, mp.Games, mp.SPRT

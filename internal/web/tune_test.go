@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -532,4 +533,34 @@ func TestLiveLadder(t *testing.T) {
 	}
 	page = web.MustGet(t, ts.URL+"/run/live/", "text/html")
 	web.WantIn(t, "page after rung 1", page, "<td>zhou2015</td><td>1</td><td>4</td>", "inconclusive", "Rung 2 of 2 is being played")
+}
+
+// TestBrokenRunServed: a run whose checkpoint.json holds a negative
+// records_bytes (which panicked every page, the index included, issue 43
+// item 2) shows as broken with the reason, and every page of the server,
+// the good run's included, still answers.
+func TestBrokenRunServed(t *testing.T) {
+	runs := t.TempDir()
+	for _, name := range []string{"good", "broken"} {
+		if err := os.CopyFS(filepath.Join(runs, name), os.DirFS(finishedRun(t))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cp := filepath.Join(runs, "broken", tune.FileCheckpoint)
+	data, err := os.ReadFile(cp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data = regexp.MustCompile(`"records_bytes": ?\d+`).ReplaceAll(data, []byte(`"records_bytes": -1`))
+	os.WriteFile(cp, data, 0o644)
+	_, ts := web.Serve(t, []string{runs}, web.Options{Tune: tuneweb.Runs{}})
+	web.WantIn(t, "index", web.MustGet(t, ts.URL+"/", "text/html"), `href="/run/good/"`, `href="/run/broken/"`)
+	var st web.Status
+	json.Unmarshal([]byte(web.MustGet(t, ts.URL+"/run/broken/status.json", "application/json")), &st)
+	if st.Phase != "broken" || !strings.Contains(st.Error, "checkpoint.json: records_bytes -1") {
+		t.Errorf("broken run: phase %q, error %q", st.Phase, st.Error)
+	}
+	web.MustGet(t, ts.URL+"/run/broken/", "text/html")
+	web.MustGet(t, ts.URL+"/run/good/", "text/html")
+	web.MustGet(t, ts.URL+"/runs.json", "application/json")
 }

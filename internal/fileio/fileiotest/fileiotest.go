@@ -13,8 +13,11 @@ type Hostile struct {
 }
 
 // Files returns /dev/zero, a sparse 100 MB file (made with os.Truncate,
-// so nothing is written to disk) and a directory, in a temporary
-// directory of t.
+// so nothing is written to disk), a directory and, on Linux, a named pipe
+// (FIFO), in a temporary directory of t. A reader that opens the pipe
+// would wait for a writer for good: a watcher stands in as the writer
+// (feeding it a NUL byte, which no input parses), so that such a reader
+// fails t instead of hanging it.
 func Files(t testing.TB) []Hostile {
 	t.Helper()
 	dir := t.TempDir()
@@ -31,7 +34,11 @@ func Files(t testing.TB) []Hostile {
 	if err := os.Mkdir(sub, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	return []Hostile{{"/dev/zero", "/dev/zero"}, {"a 100 MB file", big}, {"a directory", sub}}
+	files := []Hostile{{"/dev/zero", "/dev/zero"}, {"a 100 MB file", big}, {"a directory", sub}}
+	if fifo := FIFO(t, dir); fifo != "" {
+		files = append(files, Hostile{"a named pipe", fifo})
+	}
+	return files
 }
 
 // CopyWith copies the directory dir (a run, a match) into a new temporary
@@ -40,11 +47,7 @@ func Files(t testing.TB) []Hostile {
 func CopyWith(t testing.TB, dir, file, target string) string {
 	t.Helper()
 	d := Copy(t, dir)
-	p := filepath.Join(d, file)
-	os.Remove(p)
-	if err := os.Symlink(target, p); err != nil {
-		t.Fatal(err)
-	}
+	Link(t, target, filepath.Join(d, file))
 	return d
 }
 
@@ -57,4 +60,14 @@ func Copy(t testing.TB, dir string) string {
 		t.Fatal(err)
 	}
 	return d
+}
+
+// Link makes a symbolic link at link to target, a hostile file (FIFO's
+// pipe, say) standing for a file of a run.
+func Link(t testing.TB, target, link string) {
+	t.Helper()
+	os.Remove(link)
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -13,9 +13,10 @@ import (
 )
 
 // TestBadInputFilesExit2: every file arena reads — a weight file given as
-// a player or as -engine weights=, an opening file, a match's
-// command.json and games.jsonl — exits 2 at once, naming the file, for
-// /dev/zero, a 100 MB file and a directory; a games log with an empty
+// a player or as -engine weights=, an opening file (-openings, openings
+// -candidates), a match's command.json and games.jsonl, the cluster's
+// token, certificate, key and CA files — exits 2 at once, naming the
+// file, for /dev/zero, a 100 MB file, a directory and a named pipe; a games log with an empty
 // record or a record missing its result exits 2 naming file and line.
 func TestBadInputFilesExit2(t *testing.T) {
 	t.Parallel()
@@ -47,6 +48,10 @@ func TestBadInputFilesExit2(t *testing.T) {
 			tc{"-openings " + h.Name, h.Path + ":", []string{"-pairs", "1", "-depth", "1", "-openings", h.Path, "zhou2015", "zhou2015"}},
 			tc{"command.json " + h.Name, "command.json:", []string{"-resume", fileiotest.CopyWith(t, match, "command.json", h.Path)}},
 			tc{"games.jsonl " + h.Name, "games.jsonl:", []string{"-resume", fileiotest.CopyWith(t, match, "games.jsonl", h.Path)}},
+			tc{"openings -candidates " + h.Name, h.Path + ":", []string{"openings", "-candidates", h.Path, "-depth", "1"}},
+			tc{"-token-file " + h.Name, h.Path + ":", []string{"-pairs", "1", "-depth", "1", "-listen", "127.0.0.1:0", "-token-file", h.Path, "zhou2015", "zhou2015"}},
+			tc{"-tls-cert " + h.Name, h.Path + ":", []string{"-pairs", "1", "-depth", "1", "-listen", "127.0.0.1:0", "-tls-cert", h.Path, "-tls-key", h.Path, "zhou2015", "zhou2015"}},
+			tc{"-tls-ca " + h.Name, h.Path + ":", []string{"-pairs", "1", "-depth", "1", "-nats", "nats://127.0.0.1:1", "-tls-ca", h.Path, "zhou2015", "zhou2015"}},
 		)
 	}
 	writeLog := func(content string) func(string) {
@@ -68,6 +73,25 @@ func TestBadInputFilesExit2(t *testing.T) {
 		}
 		if code != exitUsage || !strings.Contains(stderr.String(), c.want) {
 			t.Errorf("%s: exit %d, stderr %q; want %d and %q", c.name, code, stderr.String(), exitUsage, c.want)
+		}
+	}
+}
+
+// TestTokenFileNotEchoed: a token file given as -openings by mistake is
+// refused naming the file, the line and the rule, without printing the
+// token (issue 43, item 9: the bad line was quoted).
+func TestTokenFileNotEchoed(t *testing.T) {
+	const token = "s3cr3t-t0ken-4f9a"
+	tok := filepath.Join(t.TempDir(), "token")
+	os.WriteFile(tok, []byte(token+"\n"), 0o600)
+	for _, args := range [][]string{
+		{"-pairs", "1", "-depth", "1", "-openings", tok, "zhou2015", "zhou2015"},
+		{"openings", "-candidates", tok, "-depth", "1"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := Main(context.Background(), args, &stdout, &stderr)
+		if code != exitUsage || !strings.Contains(stderr.String(), tok+":1: ") || strings.Contains(stdout.String()+stderr.String(), "s3cr3t") {
+			t.Errorf("%v: exit %d, stderr %q; want %d, the file and line named and no token", args[:2], code, stderr.String(), exitUsage)
 		}
 	}
 }
