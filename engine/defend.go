@@ -1,10 +1,10 @@
 package engine
 
-// Defensive check (issue 14, "see the opponent's threat sequences"). In
-// matches against Cloudict every roadtune loss came from a position where
-// roadtune faced three or more threats, built by a sequence of double
-// threats that a depth-2..4 alpha-beta over the Width best moves does not
-// see coming. Before committing to alpha-beta's move, the engine therefore
+// Defensive check (issue 14, "see the opponent's threat sequences"). A
+// game is lost from a position facing three or more threats, built by a
+// sequence of double threats that a depth-2..4 alpha-beta over the Width
+// best moves does not see coming (docs/experiments/
+// 12-issue-14-engine-against-cloudict.md, first step). Before committing to alpha-beta's move, the engine therefore
 // runs the threat search (tss.go) for the opponent on the position after it:
 // if the opponent has a victory by continuous double threat there, the move
 // loses by force (the threat search is sound) and other moves are tried:
@@ -15,7 +15,7 @@ package engine
 // round (defendRounds): against an opponent with two lines to extend, the
 // root moves are refuted along one line and the extra moves along the
 // other, and the defence takes a stone of each (TestDefendRounds, from
-// games against Cloudict).
+// lost games).
 
 // maxRefutations bounds the refutation points kept by defend: the two
 // stones of the opponent's first move against each of up to DefendMoves

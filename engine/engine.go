@@ -57,8 +57,8 @@ type Settings struct {
 	DefendNodes int64
 	// DefendDepth is the number of opponent moves in the defensive check's
 	// threat search (as ThreatDepth for the attacker); 0 means the default 6.
-	// The losses to Cloudict that the check should prevent are mostly
-	// sequences of 5–6 double threats (engine/testdata/tactics.txt).
+	// The losses the check should prevent are mostly sequences of 5–6
+	// double threats (engine/testdata/tactics.txt).
 	DefendDepth int
 	// DefendMoves is the number of root moves, best first, the defensive
 	// check may examine (the search's choice included); 0 means the default
@@ -69,12 +69,12 @@ type Settings struct {
 	// all lose and the opponent has no threat on the board: the best
 	// DefendWide pairs of the root's Singles best stones by leaf score that
 	// it has not checked yet, in that order. 0 (the default) leaves them
-	// out; PlaySettings tries 60. In 130 of 267 games
-	// roadtune lost as White against Cloudict depth 3, its first move
-	// already lost to a win by continuous double threats; where some pair
-	// holds (in about 4 of 10 such positions), it is a quiet two-stone block
-	// on one of Black's lines that ranks 30th to 45th by the evaluation,
-	// past the root list and unrelated to the opponent's first moves.
+	// out; PlaySettings tries 60. It exists because a White first move
+	// can already lose to a win by continuous double threats where the
+	// one pair that holds is a quiet two-stone block ranking far past the
+	// root list by the evaluation, unrelated to the opponent's first moves
+	// (docs/experiments/12-issue-14-engine-against-cloudict.md, eleventh
+	// step).
 	DefendWide int `json:",omitzero"`
 	// Killers turns on killer moves (search.go): the last two moves that
 	// caused a beta cut-off at each ply are searched right after the
@@ -83,10 +83,10 @@ type Settings struct {
 	// so a fixed-depth search returns the same move and score with fewer
 	// nodes: on the midgame suite (engine/testdata/midgame.txt, width 10)
 	// 3% fewer at depths 4 and 5, 1% at depth 6, 2% at depth 4 width 20;
-	// fixed-depth games are the same game for game. Promoting killers into
-	// the kept set when the width cut them off was tried: -3.5 ± 15.2 Elo
-	// at depth 3 and +3.5 ± 50.9 at depth 4 (100 games each), no gain for
-	// results that would no longer match the search without it. On in
+	// fixed-depth games are the same game for game. Killers cut off by the
+	// width are not promoted into the kept set (measured without gain:
+	// docs/experiments/12-issue-14-engine-against-cloudict.md, "Knobs left
+	// off"), so fixed-depth results match the search without them. On in
 	// PlaySettings. Default false: the order of today's search (evaluation
 	// order, table move first).
 	Killers bool `json:",omitzero"`
@@ -96,11 +96,9 @@ type Settings struct {
 	// it, and at every node the kept moves after the table move and the
 	// killers are ordered by the sum of their stones' histories, moves
 	// without history keeping the evaluation order behind them. Like
-	// Killers it only reorders the kept moves. Measured on the midgame
-	// suite it saves nothing against the evaluation order: +1% nodes at
-	// depth 4, -2% at depth 5, +7% at depth 6 and at depth 4 width 20
-	// (a history by pair did no better), so PlaySettings leaves it off.
-	// Default false.
+	// Killers it only reorders the kept moves. On the midgame suite it
+	// saved no nodes against the evaluation order (a history by pair did
+	// no better), so PlaySettings leaves it off. Default false.
 	History bool `json:",omitzero"`
 	// WidthByPly sets the width of the nodes ply moves below the root
 	// (WidthByPly[0]: the root) where it is not 0; 0 entries take Width.
@@ -109,13 +107,10 @@ type Settings struct {
 	// moves), narrower inner nodes save nodes. The pairs come from the
 	// Singles best stones whatever the width (Singles·(Singles−1)/2 pairs
 	// at most). The last ply's width changes nothing (its node returns
-	// the best of every generated move). Measured with the defensive
-	// check at PlayDefendNodes against width 10 everywhere: a root width
-	// of 15 is +65.9 ± 28.6 Elo at depth 3 (320 games) and +63.2 ± 60.2 at
-	// depth 4 (100 games), 20 is +103.7 ± 64.1 at depth 3 (100 games), at
-	// more nodes; at equal time (0.05 s a move, PlaySettings with and
-	// without root width 15, 80 games) +26.1 ± 75.4, inconclusive, so
-	// PlaySettings keeps Width. Default all 0: Width at every ply.
+	// the best of every generated move). A wider root gained at fixed
+	// depth but not measurably at equal time, so PlaySettings keeps Width
+	// (docs/experiments/12-issue-14-engine-against-cloudict.md, second
+	// step and "Knobs left off"). Default all 0: Width at every ply.
 	WidthByPly [MaxDepth]int `json:",omitzero"`
 	// Blocks is the number of blocking moves move generation may add
 	// beyond the width at a node (movegen.go): when the opponent has live
@@ -125,12 +120,9 @@ type Settings struct {
 	// other and with the 4 best single stones, or with the blocking stone
 	// when the opponent already has one threat (its 4- and 5-stone roads)
 	// — and the Blocks best that the Width best moves lack are added.
-	// Measured at depth 3 with the defensive check at PlayDefendNodes
-	// against Blocks 0: 1 is -24.3 ± 23.8 Elo (100 games), 2 -5.4 ± 22.4
-	// (320 games), 4 -10.4 ± 34.1 (100 games), at 16%, 20% and 33% more
-	// nodes on the midgame suite; 2 at depth 4 +6.9 ± 46.4 (100 games).
-	// No gain, so PlaySettings leaves it at 0. 0..MaxWidth; default 0:
-	// none, as today.
+	// No gain was measured for their nodes (docs/experiments/
+	// 12-issue-14-engine-against-cloudict.md, "Knobs left off"), so
+	// PlaySettings leaves it at 0. 0..MaxWidth; default 0: none.
 	Blocks int `json:",omitzero"`
 	// ThreatMixed lets the threat search (the attacker's, and the
 	// defensive check's for the opponent) play one single threat in a
@@ -140,14 +132,11 @@ type Settings struct {
 	// through the proof's relevance zone, so a reported win stays forced.
 	// It uses the threat table as the defensive check does; with it the
 	// threat search runs the double threats alone first and then, with a
-	// budget of its own, the mixed lines. In the positions of 1,200 games
-	// against Cloudict it found 24 wins the double threats alone miss,
-	// each confirmed by a brute force over the defender's replies
-	// (TestThreatMixed). Measured in PlaySettings with 8 (2026-11-25, 100
-	// pairs of the balanced suite): 63.0% against Cloudict depth 2 at
-	// tc=1, where PlaySettings scored 62.0%; in self-play at tc=1 −7.5 ±
-	// 7.2 Elo (600 games). No gain, so PlaySettings leaves it off. 0..48;
-	// default 0: double threats only, as before.
+	// budget of its own, the mixed lines; each win it finds is confirmed
+	// by a brute force over the defender's replies in TestThreatMixed.
+	// No gain was measured (docs/experiments/
+	// 12-issue-14-engine-against-cloudict.md, sixth step), so PlaySettings
+	// leaves it off. 0..48; default 0: double threats only.
 	ThreatMixed int `json:",omitzero"`
 	// ShallowDefend turns on the defensive check inside the search, at
 	// the nodes 1..ShallowDefendPlies moves below the root: the node's
@@ -159,19 +148,12 @@ type Settings struct {
 	// checked move loses, the node is worth ShallowLost without a search.
 	// Two moves below the root (the root side to move) this sees the
 	// opponent's quiet move that leaves two lines the root side cannot
-	// both stop, the way most remaining losses to Cloudict went (docs/
-	// experiments §12); one move below, the root side's own quiet move
-	// before a double-threat win (a mixed threat sequence). On the
-	// tactical suite at depth 3 without the root check it solves 20
-	// defence positions where the search alone solves 15
-	// (TestShallowDefend). Against Cloudict depth 2 (roadtune-overnight,
-	// PlaySettings, 100 colour-swapped pairs of the balanced suite each,
-	// 2026-11-25) it did not pay for its nodes: at tc=1 4 moves checked at
-	// plies 1–2 scored 58.0% where PlaySettings scored 62.0%, plies 2 only
-	// 60.0%, every frontier node (one move left) 58.5%, 2 moves at 1,000
-	// positions 54.0%; at st=0.125 (Cloudict's mean time a move) 49.0%
-	// against 56.0%. 0..MaxWidth; default 0 (PlaySettings too): off, the
-	// search as before.
+	// both stop; one move below, the root side's own quiet move before a
+	// double-threat win (a mixed threat sequence). On the tactical suite
+	// it solves defence positions the search alone misses
+	// (TestShallowDefend), but in play it did not pay for its nodes
+	// (docs/experiments/12-issue-14-engine-against-cloudict.md, fifth
+	// step). 0..MaxWidth; default 0 (PlaySettings too): off.
 	ShallowDefend int `json:",omitzero"`
 	// ShallowDefendPlies is how many moves below the root the in-search
 	// check runs; 0 means the default 2, at most MaxDepth.
@@ -197,9 +179,9 @@ type Settings struct {
 }
 
 // PlayDefendNodes is the defensive check's budget for play against other
-// programs (Settings.DefendNodes): measured +100 Elo at depths 2, 3 and 4
-// against the same engine without the check (300 games each), at about 5
-// times the time of a depth-2 game.
+// programs (Settings.DefendNodes), at about 5 times the time of a depth-2
+// game; what it is worth: docs/experiments/12-issue-14-engine-against-cloudict.md,
+// first step.
 const PlayDefendNodes = 20000
 
 // DefaultSettings returns depth 2, width 10, threat search on with depth 4
@@ -218,8 +200,8 @@ func DefaultSettings() Settings {
 // check (DefendShare 0.7), the check deepened with the time left over
 // (DefendGrowth 2.5: budgets of 20,000, 50,000, 125,000 … positions a
 // checked move) and a game clock shared among 8 moves (GameMoves 8: the
-// moves that decide a game against Cloudict are the first few after the
-// opening; later ones are mostly forced blocks and threat wins, which take
+// moves that decide a game are mostly the first few after the opening;
+// later ones are mostly forced blocks and threat wins, which take
 // milliseconds). Depth stays 2: for play by the clock give a larger
 // maximum (the engine binary takes MaxDepth). Tuning keeps
 // DefaultSettings, whose games earlier results were measured with.
@@ -231,34 +213,14 @@ func DefaultSettings() Settings {
 // nodes (BenchmarkTimeToDepth), except where defend's later rounds of
 // refutation pairs find a defence the single round missed.
 //
-// Measured against Cloudict depth 2 with roadtune-overnight (arena, the
-// balanced suite, 200 games each, 2026-11-25): with the time settings
-// before DefendGrowth (DefendShare 0.5, GameMoves 20) 57.0–58.5% at
-// st=0.14 and tc=1.5, with any DefendNodes from 20,000 to 100,000; with
-// DefendShare 0.7, DefendGrowth 2.5 and GameMoves 8 62% at tc=1 (5
-// moves: 62%, tc=3: 61.5%, each about ± 3.4 points); by the same clock
-// (tc=1) the engine with these settings against the engine before issue
-// 14 (DefaultSettings, width 10, both zhou2015) +201.8 ± 28.2 Elo over 300
-// game pairs. Before Partial, at 0.05 s a move against the old play
-// settings, DefendShare 0.5 scored +11.9 ± 30.8 Elo and 0.2 −18.5 ± 31.5
-// (320 games each, inconclusive).
-//
-// Width is 15 (DefaultSettings: 10): at depth 3 with the defensive check,
-// width 15 against width 10 scored +65.9 ± 28.6 Elo (320 games); against
-// Cloudict at depth 2 by a 0.3 s move clock (200 games each) widths 10, 15
-// and 20 scored 55.0%, 59.5% and 59.0%.
-//
-// When every move the check tries loses, it tries 60 more pairs
-// (DefendWide), and under a clock each deeper pass also adds 2 opponent
-// moves to the check's 6, up to 10 (TimeSettings.DefendMaxDepth). Against
-// Cloudict depth 3 with roadtune-tempo (750 games, all 375 openings of the
-// balanced suite, 2026-11-26) they raised the score from 63.1% to 64.7% by
-// a 2 s game clock and from 63.6% to 65.7% and 66.5% (two matches) by 5 s
-// (roadtune 0.153 s a move, Cloudict 0.176), all of the gain in games as
-// White (113 to 131 and 133 wins of 375 at 5 s); against depth 2 by 1 s
-// from 67.2% to 68.3%. In self-play they change nothing measurable (+2.3
-// ± 5.8 Elo, 600 games at tc=1); at a fixed depth 3 a self-play game
-// takes 5% longer (BenchmarkSelfPlayGamePlay).
+// Width is 15 (DefaultSettings: 10). When every move the check tries
+// loses, it tries 60 more pairs (DefendWide), and under a clock each
+// deeper pass also adds 2 opponent moves to the check's 6, up to 10
+// (TimeSettings.DefendMaxDepth). Each of these choices, and the time
+// settings, was measured against Cloudict and in self-play: docs/
+// experiments/12-issue-14-engine-against-cloudict.md (second, fourth and
+// eleventh steps; BenchmarkSelfPlayGamePlay measures what the wider
+// check costs a fixed-depth game).
 func PlaySettings() Settings {
 	s := DefaultSettings()
 	s.Width = 15
@@ -276,15 +238,11 @@ func PlaySettings() Settings {
 }
 
 // PlayThreatDepth and PlayThreatNodes bound PlaySettings' threat search
-// for the side to move (DefaultSettings: 4 moves, 8,000 positions). Of 30
-// games roadtune lost as Black against Cloudict depth 2 (three 200-game
-// matches, 2026-11-25), 8 had passed a win by continuous double threats
-// that the default bounds miss and these find (6 attacker moves, 50,000
-// positions, a few milliseconds a move); with them the next match had no
-// such game among its 8 Black losses (63.0% against 62.0% for the
-// default bounds over the suite's first 100 openings, within noise; 60.7%
-// ± 1.8 over all 375; self-play at tc=1 +2.3 ± 3.2 Elo over 600 games,
-// colour-decided pairs).
+// for the side to move (DefaultSettings: 4 moves, 8,000 positions): 6
+// attacker moves and 50,000 positions, a few milliseconds a move, find
+// the wins by continuous double threats that lost games had passed and
+// the default bounds miss (docs/experiments/
+// 12-issue-14-engine-against-cloudict.md, seventh step).
 const (
 	PlayThreatDepth = 6
 	PlayThreatNodes = 50000

@@ -206,8 +206,9 @@ type TimeSettings struct {
 	// too: each pass adds 2 to the previous pass's depth (starting from
 	// Settings.DefendDepth), up to DefendMaxDepth (at most 16). 0, or a
 	// value ≤ DefendDepth, keeps the depth (the check's budget alone
-	// grows). Against Cloudict depth 3, many of the wins that a 6-move
-	// check misses take 7 to 10 double threats.
+	// grows): many of the wins a 6-move check misses take more double
+	// threats (docs/experiments/12-issue-14-engine-against-cloudict.md,
+	// eleventh step).
 	DefendMaxDepth int `json:",omitzero"`
 }
 

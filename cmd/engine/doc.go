@@ -7,11 +7,9 @@
 //
 // -weights takes an embedded baseline's name (zhou2015, qi2018-table3-1, …;
 // see configs.WeightNames) or a weight file's path; without it the engine
-// plays the roadtune-tempo baseline (docs/experiments.md, experiment 16):
-// +158 Elo over zhou2015 at depth 3, and 67.2% against Cloudict at depth 2
-// by a 1 s game clock over 750 games, where roadtune-asymmetric (experiment
-// 15, the default until then) scored 64.8% and roadtune-overnight
-// (experiment 14) 60.7%.
+// plays the roadtune-tempo baseline (docs/experiments.md, experiment 16),
+// the strongest vector measured, in self-play and against Cloudict
+// (docs/results.md).
 //
 // The engine plays engine.PlaySettings (the defensive check, a threat
 // search of 6 attacker moves and 50,000 positions, killer moves, and under

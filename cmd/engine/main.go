@@ -16,7 +16,7 @@ import (
 )
 
 // baseline is the embedded weight file played without -weights: the
-// strongest vector measured against Cloudict (docs/experiments §12).
+// strongest vector measured (docs/results.md).
 const baseline = "roadtune-tempo"
 
 func main() {
