@@ -111,6 +111,20 @@ type MatchSummary struct {
 	LOS float64 `json:"los"`
 }
 
+// PairsAlike reports whether every complete game pair ended alike, and
+// which way (k, the Pentanomial index they share): the pairs then have no
+// spread, so the pentanomial interval of Elo (EloCI) has zero width and
+// measures nothing — as when deterministic twins split every
+// colour-swapped pair 1–1 (k = 2).
+func (m MatchSummary) PairsAlike() (k int, ok bool) {
+	for k, n := range m.Pentanomial {
+		if n > 0 && n == m.Pairs {
+			return k, true
+		}
+	}
+	return 0, false
+}
+
 // StandingSummary is one player's total over a tournament, from the
 // player's view, against the whole field.
 type StandingSummary struct {

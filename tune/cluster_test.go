@@ -317,6 +317,7 @@ pairs = 1
 name = "Share"
 min = 0.1
 max = 0.9
+start = 0.6 # not the default: a ladder of the defaults against themselves is skipped
 `, bin)))
 	if err != nil {
 		t.Fatal(err)

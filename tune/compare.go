@@ -227,7 +227,7 @@ func (c *RunComparison) Markdown() string {
 				continue
 			}
 			m := g.Match()
-			fmt.Fprintf(&b, " %+.0f ± %.0f (%d games, %s) |", m.Elo, m.EloCI, m.N, g.Verdict)
+			fmt.Fprintf(&b, " %s (%d games, %s) |", EloText(m, 0), m.N, g.Verdict)
 		}
 		b.WriteString("\n")
 	}

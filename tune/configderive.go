@@ -293,7 +293,7 @@ func (c *Config) engineLine() string {
 	if tc, err := c.clock(); err == nil && !tc.IsZero() {
 		s += fmt.Sprintf(", clock %s (depth the deepest iteration; games not reproducible)", tc)
 	}
-	if !c.tunedGenes() {
+	if !c.tunedGenes() && c.Engine.Weights != "" {
 		s += ", road weights fixed to " + c.Engine.Weights
 	}
 	return s

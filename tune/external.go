@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -206,6 +207,8 @@ func (c *Config) validateExternal() error {
 					return bad(paramKey(i, f.key), "%g is outside the range %s gives %s, [%g, %g]", f.v, x.Cmd, o.Name, o.Min, o.Max)
 				}
 			}
+			d := o.Default
+			pc.optionDefault = &d
 			if pc.Start == nil && o.Default >= pc.Min && o.Default <= pc.Max {
 				d := o.Default
 				pc.Start = &d
@@ -284,4 +287,97 @@ func (x *ExternalConfig) describe() string {
 		s += fmt.Sprintf(" (%q)", x.Template)
 	}
 	return s
+}
+
+// search says how the [external] engine searches, as far as its fixed
+// arguments and init strings tell: "depth 2 (its argument -depth 2)" for
+// an argument -depth N, --depth N or -depth=N, "depth 3 (its init string
+// \"depth 3\")" for an init string "depth N" (Cloudict's), and "the
+// engine's own search" when neither sets a depth: roadtune never sets an
+// external engine's depth itself.
+func (x *ExternalConfig) search() string {
+	for i, a := range x.Args {
+		name, value, eq := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") || !strings.EqualFold(name, "depth") {
+			continue
+		}
+		given := a
+		if !eq && i+1 < len(x.Args) {
+			value, given = x.Args[i+1], a+" "+x.Args[i+1]
+		}
+		if isDepth(value) {
+			return fmt.Sprintf("depth %s (its argument %s)", value, given)
+		}
+	}
+	for _, line := range x.InitStr {
+		if f := strings.Fields(line); len(f) == 2 && strings.EqualFold(f[0], "depth") && isDepth(f[1]) {
+			return fmt.Sprintf("depth %s (its init string %q)", f[1], line)
+		}
+	}
+	return "the engine's own search"
+}
+
+// isDepth reports whether s is a search depth: a positive integer.
+func isDepth(s string) bool {
+	n, err := strconv.Atoi(s)
+	return err == nil && n > 0 && !strings.HasPrefix(s, "+")
+}
+
+// tunedText names what an [external] run tunes: "the options Width,
+// DefendWide and DefendMaxDepth of ./roadtune-engine".
+func (c *Config) tunedText() string {
+	names := make([]string, len(c.Params))
+	for i, pc := range c.Params {
+		names[i] = pc.Name
+	}
+	list := strings.Join(names, ", ")
+	if k := len(names); k > 1 {
+		list = strings.Join(names[:k-1], ", ") + " and " + names[k-1]
+	}
+	word := "options"
+	if len(names) == 1 {
+		word = "option"
+	}
+	return fmt.Sprintf("the %s %s of %s", word, list, c.External.Cmd)
+}
+
+// startLine is what a run tunes and how its games search, for the line a
+// run starts with: "spsa on the tempo schema (12 genes), seed 1, depth 2,
+// width 10", or for an [external] run "spsa on the options Width and
+// DefendWide of ./roadtune-engine at depth 2 (its argument -depth 2),
+// seed 1".
+func (c *Config) startLine() string {
+	if c.External != nil {
+		return fmt.Sprintf("%s on %s at %s, seed %d", c.Method, c.tunedText(), c.External.search(), c.Seed)
+	}
+	return fmt.Sprintf("%s on the %s schema (%d genes), seed %d, depth %d, width %d",
+		c.Method, c.Schema, len(c.GeneNames()), c.Seed, c.Engine.Depth, c.Engine.Width)
+}
+
+// playedValues are the values an [external] player's games are played
+// with, as the engine receives them (integers rounded): v's, or for v nil
+// (DefaultsOpponent, nothing passed) the defaults the engine gave in its
+// reply to `options`; nil when they are not known (a pass other than
+// setoption) or v does not fit the [[param]] tables.
+func (c *Config) playedValues(v []float64) []float64 {
+	params := c.externalParams()
+	if v != nil && len(v) != len(params) {
+		return nil
+	}
+	out := make([]float64, len(params))
+	for i, p := range params {
+		if v != nil {
+			out[i] = referee.ParamValue(p, v[i])
+			continue
+		}
+		d := c.Params[i].optionDefault
+		if d == nil {
+			return nil
+		}
+		out[i] = *d
+		if !p.Float {
+			out[i] = math.Round(*d)
+		}
+	}
+	return out
 }

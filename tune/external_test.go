@@ -239,7 +239,7 @@ func TestExternalExampleConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(c.Params) != 3 || c.Params[0].Type != "int" || *c.Params[0].Start != 15 || *c.Params[1].Start != 60 {
+	if len(c.Params) != 3 || c.Params[0].Type != "int" || *c.Params[0].Start != 15 || *c.Params[1].Start != 19 || *c.Params[2].Start != 10 {
 		t.Errorf("the example's parameters: %+v", c.Params)
 	}
 }

@@ -209,6 +209,15 @@ func (j *Job) ladder(ctx context.Context, recs []optimize.Record) (*ladderResult
 	if err != nil {
 		return nil, err
 	}
+	var play []opponent
+	for _, o := range opps {
+		if why := j.identical(tuned, o.player); why != "" {
+			notes = append(notes, fmt.Sprintf("%q was skipped: identical settings: nothing to verify (%s)", o.given, why))
+			continue
+		}
+		play = append(play, o)
+	}
+	opps = play
 	for _, n := range notes {
 		j.logf("verification: %s\n", n)
 	}
@@ -230,8 +239,7 @@ func (j *Job) ladder(ctx context.Context, recs []optimize.Record) (*ladderResult
 		return lr, nil
 	}
 	ats := j.cfg.rungAts(depths, clocks)
-	j.logf("verification ladder: tuned vs %s at depth %s%s, width %d, %d game pairs a rung\n",
-		strings.Join(names(opps), ", "), joinInts(depths), clocksText(clocks), width, v.Pairs)
+	j.logf("verification ladder: %s, %d game pairs a rung\n", j.ladderLine(opps, depths, clocks, width), v.Pairs)
 	if j.opts.Events.Verify != nil {
 		j.opts.Events.Verify(2 * v.Pairs * len(opps) * len(ats))
 	}
@@ -263,7 +271,11 @@ func (j *Job) ladder(ctx context.Context, recs []optimize.Record) (*ladderResult
 					return nil, err
 				}
 			}
-			j.logf("verification: vs %s at %s: %s\n", m.B, r.At(), rungLine(r))
+			at := r.At()
+			if j.cfg.External != nil && r.Depth == 0 && r.Clock == "" {
+				at = j.cfg.External.search()
+			}
+			j.logf("verification: vs %s at %s: %s\n", m.B, at, rungLine(r))
 			if j.opts.Events.Rung != nil {
 				j.opts.Events.Rung(r, len(lr.Rungs), len(opps)*len(ats))
 			}
@@ -290,6 +302,56 @@ func (j *Job) ladder(ctx context.Context, recs []optimize.Record) (*ladderResult
 	}
 	lr.plots = append([]plotRef{ref}, lr.plots...)
 	return lr, nil
+}
+
+// ladderLine is who the ladder plays and how they search: "tuned vs
+// zhou2015, halfway at depth 2 and 3, width 10", or for an [external] run
+// "tuned (the options Width and DefendWide of ./roadtune-engine) vs
+// defaults, the external engine at depth 2 (its argument -depth 2)", with
+// in-process baselines' depth and width when it plays any.
+func (j *Job) ladderLine(opps []opponent, depths []int, clocks []tournament.TimeControl, width int) string {
+	vs := strings.Join(names(opps), ", ")
+	if j.cfg.External == nil {
+		return fmt.Sprintf("tuned vs %s at depth %s%s, width %d", vs, joinInts(depths), clocksText(clocks), width)
+	}
+	s := fmt.Sprintf("tuned (%s) vs %s, the external engine at %s", j.cfg.tunedText(), vs, j.cfg.External.search())
+	if slices.ContainsFunc(opps, func(o opponent) bool { return !o.external && o.other == nil }) {
+		s += fmt.Sprintf(", roadtune's in-process engine at depth %d, width %d", j.cfg.Engine.Depth, width)
+	}
+	return s + clocksText(clocks)
+}
+
+// identical says why the tuned player and an opponent would play the
+// same games, "" when they would not (or it cannot tell): the [external]
+// engine with the same values as they reach it (the opponent at its
+// defaults: the defaults it listed), or the in-process engine with the
+// same road weights and search settings. Colour-swapped pairs of such
+// deterministic twins split 1–1, and a match between them measures
+// nothing: its interval would have zero width.
+func (j *Job) identical(tuned, o player) string {
+	c := j.cfg
+	switch {
+	case tuned.other != nil || o.other != nil || tuned.external != o.external:
+		return ""
+	case tuned.external:
+		a, b := c.playedValues(tuned.vec), c.playedValues(o.vec)
+		if a == nil || b == nil || !slices.Equal(a, b) {
+			return ""
+		}
+		if o.vec == nil {
+			return fmt.Sprintf("the tuned values %s are the engine's defaults", c.formatVector(tuned.vec))
+		}
+		return fmt.Sprintf("the tuned values %s are %s's", c.formatVector(tuned.vec), o.name)
+	}
+	sa, err := c.playerSettings(tuned.vec, c.Engine.Depth, c.Engine.Width)
+	if err != nil {
+		return ""
+	}
+	sb, err := c.playerSettings(o.vec, c.Engine.Depth, c.Engine.Width)
+	if err != nil || sa != sb || tuned.weights.Schema != o.weights.Schema || !slices.Equal(tuned.weights.Genes, o.weights.Genes) {
+		return ""
+	}
+	return fmt.Sprintf("the tuned vector has %s's road weights and search settings", o.name)
 }
 
 // rungAt is what a rung of an opponent plays at: a depth, or a clock
@@ -328,11 +390,38 @@ func joinInts(xs []int) string {
 	return strings.Join(s, " and ")
 }
 
+// pairOutcomes are the outcomes of a game pair by A's points, in the
+// order of tournament.MatchSummary.Pentanomial.
+var pairOutcomes = [5]string{"were lost 0–2", "went ½–1½", "split 1–1", "went 1½–½", "were won 2–0"}
+
+// NoInterval says why a match's Elo has no interval worth the name: when
+// every complete game pair ended alike (all split 1–1, as colour-swapped
+// pairs of deterministic twins do) the pairs have no spread, the
+// pentanomial interval has zero width, and "± 0" would claim a precision
+// the games do not have. It is "all 150 game pairs split 1–1", or "" for
+// a match whose interval stands.
+func NoInterval(m tournament.MatchSummary) string {
+	if k, ok := m.PairsAlike(); ok {
+		return fmt.Sprintf("all %d game pair%s %s", m.Pairs, plural(m.Pairs), pairOutcomes[k])
+	}
+	return ""
+}
+
+// EloText is a match's Elo with its 95% interval to prec decimals, "+34.9
+// ± 12.0", or without one and why, "+0.0, no interval: all 150 game pairs
+// split 1–1" (NoInterval).
+func EloText(m tournament.MatchSummary, prec int) string {
+	if why := NoInterval(m); why != "" {
+		return fmt.Sprintf("%+.*f, no interval: %s", prec, m.Elo, why)
+	}
+	return fmt.Sprintf("%+.*f ± %.*f", prec, m.Elo, prec, m.EloCI)
+}
+
 // rungLine is the console line of a rung.
 func rungLine(r Rung) string {
 	m := r.Match()
-	s := fmt.Sprintf("%d games W/D/L %d/%d/%d, score %.1f%%, Elo %+.1f ± %.1f, LOS %.1f%% — %s",
-		m.N, m.Games.W, m.Games.D, m.Games.L, 100*m.Score, m.Elo, m.EloCI, 100*m.LOS, r.Verdict)
+	s := fmt.Sprintf("%d games W/D/L %d/%d/%d, score %.1f%%, Elo %s, LOS %.1f%% — %s",
+		m.N, m.Games.W, m.Games.D, m.Games.L, 100*m.Score, EloText(m, 1), 100*m.LOS, r.Verdict)
 	if t := r.Summary.SPRT; t != nil {
 		s += fmt.Sprintf("; SPRT LLR %.2f [%.2f, %.2f] %s", t.LLR, t.Lower, t.Upper, t.Decision)
 	}
@@ -403,14 +492,24 @@ func VerdictDetail(rungs []Rung) []string {
 		opp := r.Match().B
 		var items []string
 		games := r.Match().N
+		intervals := 0
 		for n, q := range rungs[i:k] {
 			m := q.Match()
 			fig := fmt.Sprintf("%+.0f ± %.0f", m.Elo, m.EloCI)
+			why := NoInterval(m)
+			if why != "" {
+				fig = fmt.Sprintf("%+.0f", m.Elo)
+			} else {
+				intervals++
+			}
 			switch {
 			case n == 0:
 				fig += fmt.Sprintf(" Elo, %d games", m.N)
 			case m.N != games:
 				fig += fmt.Sprintf(", %d games", m.N)
+			}
+			if why != "" {
+				fig += ", no interval: " + why
 			}
 			items = append(items, fmt.Sprintf("%s (%s)", q.At(), fig))
 		}
@@ -419,7 +518,7 @@ func VerdictDetail(rungs []Rung) []string {
 			at += " and "
 		}
 		at += items[len(items)-1]
-		if r.Verdict == "inconclusive" {
+		if r.Verdict == "inconclusive" && intervals > 0 {
 			contain := "the 95% interval contains 0"
 			if k-i > 1 {
 				contain = "the 95% intervals contain 0"

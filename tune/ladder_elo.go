@@ -101,8 +101,8 @@ func eloChart(cfg Config, unit string, recs []optimize.Record, rungs []Rung) *Ch
 	for _, r := range rungs {
 		if r.Opponent == opp && r.Depth == depth && r.Clock == "" {
 			m := r.Match()
-			lc.HLines = append(lc.HLines, results.HLine{Name: fmt.Sprintf("ladder: %+.0f ± %.0f (%d games)", m.Elo, m.EloCI, m.N), Y: m.Elo})
-			lc.Note += fmt.Sprintf(" The ladder measured %+.0f ± %.0f over %d games at this depth (dotted line).", m.Elo, m.EloCI, m.N)
+			lc.HLines = append(lc.HLines, results.HLine{Name: fmt.Sprintf("ladder: %s (%d games)", EloText(m, 0), m.N), Y: m.Elo})
+			lc.Note += fmt.Sprintf(" The ladder measured %s over %d games at this depth (dotted line).", EloText(m, 0), m.N)
 		}
 	}
 	return &Chart{Name: "elo", Title: title, Chart: lc}

@@ -128,8 +128,7 @@ func start(cfg Config, rd *results.RunDir, opts Options, bs *budgetState, since 
 	if err := j.markRunning(); err != nil {
 		return nil, err
 	}
-	j.logf("roadtune tune: %s on the %s schema (%d genes), seed %d, depth %d, width %d → %s\n",
-		cfg.Method, cfg.Schema, len(cfg.GeneNames()), cfg.Seed, cfg.Engine.Depth, cfg.Engine.Width, rd.Dir)
+	j.logf("roadtune tune: %s → %s\n", cfg.startLine(), rd.Dir)
 	return j, nil
 }
 

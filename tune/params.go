@@ -52,6 +52,9 @@ type ParamConfig struct {
 	// start)); nil: SPSA's defaults. Other methods ignore them.
 	CEnd *float64 `toml:"c_end,omitempty"`
 	REnd *float64 `toml:"r_end,omitempty"`
+	// optionDefault is an [external] engine's default for the option, from
+	// its reply to `options` (Validate, pass setoption); nil when unknown.
+	optionDefault *float64
 }
 
 // paramKey is the config key of a field of the i-th [[param]] table
@@ -689,7 +692,20 @@ func (c *Config) paramsText() string {
 		if pc.Scale == ScaleLog {
 			s += " (log)"
 		}
-		parts[i] = s + fmt.Sprintf(" from %g", c.paramStart(i))
+		s += fmt.Sprintf(" from %g", c.paramStart(i))
+		// SPSA's own gains of the parameter, which its method line,
+		// giving the [spsa] defaults, does not show.
+		var gains []string
+		if pc.CEnd != nil {
+			gains = append(gains, fmt.Sprintf("c_end %g", *pc.CEnd))
+		}
+		if pc.REnd != nil {
+			gains = append(gains, fmt.Sprintf("r_end %g", *pc.REnd))
+		}
+		if len(gains) > 0 && c.Method == "spsa" {
+			s += " (" + strings.Join(gains, ", ") + ")"
+		}
+		parts[i] = s
 	}
 	return strings.Join(parts, ", ")
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/results"
+	"github.com/roadtune/roadtune/tournament"
 )
 
 // writeReport writes report.md: the setting, the best vector, the
@@ -33,10 +34,24 @@ func (j *Job) writeReport(plots []plotRef, lr *ladderResult, recs []optimize.Rec
 		{"bounds", boundsText(c.Bounds)},
 		{"stall rule", stallText(c.Stall, unit)},
 	}
+	if c.External != nil {
+		// The road weights are the engine's own business: no schema,
+		// initial genes or gene bounds, and the engine row says what
+		// runs and at which depth.
+		setting = [][]string{
+			{"method", about},
+			{"tuned", fmt.Sprintf("%s: %s", c.tunedText(), c.paramsText())},
+			{"seed", fmt.Sprint(c.Seed)},
+			{"engine", fmt.Sprintf("%s, searching at %s", c.External.describe(), c.External.search())},
+			{"match", fmt.Sprintf("%d game pair(s), openings drawn per batch", c.Match.Pairs)},
+			{"bounds", paramBoundsText(c.Bounds)},
+			{"stall rule", stallText(c.Stall, unit)},
+		}
+	}
 	if bs := j.cp.Budget; bs != nil {
 		setting = append(setting, []string{"budget", fmt.Sprintf("%s by the clock: %s = %d, sized on this machine by a calibration (%s)", bs.Budget, bs.Key, bs.Steps, bs.Calibration.text())})
 	}
-	if len(c.Params) > 0 {
+	if len(c.Params) > 0 && c.External == nil {
 		setting = append(setting, []string{"search settings tuned", c.paramsText()})
 	}
 	b.WriteString(results.MarkdownTable([]string{"key", "value"}, setting))
@@ -98,11 +113,31 @@ func (j *Job) writeReport(plots []plotRef, lr *ladderResult, recs []optimize.Rec
 	return WriteReportHTML(j.dir.Dir)
 }
 
+// eloCell is a rung's Elo and interval in the report's table, kept whole
+// by non-breaking spaces where a page wraps the cell: "+34.9 ± 12.0", or
+// "+0.0, no interval" when every pair ended alike (the verdict's detail
+// and the pentanomial column say how).
+func eloCell(m tournament.MatchSummary) string {
+	if NoInterval(m) != "" {
+		return fmt.Sprintf("%+.1f,\u00a0no\u00a0interval", m.Elo)
+	}
+	return fmt.Sprintf("%+.1f\u00a0±\u00a0%.1f", m.Elo, m.EloCI)
+}
+
 func boundsText(bc BoundsConfig) string {
 	if bc.Mode == "off" {
 		return "off (as in the theses)"
 	}
 	return fmt.Sprintf("%s to [%g, %g]", bc.Mode, bc.Lo, bc.Hi)
+}
+
+// paramBoundsText is the bounds row of a run that tunes [[param]] tables
+// alone: each value kept in its [min, max] as the bound mode says.
+func paramBoundsText(bc BoundsConfig) string {
+	if bc.Mode == "off" {
+		return "off: values outside a [[param]]'s [min, max] are played at the nearest end"
+	}
+	return bc.Mode + " to each [[param]]'s [min, max]"
 }
 
 func stallText(stall int, unit string) string {
@@ -118,6 +153,10 @@ func (j *Job) writeLadder(b *strings.Builder, lr *ladderResult) {
 	b.WriteString("## Verification\n\n")
 	for _, n := range lr.Notes {
 		fmt.Fprintf(b, "Note: %s.\n\n", n)
+	}
+	if len(lr.Rungs) == 0 && j.cfg.External != nil {
+		b.WriteString("No verification ladder was played (`validation.opponents` is empty or left nothing to play).\n\n")
+		return
 	}
 	if len(lr.Rungs) == 0 {
 		fmt.Fprintf(b, "No verification ladder was played (`validation.opponents` is empty or left nothing to play). Verify with `go run ./cmd/arena -sprt 0,20 -pairs 500 %s zhou2015`.\n\n", j.dir.Path(FileBest))
@@ -136,7 +175,7 @@ func (j *Job) writeLadder(b *strings.Builder, lr *ladderResult) {
 			fmt.Sprintf("%d/%d/%d", m.Games.W, m.Games.D, m.Games.L),
 			// Non-breaking spaces keep a figure whole where a page wraps the cell.
 			fmt.Sprintf("%.1f%% [%.1f,\u00a0%.1f]", 100*m.Score, 100*max(0, m.ScoreLo), 100*min(1, m.ScoreHi)),
-			fmt.Sprintf("%+.1f\u00a0±\u00a0%.1f", m.Elo, m.EloCI),
+			eloCell(m),
 			fmt.Sprintf("%.1f%%", 100*m.LOS),
 			fmt.Sprint(m.Pentanomial),
 			r.Verdict,
@@ -145,7 +184,11 @@ func (j *Job) writeLadder(b *strings.Builder, lr *ladderResult) {
 	b.WriteString(results.MarkdownTable(
 		[]string{"opponent", "depth", "games", "W/D/L", "score", "Elo ± 95%", "LOS", "pentanomial [LL, LD, WL+DD, WD, WW]", "verdict"}, rows))
 	first := lr.Rungs[0].Summary
-	fmt.Fprintf(b, "\nThe tuned vector (A) against each opponent at each depth, width %d, over game pairs (rung 1 openings: %s; every rung has its own seed). `%s` holds every rung; `%s` the first, in the shape of arena's summary.json. ", first.Width, first.Openings, FileLadder, FileValidation)
+	if x := j.cfg.External; x != nil {
+		fmt.Fprintf(b, "\nThe tuned settings (A) against each opponent, the external engine at %s, over game pairs (rung 1 openings: %s; every rung has its own seed). `%s` holds every rung; `%s` the first, in the shape of arena's summary.json. ", x.search(), first.Openings, FileLadder, FileValidation)
+	} else {
+		fmt.Fprintf(b, "\nThe tuned vector (A) against each opponent at each depth, width %d, over game pairs (rung 1 openings: %s; every rung has its own seed). `%s` holds every rung; `%s` the first, in the shape of arena's summary.json. ", first.Width, first.Openings, FileLadder, FileValidation)
+	}
 	for _, r := range lr.Rungs {
 		if t := r.Summary.SPRT; t != nil {
 			fmt.Fprintf(b, "SPRT against %s at %s (elo0 %g, elo1 %g): LLR %.2f in [%.2f, %.2f] after %d pairs, decision %s. ", r.Match().B, r.At(), t.Elo0, t.Elo1, t.LLR, t.Lower, t.Upper, t.Pairs, t.Decision)

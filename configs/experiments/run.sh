@@ -1,18 +1,26 @@
 #!/usr/bin/env bash
-# Reruns roadtune's reproduction of the papers' experiments (docs/experiments.md)
-# with `tune` and `arena` only.
+# Reruns roadtune's experiments (docs/experiments.md, one page each in
+# docs/experiments/) with `tune`, `arena` and one Go benchmark.
 #
-#   configs/experiments/run.sh            all experiments, then collect
-#   configs/experiments/run.sh e1 e4      some of them (e1..e10, e14..e18), then collect
+#   configs/experiments/run.sh            every experiment, then collect
+#   configs/experiments/run.sh e1 e4      some of them (e1..e21), then collect
+#   DOCS=docs/experiments configs/experiments/run.sh collect
+#                                         update the tracked docs from $OUT
 #
 # Outputs go to $OUT (default runs/experiments); `collect` copies the small
-# results (reports, summaries, plots, tuned weight files) to docs/experiments.
-# Finished steps are skipped and interrupted tune runs are resumed, so the
-# script can be stopped and started again.
+# results (reports, summaries, plots, tuned weight files) to $DOCS, by
+# default $OUT/docs: the tracked docs/experiments change only when DOCS
+# names it. Finished steps are skipped and interrupted tune runs are
+# resumed, so the script can be stopped and started again.
+#
+# Experiments 11 and 12 play Cloudict, a program roadtune does not ship
+# (BY_HAND below): their steps run only with CLOUDICT=DIR, the directory
+# holding Cloudict's gameEngine, and otherwise say where their commands
+# are and skip. Every other experiment of the index is a step.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-runs/experiments}
-DOCS=${DOCS:-docs/experiments}
+DOCS=${DOCS:-$OUT/docs}
 W=configs/weights
 mkdir -p "$OUT/bin"
 go build -o "$OUT/bin/tune" ./cmd/tune
@@ -135,6 +143,28 @@ run_sweep() {
   log "$name: sweep took $(( $(date +%s) - start )) s"
 }
 
+# run_seeds NAME CONFIG SEEDS [FLAG...]: the config once per seed of SEEDS
+# (1,2,3) in $OUT/NAME/seed-N, with NAME/compare.md; tune continues a
+# stopped sweep itself.
+run_seeds() {
+  local name=$1 cfg=$2 seeds=$3 start
+  shift 3
+  if [ -f "$OUT/$name/compare.md" ]; then log "$name: done already"; return; fi
+  start=$(date +%s)
+  tune -config "$cfg" -seeds "$seeds" "$@" -out "$OUT/$name" -quiet > "$OUT/$name.txt"
+  log "$name: sweep took $(( $(date +%s) - start )) s"
+}
+
+# run_chain NAME CONFIG [FLAG...]: a chain in $OUT/NAME, continued with
+# -resume when it was stopped.
+run_chain() {
+  local name=$1 cfg=$2 start
+  shift 2
+  start=$(date +%s)
+  if [ -f "$OUT/$name/chain.json" ]; then tune -resume "$OUT/$name" -quiet; else tune -config "$cfg" "$@" -out "$OUT/$name" -quiet; fi
+  log "$name: chain took $(( $(date +%s) - start )) s"
+}
+
 # Methods compared (issue 11): GA, PSO, SPSA and Texel from random starts,
 # tuned at depth 2 over the balanced suite, each at two budgets (about 6,000
 # and 20,000 games), three seeds each, every best vector against zhou2015 at
@@ -171,14 +201,8 @@ e10() {
 # (experiments/overnight-symmetric.toml: Texel, then SPSA at depth 3),
 # symmetric and asymmetric schema, seed 1; a chain is continued with -resume.
 e14() {
-  local name cfg start
-  for name in e14-overnight e14-overnight-asymmetric; do
-    cfg=configs/experiments/overnight-symmetric.toml
-    [ "$name" = e14-overnight ] || cfg=configs/experiments/overnight-asymmetric.toml
-    start=$(date +%s)
-    if [ -f "$OUT/$name/chain.json" ]; then tune -resume "$OUT/$name" -quiet; else tune -config "$cfg" -out "$OUT/$name" -quiet; fi
-    log "$name: chain took $(( $(date +%s) - start )) s"
-  done
+  run_chain e14-overnight configs/experiments/overnight-symmetric.toml
+  run_chain e14-overnight-asymmetric configs/experiments/overnight-asymmetric.toml
 }
 
 # e15: SPSA against a pool of opponents, from experiment 14's vectors.
@@ -200,9 +224,7 @@ e16() {
   done
   tune compare -o "$OUT/e16-refine" -metric gene:T2 "$OUT"/e16-refine-seed-* > /dev/null
   [ -f "$OUT/e16-texel-4k/compare.md" ] || tune -config configs/experiments/texel-tempo-4k.toml -seeds 1,2,3 -out "$OUT/e16-texel-4k" -quiet > "$OUT/e16-texel-4k.txt"
-  start=$(date +%s)
-  if [ -f "$OUT/$name/chain.json" ]; then tune -resume "$OUT/$name" -quiet; else tune -config configs/overnight.toml -out "$OUT/$name" -quiet; fi
-  log "$name: chain took $(( $(date +%s) - start )) s"
+  run_chain "$name" configs/overnight.toml
   run_tune e16-tempo-d4 configs/experiments/tempo-d4.toml
 }
 
@@ -216,6 +238,82 @@ e17() {
 # Cloudict is in the docs).
 e18() {
   run_tune e18-cross configs/experiments/cross-refine.toml
+}
+
+# The experiments that play Cloudict: run only with CLOUDICT=DIR.
+BY_HAND=(e11 e12)
+
+# needs_cloudict ID PAGE: false (and a line saying where the commands are)
+# unless CLOUDICT names Cloudict's directory.
+needs_cloudict() {
+  if [ -n "${CLOUDICT:-}" ] && [ -x "$CLOUDICT/gameEngine" ]; then return 0; fi
+  log "$1: skipped: it plays Cloudict; set CLOUDICT=DIR (the directory holding its gameEngine) or run the commands of docs/experiments/$2 by hand"
+  return 1
+}
+
+# e11: arena against Cloudict at depth 2 without wrapper scripts.
+e11() {
+  needs_cloudict e11 11-cloudict-arena.md || return 0
+  run_arena e11-cloudict-d2 -pairs 24 -concurrency 2 -openings balanced \
+    -engine name=Cloudict dir="$CLOUDICT" cmd=./gameEngine initstr="depth 2" \
+    -engine name=roadtune-d6w20 weights=zhou2015 depth=6 width=20
+}
+
+# e12: issue 14's steps against Cloudict, each with its command in its
+# section; the step replays today's headline (12.11: the engine binary's
+# PlaySettings at tc=5 against Cloudict at depth 3, the command experiment
+# 20 measured it with).
+e12() {
+  needs_cloudict e12 12-issue-14-engine-against-cloudict.md || return 0
+  run_arena e12-cloudict-d3-tc5 -pairs 375 -concurrency 2 -openings balanced -movetime 60s \
+    -engine name=Cloudict dir="$CLOUDICT" cmd=./gameEngine initstr="depth 3" \
+    -engine name=rt weights=roadtune-tempo settings=play width=15 tc=5
+}
+
+# e13: what playing through the NATS queue costs (a Go benchmark).
+e13() {
+  if [ -f "$OUT/e13-many-machines.txt" ]; then log "e13: done already"; return; fi
+  ROADTUNE_PIN=1 go test ./cluster -run '^$' -bench Workers -benchtime 4x -count 6 > "$OUT/e13-many-machines.txt"
+  cat "$OUT/e13-many-machines.txt"
+}
+
+# e19: the robust GA, Chen's PSO and CMA-ES presets (with ordered chains)
+# over seeds 1-3 at the main budget and overnight, and their learning
+# curves.
+e19() {
+  local p
+  for p in ga pso cmaes overnight-ga overnight-pso overnight-cmaes; do
+    run_seeds "e19-$p" "configs/$p.toml" 1,2,3
+  done
+  runs() { echo "$OUT/e19-$1/seed-1,$OUT/e19-$1/seed-2,$OUT/e19-$1/seed-3"; }
+  [ -f "$OUT/e19-curves-monotone.csv" ] || tune compare -curve -o "$OUT/e19-curves-monotone" \
+    ga="$(runs ga)" "pso (Chen)=$(runs pso)" cmaes="$(runs cmaes)" > /dev/null
+}
+
+# e20: SPSA on seven PlaySettings knobs at 0.02 s a move (timed games:
+# not reproducible); with CLOUDICT, the tuned and the hand-set settings
+# against Cloudict at depth 3, tc=5.
+e20() {
+  run_tune e20-search-spsa configs/search-spsa.toml -iterations 15000 -concurrency 1
+  needs_cloudict e20 20-search-settings-spsa.md || return 0
+  run_arena e20-cloudict-d3-tc5-tuned -pairs 375 -concurrency 2 -openings balanced -movetime 60s \
+    -engine name=Cloudict dir="$CLOUDICT" cmd=./gameEngine initstr="depth 3" \
+    -engine name=rt-tuned weights=roadtune-tempo settings=play tc=5 param=Width=12 param=DefendWide=60 \
+      param=DefendMaxDepth=11 param=DefendShare=0.4558420604189135 param=DefendGrowth=2.5036149156317573 \
+      param=GameMoves=8 param=ThreatNodes=46737
+}
+
+# e21: the main budget on six seeds (Chen's PSO with three starts on 1-6,
+# the GA and CMA-ES on 4-6: their 1-3 are e19's), the two long GA runs
+# (seed 1) and the depth-4 chain (seed 5). The runs with -hours measure
+# the machine, not the method, and are left out.
+e21() {
+  run_seeds e21-pso configs/pso.toml 1,2,3,4,5,6
+  run_seeds e21-ga configs/ga.toml 4,5,6
+  run_seeds e21-cmaes configs/cmaes.toml 4,5,6
+  run_tune e21-night-ga configs/experiments/e21-night-ga.toml -seed 1
+  run_tune e21-night-hof configs/experiments/e21-night-hof.toml -seed 1
+  run_chain e21-depth4-chain configs/experiments/e21-depth4-chain.toml -seed 5
 }
 
 # collect copies the small results into $DOCS: no game logs or SGFs.
@@ -243,16 +341,19 @@ collect() {
   done
   cp "$OUT"/e2-*.png "$OUT"/e2-*.csv "$OUT"/e6-*.png "$OUT"/e6-*.csv "$DOCS/" 2>/dev/null || true
   cp "$OUT"/e8-methods.md "$OUT"/e8-methods-ladder.png "$OUT"/e10-refine.md "$OUT"/e10-refine-ladder.png "$DOCS/" 2>/dev/null || true
-  cp "$OUT"/e*-g*.json "$DOCS/" 2>/dev/null || true
+  cp "$OUT"/e*-g*.json "$OUT"/e13-*.txt "$OUT"/e19-curves*.png "$OUT"/e19-curves*.csv "$DOCS/" 2>/dev/null || true
   log "collected into $DOCS"
 }
 
+# STEPS: every experiment of docs/experiments/README.md's index, in order.
+STEPS=(e1 e2 e3 e4 e5 e6 e7 e8 e9 e10 e11 e12 e13 e14 e15 e16 e17 e18 e19 e20 e21)
 steps=("$@")
-[ ${#steps[@]} -gt 0 ] || steps=(e1 e2 e3 e4 e5 e6 e7 e8 e9 e10 e14 e15 e16 e17 e18)
+[ ${#steps[@]} -gt 0 ] || steps=("${STEPS[@]}")
 for s in "${steps[@]}"; do
-  case $s in
-    e1|e2|e3|e4|e5|e6|e7|e8|e9|e10|e14|e15|e16|e17|e18|collect) log "== $s"; "$s" ;;
-    *) echo "unknown experiment $s (want e1..e10, e14..e18 or collect)" >&2; exit 2 ;;
-  esac
+  if [ "$s" = collect ] || [[ " ${STEPS[*]} " == *" $s "* ]]; then
+    log "== $s"; "$s"
+  else
+    echo "unknown experiment $s (want e1..e21 or collect)" >&2; exit 2
+  fi
 done
 [[ " ${steps[*]} " == *" collect "* ]] || collect

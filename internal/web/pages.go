@@ -32,9 +32,17 @@ var staticFS = func() fs.FS {
 }()
 
 var pages = template.Must(template.New("").Funcs(template.FuncMap{
-	"pct":   func(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) },
-	"elo":   func(x float64) string { return fmt.Sprintf("%+.1f", x) },
-	"f1":    func(x float64) string { return fmt.Sprintf("%.1f", x) },
+	"pct": func(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) },
+	"elo": func(x float64) string { return fmt.Sprintf("%+.1f", x) },
+	"f1":  func(x float64) string { return fmt.Sprintf("%.1f", x) },
+	// ci is a match's ±95% half-width, "none" when every game pair ended
+	// alike (its width is zero and measures nothing).
+	"ci": func(m tournament.MatchSummary) string {
+		if _, alike := m.PairsAlike(); alike {
+			return "none (all pairs alike)"
+		}
+		return fmt.Sprintf("%.1f", m.EloCI)
+	},
 	"f2":    func(x float64) string { return fmt.Sprintf("%.2f", x) },
 	"wdl":   func(c stats.WDL) string { return fmt.Sprintf("%d-%d-%d", c.W, c.D, c.L) },
 	"penta": func(p [5]int) string { return fmt.Sprintf("%d-%d-%d-%d-%d", p[0], p[1], p[2], p[3], p[4]) },
