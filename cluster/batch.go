@@ -253,17 +253,99 @@ func EncodeResult(r Result) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-func decodeResult(data []byte) (Result, error) {
+// Bounds of a result's inflated size (resultBound): generous, so an
+// honest result never reaches them, and small enough that a result
+// compressed a thousandfold (a gzip bomb) is refused long before it takes
+// memory: a game record's fixed part (names, opening, reason, forfeit
+// detail, times: well under perGameBytes) and perMoveBytes a move (its
+// notation and thinking time in JSON) for every point of the board; a
+// position perPositionBytes plus perFeatureBytes a feature; an outcome
+// perOutcomeBytes; resultSlack for the rest (key, worker, error text).
+const (
+	perGameBytes     = 64 << 10
+	perMoveBytes     = 64
+	perPositionBytes = 128
+	perFeatureBytes  = 32
+	perOutcomeBytes  = 128
+	resultSlack      = 1 << 20
+)
+
+// resultBound is the most bytes the JSON of a result of games games
+// (each at most engine.NumPoints moves), outcomes outcomes and
+// positions positions of features features each can take, by the
+// per-item bounds above.
+func resultBound(games, outcomes, positions, features int) int64 {
+	return resultSlack + int64(games)*(perGameBytes+perMoveBytes*engine.NumPoints) +
+		int64(outcomes)*perOutcomeBytes + int64(positions)*(perPositionBytes+perFeatureBytes*int64(features))
+}
+
+// maxResult is the most bytes b's result can inflate to (resultBound):
+// 2·Pairs games a match, their records when asked for, and for a Sample
+// batch maxPositionsPerGame positions a game of the longest match
+// vector's features.
+func (b *Batch) maxResult() int64 {
+	games := 2 * max(b.Setup.Pairs, 1) * len(b.Matches)
+	positions, features := 0, 0
+	if b.Sample {
+		positions = maxPositionsPerGame * games
+		for _, m := range b.Matches {
+			features = max(features, len(m.A), len(m.B))
+		}
+	}
+	return resultBound(games, len(b.Matches), positions, features)
+}
+
+// errTooLarge says a result inflates to more than its batch can produce.
+var errTooLarge = errors.New("inflates to more than its batch can produce")
+
+// decodeResult reads a result message (EncodeResult's form), inflating at
+// most limit bytes: a message that inflates to more is refused with
+// errTooLarge, without reading the rest, and the Result then holds the key
+// and worker its first bytes name (EncodeResult writes them first), so
+// that the refusal counts against that worker. Errors: gzip's, JSON's,
+// errTooLarge.
+func decodeResult(data []byte, limit int64) (Result, error) {
 	var r Result
 	zr, err := gzip.NewReader(bytes.NewReader(data))
 	if err != nil {
 		return r, err
 	}
-	body, err := io.ReadAll(zr)
+	body, err := io.ReadAll(io.LimitReader(zr, limit+1))
 	if err != nil {
 		return r, err
 	}
+	if int64(len(body)) > limit {
+		r.Key, r.Worker = resultHead(body)
+		return r, fmt.Errorf("the result %w (more than %d bytes)", errTooLarge, limit)
+	}
 	return r, json.Unmarshal(body, &r)
+}
+
+// resultHead reads the key and worker of a result's JSON from its
+// leading string fields, "" for those it does not find there.
+func resultHead(body []byte) (key, worker string) {
+	d := json.NewDecoder(bytes.NewReader(body))
+	if t, err := d.Token(); err != nil || t != json.Delim('{') {
+		return "", ""
+	}
+	for key == "" || worker == "" {
+		name, err := d.Token()
+		if err != nil {
+			break
+		}
+		value, err := d.Token()
+		s, ok := value.(string)
+		if err != nil || !ok {
+			break
+		}
+		switch name {
+		case "key":
+			key = s
+		case "worker":
+			worker = s
+		}
+	}
+	return key, worker
 }
 
 // buildOr is build, or EngineBuild when it is "" (the field's default).

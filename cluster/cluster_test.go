@@ -14,7 +14,6 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/roadtune/roadtune/configs"
 	"github.com/roadtune/roadtune/engine"
-	"github.com/roadtune/roadtune/internal/tunetest"
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/referee"
 )
@@ -217,29 +216,127 @@ func TestDuplicatesAreIgnored(t *testing.T) {
 
 // TestForeignFingerprintIsRefused: batches only a worker of another
 // engine build takes are given back until their deliveries run out; the
-// call then fails naming the refusal (the fingerprint and both builds),
-// and the coordinator logs the refusal once. The call made again at once
-// (the run resumed) with a right worker queues the batches again, which
-// the consumer no longer delivers, and plays them.
+// call does not fail (refusals use up no deliveries): the coordinator
+// logs that the batch was given back, naming the refusal (the fingerprint
+// and both builds), logs the refusal itself once, and queues the batch
+// again; a right worker started then plays it, and the call gives the
+// in-process outcomes.
 func TestForeignFingerprintIsRefused(t *testing.T) {
+	matches := testMatches(t)
+	want, _ := inProcess(t, 3, matches)
 	c := newCluster(t, testReferee())
 	c.coord.MaxDeliver = 2
-	var log tunetest.SyncBuffer
-	c.coord.Log = &log
+	log := newLogWatch("workers gave it back")
+	c.coord.Log = log
 	stop := c.worker(t, &Worker{Conn: c.dial(t, "old"), Name: "old", Build: "roadtune-play-0"})
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	_, err := c.coord.Play(ctx, 3, testMatches(t))
-	if err == nil || !strings.Contains(err.Error(), "delivered 2 times") || !strings.Contains(err.Error(), "refused by worker old: fingerprint") ||
-		!strings.Contains(err.Error(), "roadtune-play-0") || !strings.Contains(err.Error(), EngineBuild) {
-		t.Fatalf("error %v, want a batch delivered 2 times, refused for its fingerprint naming both builds", err)
-	}
-	if n := strings.Count(log.String(), "worker old refuses batches"); n != 1 {
-		t.Errorf("%d refusal lines, want 1 (once per worker and reason):\n%s", n, log.String())
+	done := playUntil(t, ctx, c.coord, 3, matches, log, "the call ended before its deliveries ran out")
+	line := log.line("workers gave it back")
+	if !strings.Contains(line, "refused by worker old: fingerprint") || !strings.Contains(line, "roadtune-play-0") || !strings.Contains(line, EngineBuild) {
+		t.Errorf("line %q, want the refusal for its fingerprint naming both builds", line)
 	}
 	stop()
-	c.wg.Wait()
-	playsAgain(t, c, 3, testMatches(t))
+	c.worker(t, &Worker{Conn: c.dial(t, "new"), Name: "new", Concurrency: 1})
+	r := <-done
+	if r.err != nil || !reflect.DeepEqual(r.out, want) {
+		t.Fatalf("with a right worker after the refusals: %v (%v), in-process %v", r.out, r.err, want)
+	}
+	if n := strings.Count(log.String(), "worker old refuses batches"); n != 1 {
+		t.Errorf("%d refusal lines, want 1 (once per worker and reason):\n%s", n, log)
+	}
+}
+
+// client runs a hand-made worker named name until ctx ends: it fetches
+// up to fetch batches at a time from the workers' consumer and hands
+// each to each.
+func (c *testCluster) client(t *testing.T, ctx context.Context, name string, fetch int, each func(jetstream.JetStream, jetstream.Msg)) {
+	nc := c.dial(t, name)
+	c.wg.Go(func() {
+		js, err := jetstream.New(nc)
+		if err != nil {
+			return
+		}
+		for ctx.Err() == nil {
+			cons, err := js.Consumer(ctx, BatchStream, WorkerGroup)
+			if err != nil {
+				time.Sleep(50 * time.Millisecond)
+				continue
+			}
+			mb, err := cons.Fetch(fetch, jetstream.FetchMaxWait(200*time.Millisecond))
+			if err != nil {
+				continue
+			}
+			for msg := range mb.Messages() {
+				each(js, msg)
+			}
+		}
+	})
+}
+
+// played is the end of a call.
+type played struct {
+	out []optimize.Outcome
+	err error
+}
+
+// playUntil starts coord.Play and returns once log saw its line; the call
+// ending first fails the test with early, and so does ctx ending.
+func playUntil(t *testing.T, ctx context.Context, coord *Coordinator, seed uint64, matches []optimize.Match, log *logWatch, early string) <-chan played {
+	t.Helper()
+	done := make(chan played, 1)
+	go func() {
+		out, err := coord.Play(ctx, seed, matches)
+		done <- played{out, err}
+	}()
+	select {
+	case <-log.seen:
+	case r := <-done:
+		t.Fatalf("%s: %v", early, r.err)
+	case <-ctx.Done():
+		t.Fatalf("no line %q before %v; log:\n%s", log.want, ctx.Err(), log)
+	}
+	return done
+}
+
+// logWatch is a coordinator's log that closes seen once a line contains
+// want.
+type logWatch struct {
+	mu    sync.Mutex
+	lines []string
+	want  string
+	seen  chan struct{}
+}
+
+func newLogWatch(want string) *logWatch { return &logWatch{want: want, seen: make(chan struct{})} }
+
+func (w *logWatch) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.lines = append(w.lines, string(p))
+	if w.want != "" && strings.Contains(string(p), w.want) {
+		w.want = ""
+		close(w.seen)
+	}
+	return len(p), nil
+}
+
+// line is the first line containing s, "" if none does.
+func (w *logWatch) line(s string) string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, l := range w.lines {
+		if strings.Contains(l, s) {
+			return l
+		}
+	}
+	return ""
+}
+
+func (w *logWatch) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return strings.Join(w.lines, "")
 }
 
 // lineWriter sends each write to a channel.
@@ -298,25 +395,8 @@ func TestMaxDeliveriesFailTheCall(t *testing.T) {
 	c.coord.AckWait, c.coord.MaxDeliver = 300*time.Millisecond, 2
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	flaky := c.dial(t, "flaky")
-	c.wg.Go(func() { // a worker that takes batches and dies every time
-		js, err := jetstream.New(flaky)
-		if err != nil {
-			return
-		}
-		for ctx.Err() == nil {
-			cons, err := js.Consumer(ctx, BatchStream, WorkerGroup)
-			if err != nil {
-				time.Sleep(50 * time.Millisecond)
-				continue
-			}
-			mb, err := cons.Fetch(10, jetstream.FetchMaxWait(200*time.Millisecond))
-			if err == nil {
-				for range mb.Messages() {
-				}
-			}
-		}
-	})
+	// a worker that takes batches and dies every time
+	c.client(t, ctx, "flaky", 10, func(jetstream.JetStream, jetstream.Msg) {})
 	_, err := c.coord.Play(ctx, 3, testMatches(t))
 	if err == nil || !strings.Contains(err.Error(), "delivered 2 times") {
 		t.Fatalf("error %v, want a batch delivered 2 times without a result", err)

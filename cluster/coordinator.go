@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -37,10 +38,22 @@ type Coordinator struct {
 	BatchGames int
 	// AckWait is how long a worker may hold a batch without acknowledging
 	// it or reporting progress before it is delivered to another (default
-	// 30 s); MaxDeliver the most deliveries of a batch (default 5), after
-	// which the call fails. Both configure the workers' consumer.
+	// 30 s); MaxDeliver the most deliveries of a batch (default 5) that
+	// end without a result (a worker stopped, failed or ended it), after
+	// which the call fails. Both configure the workers' consumer. A
+	// delivery a worker gives back (a refusal: a NAK, which the server
+	// announces) does not count: the coordinator queues a batch whose
+	// deliveries refusals used up again, so a worker that refuses every
+	// batch costs nothing but time.
 	AckWait    time.Duration
 	MaxDeliver int
+	// MaxErrors is the number of error results (a worker's "could not
+	// play it") a worker may send before it is quarantined (default
+	// DefaultMaxErrors). An error result never ends the call: its batch
+	// goes to another worker, and the coordinator plays it itself after
+	// maxRequeues, so an error every worker meets is the coordinator's
+	// own in the end.
+	MaxErrors int
 	// Progress, when set, is told the games of the call's finished batches
 	// and the games scheduled (2·Pairs per match).
 	Progress func(done, total int)
@@ -81,6 +94,7 @@ type Coordinator struct {
 	mu          sync.Mutex
 	js          jetstream.JetStream
 	refusals    map[string]bool   // logged
+	failures    map[string]int    // error results by worker
 	quarantined map[string]string // worker → why
 	trusted     map[string]bool   // workers a replay verified
 	stats       VerifyStats
@@ -101,14 +115,18 @@ func (c *Coordinator) replaySlot() chan struct{} {
 	return c.replaying
 }
 
+// DefaultMaxErrors is the number of error results a worker may send
+// before it is quarantined unless Coordinator.MaxErrors says otherwise.
+const DefaultMaxErrors = 3
+
 // VerifyStats count what the coordinator's checks and replays did over its
 // life: games accepted (of results taken, the replays' included) and
-// replayed, results refused by the consistency checks, results that
-// differed from their replay, accepted results revoked when their worker
-// was quarantined.
+// replayed, results refused by the consistency checks (or for their size),
+// results that differed from their replay, accepted results revoked when
+// their worker was quarantined, error results taken instead of a result.
 type VerifyStats struct {
-	Accepted, Replayed           int64
-	Refused, Mismatched, Revoked int
+	Accepted, Replayed                   int64
+	Refused, Mismatched, Revoked, Failed int
 }
 
 // Stats is what the checks and replays did so far.
@@ -149,6 +167,41 @@ func (c *Coordinator) quarantine(worker, why string) {
 	if !old {
 		c.logf("cluster: worker %s quarantined: %s; its results are dropped from now on and its batches of this call played again", worker, why)
 	}
+}
+
+// failed counts an error result of worker and reports whether the worker
+// has now sent MaxErrors of them.
+func (c *Coordinator) failed(worker string) (n int, last bool) {
+	limit := c.MaxErrors
+	if limit <= 0 {
+		limit = DefaultMaxErrors
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.failures == nil {
+		c.failures = map[string]int{}
+	}
+	c.failures[worker]++
+	c.stats.Failed++
+	return c.failures[worker], c.failures[worker] >= limit
+}
+
+// maxLogged is the most bytes of a worker's text (an error result, a
+// refusal's reason) a log line or error quotes.
+const maxLogged = 200
+
+// clip is s cut to maxLogged bytes (at a character's start), the length
+// of the whole said after it: a worker's text is the worker's to choose,
+// and a 64 MiB error must not become a 64 MB log line.
+func clip(s string) string {
+	if len(s) <= maxLogged {
+		return s
+	}
+	cut := maxLogged
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s… (%d bytes)", s[:cut], len(s))
 }
 
 // trust marks worker as verified by a replay.
@@ -204,9 +257,11 @@ var (
 // seed. A batch a worker refuses (Refusal) goes to another worker; a
 // result that fails the checks or its replay is dropped, its worker
 // quarantined and the batch played again (see the package doc).
-// Errors: no connection or queue, a batch a worker could not read or
-// play (its reason), a batch delivered MaxDeliver times without a result
-// (with the refusals of it seen), a cancelled ctx (wrapping ctx.Err()).
+// A worker's error result counts against it (MaxErrors) and its batch is
+// played again. Errors: no connection or queue, a batch the coordinator
+// cannot play itself (its reason), a batch delivered MaxDeliver times
+// without a result, refusals not counted (with the refusals of it seen),
+// a cancelled ctx (wrapping ctx.Err()).
 func (c *Coordinator) Play(ctx context.Context, seed uint64, matches []optimize.Match) ([]optimize.Outcome, error) {
 	out, _, err := c.call(ctx, seed, matches, false)
 	return out, err

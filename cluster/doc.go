@@ -34,7 +34,12 @@
 // results of the call under way too), and its batches go back to the
 // queue for other workers, twice at most, then the coordinator plays them
 // itself (a mismatched batch takes the replay's result at once), so a
-// run's results stay an honest run's. Timed games are not deterministic:
+// run's results stay an honest run's. A worker's error result ("could not
+// play it") is no end of the run either: it counts against the worker
+// (quarantined after Coordinator.MaxErrors) and its batch is played
+// again; a result that inflates to more than its batch can produce (a
+// gzip bomb) is refused unread; batches a worker gives back (NAKs) do not
+// use up their deliveries. Whatever a worker sends is quoted cut short. Timed games are not deterministic:
 // they are checked, never replayed; so are an external engine's, which
 // repeat only if the engine is deterministic.
 //

@@ -3,6 +3,7 @@ package cluster
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"strings"
@@ -16,6 +17,9 @@ import (
 type work interface {
 	// checkResult is why r cannot be the batch's result, nil if it can.
 	checkResult(r Result) error
+	// maxResult is the most bytes the JSON of a result of the batch can
+	// take: a result message that inflates to more is refused unread.
+	maxResult() int64
 	// replay plays the batch in this process, an external engine's games
 	// with engines; errTimed when its games play by the clock.
 	replay(ctx context.Context, concurrency int, engines []Engine) (Result, error)
@@ -80,9 +84,17 @@ type verdict struct {
 // other workers (maxRequeues times; then, and for a games batch, the
 // coordinator plays it itself).
 //
-// Errors: a worker's error result (not a quarantined one's), a batch a
-// worker refused or that reached its maximum deliveries, a replay's or
-// got's error, a cancelled ctx.
+// A worker's error result counts against it (Coordinator.failed: the
+// worker is quarantined at MaxErrors) and its batch is queued again, as
+// is a batch a worker ended (terminated). A result that inflates to more
+// than its batch can produce (maxResult) is refused unread, as an
+// impossible one. A batch whose deliveries reached the consumer's maximum
+// is queued again when some of them were given back (NAKs, which the
+// server announces): only the others, those that ended without a result,
+// count toward MaxDeliver.
+//
+// Errors: a batch MaxDeliver of whose deliveries (refusals not counted)
+// ended without a result, a replay's or got's error, a cancelled ctx.
 func (c *Coordinator) exchange(ctx context.Context, run, subject string, parcels []parcel, need *Engine, progress func(p parcel, sign int), got func(parcel, Result) error) error {
 	js, err := c.queue(ctx)
 	if err != nil {
@@ -111,7 +123,7 @@ func (c *Coordinator) exchange(ctx context.Context, run, subject string, parcels
 		return fmt.Errorf("cluster: results on %s: %w", subject, err)
 	}
 	defer cc.Stop()
-	notes := make(chan *nats.Msg, 256)
+	notes := make(chan *nats.Msg, 4096) // a worker may give batches back fast: each give-back is a note
 	var engines []Engine
 	var watch *engineWatch
 	var tick <-chan time.Time
@@ -125,7 +137,7 @@ func (c *Coordinator) exchange(ctx context.Context, run, subject string, parcels
 		defer t.Stop()
 		tick = t.C
 	}
-	for _, subject := range []string{advisorySubject("MAX_DELIVERIES"), advisorySubject("MSG_TERMINATED"), refusalSubject(run)} {
+	for _, subject := range []string{advisorySubject("MAX_DELIVERIES"), advisorySubject("MSG_TERMINATED"), advisorySubject("MSG_NAKED"), refusalSubject(run)} {
 		sub, err := c.Conn.ChanSubscribe(subject, notes)
 		if err != nil {
 			return fmt.Errorf("cluster: advisories: %w", err)
@@ -133,11 +145,19 @@ func (c *Coordinator) exchange(ctx context.Context, run, subject string, parcels
 		defer sub.Unsubscribe()
 	}
 	refused := map[string][]string{} // by batch key
+	naks := map[uint64]int{}         // given-back deliveries by stream sequence
+	_, maxDeliver := queueDefaults(c.AckWait, c.MaxDeliver)
+	var limit int64 // the most bytes a result of any parcel inflates to
+	for _, p := range parcels {
+		limit = max(limit, p.batch.maxResult())
+	}
 
 	current := append([]parcel(nil), parcels...) // as last queued
 	accepted := make([]*Result, len(parcels))
 	from := make([]string, len(parcels)) // the worker whose result was accepted; "" a replay's
 	tries := make([]int, len(parcels))   // requeues
+	lost := make([]int, len(parcels))    // deliveries that ended without a result, refusals not counted
+	said := make([]bool, len(parcels))   // the refusals of a parcel logged
 	pending := map[string]int{}          // keys awaiting a worker's result
 	for i, p := range parcels {
 		pending[p.key] = i
@@ -225,6 +245,36 @@ func (c *Coordinator) exchange(ctx context.Context, run, subject string, parcels
 		c.quarantine(worker, why)
 		return revoke(worker)
 	}
+	// refuse drops an impossible result of parcel i and quarantines its
+	// worker.
+	refuse := func(i int, worker string, why error) error {
+		p := current[i]
+		c.count(func(s *VerifyStats) { s.Refused++ })
+		c.logf("cluster: batch %s: refused the result of worker %s: %v", p.name, worker, why)
+		if err := quarantine(worker, fmt.Sprintf("an impossible result of batch %s: %v", p.name, why)); err != nil {
+			return err
+		}
+		return requeue(i)
+	}
+	// failed takes an error result of parcel i: it counts against its
+	// worker, and the batch goes to another (its copy, if a worker still
+	// holds one, leaves the queue).
+	failed := func(i int, r Result) error {
+		p := current[i]
+		if !c.Quarantined(r.Worker) {
+			n, last := c.failed(r.Worker)
+			c.logf("cluster: batch %s: worker %s sent an error instead of a result (%d): %s; the batch is played again", p.name, r.Worker, n, clip(r.Error))
+			if last {
+				if err := quarantine(r.Worker, fmt.Sprintf("%d error results", n)); err != nil {
+					return err
+				}
+			}
+		}
+		if err := unqueue(ctx, js, p); err != nil && ctx.Err() == nil {
+			return fmt.Errorf("cluster: %w", err)
+		}
+		return requeue(i)
+	}
 	judge = func(i int, r Result) error {
 		p := current[i]
 		if c.Quarantined(r.Worker) {
@@ -232,12 +282,7 @@ func (c *Coordinator) exchange(ctx context.Context, run, subject string, parcels
 			return requeue(i)
 		}
 		if err := p.batch.checkResult(r); err != nil {
-			c.count(func(s *VerifyStats) { s.Refused++ })
-			c.logf("cluster: batch %s: refused the result of worker %s: %v", p.name, r.Worker, err)
-			if err := quarantine(r.Worker, fmt.Sprintf("an impossible result of batch %s: %v", p.name, err)); err != nil {
-				return err
-			}
-			return requeue(i)
+			return refuse(i, r.Worker, err)
 		}
 		if !p.batch.checkedOnly() && c.mustReplay(p.key, r.Worker) {
 			replay(i, r, false)
@@ -247,16 +292,23 @@ func (c *Coordinator) exchange(ctx context.Context, run, subject string, parcels
 		return nil
 	}
 	// take reads a result message: a pending parcel's result is judged; a
-	// worker's error result fails the exchange, unless stored says it
-	// was sent before the exchange began (a dead coordinator's step made
-	// again): then it is not final, and the batch is played again.
+	// worker's error result counts against the worker (failed), unless
+	// stored says it was sent before the exchange began (a dead
+	// coordinator's step made again): then the batch is simply played
+	// again. A message that inflates beyond limit is refused, as an
+	// impossible result of the batch its key names.
 	take := func(m jetstream.Msg, stored bool) error {
-		r, err := decodeResult(m.Data())
-		if err != nil {
-			return nil // not a result of this protocol
-		}
+		r, err := decodeResult(m.Data(), limit)
 		i, ok := pending[r.Key]
 		switch {
+		case errors.Is(err, errTooLarge) && ok && !stored:
+			delete(pending, r.Key)
+			if c.Quarantined(r.Worker) {
+				return judge(i, r) // dropped
+			}
+			return refuse(i, r.Worker, err)
+		case err != nil:
+			return nil // not a result of this protocol, or a stored one refused unread
 		case !ok && stored:
 			later[r.Key] = r
 			return nil
@@ -264,11 +316,9 @@ func (c *Coordinator) exchange(ctx context.Context, run, subject string, parcels
 			return nil // a duplicate, or another call's on the same subject
 		case r.Error != "" && stored:
 			return nil
-		case r.Error != "" && c.Quarantined(r.Worker): // its batch may be gone from the queue
-			delete(pending, r.Key)
-			return judge(i, r)
 		case r.Error != "":
-			return fmt.Errorf("cluster: batch %s: worker %s: %s", current[i].name, r.Worker, r.Error)
+			delete(pending, r.Key)
+			return failed(i, r)
 		}
 		delete(pending, r.Key)
 		p := current[i] // judge may queue the batch again under a new key
@@ -360,10 +410,33 @@ func (c *Coordinator) exchange(ctx context.Context, run, subject string, parcels
 			if !ok {
 				continue // another run's batch, a replaced copy, or one already answered
 			}
-			if a.kind == "MSG_TERMINATED" {
-				return fmt.Errorf("cluster: batch %s refused by a worker: %s", current[i].name, a.Reason)
+			switch a.kind {
+			case "MSG_NAKED":
+				naks[a.StreamSeq]++
+				continue
+			case "MSG_TERMINATED":
+				if lost[i]++; lost[i] >= maxDeliver {
+					return fmt.Errorf("cluster: batch %s ended by workers %d times without a result, last: %s", current[i].name, lost[i], clip(a.Reason))
+				}
+				c.logf("cluster: batch %s ended by a worker without a result (%s); it is queued again", current[i].name, clip(a.Reason))
+			default: // MAX_DELIVERIES
+				given := naks[a.StreamSeq]
+				if given == 0 {
+					return fmt.Errorf("cluster: batch %s delivered %d times without a result (max_deliver of consumer %s): %s", current[i].name, a.Deliveries, WorkerGroup, exhausted(refused[key]))
+				}
+				if lost[i] += max(int(a.Deliveries)-given, 0); lost[i] >= maxDeliver {
+					return fmt.Errorf("cluster: batch %s: %d deliveries ended without a result (max_deliver of consumer %s), refusals not counted: %s", current[i].name, lost[i], WorkerGroup, exhausted(refused[key]))
+				}
+				if !said[i] {
+					said[i] = true
+					c.logf("cluster: batch %s: workers gave it back %d times (%s); it is queued again and waits for a worker that plays it", current[i].name, given, givenBack(refused[key]))
+				}
 			}
-			return fmt.Errorf("cluster: batch %s delivered %d times without a result (max_deliver of consumer %s): %s", current[i].name, a.Deliveries, WorkerGroup, exhausted(refused[key]))
+			delete(bySeq, a.StreamSeq)
+			delete(naks, a.StreamSeq)
+			if err := publish(i, true); err != nil {
+				return err
+			}
 		case m := <-results:
 			if err := take(m, false); err != nil {
 				return err

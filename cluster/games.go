@@ -107,6 +107,10 @@ func (b *GamesBatch) checkResult(r Result) error {
 	return nil
 }
 
+// maxResult is the most bytes a result of the batch can inflate to
+// (resultBound): a record for each scheduled game.
+func (b *GamesBatch) maxResult() int64 { return resultBound(len(b.Games), 0, 0, 0) }
+
 // checkedOnly reports whether an entrant plays by the clock: then the
 // games are not deterministic, and are checked but never replayed.
 func (b *GamesBatch) checkedOnly() bool { return b.timed() }

@@ -79,18 +79,41 @@ func TestGamesEqualInProcess(t *testing.T) {
 }
 
 // TestGamesOfAForeignBuildAreRefused: a worker of another engine build
-// gives a games batch back; once it reached its maximum deliveries the
-// match fails naming both builds.
+// gives a games batch back; once that used up its deliveries the match
+// goes on (refusals use up none): the coordinator says so naming both
+// builds and queues the batch again, which a right worker then plays.
 func TestGamesOfAForeignBuildAreRefused(t *testing.T) {
 	c := newCluster(t, nil)
 	c.coord.MaxDeliver = 2
-	c.worker(t, &Worker{Conn: c.dial(t, "old"), Name: "old", Build: "roadtune-play-0"})
+	log := newLogWatch("workers gave it back")
+	c.coord.Log = log
+	stop := c.worker(t, &Worker{Conn: c.dial(t, "old"), Name: "old", Build: "roadtune-play-0"})
 	r := gamesRunner(t)
 	r.Remote, r.Concurrency = c.coord, 1
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	_, err := r.Run(ctx, tournament.HeadToHead(0, 1, 4))
-	if err == nil || !strings.Contains(err.Error(), "delivered 2 times") || !strings.Contains(err.Error(), "roadtune-play-0") || !strings.Contains(err.Error(), EngineBuild) {
-		t.Fatalf("error %v, want a batch delivered 2 times, refused naming both builds", err)
+	done := make(chan error, 1)
+	var games int
+	go func() {
+		res, err := r.Run(ctx, tournament.HeadToHead(0, 1, 4))
+		if res != nil {
+			games = len(res.Games)
+		}
+		done <- err
+	}()
+	select {
+	case <-log.seen:
+	case err := <-done:
+		t.Fatalf("the match ended before its deliveries ran out: %v", err)
+	case <-ctx.Done():
+		t.Fatalf("no batch given back within a minute; log:\n%s", log)
+	}
+	if line := log.line("workers gave it back"); !strings.Contains(line, "roadtune-play-0") || !strings.Contains(line, EngineBuild) {
+		t.Errorf("line %q, want the refusal naming both builds", line)
+	}
+	stop()
+	c.worker(t, &Worker{Conn: c.dial(t, "new"), Name: "new", Concurrency: 1})
+	if err := <-done; err != nil || games != 8 {
+		t.Fatalf("with a right worker after the refusals: %d games, %v", games, err)
 	}
 }

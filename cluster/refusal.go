@@ -17,10 +17,13 @@ import (
 // settings it cannot read) gives it back for other workers: the batch is
 // delivered again after RefusalDelay, and the worker pulls no batch for a
 // pause that starts at FirstRefusalPause and doubles with every refusal
-// up to MaxRefusalPause, until it plays a batch again. Every delivery
-// counts toward the consumer's max_deliver, and a pull cannot choose a
-// fingerprint, so pausing is what keeps a foreign worker from using up a
-// batch's deliveries before a compatible worker takes it.
+// up to MaxRefusalPause, until it plays a batch again. A pull cannot
+// choose a fingerprint, so pausing is what keeps a foreign worker from
+// taking the batches again and again before a compatible worker takes
+// them. A given-back delivery does not count toward the batches' failures
+// (the coordinator queues a batch whose deliveries refusals used up
+// again), so neither a foreign worker nor a hostile one that refuses every
+// batch can fail a call: the batch waits for a worker that plays it.
 const (
 	RefusalDelay      = time.Second
 	FirstRefusalPause = time.Second
@@ -118,7 +121,7 @@ func refusalOf(m *nats.Msg, pending map[string]int) (r Refusal, ok bool) {
 // key: "worker W: reason" lines) and logs it once per worker and reason
 // over the coordinator's life.
 func (c *Coordinator) noteRefusal(r Refusal, refused map[string][]string) {
-	line := fmt.Sprintf("worker %s: %s", r.Worker, r.Reason)
+	line := fmt.Sprintf("worker %s: %s", clip(r.Worker), clip(r.Reason))
 	if !slices.Contains(refused[r.Key], line) {
 		refused[r.Key] = append(refused[r.Key], line)
 	}
@@ -130,8 +133,17 @@ func (c *Coordinator) noteRefusal(r Refusal, refused map[string][]string) {
 	c.refusals[line] = true
 	c.mu.Unlock()
 	if first && c.Log != nil {
-		fmt.Fprintf(c.Log, "worker %s refuses batches; they go to other workers (a batch none plays within max_deliver deliveries fails the step): %s\n", r.Worker, r.Reason)
+		fmt.Fprintf(c.Log, "worker %s refuses batches; they go to other workers (a batch none plays waits for one that does): %s\n", clip(r.Worker), clip(r.Reason))
 	}
+}
+
+// givenBack names the refusals of a batch given back, or says the
+// workers gave no notice.
+func givenBack(refusals []string) string {
+	if len(refusals) == 0 {
+		return "without a refusal notice"
+	}
+	return "refused by " + strings.Join(refusals, "; ")
 }
 
 // exhausted is why a batch was delivered max_deliver times without a

@@ -8,6 +8,7 @@ package tournament
 
 import (
 	"errors"
+	"github.com/roadtune/roadtune/internal/fileio"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -86,22 +87,31 @@ func NewSPRTStatus(s stats.SPRT, tab *Table) *SPRTStatus {
 	return st
 }
 
-// ResumeGames replays the games log at path of a match to resume: fn gets
-// each game already played, in log order, as Bare gives it (a last line
+// ResumeGames replays the games log at path of a match to resume: each
+// record's moves are replayed through the rules first (GameRecord.Replay),
+// then fn gets the game, in log order, as Bare gives it (a last line
 // without a newline is skipped, as ScanGameLog does). A game counts as
 // played once its line is in the log, and its SGF file is written before
 // that line; a game whose SGF is missing from sgfDir (a match directory of
-// an older arena) has it written again first (WriteSGF), and rebuilt
-// counts those. Errors: ScanGameLog's, WriteSGF's, and fn's as is.
+// an older arena) has it written again (WriteSGF), and rebuilt counts
+// those. Errors: ScanGameLog's, WriteSGF's, and a record Replay or fn
+// refuses as a *fileio.Error naming path and the record's line
+// ("games.jsonl:3: game 2: …"); nothing is written for a refused record.
 func ResumeGames(path, sgfDir string, fn func(GameRecord) error) (rebuilt int, err error) {
-	err = ScanGameLog(path, func(g GameRecord) error {
+	err = scanGameLog(path, false, func(g GameRecord, line int) error {
+		if err := g.Replay(); err != nil {
+			return &fileio.Error{Path: path, Line: line, Err: err}
+		}
+		if err := fn(g.Bare()); err != nil {
+			return &fileio.Error{Path: path, Line: line, Err: err}
+		}
 		if _, err := os.Stat(filepath.Join(sgfDir, g.SGFName())); errors.Is(err, fs.ErrNotExist) {
 			if _, err := WriteSGF(sgfDir, g); err != nil {
 				return err
 			}
 			rebuilt++
 		}
-		return fn(g.Bare())
+		return nil
 	})
 	return rebuilt, err
 }

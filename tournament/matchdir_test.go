@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/roadtune/roadtune/engine"
@@ -81,7 +82,7 @@ func TestNewSPRTStatus(t *testing.T) {
 
 // TestResumeGames: every logged game comes back bare, in log order; the
 // SGF files missing beside the log are written again and counted; an
-// error of fn stops the replay as is.
+// error of fn stops the replay, naming the file and line of the record.
 func TestResumeGames(t *testing.T) {
 	dir := t.TempDir()
 	log, sgf := filepath.Join(dir, "games.jsonl"), filepath.Join(dir, "sgf")
@@ -113,7 +114,7 @@ func TestResumeGames(t *testing.T) {
 		}
 	}
 	stop := errors.New("stop")
-	if _, err := ResumeGames(log, sgf, func(GameRecord) error { return stop }); err != stop {
+	if _, err := ResumeGames(log, sgf, func(GameRecord) error { return stop }); !errors.Is(err, stop) || !strings.Contains(err.Error(), "games.jsonl:1: stop") {
 		t.Errorf("fn's error: %v", err)
 	}
 }

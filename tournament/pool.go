@@ -300,38 +300,57 @@ func (r *Runner) Run(ctx context.Context, fixtures []Fixture) (*Table, error) {
 	return t, nil
 }
 
-// resumeIndex checks r.Resume against the schedule and returns the
-// position in r.Resume of each resumed game by game index. A record must
-// be a game of the schedule, once, with its pair, entrants (indices and
-// names) and opening text, and a result; an error names the game.
+// resumeIndex checks r.Resume against the schedule (CheckResumed) and
+// returns the position in r.Resume of each resumed game by game index.
 func (r *Runner) resumeIndex(fixtures []Fixture) (map[int]int, error) {
+	check := r.CheckResumed(fixtures)
 	idx := make(map[int]int, len(r.Resume))
 	for p, g := range r.Resume {
+		if err := check(g); err != nil {
+			return nil, err
+		}
+		idx[g.Game] = p
+	}
+	return idx, nil
+}
+
+// CheckResumed is the check of the records of games already played
+// (Resume), one at a time in log order, against the schedule of fixtures:
+// each a game of the schedule, once, with its pair, entrants (indices and
+// names) and opening text, and a result; an error names the game and the
+// rule. The same check runs in Run; a reader of a games log (arena
+// -resume) calls it per line, to name the line.
+func (r *Runner) CheckResumed(fixtures []Fixture) func(GameRecord) error {
+	seen := map[int]int{} // game → record
+	n := 0
+	return func(g GameRecord) error {
+		p := n
+		n++
 		bad := func(format string, a ...any) error {
 			return fmt.Errorf("tournament: resumed game %d: %s", g.Game, fmt.Sprintf(format, a...))
 		}
 		if g.Game < 0 || g.Game >= 2*len(fixtures) {
-			return nil, bad("not in the schedule of %d games", 2*len(fixtures))
+			return bad("not in the schedule of %d games", 2*len(fixtures))
 		}
-		if q, ok := idx[g.Game]; ok {
-			return nil, bad("given twice (records %d and %d)", q, p)
+		if q, ok := seen[g.Game]; ok {
+			return bad("given twice (records %d and %d)", q, p)
 		}
 		j := jobOf(fixtures, g.Game)
 		black, white := r.Entrants[j.black].Name, r.Entrants[j.white].Name
 		switch {
 		case g.Pair != j.pair:
-			return nil, bad("pair %d, the schedule's is %d", g.Pair, j.pair)
+			return bad("pair %d, the schedule's is %d", g.Pair, j.pair)
 		case g.BlackIndex != j.black || g.WhiteIndex != j.white || g.Black != black || g.White != white:
-			return nil, bad("%q (%d) vs %q (%d), the schedule has %q (%d) vs %q (%d)",
+			return bad("%q (%d) vs %q (%d), the schedule has %q (%d) vs %q (%d)",
 				g.Black, g.BlackIndex, g.White, g.WhiteIndex, black, j.black, white, j.white)
 		case g.Opening != r.opening(j).String():
-			return nil, bad("opening %q, the schedule's is %q", g.Opening, r.opening(j).String())
+			return bad("opening %q, the schedule's is %q", g.Opening, r.opening(j).String())
 		case g.Result == NoResult:
-			return nil, bad("no result")
+			return bad("no result")
 		}
-		idx[g.Game] = p
+		seen[g.Game] = p
+		return nil
 	}
-	return idx, nil
 }
 
 // collector takes the finished games in any order and passes them on in

@@ -127,7 +127,7 @@ func AppendGameLog(path string, g GameRecord) error {
 // BuildTable rebuilds the table from the records.
 func ReadGameLog(path string) ([]GameRecord, error) {
 	recs := []GameRecord{}
-	err := scanGameLog(path, true, func(g GameRecord) error {
+	err := scanGameLog(path, true, func(g GameRecord, _ int) error {
 		recs = append(recs, g)
 		return nil
 	})
@@ -137,9 +137,10 @@ func ReadGameLog(path string) ([]GameRecord, error) {
 	return recs, nil
 }
 
-// scanGameLog calls fn with each record of the log at path; a last line
-// without a newline is an error with strictLast, else skipped.
-func scanGameLog(path string, strictLast bool, fn func(GameRecord) error) error {
+// scanGameLog calls fn with each record of the log at path and its
+// 1-based line; a last line without a newline is an error with
+// strictLast, else skipped.
+func scanGameLog(path string, strictLast bool, fn func(GameRecord, int) error) error {
 	f, _, err := fileio.Open(path, fileio.GameLog)
 	if err != nil {
 		return err
@@ -167,7 +168,7 @@ func scanGameLog(path string, strictLast bool, fn func(GameRecord) error) error 
 			}
 			return &fileio.Error{Path: path, Line: n, Err: err}
 		}
-		if err := fn(g); err != nil {
+		if err := fn(g, n); err != nil {
 			return err
 		}
 	}
@@ -256,5 +257,5 @@ func (l *GameLog) Close() error {
 // last line without a newline is skipped: an interrupted append that
 // OpenGameLog removes). An error of fn is returned as is.
 func ScanGameLog(path string, fn func(GameRecord) error) error {
-	return scanGameLog(path, false, fn)
+	return scanGameLog(path, false, func(g GameRecord, _ int) error { return fn(g) })
 }

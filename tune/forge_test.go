@@ -18,20 +18,30 @@ import (
 // credentials answers batches with impossible counts (refused by the
 // checks at once), with wins and losses swapped (plausible totals) or with
 // rewritten game records (caught by the replay of its first results, with
-// the default sample). In every case the rogue is quarantined and named in
-// the log, and the run's records, games and best.json are the honest
-// in-process run's, and the run resumes.
+// the default sample), with error results of 64 KiB (counted against it:
+// quarantined at the coordinator's MaxErrors, 1 here, each quoted cut
+// short), with a gzip bomb (refused unread), or gives every batch back at
+// once (its refusals do not use up the batches' deliveries; it is not
+// quarantined, having sent nothing). In every case the run goes on: the
+// rogue is quarantined and named in the log (but the refusing one), and
+// the run's records, games and best.json are the honest in-process run's,
+// and the run resumes.
 func TestForgedResultsAreRefused(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		forge  rogue.Forge
 		extra  string
-		replay bool // caught by the replay (else by the checks)
+		caught string // by the "checks", the "replay", its "errors"; "": not quarantined
+		bomb   int    // rogue.Client.Bomb
+		refuse bool   // rogue.Client.Refuse
 	}{
-		{"impossible", rogue.Impossible, "", false},
-		{"swapped", rogue.Swapped, "", true},
-		{"rewritten", rogue.Rewritten, "[output]\ngames = true", true},
-		{"swapped, then errors", thenErrors(rogue.Swapped), "", true},
+		{name: "impossible", forge: rogue.Impossible, caught: "checks"},
+		{name: "swapped", forge: rogue.Swapped, caught: "replay"},
+		{name: "rewritten", forge: rogue.Rewritten, extra: "[output]\ngames = true", caught: "replay"},
+		{name: "swapped, then errors", forge: thenErrors(rogue.Swapped), caught: "replay"},
+		{name: "error results", forge: rogue.Failed, caught: "errors"},
+		{name: "gzip bomb", bomb: 64 << 20, caught: "checks"},
+		{name: "refuses everything", refuse: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg, err := tune.Parse("pso.toml", []byte(tunetest.Tiny("pso", tc.extra)))
@@ -41,8 +51,8 @@ func TestForgedResultsAreRefused(t *testing.T) {
 			honest := stepped(t, cfg, tune.Options{})
 			c := newTestCluster(t, cfg)
 			var log tunetest.SyncBuffer
-			c.coord.Log = &log
-			r := &rogue.Client{Conn: c.dial("rogue"), Name: "rogue", Forge: tc.forge, Answered: make(chan struct{})}
+			c.coord.Log, c.coord.MaxErrors = &log, 1
+			r := &rogue.Client{Conn: c.dial("rogue"), Name: "rogue", Forge: tc.forge, Bomb: tc.bomb, Refuse: tc.refuse, Answered: make(chan struct{})}
 			ctx, cancel := context.WithCancel(context.Background())
 			var wg sync.WaitGroup
 			defer func() { cancel(); wg.Wait() }()
@@ -62,15 +72,20 @@ func TestForgedResultsAreRefused(t *testing.T) {
 			if r.Answers() == 0 {
 				t.Fatal("the rogue answered no batch")
 			}
-			if !c.coord.Quarantined("rogue") || !strings.Contains(log.String(), "worker rogue quarantined") {
-				t.Fatalf("the rogue is not quarantined; log:\n%s", log.String())
+			if caught := tc.caught != ""; caught != c.coord.Quarantined("rogue") || caught != strings.Contains(log.String(), "worker rogue quarantined") {
+				t.Fatalf("the rogue is quarantined: %v, want %v; log:\n%s", c.coord.Quarantined("rogue"), caught, log.String())
 			}
 			if c.coord.Quarantined("honest") {
 				t.Errorf("the honest worker is quarantined too; log:\n%s", log.String())
 			}
+			for line := range strings.Lines(log.String()) {
+				if len(line) > 1000 {
+					t.Errorf("a log line of %d bytes: %.300s…", len(line), line)
+				}
+			}
 			st := c.coord.Stats()
-			if tc.replay && st.Mismatched == 0 || !tc.replay && st.Refused == 0 {
-				t.Errorf("stats %+v: want the rogue caught by the %s", st, map[bool]string{true: "replay", false: "checks"}[tc.replay])
+			if n := map[string]int{"checks": st.Refused, "replay": st.Mismatched, "errors": st.Failed, "": 1}[tc.caught]; n == 0 {
+				t.Errorf("stats %+v: want the rogue caught by the %s", st, tc.caught)
 			}
 			t.Logf("rogue answered %d batches; stats %+v", r.Answers(), st)
 			if got, want := recordsOf(t, dir), recordsOf(t, honest); !reflect.DeepEqual(got, want) {

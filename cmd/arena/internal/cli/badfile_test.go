@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -62,6 +63,13 @@ func TestBadInputFilesExit2(t *testing.T) {
 		tc{"games.jsonl with {}", "games.jsonl:2: fields \"game\"", []string{"-resume", broken(writeLog(string(first) + "\n{}\n"))}},
 		tc{"games.jsonl without a result", "games.jsonl:1: ", []string{"-resume", broken(writeLog(noResult + "\n"))}},
 		tc{"corrupt games.jsonl", "games.jsonl:2: ", []string{"-resume", broken(writeLog(string(first) + "\n{\"game\": 1,,}\n"))}},
+		// issue 43, item 4: records that decode but are not the match's
+		// games, or whose moves do not give their result.
+		tc{"games.jsonl with a game twice", "games.jsonl:2: tournament: resumed game 0: given twice", []string{"-resume", broken(writeLog(string(first) + "\n" + string(first) + "\n"))}},
+		tc{"games.jsonl with black_index 7", "games.jsonl:1: ", []string{"-resume", broken(writeLog(edit(t, first, "black_index", 7) + "\n"))}},
+		tc{"games.jsonl with an unknown player", "games.jsonl:1: ", []string{"-resume", broken(writeLog(edit(t, first, "black", "nobody") + "\n"))}},
+		tc{"games.jsonl with moves JJ JJJJ won by White", "games.jsonl:1: game 0: move 2 ", []string{"-resume", broken(writeLog(edit(t, []byte(edit(t, first, "opening", "")), "moves", []string{"JJ", "JJJJ"}) + "\n"))}},
+		tc{"games.jsonl with the other result", "games.jsonl:1: game 0: result", []string{"-resume", broken(writeLog(edit(t, first, "result", other(t, first)) + "\n"))}},
 	)
 	for _, c := range cases {
 		stdout.Reset()
@@ -75,6 +83,35 @@ func TestBadInputFilesExit2(t *testing.T) {
 			t.Errorf("%s: exit %d, stderr %q; want %d and %q", c.name, code, stderr.String(), exitUsage, c.want)
 		}
 	}
+}
+
+// edit is the JSON object line with field set to value.
+func edit(t *testing.T, line []byte, field string, value any) string {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(line, &m); err != nil {
+		t.Fatal(err)
+	}
+	m[field] = value
+	out, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
+}
+
+// other is the result a game record's line does not have: "W+" for
+// "B+", else "B+".
+func other(t *testing.T, line []byte) string {
+	t.Helper()
+	var m struct{ Result string }
+	if err := json.Unmarshal(line, &m); err != nil {
+		t.Fatal(err)
+	}
+	if m.Result == "B+" {
+		return "W+"
+	}
+	return "B+"
 }
 
 // TestTokenFileNotEchoed: a token file given as -openings by mistake is

@@ -215,10 +215,24 @@ func run(ctx context.Context, o *options, stdout, stderr io.Writer) (err error) 
 			} else if n > 0 {
 				fmt.Fprintf(stderr, "arena: removed %d temporary files of interrupted writes\n", n)
 			}
+			// Each record is checked where it is read, so that an error
+			// names its line: the moves replayed through the rules
+			// (ResumeGames), the game against the schedule (CheckResumed:
+			// its index once, its players); a refused record exits 2.
+			check := func(tournament.GameRecord) error { return nil }
+			if m.seeds == nil {
+				check = r.CheckResumed(m.fixtures)
+			}
 			rebuilt, err := tournament.ResumeGames(dir.Path("games.jsonl"), dir.Path("sgf"), func(g tournament.GameRecord) error {
+				if err := check(g); err != nil {
+					return err
+				}
 				r.Resume = append(r.Resume, g)
 				return t.Add(g)
 			})
+			if fe := (*fileio.Error)(nil); errors.As(err, &fe) {
+				return usageError{err}
+			}
 			if err != nil {
 				return err
 			}
