@@ -183,8 +183,7 @@ func (r *Roster) say(format string, args ...any) {
 // connection.
 func (r *Roster) Watch(nc *nats.Conn) (stop func(), err error) {
 	sub, err := nc.Subscribe(HeartbeatSubject, func(m *nats.Msg) {
-		var h Heartbeat
-		if json.Unmarshal(m.Data, &h) == nil && h.ID != "" {
+		if h, ok := heartbeatOf(m.Data); ok {
 			r.Heard(h)
 		}
 	})
@@ -193,6 +192,23 @@ func (r *Roster) Watch(nc *nats.Conn) (stop func(), err error) {
 	}
 	stopChecks := repeat(time.Second, r.Check)
 	return func() { sub.Unsubscribe(); stopChecks() }, nil
+}
+
+// MaxHeartbeat is the longest interval between heartbeats a Roster takes
+// from a worker.
+const MaxHeartbeat = time.Hour
+
+// heartbeatOf reads a heartbeat message; ok is false for one that is not
+// a heartbeat (no ID) or says what no worker can: a count below 0, or
+// seconds to the next heartbeat below 0 or beyond MaxHeartbeat (a
+// worker announcing "games": -5 was shown with -5 games, one announcing
+// "every": 1e300 was taken for lost at once, its interval overflowing).
+func heartbeatOf(data []byte) (h Heartbeat, ok bool) {
+	if json.Unmarshal(data, &h) != nil || h.ID == "" {
+		return h, false
+	}
+	return h, h.Games >= 0 && h.Batches >= 0 && h.Slots >= 0 && h.Concurrency >= 0 &&
+		h.Every >= 0 && h.Every <= MaxHeartbeat.Seconds()
 }
 
 // Heard records a heartbeat received now (Roster.Now): a new worker is

@@ -44,8 +44,8 @@ type Worker struct {
 	// tests change it.
 	Build string
 	// Heartbeat is how often the worker announces itself on
-	// HeartbeatSubject (default DefaultHeartbeat, 2 s): name, games
-	// played, batches in hand, engines.
+	// HeartbeatSubject (default DefaultHeartbeat, 2 s; at most
+	// MaxHeartbeat): name, games played, batches in hand, engines.
 	Heartbeat time.Duration
 	// Engines are the external engines the worker runs for the batches
 	// that need them (NewEngine, ParseEngine; names distinct): for each,

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -84,6 +86,39 @@ func FuzzMove(f *testing.F) {
 		}
 		if back, err := ParseMove(m.String()); err != nil || back != m {
 			t.Fatalf("move %q is %s, read back %v (%v)", s, m, back, err)
+		}
+	})
+}
+
+// FuzzParseSchema reads arbitrary text as a schema name: no panic; an
+// error quotes the text; a schema that parses is one of Schemas, named by
+// the text exactly, has genes, and goes through JSON (MarshalText,
+// UnmarshalText) unchanged.
+func FuzzParseSchema(f *testing.F) {
+	for _, s := range Schemas() {
+		f.Add(string(s))
+	}
+	for _, s := range []string{"", "Tempo", "tempo ", "symmetric\x00", "dualx"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		sc, err := ParseSchema(s)
+		if err != nil {
+			if !strings.Contains(err.Error(), strconv.Quote(s)) {
+				t.Fatalf("error does not quote the text: %v", err)
+			}
+			return
+		}
+		if string(sc) != s || !slices.Contains(Schemas(), sc) || len(sc.GeneNames()) == 0 {
+			t.Fatalf("%q parses to schema %q with genes %v", s, sc, sc.GeneNames())
+		}
+		data, err := json.Marshal(sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back Schema
+		if err := json.Unmarshal(data, &back); err != nil || back != sc {
+			t.Fatalf("%q written as %s reads back as %q, %v", s, data, back, err)
 		}
 	})
 }

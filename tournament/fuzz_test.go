@@ -9,6 +9,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/engine/protocol"
 )
 
 // FuzzOpenings reads arbitrary text as an opening suite: no panic, errors
@@ -78,6 +82,20 @@ func FuzzTimeControl(f *testing.F) {
 	})
 }
 
+// gameLogSeed is a games log of synthetic games (syntheticGames).
+func gameLogSeed(f *testing.F, names []string, pairs int, seed uint64) []byte {
+	var log bytes.Buffer
+	for _, g := range syntheticGames(names, pairs, seed) {
+		line, err := json.Marshal(g)
+		if err != nil {
+			f.Fatal(err)
+		}
+		log.Write(line)
+		log.WriteByte('\n')
+	}
+	return log.Bytes()
+}
+
 // FuzzGameLogTable reads arbitrary data as a games log (ReadGameLog) and
 // counts its records in a TableBuilder, as arena -resume and the live pages
 // do: no panic; the records the builder takes give BuildTable's table; and
@@ -85,16 +103,7 @@ func FuzzTimeControl(f *testing.F) {
 // same.
 func FuzzGameLogTable(f *testing.F) {
 	names := []string{"a", "b", "c"}
-	var seed bytes.Buffer
-	for _, g := range syntheticGames(names, 2, 3) {
-		line, err := json.Marshal(g)
-		if err != nil {
-			f.Fatal(err)
-		}
-		seed.Write(line)
-		seed.WriteByte('\n')
-	}
-	f.Add(seed.Bytes())
+	f.Add(gameLogSeed(f, names, 2, 3))
 	f.Add([]byte("{}\n"))
 	f.Add([]byte(`{"game":-1,"pair":0,"black":"a","white":"b","black_index":0,"white_index":1,"moves":["JJ","KKLL"],"result":"1-0"}` + "\n"))
 	f.Add([]byte(`{"game":9223372036854775807,"black_index":1,"white_index":0,"black":"b","white":"a","result":"0-1"}` + "\n{\"moves\":[\"ZZ\"]}"))
@@ -135,6 +144,103 @@ func FuzzGameLogTable(f *testing.F) {
 		}
 		if got := b.Table(); !reflect.DeepEqual(got, want) {
 			t.Fatalf("builder table\n%+v\nBuildTable\n%+v", got, want)
+		}
+	})
+}
+
+// FuzzResumeGames replays arbitrary data as the games log of a match that
+// arena -resume continues (ResumeGames, each game checked by a
+// TableBuilder as arena's resume does): no panic; an error names the log
+// or the game; every game handed on is Bare and has its SGF file in sgf/,
+// which holds nothing else; and a second replay rebuilds nothing and
+// hands on the same games.
+func FuzzResumeGames(f *testing.F) {
+	names := []string{"a", "b", "c"}
+	f.Add(gameLogSeed(f, names, 1, 5))
+	f.Add([]byte("\n\n"))
+	f.Add([]byte(`{"game":0,"pair":0,"black":"a","white":"b","black_index":0,"white_index":1,"moves":["JJ","KKLL"],"result":"1-0"}` + "\n" +
+		`{"game":0,"pair":0,"black":"a","white":"b","black_index":0,"white_index":1,"result":"1-0"}` + "\n"))
+	f.Add([]byte(`{"game":1,"pair":0,"black":"b","white":"z","black_index":1,"white_index":7,"result":"0-1"}` + "\n"))
+	f.Add([]byte(`{"game":-3,"black":"a","white":"b","black_index":0,"white_index":1,"result":"1/2-1/2"}` + "\n{\"game\":4"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		dir := t.TempDir()
+		path, sgfDir := filepath.Join(dir, "games.jsonl"), filepath.Join(dir, "sgf")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		replay := func() ([]GameRecord, int, error) {
+			b := NewTableBuilder(names, false)
+			var got []GameRecord
+			rebuilt, err := ResumeGames(path, sgfDir, func(g GameRecord) error {
+				if len(g.Moves) > 0 || len(g.MoveTimes) > 0 || g.Detail != "" {
+					t.Fatalf("game %d handed on with its moves", g.Game)
+				}
+				if _, err := os.Stat(filepath.Join(sgfDir, g.SGFName())); err != nil {
+					t.Fatalf("game %d handed on without its SGF: %v", g.Game, err)
+				}
+				if err := b.Add(g); err != nil {
+					return err
+				}
+				got = append(got, g)
+				return nil
+			})
+			return got, rebuilt, err
+		}
+		games, rebuilt, err := replay()
+		if err != nil && !strings.Contains(err.Error(), path) && !strings.Contains(err.Error(), "game ") {
+			t.Fatalf("error names neither the log nor a game: %v", err)
+		}
+		ents, _ := os.ReadDir(sgfDir)
+		for _, e := range ents {
+			if !strings.HasPrefix(e.Name(), "game-") || !strings.HasSuffix(e.Name(), ".sgf") {
+				t.Fatalf("sgf/ holds %q", e.Name())
+			}
+		}
+		if rebuilt > len(ents) {
+			t.Fatalf("%d SGF files rebuilt, %d in sgf/", rebuilt, len(ents))
+		}
+		again, rebuilt2, err2 := replay()
+		if rebuilt2 != 0 || (err == nil) != (err2 == nil) || !reflect.DeepEqual(games, again) {
+			t.Fatalf("second replay: %d rebuilt, %d games (%v); first: %d games (%v)", rebuilt2, len(again), err2, len(games), err)
+		}
+	})
+}
+
+// FuzzParseLine classifies arbitrary engine output lines as the driver of
+// an external engine does (parseLine): no panic; a line is a move exactly
+// when protocol.ParseReply reads one, the same move, which writes back to
+// itself; a malformed move says why; a name is at most nameMax bytes and,
+// when cut, valid UTF-8; free text carries no move and no text.
+func FuzzParseLine(f *testing.F) {
+	for _, s := range []string{"move JJ", "move jjkk", " MOVE JJ KK ", "move", "move ZZ9", "move J10 K10", "move XXXX   - tell the engine",
+		"name roadtune 1.0", "name\t-", "    name   - print the name", "result black", "error no", "optionsok",
+		"option name Width type spin default 8 min 1 max 64", "name " + strings.Repeat("é", 80), ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		kind, m, s := parseLine(line)
+		r := protocol.ParseReply(line)
+		if (kind == lineMove) != (r.Kind == protocol.MoveReply) {
+			t.Fatalf("%q: driver's kind %v, protocol's %v", line, kind, r.Kind)
+		}
+		switch kind {
+		case lineMove:
+			back, err := engine.ParseMove(m.String())
+			if m != r.Move || err != nil || back != m {
+				t.Fatalf("%q: move %v (protocol's %v), written %q and read back %v, %v", line, m, r.Move, m.String(), back, err)
+			}
+		case lineMalformed:
+			if s == "" || m != NoMove {
+				t.Fatalf("%q: malformed with move %v and reason %q", line, m, s)
+			}
+		case lineName:
+			if s == "" && r.Text != "" && len(r.Text) <= nameMax || len(s) > nameMax || len(r.Text) > nameMax && !utf8.ValidString(s) {
+				t.Fatalf("%q: name %q", line, s)
+			}
+		case lineText:
+			if m != NoMove || s != "" {
+				t.Fatalf("%q: free text with move %v and text %q", line, m, s)
+			}
 		}
 	})
 }

@@ -211,3 +211,54 @@ func checkReplies(t *testing.T, s *Server, line string, tooLong bool, replies []
 		}
 	}
 }
+
+// sameFloat is a == b, NaN equal to NaN.
+func sameFloat(a, b float64) bool { return a == b || a != a && b != b }
+
+// FuzzParseReply classifies arbitrary engine output lines: no panic; free
+// text carries the line whole; a move writes back to itself; a malformed
+// move says why; a result is black, white or draw; an error's text and a
+// name are trimmed and not empty (a name does not start with "-"); and
+// every reply but free text and a malformed move writes back
+// (Reply.String) to a line ParseReply reads as the same reply.
+func FuzzParseReply(f *testing.F) {
+	for _, s := range []string{"move JJ", "move jjkk", " MOVE JJ KK ", "move", "move ZZ9", "move J10 K10", "move ordering done",
+		"name roadtune 1.0", "NAME\tx", "    name   - print the name", "name -x", "result black", "result red", "error  no such command ",
+		"error", "optionsok", "optionsok x", "option name Width type spin default 8 min 1 max 64",
+		"option name K type float default 0.5 min -1e9 max NaN", "option name K type int default 1 min 0 max 2", "", " \t "} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		r := ParseReply(line)
+		switch r.Kind {
+		case FreeText:
+			if r.Text != line {
+				t.Fatalf("%q: free text %q", line, r.Text)
+			}
+			return
+		case Malformed:
+			if r.Text == "" {
+				t.Fatalf("%q: malformed without a reason", line)
+			}
+			return
+		case MoveReply:
+			if back, err := engine.ParseMove(r.Move.String()); err != nil || back != r.Move {
+				t.Fatalf("%q: move %v reads back as %v, %v", line, r.Move, back, err)
+			}
+		case ResultReply:
+			if r.Text != "black" && r.Text != "white" && r.Text != "draw" {
+				t.Fatalf("%q: result %q", line, r.Text)
+			}
+		case ErrorReply, NameReply:
+			if r.Text == "" || r.Text != strings.TrimSpace(r.Text) || r.Kind == NameReply && r.Text[0] == '-' {
+				t.Fatalf("%q: kind %v with text %q", line, r.Kind, r.Text)
+			}
+		}
+		back := ParseReply(r.String())
+		o, p := r.Option, back.Option
+		if back.Kind != r.Kind || back.Move != r.Move || back.Text != r.Text || o.Name != p.Name || o.Float != p.Float ||
+			!sameFloat(o.Default, p.Default) || !sameFloat(o.Min, p.Min) || !sameFloat(o.Max, p.Max) {
+			t.Fatalf("%q reads as %+v, written back as %q: %+v", line, r, r.String(), back)
+		}
+	})
+}

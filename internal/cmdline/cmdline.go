@@ -65,6 +65,7 @@ var (
 	undefined = regexp.MustCompile(`^flag provided but not defined: -+(.*)$`)
 	badValue  = regexp.MustCompile(`^invalid (?:boolean )?value "(.*)" for (?:flag )?-+([^:]*): (.*)$`)
 	noValue   = regexp.MustCompile(`^flag needs an argument: -+(.*)$`)
+	badSyntax = regexp.MustCompile(`^bad flag syntax: -(.*)$`)
 )
 
 // Parse parses args with fs and words its errors in this package's voice:
@@ -104,6 +105,9 @@ func Parse(fs *flag.FlagSet, args []string) error {
 	}
 	if m := noValue.FindStringSubmatch(msg); m != nil {
 		return &FlagError{Flag: m[1], Msg: "needs a value"}
+	}
+	if m := badSyntax.FindStringSubmatch(msg); m != nil {
+		return &FlagError{Flag: m[1], Msg: fmt.Sprintf("not a flag: want -name or -name=value; %s -h lists the flags", fs.Name())}
 	}
 	if m := badValue.FindStringSubmatch(msg); m != nil {
 		value, name, why := m[1], m[2], m[3]

@@ -11,6 +11,11 @@ import (
 // DefaultErrorRate is the SPRT's α and β when a field is left zero.
 const DefaultErrorRate = 0.05
 
+// MaxElo bounds an SPRT's Elo0 and Elo1 in magnitude: beyond about 6,400
+// logistic Elo the expected score rounds to 1 and no LLR can be computed
+// (Test failed on every count of an -sprt 0,1e10 that parsed).
+const MaxElo = 4000
+
 // SPRT is a generalised sequential probability ratio test of H0: Elo = Elo0
 // against H1: Elo = Elo1 with type I error Alpha and type II error Beta
 // (fishtest stat_util.SPRT/update_SPRT; statistics.md "SPRT"). Elo0 and Elo1
@@ -33,9 +38,9 @@ func (s SPRT) withDefaults() SPRT {
 	return s
 }
 
-// Validate reports whether the test is well posed: finite Elo0 < Elo1 and,
-// after defaults, Alpha and Beta in (0, 1) with Alpha + Beta < 1 (so the
-// lower bound lies below the upper).
+// Validate reports whether the test is well posed: finite Elo0 < Elo1,
+// both at most MaxElo in magnitude, and, after defaults, Alpha and Beta in
+// (0, 1) with Alpha + Beta < 1 (so the lower bound lies below the upper).
 func (s SPRT) Validate() error {
 	if msg := s.problem(); msg != "" {
 		return errors.New("SPRT " + msg)
@@ -52,6 +57,8 @@ func (s SPRT) problem() string {
 		return fmt.Sprintf("elo0 (%g) and elo1 (%g) must be finite numbers", s.Elo0, s.Elo1)
 	case !(s.Elo0 < s.Elo1):
 		return fmt.Sprintf("elo0 (%g) must be less than elo1 (%g)", s.Elo0, s.Elo1)
+	case math.Abs(s.Elo0) > MaxElo || math.Abs(s.Elo1) > MaxElo:
+		return fmt.Sprintf("elo0 (%g) and elo1 (%g) must lie within ±%d", s.Elo0, s.Elo1, MaxElo)
 	case !(s.Alpha > 0 && s.Alpha < 1):
 		return fmt.Sprintf("alpha (%g) must be in (0, 1)", s.Alpha)
 	case !(s.Beta > 0 && s.Beta < 1):

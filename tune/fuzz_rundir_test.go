@@ -1,0 +1,358 @@
+package tune
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/roadtune/roadtune/internal/tunetest"
+	"github.com/roadtune/roadtune/tournament"
+)
+
+// fuzzRun is a tiny GA run of two steps, played once per fuzzing process,
+// whose files the run-directory targets copy and corrupt.
+func fuzzRun(f *testing.F) (files map[string][]byte) {
+	f.Helper()
+	cfg, err := Parse("ga.toml", []byte(tunetest.Tiny("ga")))
+	if err != nil {
+		f.Fatal(err)
+	}
+	dir := filepath.Join(f.TempDir(), "run")
+	j, err := Start(cfg, dir, Options{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	if err := j.Steps(context.Background(), 2); err != nil {
+		f.Fatal(err)
+	}
+	files = map[string][]byte{}
+	for _, name := range []string{FileConfig, FileCheckpoint, FileRecords} {
+		if files[name], err = os.ReadFile(filepath.Join(dir, name)); err != nil {
+			f.Fatal(err)
+		}
+	}
+	return files
+}
+
+// writeRun writes files into a new run directory and returns it.
+func writeRun(t *testing.T, files map[string][]byte) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "run")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// FuzzCheckpointRun reads arbitrary data as the checkpoint.json of a run
+// whose config and records are good, as export, compare and the status
+// pages open a run (Open: checkHead, checkRun, readRecords): no panic; an
+// error is an *InputError or names a file of the run; a run that opens
+// has counts ≥ 0 (stall ≤ steps), one record per step numbered in order
+// whose games add up to the status's, the last record's best vector as
+// its own, and the checkpoint written back opens to the same run.
+func FuzzCheckpointRun(f *testing.F) {
+	files := fuzzRun(f)
+	cp := files[FileCheckpoint]
+	f.Add(cp)
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(cp, &m); err != nil {
+		f.Fatal(err)
+	}
+	for k, v := range map[string]string{"records_bytes": "-1", "status": `{"steps":2,"games":-5}`, "phase": `"done"`, "version": "1", "best": "[]", "state": `{}`} {
+		bad := map[string]json.RawMessage{}
+		for k2, v2 := range m {
+			bad[k2] = v2
+		}
+		bad[k] = json.RawMessage(v)
+		data, err := json.Marshal(bad)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Add([]byte("{}"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		run := map[string][]byte{FileConfig: files[FileConfig], FileRecords: files[FileRecords], FileCheckpoint: data}
+		dir := writeRun(t, run)
+		r, err := Open(dir)
+		if err != nil {
+			var ie *InputError
+			if !errors.As(err, &ie) && !strings.Contains(err.Error(), dir) {
+				t.Fatalf("error neither an input error nor naming the run: %v", err)
+			}
+			return
+		}
+		st := r.Status
+		if st.Steps < 0 || st.Games < 0 || st.Stall < 0 || st.Stall > st.Steps || !(st.Seconds >= 0) || len(r.Records) != st.Steps {
+			t.Fatalf("opened with status %+v and %d records", st, len(r.Records))
+		}
+		games := 0
+		for i, rec := range r.Records {
+			if rec.Step != i || rec.Games < 0 {
+				t.Fatalf("record %d: step %d, games %d", i, rec.Step, rec.Games)
+			}
+			games += rec.Games
+		}
+		if games != st.Games || len(r.Records) > 0 && !slices.Equal(r.Records[len(r.Records)-1].Best, r.Best) {
+			t.Fatalf("records of %d games for a status of %d, or a best vector %v not the last record's", games, st.Games, r.Best)
+		}
+		var c checkpoint
+		if err := json.Unmarshal(data, &c); err != nil {
+			t.Fatalf("a checkpoint that opened does not decode: %v", err)
+		}
+		again, err := json.Marshal(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		run[FileCheckpoint] = again
+		r2, err := Open(writeRun(t, run))
+		if err != nil || r2.Status != r.Status || r2.Phase != r.Phase || !slices.Equal(r2.Best, r.Best) || len(r2.Records) != len(r.Records) {
+			t.Fatalf("the checkpoint written back opens as %+v, %v; first %+v", r2, err, r)
+		}
+	})
+}
+
+// FuzzReadRecords reads arbitrary data as generations.jsonl with the
+// checkpoint's step count n and records_bytes size (readRecords): no
+// panic; an error names the file; records read are n, numbered 0 to n−1,
+// with games ≥ 0; with trim the file is cut to size, and read again it
+// gives the same records.
+func FuzzReadRecords(f *testing.F) {
+	files := fuzzRun(f)
+	recs := files[FileRecords]
+	f.Add(recs, 2, int64(len(recs)))
+	f.Add(recs, 1, int64(len(recs)))
+	f.Add(append(slices.Clone(recs), `{"step":2,"gam`...), 2, int64(len(recs)))
+	f.Add(recs, 2, int64(-1))
+	f.Add(recs, 2, int64(1<<40))
+	f.Add([]byte{}, 0, int64(0))
+	f.Add([]byte(`{"step":0,"games":-5,"best":[1]}`+"\n"), 1, int64(33))
+	f.Fuzz(func(t *testing.T, data []byte, n int, size int64) {
+		path := filepath.Join(t.TempDir(), FileRecords)
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, err := readRecords(path, n, size, false)
+		if err != nil {
+			if !strings.Contains(err.Error(), path) {
+				t.Fatalf("error without the file: %v", err)
+			}
+			return
+		}
+		if len(got) != n {
+			t.Fatalf("%d records where the checkpoint counts %d", len(got), n)
+		}
+		for i, r := range got {
+			if r.Step != i || r.Games < 0 {
+				t.Fatalf("record %d: step %d, games %d", i, r.Step, r.Games)
+			}
+		}
+		if _, err := readRecords(path, n, size, true); err != nil {
+			t.Fatalf("trimming what read: %v", err)
+		}
+		if st, err := os.Stat(path); err != nil || st.Size() != size && !(n == 0 && size == 0 && len(data) == 0) {
+			t.Fatalf("trimmed to %v bytes (%v), want %d", st.Size(), err, size)
+		}
+		again, err := readRecords(path, n, size, false)
+		if err != nil || len(again) != len(got) {
+			t.Fatalf("the trimmed file reads as %d records, %v", len(again), err)
+		}
+	})
+}
+
+// FuzzChainFile reads arbitrary data as a chain's chain.json, as compare,
+// export and the status pages do (readChainFile, Group): no panic; an
+// error is an *InputError or a config's error naming the chain file; a
+// chain that reads has stages, each a valid config in its stage
+// directory, as many as Group lists.
+func FuzzChainFile(f *testing.F) {
+	var stages []chainStage
+	for k, m := range []string{"texel", "spsa"} {
+		c, err := Parse(m+".toml", []byte(tunetest.Tiny(m)))
+		if err != nil {
+			f.Fatal(err)
+		}
+		enc, err := c.Encode()
+		if err != nil {
+			f.Fatal(err)
+		}
+		stages = append(stages, chainStage{Dir: filepath.Base(StageDir("", k+1, m)), Config: string(enc)})
+	}
+	for _, cf := range []chainFile{{Version: chainVersion, Stages: stages}, {Version: chainVersion, Stages: stages[:1]},
+		{Version: chainVersion, Stages: stages, Budget: &chainBudget{Seconds: 60, Games: []int{1}}}, {Version: 2, Stages: stages}} {
+		data, err := json.Marshal(cf)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Add([]byte(`{"version":1,"stages":[{"dir":"stage-1-ga","config":"method = \"ga\""}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		dir := t.TempDir()
+		path := filepath.Join(dir, FileChain)
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cf, cs, err := readChainFile(dir)
+		if err != nil {
+			var ie *InputError
+			if !errors.As(err, &ie) && !strings.Contains(err.Error(), path) {
+				t.Fatalf("error neither an input error nor naming the file: %v", err)
+			}
+			return
+		}
+		if len(cs) == 0 || len(cs) != len(cf.Stages) {
+			t.Fatalf("%d stages read of %d", len(cs), len(cf.Stages))
+		}
+		for k, c := range cs {
+			if err := c.Validate(); err != nil {
+				t.Fatalf("stage %d read, but invalid: %v", k+1, err)
+			}
+			if cf.Stages[k].Dir != filepath.Base(StageDir(dir, k+1, c.Method)) {
+				t.Fatalf("stage %d in directory %q", k+1, cf.Stages[k].Dir)
+			}
+		}
+		kind, members, err := Group(dir)
+		if err != nil || kind != "chain" || len(members) != len(cs) {
+			t.Fatalf("Group of the chain: %q, %d members, %v", kind, len(members), err)
+		}
+	})
+}
+
+// FuzzLadderCompare reads arbitrary data as the ladder.json of a good run,
+// as tune compare does (CompareRuns, then its table and summary): no
+// panic; an error names the ladder or the run; a run compared has one
+// matchup per rung, and the comparison's columns are its rungs' keys,
+// each once.
+func FuzzLadderCompare(f *testing.F) {
+	files := fuzzRun(f)
+	rung := Rung{Opponent: "zhou2015", Depth: 2, Width: 4, Verdict: "inconclusive",
+		Summary: tournament.Summary{Matchups: []tournament.MatchSummary{{A: "tuned", B: "zhou2015", N: 4}}}}
+	for _, rs := range [][]Rung{{rung}, {rung, rung}, {}, {{Opponent: "x"}}} {
+		data, err := json.Marshal(rs)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Add([]byte("null"))
+	f.Add([]byte(`[{"opponent":"a","depth":-1,"summary":{"matchups":[{"n":-3,"elo":1e308}]}}]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		dir := writeRun(t, map[string][]byte{FileConfig: files[FileConfig], FileRecords: files[FileRecords],
+			FileCheckpoint: files[FileCheckpoint], FileLadder: data})
+		c, err := CompareRuns([]string{dir})
+		if err != nil {
+			if !strings.Contains(err.Error(), dir) {
+				t.Fatalf("error without the run: %v", err)
+			}
+			return
+		}
+		seen := map[RungKey]bool{}
+		for _, k := range c.Columns {
+			if seen[k] {
+				t.Fatalf("column %v twice", k)
+			}
+			seen[k] = true
+		}
+		for _, r := range c.Runs {
+			for k, g := range r.Rungs {
+				if !seen[k] || len(g.Summary.Matchups) != 1 {
+					t.Fatalf("rung %v: %d matchups, a column: %v", k, len(g.Summary.Matchups), seen[k])
+				}
+			}
+		}
+		_ = c.Markdown()
+		_ = c.Summary()
+	})
+}
+
+// FuzzParseSeeds reads arbitrary text as -seeds: no panic; an error is
+// an *InputError naming the flag; seeds read are one per comma-separated
+// item, each ≥ 0, and written back parse to the same seeds.
+func FuzzParseSeeds(f *testing.F) {
+	for _, s := range []string{"1,2,3", "0", " 7 , 8", "", "1,,2", "-1", "1e3", "9223372036854775808", "1,x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		seeds, err := ParseSeeds(s)
+		if err != nil {
+			var ie *InputError
+			if !errors.As(err, &ie) || !strings.HasPrefix(err.Error(), "flag -seeds") {
+				t.Fatalf("error %v", err)
+			}
+			return
+		}
+		if len(seeds) != strings.Count(s, ",")+1 {
+			t.Fatalf("%q: %d seeds", s, len(seeds))
+		}
+		words := make([]string, len(seeds))
+		for i, n := range seeds {
+			if n < 0 {
+				t.Fatalf("%q: seed %d", s, n)
+			}
+			words[i] = strconv.FormatInt(n, 10)
+		}
+		back, err := ParseSeeds(strings.Join(words, ","))
+		if err != nil || !slices.Equal(back, seeds) {
+			t.Fatalf("%q: seeds %v read back as %v, %v", s, seeds, back, err)
+		}
+	})
+}
+
+// FuzzParseCurveGroups reads arbitrary `tune compare -curve` arguments
+// (one per line) in a directory holding a run r and a sweep s of seeds 2
+// and 10: no panic; an error quotes an argument; each argument is one
+// line of the chart, labelled, with runs that hold a config (a sweep's by
+// seed).
+func FuzzParseCurveGroups(f *testing.F) {
+	root := f.TempDir()
+	for _, d := range []string{"r", "s/seed-10", "s/seed-2", "s/seed-x", "empty"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			f.Fatal(err)
+		}
+		if d != "empty" && d != "s/seed-x" {
+			if err := os.WriteFile(filepath.Join(root, d, FileConfig), []byte("method = \"ga\"\n"), 0o644); err != nil {
+				f.Fatal(err)
+			}
+		}
+	}
+	f.Chdir(root)
+	for _, s := range []string{"r", "s", "ga=r,s", "=r", "x=", "x=r,,s", "empty", "s/seed-x", "a=b=c", "r\ns\nlabel=s/seed-2"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		args := strings.Split(s, "\n")
+		groups, err := ParseCurveGroups(args)
+		if err != nil {
+			if !slices.ContainsFunc(args, func(a string) bool { return strings.Contains(err.Error(), strconv.Quote(a)) }) {
+				t.Fatalf("error quotes no argument: %v", err)
+			}
+			return
+		}
+		if len(groups) != len(args) {
+			t.Fatalf("%q: %d groups", args, len(groups))
+		}
+		for _, g := range groups {
+			if g.Label == "" || len(g.Dirs) == 0 {
+				t.Fatalf("%q: group %+v", args, g)
+			}
+			for _, d := range g.Dirs {
+				if _, err := os.Stat(filepath.Join(d, FileConfig)); err != nil {
+					t.Fatalf("%q: run %s without a config", args, d)
+				}
+			}
+		}
+	})
+}
