@@ -25,8 +25,8 @@ func fuzzSetup() Setup {
 }
 
 // FuzzDecodeResult reads arbitrary bytes as a worker's result message
-// (decodeResult, gzip-compressed JSON): no panic; a result that decodes
-// passes the coordinator's check of a two-match batch or fails it with an
+// (decodeResult, gzip-compressed JSON, inflated at most to what a
+// two-match batch can produce): no panic; a result that decodes passes the coordinator's check of a two-match batch or fails it with an
 // error, never a panic; and it encodes (EncodeResult) to a message that
 // decodes to the same result.
 func FuzzDecodeResult(f *testing.F) {
@@ -46,7 +46,7 @@ func FuzzDecodeResult(f *testing.F) {
 	f.Add([]byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff})
 	b := &Batch{Run: "r", Seed: 1, Total: 2, Setup: fuzzSetup(), Matches: make([]optimize.Match, 2)}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		r, err := decodeResult(data)
+		r, err := decodeResult(data, b.maxResult())
 		if err != nil {
 			return
 		}
@@ -55,7 +55,7 @@ func FuzzDecodeResult(f *testing.F) {
 		if err != nil {
 			return // a value JSON cannot write
 		}
-		back, err := decodeResult(enc)
+		back, err := decodeResult(enc, 2*b.maxResult())
 		if err != nil {
 			t.Fatalf("an encoded result does not decode: %v", err)
 		}
