@@ -39,7 +39,7 @@ func (e *LineError) Error() string {
 	if e.Unterminated {
 		msg += " (last line has no newline: an interrupted write?)"
 	}
-	return "results: " + loc + ": " + msg
+	return loc + ": " + msg
 }
 
 func (e *LineError) Unwrap() error { return e.Err }
@@ -91,7 +91,7 @@ func WriteJSONL[T any](path string, recs []T) error {
 // line, decoding strictly as ReadJSON does. A bad line stops the read with a
 // *LineError naming path and the 1-based line (and column on syntax errors).
 // An empty file gives an empty, non-nil slice. The file must be a regular
-// file of at most 64 MiB (fileio.Records); errors are *fileio.Error values,
+// file of at most 2 GiB (fileio.Records); errors are *fileio.Error values,
 // wrapping the *LineError of a bad line.
 func ReadJSONL[T any](path string) ([]T, error) {
 	data, err := fileio.ReadFile(path, fileio.Records)

@@ -1,6 +1,7 @@
 package tune
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,12 +12,13 @@ import (
 )
 
 // TestReadRecordsRefuses: a records file that is not a regular file
-// within 64 MiB, and a record lacking a field every record has, are bad
+// within 2 GiB (a 100 MB file of no records is read and refused at its
+// first line), and a record lacking a field every record has, are bad
 // input naming the file (and the line).
 func TestReadRecordsRefuses(t *testing.T) {
 	for _, h := range fileiotest.Files(t) {
 		_, err := readRecords(h.Path, 1, 10, false)
-		if err == nil || !strings.HasPrefix(err.Error(), h.Path+": ") || !fileio.IsInput(err) {
+		if err == nil || !strings.HasPrefix(err.Error(), h.Path+":") || !fileio.IsInput(err) {
 			t.Errorf("%s: %v", h.Name, err)
 		}
 	}
@@ -38,5 +40,26 @@ func TestReadRecordsRefuses(t *testing.T) {
 		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want) || !fileio.IsInput(err)):
 			t.Errorf("%s: %v, want bad input containing %q", c.name, err, c.want)
 		}
+	}
+}
+
+// TestReadRecordsOfALongRun: a run by the clock writes as many records as
+// its hours allow; 70 MB of SPSA-sized records (past the 64 MiB the cap
+// once was, which failed a 1.5-hour chain after its tuning) read back.
+func TestReadRecordsOfALongRun(t *testing.T) {
+	metrics := strings.Repeat(`"theta_norm.M1":0.043147900850135555,`, 50)
+	var b strings.Builder
+	n := 0
+	for b.Len() < 70<<20 {
+		fmt.Fprintf(&b, `{"step":%d,"games":16,"seconds":0.16,"best":[84.85,882.23,3165.43,7780.05],"metrics":{%s"r":6}}`+"\n", n, metrics)
+		n++
+	}
+	p := filepath.Join(t.TempDir(), "generations.jsonl")
+	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := readRecords(p, n, int64(b.Len()), false)
+	if err != nil || len(recs) != n {
+		t.Fatalf("%d MB of records: %d of %d read, %v", b.Len()>>20, len(recs), n, err)
 	}
 }
