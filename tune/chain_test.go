@@ -310,3 +310,35 @@ func TestChainStageOfAnotherSchemaIsRefused(t *testing.T) {
 		t.Errorf("the directory holds %d entries, want the 2 configs only", len(entries))
 	}
 }
+
+// TestOvernightPresetsAreBudgetedChains: the population methods' overnight
+// presets are chains sized by the clock (budget "8h") of the method from
+// a random start, then refine-overnight.toml's SPSA against its pool at
+// the same depth, with the learning curve measured in both stages.
+func TestOvernightPresetsAreBudgetedChains(t *testing.T) {
+	for _, m := range []string{"ga", "pso", "cmaes"} {
+		cfg, err := LoadEmbedded("overnight-" + m)
+		if err != nil {
+			t.Fatalf("overnight-%s: %v", m, err)
+		}
+		stages, err := Stages(cfg)
+		if err != nil {
+			t.Fatalf("overnight-%s: %v", m, err)
+		}
+		if cfg.Budget != "8h" || len(stages) != 2 || stages[0].Method != m || stages[1].Method != "spsa" {
+			t.Errorf("overnight-%s: budget %q, %d stages", m, cfg.Budget, len(stages))
+			continue
+		}
+		if cfg.Start != "" || stages[0].Engine.Depth != stages[1].Engine.Depth {
+			t.Errorf("overnight-%s: start %q, depths %d then %d", m, cfg.Start, stages[0].Engine.Depth, stages[1].Engine.Depth)
+		}
+		for k, s := range stages {
+			if s.Validation.EloEvery <= 0 {
+				t.Errorf("overnight-%s stage %d: no learning curve (validation.elo_every)", m, k+1)
+			}
+		}
+		if o := stages[1].Options["spsa"]; o == nil || len(stages[1].Validation.Opponents) < 4 {
+			t.Errorf("overnight-%s stage 2: options %v, ladder %v", m, o, stages[1].Validation.Opponents)
+		}
+	}
+}

@@ -314,6 +314,13 @@ e21() {
   run_tune e21-night-ga configs/experiments/e21-night-ga.toml -seed 1
   run_tune e21-night-hof configs/experiments/e21-night-hof.toml -seed 1
   run_chain e21-depth4-chain configs/experiments/e21-depth4-chain.toml -seed 5
+  # the second session: a fitness pool outside the population, SPSA after
+  # the GA, and the GA → SPSA chain by the clock (its split and its
+  # stopping depend on this machine's speed)
+  run_seeds e21-pool configs/experiments/e21-pool-ga.toml 1
+  run_tune e21-night-pool configs/experiments/e21-night-pool.toml -seed 1
+  for s in 4 5; do run_tune "e21-refine-ga-s$s" configs/refine-spsa.toml -seed "$s" -start "$OUT/e21-ga/seed-$s"; done
+  run_chain e21-night-chain-ga configs/experiments/e21-night-chain-ga.toml -hours 1.5 -seed 4
 }
 
 # collect copies the small results into $DOCS: no game logs or SGFs.
