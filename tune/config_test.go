@@ -317,7 +317,7 @@ func TestExperimentConfigsParse(t *testing.T) {
 // reads back to the same config, and that Flat and the fingerprint see a
 // change.
 func TestEncodeParsesBack(t *testing.T) {
-	c, err := LoadEmbedded("overnight-pso")
+	c, err := LoadEmbedded("pso")
 	if err != nil {
 		t.Fatal(err)
 	}
