@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/roadtune/roadtune/results"
 	"hash/fnv"
 	"io/fs"
 	"os"
@@ -168,8 +169,9 @@ func (s *Server) runStatus(r *run) Status {
 	}
 	r.mu.Unlock()
 	l, live := s.live(r)
-	if r.kind == kindTune && st.Phase != "done" && st.Phase != "broken" && !live && !r.tune.Running(r.dir) {
-		// No file changes when a process dies: asked each time.
+	if st.Phase != "done" && st.Phase != "broken" && st.Phase != "interrupted" && !live && !results.Running(r.dir) {
+		// No file changes when a process dies: asked each time, for a
+		// tuning run and an arena match alike (results.FileRunning).
 		st.Phase, st.ETASeconds = "interrupted", 0
 	}
 	if live {

@@ -27,9 +27,6 @@ type TuneRuns interface {
 	// its stages' directories in order (started or not), "sweep" with its
 	// seeds' directories; kind "" for any other directory.
 	Group(dir string) (kind string, members []string, err error)
-	// Running reports whether a process plays the run in dir now; a run
-	// that is not done and not running was interrupted.
-	Running(dir string) bool
 }
 
 // TuneRun is what the pages show of a tuning run, read from its files.

@@ -101,6 +101,10 @@ func arenaDir(t testing.TB, dir string, games int) []string {
 	}
 	names := []string{"zhou2015", "qi2018"}
 	appendGames(t, dir, names, 0, games)
+	// Played by this process, as far as the pages can tell.
+	if err := (&results.RunDir{Dir: dir}).MarkRunning(); err != nil {
+		t.Fatal(err)
+	}
 	return names
 }
 

@@ -84,9 +84,6 @@ func rung(g tune.Rung) web.Rung {
 // Group is tune.Group: a chain's stages or a sweep's seeds.
 func (Runs) Group(dir string) (string, []string, error) { return tune.Group(dir) }
 
-// Running is tune.Running: the run's FileRunning names a live process.
-func (Runs) Running(dir string) bool { return tune.Running(dir) }
-
 // Events returns events that keep t up to date and then call next's (any
 // may be nil): the plan and each step set the steps and games
 // (Tracker.Step), each game of a batch the batch's count, the rate and the

@@ -186,6 +186,13 @@ func run(ctx context.Context, o *options, stdout, stderr io.Writer) (err error) 
 				return err
 			}
 		}
+		// Played here until run returns (a clean stop included): the web
+		// pages show a match whose marker names a dead process as
+		// interrupted, not live.
+		if err := dir.MarkRunning(); err != nil {
+			return err
+		}
+		defer dir.UnmarkRunning()
 		// The plan, for readers of the match in progress (the web pages);
 		// rewritten on -resume, which plays the same plan.
 		plan := tournament.NewMatchPlan(header(o, m), 2*len(m.fixtures), m.sprt)
