@@ -483,21 +483,21 @@ const maxFloat = 1.7976931348623157e308
 
 // Typed builds the untyped functions of a Spec from a method's own types:
 // settings O (one struct whose exported fields are the options of its
-// config table), algorithm config C (O and what the Problem brings),
-// checkpoint state S and method M. Every method so checks its settings'
-// type, validates before starting or restoring, and decodes its state
-// strictly (DecodeState) the same way.
-type Typed[O, C, S any, M Method] struct {
+// config table: the method's one options type), checkpoint state S and
+// method M. The method's New and Restore take the settings and the
+// problem and validate them themselves (once); Typed checks the settings'
+// type and decodes the state strictly (DecodeState), the same way for
+// every method.
+type Typed[O, S any, M Method] struct {
 	// Defaults returns the options with their defaults.
 	Defaults func() O
 	// Validate checks the options against a problem (errors *OptionError).
 	Validate func(O, Problem) error
-	// Config turns validated options and the problem into the algorithm's
-	// config.
-	Config func(O, Problem) C
-	// New starts a run; Restore continues one from a decoded state.
-	New     func(C, *rand.PCG) (M, error)
-	Restore func(C, S) (M, error)
+	// New starts a run of the options on the problem; Restore continues
+	// one from a decoded state. Both validate the options against the
+	// problem first.
+	New     func(O, Problem, *rand.PCG) (M, error)
+	Restore func(O, Problem, S) (M, error)
 	// Describe is a line about the options for reports.
 	Describe func(O) string
 }
@@ -505,36 +505,36 @@ type Typed[O, C, S any, M Method] struct {
 // Spec returns s with Options, Validate, New, Restore and Describe taken
 // from t; the functions take a *O (what Options returns) and refuse
 // anything else with an error naming s.Name.
-func (t Typed[O, C, S, M]) Spec(s Spec) Spec {
-	opts := func(v any, p *Problem) (O, error) {
+func (t Typed[O, S, M]) Spec(s Spec) Spec {
+	opts := func(v any) (O, error) {
 		o, ok := v.(*O)
 		if !ok || o == nil {
 			var zero O
 			return zero, fmt.Errorf("%s: options are %T, want a non-nil %T", s.Name, v, o)
 		}
-		if p != nil {
-			return *o, t.Validate(*o, *p)
-		}
 		return *o, nil
 	}
 	s.Options = func() any { o := t.Defaults(); return &o }
 	s.Validate = func(v any, p Problem) error {
-		_, err := opts(v, &p)
-		return err
+		o, err := opts(v)
+		if err != nil {
+			return err
+		}
+		return t.Validate(o, p)
 	}
 	s.New = func(v any, p Problem, rng *rand.PCG) (Method, error) {
-		o, err := opts(v, &p)
+		o, err := opts(v)
 		if err != nil {
 			return nil, err
 		}
-		m, err := t.New(t.Config(o, p), rng)
+		m, err := t.New(o, p, rng)
 		if err != nil {
 			return nil, err
 		}
 		return m, nil
 	}
 	s.Restore = func(v any, p Problem, state []byte) (Method, error) {
-		o, err := opts(v, &p)
+		o, err := opts(v)
 		if err != nil {
 			return nil, err
 		}
@@ -542,14 +542,14 @@ func (t Typed[O, C, S, M]) Spec(s Spec) Spec {
 		if err := DecodeState(state, &st); err != nil {
 			return nil, fmt.Errorf("%s: State: %w", s.Name, err)
 		}
-		m, err := t.Restore(t.Config(o, p), st)
+		m, err := t.Restore(o, p, st)
 		if err != nil {
 			return nil, err
 		}
 		return m, nil
 	}
 	s.Describe = func(v any) string {
-		o, err := opts(v, nil)
+		o, err := opts(v)
 		if err != nil {
 			return err.Error()
 		}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/BurntSushi/toml"
+	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/optimize/spsa"
 	"github.com/roadtune/roadtune/tournament/stats"
 )
@@ -34,13 +35,17 @@ func TestExternalExampleGains(t *testing.T) {
 	const eloPerPercent = 1.0
 	drift := func(rEnd func(int) float64) []float64 {
 		n := ex.SPSA.Iterations
-		c := spsa.Config{Settings: spsa.Settings{Iterations: n, Alpha: spsa.DefaultAlpha, Gamma: spsa.DefaultGamma, AStability: 0.1 * float64(n)}}
+		s := spsa.Settings{Iterations: n, Alpha: spsa.DefaultAlpha, Gamma: spsa.DefaultGamma, AStability: 0.1 * float64(n),
+			CEnd: spsa.PerGene{Genes: map[string]float64{}}, REnd: spsa.PerGene{Genes: map[string]float64{}}}
+		var prob optimize.Problem
 		for i, p := range ex.Param {
-			c.CEnd, c.REnd = append(c.CEnd, p.CEnd), append(c.REnd, rEnd(i))
+			s.CEnd.Genes[p.Name], s.REnd.Genes[p.Name] = p.CEnd, rEnd(i)
+			prob.Genes = append(prob.Genes, p.Name)
+			prob.InitLo, prob.InitHi = append(prob.InitLo, p.Min), append(prob.InitHi, p.Max)
 		}
 		moved := make([]float64, len(ex.Param))
 		for k := 1; k <= n; k++ {
-			ak, ck := c.Gains(k)
+			ak, ck := s.Gains(prob, k)
 			for d, p := range ex.Param {
 				elo := eloPerPercent * 100 / (p.Max - p.Min) * 2 * ck[d] // θ + c_k against θ − c_k
 				s := stats.ScoreFromElo(elo)

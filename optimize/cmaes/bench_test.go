@@ -23,7 +23,7 @@ func BenchmarkGeneration(b *testing.B) {
 			for d := range tgt {
 				tgt[d] = float64(100 + 150*d)
 			}
-			s, err := New(o.Config(problem(genes)), rand.NewPCG(1, 2))
+			s, err := New(o, problem(genes), rand.NewPCG(1, 2))
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -19,7 +19,7 @@ import (
 // implements optimize.Method, one Step a generation. It is not safe for
 // concurrent use.
 type CMAES struct {
-	cfg Config
+	cfg config
 	par params
 	pcg *rand.PCG
 	rng *rand.Rand
@@ -31,27 +31,32 @@ type core struct {
 	gen     int
 	mean    []float64
 	sigma   float64
-	sigma0  float64 // σ0, for Config.MaxSigma
+	sigma0  float64 // σ0, for Settings.MaxSigma
 	c       [][]float64
 	ps, pc  []float64
 	repeats int
-	means   [][]float64 // the latest means, for Config.Average
+	means   [][]float64 // the latest means, for Settings.Average
 	answer  []float64
 	games   int
 }
 
 var _ optimize.Method = (*CMAES)(nil)
 
-// New starts a run: the initial mean is drawn uniformly from
-// InitLo..InitHi, or is Config.Start when set (drawn all the same), put
+// New starts a run of s on p: the initial mean is drawn uniformly from
+// the problem's initial range, or is its Start when set (drawn all the same), put
 // inside the bounds and onto the norm's sphere; σ0 as the package doc
 // says; C = I, p_σ = p_c = 0, one repeat. The run keeps rng and draws
-// every random number from it. Errors: an invalid Config (Validate) or a
+// every random number from it. Errors: Settings.Validate's errors or a
 // nil rng.
-func New(c Config, rng *rand.PCG) (*CMAES, error) {
-	if err := c.Validate(); err != nil {
+func New(s Settings, p optimize.Problem, rng *rand.PCG) (*CMAES, error) {
+	if err := s.Validate(p); err != nil {
 		return nil, err
 	}
+	return start(s.resolve(p), rng)
+}
+
+// start is New of settings resolved and validated.
+func start(c config, rng *rand.PCG) (*CMAES, error) {
 	if rng == nil {
 		return nil, errors.New("cmaes: New: nil *rand.PCG")
 	}
@@ -85,16 +90,21 @@ func New(c Config, rng *rand.PCG) (*CMAES, error) {
 }
 
 // Restore continues a run from st (from State, possibly through JSON)
-// under c, which should be the Config of the run. It checks the RNG, that
+// under s and p, which should be the run's. It checks the RNG, that
 // Generation lies in [0, Generations], Games ≥ 0, Repeats in
 // [1, MaxRepeats], Sigma and Sigma0 finite and > 0, at most Generation Means, and
 // the shapes and finiteness of Mean, PSigma, PC, Answer, Means and C,
 // which must also be symmetric and positive definite. Errors name the State field ("cmaes: Restore: state
-// field C: …"), or are Config.Validate's.
-func Restore(c Config, st State) (*CMAES, error) {
-	if err := c.Validate(); err != nil {
+// field C: …"), or are Settings.Validate's.
+func Restore(s Settings, p optimize.Problem, st State) (*CMAES, error) {
+	if err := s.Validate(p); err != nil {
 		return nil, err
 	}
+	return restore(s.resolve(p), st)
+}
+
+// restore is Restore of settings resolved and validated.
+func restore(c config, st State) (*CMAES, error) {
 	c = c.clone()
 	n := len(c.Genes)
 	const field = "cmaes: Restore: state field "

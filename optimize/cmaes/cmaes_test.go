@@ -25,7 +25,7 @@ func mustNew(t testing.TB, o Settings, p optimize.Problem, a, b uint64) *CMAES {
 	if err := o.Validate(p); err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(o.Config(p), rand.NewPCG(a, b))
+	s, err := New(o, p, rand.NewPCG(a, b))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,7 @@ func TestStrategyConstants(t *testing.T) {
 			t.Errorf("n %d: λ %d, want %d", tc.n, got, tc.lambda)
 		}
 	}
-	c := DefaultSettings().Config(problem(5))
+	c := DefaultSettings().resolve(problem(5))
 	p := c.strategy()
 	// w'_i = ln 4.5 − ln i, i = 1..4: 1.5041, 0.8109, 0.4055, 0.1178,
 	// sum 2.8383; μ_eff = 2.8383² / Σw'² = 8.0557 / 3.0982 = 2.6001.
@@ -89,7 +89,7 @@ func TestStrategyConstants(t *testing.T) {
 		o := DefaultSettings()
 		for _, lambda := range []int{0, 4, 7, 50} {
 			o.Lambda = lambda
-			p := o.Config(problem(n)).strategy()
+			p := o.resolve(problem(n)).strategy()
 			s := 0.0
 			for i, w := range p.w {
 				s += w
@@ -426,7 +426,7 @@ func TestRestoreNamesTheField(t *testing.T) {
 	p := problem(3)
 	s := mustNew(t, o, p, 1, 2)
 	step(t, s, &optimizetest.TargetReferee{Target: []float64{1, 2, 3}, Temperature: 300})
-	c := o.Config(p)
+	c := o.resolve(p)
 	for field, edit := range map[string]func(*State){
 		"RNG":        func(st *State) { st.RNG = st.RNG[:3] },
 		"Generation": func(st *State) { st.Generation = 4 },
@@ -446,11 +446,11 @@ func TestRestoreNamesTheField(t *testing.T) {
 		st := s.State()
 		edit(&st)
 		want := "state field " + strings.TrimSpace(field)
-		if _, err := Restore(c, st); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := restore(c, st); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v", field, err)
 		}
 	}
-	if _, err := Restore(c, s.State()); err != nil {
+	if _, err := restore(c, s.State()); err != nil {
 		t.Error(err)
 	}
 	blob, _ := s.MarshalState()
@@ -613,7 +613,7 @@ func TestRaceChoosesTheAnswer(t *testing.T) {
 		if !nearAll(s.Best(), cands[r.Winner]) || !slices.Equal(rec.Best, s.Best()) || !slices.Equal(g.Answer, s.Best()) {
 			t.Errorf("seed %d: Best %v is not the race's winner %d %v", seed, s.Best(), r.Winner, cands[r.Winner])
 		}
-		gen := o.Config(p).generationGames(g.Repeats)
+		gen := o.resolve(p).generationGames(g.Repeats)
 		if r.Games <= 0 || r.Games > o.RaceBudget || rec.Metrics["race_games"] != float64(r.Games) || rec.Games != gen+r.Games {
 			t.Errorf("seed %d: race %d games, metric %g, record %d games (generation %d)", seed, r.Games, rec.Metrics["race_games"], rec.Games, gen)
 		}

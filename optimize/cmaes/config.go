@@ -8,11 +8,12 @@ import (
 	"github.com/roadtune/roadtune/optimize"
 )
 
-// Config is what a CMA-ES run is made from: its Settings, every automatic
-// value resolved (Lambda, AlphaSigma), and what the optimize.Problem
-// brings (Settings.Config makes one from the [cmaes] table and the
-// Problem).
-type Config struct {
+// config is a run's Settings resolved against its optimize.Problem
+// (Settings.resolve): every automatic value resolved (Lambda,
+// AlphaSigma) and the problem's genes, ranges and bounds copied. It is
+// internal: a run is made from Settings, CMA-ES's one options type, and a
+// Problem (New).
+type config struct {
 	Settings
 	// Genes names the genes in the schema's order; its length is n.
 	Genes []string
@@ -36,15 +37,15 @@ type Config struct {
 }
 
 // pairs is Pairs with 0 read as 1.
-func (c Config) pairs() int { return max(c.Pairs, 1) }
+func (c config) pairs() int { return max(c.Pairs, 1) }
 
 // bounded reports whether candidates and the mean are clamped.
-func (c Config) bounded() bool { return c.BoundMode != "off" && c.Bounds != nil }
+func (c config) bounded() bool { return c.BoundMode != "off" && c.Bounds != nil }
 
 // reevaluations is λ_reev, the candidates played twice a generation:
 // 2 + ⌊λ/20⌋ (pycma's NoiseHandler count, floored), at most λ; 0 without
 // noise handling.
-func (c Config) reevaluations() int {
+func (c config) reevaluations() int {
 	if !c.NoiseHandling {
 		return 0
 	}
@@ -53,12 +54,12 @@ func (c Config) reevaluations() int {
 
 // raceCandidates is the number of the generation's best candidates that
 // race the answer.
-func (c Config) raceCandidates() int { return min(c.RaceCandidates, c.Lambda) }
+func (c config) raceCandidates() int { return min(c.RaceCandidates, c.Lambda) }
 
 // raceField is the number of vectors in the final race: the answer, the
 // latest mean when the answer is an average of several, and the best
 // candidates.
-func (c Config) raceField() int {
+func (c config) raceField() int {
 	if c.Average > 1 {
 		return 2 + c.raceCandidates()
 	}
@@ -66,19 +67,19 @@ func (c Config) raceField() int {
 }
 
 // noise is the shared options' averaging, for AverageOf and Window.
-func (c Config) noise() optimize.NoiseOptions {
+func (c config) noise() optimize.NoiseOptions {
 	return optimize.NoiseOptions{Average: c.Average, Norm: c.Norm}
 }
 
 // generationGames is the games of a generation at r repeats:
 // (λ + λ_reev)·|pool|·r·2·Pairs.
-func (c Config) generationGames(r int) int {
+func (c config) generationGames(r int) int {
 	return (c.Lambda + c.reevaluations()) * len(c.Pool) * r * 2 * c.pairs()
 }
 
 // place puts a vector where it plays: clamped to the bounds (unless the
 // mode is "off"), then scaled to Norm (when > 0), in place.
-func (c Config) place(x []float64) []float64 {
+func (c config) place(x []float64) []float64 {
 	if c.bounded() {
 		c.Bounds.Clamp(x)
 	}
@@ -89,8 +90,8 @@ func (c Config) place(x []float64) []float64 {
 }
 
 // clone deep-copies the slices so a run is not affected by later changes
-// to the caller's Config.
-func (c Config) clone() Config {
+// to the caller's settings or problem.
+func (c config) clone() config {
 	c.Genes = slices.Clone(c.Genes)
 	c.InitLo, c.InitHi = slices.Clone(c.InitLo), slices.Clone(c.InitHi)
 	c.Start = slices.Clone(c.Start)
@@ -106,7 +107,7 @@ func (c Config) clone() Config {
 
 // Validate checks the settings; errors name the field, e.g.
 // "cmaes: config field Lambda: ...".
-func (c Config) Validate() error {
+func (c config) validate() error {
 	bad := func(field, format string, args ...any) error {
 		return fmt.Errorf("cmaes: config field %s: %s", field, fmt.Sprintf(format, args...))
 	}
@@ -199,14 +200,14 @@ type params struct {
 	// cc, c1, cmu: the rates of the path p_c, of the rank-one and of the
 	// rank-μ update.
 	cc, c1, cmu float64
-	// cm is the mean's learning rate c_m (Config.CMean).
+	// cm is the mean's learning rate c_m (Settings.CMean).
 	cm float64
 	// chiN is E‖N(0, I)‖ ≈ √n·(1 − 1/(4n) + 1/(21n²)).
 	chiN float64
 }
 
 // strategy returns the tutorial's default constants for c's genes and λ.
-func (c Config) strategy() params {
+func (c config) strategy() params {
 	n, lambda := len(c.Genes), c.Lambda
 	mu := lambda / 2
 	p := params{n: n, lambda: lambda, mu: mu, w: make([]float64, mu), cm: c.CMean}

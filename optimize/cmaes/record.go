@@ -10,7 +10,7 @@ import (
 // Generation is CMA-ES's own record of one Step, the Detail of its
 // optimize.Record (which carries the step's index, games and wall time).
 // Vectors hold genes in the schema's order, in weight units. Every field
-// is a function of the Config, the seed and the referee's outcomes, so a
+// is a function of the settings, the problem, the seed and the referee's outcomes, so a
 // resumed run reproduces it exactly.
 type Generation struct {
 	// Generation numbers the generation from 0 (the record's Step).
@@ -117,7 +117,7 @@ type State struct {
 	// positive definite), PSigma and PC the evolution paths p_σ and p_c.
 	Mean  []float64 `json:"mean"`
 	Sigma float64   `json:"sigma"`
-	// Sigma0 is the run's initial σ, the unit of Config.MaxSigma.
+	// Sigma0 is the run's initial σ, the unit of Settings.MaxSigma.
 	Sigma0 float64     `json:"sigma0"`
 	C      [][]float64 `json:"c"`
 	PSigma []float64   `json:"p_sigma"`

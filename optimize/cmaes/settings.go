@@ -23,7 +23,7 @@ const (
 // Settings are CMA-ES's settings, one field an option: the [cmaes] table
 // of a tuning config, keyed by the toml tags (as gonum's
 // optimize.Settings). DefaultSettings gives their defaults and Validate
-// checks them against the optimize.Problem; Settings.Config adds what the
+// checks them against the optimize.Problem; Settings.resolve adds what the
 // problem knows (genes, ranges, bounds and their mode, the start, pairs a
 // match) and resolves the automatic values.
 type Settings struct {
@@ -92,13 +92,13 @@ func DefaultLambda(n int) int { return 4 + int(math.Floor(3*math.Log(float64(max
 // DefaultAlphaSigma is α_σ for n genes, 1 + 2/(n + 10).
 func DefaultAlphaSigma(n int) float64 { return 1 + 2/float64(n+10) }
 
-// Config is the Config for s and p: s itself with λ and α_σ resolved
+// resolve is the config for s and p: s itself with λ and α_σ resolved
 // (0 = their defaults for n genes); the problem's genes, ranges, bounds
 // (nil with the bound mode "off"), start and pairs, all copied; the pool
 // resolved through p.Opponent. It does not validate; Validate does.
-func (s Settings) Config(p optimize.Problem) Config {
+func (s Settings) resolve(p optimize.Problem) config {
 	n := len(p.Genes)
-	c := Config{
+	c := config{
 		Settings:  s,
 		Genes:     slices.Clone(p.Genes),
 		InitLo:    slices.Clone(p.InitLo),
@@ -162,7 +162,7 @@ func (o Settings) Validate(p optimize.Problem) error {
 	} else if meanRange(p.InitLo, p.InitHi) <= 0 {
 		return &optimize.OptionError{Msg: "the problem's initial range is empty in every gene: σ0 = sigma × the mean range would be 0"}
 	}
-	if err := o.Config(p).Validate(); err != nil {
+	if err := o.resolve(p).validate(); err != nil {
 		return &optimize.OptionError{Msg: fmt.Sprintf("from the problem: %v", err)}
 	}
 	return nil
@@ -170,10 +170,9 @@ func (o Settings) Validate(p optimize.Problem) error {
 
 // Spec describes CMA-ES to a job runner: options from the [cmaes] table,
 // one step a generation, the budget in "generations".
-var Spec = optimize.Typed[Settings, Config, State, *CMAES]{
+var Spec = optimize.Typed[Settings, State, *CMAES]{
 	Defaults: DefaultSettings,
 	Validate: Settings.Validate,
-	Config:   Settings.Config,
 	New:      New,
 	Restore:  Restore,
 	Describe: describe,

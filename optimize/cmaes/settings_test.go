@@ -23,14 +23,14 @@ func TestDefaults(t *testing.T) {
 		t.Errorf("DefaultSettings %+v, want %+v", o, want)
 	}
 	p := problem(5)
-	c := DefaultSettings().Config(p)
+	c := DefaultSettings().resolve(p)
 	if c.Lambda != 8 || c.AlphaSigma != 1+2.0/15 || c.Bounds == nil || len(c.Pool) != 1 || c.Pool[0].Name != "centroid" || c.RaceBudget != 2000 {
 		t.Errorf("config %+v", c)
 	}
 	p.BoundMode = "off"
 	o := DefaultSettings()
 	o.Lambda, o.AlphaSigma = 12, 1.5
-	if c := o.Config(p); c.Lambda != 12 || c.AlphaSigma != 1.5 || c.Bounds != nil {
+	if c := o.resolve(p); c.Lambda != 12 || c.AlphaSigma != 1.5 || c.Bounds != nil {
 		t.Errorf("set: λ %d α_σ %g bounds %v", c.Lambda, c.AlphaSigma, c.Bounds)
 	}
 }
@@ -131,36 +131,36 @@ func TestOptionsValidateNamesTheKey(t *testing.T) {
 func TestConfigValidateNamesTheField(t *testing.T) {
 	for _, tc := range []struct {
 		field string
-		edit  func(*Config)
+		edit  func(*config)
 	}{
-		{"Genes", func(c *Config) { c.Genes = nil }},
-		{"InitLo", func(c *Config) { c.InitHi = c.InitHi[:1] }},
-		{"InitLo[1]", func(c *Config) { c.InitLo[1] = 5000 }},
-		{"BoundMode", func(c *Config) { c.BoundMode = "" }},
-		{"Bounds", func(c *Config) { c.Bounds = nil }},
-		{"Start", func(c *Config) { c.Start = []float64{0, 0, 0} }},
-		{"WarmSpread", func(c *Config) { c.Start, c.WarmSpread = []float64{1, 2, 3}, 0 }},
-		{"Generations", func(c *Config) { c.Generations = 0 }},
-		{"Lambda", func(c *Config) { c.Lambda = 3 }},
-		{"Sigma", func(c *Config) { c.Sigma = -1 }},
-		{"MaxRepeats", func(c *Config) { c.MaxRepeats = 0 }},
-		{"AlphaSigma", func(c *Config) { c.AlphaSigma = 0 }},
-		{"MaxSigma", func(c *Config) { c.MaxSigma = 0.5 }},
-		{"CMean", func(c *Config) { c.CMean = 0 }},
-		{"Pool", func(c *Config) { c.Pool = nil }},
-		{"Pool[0]", func(c *Config) { c.Pool = []optimize.PoolEntry{{Name: "x", Genes: []float64{1}}} }},
-		{"Norm", func(c *Config) { c.Norm = math.NaN() }},
-		{"RaceCandidates", func(c *Config) { c.RaceCandidates = 0 }},
-		{"Race", func(c *Config) { c.RaceBudget = 5 }},
-		{"Pairs", func(c *Config) { c.Pairs = -1 }},
+		{"Genes", func(c *config) { c.Genes = nil }},
+		{"InitLo", func(c *config) { c.InitHi = c.InitHi[:1] }},
+		{"InitLo[1]", func(c *config) { c.InitLo[1] = 5000 }},
+		{"BoundMode", func(c *config) { c.BoundMode = "" }},
+		{"Bounds", func(c *config) { c.Bounds = nil }},
+		{"Start", func(c *config) { c.Start = []float64{0, 0, 0} }},
+		{"WarmSpread", func(c *config) { c.Start, c.WarmSpread = []float64{1, 2, 3}, 0 }},
+		{"Generations", func(c *config) { c.Generations = 0 }},
+		{"Lambda", func(c *config) { c.Lambda = 3 }},
+		{"Sigma", func(c *config) { c.Sigma = -1 }},
+		{"MaxRepeats", func(c *config) { c.MaxRepeats = 0 }},
+		{"AlphaSigma", func(c *config) { c.AlphaSigma = 0 }},
+		{"MaxSigma", func(c *config) { c.MaxSigma = 0.5 }},
+		{"CMean", func(c *config) { c.CMean = 0 }},
+		{"Pool", func(c *config) { c.Pool = nil }},
+		{"Pool[0]", func(c *config) { c.Pool = []optimize.PoolEntry{{Name: "x", Genes: []float64{1}}} }},
+		{"Norm", func(c *config) { c.Norm = math.NaN() }},
+		{"RaceCandidates", func(c *config) { c.RaceCandidates = 0 }},
+		{"Race", func(c *config) { c.RaceBudget = 5 }},
+		{"Pairs", func(c *config) { c.Pairs = -1 }},
 	} {
-		c := DefaultSettings().Config(problem(3))
+		c := DefaultSettings().resolve(problem(3))
 		tc.edit(&c)
-		if _, err := New(c, rand.NewPCG(1, 2)); err == nil || !strings.Contains(err.Error(), "field "+tc.field+":") {
+		if err := c.validate(); err == nil || !strings.Contains(err.Error(), "field "+tc.field+":") {
 			t.Errorf("field %s: got error %v", tc.field, err)
 		}
 	}
-	if _, err := New(DefaultSettings().Config(problem(3)), nil); err == nil {
+	if _, err := New(DefaultSettings(), problem(3), nil); err == nil {
 		t.Error("New accepted a nil PCG")
 	}
 }

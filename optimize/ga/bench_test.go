@@ -25,7 +25,7 @@ func BenchmarkStep(b *testing.B) {
 		ref  optimize.Referee
 	}{{"TargetReferee", newTarget(50)}, {"FreeReferee", free}} {
 		b.Run(bc.name, func(b *testing.B) {
-			c := DefaultConfig(5)
+			c := defaultConfig(5)
 			c.Generations = 1 << 30
 			g := mustNew(b, c, 1)
 			ctx := context.Background()

@@ -39,10 +39,10 @@ const (
 // (Chen 2010 §4.4.5).
 const MutationSpread = 0.2
 
-// Config is what a GA run is made from: its Settings and what the
-// optimize.Problem brings (Settings.Config). DefaultConfig gives Chen 2010
-// Table 4.8.
-type Config struct {
+// config is a run's Settings resolved against its optimize.Problem
+// (Settings.resolve). It is internal: a run is made from Settings, the
+// GA's one options type, and a Problem (New, NewRobust).
+type config struct {
 	Settings
 	// Genes is the genome length (Chen: 5, the symmetric schema).
 	Genes int
@@ -69,18 +69,6 @@ type Config struct {
 	Pool []optimize.PoolEntry
 }
 
-// DefaultConfig returns Chen 2010 Table 4.8 (DefaultSettings) for a genome
-// of the given length: initial genes uniform in [0, 4000], no bounds, one
-// game pair a match.
-func DefaultConfig(genes int) Config {
-	lo := make([]float64, genes)
-	hi := make([]float64, genes)
-	for d := range hi {
-		hi[d] = 4000
-	}
-	return Config{Settings: DefaultSettings(), Genes: genes, InitLo: lo, InitHi: hi, Pairs: 1}
-}
-
 // form and pmMode resolve the empty defaults.
 func (s Settings) form() FitnessForm {
 	if s.Fitness == "" {
@@ -97,14 +85,14 @@ func (s Settings) pmMode() PmMode {
 }
 
 // GroupSize is Population / Groups, the individuals in each group.
-func (c Config) GroupSize() int { return c.Population / c.Groups }
+func (c config) GroupSize() int { return c.Population / c.Groups }
 
 // GenerationGames is the number of games one generation plays when every
 // match lasts Pairs game pairs: the groups' round robins, Groups ·
 // k(k−1)/2 matches with k = GroupSize(), plus in the improved form with at
 // least 2 groups the elite round robin, Groups(Groups−1)/2 matches; 2·Pairs
 // games a match.
-func (c Config) GenerationGames() int {
+func (c config) GenerationGames() int {
 	k, n := c.GroupSize(), c.Groups
 	matches := n * k * (k - 1) / 2
 	if c.form() == FitnessImproved && n >= 2 {
@@ -114,7 +102,7 @@ func (c Config) GenerationGames() int {
 }
 
 // pairs is Pairs with 0 read as 1.
-func (c Config) pairs() int { return max(c.Pairs, 1) }
+func (c config) pairs() int { return max(c.Pairs, 1) }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
@@ -122,7 +110,7 @@ func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 // *optimize.OptionError: Key names a setting's TOML key ("population"),
 // or is "" for what the problem brought, whose message reads "ga: InitHi
 // from the problem: …".
-func (c Config) Validate() error {
+func (c config) validate() error {
 	bad := optimize.BadOption
 	prob := func(field, format string, args ...any) error {
 		return &optimize.OptionError{Msg: fmt.Sprintf("ga: %s from the problem: %s", field, fmt.Sprintf(format, args...))}
@@ -206,8 +194,8 @@ func (c Config) Validate() error {
 }
 
 // clone deep-copies the slices so the GA is not affected by later changes
-// to the caller's Config.
-func (c Config) clone() Config {
+// to the caller's settings or problem.
+func (c config) clone() config {
 	c.InitLo = slices.Clone(c.InitLo)
 	c.InitHi = slices.Clone(c.InitHi)
 	c.Initial = optimize.Clone(c.Initial)

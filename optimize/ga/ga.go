@@ -15,7 +15,7 @@ import (
 // a generation. It is not safe for concurrent use; the referee may play a
 // batch's matches concurrently.
 type GA struct {
-	cfg   Config
+	cfg   config
 	pcg   *rand.PCG
 	pop   [][]float64
 	next  int
@@ -26,7 +26,7 @@ type GA struct {
 var _ optimize.Method = (*GA)(nil)
 
 // State is a GA's checkpoint, JSON serialisable. Restore(cfg, st) with the
-// same Config continues exactly as the run it came from would have.
+// same settings and problem continues exactly as the run it came from would have.
 type State struct {
 	// Next is the index of the next generation to evaluate: the number of
 	// generations evaluated.
@@ -43,17 +43,22 @@ type State struct {
 	Games int `json:"games"`
 }
 
-// New starts a run. Unless c.Initial is given, it draws the initial
+// New starts a run of s on p. It draws the initial
 // population with optimize.UniformPopulation from rand.New(rng), so a GA and
 // a PSO seeded alike start from the same population (Chen 2010 Table 5.1);
-// the population is then clamped to c.Bounds if set. The GA keeps rng and
+// the population is then clamped to the problem's Bounds if set. The GA keeps rng and
 // draws every later random number from it: rng belongs to the GA from then
-// on, and the caller must not use it afterwards. It returns c.Validate's
-// error, or an error for a nil rng.
-func New(c Config, rng *rand.PCG) (*GA, error) {
-	if err := c.Validate(); err != nil {
+// on, and the caller must not use it afterwards. It returns
+// Settings.Validate's error, or an error for a nil rng.
+func New(s Settings, p optimize.Problem, rng *rand.PCG) (*GA, error) {
+	if err := s.Validate(p); err != nil {
 		return nil, err
 	}
+	return start(s.resolve(p), rng)
+}
+
+// start is New of settings resolved and validated.
+func start(c config, rng *rand.PCG) (*GA, error) {
 	if rng == nil {
 		return nil, errors.New("ga: nil *rand.PCG")
 	}
@@ -70,21 +75,28 @@ func New(c Config, rng *rand.PCG) (*GA, error) {
 	return &GA{cfg: c, pcg: rng, pop: pop}, nil
 }
 
-// Restore resumes a run from a State taken with the same Config (a larger
-// Generations extends the run). It checks the State's shapes against c
+// Restore resumes a run from a State taken with the same settings and
+// problem (a larger Generations extends the run). It checks the State's
+// shapes against them
 // (Population individuals of Genes finite genes, Best with Genes finite
 // genes and an Index in the population), the RNG, that Next lies in
 // [0, Generations] and Games is not negative, and that Best is set exactly
 // when a generation has been evaluated; the population is not checked
-// against Bounds (a State is trusted to come from the same Config). Errors
-// name the State field, e.g. "ga: State.Population[3]: …".
-func Restore(c Config, st State) (*GA, error) {
-	if err := c.Validate(); err != nil {
+// against Bounds (a State is trusted to come from the same run). Errors
+// name the State field, e.g. "ga: State.Population[3]: …", or are
+// Settings.Validate's.
+func Restore(s Settings, p optimize.Problem, st State) (*GA, error) {
+	if err := s.Validate(p); err != nil {
 		return nil, err
 	}
+	return restore(s.resolve(p), st)
+}
+
+// restore is Restore of settings resolved and validated.
+func restore(c config, st State) (*GA, error) {
 	c = c.clone()
 	if st.Next < 0 || st.Next > c.Generations {
-		return nil, fmt.Errorf("ga: State.Next: %d generations evaluated, want 0..Config.Generations = %d", st.Next, c.Generations)
+		return nil, fmt.Errorf("ga: State.Next: %d generations evaluated, want 0..generations = %d", st.Next, c.Generations)
 	}
 	if err := optimize.CheckPopulation("ga: State.Population", st.Population, c.Population, c.Genes); err != nil {
 		return nil, err

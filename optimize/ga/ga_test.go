@@ -24,9 +24,9 @@ func newTarget(temp float64) *optimizetest.TargetReferee {
 	return &optimizetest.TargetReferee{Target: hiddenTarget, Temperature: temp}
 }
 
-func mustNew(t testing.TB, c Config, seed uint64) *GA {
+func mustNew(t testing.TB, c config, seed uint64) *GA {
 	t.Helper()
-	g, err := New(c, rand.NewPCG(seed, 0x6a))
+	g, err := start(c, rand.NewPCG(seed, 0x6a))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,8 +65,8 @@ func runAll(t testing.TB, g optimize.Method, ref optimize.Referee, s optimize.Se
 }
 
 func TestDefaultConfigIsChenTable48(t *testing.T) {
-	c := DefaultConfig(5)
-	if err := c.Validate(); err != nil {
+	c := defaultConfig(5)
+	if err := c.validate(); err != nil {
 		t.Fatal(err)
 	}
 	if c.Population != 49 || c.Groups != 7 || c.GroupSize() != 7 || c.Genes != 5 {
@@ -86,8 +86,8 @@ func TestDefaultConfigIsChenTable48(t *testing.T) {
 	}
 	p := problem(5)
 	p.BoundMode, p.Bounds = "off", nil
-	if got := o.Config(p); !reflect.DeepEqual(got, c) {
-		t.Errorf("DefaultSettings().Config = %+v, want DefaultConfig(5) %+v", got, c)
+	if got := o.resolve(p); !reflect.DeepEqual(got, c) {
+		t.Errorf("DefaultSettings().Config = %+v, want defaultConfig(5) %+v", got, c)
 	}
 }
 
@@ -96,32 +96,32 @@ func TestValidateNamesTheField(t *testing.T) {
 	// brought.
 	cases := []struct {
 		name string
-		edit func(*Config)
+		edit func(*config)
 	}{
-		{"Genes", func(c *Config) { c.Genes = 0 }},
-		{"population", func(c *Config) { c.Population = 1 }},
-		{"groups", func(c *Config) { c.Groups = 0 }},
-		{"groups", func(c *Config) { c.Groups = 5 }},  // 49 is not a multiple of 5
-		{"groups", func(c *Config) { c.Groups = 49 }}, // groups of 1
-		{"Initial", func(c *Config) { c.Initial = [][]float64{{1, 2, 3, 4, 5}} }},
-		{"InitLo", func(c *Config) { c.InitLo = c.InitLo[:4] }},
-		{"InitLo", func(c *Config) { c.InitLo[2] = math.NaN() }},
-		{"InitHi", func(c *Config) { c.InitHi[1] = -1 }},
-		{"Bounds", func(c *Config) { c.Bounds = &optimize.Bounds{Lo: []float64{0}, Hi: []float64{1}} }},
-		{"fitness", func(c *Config) { c.Fitness = "elo" }},
-		{"pc1", func(c *Config) { c.Pc1 = 1.5 }},
-		{"pc2", func(c *Config) { c.Pc2 = -0.1 }},
-		{"pm", func(c *Config) { c.Pm = math.NaN() }},
-		{"pm1", func(c *Config) { c.Pm1 = 2 }},
-		{"pm2", func(c *Config) { c.Pm2 = -1 }},
-		{"pm_mode", func(c *Config) { c.PmMode = "sometimes" }},
-		{"generations", func(c *Config) { c.Generations = 0 }},
-		{"Pairs", func(c *Config) { c.Pairs = -1 }},
+		{"Genes", func(c *config) { c.Genes = 0 }},
+		{"population", func(c *config) { c.Population = 1 }},
+		{"groups", func(c *config) { c.Groups = 0 }},
+		{"groups", func(c *config) { c.Groups = 5 }},  // 49 is not a multiple of 5
+		{"groups", func(c *config) { c.Groups = 49 }}, // groups of 1
+		{"Initial", func(c *config) { c.Initial = [][]float64{{1, 2, 3, 4, 5}} }},
+		{"InitLo", func(c *config) { c.InitLo = c.InitLo[:4] }},
+		{"InitLo", func(c *config) { c.InitLo[2] = math.NaN() }},
+		{"InitHi", func(c *config) { c.InitHi[1] = -1 }},
+		{"Bounds", func(c *config) { c.Bounds = &optimize.Bounds{Lo: []float64{0}, Hi: []float64{1}} }},
+		{"fitness", func(c *config) { c.Fitness = "elo" }},
+		{"pc1", func(c *config) { c.Pc1 = 1.5 }},
+		{"pc2", func(c *config) { c.Pc2 = -0.1 }},
+		{"pm", func(c *config) { c.Pm = math.NaN() }},
+		{"pm1", func(c *config) { c.Pm1 = 2 }},
+		{"pm2", func(c *config) { c.Pm2 = -1 }},
+		{"pm_mode", func(c *config) { c.PmMode = "sometimes" }},
+		{"generations", func(c *config) { c.Generations = 0 }},
+		{"Pairs", func(c *config) { c.Pairs = -1 }},
 	}
 	for _, tc := range cases {
-		c := DefaultConfig(5)
+		c := defaultConfig(5)
 		tc.edit(&c)
-		err := c.Validate()
+		err := c.validate()
 		var oe *optimize.OptionError
 		if !errors.As(err, &oe) {
 			t.Errorf("%s: error %#v is not an *optimize.OptionError", tc.name, err)
@@ -132,17 +132,14 @@ func TestValidateNamesTheField(t *testing.T) {
 			!problem && oe.Key != tc.name {
 			t.Errorf("%s: error %#v does not name it", tc.name, oe)
 		}
-		if _, err := New(c, rand.NewPCG(1, 1)); err == nil {
-			t.Errorf("%s: New accepted an invalid config", tc.name)
-		}
 	}
-	c := DefaultConfig(5)
+	c := defaultConfig(5)
 	c.InitLo = nil // ignored when Initial is given
 	c.Initial = steppedInitial(49, 5)
-	if err := c.Validate(); err != nil {
+	if err := c.validate(); err != nil {
 		t.Errorf("explicit Initial without InitLo: %v", err)
 	}
-	if _, err := New(DefaultConfig(5), nil); err == nil {
+	if _, err := New(DefaultSettings(), problem(5), nil); err == nil {
 		t.Error("nil *rand.PCG: want an error")
 	}
 }
@@ -161,7 +158,7 @@ func steppedInitial(m, genes int) [][]float64 {
 }
 
 func TestRestoreNamesTheStateField(t *testing.T) {
-	c := DefaultConfig(5)
+	c := defaultConfig(5)
 	c.Generations = 4
 	fresh := mustNew(t, c, 1)
 	stepped := mustNew(t, c, 1)
@@ -191,25 +188,28 @@ func TestRestoreNamesTheStateField(t *testing.T) {
 	for _, tc := range cases {
 		st := tc.from.State()
 		tc.edit(&st)
-		_, err := Restore(c, st)
+		_, err := restore(c, st)
 		if err == nil || !strings.HasPrefix(err.Error(), "ga: "+tc.field+":") {
 			t.Errorf("%s: error %v does not name it", tc.field, err)
 		}
 	}
 	for _, g := range []*GA{fresh, stepped} {
-		if _, err := Restore(c, g.State()); err != nil {
+		if _, err := restore(c, g.State()); err != nil {
 			t.Errorf("a good State: %v", err)
 		}
 	}
 	// Next = Generations is a finished run; a larger budget extends it.
 	st := stepped.State()
 	c.Generations = 1
-	if r, err := Restore(c, st); err != nil || !r.Done() {
+	if r, err := restore(c, st); err != nil || !r.Done() {
 		t.Errorf("finished run: %v", err)
 	}
 	c.Generations = 0
-	if _, err := Restore(c, st); err == nil {
-		t.Error("invalid Config: want an error")
+	if _, err := Restore(DefaultSettings(), problem(5), st); err != nil {
+		t.Errorf("Restore from settings and a problem: %v", err)
+	}
+	if err := c.validate(); err == nil {
+		t.Error("invalid config: want an error")
 	}
 }
 
@@ -223,14 +223,14 @@ func withoutTime(rs []optimize.Record) []optimize.Record {
 }
 
 func TestResumeEqualsUninterrupted(t *testing.T) {
-	improved := DefaultConfig(5)
+	improved := defaultConfig(5)
 	improved.Generations = 9
 	improved.PmMode = PmAdaptive
 	improved.Bounds = optimize.UniformBounds(5, 200, 3800)
-	original := DefaultConfig(5)
+	original := defaultConfig(5)
 	original.Generations = 9
 	original.Fitness = FitnessOriginal
-	for name, c := range map[string]Config{"improved": improved, "original": original} {
+	for name, c := range map[string]config{"improved": improved, "original": original} {
 		t.Run(name, func(t *testing.T) {
 			ctx := context.Background()
 			g := mustNew(t, c, 42)
@@ -267,7 +267,7 @@ func TestResumeEqualsUninterrupted(t *testing.T) {
 			if err := json.Unmarshal(blob, &st); err != nil {
 				t.Fatal(err)
 			}
-			r, err := Restore(c, st)
+			r, err := restore(c, st)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -315,10 +315,10 @@ func TestNewKeepsTheCallersPCG(t *testing.T) {
 	// The GA draws the initial population from the caller's PCG and then
 	// keeps drawing from it: after each Step the caller's PCG is the
 	// State's RNG.
-	c := DefaultConfig(5)
+	c := defaultConfig(5)
 	c.Generations = 3
 	pcg := rand.NewPCG(5, 0x6a)
-	g, err := New(c, pcg)
+	g, err := start(c, pcg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -342,7 +342,7 @@ func TestNewKeepsTheCallersPCG(t *testing.T) {
 	// Explicit Initial draws nothing at New.
 	c.Initial = steppedInitial(49, 5)
 	pcg = rand.NewPCG(5, 0x6a)
-	if _, err := New(c, pcg); err != nil || *pcg != *rand.NewPCG(5, 0x6a) {
+	if _, err := start(c, pcg); err != nil || *pcg != *rand.NewPCG(5, 0x6a) {
 		t.Errorf("New with Initial drew from the PCG (%v)", err)
 	}
 }
@@ -365,7 +365,7 @@ func (f *failOn) Play(ctx context.Context, seed uint64, ms []optimize.Match) ([]
 }
 
 func TestCancelLeavesStateUnchanged(t *testing.T) {
-	c := DefaultConfig(5)
+	c := defaultConfig(5)
 	c.Generations = 3
 	g := mustNew(t, c, 9)
 	if _, err := g.Step(context.Background(), newTarget(100)); err != nil {
@@ -432,7 +432,7 @@ func (f refFunc) Play(ctx context.Context, seed uint64, ms []optimize.Match) ([]
 
 func TestGenerationRecordInvariants(t *testing.T) {
 	for _, form := range []FitnessForm{FitnessImproved, FitnessOriginal} {
-		c := DefaultConfig(5)
+		c := defaultConfig(5)
 		c.Fitness = form
 		g := mustNew(t, c, 5)
 		pop := g.State().Population
@@ -561,7 +561,7 @@ func TestFlatFitnessUsesPc2AndPm2(t *testing.T) {
 		}
 		return out, nil
 	})
-	c := DefaultConfig(5)
+	c := defaultConfig(5)
 	c.PmMode = PmAdaptive
 	rec, err := mustNew(t, c, 3).Step(context.Background(), draws)
 	if err != nil {
@@ -593,7 +593,7 @@ func g0Champion(gen Generation) int {
 }
 
 func TestBoundsAndInitial(t *testing.T) {
-	c := DefaultConfig(5)
+	c := defaultConfig(5)
 	c.Initial = steppedInitial(49, 5) // genes 0 .. 4800
 	c.Bounds = optimize.UniformBounds(5, 50, 4000)
 	c.Pm = 1
@@ -621,7 +621,7 @@ func TestStallStopsTheRun(t *testing.T) {
 	// One individual sits on the target; with a tiny temperature it wins
 	// every game, so it is the best of every generation, unchanged; the
 	// driver's stall rule stops the run after the third unchanged one.
-	c := DefaultConfig(5)
+	c := defaultConfig(5)
 	c.Initial = steppedInitial(49, 5)
 	c.Initial[17] = slices.Clone(hiddenTarget)
 	g := mustNew(t, c, 4)
@@ -638,7 +638,7 @@ func TestStallStopsTheRun(t *testing.T) {
 }
 
 func TestStepAfterDone(t *testing.T) {
-	c := DefaultConfig(5)
+	c := defaultConfig(5)
 	c.Generations = 2
 	g := mustNew(t, c, 4)
 	runAll(t, g, newTarget(100), optimize.Settings{}, nil)
@@ -662,7 +662,7 @@ func TestConvergesOnTargetReferee(t *testing.T) {
 	// the initial range) for each of 5 seeds; they reach 42-87.
 	const tol = 250
 	for seed := uint64(1); seed <= 5; seed++ {
-		c := DefaultConfig(5)
+		c := defaultConfig(5)
 		g := mustNew(t, c, seed)
 		ref := newTarget(50)
 		recs := runAll(t, g, ref, optimize.Settings{}, nil)
@@ -682,7 +682,7 @@ func TestImprovedKeepsMoreDiversity(t *testing.T) {
 	for seed := uint64(1); seed <= 8; seed++ {
 		var div [2]float64
 		for f, form := range []FitnessForm{FitnessImproved, FitnessOriginal} {
-			c := DefaultConfig(5)
+			c := defaultConfig(5)
 			c.Fitness = form
 			c.Generations = 16
 			recs := runAll(t, mustNew(t, c, seed), newTarget(50), optimize.Settings{}, nil)
@@ -698,7 +698,7 @@ func TestSingleGroupPlaysNoEliteRound(t *testing.T) {
 	// One group: its champion is the elite on its own (elite fitness 1), so
 	// eq. 4.5 divides every fitness by the champion's, and no second batch
 	// is played.
-	c := DefaultConfig(3)
+	c := defaultConfig(3)
 	c.Population, c.Groups = 6, 1
 	rec, err := mustNew(t, c, 8).Step(context.Background(), newTarget(100))
 	if err != nil {
@@ -717,4 +717,16 @@ func TestSingleGroupPlaysNoEliteRound(t *testing.T) {
 	if best.Fitness != 1 || best.EliteFitness != 1 {
 		t.Errorf("lone champion: fitness %g, elite %g; want 1, 1", best.Fitness, best.EliteFitness)
 	}
+}
+
+// defaultConfig returns Chen 2010 Table 4.8 (DefaultSettings) for a genome
+// of the given length: initial genes uniform in [0, 4000], no bounds, one
+// game pair a match.
+func defaultConfig(genes int) config {
+	lo := make([]float64, genes)
+	hi := make([]float64, genes)
+	for d := range hi {
+		hi[d] = 4000
+	}
+	return config{Settings: DefaultSettings(), Genes: genes, InitLo: lo, InitHi: hi, Pairs: 1}
 }

@@ -28,12 +28,12 @@ const (
 
 // generationGames is the games of one generation's evaluation: every
 // individual against every pool opponent, 2·Pairs games a match.
-func (c Config) robustGenerationGames() int {
+func (c config) robustGenerationGames() int {
 	return c.Population * len(c.Pool) * 2 * max(c.Pairs, 1)
 }
 
 // sigmaAt is the mutation's relative standard deviation at generation g.
-func (c Config) sigmaAt(g int) float64 {
+func (c config) sigmaAt(g int) float64 {
 	if c.Generations <= 1 || c.SigmaEnd <= 0 {
 		return c.Sigma
 	}
@@ -65,7 +65,7 @@ func (c Config) sigmaAt(g int) float64 {
 //     latest elite mean) races the best RaceCandidates elites
 //     (optimize.Race) when the race is on.
 type RobustGA struct {
-	cfg    Config
+	cfg    config
 	pcg    *rand.PCG
 	pop    [][]float64
 	tally  []optimize.Tally
@@ -122,10 +122,20 @@ type RobustIndividual struct {
 	Now optimize.Outcome `json:"now"`
 }
 
-// NewRobust starts a robust GA run: the population is drawn uniformly in
-// InitLo..InitHi (optimize.UniformPopulation) or around Start, clamped to
-// Bounds and scaled to Settings.Norm; rng belongs to the run from then on.
-func NewRobust(c Config, rng *rand.PCG) (*RobustGA, error) {
+// NewRobust starts a robust GA run of s on p: the population is drawn
+// uniformly in the problem's initial range (optimize.UniformPopulation)
+// or around its Start, clamped to its Bounds and scaled to Settings.Norm;
+// rng belongs to the run from then on. Errors: Settings.Validate's or a
+// nil rng.
+func NewRobust(s Settings, p optimize.Problem, rng *rand.PCG) (*RobustGA, error) {
+	if err := s.Validate(p); err != nil {
+		return nil, err
+	}
+	return startRobust(s.resolve(p), rng)
+}
+
+// startRobust is NewRobust of settings resolved and validated.
+func startRobust(c config, rng *rand.PCG) (*RobustGA, error) {
 	if rng == nil {
 		return nil, errors.New("ga: nil *rand.PCG")
 	}
@@ -143,14 +153,23 @@ func NewRobust(c Config, rng *rand.PCG) (*RobustGA, error) {
 }
 
 // place clamps x to the bounds and scales it to the norm, in place.
-func (c Config) place(x []float64) {
+func (c config) place(x []float64) {
 	c.Bounds.Clamp(x)
 	optimize.ScaleTo(x, c.NoiseOptions.Norm)
 }
 
-// RestoreRobust continues a run from its checkpoint under the same config
-// (a larger Generations extends it); errors name the state field.
-func RestoreRobust(c Config, st RobustState) (*RobustGA, error) {
+// RestoreRobust continues a run from its checkpoint under the same
+// settings and problem (a larger Generations extends it); errors name the
+// state field, or are Settings.Validate's.
+func RestoreRobust(s Settings, p optimize.Problem, st RobustState) (*RobustGA, error) {
+	if err := s.Validate(p); err != nil {
+		return nil, err
+	}
+	return restoreRobust(s.resolve(p), st)
+}
+
+// restoreRobust is RestoreRobust of settings resolved and validated.
+func restoreRobust(c config, st RobustState) (*RobustGA, error) {
 	if st.Next < 0 || st.Next > c.Generations {
 		return nil, fmt.Errorf("ga: RobustState.Next: %d generations evaluated, want 0..%d", st.Next, c.Generations)
 	}

@@ -12,7 +12,7 @@ import (
 // a tuning config, keyed by the toml tags (as gonum's optimize.Settings,
 // a plain struct). DefaultSettings gives their defaults and Validate checks
 // them against the optimize.Problem, which brings the rest (genes, initial
-// range, bounds, match length: Settings.Config).
+// range, bounds, match length: Settings.resolve).
 type Settings struct {
 	// Population is m, the number of individuals (Chen: 49).
 	Population int `toml:"population" json:"population"`
@@ -76,13 +76,13 @@ func DefaultSettings() Settings {
 	}
 }
 
-// Config is the GA's Config for s and p: s itself, Genes = len(p.Genes),
+// resolve is the GA's config for s and p: s itself, Genes = len(p.Genes),
 // the initial range p.InitLo..p.InitHi, Start = p.Start, Bounds = p.Bounds
 // unless p.BoundMode is "off" (the GA clamps in every other mode), Pairs =
 // p.Pairs, all copied, and for the robust variant the pool resolved
 // through p. It does not validate; Validate does.
-func (s Settings) Config(p optimize.Problem) Config {
-	c := Config{
+func (s Settings) resolve(p optimize.Problem) config {
+	c := config{
 		Settings: s,
 		Genes:    len(p.Genes),
 		InitLo:   slices.Clone(p.InitLo),
@@ -100,7 +100,7 @@ func (s Settings) Config(p optimize.Problem) Config {
 }
 
 // Validate checks s against p: p.Validate, the variant, then for the
-// chen2010 variant Config.Validate of s.Config(p), which holds every limit
+// chen2010 variant config.validate of s.resolve(p), which holds every limit
 // (Chen's GA refuses a start vector), and for the robust variant the
 // robust limits: population ≥ 4, generations ≥ 1, elite in
 // 1..population−1, crossover and mutation probabilities, sigma > 0,
@@ -117,7 +117,7 @@ func (s Settings) Validate(p optimize.Problem) error {
 	case robust:
 		return s.validateRobust(p)
 	}
-	return s.Config(p).Validate()
+	return s.resolve(p).validate()
 }
 
 // validateRobust checks the robust variant's limits (Validate).
@@ -168,18 +168,16 @@ func (s Settings) elite() int {
 // chenSpec and robustSpec are the two variants' Specs; Spec dispatches on
 // Settings.Variant.
 var (
-	chenSpec = optimize.Typed[Settings, Config, State, *GA]{
+	chenSpec = optimize.Typed[Settings, State, *GA]{
 		Defaults: DefaultSettings,
 		Validate: Settings.Validate,
-		Config:   Settings.Config,
 		New:      New,
 		Restore:  Restore,
 		Describe: func(s Settings) string { return describe(&s) },
 	}.Spec(optimize.Spec{Name: "ga"})
-	robustSpec = optimize.Typed[Settings, Config, RobustState, *RobustGA]{
+	robustSpec = optimize.Typed[Settings, RobustState, *RobustGA]{
 		Defaults: DefaultSettings,
 		Validate: Settings.Validate,
-		Config:   Settings.Config,
 		New:      NewRobust,
 		Restore:  RestoreRobust,
 		Describe: func(s Settings) string { return describe(&s) },

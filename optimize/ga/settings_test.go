@@ -25,7 +25,7 @@ func TestOptionsConfig(t *testing.T) {
 	o.Population, o.Groups, o.Fitness, o.PmMode = 20, 4, "original", "adaptive"
 	p := problem(3)
 	p.Pairs = 2
-	c := o.Config(p)
+	c := o.resolve(p)
 	if c.Population != 20 || c.Groups != 4 || c.Genes != 3 || c.Fitness != FitnessOriginal || c.PmMode != PmAdaptive || c.Pairs != 2 || c.Generations != 30 {
 		t.Errorf("config %+v", c)
 	}
@@ -38,12 +38,12 @@ func TestOptionsConfig(t *testing.T) {
 	}
 	for _, mode := range []string{"clamp", "reflect"} {
 		p.BoundMode = mode
-		if o.Config(p).Bounds == nil {
+		if o.resolve(p).Bounds == nil {
 			t.Errorf("bound mode %s: the GA must clamp", mode)
 		}
 	}
 	p.BoundMode = "off"
-	if b := o.Config(p).Bounds; b != nil {
+	if b := o.resolve(p).Bounds; b != nil {
 		t.Errorf("bound mode off: bounds %+v, want nil", b)
 	}
 }
@@ -149,7 +149,7 @@ func TestSpec(t *testing.T) {
 		t.Errorf("Describe: %q", d)
 	}
 	metrics := map[string]bool{}
-	rec, err := mustNew(t, DefaultConfig(5), 1).Step(context.Background(), newTarget(100))
+	rec, err := mustNew(t, defaultConfig(5), 1).Step(context.Background(), newTarget(100))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -281,7 +281,7 @@ func TestForecastEqualsTheGamesPlayed(t *testing.T) {
 		{"one group", FitnessImproved, 6, 1, 1, 2 * 15},
 		{"original", FitnessOriginal, 20, 4, 2, 4 * 4 * 10},
 	} {
-		c := DefaultConfig(5)
+		c := defaultConfig(5)
 		c.Fitness, c.Population, c.Groups, c.Pairs, c.Generations = tc.form, tc.m, tc.n, tc.pairs, 4
 		g := mustNew(t, c, 6)
 		ref := &optimizetest.TargetReferee{Target: hiddenTarget, Temperature: 100, Pairs: tc.pairs}
@@ -304,7 +304,7 @@ func TestForecastEqualsTheGamesPlayed(t *testing.T) {
 		}
 	}
 	// Pairs 0 counts as 1.
-	c := DefaultConfig(5)
+	c := defaultConfig(5)
 	c.Pairs = 0
 	if got := c.GenerationGames(); got != 2*(7*21+21) {
 		t.Errorf("Pairs 0: %d games a generation", got)

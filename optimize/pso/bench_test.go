@@ -29,9 +29,9 @@ func (instant) Play(_ context.Context, seed uint64, ms []optimize.Match) ([]opti
 // run stays finite) with a referee that plays no games. Compare with a real
 // iteration: about 49 + 25 matches of 2 games each.
 func BenchmarkStep(b *testing.B) {
-	c := DefaultConfig(5)
+	c := defaultConfig(5)
 	c.Iterations = 1 << 40
-	p, err := New(c, rand.NewPCG(1, 2))
+	p, err := start(c, rand.NewPCG(1, 2))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -62,8 +62,8 @@ func BenchmarkRobustStep(b *testing.B) {
 	if err := o.Validate(p); err != nil {
 		b.Fatal(err)
 	}
-	c := o.Config(p)
-	q, err := NewRobust(c, rand.NewPCG(1, 2))
+	c := o.resolve(p)
+	q, err := startRobust(c, rand.NewPCG(1, 2))
 	if err != nil {
 		b.Fatal(err)
 	}

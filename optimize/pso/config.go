@@ -20,10 +20,12 @@ const (
 	BoundsOff     BoundMode = "off"     // no bounds (Chen 2010)
 )
 
-// Config is what a swarm is made from: its Settings and what the
-// optimize.Problem brings (Settings.Config). Field names follow Chen 2010
-// Table 5.1; vectors are genes in the schema's order, in weight units.
-type Config struct {
+// config is a swarm's Settings resolved against its optimize.Problem
+// (Settings.resolve). It is internal: a swarm is made from Settings, the
+// PSO's one options type, and a Problem (New, NewRobust). Field names
+// follow Chen 2010 Table 5.1; vectors are genes in the schema's order, in
+// weight units.
+type config struct {
 	Settings
 	// Genes is the dimension D of a position, the schema's gene count (Chen: 5).
 	Genes int
@@ -58,53 +60,18 @@ type Config struct {
 }
 
 // DefaultVMaxFraction is roadtune's default velocity limit as a fraction of
-// each gene's bound width (DefaultConfig: 0.2 · 4000 = 800 per iteration).
+// each gene's bound width (0.2 · 4000 = 800 per iteration on bounds
+// [0, 4000]).
 const DefaultVMaxFraction = 0.2
-
-// DefaultConfig is Chen 2010 Table 5.1 for genes genes, plus roadtune's
-// remedies for the negative weights Chen §6.2 complains of: bounds [0, 4000]
-// on every gene in clamp mode (the initial range) and a velocity limit of
-// DefaultVMaxFraction of the bound width (800).
-func DefaultConfig(genes int) Config {
-	c := ChenConfig(genes)
-	c.VMaxFraction = DefaultVMaxFraction
-	c.Bounds = optimize.UniformBounds(genes, 0, 4000)
-	c.BoundMode = BoundsClamp
-	c.VMax = make([]float64, genes)
-	for d := range c.VMax {
-		c.VMax[d] = DefaultVMaxFraction * (c.Bounds.Hi[d] - c.Bounds.Lo[d])
-	}
-	return c
-}
-
-// ChenConfig is Chen 2010 Table 5.1 as printed (DefaultSettings without
-// the velocity limit): positions uniform in [0, 4000], no bounds; one game
-// pair a match (Chen plays one).
-func ChenConfig(genes int) Config {
-	s := DefaultSettings()
-	s.VMaxFraction = 0
-	c := Config{
-		Settings:  s,
-		Genes:     genes,
-		InitLo:    make([]float64, genes),
-		InitHi:    make([]float64, genes),
-		BoundMode: BoundsOff,
-		Pairs:     1,
-	}
-	for d := range genes {
-		c.InitHi[d] = 4000
-	}
-	return c
-}
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 // pairs is Pairs with 0 read as 1.
-func (c Config) pairs() int { return max(c.Pairs, 1) }
+func (c config) pairs() int { return max(c.Pairs, 1) }
 
 // clone deep-copies the slices so the swarm is not affected by later
-// changes to the caller's Config.
-func (c Config) clone() Config {
+// changes to the caller's settings or problem.
+func (c config) clone() config {
 	c.InitLo, c.InitHi = slices.Clone(c.InitLo), slices.Clone(c.InitHi)
 	c.Initial = optimize.Clone(c.Initial)
 	c.VMax = slices.Clone(c.VMax)
@@ -117,14 +84,14 @@ func (c Config) clone() Config {
 }
 
 // bounded reports whether the mode enforces bounds.
-func (c Config) bounded() bool { return c.BoundMode == BoundsClamp || c.BoundMode == BoundsReflect }
+func (c config) bounded() bool { return c.BoundMode == BoundsClamp || c.BoundMode == BoundsReflect }
 
 // Validate checks the config's shared limits, those of Chen's swarm and
 // the robust one's alike. Errors are *optimize.OptionError: Key names a
 // setting's TOML key ("particles"; "vmax_fraction" for VMax), or is ""
 // for what the problem brought, whose message names the field and gene or
 // particle: "pso: InitLo[2] from the problem: …".
-func (c Config) Validate() error {
+func (c config) validate() error {
 	bad := optimize.BadOption
 	prob := func(field string, index []int, format string, args ...any) error {
 		var b strings.Builder

@@ -38,12 +38,12 @@
 // is needed before the first match results exist.
 //
 // Random draws, all from the one *rand.PCG given to New, in this order:
-// initial positions (optimize.UniformPopulation, unless Config.Initial),
+// initial positions (optimize.UniformPopulation),
 // initial velocities (particle by particle, gene by gene); then per Step:
 // one seed per knockout match (iteration 0 only), one seed for the personal
 // best batch, one seed per global best challenge, r, then r1, r2 per particle
 // and gene. The swarm keeps the *rand.PCG (the caller must not use it after
-// New). The same Config and seed therefore give the same run, and
+// New). The same settings, problem and seed therefore give the same run, and
 // Restore(State) continues it draw for draw.
 //
 // # The robust variant

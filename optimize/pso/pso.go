@@ -15,7 +15,7 @@ import (
 // implements optimize.Method, one Step an iteration. It is not safe for
 // concurrent use; the Referee may play a batch concurrently.
 type PSO struct {
-	cfg Config
+	cfg config
 	pcg *rand.PCG
 	rng *rand.Rand
 	s   swarm
@@ -41,18 +41,23 @@ func (s swarm) clone() swarm {
 	return s
 }
 
-// New starts a swarm: positions from optimize.UniformPopulation(rand.New(rng),
-// Particles, InitLo, InitHi) unless c.Initial is set (so a GA seeded alike
+// New starts a swarm of s on p: positions from
+// optimize.UniformPopulation(rand.New(rng), Particles, InitLo, InitHi) (so a GA seeded alike
 // starts from the same population, Chen 2010 §5.4.1), then velocities uniform
 // in [VelLo, VelHi] (limited by VMax), and p_i = x_i. g is chosen by the
 // knockout of the first Step. The swarm keeps rng and draws every random
 // number from it: rng belongs to the swarm from then on, and the caller must
-// not use it afterwards. Errors: an invalid Config (see Validate) or a nil
+// not use it afterwards. Errors: Settings.Validate's errors or a nil
 // rng.
-func New(c Config, rng *rand.PCG) (*PSO, error) {
-	if err := c.Validate(); err != nil {
+func New(s Settings, p optimize.Problem, rng *rand.PCG) (*PSO, error) {
+	if err := s.Validate(p); err != nil {
 		return nil, err
 	}
+	return start(s.resolve(p), rng)
+}
+
+// start is New of settings resolved and validated.
+func start(c config, rng *rand.PCG) (*PSO, error) {
 	if rng == nil {
 		return nil, errors.New("pso: New: nil *rand.PCG")
 	}
@@ -77,8 +82,8 @@ func New(c Config, rng *rand.PCG) (*PSO, error) {
 }
 
 // Restore continues a run from st (from State, possibly through JSON) under
-// c, which should be the Config of the run (Iterations may be raised to
-// extend it). It checks the RNG; that Iteration lies in [0, Iterations] and
+// s and p, which should be the run's (Iterations may be raised to extend
+// it). It checks the RNG; that Iteration lies in [0, Iterations] and
 // Games is not negative; the shapes (Particles × Genes) and finiteness of
 // Positions, Velocities and PersonalBests; that the knockout is done exactly
 // when an iteration is, with then a finite GlobalBest of Genes genes and a
@@ -86,11 +91,16 @@ func New(c Config, rng *rand.PCG) (*PSO, error) {
 // that W, K, R, MeanDist and MaxDist are finite, the distances ≥ 0,
 // 0 ≤ K ≤ 1 and 0 ≤ R < 1. Not the bounds: a state is trusted to come from
 // the same run. Errors name the State field ("pso: Restore: state field
-// Velocities[2]: …"), or are Config.Validate's.
-func Restore(c Config, st State) (*PSO, error) {
-	if err := c.Validate(); err != nil {
+// Velocities[2]: …"), or are Settings.Validate's.
+func Restore(s Settings, p optimize.Problem, st State) (*PSO, error) {
+	if err := s.Validate(p); err != nil {
 		return nil, err
 	}
+	return restore(s.resolve(p), st)
+}
+
+// restore is Restore of settings resolved and validated.
+func restore(c config, st State) (*PSO, error) {
 	c = c.clone()
 	const field = "pso: Restore: state field "
 	bad := func(name, format string, args ...any) error {

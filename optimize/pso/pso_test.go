@@ -59,9 +59,9 @@ func (f *failing) Play(ctx context.Context, seed uint64, ms []optimize.Match) ([
 	return f.ref.Play(ctx, seed, ms)
 }
 
-func mustNew(t testing.TB, c Config, a, b uint64) *PSO {
+func mustNew(t testing.TB, c config, a, b uint64) *PSO {
 	t.Helper()
-	p, err := New(c, rand.NewPCG(a, b))
+	p, err := start(c, rand.NewPCG(a, b))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,21 +111,21 @@ func stateJSON(t testing.TB, s State) string {
 	return string(b)
 }
 
-func smallConfig() Config {
-	c := DefaultConfig(3)
+func smallConfig() config {
+	c := defaultConfig(3)
 	c.Particles = 8
 	c.Iterations = 6
 	return c
 }
 
 func TestConfigs(t *testing.T) {
-	c := ChenConfig(5)
+	c := chenConfig(5)
 	if c.Particles != 49 || c.Genes != 5 || c.Iterations != 15 || c.C1 != 2.05 || c.C2 != 2.05 ||
 		c.Alpha1 != 0.3 || c.Alpha2 != 0.2 || c.VelLo != -200 || c.VelHi != 200 ||
 		c.BoundMode != BoundsOff || c.VMax != nil || c.InitLo[4] != 0 || c.InitHi[4] != 4000 {
-		t.Errorf("ChenConfig differs from Table 5.1: %+v", c)
+		t.Errorf("chenConfig differs from Table 5.1: %+v", c)
 	}
-	d := DefaultConfig(5)
+	d := defaultConfig(5)
 	if d.BoundMode != BoundsClamp || d.Bounds.Lo[2] != 0 || d.Bounds.Hi[2] != 4000 || d.VMax[2] != 800 || d.Pairs != 1 {
 		t.Errorf("DefaultConfig: mode %q bounds %+v vmax %v pairs %d", d.BoundMode, d.Bounds, d.VMax, d.Pairs)
 	}
@@ -137,11 +137,11 @@ func TestConfigs(t *testing.T) {
 	}
 	// With Chen's problem and bounds [0, 4000] clamped, the default options
 	// give DefaultConfig.
-	if got := o.Config(problem(5)); !reflect.DeepEqual(got, d) {
-		t.Errorf("DefaultSettings().Config = %+v, want DefaultConfig(5) %+v", got, d)
+	if got := o.resolve(problem(5)); !reflect.DeepEqual(got, d) {
+		t.Errorf("DefaultSettings().Config = %+v, want defaultConfig(5) %+v", got, d)
 	}
-	for _, c := range []Config{c, d} {
-		if err := c.Validate(); err != nil {
+	for _, c := range []config{c, d} {
+		if err := c.validate(); err != nil {
 			t.Error(err)
 		}
 	}
@@ -150,39 +150,39 @@ func TestConfigs(t *testing.T) {
 func TestValidateNamesTheField(t *testing.T) {
 	for _, tc := range []struct {
 		field string
-		edit  func(*Config)
+		edit  func(*config)
 	}{
-		{"particles", func(c *Config) { c.Particles = 1 }},
-		{"Genes", func(c *Config) { c.Genes = 0 }},
-		{"BoundMode", func(c *Config) { c.BoundMode = "wrap" }},
-		{"BoundMode", func(c *Config) { c.BoundMode = "" }},
-		{"Bounds", func(c *Config) { c.Bounds = nil }},
-		{"Bounds", func(c *Config) { c.Bounds = optimize.UniformBounds(2, 0, 4000) }},
-		{"InitLo", func(c *Config) { c.InitHi = c.InitHi[:2] }},
-		{"InitLo[1]", func(c *Config) { c.InitLo[1] = 5000 }},
-		{"InitLo[2]", func(c *Config) { c.InitHi[2] = 4001 }},
-		{"Initial", func(c *Config) { c.Initial = [][]float64{{1, 2, 3}} }},
-		{"Initial[1]", func(c *Config) {
+		{"particles", func(c *config) { c.Particles = 1 }},
+		{"Genes", func(c *config) { c.Genes = 0 }},
+		{"BoundMode", func(c *config) { c.BoundMode = "wrap" }},
+		{"BoundMode", func(c *config) { c.BoundMode = "" }},
+		{"Bounds", func(c *config) { c.Bounds = nil }},
+		{"Bounds", func(c *config) { c.Bounds = optimize.UniformBounds(2, 0, 4000) }},
+		{"InitLo", func(c *config) { c.InitHi = c.InitHi[:2] }},
+		{"InitLo[1]", func(c *config) { c.InitLo[1] = 5000 }},
+		{"InitLo[2]", func(c *config) { c.InitHi[2] = 4001 }},
+		{"Initial", func(c *config) { c.Initial = [][]float64{{1, 2, 3}} }},
+		{"Initial[1]", func(c *config) {
 			c.Initial = make([][]float64, c.Particles)
 			for i := range c.Initial {
 				c.Initial[i] = []float64{1, 2, 3}
 			}
 			c.Initial[1] = []float64{1}
 		}},
-		{"vel_lo", func(c *Config) { c.VelLo, c.VelHi = 1, -1 }},
-		{"c2", func(c *Config) { c.C2 = math.NaN() }},
-		{"alpha1", func(c *Config) { c.Alpha1 = -0.3 }},
-		{"vmax_fraction", func(c *Config) { c.VMax = []float64{1} }},
-		{"vmax_fraction", func(c *Config) { c.VMax[0] = -1 }},
-		{"vel_hi", func(c *Config) { c.VelHi = math.Inf(1) }},
-		{"iterations", func(c *Config) { c.Iterations = 0 }},
-		{"Pairs", func(c *Config) { c.Pairs = -1 }},
+		{"vel_lo", func(c *config) { c.VelLo, c.VelHi = 1, -1 }},
+		{"c2", func(c *config) { c.C2 = math.NaN() }},
+		{"alpha1", func(c *config) { c.Alpha1 = -0.3 }},
+		{"vmax_fraction", func(c *config) { c.VMax = []float64{1} }},
+		{"vmax_fraction", func(c *config) { c.VMax[0] = -1 }},
+		{"vel_hi", func(c *config) { c.VelHi = math.Inf(1) }},
+		{"iterations", func(c *config) { c.Iterations = 0 }},
+		{"Pairs", func(c *config) { c.Pairs = -1 }},
 	} {
-		c := DefaultConfig(3)
+		c := defaultConfig(3)
 		tc.edit(&c)
 		// field is a setting's TOML key, or the Config field (and index)
 		// the problem brought.
-		err := c.Validate()
+		err := c.validate()
 		var oe *optimize.OptionError
 		if !errors.As(err, &oe) {
 			t.Errorf("field %s: error %#v is not an *optimize.OptionError", tc.field, err)
@@ -196,20 +196,20 @@ func TestValidateNamesTheField(t *testing.T) {
 	}
 	// An Initial position outside the bounds is rejected, but accepted with
 	// the bounds off.
-	c := DefaultConfig(2)
+	c := defaultConfig(2)
 	c.Particles = 2
 	c.Initial = [][]float64{{1, 2}, {3, -4}}
-	if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "Initial[1][1]") {
+	if err := c.validate(); err == nil || !strings.Contains(err.Error(), "Initial[1][1]") {
 		t.Errorf("out-of-bounds Initial: got %v", err)
 	}
 	c.BoundMode = BoundsOff
-	if err := c.Validate(); err != nil {
+	if err := c.validate(); err != nil {
 		t.Errorf("bounds off: %v", err)
 	}
 }
 
 func TestNewDrawsTheSharedInitialPopulation(t *testing.T) {
-	c := ChenConfig(5)
+	c := chenConfig(5)
 	p := mustNew(t, c, 2010, 0)
 	want := optimize.UniformPopulation(rand.New(rand.NewPCG(2010, 0)), 49, c.InitLo, c.InitHi)
 	st := p.State()
@@ -246,7 +246,7 @@ func TestNewDrawsTheSharedInitialPopulation(t *testing.T) {
 			t.Errorf("VMax not applied to initial velocity %v", st.Velocities[i])
 		}
 	}
-	if _, err := New(c, nil); err == nil {
+	if _, err := start(c, nil); err == nil {
 		t.Error("New accepted a nil PCG")
 	}
 }
@@ -443,7 +443,7 @@ func TestStepAfterDone(t *testing.T) {
 
 // boundsRun runs 40 iterations towards a target outside [0, 4000] in genes 0
 // and 1 and calls check on every iteration.
-func boundsRun(t *testing.T, c Config, check func(Iteration)) {
+func boundsRun(t *testing.T, c config, check func(Iteration)) {
 	t.Helper()
 	c.Iterations = 40
 	ref := &optimizetest.TargetReferee{Target: []float64{-3000, 9000, 2000}, Temperature: 100}
@@ -455,7 +455,7 @@ func boundsRun(t *testing.T, c Config, check func(Iteration)) {
 
 func TestBoundsAndVelocityLimitsHold(t *testing.T) {
 	for _, mode := range []BoundMode{BoundsClamp, BoundsReflect} {
-		c := DefaultConfig(3)
+		c := defaultConfig(3)
 		c.Particles = 20
 		c.BoundMode = mode
 		c.VMax = []float64{300, 500, 800}
@@ -486,7 +486,7 @@ func TestBoundsAndVelocityLimitsHold(t *testing.T) {
 	}
 
 	// Bounds and VMax off (Chen): positions leave [0, 4000].
-	c := ChenConfig(3)
+	c := chenConfig(3)
 	c.Particles = 20
 	outside := false
 	boundsRun(t, c, func(it Iteration) {
@@ -508,7 +508,7 @@ func TestMoveRespondsToBoundsAsDocumented(t *testing.T) {
 		mode BoundMode
 		x, v float64
 	}{{BoundsClamp, 4000, 0}, {BoundsReflect, 3800, -300}, {BoundsOff, 4200, 300}} {
-		c := DefaultConfig(1)
+		c := defaultConfig(1)
 		c.Particles, c.Iterations, c.BoundMode, c.VMax = 2, 1, tc.mode, nil
 		c.Initial = [][]float64{{3900}, {100}}
 		c.VelLo, c.VelHi = 300, 300
@@ -544,7 +544,7 @@ func TestResumeEqualsUninterrupted(t *testing.T) {
 		if err := json.Unmarshal([]byte(stateJSON(t, p.State())), &st); err != nil {
 			t.Fatal(err)
 		}
-		q, err := Restore(c, st)
+		q, err := restore(c, st)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -660,25 +660,25 @@ func TestRestoreRejectsBadStates(t *testing.T) {
 	} {
 		st := tc.from.State()
 		tc.edit(&st)
-		_, err := Restore(c, st)
+		_, err := restore(c, st)
 		if err == nil || !strings.HasPrefix(err.Error(), "pso: Restore: state field "+tc.field+":") {
 			t.Errorf("%s: got %v", tc.field, err)
 		}
 	}
 	for _, q := range []*PSO{fresh, p} {
-		if _, err := Restore(c, q.State()); err != nil {
+		if _, err := restore(c, q.State()); err != nil {
 			t.Errorf("a good state: %v", err)
 		}
 	}
 	// A finished run restores as finished; a larger budget extends it.
 	st := p.State()
 	c.Iterations = 1
-	if r, err := Restore(c, st); err != nil || !r.Done() {
+	if r, err := restore(c, st); err != nil || !r.Done() {
 		t.Errorf("finished run: %v", err)
 	}
 	c.Iterations = 0
-	if _, err := Restore(c, st); err == nil {
-		t.Error("invalid Config: want an error")
+	if err := c.validate(); err == nil {
+		t.Error("invalid config: want an error")
 	}
 }
 
@@ -690,7 +690,7 @@ func TestConvergesOnTargetReferee(t *testing.T) {
 	// of 5 seeds.
 	target := []float64{700, 1500, 2300, 3100, 900}
 	for seed := uint64(1); seed <= 5; seed++ {
-		c := DefaultConfig(5)
+		c := defaultConfig(5)
 		c.Iterations = 20
 		ref := &optimizetest.TargetReferee{Target: target, Temperature: 50, Pairs: 2}
 		p := mustNew(t, c, seed, 7)
@@ -711,7 +711,7 @@ func TestConvergesOnTargetReferee(t *testing.T) {
 }
 
 func TestVelocityUpdateFollowsEq51AndTheDrawOrder(t *testing.T) {
-	c := ChenConfig(2)
+	c := chenConfig(2)
 	c.Particles = 3
 	c.Initial = [][]float64{{100, 200}, {1000, 3000}, {2500, 50}}
 	// Knockout ties (particle 0 survives); in the batch only particle 1
@@ -767,4 +767,40 @@ func TestVelocityUpdateFollowsEq51AndTheDrawOrder(t *testing.T) {
 	if st := p.State(); !reflect.DeepEqual(st.RNG, func() []byte { b, _ := pcg.MarshalBinary(); return b }()) {
 		t.Error("the swarm drew more random numbers than documented")
 	}
+}
+
+// defaultConfig is Chen 2010 Table 5.1 for genes genes, plus roadtune's
+// remedies for the negative weights Chen §6.2 complains of: bounds [0, 4000]
+// on every gene in clamp mode (the initial range) and a velocity limit of
+// DefaultVMaxFraction of the bound width (800).
+func defaultConfig(genes int) config {
+	c := chenConfig(genes)
+	c.VMaxFraction = DefaultVMaxFraction
+	c.Bounds = optimize.UniformBounds(genes, 0, 4000)
+	c.BoundMode = BoundsClamp
+	c.VMax = make([]float64, genes)
+	for d := range c.VMax {
+		c.VMax[d] = DefaultVMaxFraction * (c.Bounds.Hi[d] - c.Bounds.Lo[d])
+	}
+	return c
+}
+
+// chenConfig is Chen 2010 Table 5.1 as printed (DefaultSettings without
+// the velocity limit): positions uniform in [0, 4000], no bounds; one game
+// pair a match (Chen plays one).
+func chenConfig(genes int) config {
+	s := DefaultSettings()
+	s.VMaxFraction = 0
+	c := config{
+		Settings:  s,
+		Genes:     genes,
+		InitLo:    make([]float64, genes),
+		InitHi:    make([]float64, genes),
+		BoundMode: BoundsOff,
+		Pairs:     1,
+	}
+	for d := range genes {
+		c.InitHi[d] = 4000
+	}
+	return c
 }

@@ -41,7 +41,7 @@ type MatchRecord struct {
 
 // Iteration is the swarm's own record of one Step, the Detail of its
 // optimize.Record (which carries the iteration's index, games and wall
-// time). Every field is a function of Config, seed and the referee's
+// time). Every field is a function of the settings, the problem, the seed and the referee's
 // outcomes, so a resumed run reproduces it exactly.
 type Iteration struct {
 	// Knockout holds the m − 1 knockout matches (iteration 0 only).

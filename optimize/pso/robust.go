@@ -38,12 +38,12 @@ const (
 
 // matchGames is the games of one common-opponent round of k vectors: each
 // plays every pool opponent, 2·Pairs games a match.
-func (c Config) matchGames(k int) int { return k * len(c.Pool) * 2 * c.pairs() }
+func (c config) matchGames(k int) int { return k * len(c.Pool) * 2 * c.pairs() }
 
 // raceField is the number of candidates of the final race: the answer,
 // the latest mean when the answer averages several, and the
 // RaceCandidates best personal bests.
-func (c Config) raceField() int {
+func (c config) raceField() int {
 	k := 1 + min(c.NoiseOptions.RaceCandidates, c.Particles)
 	if c.NoiseOptions.Average > 1 {
 		k++
@@ -53,7 +53,7 @@ func (c Config) raceField() int {
 
 // place keeps an initial position inside the bounds (clamped, whatever
 // the mode) and scales it to Settings.Norm, in place.
-func (c Config) place(x []float64) {
+func (c config) place(x []float64) {
 	if c.BoundMode != BoundsOff {
 		c.Bounds.Clamp(x)
 	}
@@ -103,7 +103,7 @@ func (c Config) place(x []float64) {
 // the batch seed, r of eq. 5-6, r1 and r2 per particle and gene, and on a
 // raced last iteration one seed per race round.
 type RobustPSO struct {
-	cfg Config
+	cfg config
 	pcg *rand.PCG
 	s   robustSwarm
 }
@@ -213,14 +213,22 @@ type RobustParticle struct {
 	Velocity []float64 `json:"velocity"`
 }
 
-// NewRobust starts a robust swarm from c (as Settings.Config returns
-// it): positions uniform in InitLo..InitHi (optimize.UniformPopulation,
+// NewRobust starts a robust swarm of s on p: positions uniform in InitLo..InitHi (optimize.UniformPopulation,
 // so a GA and a PSO seeded alike start alike) or around Start
 // (optimize.AroundStart, the first particle at the start itself), clamped
 // to the bounds unless the mode is off and scaled to Settings.Norm; then
 // velocities uniform in [VelLo, VelHi], limited to ±VMax; p_i = x_i with
-// empty tallies. rng belongs to the swarm from then on. Errors: a nil rng.
-func NewRobust(c Config, rng *rand.PCG) (*RobustPSO, error) {
+// empty tallies. rng belongs to the swarm from then on. Errors:
+// Settings.Validate's or a nil rng.
+func NewRobust(s Settings, p optimize.Problem, rng *rand.PCG) (*RobustPSO, error) {
+	if err := s.Validate(p); err != nil {
+		return nil, err
+	}
+	return startRobust(s.resolve(p), rng)
+}
+
+// startRobust is NewRobust of settings resolved and validated.
+func startRobust(c config, rng *rand.PCG) (*RobustPSO, error) {
 	if rng == nil {
 		return nil, errors.New("pso: NewRobust: nil *rand.PCG")
 	}
@@ -246,13 +254,21 @@ func NewRobust(c Config, rng *rand.PCG) (*RobustPSO, error) {
 	}}, nil
 }
 
-// RestoreRobust continues a run from its checkpoint under the same config
-// (a larger Iterations extends it). It checks the RNG, Iteration in
+// RestoreRobust continues a run from its checkpoint under the same
+// settings and problem (a larger Iterations extends it). It checks the RNG, Iteration in
 // [0, Iterations], the shapes and finiteness of the vectors, tallies of
 // games (0 ≤ Points ≤ Games, finite), an Answer and 1..max(average, 1)
 // Means exactly once a Step is done, and Games ≥ 0; errors name the
 // field ("pso: RobustState.Tally[2]: …").
-func RestoreRobust(c Config, st RobustState) (*RobustPSO, error) {
+func RestoreRobust(s Settings, p optimize.Problem, st RobustState) (*RobustPSO, error) {
+	if err := s.Validate(p); err != nil {
+		return nil, err
+	}
+	return restoreRobust(s.resolve(p), st)
+}
+
+// restoreRobust is RestoreRobust of settings resolved and validated.
+func restoreRobust(c config, st RobustState) (*RobustPSO, error) {
 	const f = "pso: RobustState."
 	pcg := &rand.PCG{}
 	if err := pcg.UnmarshalBinary(st.RNG); err != nil {

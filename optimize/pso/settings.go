@@ -13,7 +13,7 @@ import (
 // of a tuning config, keyed by the toml tags (as gonum's
 // optimize.Settings). DefaultSettings gives their defaults and Validate
 // checks them against the optimize.Problem, which brings the rest (genes,
-// initial range, bounds and their mode, match length: Settings.Config).
+// initial range, bounds and their mode, match length: Settings.resolve).
 type Settings struct {
 	// Particles is the swarm size m (Chen: 49).
 	Particles int `toml:"particles" json:"particles"`
@@ -32,7 +32,7 @@ type Settings struct {
 	// VMaxFraction limits each velocity component to this fraction of its
 	// gene's bound range (roadtune's remedy for Chen §6.2's runaway weights;
 	// default DefaultVMaxFraction). 0, or a Problem without Bounds, means no
-	// limit (Chen). Settings.Config resolves it into Config.VMax.
+	// limit (Chen). Settings.resolve resolves it into config.VMax.
 	VMaxFraction float64 `toml:"vmax_fraction" json:"vmax_fraction"`
 
 	// Variant is VariantChen ("chen2010", the default: the keys above, Chen
@@ -69,15 +69,15 @@ func DefaultSettings() Settings {
 	}
 }
 
-// Config is the swarm's Config for s and p: s itself, Genes =
+// resolve is the swarm's config for s and p: s itself, Genes =
 // len(p.Genes), the initial range p.InitLo..p.InitHi, Start = p.Start,
 // Bounds = p.Bounds and BoundMode = p.BoundMode, Pairs = p.Pairs, all
 // copied; VMax[d] = VMaxFraction · (Hi[d] − Lo[d]) of p.Bounds when
 // VMaxFraction > 0 and p.Bounds is set (even with the bounds off: they
 // still give the scale), else nil; for the robust variant the pool
 // resolved through p. It does not validate; Validate does.
-func (s Settings) Config(p optimize.Problem) Config {
-	c := Config{
+func (s Settings) resolve(p optimize.Problem) config {
+	c := config{
 		Settings:  s,
 		Genes:     len(p.Genes),
 		InitLo:    slices.Clone(p.InitLo),
@@ -103,10 +103,10 @@ func (s Settings) Config(p optimize.Problem) Config {
 
 // Validate checks s against p: p.Validate, the variant, then every limit.
 // For the chen2010 variant: vmax_fraction a finite number ≥ 0, no start
-// vector, then Config.Validate of s.Config(p). For the robust variant,
+// vector, then config.validate of s.resolve(p). For the robust variant,
 // every key up front: particles ≥ 2, iterations ≥ 1, elite in
 // 0..particles, the attractor, vmax_fraction, the keys Chen's swarm shares
-// (through Config.Validate), the shared noise options
+// (through config.validate), the shared noise options
 // (optimize.NoiseOptions.Validate) and a start of the problem's genes. The
 // error is an *optimize.OptionError whose Key is the TOML key of the
 // option at fault, or "" when the fault is the Problem's (its message
@@ -122,10 +122,10 @@ func (s Settings) Validate(p optimize.Problem) error {
 	if err := s.checkVMaxFraction(); err != nil {
 		return err
 	}
-	return s.Config(p).Validate()
+	return s.resolve(p).validate()
 }
 
-// checkVMaxFraction checks the one option Config sees only as VMax.
+// checkVMaxFraction checks the one option the config sees only as VMax.
 func (s Settings) checkVMaxFraction() error {
 	if !(s.VMaxFraction >= 0) || math.IsInf(s.VMaxFraction, 1) {
 		return optimize.BadOption("vmax_fraction", "must be a finite number ≥ 0 (0 = no limit), have %g", s.VMaxFraction)
@@ -149,7 +149,7 @@ func (s Settings) validateRobust(p optimize.Problem) error {
 	if err := s.checkVMaxFraction(); err != nil {
 		return err
 	}
-	if err := s.Config(p).Validate(); err != nil {
+	if err := s.resolve(p).validate(); err != nil {
 		return err
 	}
 	if _, err := s.NoiseOptions.Validate(p); err != nil {
@@ -169,18 +169,16 @@ func (s Settings) elite() int {
 // chenSpec and robustSpec are the two variants' Specs; Spec dispatches on
 // Settings.Variant.
 var (
-	chenSpec = optimize.Typed[Settings, Config, State, *PSO]{
+	chenSpec = optimize.Typed[Settings, State, *PSO]{
 		Defaults: DefaultSettings,
 		Validate: Settings.Validate,
-		Config:   Settings.Config,
 		New:      New,
 		Restore:  Restore,
 		Describe: describe,
 	}.Spec(optimize.Spec{Name: "pso"})
-	robustSpec = optimize.Typed[Settings, Config, RobustState, *RobustPSO]{
+	robustSpec = optimize.Typed[Settings, RobustState, *RobustPSO]{
 		Defaults: DefaultSettings,
 		Validate: Settings.Validate,
-		Config:   Settings.Config,
 		New:      NewRobust,
 		Restore:  RestoreRobust,
 		Describe: describe,

@@ -26,7 +26,7 @@ func TestOptionsConfig(t *testing.T) {
 	p := problem(2)
 	p.Bounds = &optimize.Bounds{Lo: []float64{-100, 0}, Hi: []float64{100, 4000}}
 	p.InitLo, p.Pairs = []float64{-100, 0}, 3
-	c := o.Config(p)
+	c := o.resolve(p)
 	if c.Particles != 10 || c.Genes != 2 || c.Iterations != 15 || c.Pairs != 3 || c.BoundMode != BoundsClamp {
 		t.Errorf("config %+v", c)
 	}
@@ -38,16 +38,16 @@ func TestOptionsConfig(t *testing.T) {
 	}
 	// The bounds off still give the velocity limit its scale.
 	p.BoundMode = "off"
-	if c := o.Config(p); c.BoundMode != BoundsOff || !slices.Equal(c.VMax, []float64{100, 2000}) {
+	if c := o.resolve(p); c.BoundMode != BoundsOff || !slices.Equal(c.VMax, []float64{100, 2000}) {
 		t.Errorf("bounds off: mode %q VMax %v", c.BoundMode, c.VMax)
 	}
 	p.Bounds = nil
-	if c := o.Config(p); c.VMax != nil || c.Bounds != nil {
+	if c := o.resolve(p); c.VMax != nil || c.Bounds != nil {
 		t.Errorf("no bounds: VMax %v bounds %v, want none", c.VMax, c.Bounds)
 	}
 	p = problem(2)
 	o.VMaxFraction = 0
-	if c := o.Config(p); c.VMax != nil {
+	if c := o.resolve(p); c.VMax != nil {
 		t.Errorf("vmax_fraction 0: VMax %v, want nil", c.VMax)
 	}
 }

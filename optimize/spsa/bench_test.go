@@ -19,7 +19,7 @@ func BenchmarkStep(b *testing.B) {
 		b.Run(fmt.Sprintf("genes=%d", genes), func(b *testing.B) {
 			o := DefaultSettings()
 			o.Iterations = 1 << 40
-			s, err := New(o.Config(problem(genes)), rand.NewPCG(1, 2))
+			s, err := New(o, problem(genes), rand.NewPCG(1, 2))
 			if err != nil {
 				b.Fatal(err)
 			}

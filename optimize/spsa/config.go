@@ -8,11 +8,13 @@ import (
 	"github.com/roadtune/roadtune/optimize"
 )
 
-// Config is what an SPSA run is made from: its Settings, every per-gene
-// figure resolved, and what the optimize.Problem brings (Settings.Config
-// makes one from the [spsa] table and the Problem). Its own CEnd, REnd and
-// Opponents are the settings' resolved, and hide theirs.
-type Config struct {
+// config is a run's Settings resolved against its optimize.Problem
+// (Settings.resolve): every per-gene figure and the pool resolved, and the
+// problem's genes, ranges and bounds copied. It is internal: a run is
+// made from Settings and a Problem (New), Settings being SPSA's one
+// options type. Its own CEnd, REnd and Opponents are the settings'
+// resolved, and hide theirs.
+type config struct {
 	// Settings are the options: Iterations (the budget N, at least 1,
 	// which also sets the gains c and a, see C and A), Alpha and Gamma
 	// (the exponents α of a_k and γ of c_k, Spall 1992; fishtest: 0.602
@@ -50,13 +52,13 @@ type Config struct {
 
 // C is the perturbation scale c of gene d: c = c_end·N^γ, so that
 // c_N = c_end (fishtest's parameterisation by end values).
-func (c Config) C(d int) float64 {
+func (c config) C(d int) float64 {
 	return c.CEnd[d] * math.Pow(float64(c.Iterations), c.Gamma)
 }
 
 // A is the step scale a of gene d: a = r_end·c_end²·(A + N)^α, so that
 // a_N = r_end·c_end².
-func (c Config) A(d int) float64 {
+func (c config) A(d int) float64 {
 	return c.REnd[d] * c.CEnd[d] * c.CEnd[d] * math.Pow(c.AStability+float64(c.Iterations), c.Alpha)
 }
 
@@ -64,7 +66,7 @@ func (c Config) A(d int) float64 {
 // c_k[d] = c[d]/k^γ and a_k[d] = a[d]/(A + k)^α (Spall 1992's gain
 // sequences with Spall 1998's stability constant A, as fishtest computes
 // them): c_k in weight units, a_k in weight units² per game of r.
-func (c Config) Gains(k int) (ak, ck []float64) {
+func (c config) Gains(k int) (ak, ck []float64) {
 	ak, ck = make([]float64, len(c.CEnd)), make([]float64, len(c.CEnd))
 	kγ := math.Pow(float64(k), c.Gamma)
 	kα := math.Pow(c.AStability+float64(k), c.Alpha)
@@ -75,11 +77,19 @@ func (c Config) Gains(k int) (ak, ck []float64) {
 	return ak, ck
 }
 
+// Gains returns the per-gene gains a_k and c_k of iteration k (from 1) of
+// a run of s on p (config.Gains of the resolved settings): what a user
+// checks before a run, e.g. how far an option can move in N iterations.
+// It does not validate s or p.
+func (s Settings) Gains(p optimize.Problem, k int) (ak, ck []float64) {
+	return s.resolve(p).Gains(k)
+}
+
 // bounded reports whether the mode enforces Bounds.
-func (c Config) bounded() bool { return c.BoundMode == "clamp" || c.BoundMode == "reflect" }
+func (c config) bounded() bool { return c.BoundMode == "clamp" || c.BoundMode == "reflect" }
 
 // enforce keeps θ inside the bounds by the bound mode, in place.
-func (c Config) enforce(θ []float64) {
+func (c config) enforce(θ []float64) {
 	switch c.BoundMode {
 	case "clamp":
 		c.Bounds.Clamp(θ)
@@ -89,11 +99,11 @@ func (c Config) enforce(θ []float64) {
 }
 
 // pairs is Pairs with 0 read as 1.
-func (c Config) pairs() int { return max(c.Pairs, 1) }
+func (c config) pairs() int { return max(c.Pairs, 1) }
 
 // clone deep-copies the slices so a run is not affected by later changes
-// to the caller's Config.
-func (c Config) clone() Config {
+// to the caller's settings or problem.
+func (c config) clone() config {
 	c.Genes = slices.Clone(c.Genes)
 	c.InitLo, c.InitHi = slices.Clone(c.InitLo), slices.Clone(c.InitHi)
 	c.CEnd, c.REnd = slices.Clone(c.CEnd), slices.Clone(c.REnd)
@@ -108,9 +118,9 @@ func (c Config) clone() Config {
 	return c
 }
 
-// Validate checks the settings; errors name the field and gene, e.g.
-// "spsa: config field CEnd[2]: ...".
-func (c Config) Validate() error {
+// validate checks the resolved settings; errors name the field and gene,
+// e.g. "spsa: config field CEnd[2]: ...".
+func (c config) validate() error {
 	bad := func(field, format string, args ...any) error {
 		return fmt.Errorf("spsa: config field %s: %s", field, fmt.Sprintf(format, args...))
 	}

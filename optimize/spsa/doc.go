@@ -54,7 +54,7 @@
 // Random draws, all from the one *rand.PCG given to New, in this order:
 // θ0 (gene by gene); then per Step Δ (gene by gene), the batch seed and,
 // with a pool only, the entry (rand.Rand.IntN).
-// The same Config and seed therefore give the same run, and Restore(State)
+// The same settings, problem and seed therefore give the same run, and Restore(State)
 // continues it draw for draw.
 //
 // Spec describes the method to a job runner (options as the [spsa] table

@@ -38,8 +38,8 @@ func (o Opponent) check(n int) error {
 // resolvePool resolves the opponents option through p.Opponent, each
 // distinct name once: every entry named, "self" or a name p.Opponent
 // resolves to a vector of the problem's genes. Errors are
-// *optimize.OptionError with Key "opponents"; Settings.Config keeps what
-// resolved (an entry that did not keeps nil genes, which Config.Validate
+// *optimize.OptionError with Key "opponents"; Settings.resolve keeps what
+// resolved (an entry that did not keeps nil genes, which config.validate
 // reports).
 func resolvePool(names []string, p optimize.Problem) ([]Opponent, error) {
 	if len(names) == 0 {
@@ -83,7 +83,7 @@ func resolvePool(names []string, p optimize.Problem) ([]Opponent, error) {
 // iterationGames is the number of games an iteration against o plays:
 // one match of Pairs game pairs in self-play, two against a fixed
 // opponent (the plus and the minus side each play it).
-func (c Config) iterationGames(o Opponent) int {
+func (c config) iterationGames(o Opponent) int {
 	if o.IsSelf() {
 		return 2 * c.pairs()
 	}
@@ -102,7 +102,7 @@ func (s *SPSA) peekOpponent() Opponent {
 // ±1 per gene, in gene order), the batch seed and, with a pool only, the
 // pool's entry (self-play without a drawn number when the pool is empty,
 // so a run without a pool draws exactly fishtest's sequence).
-func (c Config) draw(rng *rand.Rand) (delta []int, seed uint64, o Opponent) {
+func (c config) draw(rng *rand.Rand) (delta []int, seed uint64, o Opponent) {
 	delta = make([]int, len(c.Genes))
 	for d := range delta {
 		delta[d] = 1 - 2*int(rng.Uint64()>>63)

@@ -153,10 +153,10 @@ func TestPoolOptions(t *testing.T) {
 			t.Errorf("%v: %v, want option opponents: …%s…", c.names, err, c.want)
 		}
 	}
-	cfg := DefaultSettings().Config(problem(3))
+	cfg := DefaultSettings().resolve(problem(3))
 	cfg.Opponents = []Opponent{{Name: "x", Genes: []float64{1}}}
-	if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "Opponents[0]") {
-		t.Errorf("Config.Validate of a short opponent: %v", err)
+	if err := cfg.validate(); err == nil || !strings.Contains(err.Error(), "Opponents[0]") {
+		t.Errorf("config.validate of a short opponent: %v", err)
 	}
 	// Without a pool nothing is drawn for it: the same source gives the
 	// same Δ and seeds as a pool of self alone would not.

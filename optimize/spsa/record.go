@@ -11,7 +11,7 @@ import (
 // Iteration is SPSA's own record of one Step, the Detail of its
 // optimize.Record (which carries the step's index k − 1, games and wall
 // time). Vectors hold genes in the schema's order, in weight units. Every
-// field is a function of Config, seed and the referee's outcomes, so a
+// field is a function of the settings, the problem, the seed and the referee's outcomes, so a
 // resumed run reproduces it exactly.
 type Iteration struct {
 	// K is the iteration number of the formulas, from 1 (the record's Step
@@ -65,7 +65,7 @@ func (it Iteration) Score() float64 {
 // gene, "step_norm" = mean over genes of |Δθ_d|/c_end[d], and the
 // schedule "c_k_norm" = c_k/c_end = (N/k)^γ and "a_k_norm" =
 // a_k/(r_end·c_end²) = ((A + N)/(A + k))^α, the same for every gene.
-func (it Iteration) record(c Config, θ0 []float64, games int) optimize.Record {
+func (it Iteration) record(c config, θ0 []float64, games int) optimize.Record {
 	m := map[string]float64{
 		"score":    it.Score(),
 		"r":        float64(it.R),

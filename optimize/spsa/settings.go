@@ -22,7 +22,7 @@ const (
 // Settings are SPSA's settings, one field an option: the [spsa] table of a
 // tuning config (the budget and the gain schedule), keyed by the toml tags
 // (as gonum's optimize.Settings). DefaultSettings gives their defaults and
-// Validate checks them against the optimize.Problem; Settings.Config adds
+// Validate checks them against the optimize.Problem; Settings.resolve adds
 // what the problem knows (gene names, ranges, bounds and their mode, pairs
 // a match) and resolves the per-gene c_end and r_end.
 type Settings struct {
@@ -78,14 +78,14 @@ func geneRange(p optimize.Problem, d int) float64 {
 	return p.InitHi[d] - p.InitLo[d]
 }
 
-// Config is the Config for s and p: s itself with AStability resolved
+// resolve is the config for s and p: s itself with AStability resolved
 // (0 = 0.1·Iterations); the problem's genes, ranges, bounds, bound mode,
 // start and pairs, all copied; per gene CEnd[d] from s.CEnd, else
 // CEndFraction·range, and REnd[d] from s.REnd, else DefaultREnd; the pool
-// resolved through p.Opponent. It does not validate; Config.Validate does
+// resolved through p.Opponent. It does not validate; config.validate does
 // (and Settings.Validate checks s first).
-func (s Settings) Config(p optimize.Problem) Config {
-	c := Config{
+func (s Settings) resolve(p optimize.Problem) config {
+	c := config{
 		Settings:  s,
 		Genes:     slices.Clone(p.Genes),
 		InitLo:    slices.Clone(p.InitLo),
@@ -116,7 +116,7 @@ func (s Settings) Config(p optimize.Problem) Config {
 // alpha, gamma, c_end_fraction finite and > 0; a_stability finite and ≥ 0;
 // c_end and r_end as PerGene (a number finite and ≥ 0, 0 meaning the
 // default; a table's genes named in p.Genes with finite values > 0). Then
-// p.Validate and Config.Validate of o.Config(p), whose faults are the
+// p.Validate and config.validate of o.resolve(p), whose faults are the
 // problem's (its ranges and bounds, or a gene of zero range whose c_end
 // is not set). The error is an *optimize.OptionError whose Key is the
 // option at fault ("c_end.S9" for one gene), or "" for the problem.
@@ -148,7 +148,7 @@ func (o Settings) Validate(p optimize.Problem) error {
 	if err := p.Validate(); err != nil {
 		return &optimize.OptionError{Msg: err.Error()}
 	}
-	if err := o.Config(p).Validate(); err != nil {
+	if err := o.resolve(p).validate(); err != nil {
 		return &optimize.OptionError{Msg: fmt.Sprintf("%v (from the problem; a gene of zero range needs its c_end set)", err)}
 	}
 	return nil
@@ -156,10 +156,9 @@ func (o Settings) Validate(p optimize.Problem) error {
 
 // Spec describes SPSA to a job runner: options from the [spsa] table, one
 // step an iteration, the budget in "iterations".
-var Spec = optimize.Typed[Settings, Config, State, *SPSA]{
+var Spec = optimize.Typed[Settings, State, *SPSA]{
 	Defaults: DefaultSettings,
 	Validate: Settings.Validate,
-	Config:   Settings.Config,
 	New:      New,
 	Restore:  Restore,
 	Describe: describe,

@@ -26,24 +26,24 @@ func TestDefaults(t *testing.T) {
 	p := problem(3)
 	p.Bounds.Hi[1] = 8000
 	p.InitHi[2] = 2000
-	c := o.Config(p)
+	c := o.resolve(p)
 	// A = 0.1·N = 20; c_end = range/20 of the bounds: 200, 400, 200.
 	if c.AStability != 20 || !reflect.DeepEqual(c.CEnd, []float64{200, 400, 200}) || !reflect.DeepEqual(c.REnd, []float64{0.002, 0.002, 0.002}) {
 		t.Errorf("config: A %g, c_end %v, r_end %v", c.AStability, c.CEnd, c.REnd)
 	}
 	// Without bounds the range is the initial one.
 	p.Bounds, p.BoundMode = nil, "off"
-	if c := o.Config(p); !reflect.DeepEqual(c.CEnd, []float64{200, 200, 100}) {
+	if c := o.resolve(p); !reflect.DeepEqual(c.CEnd, []float64{200, 200, 100}) {
 		t.Errorf("no bounds: c_end %v, want the initial range / 20", c.CEnd)
 	}
 	// a_stability set; c_end and r_end by gene, as numbers for every gene.
 	o.AStability = 7
 	o.CEnd = PerGene{All: 30, Genes: map[string]float64{"S2": 50}}
 	o.REnd = PerGene{Genes: map[string]float64{"S3": 0.01}}
-	if c := o.Config(p); c.AStability != 7 || !reflect.DeepEqual(c.CEnd, []float64{30, 50, 30}) || !reflect.DeepEqual(c.REnd, []float64{0.002, 0.002, 0.01}) {
+	if c := o.resolve(p); c.AStability != 7 || !reflect.DeepEqual(c.CEnd, []float64{30, 50, 30}) || !reflect.DeepEqual(c.REnd, []float64{0.002, 0.002, 0.01}) {
 		t.Errorf("overrides: A %g, c_end %v, r_end %v", c.AStability, c.CEnd, c.REnd)
 	}
-	if err := c.Validate(); err != nil {
+	if err := c.validate(); err != nil {
 		t.Error(err)
 	}
 }
@@ -225,7 +225,7 @@ func TestSpec(t *testing.T) {
 	}
 	optimizetest.CheckSpecRefuses(t, Spec, p, DefaultSettings(), "*spsa.Settings")
 	optimizetest.CheckSpecRefuses(t, Spec, p, (*Settings)(nil), "*spsa.Settings")
-	if _, err := New(o.Config(p), nil); err == nil {
+	if _, err := New(*o, p, nil); err == nil {
 		t.Error("New accepted a nil PCG")
 	}
 }
@@ -233,27 +233,27 @@ func TestSpec(t *testing.T) {
 func TestConfigValidateNamesTheField(t *testing.T) {
 	for _, tc := range []struct {
 		field string
-		edit  func(*Config)
+		edit  func(*config)
 	}{
-		{"Genes", func(c *Config) { c.Genes = nil }},
-		{"InitHi", func(c *Config) { c.InitHi = c.InitHi[:1] }},
-		{"CEnd", func(c *Config) { c.CEnd = nil }},
-		{"BoundMode", func(c *Config) { c.BoundMode = "" }},
-		{"Bounds", func(c *Config) { c.Bounds = nil }},
-		{"Bounds", func(c *Config) { c.Bounds.Lo[0] = 5000 }},
-		{"InitLo[1]", func(c *Config) { c.InitLo[1] = 4500 }},
-		{"CEnd[2]", func(c *Config) { c.CEnd[2] = 0 }},
-		{"REnd[0]", func(c *Config) { c.REnd[0] = math.NaN() }},
-		{"CEnd[1]", func(c *Config) { c.CEnd[1] = 1e300 }},
-		{"Iterations", func(c *Config) { c.Iterations = 0 }},
-		{"Alpha", func(c *Config) { c.Alpha = 0 }},
-		{"Gamma", func(c *Config) { c.Gamma = math.Inf(1) }},
-		{"AStability", func(c *Config) { c.AStability = -1 }},
-		{"Pairs", func(c *Config) { c.Pairs = -1 }},
+		{"Genes", func(c *config) { c.Genes = nil }},
+		{"InitHi", func(c *config) { c.InitHi = c.InitHi[:1] }},
+		{"CEnd", func(c *config) { c.CEnd = nil }},
+		{"BoundMode", func(c *config) { c.BoundMode = "" }},
+		{"Bounds", func(c *config) { c.Bounds = nil }},
+		{"Bounds", func(c *config) { c.Bounds.Lo[0] = 5000 }},
+		{"InitLo[1]", func(c *config) { c.InitLo[1] = 4500 }},
+		{"CEnd[2]", func(c *config) { c.CEnd[2] = 0 }},
+		{"REnd[0]", func(c *config) { c.REnd[0] = math.NaN() }},
+		{"CEnd[1]", func(c *config) { c.CEnd[1] = 1e300 }},
+		{"Iterations", func(c *config) { c.Iterations = 0 }},
+		{"Alpha", func(c *config) { c.Alpha = 0 }},
+		{"Gamma", func(c *config) { c.Gamma = math.Inf(1) }},
+		{"AStability", func(c *config) { c.AStability = -1 }},
+		{"Pairs", func(c *config) { c.Pairs = -1 }},
 	} {
-		c := DefaultSettings().Config(problem(3))
+		c := DefaultSettings().resolve(problem(3))
 		tc.edit(&c)
-		if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "field "+tc.field+":") {
+		if err := c.validate(); err == nil || !strings.Contains(err.Error(), "field "+tc.field+":") {
 			t.Errorf("field %s: got error %v", tc.field, err)
 		}
 	}

@@ -16,7 +16,7 @@ import (
 // optimize.Method, one Step an iteration. It is not safe for concurrent
 // use.
 type SPSA struct {
-	cfg   Config
+	cfg   config
 	pcg   *rand.PCG
 	rng   *rand.Rand
 	iter  int
@@ -26,16 +26,22 @@ type SPSA struct {
 
 var _ optimize.Method = (*SPSA)(nil)
 
-// New starts a run: θ0 is drawn uniformly from InitLo..InitHi
-// (optimize.UniformPopulation with one vector), or is Config.Start when set
-// (drawn all the same, so the later draws do not depend on it), and put
-// inside the bounds by the bound mode. The run keeps rng and draws every random number from
-// it: rng belongs to the run from then on. Errors: an invalid Config (see
-// Validate) or a nil rng.
-func New(c Config, rng *rand.PCG) (*SPSA, error) {
-	if err := c.Validate(); err != nil {
+// New starts a run of s on p: θ0 is drawn uniformly from the problem's
+// initial range (optimize.UniformPopulation with one vector), or is the
+// problem's Start when set (drawn all the same, so the later draws do not
+// depend on it), and put inside the bounds by the bound mode. The run
+// keeps rng and draws every random number from it: rng belongs to the run
+// from then on. Errors: Settings.Validate's (an *optimize.OptionError) or
+// a nil rng.
+func New(s Settings, p optimize.Problem, rng *rand.PCG) (*SPSA, error) {
+	if err := s.Validate(p); err != nil {
 		return nil, err
 	}
+	return start(s.resolve(p), rng)
+}
+
+// start is New of settings resolved and validated.
+func start(c config, rng *rand.PCG) (*SPSA, error) {
 	if rng == nil {
 		return nil, errors.New("spsa: New: nil *rand.PCG")
 	}
@@ -51,17 +57,19 @@ func New(c Config, rng *rand.PCG) (*SPSA, error) {
 }
 
 // Restore continues a run from st (from State, possibly through JSON)
-// under c, which should be the Config of the run. Iterations may be raised
-// to extend a run, but the gains c and a follow N = Iterations, so the
+// under s and p, which should be the run's. Iterations may be raised to
+// extend a run, but the gains c and a follow N = Iterations, so the
 // schedule of the remaining iterations changes with it. It checks the RNG,
 // that Iteration lies in [0, Iterations], that Games is not negative and
-// that Theta0 and Theta have Genes finite genes; not the bounds (a state is
-// trusted to come from the same run). Errors name the State field
-// ("spsa: Restore: state field Theta: …"), or are Config.Validate's.
-func Restore(c Config, st State) (*SPSA, error) {
-	if err := c.Validate(); err != nil {
+// that Theta0 and Theta have as many finite genes as the problem; not the
+// bounds (a state is trusted to come from the same run). Errors name the
+// State field ("spsa: Restore: state field Theta: …"), or are
+// Settings.Validate's.
+func Restore(s Settings, p optimize.Problem, st State) (*SPSA, error) {
+	if err := s.Validate(p); err != nil {
 		return nil, err
 	}
+	c := s.resolve(p)
 	c = c.clone()
 	const field = "spsa: Restore: state field "
 	pcg := new(rand.PCG)
@@ -143,7 +151,7 @@ func (s *SPSA) Forecast() optimize.Forecast {
 }
 
 // Step runs iteration k = Steps()+1: draws Δ (one ±1 per gene, in gene
-// order), the batch seed and, with a pool (Config.Opponents), its entry
+// order), the batch seed and, with a pool (Settings.Opponents), its entry
 // from the run's source; in self-play it plays one match, A = θ + c_k·Δ
 // against B = θ − c_k·Δ (both clamped to the bounds unless the bound mode
 // is off), in one Play call, and r = wins − losses of A; against a fixed

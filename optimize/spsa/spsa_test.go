@@ -30,7 +30,7 @@ func mustNew(t testing.TB, o Settings, p optimize.Problem, a, b uint64) *SPSA {
 	if err := o.Validate(p); err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(o.Config(p), rand.NewPCG(a, b))
+	s, err := New(o, p, rand.NewPCG(a, b))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func TestHandWorkedIterations(t *testing.T) {
 	o.Iterations, o.Gamma, o.Alpha, o.AStability = 4, 0.5, 1, 1
 	o.CEnd = PerGene{Genes: map[string]float64{"S1": 100, "S2": 10}}
 	o.REnd = PerGene{Genes: map[string]float64{"S2": 0.01}} // S1 keeps 0.002
-	c := o.Config(p)
+	c := o.resolve(p)
 	// c = c_end·N^γ = (100·4^½, 10·4^½) = (200, 20).
 	// a = r_end·c_end²·(A + N)^α = (0.002·100²·5, 0.01·10²·5) = (100, 5).
 	if !near(c.C(0), 200) || !near(c.C(1), 20) || !near(c.A(0), 100) || !near(c.A(1), 5) {
@@ -271,11 +271,11 @@ func TestResumeEqualsUninterrupted(t *testing.T) {
 	} {
 		s := m.(*SPSA).State()
 		edit(&s)
-		if _, err := Restore(o.Config(p), s); err == nil || !strings.Contains(err.Error(), "state field "+name) {
+		if _, err := Restore(o, p, s); err == nil || !strings.Contains(err.Error(), "state field "+name) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
-	if _, err := Restore(o.Config(p), st); err != nil {
+	if _, err := Restore(o, p, st); err != nil {
 		t.Error(err)
 	}
 }

@@ -116,7 +116,7 @@
 // Random draws, all from the one *rand.PCG given to New, in this order:
 // θ0 (New); then per round the opponents (copy by copy, gene by gene) and
 // one seed per batch. A failed round leaves the source as it was, so the
-// same Config and seed give the same run and Restore(State) continues it
+// same settings, problem and seed give the same run and Restore(State) continues it
 // draw for draw. The state holds no positions: a round's positions are a
 // function of its seeds and matches (Round.Seeds, Round.Players,
 // Round.Opponents), and a caller that keeps them can refit with Fit. For

@@ -9,7 +9,7 @@ import (
 )
 
 // Round is Texel tuning's own record of one Step, the Detail of its
-// optimize.Record. Every field is a function of the Config, the seed and
+// optimize.Record. Every field is a function of the settings, the problem, the seed and
 // the sampler's answers, so a resumed run reproduces it exactly.
 type Round struct {
 	// Round numbers the round from 0.

@@ -12,7 +12,7 @@ import (
 // table of a tuning config, keyed by the toml tags (as gonum's
 // optimize.Settings). DefaultSettings gives their defaults and Validate
 // checks them against the optimize.Problem, which brings the rest of a
-// Config: the genes, the initial range, the bounds and their mode, the
+// run: the genes, the initial range, the bounds and their mode, the
 // match length.
 type Settings struct {
 	// Rounds is the budget of rounds (one round = one step = one fit).
@@ -104,9 +104,10 @@ func DefaultSettings() Settings {
 	}
 }
 
-// Config is what a Texel run is made from: its Settings and what the
-// Problem brings (Settings.Config).
-type Config struct {
+// config is a run's Settings resolved against its optimize.Problem
+// (Settings.resolve). It is internal: a run is made from Settings, Texel's
+// one options type, and a Problem (New).
+type config struct {
 	Settings
 	// Genes is the dimension, the schema's gene count.
 	Genes int
@@ -126,10 +127,10 @@ type Config struct {
 	Start []float64
 }
 
-// Config is the Config of o and p (copies of p's slices); it does not
-// validate (Settings.Validate and Config.Validate do).
-func (o Settings) Config(p rt.Problem) Config {
-	c := Config{
+// resolve is the config of o and p (copies of p's slices); it does not
+// validate (Settings.Validate and config.validate do).
+func (o Settings) resolve(p rt.Problem) config {
+	c := config{
 		Settings:  o,
 		Genes:     len(p.Genes),
 		InitLo:    slices.Clone(p.InitLo),
@@ -163,18 +164,18 @@ func (o Settings) Validate(p rt.Problem) error {
 	if err := p.Validate(); err != nil {
 		return &rt.OptionError{Msg: err.Error()}
 	}
-	return o.Config(p).Validate()
+	return o.resolve(p).validate()
 }
 
 // bounded reports whether θ is kept inside the bounds.
-func (c Config) bounded() bool {
+func (c config) bounded() bool {
 	return c.BoundMode != "off" && c.Bounds != nil && len(c.Bounds.Lo) > 0
 }
 
 // Validate checks the options and the problem's shapes; errors are
 // *optimize.OptionError naming the option's key, or no key for the
 // problem's fields.
-func (c Config) Validate() error {
+func (c config) validate() error {
 	bad := rt.BadOption
 	for _, f := range []struct {
 		key      string
@@ -186,7 +187,7 @@ func (c Config) Validate() error {
 		}
 	}
 	if c.Start != nil {
-		if err := rt.CheckVector("texel: Config.Start", c.Start, c.Genes); err != nil {
+		if err := rt.CheckVector("texel: config.Start", c.Start, c.Genes); err != nil {
 			return &rt.OptionError{Msg: err.Error()}
 		}
 	}
@@ -246,10 +247,10 @@ func (c Config) Validate() error {
 }
 
 // pairs is Pairs with 0 read as 1.
-func (c Config) pairs() int { return max(c.Pairs, 1) }
+func (c config) pairs() int { return max(c.Pairs, 1) }
 
 // clone deep-copies the slices.
-func (c Config) clone() Config {
+func (c config) clone() config {
 	c.InitLo, c.InitHi, c.Scale = slices.Clone(c.InitLo), slices.Clone(c.InitHi), slices.Clone(c.Scale)
 	c.Start = slices.Clone(c.Start)
 	if c.Bounds != nil {
@@ -261,10 +262,9 @@ func (c Config) clone() Config {
 // Spec describes Texel tuning to a job runner: options from the [texel]
 // table, one step a round, the budget in "rounds". The referee must be an
 // optimize.Sampler.
-var Spec = rt.Typed[Settings, Config, State, *Texel]{
+var Spec = rt.Typed[Settings, State, *Texel]{
 	Defaults: DefaultSettings,
 	Validate: Settings.Validate,
-	Config:   Settings.Config,
 	New:      New,
 	Restore:  Restore,
 	Describe: describe,

@@ -60,7 +60,7 @@ func TestOptionsValidateNamesTheKey(t *testing.T) {
 	if _, err := Spec.New(DefaultSettings(), p, rand.NewPCG(1, 1)); err == nil || !strings.Contains(err.Error(), "texel: options are") {
 		t.Errorf("options by value: %v", err)
 	}
-	if _, err := New(DefaultSettings().Config(p), nil); err == nil {
+	if _, err := New(DefaultSettings(), p, nil); err == nil {
 		t.Error("nil PCG accepted")
 	}
 }
@@ -69,11 +69,11 @@ func TestConfigScales(t *testing.T) {
 	p := problem(3)
 	p.InitLo, p.InitHi = []float64{0, 5, 5}, []float64{100, 5, 5}
 	p.Bounds = &rt.Bounds{Lo: []float64{0, 0, 5}, Hi: []float64{4000, 40, 5}}
-	c := DefaultSettings().Config(p)
+	c := DefaultSettings().resolve(p)
 	if c.Scale[0] != 100 || c.Scale[1] != 40 || c.Scale[2] != 1 {
 		t.Errorf("scales %v, want init width 100, bound width 40, else 1", c.Scale)
 	}
-	if err := c.Validate(); err != nil {
+	if err := c.validate(); err != nil {
 		t.Error(err)
 	}
 	if d := Spec.Describe(&[]Settings{DefaultSettings()}[0]); !strings.Contains(d, "10 rounds of 64 opponents") {

@@ -16,7 +16,7 @@ import (
 // one Step a round. It is not safe for concurrent use; the sampler may
 // play a batch concurrently.
 type Texel struct {
-	cfg   Config
+	cfg   config
 	pcg   *rand.PCG
 	round int
 	theta []float64
@@ -33,16 +33,22 @@ type Texel struct {
 
 var _ rt.Method = (*Texel)(nil)
 
-// New starts a run: θ0 is optimize.UniformPopulation(rand.New(rng), 1,
-// InitLo, InitHi)[0], or Config.Start when set (drawn all the same, so the
+// New starts a run of s on p: θ0 is
+// optimize.UniformPopulation(rand.New(rng), 1, InitLo, InitHi)[0], or the
+// problem's Start when set (drawn all the same, so the
 // later draws do not depend on it), clamped to the bounds unless BoundMode
 // is "off".
 // The run keeps rng and draws every random number from it: the caller must
-// not use it afterwards. Errors: an invalid Config or a nil rng.
-func New(c Config, rng *rand.PCG) (*Texel, error) {
-	if err := c.Validate(); err != nil {
+// not use it afterwards. Errors: Settings.Validate's or a nil rng.
+func New(s Settings, p rt.Problem, rng *rand.PCG) (*Texel, error) {
+	if err := s.Validate(p); err != nil {
 		return nil, err
 	}
+	return start(s.resolve(p), rng)
+}
+
+// start is New of settings resolved and validated.
+func start(c config, rng *rand.PCG) (*Texel, error) {
 	if rng == nil {
 		return nil, errors.New("texel: New: nil *rand.PCG")
 	}
@@ -57,14 +63,19 @@ func New(c Config, rng *rand.PCG) (*Texel, error) {
 	return &Texel{cfg: c, pcg: rng, theta: theta}, nil
 }
 
-// Restore continues a run from st under c, the Config of the run (Rounds
-// may be raised to extend it). It checks the RNG, that Round lies in
+// Restore continues a run from st under s and p, the run's (Rounds may be
+// raised to extend it). It checks the RNG, that Round lies in
 // [0, Rounds], that Theta has Genes finite genes and that Games ≥ 0; errors
-// name the State field, or are Config.Validate's.
-func Restore(c Config, st State) (*Texel, error) {
-	if err := c.Validate(); err != nil {
+// name the State field, or are Settings.Validate's.
+func Restore(s Settings, p rt.Problem, st State) (*Texel, error) {
+	if err := s.Validate(p); err != nil {
 		return nil, err
 	}
+	return restore(s.resolve(p), st)
+}
+
+// restore is Restore of settings resolved and validated.
+func restore(c config, st State) (*Texel, error) {
 	const field = "texel: Restore: state field "
 	pcg := new(rand.PCG)
 	if err := pcg.UnmarshalBinary(st.RNG); err != nil {
@@ -243,7 +254,7 @@ func (m *Texel) Step(ctx context.Context, ref rt.Referee) (rt.Record, error) {
 
 // collect samples the given batches of one round (seeds known) and splits
 // their positions by game as step does.
-func collect(ctx context.Context, smp rt.Sampler, seeds []uint64, matches []rt.Match, c Config, round int) (train, held []rt.Position, out []rt.Outcome, games int, err error) {
+func collect(ctx context.Context, smp rt.Sampler, seeds []uint64, matches []rt.Match, c config, round int) (train, held []rt.Position, out []rt.Outcome, games int, err error) {
 	offset := 0
 	for batch, seed := range seeds {
 		var o []rt.Outcome
@@ -260,7 +271,7 @@ func collect(ctx context.Context, smp rt.Sampler, seeds []uint64, matches []rt.M
 }
 
 // sampleBatch is one Sample call with its answer checked.
-func sampleBatch(ctx context.Context, smp rt.Sampler, seed uint64, matches []rt.Match, c Config, round, batch int) ([]rt.Outcome, []rt.Position, error) {
+func sampleBatch(ctx context.Context, smp rt.Sampler, seed uint64, matches []rt.Match, c config, round, batch int) ([]rt.Outcome, []rt.Position, error) {
 	out, pos, err := smp.Sample(ctx, seed, matches)
 	if err != nil {
 		return nil, nil, fmt.Errorf("texel: round %d: batch %d: %w", round, batch, err)

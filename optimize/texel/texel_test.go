@@ -256,7 +256,7 @@ func TestResumeEqualsUninterrupted(t *testing.T) {
 	// first call, a cancelled context, a referee that cannot sample.
 	o2 := o
 	o2.MinPositions = 12000
-	m2, err := Restore(o2.Config(p), m.State())
+	m2, err := Restore(o2, p, m.State())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -358,7 +358,7 @@ func TestRestoreRejectsBadStates(t *testing.T) {
 		st := good
 		st.Theta = slices.Clone(good.Theta)
 		tc.edit(&st)
-		if _, err := Restore(o.Config(p), st); err == nil || !strings.Contains(err.Error(), "state field "+tc.want) {
+		if _, err := Restore(o, p, st); err == nil || !strings.Contains(err.Error(), "state field "+tc.want) {
 			t.Errorf("%s: got %v", tc.want, err)
 		}
 	}
@@ -470,7 +470,7 @@ func TestAverageReportsTheMeanOfTheLatestRounds(t *testing.T) {
 	}
 	bad := whole.State()
 	bad.Recent = append(bad.Recent, bad.Theta)
-	if _, err := Restore(o.Config(p), bad); err == nil || !strings.Contains(err.Error(), "Recent") {
+	if _, err := Restore(o, p, bad); err == nil || !strings.Contains(err.Error(), "Recent") {
 		t.Errorf("4 recent vectors with average 3: %v", err)
 	}
 }
