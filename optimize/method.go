@@ -109,7 +109,7 @@ type Problem struct {
 	// BoundMode is "off" (the theses), "clamp" or "reflect" (how a method
 	// that moves vectors, like the PSO, keeps them inside Bounds; the GA
 	// clamps in both).
-	BoundMode string
+	BoundMode BoundMode
 	// Pairs is the number of game pairs of one match, for Forecast.
 	Pairs int
 	// Start, if not nil, is the vector a single-vector method (SPSA, Texel)
@@ -126,7 +126,10 @@ type Problem struct {
 	Opponent func(name string) ([]float64, error)
 }
 
-// Validate checks the shapes of p.
+// Validate checks p: genes, finite initial ranges with InitLo ≤ InitHi,
+// a known bound mode with bounds when it enforces them, valid bounds, at
+// least one pair a match, and a start of finite genes. Every method's
+// Settings.Validate calls it first, so a method checks only what it adds.
 func (p Problem) Validate() error {
 	n := len(p.Genes)
 	if n == 0 {
@@ -135,13 +138,16 @@ func (p Problem) Validate() error {
 	if len(p.InitLo) != n || len(p.InitHi) != n {
 		return fmt.Errorf("optimize: Problem: InitLo and InitHi have %d and %d genes, want %d", len(p.InitLo), len(p.InitHi), n)
 	}
-	switch p.BoundMode {
-	case "off", "clamp", "reflect":
-	default:
-		return fmt.Errorf("optimize: Problem.BoundMode: %q is not off, clamp or reflect", p.BoundMode)
+	if err := p.BoundMode.Validate(); err != nil {
+		return fmt.Errorf("optimize: Problem.BoundMode: %w", err)
 	}
-	if p.BoundMode != "off" && p.Bounds == nil {
+	if p.BoundMode.Enforced() && p.Bounds == nil {
 		return fmt.Errorf("optimize: Problem.Bounds: required with BoundMode %q", p.BoundMode)
+	}
+	for d := range n {
+		if lo, hi := p.InitLo[d], p.InitHi[d]; !finite(lo) || !finite(hi) || lo > hi {
+			return fmt.Errorf("optimize: Problem.InitLo[%d]: the initial range [%g, %g] of gene %s must be finite with InitLo ≤ InitHi", d, lo, hi, p.Genes[d])
+		}
 	}
 	if p.Pairs < 1 {
 		return fmt.Errorf("optimize: Problem.Pairs: must be at least 1, not %d", p.Pairs)
@@ -226,9 +232,9 @@ func (c Chart) Label(i int) string {
 }
 
 // Spec describes a method to a job runner (package tune's registry): its
-// name, its options as a TOML table, how to start and restore it, and its
-// charts. Adding a method is a package exporting a Spec plus one
-// registration line.
+// name, its options as a TOML table (a settings type implementing
+// Options, which starts and restores its runs), and its charts. Adding a
+// method is a package exporting a Spec plus one registration line.
 type Spec struct {
 	// Name is the method's name in configs and flags ("ga", "pso").
 	Name string
@@ -240,27 +246,20 @@ type Spec struct {
 	// the method's Settings struct, whose exported fields are its options
 	// and carry toml tags; it is decoded from the method's table ([ga],
 	// [pso]) of a tuning config.
-	Options func() any
+	Options func() Options
 	// BudgetKey is the option that holds the step budget ("generations",
 	// "iterations").
 	BudgetKey string
-	// Validate checks opts against p; errors are *OptionError naming the
-	// key.
-	Validate func(opts any, p Problem) error
-	// New starts a run from opts (validated), p and a seeded source; the
-	// method draws every random number from rng.
-	New func(opts any, p Problem, rng *rand.PCG) (Method, error)
-	// Restore continues a run from MarshalState's output under the same
-	// opts and p; errors name the state field that does not fit.
-	Restore func(opts any, p Problem, state []byte) (Method, error)
-	// Describe is a line about the options for reports.
-	Describe func(opts any) string
 	// Charts are the method's own plots, besides the best vector's genes.
 	Charts []Chart
 	// Unidentified, for a method that reports Record.Unidentified, says in
 	// a sentence or two why a gene can be left unidentified, for reports
 	// and chart captions.
 	Unidentified string
+
+	// restarts is set by WithRestarts: the options may ask for a restart
+	// schedule.
+	restarts bool
 }
 
 // The variants of a method with Chen 2010's form and a noise-robust one
@@ -292,16 +291,6 @@ func CheckVariant(p Problem, variant, drawn string) (robust bool, err error) {
 		return false, &OptionError{Field: "Start", Msg: drawn + " from the initial range: a start vector (a warm start) needs variant = \"robust\""}
 	}
 	return false, nil
-}
-
-// WithVariants returns s with New and Restore dispatched to the Spec that
-// pick chooses for the settings they are given (a method with variants,
-// like the GA's and the PSO's chen2010 and robust, each variant a Typed
-// Spec of its own); Options, Validate and Describe stay s's.
-func (s Spec) WithVariants(pick func(settings any) Spec) Spec {
-	s.New = func(v any, p Problem, rng *rand.PCG) (Method, error) { return pick(v).New(v, p, rng) }
-	s.Restore = func(v any, p Problem, state []byte) (Method, error) { return pick(v).Restore(v, p, state) }
-	return s
 }
 
 // Status is what Run counts across the steps of a run; it belongs in a
@@ -391,7 +380,7 @@ func Play(ctx context.Context, ref Referee, seed uint64, matches []Match) ([]Out
 }
 
 // DecodeState decodes a method's checkpoint, MarshalState's JSON, into st
-// (a pointer to the method's State) strictly, as Spec.Restore should: an
+// (a pointer to the method's State) strictly, as Options.Restore does (Restored): an
 // unknown field or anything after the JSON value is an error.
 func DecodeState(data []byte, st any) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -481,79 +470,65 @@ func CheckVector(field string, x []float64, genes int) error {
 
 const maxFloat = 1.7976931348623157e308
 
-// Typed builds the untyped functions of a Spec from a method's own types:
-// settings O (one struct whose exported fields are the options of its
-// config table: the method's one options type), checkpoint state S and
-// method M. The method's New and Restore take the settings and the
-// problem and validate them themselves (once); Typed checks the settings'
-// type and decodes the state strictly (DecodeState), the same way for
-// every method.
-type Typed[O, S any, M Method] struct {
-	// Defaults returns the options with their defaults.
-	Defaults func() O
-	// Validate checks the options against a problem (errors *OptionError).
-	Validate func(O, Problem) error
-	// New starts a run of the options on the problem; Restore continues
-	// one from a decoded state. Both validate the options against the
-	// problem first.
-	New     func(O, Problem, *rand.PCG) (M, error)
-	Restore func(O, Problem, S) (M, error)
+// finite reports whether v is neither NaN nor ±Inf.
+func finite(v float64) bool { return v == v && v <= maxFloat && v >= -maxFloat }
+
+// Options is a method's settings as a job runner holds them: a pointer to
+// the method's Settings struct (what Spec.Options returns), decoded from
+// the method's table of a tuning config. Each method's settings
+// implement it; Spec's methods add what is common to every method (the
+// restart schedule of WithRestarts).
+type Options interface {
+	// Validate checks the options against a problem; errors are
+	// *OptionError naming the key.
+	Validate(p Problem) error
+	// New starts a run of the options on p, validating both first; the
+	// method draws every random number from rng.
+	New(p Problem, rng *rand.PCG) (Method, error)
+	// Restore continues a run from its MarshalState output under the same
+	// options and problem; errors name the state field that does not fit.
+	Restore(p Problem, state []byte) (Method, error)
 	// Describe is a line about the options for reports.
-	Describe func(O) string
+	Describe() string
 }
 
-// Spec returns s with Options, Validate, New, Restore and Describe taken
-// from t; the functions take a *O (what Options returns) and refuse
-// anything else with an error naming s.Name.
-func (t Typed[O, S, M]) Spec(s Spec) Spec {
-	opts := func(v any) (O, error) {
-		o, ok := v.(*O)
-		if !ok || o == nil {
-			var zero O
-			return zero, fmt.Errorf("%s: options are %T, want a non-nil %T", s.Name, v, o)
-		}
-		return *o, nil
+// Started turns a method's typed constructor result into a Method: nil,
+// not a nil pointer in an interface, when err is set. It is what a
+// settings type's Options.New returns.
+func Started[M Method](m M, err error) (Method, error) {
+	if err != nil {
+		return nil, err
 	}
-	s.Options = func() any { o := t.Defaults(); return &o }
-	s.Validate = func(v any, p Problem) error {
-		o, err := opts(v)
-		if err != nil {
-			return err
-		}
-		return t.Validate(o, p)
+	return m, nil
+}
+
+// ByVariant makes the run of a method with Chen 2010's form and a
+// noise-robust one (the GA's and the PSO's Settings.Variant): robust's
+// when variant is VariantRobust, chen's otherwise. Each function starts
+// or restores its form; the result is as Started's.
+func ByVariant[C, R Method](variant string, chen func() (C, error), robust func() (R, error)) (Method, error) {
+	if variant == VariantRobust {
+		return Started(robust())
 	}
-	s.New = func(v any, p Problem, rng *rand.PCG) (Method, error) {
-		o, err := opts(v)
-		if err != nil {
-			return nil, err
-		}
-		m, err := t.New(o, p, rng)
-		if err != nil {
-			return nil, err
-		}
-		return m, nil
+	return Started(chen())
+}
+
+// Restored decodes a checkpoint's state strictly (DecodeState) into the
+// method's state type S and continues the run with restore; errors name
+// the method ("ga: State: ..."). It is what a settings type's
+// Options.Restore returns.
+func Restored[S any, M Method](name string, state []byte, restore func(S) (M, error)) (Method, error) {
+	return Started(DecodeThen(name, state, restore))
+}
+
+// DecodeThen is Restored's typed form: the state decoded strictly into S
+// and handed to restore, for a settings type that picks among forms
+// (ByVariant).
+func DecodeThen[S any, M Method](name string, state []byte, restore func(S) (M, error)) (M, error) {
+	var st S
+	if err := DecodeState(state, &st); err != nil {
+		var zero M
+		return zero, fmt.Errorf("%s: State: %w", name, err)
 	}
-	s.Restore = func(v any, p Problem, state []byte) (Method, error) {
-		o, err := opts(v)
-		if err != nil {
-			return nil, err
-		}
-		var st S
-		if err := DecodeState(state, &st); err != nil {
-			return nil, fmt.Errorf("%s: State: %w", s.Name, err)
-		}
-		m, err := t.Restore(o, p, st)
-		if err != nil {
-			return nil, err
-		}
-		return m, nil
-	}
-	s.Describe = func(v any) string {
-		o, err := opts(v)
-		if err != nil {
-			return err.Error()
-		}
-		return t.Describe(o)
-	}
-	return s
+	return restore(st)
 }

@@ -12,6 +12,55 @@ type Bounds struct {
 	Lo, Hi []float64
 }
 
+// BoundMode says how a method keeps its vectors inside a problem's Bounds
+// (Problem.BoundMode): the config key bounds.mode. Its text form is its
+// value; UnmarshalText refuses anything else.
+type BoundMode string
+
+// The bound modes.
+const (
+	BoundsOff     BoundMode = "off"     // no limits enforced (the theses)
+	BoundsClamp   BoundMode = "clamp"   // a gene past a limit is set to it
+	BoundsReflect BoundMode = "reflect" // a gene past a limit is folded back in (Bounds.Reflect)
+)
+
+// Validate checks that m is one of the bound modes.
+func (m BoundMode) Validate() error {
+	switch m {
+	case BoundsOff, BoundsClamp, BoundsReflect:
+		return nil
+	}
+	return fmt.Errorf("bound mode must be %q, %q or %q, not %q", BoundsOff, BoundsClamp, BoundsReflect, string(m))
+}
+
+// Enforced reports whether m keeps vectors inside the bounds (clamp or
+// reflect).
+func (m BoundMode) Enforced() bool { return m == BoundsClamp || m == BoundsReflect }
+
+// Enforce keeps x inside b by m, in place: Clamp, Reflect (without
+// directions) or nothing.
+func (m BoundMode) Enforce(b *Bounds, x []float64) {
+	switch m {
+	case BoundsClamp:
+		b.Clamp(x)
+	case BoundsReflect:
+		b.Reflect(x, nil)
+	}
+}
+
+// MarshalText returns m's name.
+func (m BoundMode) MarshalText() ([]byte, error) { return []byte(m), nil }
+
+// UnmarshalText sets m from its name, refusing an unknown one.
+func (m *BoundMode) UnmarshalText(text []byte) error {
+	v := BoundMode(text)
+	if err := v.Validate(); err != nil {
+		return err
+	}
+	*m = v
+	return nil
+}
+
 // UniformBounds returns bounds [lo, hi] for every one of n genes.
 func UniformBounds(n int, lo, hi float64) *Bounds {
 	b := &Bounds{Lo: make([]float64, n), Hi: make([]float64, n)}

@@ -160,90 +160,128 @@ func restartsOf(v any) (RestartOptions, bool) {
 // WithRestarts returns s with its runs made of sub-runs when the options
 // ask for them (RestartOptions.On): Validate also checks the restart keys,
 // New and Restore build a restart schedule (see RestartOptions) whose
-// sub-runs are s's own methods, Describe adds the schedule. Options
-// without restarts leave s exactly as it was, so plain runs, their
-// records and their checkpoints are unchanged. The method's options must
-// embed NoiseOptions and hold the step budget under the toml key
-// s.BudgetKey.
+// sub-runs are the options' own methods, Describe adds the schedule.
+// Options without restarts are run exactly as without WithRestarts, so
+// plain runs, their records and their checkpoints are unchanged. The
+// method's options must embed NoiseOptions and hold the step budget under
+// the toml key s.BudgetKey.
 func (s Spec) WithRestarts() Spec {
-	inner := s
-	s.Validate = func(v any, p Problem) error {
-		if err := inner.Validate(v, p); err != nil {
-			return err
-		}
-		ro, ok := restartsOf(v)
-		if !ok || (ro == RestartOptions{}) {
-			return nil
-		}
-		steps, err := budgetOf(v, inner.BudgetKey)
-		if err != nil {
-			return err
-		}
-		if err := ro.validate(steps, inner.BudgetKey); err != nil {
-			return err
-		}
-		if !ro.On() {
-			return nil
-		}
-		return checkSubRuns(inner, v, p, ro, steps)
+	s.restarts = true
+	return s
+}
+
+// restartOptions are the restart options o sets when s takes restarts
+// (WithRestarts), and whether it sets any.
+func (s Spec) restartOptions(o Options) (RestartOptions, bool) {
+	if !s.restarts {
+		return RestartOptions{}, false
 	}
-	// schedule checks the restart keys of v, when it sets any, and
-	// returns the schedule's Restarts (nil for one plain run).
-	schedule := func(v any, p Problem) (*Restarts, error) {
-		ro, ok := restartsOf(v)
-		if !ok || (ro == RestartOptions{}) {
-			return nil, nil
-		}
-		if err := s.Validate(v, p); err != nil {
-			return nil, err
-		}
-		if !ro.On() {
-			return nil, nil
-		}
-		return newRestarts(inner, v, p, ro)
+	ro, ok := restartsOf(o)
+	return ro, ok && ro != (RestartOptions{})
+}
+
+// Validate checks o against p (Options.Validate) and, for a Spec with
+// restarts, the restart keys and every sub-run's options; errors are
+// *OptionError naming the key.
+func (s Spec) Validate(o Options, p Problem) error {
+	if o == nil {
+		return fmt.Errorf("%s: no options", s.Name)
 	}
-	s.New = func(v any, p Problem, rng *rand.PCG) (Method, error) {
-		r, err := schedule(v, p)
-		switch {
-		case err != nil:
-			return nil, err
-		case r == nil:
-			return inner.New(v, p, rng)
-		case rng == nil:
-			return nil, errors.New(inner.Name + ": nil *rand.PCG")
+	if err := o.Validate(p); err != nil {
+		return err
+	}
+	ro, ok := s.restartOptions(o)
+	if !ok {
+		return nil
+	}
+	steps, err := budgetOf(o, s.BudgetKey)
+	if err != nil {
+		return err
+	}
+	if err := ro.validate(steps, s.BudgetKey); err != nil {
+		return err
+	}
+	if !ro.On() {
+		return nil
+	}
+	return checkSubRuns(s, o, p, ro, steps)
+}
+
+// schedule checks the restart keys of o, when it sets any, and returns
+// the schedule's Restarts (nil for one plain run).
+func (s Spec) schedule(o Options, p Problem) (*Restarts, error) {
+	ro, ok := s.restartOptions(o)
+	if !ok {
+		return nil, nil
+	}
+	if err := s.Validate(o, p); err != nil {
+		return nil, err
+	}
+	if !ro.On() {
+		return nil, nil
+	}
+	return newRestarts(s, o, p, ro)
+}
+
+// New starts a run of o on p drawing from rng: o's own method
+// (Options.New), or a restart schedule of them when o asks for one.
+func (s Spec) New(o Options, p Problem, rng *rand.PCG) (Method, error) {
+	return s.open(o, p, func() (Method, error) { return o.New(p, rng) }, func(r *Restarts) error {
+		if rng == nil {
+			return errors.New(s.Name + ": nil *rand.PCG")
 		}
 		r.pcg = rng
-		return r, nil
-	}
-	s.Restore = func(v any, p Problem, state []byte) (Method, error) {
-		r, err := schedule(v, p)
-		switch {
-		case err != nil:
-			return nil, err
-		case r == nil:
-			return inner.Restore(v, p, state)
-		}
+		return nil
+	})
+}
+
+// Restore continues a run of o on p from its checkpointed state (the
+// method's MarshalState output), as New would have started it.
+func (s Spec) Restore(o Options, p Problem, state []byte) (Method, error) {
+	return s.open(o, p, func() (Method, error) { return o.Restore(p, state) }, func(r *Restarts) error {
 		if err := r.restore(state); err != nil {
-			return nil, fmt.Errorf("%s: RestartState: %w", inner.Name, err)
+			return fmt.Errorf("%s: RestartState: %w", s.Name, err)
 		}
-		return r, nil
+		return nil
+	})
+}
+
+// open is New and Restore: plain makes o's own method when o asks for no
+// restarts, else sched sets up the schedule's Restarts (its source, or
+// its state).
+func (s Spec) open(o Options, p Problem, plain func() (Method, error), sched func(*Restarts) error) (Method, error) {
+	if o == nil {
+		return nil, fmt.Errorf("%s: no options", s.Name)
 	}
-	s.Describe = func(v any) string {
-		d := ""
-		if inner.Describe != nil {
-			d = inner.Describe(v)
-		}
-		ro, ok := restartsOf(v)
-		if !ok || !ro.On() {
-			return d
-		}
-		steps, err := budgetOf(v, inner.BudgetKey)
-		if err != nil {
-			return d
-		}
-		return d + "; " + describeSchedule(ro, ro.Schedule(steps), inner.Unit)
+	r, err := s.schedule(o, p)
+	switch {
+	case err != nil:
+		return nil, err
+	case r == nil:
+		return plain()
 	}
-	return s
+	if err := sched(r); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// Describe is a line about o for reports: Options.Describe, plus the
+// restart schedule when o asks for one.
+func (s Spec) Describe(o Options) string {
+	if o == nil {
+		return s.Name + ": no options"
+	}
+	d := o.Describe()
+	ro, ok := s.restartOptions(o)
+	if !ok || !ro.On() {
+		return d
+	}
+	steps, err := budgetOf(o, s.BudgetKey)
+	if err != nil {
+		return d
+	}
+	return d + "; " + describeSchedule(ro, ro.Schedule(steps), s.Unit)
 }
 
 // describeSchedule is a line about a schedule for reports.
@@ -261,7 +299,7 @@ func describeSchedule(ro RestartOptions, plan []SubRun, unit string) string {
 // checkSubRuns validates every sub-run's options and problem with the
 // inner Spec: a refinement phase is warm-started, which a method must
 // accept (the chen2010 variants refuse a start).
-func checkSubRuns(inner Spec, v any, p Problem, ro RestartOptions, steps int) error {
+func checkSubRuns(inner Spec, v Options, p Problem, ro RestartOptions, steps int) error {
 	plan := ro.Schedule(steps)
 	var answers [][]float64 // stand-ins for the earlier sub-runs' answers
 	for i, sr := range plan {
@@ -272,7 +310,7 @@ func checkSubRuns(inner Spec, v any, p Problem, ro RestartOptions, steps int) er
 		}
 		sp := subProblem(p, sr, p.InitLo, hof, answers)
 		answers = append(answers, p.InitLo)
-		if err := inner.Validate(sub, sp); err != nil {
+		if err := sub.Validate(sp); err != nil {
 			var oe *OptionError
 			if i > 0 && sr.Phase > 0 && errors.As(err, &oe) && oe.Field == "Start" {
 				return BadOption("phases", "a refinement phase is warm-started from the lead, which this method refuses: %s", oe.Msg)
@@ -320,7 +358,7 @@ func noiseOf(v any) (NoiseOptions, bool) {
 // for a sub-run warm-started from a converged answer, e.g. the robust
 // GA's mutation size continuing from sigma_end instead of starting
 // again from sigma.
-type Refiner interface{ Refined() any }
+type Refiner interface{ Refined() Options }
 
 // subProblem is p for sub-run sr: Pairs times its repeats (so the method
 // forecasts and validates the games it really plays) and, for a
@@ -408,7 +446,7 @@ func budgetOf(v any, key string) (int, error) {
 // schedule's races) and no restarts of its own, hof added to its pool;
 // for a refinement phase (refine) the settings' Refined copy when they
 // have one.
-func subOptions(v any, key string, steps int, refine bool, hof []string) (any, error) {
+func subOptions(v Options, key string, steps int, refine bool, hof []string) (Options, error) {
 	rv := reflect.ValueOf(v)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
 		return nil, fmt.Errorf("optimize: restarts: options are %T, want a pointer", v)
@@ -430,7 +468,7 @@ func subOptions(v any, key string, steps int, refine bool, hof []string) (any, e
 	if rf, ok := cp.Interface().(Refiner); ok && refine {
 		return rf.Refined(), nil
 	}
-	return cp.Interface(), nil
+	return cp.Interface().(Options), nil
 }
 
 // Restarts is a run made of sub-runs of one method (RestartOptions): it
@@ -442,7 +480,7 @@ func subOptions(v any, key string, steps int, refine bool, hof []string) (any, e
 // after the starts, then the lead, and after the final race the winner.
 type Restarts struct {
 	inner Spec
-	opts  any
+	opts  Options
 	p     Problem
 	ro    RestartOptions
 	plan  []SubRun
@@ -479,7 +517,7 @@ type RestartState struct {
 	RNG   []byte    `json:"rng"`
 }
 
-func newRestarts(inner Spec, v any, p Problem, ro RestartOptions) (*Restarts, error) {
+func newRestarts(inner Spec, v Options, p Problem, ro RestartOptions) (*Restarts, error) {
 	steps, err := budgetOf(v, inner.BudgetKey)
 	if err != nil {
 		return nil, err
@@ -502,7 +540,7 @@ func newRestarts(inner Spec, v any, p Problem, ro RestartOptions) (*Restarts, er
 // sub is the options and problem of sub-run sr, warm-started from lead
 // in a phase, the answers of the sub-runs before it in its hall of fame
 // when the options ask for one.
-func (r *Restarts) sub(sr SubRun, lead []float64) (any, Problem, error) {
+func (r *Restarts) sub(sr SubRun, lead []float64) (Options, Problem, error) {
 	hof := hallOf(r.ro, sr, r.answers)
 	opts, err := subOptions(r.opts, r.inner.BudgetKey, sr.Steps, sr.Phase > 0, hof)
 	return opts, subProblem(r.p, sr, lead, hof, r.answers), err
@@ -514,7 +552,7 @@ func (r *Restarts) newSub(sr SubRun, rng *rand.PCG, lead []float64) (Method, err
 	if err != nil {
 		return nil, err
 	}
-	return r.inner.New(opts, p, rng)
+	return opts.New(p, rng)
 }
 
 // restoreSub continues sub-run sr from its checkpoint.
@@ -523,7 +561,7 @@ func (r *Restarts) restoreSub(sr SubRun, state []byte, lead []float64) (Method, 
 	if err != nil {
 		return nil, err
 	}
-	return r.inner.Restore(opts, p, state)
+	return opts.Restore(p, state)
 }
 
 func (r *Restarts) restore(data []byte) error {

@@ -25,7 +25,7 @@ func robustGA(generations int) *ga.Settings {
 }
 
 // runAll drives a method to the end and returns its answer and records.
-func runAll(t testing.TB, spec optimize.Spec, opts any, p optimize.Problem, seed uint64, ref optimize.Referee) ([]float64, []optimize.Record) {
+func runAll(t testing.TB, spec optimize.Spec, opts optimize.Options, p optimize.Problem, seed uint64, ref optimize.Referee) ([]float64, []optimize.Record) {
 	t.Helper()
 	m, err := spec.New(opts, p, rand.NewPCG(seed, 7))
 	if err != nil {

@@ -20,6 +20,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -163,14 +164,11 @@ type budgetPlan struct {
 // withSteps is c with its method's step budget set to n, the method's
 // options copied so that c's are untouched.
 func (c Config) withSteps(spec optimize.Spec, n int) (Config, error) {
-	opts := map[string]any{}
-	for k, v := range c.Options {
-		opts[k] = v
-	}
+	opts := maps.Clone(c.Options)
 	if o := c.Options[c.Method]; o != nil {
 		p := reflect.New(reflect.TypeOf(o).Elem())
 		p.Elem().Set(reflect.ValueOf(o).Elem())
-		opts[c.Method] = p.Interface()
+		opts[c.Method] = p.Interface().(optimize.Options)
 	}
 	c.Options = opts
 	return c, c.Set(c.Method+"."+spec.BudgetKey, strconv.Itoa(n))

@@ -390,7 +390,7 @@ func timeFit(cfg Config, s *texel.Settings, positions []optimize.Position, start
 		scale[d] = max(p.InitHi[d]-p.InitLo[d], 1)
 	}
 	opt := texel.FitOptions{Ridge: s.Ridge}
-	if cfg.Bounds.Mode != "off" {
+	if cfg.Bounds.Mode.Enforced() {
 		opt.Bounds = p.Bounds
 	}
 	t := clock()

@@ -9,6 +9,7 @@ package tune
 
 import (
 	"fmt"
+	"github.com/roadtune/roadtune/optimize"
 	"strings"
 )
 
@@ -72,7 +73,7 @@ type Config struct {
 	// Options holds each registered method's options by method name (the
 	// config's [ga], [pso] … tables): the value Spec.Options returns,
 	// decoded over its defaults.
-	Options map[string]any `toml:"-"`
+	Options map[string]optimize.Options `toml:"-"`
 
 	// chained marks a later stage of a chain before the stage before it
 	// has finished: its start vector is that stage's best, which Validate
@@ -140,7 +141,7 @@ type RangeConfig struct {
 
 // BoundsConfig limits genes during the run.
 type BoundsConfig struct {
-	Mode string `toml:"mode"` // "off" (the theses), "clamp" or "reflect" (PSO; the GA clamps)
+	Mode optimize.BoundMode `toml:"mode"` // off (the theses), clamp or reflect (PSO; the GA clamps)
 	RangeConfig
 }
 
@@ -245,10 +246,10 @@ func DefaultConfig() Config {
 		Openings:   "balanced",
 		Match:      MatchConfig{Pairs: 1, EarlyStop: "decided"},
 		Init:       RangeConfig{Lo: 0, Hi: 4000, AlertLo: -2000, AlertHi: 2000},
-		Bounds:     BoundsConfig{Mode: "clamp", RangeConfig: RangeConfig{Lo: 0, Hi: 4000, AlertLo: -4000, AlertHi: 4000}},
+		Bounds:     BoundsConfig{Mode: optimize.BoundsClamp, RangeConfig: RangeConfig{Lo: 0, Hi: 4000, AlertLo: -4000, AlertHi: 4000}},
 		Validation: ValidationConfig{Opponents: []string{"zhou2015", Halfway}, Pairs: 20, Depths: []int{}, Clocks: []string{}, EloPairs: 20},
 		Space:      SpaceConfig{Scale: ScaleLinear, Norm: 10000, Monotone: [][]string{}},
-		Options:    map[string]any{},
+		Options:    map[string]optimize.Options{},
 	}
 	for _, s := range Methods() {
 		c.Options[s.Name] = s.Options()

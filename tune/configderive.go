@@ -31,7 +31,7 @@ func (c *Config) Spec() (optimize.Spec, error) {
 
 // MethodOptions returns the options of the config's method (the value its
 // Spec.Options made, decoded from the method's table).
-func (c *Config) MethodOptions() any { return c.Options[c.Method] }
+func (c *Config) MethodOptions() optimize.Options { return c.Options[c.Method] }
 
 // eloDepth is the depth of the Elo measured during the run:
 // validation.elo_depth, 0 read as the engine depth.
@@ -200,7 +200,7 @@ func (c *Config) space() (optimize.Space, error) {
 	if len(c.Space.Monotone) == 0 {
 		return nil, nil
 	}
-	if c.Bounds.Mode == "off" {
+	if !c.Bounds.Mode.Enforced() {
 		return nil, bad("space.monotone", "needs bounds.mode \"clamp\" or \"reflect\": the bounds keep every increment ≥ 0, and with \"off\" a chain can fall")
 	}
 	index := map[string]int{}

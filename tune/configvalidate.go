@@ -82,10 +82,8 @@ func (c *Config) Validate() error {
 	if err := c.Init.check("init"); err != nil {
 		return err
 	}
-	switch c.Bounds.Mode {
-	case "off", "clamp", "reflect":
-	default:
-		return bad("bounds.mode", "must be \"off\", \"clamp\" or \"reflect\", not %q", c.Bounds.Mode)
+	if err := c.Bounds.Mode.Validate(); err != nil {
+		return bad("bounds.mode", "%v", err)
 	}
 	if err := c.Bounds.RangeConfig.check("bounds"); err != nil {
 		return err

@@ -38,40 +38,43 @@ type hillState struct {
 func init() {
 	Register(optimize.Spec{
 		Name: "hill", Unit: "step", BudgetKey: "steps", About: "test-only (1+1) hill climber",
-		Options: func() any { return &hillOptions{Steps: 5, Sigma: 300} },
-		Validate: func(opts any, p optimize.Problem) error {
-			o := opts.(*hillOptions)
-			if o.Steps < 1 {
-				return &optimize.OptionError{Key: "steps", Msg: fmt.Sprintf("must be at least 1, not %d", o.Steps)}
-			}
-			if !(o.Sigma > 0) {
-				return &optimize.OptionError{Key: "sigma", Msg: "must be positive"}
-			}
-			return p.Validate()
-		},
-		New: func(opts any, p optimize.Problem, rng *rand.PCG) (optimize.Method, error) {
-			h := &hill{opts: *opts.(*hillOptions), pcg: rng, genes: len(p.Genes)}
-			r := rand.New(rng)
-			h.st.Start = optimize.UniformPopulation(r, 1, p.InitLo, p.InitHi)[0]
-			return h, nil
-		},
-		Restore: func(opts any, p optimize.Problem, state []byte) (optimize.Method, error) {
-			h := &hill{opts: *opts.(*hillOptions), genes: len(p.Genes), pcg: &rand.PCG{}}
-			if err := json.Unmarshal(state, &h.st); err != nil {
-				return nil, err
-			}
-			if err := h.pcg.UnmarshalBinary(h.st.RNG); err != nil {
-				return nil, fmt.Errorf("RNG: %w", err)
-			}
-			if h.st.Step < 0 || h.st.Step > h.opts.Steps {
-				return nil, errors.New("step out of range")
-			}
-			return h, nil
-		},
-		Describe: func(opts any) string { return fmt.Sprintf("hill climber, sigma %g", opts.(*hillOptions).Sigma) },
-		Charts:   []optimize.Chart{{Name: "sigma", Title: "Step size", YLabel: "gene units", Metrics: []string{"sigma"}}},
+		Options: func() optimize.Options { return &hillOptions{Steps: 5, Sigma: 300} },
+		Charts:  []optimize.Chart{{Name: "sigma", Title: "Step size", YLabel: "gene units", Metrics: []string{"sigma"}}},
 	})
 }
+
+func (o *hillOptions) Validate(p optimize.Problem) error {
+	if o.Steps < 1 {
+		return &optimize.OptionError{Key: "steps", Msg: fmt.Sprintf("must be at least 1, not %d", o.Steps)}
+	}
+	if !(o.Sigma > 0) {
+		return &optimize.OptionError{Key: "sigma", Msg: "must be positive"}
+	}
+	return p.Validate()
+}
+
+func (o *hillOptions) New(p optimize.Problem, rng *rand.PCG) (optimize.Method, error) {
+	h := &hill{opts: *o, pcg: rng, genes: len(p.Genes)}
+	r := rand.New(rng)
+	h.st.Start = optimize.UniformPopulation(r, 1, p.InitLo, p.InitHi)[0]
+	return h, nil
+}
+
+func (o *hillOptions) Restore(p optimize.Problem, state []byte) (optimize.Method, error) {
+	h := &hill{opts: *o, genes: len(p.Genes), pcg: &rand.PCG{}}
+	if err := json.Unmarshal(state, &h.st); err != nil {
+		return nil, err
+	}
+	if err := h.pcg.UnmarshalBinary(h.st.RNG); err != nil {
+		return nil, fmt.Errorf("RNG: %w", err)
+	}
+	if h.st.Step < 0 || h.st.Step > h.opts.Steps {
+		return nil, errors.New("step out of range")
+	}
+	return h, nil
+}
+
+func (o *hillOptions) Describe() string { return fmt.Sprintf("hill climber, sigma %g", o.Sigma) }
 
 func (h *hill) Done() bool      { return h.st.Step >= h.opts.Steps }
 func (h *hill) Steps() int      { return h.st.Step }

@@ -405,7 +405,7 @@ func (s paramSpace) Weights(u []float64) []float64 {
 // methodOptions is the method's options for the run: the config's, and
 // for SPSA the [[param]] tables' c_end and r_end merged in by gene name
 // (converted to ln units for a log-scale parameter), over a copy.
-func (c *Config) methodOptions() any {
+func (c *Config) methodOptions() optimize.Options {
 	opts := c.MethodOptions()
 	o, ok := opts.(*spsa.Settings)
 	if !ok || len(c.Params) == 0 {

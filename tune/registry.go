@@ -33,8 +33,8 @@ func Register(spec optimize.Spec) {
 	switch {
 	case spec.Name == "" || spec.Unit == "" || spec.BudgetKey == "":
 		panic("tune: Register: a Spec needs Name, Unit and BudgetKey")
-	case spec.Options == nil || spec.Validate == nil || spec.New == nil || spec.Restore == nil:
-		panic(fmt.Sprintf("tune: Register %q: a Spec needs Options, Validate, New and Restore", spec.Name))
+	case spec.Options == nil || spec.Options() == nil:
+		panic(fmt.Sprintf("tune: Register %q: a Spec needs Options", spec.Name))
 	}
 	if _, dup := registry[spec.Name]; dup {
 		panic(fmt.Sprintf("tune: Register: method %q registered twice", spec.Name))

@@ -56,9 +56,7 @@ func (j *Job) writeReport(plots []plotRef, lr *ladderResult, recs []optimize.Rec
 	}
 	b.WriteString(results.MarkdownTable([]string{"key", "value"}, setting))
 	b.WriteString("\n")
-	if j.spec.Describe != nil {
-		fmt.Fprintf(&b, "%s. %d %ss run.\n", strings.TrimSuffix(j.spec.Describe(c.MethodOptions()), "."), j.cp.Status.Steps, unit)
-	}
+	fmt.Fprintf(&b, "%s. %d %ss run.\n", strings.TrimSuffix(j.spec.Describe(c.MethodOptions()), "."), j.cp.Status.Steps, unit)
 	fmt.Fprintf(&b, "\nThe full config is in `%s`; every %s is a line of `%s`. Fitness values of different %ss come from different tournaments and are not comparable: the verification ladder is the verdict.\n\n", FileConfig, unit, FileRecords, unit)
 
 	fmt.Fprintf(&b, "## Best vector (%s %d)\n\n", unit, j.cp.BestStep)
@@ -125,7 +123,7 @@ func eloCell(m tournament.MatchSummary) string {
 }
 
 func boundsText(bc BoundsConfig) string {
-	if bc.Mode == "off" {
+	if !bc.Mode.Enforced() {
 		return "off (as in the theses)"
 	}
 	return fmt.Sprintf("%s to [%g, %g]", bc.Mode, bc.Lo, bc.Hi)
@@ -134,10 +132,10 @@ func boundsText(bc BoundsConfig) string {
 // paramBoundsText is the bounds row of a run that tunes [[param]] tables
 // alone: each value kept in its [min, max] as the bound mode says.
 func paramBoundsText(bc BoundsConfig) string {
-	if bc.Mode == "off" {
+	if !bc.Mode.Enforced() {
 		return "off: values outside a [[param]]'s [min, max] are played at the nearest end"
 	}
-	return bc.Mode + " to each [[param]]'s [min, max]"
+	return string(bc.Mode) + " to each [[param]]'s [min, max]"
 }
 
 func stallText(stall int, unit string) string {

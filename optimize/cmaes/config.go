@@ -23,9 +23,9 @@ type config struct {
 	// Bounds are the per-gene limits candidates and the mean are clamped
 	// to; nil means none (the bound mode "off").
 	Bounds *optimize.Bounds
-	// BoundMode is the problem's: "off", "clamp" or "reflect" (CMA-ES
-	// clamps in both of the latter).
-	BoundMode string
+	// BoundMode is the problem's: off, clamp or reflect (CMA-ES clamps in
+	// both of the latter).
+	BoundMode optimize.BoundMode
 	// Pool is the resolved pool of opponents (optimize.ResolvePool of
 	// Settings.Pool, the names).
 	Pool []optimize.PoolEntry
@@ -40,7 +40,7 @@ type config struct {
 func (c config) pairs() int { return max(c.Pairs, 1) }
 
 // bounded reports whether candidates and the mean are clamped.
-func (c config) bounded() bool { return c.BoundMode != "off" && c.Bounds != nil }
+func (c config) bounded() bool { return c.BoundMode.Enforced() }
 
 // reevaluations is λ_reev, the candidates played twice a generation:
 // 2 + ⌊λ/20⌋ (pycma's NoiseHandler count, floored), at most λ; 0 without
@@ -111,33 +111,10 @@ func (c config) validate() error {
 	bad := func(field, format string, args ...any) error {
 		return fmt.Errorf("cmaes: config field %s: %s", field, fmt.Sprintf(format, args...))
 	}
-	n := len(c.Genes)
-	if n == 0 {
-		return bad("Genes", "no genes")
-	}
-	if len(c.InitLo) != n || len(c.InitHi) != n {
-		return bad("InitLo", "InitLo and InitHi have %d and %d genes, want %d", len(c.InitLo), len(c.InitHi), n)
-	}
-	for d := range n {
-		if lo, hi := c.InitLo[d], c.InitHi[d]; !finite(lo) || !finite(hi) || lo > hi {
-			return bad(fmt.Sprintf("InitLo[%d]", d), "range [%g, %g] must be finite with InitLo ≤ InitHi", lo, hi)
-		}
-	}
-	switch c.BoundMode {
-	case "off", "clamp", "reflect":
-	default:
-		return bad("BoundMode", "must be \"off\", \"clamp\" or \"reflect\", not %q", c.BoundMode)
-	}
-	if c.BoundMode != "off" && c.Bounds == nil {
-		return bad("Bounds", "required when BoundMode is %q", c.BoundMode)
-	}
-	if err := c.Bounds.Validate(n); err != nil {
-		return bad("Bounds", "%v", err)
-	}
+	// The problem's own fields were checked by Problem.Validate
+	// (Settings.Validate calls it first); this checks what the settings
+	// add and how they fit the problem.
 	if c.Start != nil {
-		if err := optimize.CheckVector("cmaes: config field Start", c.Start, n); err != nil {
-			return err
-		}
 		if optimize.Norm(c.Start) == 0 {
 			return bad("Start", "the zero vector gives σ0 = 0")
 		}
@@ -170,14 +147,12 @@ func (c config) validate() error {
 		return bad("RaceCandidates", "must be at least 1, not %d", c.RaceCandidates)
 	case c.Average < 0:
 		return bad("Average", "must be 0 or more, not %d", c.Average)
-	case c.Pairs < 0:
-		return bad("Pairs", "must be 0 (one pair) or more, not %d", c.Pairs)
 	}
 	for i, e := range c.Pool {
 		if e.Own() {
 			continue
 		}
-		if err := optimize.CheckVector(fmt.Sprintf("opponent %q", e.Name), e.Genes, n); err != nil {
+		if err := optimize.CheckVector(fmt.Sprintf("opponent %q", e.Name), e.Genes, len(c.Genes)); err != nil {
 			return bad(fmt.Sprintf("Pool[%d]", i), "%v", err)
 		}
 	}

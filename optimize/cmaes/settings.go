@@ -3,6 +3,7 @@ package cmaes
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 
@@ -114,7 +115,7 @@ func (s Settings) resolve(p optimize.Problem) config {
 	if c.AlphaSigma == 0 {
 		c.AlphaSigma = DefaultAlphaSigma(n)
 	}
-	if p.BoundMode != "off" && p.Bounds != nil {
+	if p.BoundMode.Enforced() {
 		c.Bounds = &optimize.Bounds{Lo: slices.Clone(p.Bounds.Lo), Hi: slices.Clone(p.Bounds.Hi)}
 	}
 	return c
@@ -170,13 +171,8 @@ func (o Settings) Validate(p optimize.Problem) error {
 
 // Spec describes CMA-ES to a job runner: options from the [cmaes] table,
 // one step a generation, the budget in "generations".
-var Spec = optimize.Typed[Settings, State, *CMAES]{
-	Defaults: DefaultSettings,
-	Validate: Settings.Validate,
-	New:      New,
-	Restore:  Restore,
-	Describe: describe,
-}.Spec(optimize.Spec{
+var Spec = optimize.Spec{
+	Options:   func() optimize.Options { s := DefaultSettings(); return &s },
 	Name:      "cmaes",
 	Unit:      "generation",
 	About:     "CMA-ES with uncertainty handling (Hansen 2016; Hansen et al. 2009)",
@@ -194,10 +190,22 @@ var Spec = optimize.Typed[Settings, State, *CMAES]{
 			Labels:  []string{"rank-change measure s", "repeats per opponent"},
 			Note:    "s > 0: re-evaluation reorders the candidates more than noise-free ranks would; σ then grows and the repeats double."},
 	},
-}).WithRestarts()
+}.WithRestarts()
 
-// describe says what the options set; the genes are the Problem's.
-func describe(o Settings) string {
+// New starts a run of the options on p (New): what a job runner calls
+// through optimize.Options.
+func (o *Settings) New(p optimize.Problem, rng *rand.PCG) (optimize.Method, error) {
+	return optimize.Started(New(*o, p, rng))
+}
+
+// Restore continues a run of the options on p from a checkpoint's State,
+// decoded strictly (Restore).
+func (o *Settings) Restore(p optimize.Problem, state []byte) (optimize.Method, error) {
+	return optimize.Restored("cmaes", state, func(st State) (*CMAES, error) { return Restore(*o, p, st) })
+}
+
+// Describe says what the options set; the genes are the Problem's.
+func (o *Settings) Describe() string {
 	lambda := "λ 4 + ⌊3 ln n⌋"
 	if o.Lambda != 0 {
 		lambda = fmt.Sprintf("λ %d", o.Lambda)

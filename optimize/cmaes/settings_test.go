@@ -129,15 +129,11 @@ func TestOptionsValidateNamesTheKey(t *testing.T) {
 // TestConfigValidateNamesTheField: New refuses a Config that Settings
 // could not make, naming the field.
 func TestConfigValidateNamesTheField(t *testing.T) {
+	optimizetest.CheckProblemFaults(t, DefaultSettings().Validate, func() optimize.Problem { return problem(3) })
 	for _, tc := range []struct {
 		field string
 		edit  func(*config)
 	}{
-		{"Genes", func(c *config) { c.Genes = nil }},
-		{"InitLo", func(c *config) { c.InitHi = c.InitHi[:1] }},
-		{"InitLo[1]", func(c *config) { c.InitLo[1] = 5000 }},
-		{"BoundMode", func(c *config) { c.BoundMode = "" }},
-		{"Bounds", func(c *config) { c.Bounds = nil }},
 		{"Start", func(c *config) { c.Start = []float64{0, 0, 0} }},
 		{"WarmSpread", func(c *config) { c.Start, c.WarmSpread = []float64{1, 2, 3}, 0 }},
 		{"Generations", func(c *config) { c.Generations = 0 }},
@@ -152,7 +148,6 @@ func TestConfigValidateNamesTheField(t *testing.T) {
 		{"Norm", func(c *config) { c.Norm = math.NaN() }},
 		{"RaceCandidates", func(c *config) { c.RaceCandidates = 0 }},
 		{"Race", func(c *config) { c.RaceBudget = 5 }},
-		{"Pairs", func(c *config) { c.Pairs = -1 }},
 	} {
 		c := DefaultSettings().resolve(problem(3))
 		tc.edit(&c)
@@ -271,6 +266,5 @@ func TestSpec(t *testing.T) {
 			}
 		}
 	}
-	optimizetest.CheckSpecRefuses(t, Spec, p, DefaultSettings(), "*cmaes.Settings")
-	optimizetest.CheckSpecRefuses(t, Spec, p, (*Settings)(nil), "*cmaes.Settings")
+	optimizetest.CheckNilOptions(t, Spec, p)
 }

@@ -115,9 +115,6 @@ func (c config) validate() error {
 	prob := func(field, format string, args ...any) error {
 		return &optimize.OptionError{Msg: fmt.Sprintf("ga: %s from the problem: %s", field, fmt.Sprintf(format, args...))}
 	}
-	if c.Genes < 1 {
-		return prob("Genes", "must be at least 1, not %d", c.Genes)
-	}
 	if c.Population < 2 {
 		return bad("population", "must be at least 2, not %d", c.Population)
 	}
@@ -144,28 +141,9 @@ func (c config) validate() error {
 				}
 			}
 		}
-	} else {
-		if len(c.InitLo) != c.Genes {
-			return prob("InitLo", "has %d limits, want Genes = %d", len(c.InitLo), c.Genes)
-		}
-		if len(c.InitHi) != c.Genes {
-			return prob("InitHi", "has %d limits, want Genes = %d", len(c.InitHi), c.Genes)
-		}
-		for d := range c.Genes {
-			if !finite(c.InitLo[d]) {
-				return prob("InitLo", "gene %d is %g, want a finite number", d, c.InitLo[d])
-			}
-			if !finite(c.InitHi[d]) {
-				return prob("InitHi", "gene %d is %g, want a finite number", d, c.InitHi[d])
-			}
-			if c.InitLo[d] > c.InitHi[d] {
-				return prob("InitHi", "gene %d: upper limit %g below lower limit %g", d, c.InitHi[d], c.InitLo[d])
-			}
-		}
 	}
-	if err := c.Bounds.Validate(c.Genes); err != nil {
-		return prob("Bounds", "%v", err)
-	}
+	// The problem's own fields (ranges, bounds, pairs) were checked by
+	// Problem.Validate: Settings.Validate calls it first.
 	switch c.form() {
 	case FitnessImproved, FitnessOriginal:
 	default:
@@ -186,9 +164,6 @@ func (c config) validate() error {
 	}
 	if c.Generations < 1 {
 		return bad("generations", "must be at least 1, not %d", c.Generations)
-	}
-	if c.Pairs < 0 {
-		return prob("Pairs", "must be 0 (one pair) or more, not %d", c.Pairs)
 	}
 	return nil
 }

@@ -92,22 +92,18 @@ func TestDefaultConfigIsChenTable48(t *testing.T) {
 }
 
 func TestValidateNamesTheField(t *testing.T) {
-	// name is the setting's TOML key, or the Config field the problem
+	optimizetest.CheckProblemFaults(t, DefaultSettings().Validate, func() optimize.Problem { return problem(5) })
+	// name is the setting's TOML key, or the config field the problem
 	// brought.
 	cases := []struct {
 		name string
 		edit func(*config)
 	}{
-		{"Genes", func(c *config) { c.Genes = 0 }},
 		{"population", func(c *config) { c.Population = 1 }},
 		{"groups", func(c *config) { c.Groups = 0 }},
 		{"groups", func(c *config) { c.Groups = 5 }},  // 49 is not a multiple of 5
 		{"groups", func(c *config) { c.Groups = 49 }}, // groups of 1
 		{"Initial", func(c *config) { c.Initial = [][]float64{{1, 2, 3, 4, 5}} }},
-		{"InitLo", func(c *config) { c.InitLo = c.InitLo[:4] }},
-		{"InitLo", func(c *config) { c.InitLo[2] = math.NaN() }},
-		{"InitHi", func(c *config) { c.InitHi[1] = -1 }},
-		{"Bounds", func(c *config) { c.Bounds = &optimize.Bounds{Lo: []float64{0}, Hi: []float64{1}} }},
 		{"fitness", func(c *config) { c.Fitness = "elo" }},
 		{"pc1", func(c *config) { c.Pc1 = 1.5 }},
 		{"pc2", func(c *config) { c.Pc2 = -0.1 }},
@@ -116,7 +112,6 @@ func TestValidateNamesTheField(t *testing.T) {
 		{"pm2", func(c *config) { c.Pm2 = -1 }},
 		{"pm_mode", func(c *config) { c.PmMode = "sometimes" }},
 		{"generations", func(c *config) { c.Generations = 0 }},
-		{"Pairs", func(c *config) { c.Pairs = -1 }},
 	}
 	for _, tc := range cases {
 		c := defaultConfig(5)

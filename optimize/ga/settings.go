@@ -3,6 +3,7 @@ package ga
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 
 	"github.com/roadtune/roadtune/optimize"
@@ -90,7 +91,7 @@ func (s Settings) resolve(p optimize.Problem) config {
 		Start:    slices.Clone(p.Start),
 		Pairs:    p.Pairs,
 	}
-	if p.BoundMode != "off" && p.Bounds != nil {
+	if p.BoundMode.Enforced() {
 		c.Bounds = &optimize.Bounds{Lo: slices.Clone(p.Bounds.Lo), Hi: slices.Clone(p.Bounds.Hi)}
 	}
 	if s.Variant == VariantRobust {
@@ -149,7 +150,7 @@ func (s Settings) validateRobust(p optimize.Problem) error {
 // (optimize.Refiner): warm-started from a converged answer, the mutation
 // size starts at sigma_end (where the schedule that found the answer
 // ended) instead of sigma, and keeps falling to half of it.
-func (s *Settings) Refined() any {
+func (s *Settings) Refined() optimize.Options {
 	r := *s
 	if s.SigmaEnd > 0 {
 		r.Sigma, r.SigmaEnd = s.SigmaEnd, s.SigmaEnd/2
@@ -165,31 +166,24 @@ func (s Settings) elite() int {
 	return s.Elite
 }
 
-// chenSpec and robustSpec are the two variants' Specs; Spec dispatches on
-// Settings.Variant.
-var (
-	chenSpec = optimize.Typed[Settings, State, *GA]{
-		Defaults: DefaultSettings,
-		Validate: Settings.Validate,
-		New:      New,
-		Restore:  Restore,
-		Describe: func(s Settings) string { return describe(&s) },
-	}.Spec(optimize.Spec{Name: "ga"})
-	robustSpec = optimize.Typed[Settings, RobustState, *RobustGA]{
-		Defaults: DefaultSettings,
-		Validate: Settings.Validate,
-		New:      NewRobust,
-		Restore:  RestoreRobust,
-		Describe: func(s Settings) string { return describe(&s) },
-	}.Spec(optimize.Spec{Name: "ga"})
-)
+// New starts a run of the options on p: Chen's GA (New), or the
+// robust one (NewRobust) when Variant is "robust"; what a job runner
+// calls through optimize.Options.
+func (s *Settings) New(p optimize.Problem, rng *rand.PCG) (optimize.Method, error) {
+	return optimize.ByVariant(s.Variant, func() (*GA, error) { return New(*s, p, rng) }, func() (*RobustGA, error) { return NewRobust(*s, p, rng) })
+}
 
-// variantSpec is the Spec of the options' variant.
-func variantSpec(v any) optimize.Spec {
-	if s, ok := v.(*Settings); ok && s != nil && s.Variant == VariantRobust {
-		return robustSpec
-	}
-	return chenSpec
+// Restore continues a run of the options on p from a checkpoint's state,
+// decoded strictly: a State (Restore), or a RobustState (RestoreRobust)
+// when Variant is "robust".
+func (s *Settings) Restore(p optimize.Problem, state []byte) (optimize.Method, error) {
+	return optimize.ByVariant(s.Variant,
+		func() (*GA, error) {
+			return optimize.DecodeThen("ga", state, func(st State) (*GA, error) { return Restore(*s, p, st) })
+		},
+		func() (*RobustGA, error) {
+			return optimize.DecodeThen("ga", state, func(st RobustState) (*RobustGA, error) { return RestoreRobust(*s, p, st) })
+		})
 }
 
 // Spec describes the GA to a job runner: options from the [ga] table, one
@@ -200,9 +194,7 @@ var Spec = optimize.Spec{
 	Unit:      "generation",
 	About:     "adaptive GA with grouped tournament fitness (Chen 2010 §4), or its noise-robust variant",
 	BudgetKey: "generations",
-	Options:   chenSpec.Options,
-	Validate:  chenSpec.Validate,
-	Describe:  describe,
+	Options:   func() optimize.Options { s := DefaultSettings(); return &s },
 	Charts: []optimize.Chart{
 		{Name: "fitness", Title: "Fitness by generation", YLabel: "fitness",
 			Metrics: []string{"fitness", "fitness_mean", "fitness_min"},
@@ -213,13 +205,11 @@ var Spec = optimize.Spec{
 		{Name: "memory", Title: "Robust GA: the elite's fitness memory and mutation size", YLabel: "games / relative step",
 			Metrics: []string{"elite_games", "sigma"}, Labels: []string{"elite's mean games of memory", "mutation sigma (relative)"}},
 	},
-}.WithVariants(variantSpec).WithRestarts()
+}.WithRestarts()
 
-func describe(v any) string {
-	s, ok := v.(*Settings)
-	if !ok || s == nil {
-		return fmt.Sprintf("ga: options are %T, want a non-nil *ga.Settings", v)
-	}
+// Describe says what the options set; the ranges and bounds are the
+// Problem's.
+func (s *Settings) Describe() string {
 	if s.Variant == VariantRobust {
 		return fmt.Sprintf("GA, robust variant: %d individuals, elite %d, %d generations, crossover %g, mutation %g, sigma %g→%g; pool %v, norm %g, memory %g, race %d games",
 			s.Population, s.Elite, s.Generations, s.Crossover, s.Mutation, s.Sigma, s.SigmaEnd, s.Pool, s.Norm, s.Memory, s.RaceBudget)

@@ -36,7 +36,7 @@ func TestOptionsConfig(t *testing.T) {
 	if p.InitHi[0] != 4000 {
 		t.Error("Config shares the problem's InitHi")
 	}
-	for _, mode := range []string{"clamp", "reflect"} {
+	for _, mode := range []optimize.BoundMode{optimize.BoundsClamp, optimize.BoundsReflect} {
 		p.BoundMode = mode
 		if o.resolve(p).Bounds == nil {
 			t.Errorf("bound mode %s: the GA must clamp", mode)
@@ -176,21 +176,7 @@ func TestSpec(t *testing.T) {
 			}
 		}
 	}
-	// Anything but a *Settings is refused with a clear error.
-	for _, bad := range []any{DefaultSettings(), (*Settings)(nil), nil, "ga"} {
-		if err := Spec.Validate(bad, problem(5)); err == nil || !strings.Contains(err.Error(), "*ga.Settings") {
-			t.Errorf("Validate(%T): %v", bad, err)
-		}
-		if m, err := Spec.New(bad, problem(5), rand.NewPCG(1, 1)); err == nil || m != nil {
-			t.Errorf("New(%T): %v", bad, err)
-		}
-		if m, err := Spec.Restore(bad, problem(5), []byte("{}")); err == nil || m != nil {
-			t.Errorf("Restore(%T): %v", bad, err)
-		}
-		if d := Spec.Describe(bad); !strings.Contains(d, "*ga.Settings") {
-			t.Errorf("Describe(%T): %q", bad, d)
-		}
-	}
+	optimizetest.CheckNilOptions(t, Spec, problem(5))
 }
 
 func TestSpecRoundTripContinuesIdentically(t *testing.T) {

@@ -74,17 +74,20 @@ type OptionLimit[O any] struct {
 // CheckOptionLimits checks every limit through spec (whose options are
 // *O): from defaults() and problem(), In must pass spec.Validate, and Out
 // must fail it with the limit's key and be refused by spec.New.
-func CheckOptionLimits[O any](t testing.TB, spec optimize.Spec, defaults func() O, problem func() optimize.Problem, limits []OptionLimit[O]) {
+func CheckOptionLimits[O any, PO interface {
+	*O
+	optimize.Options
+}](t testing.TB, spec optimize.Spec, defaults func() O, problem func() optimize.Problem, limits []OptionLimit[O]) {
 	t.Helper()
 	for i, tc := range limits {
 		o, p := defaults(), problem()
 		tc.In(&o, &p)
-		if err := spec.Validate(&o, p); err != nil {
+		if err := spec.Validate(PO(&o), p); err != nil {
 			t.Errorf("case %d (%s) inside the limit: %v", i, tc.Key, err)
 		}
 		o, p = defaults(), problem()
 		tc.Out(&o, &p)
-		err := spec.Validate(&o, p)
+		err := spec.Validate(PO(&o), p)
 		var oe *optimize.OptionError
 		if !errors.As(err, &oe) {
 			t.Errorf("case %d (%s) outside the limit: error %v is not an *optimize.OptionError", i, tc.Key, err)
@@ -96,8 +99,37 @@ func CheckOptionLimits[O any](t testing.TB, spec optimize.Spec, defaults func() 
 		if tc.Key == "" && !strings.Contains(strings.ToLower(oe.Msg), "problem") {
 			t.Errorf("case %d: %q does not say the problem is at fault", i, oe.Msg)
 		}
-		if m, err := spec.New(&o, p, rand.NewPCG(1, 2)); err == nil || m != nil {
+		if m, err := spec.New(PO(&o), p, rand.NewPCG(1, 2)); err == nil || m != nil {
 			t.Errorf("case %d (%s): Spec.New accepted it", i, tc.Key)
+		}
+	}
+}
+
+// CheckProblemFaults checks that a method's Settings.Validate (validate)
+// refuses each fault of problem() (a problem with bounds enforced, at
+// least two genes) with an *optimize.OptionError without a key whose
+// message names the Problem's field: the problem is checked once, by
+// optimize.Problem.Validate, not again by the method.
+func CheckProblemFaults(t testing.TB, validate func(optimize.Problem) error, problem func() optimize.Problem) {
+	t.Helper()
+	for _, tc := range []struct {
+		field string
+		edit  func(*optimize.Problem)
+	}{
+		{"Problem.Genes", func(p *optimize.Problem) { p.Genes = nil }},
+		{"InitLo and InitHi", func(p *optimize.Problem) { p.InitHi = p.InitHi[:1] }},
+		{"Problem.BoundMode", func(p *optimize.Problem) { p.BoundMode = "" }},
+		{"Problem.Bounds", func(p *optimize.Problem) { p.Bounds = nil }},
+		{"Problem.Bounds", func(p *optimize.Problem) { p.Bounds.Lo[0] = p.Bounds.Hi[0] + 1 }},
+		{"Problem.InitLo[1]", func(p *optimize.Problem) { p.InitLo[1] = p.InitHi[1] + 1 }},
+		{"Problem.Pairs", func(p *optimize.Problem) { p.Pairs = -1 }},
+		{"Problem.Start", func(p *optimize.Problem) { p.Start = []float64{1} }},
+	} {
+		p := problem()
+		tc.edit(&p)
+		var oe *optimize.OptionError
+		if err := validate(p); !errors.As(err, &oe) || oe.Key != "" || !strings.Contains(err.Error(), tc.field) {
+			t.Errorf("%s: got error %v", tc.field, err)
 		}
 	}
 }

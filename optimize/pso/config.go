@@ -9,17 +9,6 @@ import (
 	"github.com/roadtune/roadtune/optimize"
 )
 
-// BoundMode says how a move that leaves the bounds is handled.
-type BoundMode string
-
-// The bound modes. BoundsOff reproduces Chen 2010, whose best vector had a
-// negative weight (Chen 2010 §6.2 lists it as a defect).
-const (
-	BoundsClamp   BoundMode = "clamp"   // clamp the gene, zero that velocity component
-	BoundsReflect BoundMode = "reflect" // fold the gene back in, negate that velocity component
-	BoundsOff     BoundMode = "off"     // no bounds (Chen 2010)
-)
-
 // config is a swarm's Settings resolved against its optimize.Problem
 // (Settings.resolve). It is internal: a swarm is made from Settings, the
 // PSO's one options type, and a Problem (New, NewRobust). Field names
@@ -44,8 +33,11 @@ type config struct {
 	// Bounds are the per-gene limits enforced after each move when BoundMode
 	// is clamp or reflect; required then, ignored when BoundMode is off.
 	Bounds *optimize.Bounds
-	// BoundMode is BoundsClamp, BoundsReflect or BoundsOff.
-	BoundMode BoundMode
+	// BoundMode is clamp (a gene past a limit is clamped and that
+	// velocity component zeroed), reflect (folded back in, that component
+	// negated) or off (Chen 2010, whose best vector had a negative weight:
+	// §6.2 lists it as a defect).
+	BoundMode optimize.BoundMode
 	// VMax optionally limits each velocity component to [−VMax[d], VMax[d]]
 	// (weight units per iteration), after eq. 5-1 and on the initial
 	// velocities: Settings.VMaxFraction resolved. nil = no limit (Chen);
@@ -84,7 +76,7 @@ func (c config) clone() config {
 }
 
 // bounded reports whether the mode enforces bounds.
-func (c config) bounded() bool { return c.BoundMode == BoundsClamp || c.BoundMode == BoundsReflect }
+func (c config) bounded() bool { return c.BoundMode.Enforced() }
 
 // Validate checks the config's shared limits, those of Chen's swarm and
 // the robust one's alike. Errors are *optimize.OptionError: Key names a
@@ -103,22 +95,9 @@ func (c config) validate() error {
 	if c.Particles < 2 {
 		return bad("particles", "must be at least 2 (the knockout needs a pair), have %d", c.Particles)
 	}
-	if c.Genes < 1 {
-		return prob("Genes", nil, "must be at least 1, have %d", c.Genes)
-	}
-	switch c.BoundMode {
-	case BoundsClamp, BoundsReflect, BoundsOff:
-	default:
-		return prob("BoundMode", nil, "must be %q, %q or %q, not %q", BoundsClamp, BoundsReflect, BoundsOff, c.BoundMode)
-	}
-	if c.bounded() {
-		if c.Bounds == nil || len(c.Bounds.Lo) == 0 {
-			return prob("Bounds", nil, "required when BoundMode is %q", c.BoundMode)
-		}
-		if err := c.Bounds.Validate(c.Genes); err != nil {
-			return prob("Bounds", nil, "%v", err)
-		}
-	}
+	// The problem's own fields were checked by Problem.Validate
+	// (Settings.Validate calls it first); this checks what the settings
+	// add and how they fit the problem.
 	if c.Initial != nil {
 		if len(c.Initial) != c.Particles {
 			return prob("Initial", nil, "has %d positions, want Particles = %d", len(c.Initial), c.Particles)
@@ -137,14 +116,8 @@ func (c config) validate() error {
 			}
 		}
 	} else {
-		if len(c.InitLo) != c.Genes || len(c.InitHi) != c.Genes {
-			return prob("InitLo", nil, "InitLo and InitHi have %d and %d genes, want %d each", len(c.InitLo), len(c.InitHi), c.Genes)
-		}
 		for d := range c.Genes {
 			lo, hi := c.InitLo[d], c.InitHi[d]
-			if !finite(lo) || !finite(hi) || lo > hi {
-				return prob("InitLo", []int{d}, "range [%g, %g] must be finite with InitLo ≤ InitHi", lo, hi)
-			}
 			if c.bounded() && (lo < c.Bounds.Lo[d] || hi > c.Bounds.Hi[d]) {
 				return prob("InitLo", []int{d}, "range [%g, %g] is not inside Bounds [%g, %g]", lo, hi, c.Bounds.Lo[d], c.Bounds.Hi[d])
 			}
@@ -179,9 +152,6 @@ func (c config) validate() error {
 	}
 	if c.Iterations < 1 {
 		return bad("iterations", "must be at least 1, have %d", c.Iterations)
-	}
-	if c.Pairs < 0 {
-		return prob("Pairs", nil, "must be 0 (one pair) or more, have %d", c.Pairs)
 	}
 	return nil
 }

@@ -243,12 +243,12 @@ func limitVelocity(vmax []float64, d int, v float64) float64 {
 // mode: clamp clamps each gene to b and zeroes that velocity component,
 // reflect folds it back (optimize.Bounds.Reflect, dir its scratch of
 // Genes directions) and negates that component, off leaves both alone.
-func move(mode BoundMode, b *optimize.Bounds, x, v []float64, dir []int) {
+func move(mode optimize.BoundMode, b *optimize.Bounds, x, v []float64, dir []int) {
 	for d := range x {
 		x[d] += v[d]
 	}
 	switch mode {
-	case BoundsClamp:
+	case optimize.BoundsClamp:
 		before := slices.Clone(x)
 		b.Clamp(x)
 		for d := range x {
@@ -256,7 +256,7 @@ func move(mode BoundMode, b *optimize.Bounds, x, v []float64, dir []int) {
 				v[d] = 0
 			}
 		}
-	case BoundsReflect:
+	case optimize.BoundsReflect:
 		b.Reflect(x, dir)
 		for d := range x {
 			if dir[d] != 0 {
@@ -346,7 +346,7 @@ func (p *PSO) step(ctx context.Context, ref optimize.Referee, s *swarm) (Iterati
 
 	// Step ④: move (eq. 5-2), then the bound mode.
 	var dir []int
-	if c.BoundMode == BoundsReflect {
+	if c.BoundMode == optimize.BoundsReflect {
 		dir = make([]int, c.Genes)
 	}
 	for i, x := range s.x {

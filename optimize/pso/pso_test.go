@@ -122,11 +122,11 @@ func TestConfigs(t *testing.T) {
 	c := chenConfig(5)
 	if c.Particles != 49 || c.Genes != 5 || c.Iterations != 15 || c.C1 != 2.05 || c.C2 != 2.05 ||
 		c.Alpha1 != 0.3 || c.Alpha2 != 0.2 || c.VelLo != -200 || c.VelHi != 200 ||
-		c.BoundMode != BoundsOff || c.VMax != nil || c.InitLo[4] != 0 || c.InitHi[4] != 4000 {
+		c.BoundMode != optimize.BoundsOff || c.VMax != nil || c.InitLo[4] != 0 || c.InitHi[4] != 4000 {
 		t.Errorf("chenConfig differs from Table 5.1: %+v", c)
 	}
 	d := defaultConfig(5)
-	if d.BoundMode != BoundsClamp || d.Bounds.Lo[2] != 0 || d.Bounds.Hi[2] != 4000 || d.VMax[2] != 800 || d.Pairs != 1 {
+	if d.BoundMode != optimize.BoundsClamp || d.Bounds.Lo[2] != 0 || d.Bounds.Hi[2] != 4000 || d.VMax[2] != 800 || d.Pairs != 1 {
 		t.Errorf("DefaultConfig: mode %q bounds %+v vmax %v pairs %d", d.BoundMode, d.Bounds, d.VMax, d.Pairs)
 	}
 	o := DefaultSettings()
@@ -148,18 +148,12 @@ func TestConfigs(t *testing.T) {
 }
 
 func TestValidateNamesTheField(t *testing.T) {
+	optimizetest.CheckProblemFaults(t, DefaultSettings().Validate, func() optimize.Problem { return problem(3) })
 	for _, tc := range []struct {
 		field string
 		edit  func(*config)
 	}{
 		{"particles", func(c *config) { c.Particles = 1 }},
-		{"Genes", func(c *config) { c.Genes = 0 }},
-		{"BoundMode", func(c *config) { c.BoundMode = "wrap" }},
-		{"BoundMode", func(c *config) { c.BoundMode = "" }},
-		{"Bounds", func(c *config) { c.Bounds = nil }},
-		{"Bounds", func(c *config) { c.Bounds = optimize.UniformBounds(2, 0, 4000) }},
-		{"InitLo", func(c *config) { c.InitHi = c.InitHi[:2] }},
-		{"InitLo[1]", func(c *config) { c.InitLo[1] = 5000 }},
 		{"InitLo[2]", func(c *config) { c.InitHi[2] = 4001 }},
 		{"Initial", func(c *config) { c.Initial = [][]float64{{1, 2, 3}} }},
 		{"Initial[1]", func(c *config) {
@@ -176,7 +170,6 @@ func TestValidateNamesTheField(t *testing.T) {
 		{"vmax_fraction", func(c *config) { c.VMax[0] = -1 }},
 		{"vel_hi", func(c *config) { c.VelHi = math.Inf(1) }},
 		{"iterations", func(c *config) { c.Iterations = 0 }},
-		{"Pairs", func(c *config) { c.Pairs = -1 }},
 	} {
 		c := defaultConfig(3)
 		tc.edit(&c)
@@ -202,7 +195,7 @@ func TestValidateNamesTheField(t *testing.T) {
 	if err := c.validate(); err == nil || !strings.Contains(err.Error(), "Initial[1][1]") {
 		t.Errorf("out-of-bounds Initial: got %v", err)
 	}
-	c.BoundMode = BoundsOff
+	c.BoundMode = optimize.BoundsOff
 	if err := c.validate(); err != nil {
 		t.Errorf("bounds off: %v", err)
 	}
@@ -454,7 +447,7 @@ func boundsRun(t *testing.T, c config, check func(Iteration)) {
 }
 
 func TestBoundsAndVelocityLimitsHold(t *testing.T) {
-	for _, mode := range []BoundMode{BoundsClamp, BoundsReflect} {
+	for _, mode := range []optimize.BoundMode{optimize.BoundsClamp, optimize.BoundsReflect} {
 		c := defaultConfig(3)
 		c.Particles = 20
 		c.BoundMode = mode
@@ -480,7 +473,7 @@ func TestBoundsAndVelocityLimitsHold(t *testing.T) {
 				}
 			}
 		})
-		if mode == BoundsClamp && atLimit == 0 {
+		if mode == optimize.BoundsClamp && atLimit == 0 {
 			t.Errorf("clamp: no gene ever reached a bound; the test does not push against them")
 		}
 	}
@@ -505,9 +498,9 @@ func TestMoveRespondsToBoundsAsDocumented(t *testing.T) {
 	// One particle at 3900 moving +300 (VMax off): clamp stops it at 4000
 	// with velocity 0 before eq. 5-1; reflect puts it at 3800 moving −300.
 	for _, tc := range []struct {
-		mode BoundMode
+		mode optimize.BoundMode
 		x, v float64
-	}{{BoundsClamp, 4000, 0}, {BoundsReflect, 3800, -300}, {BoundsOff, 4200, 300}} {
+	}{{optimize.BoundsClamp, 4000, 0}, {optimize.BoundsReflect, 3800, -300}, {optimize.BoundsOff, 4200, 300}} {
 		c := defaultConfig(1)
 		c.Particles, c.Iterations, c.BoundMode, c.VMax = 2, 1, tc.mode, nil
 		c.Initial = [][]float64{{3900}, {100}}
@@ -777,7 +770,7 @@ func defaultConfig(genes int) config {
 	c := chenConfig(genes)
 	c.VMaxFraction = DefaultVMaxFraction
 	c.Bounds = optimize.UniformBounds(genes, 0, 4000)
-	c.BoundMode = BoundsClamp
+	c.BoundMode = optimize.BoundsClamp
 	c.VMax = make([]float64, genes)
 	for d := range c.VMax {
 		c.VMax[d] = DefaultVMaxFraction * (c.Bounds.Hi[d] - c.Bounds.Lo[d])
@@ -796,7 +789,7 @@ func chenConfig(genes int) config {
 		Genes:     genes,
 		InitLo:    make([]float64, genes),
 		InitHi:    make([]float64, genes),
-		BoundMode: BoundsOff,
+		BoundMode: optimize.BoundsOff,
 		Pairs:     1,
 	}
 	for d := range genes {

@@ -54,7 +54,7 @@ func (c config) raceField() int {
 // place keeps an initial position inside the bounds (clamped, whatever
 // the mode) and scales it to Settings.Norm, in place.
 func (c config) place(x []float64) {
-	if c.BoundMode != BoundsOff {
+	if c.BoundMode != optimize.BoundsOff {
 		c.Bounds.Clamp(x)
 	}
 	optimize.ScaleTo(x, c.NoiseOptions.Norm)
@@ -502,7 +502,7 @@ func (q *RobustPSO) step(ctx context.Context, ref optimize.Referee, rng *rand.Ra
 		}
 	}
 	var dir []int
-	if c.BoundMode == BoundsReflect {
+	if c.BoundMode == optimize.BoundsReflect {
 		dir = make([]int, c.Genes)
 	}
 	for i, x := range s.x {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 
 	"github.com/roadtune/roadtune/optimize"
@@ -83,7 +84,7 @@ func (s Settings) resolve(p optimize.Problem) config {
 		InitLo:    slices.Clone(p.InitLo),
 		InitHi:    slices.Clone(p.InitHi),
 		Start:     slices.Clone(p.Start),
-		BoundMode: BoundMode(p.BoundMode),
+		BoundMode: p.BoundMode,
 		Pairs:     p.Pairs,
 	}
 	if p.Bounds != nil {
@@ -166,31 +167,24 @@ func (s Settings) elite() int {
 	return s.Elite
 }
 
-// chenSpec and robustSpec are the two variants' Specs; Spec dispatches on
-// Settings.Variant.
-var (
-	chenSpec = optimize.Typed[Settings, State, *PSO]{
-		Defaults: DefaultSettings,
-		Validate: Settings.Validate,
-		New:      New,
-		Restore:  Restore,
-		Describe: describe,
-	}.Spec(optimize.Spec{Name: "pso"})
-	robustSpec = optimize.Typed[Settings, RobustState, *RobustPSO]{
-		Defaults: DefaultSettings,
-		Validate: Settings.Validate,
-		New:      NewRobust,
-		Restore:  RestoreRobust,
-		Describe: describe,
-	}.Spec(optimize.Spec{Name: "pso"})
-)
+// New starts a run of the options on p: Chen's swarm (New), or the
+// robust one (NewRobust) when Variant is "robust"; what a job runner
+// calls through optimize.Options.
+func (s *Settings) New(p optimize.Problem, rng *rand.PCG) (optimize.Method, error) {
+	return optimize.ByVariant(s.Variant, func() (*PSO, error) { return New(*s, p, rng) }, func() (*RobustPSO, error) { return NewRobust(*s, p, rng) })
+}
 
-// variantSpec is the Spec of the options' variant.
-func variantSpec(v any) optimize.Spec {
-	if s, ok := v.(*Settings); ok && s != nil && s.Variant == VariantRobust {
-		return robustSpec
-	}
-	return chenSpec
+// Restore continues a run of the options on p from a checkpoint's state,
+// decoded strictly: a State (Restore), or a RobustState (RestoreRobust)
+// when Variant is "robust".
+func (s *Settings) Restore(p optimize.Problem, state []byte) (optimize.Method, error) {
+	return optimize.ByVariant(s.Variant,
+		func() (*PSO, error) {
+			return optimize.DecodeThen("pso", state, func(st State) (*PSO, error) { return Restore(*s, p, st) })
+		},
+		func() (*RobustPSO, error) {
+			return optimize.DecodeThen("pso", state, func(st RobustState) (*RobustPSO, error) { return RestoreRobust(*s, p, st) })
+		})
 }
 
 // Spec describes the swarm to a job runner: options from the [pso] table,
@@ -202,9 +196,7 @@ var Spec = optimize.Spec{
 	Unit:      "iteration",
 	About:     "focus-distance particle swarm (Chen 2010 §5), or its noise-robust variant",
 	BudgetKey: "iterations",
-	Options:   chenSpec.Options,
-	Validate:  chenSpec.Validate,
-	Describe:  chenSpec.Describe,
+	Options:   func() optimize.Options { s := DefaultSettings(); return &s },
 	Charts: []optimize.Chart{
 		{Name: "inertia", Title: "Inertia weight w and change rate k (Chen 2010 eq. 5-5, 5-6)", YLabel: "value",
 			Metrics: []string{"w", "k"}, Labels: []string{"inertia weight w", "change rate k"}},
@@ -222,11 +214,11 @@ var Spec = optimize.Spec{
 			Metrics: []string{"pbest_games", "race_games"},
 			Labels:  []string{"personal bests' mean games of memory (decayed)", "final race's games"}},
 	},
-}.WithVariants(variantSpec).WithRestarts()
+}.WithRestarts()
 
-// describe says what the options set; the bounds and their mode are the
-// Problem's, which Describe does not see.
-func describe(o Settings) string {
+// Describe says what the options set; the bounds and their mode are the
+// Problem's, which it does not see.
+func (o *Settings) Describe() string {
 	limit := "no velocity limit"
 	if o.VMaxFraction > 0 {
 		limit = fmt.Sprintf("velocity limit %.4g%% of the bound range", 100*o.VMaxFraction)

@@ -27,7 +27,7 @@ func TestOptionsConfig(t *testing.T) {
 	p.Bounds = &optimize.Bounds{Lo: []float64{-100, 0}, Hi: []float64{100, 4000}}
 	p.InitLo, p.Pairs = []float64{-100, 0}, 3
 	c := o.resolve(p)
-	if c.Particles != 10 || c.Genes != 2 || c.Iterations != 15 || c.Pairs != 3 || c.BoundMode != BoundsClamp {
+	if c.Particles != 10 || c.Genes != 2 || c.Iterations != 15 || c.Pairs != 3 || c.BoundMode != optimize.BoundsClamp {
 		t.Errorf("config %+v", c)
 	}
 	if !slices.Equal(c.VMax, []float64{100, 2000}) {
@@ -38,7 +38,7 @@ func TestOptionsConfig(t *testing.T) {
 	}
 	// The bounds off still give the velocity limit its scale.
 	p.BoundMode = "off"
-	if c := o.resolve(p); c.BoundMode != BoundsOff || !slices.Equal(c.VMax, []float64{100, 2000}) {
+	if c := o.resolve(p); c.BoundMode != optimize.BoundsOff || !slices.Equal(c.VMax, []float64{100, 2000}) {
 		t.Errorf("bounds off: mode %q VMax %v", c.BoundMode, c.VMax)
 	}
 	p.Bounds = nil
@@ -196,20 +196,7 @@ func TestSpec(t *testing.T) {
 			}
 		}
 	}
-	for _, bad := range []any{DefaultSettings(), (*Settings)(nil), nil, "pso"} {
-		if err := Spec.Validate(bad, problem(5)); err == nil || !strings.Contains(err.Error(), "*pso.Settings") {
-			t.Errorf("Validate(%T): %v", bad, err)
-		}
-		if m, err := Spec.New(bad, problem(5), rand.NewPCG(1, 1)); err == nil || m != nil {
-			t.Errorf("New(%T): %v", bad, err)
-		}
-		if m, err := Spec.Restore(bad, problem(5), []byte("{}")); err == nil || m != nil {
-			t.Errorf("Restore(%T): %v", bad, err)
-		}
-		if d := Spec.Describe(bad); !strings.Contains(d, "*pso.Settings") {
-			t.Errorf("Describe(%T): %q", bad, d)
-		}
-	}
+	optimizetest.CheckNilOptions(t, Spec, problem(5))
 }
 
 var errCut = errors.New("cut")

@@ -30,9 +30,9 @@ type config struct {
 	// Bounds are the per-gene limits, enforced on θ (and on the plus and
 	// minus vectors) unless BoundMode is "off"; nil means none.
 	Bounds *optimize.Bounds
-	// BoundMode is "clamp", "reflect" (θ is folded back with
-	// optimize.Bounds.Reflect) or "off".
-	BoundMode string
+	// BoundMode is clamp, reflect (θ is folded back with
+	// optimize.Bounds.Reflect) or off.
+	BoundMode optimize.BoundMode
 	// CEnd is c_end per gene, the perturbation size at the last iteration,
 	// in weight units, each > 0.
 	CEnd []float64
@@ -85,18 +85,8 @@ func (s Settings) Gains(p optimize.Problem, k int) (ak, ck []float64) {
 	return s.resolve(p).Gains(k)
 }
 
-// bounded reports whether the mode enforces Bounds.
-func (c config) bounded() bool { return c.BoundMode == "clamp" || c.BoundMode == "reflect" }
-
 // enforce keeps θ inside the bounds by the bound mode, in place.
-func (c config) enforce(θ []float64) {
-	switch c.BoundMode {
-	case "clamp":
-		c.Bounds.Clamp(θ)
-	case "reflect":
-		c.Bounds.Reflect(θ, nil)
-	}
-}
+func (c config) enforce(θ []float64) { c.BoundMode.Enforce(c.Bounds, θ) }
 
 // pairs is Pairs with 0 read as 1.
 func (c config) pairs() int { return max(c.Pairs, 1) }
@@ -124,40 +114,21 @@ func (c config) validate() error {
 	bad := func(field, format string, args ...any) error {
 		return fmt.Errorf("spsa: config field %s: %s", field, fmt.Sprintf(format, args...))
 	}
+	// The problem's own fields were checked by Problem.Validate
+	// (Settings.Validate calls it first); this checks what the settings
+	// add and how they fit the problem.
 	n := len(c.Genes)
-	if n == 0 {
-		return bad("Genes", "no genes")
-	}
-	if c.Start != nil {
-		if err := optimize.CheckVector("spsa: config field Start", c.Start, n); err != nil {
-			return err
-		}
-	}
 	for _, f := range []struct {
 		name string
 		v    []float64
-	}{{"InitLo", c.InitLo}, {"InitHi", c.InitHi}, {"CEnd", c.CEnd}, {"REnd", c.REnd}} {
+	}{{"CEnd", c.CEnd}, {"REnd", c.REnd}} {
 		if len(f.v) != n {
 			return bad(f.name, "has %d genes, want %d", len(f.v), n)
 		}
 	}
-	switch c.BoundMode {
-	case "clamp", "reflect", "off":
-	default:
-		return bad("BoundMode", "must be \"clamp\", \"reflect\" or \"off\", not %q", c.BoundMode)
-	}
-	if c.bounded() && c.Bounds == nil {
-		return bad("Bounds", "required when BoundMode is %q", c.BoundMode)
-	}
-	if err := c.Bounds.Validate(n); err != nil {
-		return bad("Bounds", "%v", err)
-	}
 	for d := range n {
 		lo, hi := c.InitLo[d], c.InitHi[d]
-		if !finite(lo) || !finite(hi) || lo > hi {
-			return bad(fmt.Sprintf("InitLo[%d]", d), "range [%g, %g] must be finite with InitLo ≤ InitHi", lo, hi)
-		}
-		if c.bounded() && (lo < c.Bounds.Lo[d] || hi > c.Bounds.Hi[d]) {
+		if c.BoundMode.Enforced() && (lo < c.Bounds.Lo[d] || hi > c.Bounds.Hi[d]) {
 			return bad(fmt.Sprintf("InitLo[%d]", d), "range [%g, %g] is not inside Bounds [%g, %g]", lo, hi, c.Bounds.Lo[d], c.Bounds.Hi[d])
 		}
 		if !finite(c.CEnd[d]) || c.CEnd[d] <= 0 {
@@ -188,9 +159,6 @@ func (c config) validate() error {
 		if !finite(c.C(d)) || !finite(c.A(d)) {
 			return bad(fmt.Sprintf("CEnd[%d]", d), "the gains of gene %s overflow: c = %g, a = %g", c.Genes[d], c.C(d), c.A(d))
 		}
-	}
-	if c.Pairs < 0 {
-		return bad("Pairs", "must be 0 (one pair) or more, have %d", c.Pairs)
 	}
 	return nil
 }

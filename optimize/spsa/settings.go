@@ -2,6 +2,7 @@ package spsa
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 
@@ -156,13 +157,8 @@ func (o Settings) Validate(p optimize.Problem) error {
 
 // Spec describes SPSA to a job runner: options from the [spsa] table, one
 // step an iteration, the budget in "iterations".
-var Spec = optimize.Typed[Settings, State, *SPSA]{
-	Defaults: DefaultSettings,
-	Validate: Settings.Validate,
-	New:      New,
-	Restore:  Restore,
-	Describe: describe,
-}.Spec(optimize.Spec{
+var Spec = optimize.Spec{
+	Options:   func() optimize.Options { s := DefaultSettings(); return &s },
 	Name:      "spsa",
 	Unit:      "iteration",
 	About:     "simultaneous perturbation stochastic approximation (Spall 1992), as fishtest runs it",
@@ -176,10 +172,22 @@ var Spec = optimize.Typed[Settings, State, *SPSA]{
 			Metrics: []string{"c_k_norm", "a_k_norm", "step_norm"},
 			Labels:  []string{"perturbation c_k / c_end", "gain a_k / its end value", "mean step |Δθ| / c_end"}},
 	},
-})
+}
 
-// describe says what the options set; the ranges are the Problem's.
-func describe(o Settings) string {
+// New starts a run of the options on p (New): what a job runner calls
+// through optimize.Options.
+func (o *Settings) New(p optimize.Problem, rng *rand.PCG) (optimize.Method, error) {
+	return optimize.Started(New(*o, p, rng))
+}
+
+// Restore continues a run of the options on p from a checkpoint's State,
+// decoded strictly (Restore).
+func (o *Settings) Restore(p optimize.Problem, state []byte) (optimize.Method, error) {
+	return optimize.Restored("spsa", state, func(st State) (*SPSA, error) { return Restore(*o, p, st) })
+}
+
+// Describe says what the options set; the ranges are the Problem's.
+func (o *Settings) Describe() string {
 	a := fmt.Sprintf("A %.4g", o.AStability)
 	if o.AStability == 0 {
 		a = fmt.Sprintf("A %.4g (0.1·N)", DefaultStabilityFraction*float64(o.Iterations))

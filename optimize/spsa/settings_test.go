@@ -223,8 +223,7 @@ func TestSpec(t *testing.T) {
 	if len(rec.Metrics) != 5+len(p.Genes) {
 		t.Errorf("metrics %v", rec.Metrics)
 	}
-	optimizetest.CheckSpecRefuses(t, Spec, p, DefaultSettings(), "*spsa.Settings")
-	optimizetest.CheckSpecRefuses(t, Spec, p, (*Settings)(nil), "*spsa.Settings")
+	optimizetest.CheckNilOptions(t, Spec, p)
 	if _, err := New(*o, p, nil); err == nil {
 		t.Error("New accepted a nil PCG")
 	}
@@ -235,13 +234,8 @@ func TestConfigValidateNamesTheField(t *testing.T) {
 		field string
 		edit  func(*config)
 	}{
-		{"Genes", func(c *config) { c.Genes = nil }},
-		{"InitHi", func(c *config) { c.InitHi = c.InitHi[:1] }},
 		{"CEnd", func(c *config) { c.CEnd = nil }},
-		{"BoundMode", func(c *config) { c.BoundMode = "" }},
-		{"Bounds", func(c *config) { c.Bounds = nil }},
-		{"Bounds", func(c *config) { c.Bounds.Lo[0] = 5000 }},
-		{"InitLo[1]", func(c *config) { c.InitLo[1] = 4500 }},
+		{"InitLo[1]", func(c *config) { c.Bounds.Hi[1] = c.InitHi[1] - 1 }},
 		{"CEnd[2]", func(c *config) { c.CEnd[2] = 0 }},
 		{"REnd[0]", func(c *config) { c.REnd[0] = math.NaN() }},
 		{"CEnd[1]", func(c *config) { c.CEnd[1] = 1e300 }},
@@ -249,7 +243,6 @@ func TestConfigValidateNamesTheField(t *testing.T) {
 		{"Alpha", func(c *config) { c.Alpha = 0 }},
 		{"Gamma", func(c *config) { c.Gamma = math.Inf(1) }},
 		{"AStability", func(c *config) { c.AStability = -1 }},
-		{"Pairs", func(c *config) { c.Pairs = -1 }},
 	} {
 		c := DefaultSettings().resolve(problem(3))
 		tc.edit(&c)
@@ -257,4 +250,10 @@ func TestConfigValidateNamesTheField(t *testing.T) {
 			t.Errorf("field %s: got error %v", tc.field, err)
 		}
 	}
+}
+
+// TestProblemFaults checks that the problem's own faults are found once,
+// by optimize.Problem.Validate through Settings.Validate.
+func TestProblemFaults(t *testing.T) {
+	optimizetest.CheckProblemFaults(t, DefaultSettings().Validate, func() optimize.Problem { return problem(3) })
 }

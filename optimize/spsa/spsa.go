@@ -197,7 +197,7 @@ func (s *SPSA) step(ctx context.Context, ref optimize.Referee) (Iteration, int, 
 		it.Plus[d] += it.CK[d] * float64(δ)
 		it.Minus[d] -= it.CK[d] * float64(δ)
 	}
-	if c.bounded() {
+	if c.BoundMode.Enforced() {
 		c.Bounds.Clamp(it.Plus)
 		c.Bounds.Clamp(it.Minus)
 	}

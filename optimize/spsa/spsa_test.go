@@ -184,7 +184,7 @@ func TestDeltaIsRademacher(t *testing.T) {
 // whole range every plus and minus gene lands outside and is clamped, and θ
 // stays inside however far r pushes it.
 func TestBoundsKeepVectorsInside(t *testing.T) {
-	for _, mode := range []string{"clamp", "reflect"} {
+	for _, mode := range []optimize.BoundMode{optimize.BoundsClamp, optimize.BoundsReflect} {
 		p := problem(3)
 		p.BoundMode = mode
 		o := DefaultSettings()

@@ -3,6 +3,7 @@ package texel
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 
 	rt "github.com/roadtune/roadtune/optimize"
@@ -117,9 +118,9 @@ type config struct {
 	// g_d/s_d) and in the ridge: the width of its initial range, else of
 	// its bounds, else 1.
 	Scale []float64
-	// Bounds clamp θ0, the opponents and the fit unless BoundMode is "off".
+	// Bounds clamp θ0, the opponents and the fit unless BoundMode is off.
 	Bounds    *rt.Bounds
-	BoundMode string
+	BoundMode rt.BoundMode
 	// Pairs is the number of game pairs of a match, for Forecast only.
 	Pairs int
 	// Start, when not nil, is θ0 (clamped to the bounds when they are on)
@@ -168,13 +169,10 @@ func (o Settings) Validate(p rt.Problem) error {
 }
 
 // bounded reports whether θ is kept inside the bounds.
-func (c config) bounded() bool {
-	return c.BoundMode != "off" && c.Bounds != nil && len(c.Bounds.Lo) > 0
-}
+func (c config) bounded() bool { return c.BoundMode.Enforced() }
 
-// Validate checks the options and the problem's shapes; errors are
-// *optimize.OptionError naming the option's key, or no key for the
-// problem's fields.
+// validate checks the options; errors are *optimize.OptionError naming
+// the option's key.
 func (c config) validate() error {
 	bad := rt.BadOption
 	for _, f := range []struct {
@@ -211,38 +209,8 @@ func (c config) validate() error {
 	if c.ExplorePairing != PairingIndependent && c.ExplorePairing != PairingSelf && c.ExplorePairing != PairingPerturbed {
 		return bad("explore_pairing", "must be %q, %q or %q, have %q", PairingIndependent, PairingSelf, PairingPerturbed, c.ExplorePairing)
 	}
-	prob := func(format string, args ...any) error {
-		return &rt.OptionError{Msg: "texel: " + fmt.Sprintf(format, args...)}
-	}
-	if c.Genes < 1 {
-		return prob("no genes")
-	}
-	if len(c.InitLo) != c.Genes || len(c.InitHi) != c.Genes || len(c.Scale) != c.Genes {
-		return prob("InitLo, InitHi and Scale have %d, %d and %d genes, want %d", len(c.InitLo), len(c.InitHi), len(c.Scale), c.Genes)
-	}
-	for d := range c.Genes {
-		lo, hi := c.InitLo[d], c.InitHi[d]
-		if !finite(lo) || !finite(hi) || lo > hi {
-			return prob("initial range of gene %d is [%g, %g], want finite with lo ≤ hi", d, lo, hi)
-		}
-		if !(c.Scale[d] > 0) || !finite(c.Scale[d]) {
-			return prob("scale of gene %d is %g, want a finite number > 0", d, c.Scale[d])
-		}
-	}
-	switch c.BoundMode {
-	case "off", "clamp", "reflect":
-	default:
-		return prob("bound mode %q is not off, clamp or reflect", c.BoundMode)
-	}
-	if c.BoundMode != "off" && c.Bounds == nil {
-		return prob("bound mode %q needs bounds", c.BoundMode)
-	}
-	if err := c.Bounds.Validate(c.Genes); err != nil {
-		return prob("%v", err)
-	}
-	if c.Pairs < 0 {
-		return prob("pairs is %d, want ≥ 0 (0 = 1)", c.Pairs)
-	}
+	// The problem's own fields were checked by Problem.Validate
+	// (Settings.Validate calls it first).
 	return nil
 }
 
@@ -262,13 +230,8 @@ func (c config) clone() config {
 // Spec describes Texel tuning to a job runner: options from the [texel]
 // table, one step a round, the budget in "rounds". The referee must be an
 // optimize.Sampler.
-var Spec = rt.Typed[Settings, State, *Texel]{
-	Defaults: DefaultSettings,
-	Validate: Settings.Validate,
-	New:      New,
-	Restore:  Restore,
-	Describe: describe,
-}.Spec(rt.Spec{
+var Spec = rt.Spec{
+	Options:   func() rt.Options { s := DefaultSettings(); return &s },
 	Name:      "texel",
 	Unit:      "round",
 	About:     "Texel tuning: logistic regression of game results on road counts (chessprogramming wiki, \"Texel's Tuning Method\")",
@@ -287,9 +250,22 @@ var Spec = rt.Typed[Settings, State, *Texel]{
 	Unidentified: "Texel fits a gene only where its road count is non-zero on some training position. " +
 		"A side to move with a 4- or 5-stone road of its own has already won, so no kept position has one (the tempo schema's M4 and M5): " +
 		"the fit cannot see such a gene, and it keeps its random start value, which says nothing of its worth.",
-})
+}
 
-func describe(o Settings) string {
+// New starts a run of the options on p (New): what a job runner calls
+// through optimize.Options.
+func (o *Settings) New(p rt.Problem, rng *rand.PCG) (rt.Method, error) {
+	return rt.Started(New(*o, p, rng))
+}
+
+// Restore continues a run of the options on p from a checkpoint's State,
+// decoded strictly (Restore).
+func (o *Settings) Restore(p rt.Problem, state []byte) (rt.Method, error) {
+	return rt.Restored("texel", state, func(st State) (*Texel, error) { return Restore(*o, p, st) })
+}
+
+// Describe is a line about the options for reports.
+func (o *Settings) Describe() string {
 	return fmt.Sprintf("Texel, %d rounds of %d opponents (σ %g, pairing %s, %d explore rounds), ≥ %d positions from ≤ %d batches, window %d, 1/%d of games held out, ridge %g, step %g, keep scale %v, best = mean of the last %d θ",
 		o.Rounds, o.Opponents, o.Sigma, o.Pairing, o.ExploreRounds, o.MinPositions, o.MaxBatches, o.Window, o.HoldoutEvery, o.Ridge, o.Step, o.KeepScale, max(o.Average, 1))
 }

@@ -3,11 +3,11 @@ package texel
 import (
 	"errors"
 	"math"
-	"math/rand/v2"
 	"strings"
 	"testing"
 
 	rt "github.com/roadtune/roadtune/optimize"
+	"github.com/roadtune/roadtune/optimize/optimizetest"
 )
 
 func TestOptionsValidateNamesTheKey(t *testing.T) {
@@ -57,9 +57,8 @@ func TestOptionsValidateNamesTheKey(t *testing.T) {
 	if err := DefaultSettings().Validate(bad); !errors.As(err, &oe) || oe.Key != "" {
 		t.Errorf("problem fault: %v", err)
 	}
-	if _, err := Spec.New(DefaultSettings(), p, rand.NewPCG(1, 1)); err == nil || !strings.Contains(err.Error(), "texel: options are") {
-		t.Errorf("options by value: %v", err)
-	}
+	optimizetest.CheckNilOptions(t, Spec, p)
+	optimizetest.CheckProblemFaults(t, DefaultSettings().Validate, func() rt.Problem { return problem(3) })
 	if _, err := New(DefaultSettings(), p, nil); err == nil {
 		t.Error("nil PCG accepted")
 	}
