@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/roadtune/roadtune/configs"
+	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/results"
 )
@@ -216,7 +217,7 @@ func TestMethodChartLabelsAreWords(t *testing.T) {
 func TestGenesChartBaseline(t *testing.T) {
 	spec := registry["ga"]
 	cases := []struct {
-		schema    string
+		schema    engine.Schema
 		opponents []string
 		want      string
 	}{

@@ -224,7 +224,7 @@ func (j *Job) ensureBest() error {
 	}
 	wf, err := engine.LoadWeightFile(j.dir.Path(FileBest))
 	genes, _, verr := j.cfg.splitVector(j.cp.Best)
-	if err == nil && verr == nil && slices.Equal(wf.Values, genes) && string(wf.Schema) == j.cfg.Schema && j.bestSettingsHold() {
+	if err == nil && verr == nil && slices.Equal(wf.Values, genes) && wf.Schema == j.cfg.Schema && j.bestSettingsHold() {
 		return nil
 	}
 	j.logf("%s was missing or did not hold the checkpoint's best vector: rebuilt it\n", j.dir.Path(FileBest))

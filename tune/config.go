@@ -9,6 +9,7 @@ package tune
 
 import (
 	"fmt"
+	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/optimize"
 	"strings"
 )
@@ -19,12 +20,12 @@ import (
 // job `go run ./cmd/tune` runs. Load or Parse a Config from TOML, or take
 // DefaultConfig and Set keys; Validate before use.
 type Config struct {
-	Method      string `toml:"method"`      // a registered method name (Methods): "ga", "pso"
-	Schema      string `toml:"schema"`      // "symmetric", "asymmetric", "dual", "tempo" or "cross"
-	Seed        int64  `toml:"seed"`        // seeds every random choice of the run; ≥ 0
-	Concurrency int    `toml:"concurrency"` // games played at once; 0 = all cores
-	Name        string `toml:"name"`        // a label for the run, written into provenance
-	Stall       int    `toml:"stall"`       // stop once the best vector is unchanged this many steps; 0 = off
+	Method      string        `toml:"method"`      // a registered method name (Methods): "ga", "pso"
+	Schema      engine.Schema `toml:"schema"`      // symmetric, asymmetric, dual, tempo or cross (engine.Schemas)
+	Seed        int64         `toml:"seed"`        // seeds every random choice of the run; ≥ 0
+	Concurrency int           `toml:"concurrency"` // games played at once; 0 = all cores
+	Name        string        `toml:"name"`        // a label for the run, written into provenance
+	Stall       int           `toml:"stall"`       // stop once the best vector is unchanged this many steps; 0 = off
 	// Openings is the opening suite of every match, fitness and ladder: an
 	// embedded suite name ("balanced", the default: openings cut by colour
 	// bias), an opening file's path (configs.LoadOpenings), or "generated"

@@ -355,7 +355,7 @@ func TestEncodeParsesBack(t *testing.T) {
 func TestSymmetricVectorServesOtherSchemas(t *testing.T) {
 	zhou := []float64{20, 80, 150, 800, 1000}
 	for _, c := range []struct {
-		schema string
+		schema engine.Schema
 		want   []float64
 	}{
 		{"symmetric", zhou},

@@ -101,7 +101,7 @@ func (c *Config) engineSettings(depth, width int) engine.Settings {
 func (c *Config) geneRange(r RangeConfig) (lo, hi []float64) {
 	names := c.SchemaGenes()
 	lo, hi = make([]float64, len(names)), make([]float64, len(names))
-	alert := engine.Schema(c.Schema).AlertIndex()
+	alert := c.Schema.AlertIndex()
 	for d := range names {
 		lo[d], hi[d] = r.Lo, r.Hi
 		if d == alert {
@@ -273,7 +273,7 @@ func (c *Config) vectorOf(name string) ([]float64, error) {
 	if err != nil {
 		return nil, err
 	}
-	w, err := wf.Weights().As(engine.Schema(c.Schema))
+	w, err := wf.Weights().As(c.Schema)
 	if err != nil {
 		return nil, fmt.Errorf("%s holds a %s vector, the run tunes the %s schema", path, wf.Schema, c.Schema)
 	}

@@ -31,7 +31,7 @@ func (c *Config) Validate() error {
 	if err != nil {
 		return err
 	}
-	if _, err := engine.ParseSchema(c.Schema); err != nil {
+	if _, err := engine.ParseSchema(string(c.Schema)); err != nil {
 		return bad("schema", "must be %s, not %q", engine.SchemaNames, c.Schema)
 	}
 	if c.Seed < 0 {

@@ -230,13 +230,11 @@ func newJob(cfg Config, rd *results.RunDir, opts Options) (*Job, error) {
 
 // NewReferee is the in-process engine referee of a config: its schema,
 // engine settings, [[param]] tables and fixed road weights, clock, pairs
-// per match, move limit and concurrency.
+// per match, move limit and concurrency. cfg must have passed Validate
+// (its schema is one the engine knows).
 func NewReferee(cfg Config) (*referee.VectorReferee, error) {
-	schema, err := engine.ParseSchema(cfg.Schema)
-	if err != nil {
-		return nil, err
-	}
 	var suite []tournament.Opening
+	var err error
 	if !cfg.generatedOpenings() {
 		if suite, err = configs.LoadOpenings(cfg.Openings); err != nil {
 			return nil, err
@@ -249,7 +247,7 @@ func NewReferee(cfg Config) (*referee.VectorReferee, error) {
 	if r.Time, err = cfg.clock(); err != nil {
 		return nil, err
 	}
-	r.Openings, r.Schema = suite, schema
+	r.Openings, r.Schema = suite, cfg.Schema
 	r.Pairs, r.EarlyStop, r.MaxMoves, r.Concurrency = cfg.Match.Pairs, cfg.Match.EarlyStop, cfg.Engine.MaxMoves, cfg.Concurrency
 	return r, nil
 }
@@ -488,10 +486,8 @@ func (j *Job) weightFile(genes []float64, step int, fitness *float64) (*engine.W
 }
 
 func weightFile(cfg Config, spec optimize.Spec, run string, genes []float64, step int, fitness *float64) (*engine.WeightFile, error) {
-	schema, err := engine.ParseSchema(cfg.Schema)
-	if err != nil {
-		return nil, err
-	}
+	schema := cfg.Schema
+	var err error
 	if genes, _, err = cfg.splitVector(genes); err != nil { // a vector with [[param]] values
 		return nil, err
 	}

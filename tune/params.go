@@ -73,7 +73,7 @@ func (c *Config) tunedGenes() bool { return c.Engine.Weights == "" && c.External
 
 // SchemaGenes are the road-weight genes of the config's schema, in order,
 // whether the run tunes them or not.
-func (c *Config) SchemaGenes() []string { return engine.Schema(c.Schema).GeneNames() }
+func (c *Config) SchemaGenes() []string { return c.Schema.GeneNames() }
 
 // GeneNames are the names of the values of the method's vector, in
 // order: the schema's genes (unless engine.weights fixes them), then the
@@ -507,10 +507,7 @@ func (c *Config) ladderClocks() ([]tournament.TimeControl, error) {
 // schema, the engine settings at that depth and width, the parameters and
 // the fixed road weights.
 func (c *Config) playerRef(depth, width int) (*referee.VectorReferee, error) {
-	schema, err := engine.ParseSchema(c.Schema)
-	if err != nil {
-		return nil, err
-	}
+	schema := c.Schema
 	fixed, err := c.fixedWeights()
 	if err != nil {
 		return nil, err

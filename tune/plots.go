@@ -127,7 +127,7 @@ func baselineGenes(cfg Config) (string, []float64) {
 			continue
 		}
 		wf, err := configs.LoadWeights(o)
-		if err != nil || string(wf.Schema) != cfg.Schema || len(wf.Values) != len(cfg.SchemaGenes()) || !cfg.tunedGenes() {
+		if err != nil || wf.Schema != cfg.Schema || len(wf.Values) != len(cfg.SchemaGenes()) || !cfg.tunedGenes() {
 			continue
 		}
 		return o, wf.Values

@@ -110,9 +110,6 @@ func openRun(dir string) (*RunResults, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if _, err := engine.ParseSchema(cfg.Schema); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
 	var cp checkpoint
 	cpPath := filepath.Join(dir, FileCheckpoint)
 	if err := results.ReadJSON(cpPath, &cp); err != nil {
