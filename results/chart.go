@@ -211,6 +211,14 @@ type Chart interface {
 	SVG() ([]byte, error)
 }
 
+// NamedChart is one chart of a run as reports and pages show it: Name is
+// its file base (plots/NAME.png and .svg) and its page's name
+// (/run/ID/chart/NAME.svg), Title what they call it.
+type NamedChart struct {
+	Name, Title string
+	Chart       Chart
+}
+
 // hline is a horizontal reference line across the whole data area. Its
 // DataRange widens only the Y axis.
 type hline struct {

@@ -135,7 +135,7 @@ func TestDualGenesChartsSplit(t *testing.T) {
 
 	cfg.Schema = "symmetric"
 	charts = runCharts(cfg, spec, fakeRecords(cfg, spec, 3), nil)
-	if charts[0].Name != "genes" || !slices.ContainsFunc(charts, func(c Chart) bool { return c.Name == "theta_norm" }) {
+	if charts[0].Name != "genes" || !slices.ContainsFunc(charts, func(c results.NamedChart) bool { return c.Name == "theta_norm" }) {
 		t.Errorf("symmetric schema's charts start %q", charts[0].Name)
 	}
 }

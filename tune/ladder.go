@@ -541,14 +541,14 @@ func VerdictDetail(rungs []Rung) []string {
 // ladderChart draws every rung's Elo with its 95% interval, the bars of
 // an opponent grouped under its name, one colour per depth, and the 0 Elo
 // line.
-func ladderChart(rungs []Rung) Chart {
+func ladderChart(rungs []Rung) results.NamedChart {
 	bars := make([]results.Bar, len(rungs))
 	for i, r := range rungs {
 		m := r.Match()
 		bars[i] = results.Bar{Label: fmt.Sprintf("%s %s", m.B, r.tag()), Group: m.B, Series: r.At(),
 			Value: m.Elo, Lo: m.Elo - m.EloCI, Hi: m.Elo + m.EloCI}
 	}
-	return Chart{Name: "ladder", Title: "Verification ladder: Elo with 95% interval per opponent and depth", Chart: results.BarChart{
+	return results.NamedChart{Name: "ladder", Title: "Verification ladder: Elo with 95% interval per opponent and depth", Chart: results.BarChart{
 		Title:   "Verification ladder: Elo of the tuned vector",
 		YLabel:  "Elo",
 		Bars:    bars,
@@ -560,7 +560,7 @@ func ladderChart(rungs []Rung) Chart {
 // tournament.LLRHistory over the rung's games): its log-likelihood ratio
 // after each completed game pair, named "sprt-<opponent slug>-d<depth>";
 // nil when the rung played no SPRT or completed no pair.
-func rungLLRChart(slug string, r Rung, games []tournament.GameRecord) (*Chart, error) {
+func rungLLRChart(slug string, r Rung, games []tournament.GameRecord) (*results.NamedChart, error) {
 	t := r.Summary.SPRT
 	if t == nil {
 		return nil, nil
@@ -570,7 +570,7 @@ func rungLLRChart(slug string, r Rung, games []tournament.GameRecord) (*Chart, e
 		return nil, err
 	}
 	title := fmt.Sprintf("SPRT against %s at %s", r.Match().B, r.At())
-	return &Chart{Name: fmt.Sprintf("sprt-%s-%s", slug, r.tag()), Title: title + ": log-likelihood ratio",
+	return &results.NamedChart{Name: fmt.Sprintf("sprt-%s-%s", slug, r.tag()), Title: title + ": log-likelihood ratio",
 		Chart: results.LLRChart(title+": log-likelihood ratio against games", t.Test().String(), xs, ys, t.Lower, t.Upper)}, nil
 }
 

@@ -72,7 +72,7 @@ func (j *Job) measureElo(ctx context.Context, rec *optimize.Record) error {
 // pairs a point): its 95% interval as a shaded band, the 0 Elo line and,
 // when the ladder has played the same opponent at the same depth, the
 // ladder's Elo as a reference; nil when no step measured it.
-func eloChart(cfg Config, unit string, recs []optimize.Record, rungs []Rung) *Chart {
+func eloChart(cfg Config, unit string, recs []optimize.Record, rungs []Rung) *results.NamedChart {
 	var x, elo, lo, hi []float64
 	for _, r := range recs {
 		e, ok := r.Metrics[MetricElo]
@@ -105,5 +105,5 @@ func eloChart(cfg Config, unit string, recs []optimize.Record, rungs []Rung) *Ch
 			lc.Note += fmt.Sprintf(" The ladder measured %s over %d games at this depth (dotted line).", EloText(m, 0), m.N)
 		}
 	}
-	return &Chart{Name: "elo", Title: title, Chart: lc}
+	return &results.NamedChart{Name: "elo", Title: title, Chart: lc}
 }

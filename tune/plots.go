@@ -135,13 +135,6 @@ func baselineGenes(cfg Config) (string, []float64) {
 	return "", nil
 }
 
-// Chart is one chart of a run: Name is its file base under plots/ (Name
-// .png and .svg), Title what the report calls it.
-type Chart struct {
-	Name, Title string
-	Chart       results.Chart
-}
-
 // runCharts builds the charts of a run's records: the best vector's genes
 // by step (one chart per gene set when the schema has more than
 // maxGeneSeries genes, "genes-<set>", else "genes"), with the first
@@ -149,7 +142,7 @@ type Chart struct {
 // the method's own charts (Spec.Charts over the records' metrics, a chart
 // with a Prefix split by gene set as the genes are); and, when it was
 // measured, the best vector's Elo by step.
-func runCharts(cfg Config, spec optimize.Spec, recs []optimize.Record, rungs []Rung) []Chart {
+func runCharts(cfg Config, spec optimize.Spec, recs []optimize.Record, rungs []Rung) []results.NamedChart {
 	if len(recs) == 0 {
 		return nil
 	}
@@ -171,7 +164,7 @@ func runCharts(cfg Config, spec optimize.Spec, recs []optimize.Record, rungs []R
 	baseName, baseGenes := baselineGenes(cfg)
 
 	muted, mutedName := unidentified(recs, len(genes))
-	var out []Chart
+	var out []results.NamedChart
 	for _, set := range sets {
 		title := set.title("The best vector's genes by " + unit)
 		pc := results.PanelChart{Title: title, XLabel: unit, YLabel: cmp.Or(set.yLabel, "road weight"), MutedName: mutedName,
@@ -191,7 +184,7 @@ func runCharts(cfg Config, spec optimize.Spec, recs []optimize.Record, rungs []R
 		if baseGenes != nil {
 			pc.BaselineName = baseName + " (dashed)"
 		}
-		out = append(out, Chart{Name: set.name("genes"), Title: title, Chart: pc})
+		out = append(out, results.NamedChart{Name: set.name("genes"), Title: title, Chart: pc})
 	}
 	for _, c := range spec.Charts {
 		lc := results.LineChart{Title: c.Title, XLabel: unit, YLabel: c.YLabel, Note: c.Note}
@@ -217,7 +210,7 @@ func runCharts(cfg Config, spec optimize.Spec, recs []optimize.Record, rungs []R
 		}
 		if c.Prefix == "" {
 			if len(lc.Series) > 0 {
-				out = append(out, Chart{Name: c.Name, Title: c.Title, Chart: lc})
+				out = append(out, results.NamedChart{Name: c.Name, Title: c.Title, Chart: lc})
 			}
 			continue
 		}
@@ -228,7 +221,7 @@ func runCharts(cfg Config, spec optimize.Spec, recs []optimize.Record, rungs []R
 			for _, d := range set.idx {
 				part.Series = append(part.Series, series(genes[d], func(r optimize.Record) float64 { return r.Metrics[c.Prefix+genes[d]] }))
 			}
-			out = append(out, Chart{Name: set.name(c.Name), Title: part.Title, Chart: part})
+			out = append(out, results.NamedChart{Name: set.name(c.Name), Title: part.Title, Chart: part})
 		}
 	}
 	if elo := eloChart(cfg, unit, recs, rungs); elo != nil {
@@ -377,7 +370,7 @@ func (j *Job) plots(recs []optimize.Record, rungs []Rung) ([]plotRef, error) {
 // each rung that played an SPRT (from its games log). They are the charts
 // the run writes under plots/, for a page or a report to render (SVG).
 // Errors are those of reading ladder.json and the rungs' games logs.
-func (r *RunResults) Charts() ([]Chart, error) {
+func (r *RunResults) Charts() ([]results.NamedChart, error) {
 	var rungs []Rung
 	err := results.ReadJSON(filepath.Join(r.Dir, FileLadder), &rungs)
 	switch {

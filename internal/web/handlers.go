@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/roadtune/roadtune/internal/fileio"
+	"github.com/roadtune/roadtune/results"
 )
 
 // pollInterval is how often an event stream looks at its run; keepAlive
@@ -228,7 +229,7 @@ func (s *Server) chart(w http.ResponseWriter, req *http.Request) {
 // chartCache holds a run's charts and their SVG at one fingerprint.
 type chartCache struct {
 	fp     string
-	charts []Chart
+	charts []results.NamedChart
 	svg    map[string][]byte
 }
 

@@ -34,7 +34,7 @@ func MatchLLRChart(t *tournament.SPRTSummary, players []string, games []tourname
 // once a pair is complete, from summary.json's test when the match
 // wrote it, else from the saved command line's -sprt. Call with r.mu
 // held.
-func (r *run) arenaCharts(root *os.Root) ([]Chart, error) {
+func (r *run) arenaCharts(root *os.Root) ([]results.NamedChart, error) {
 	sum, final, err := readSummary(root)
 	if err != nil {
 		return nil, err
@@ -68,5 +68,5 @@ func (r *run) arenaCharts(root *os.Root) ([]Chart, error) {
 	if err != nil || !ok {
 		return nil, err
 	}
-	return []Chart{{Name: "llr", Title: "SPRT: log-likelihood ratio against games, with the bounds", Chart: c}}, nil
+	return []results.NamedChart{{Name: "llr", Title: "SPRT: log-likelihood ratio against games, with the bounds", Chart: c}}, nil
 }

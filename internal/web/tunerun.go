@@ -46,14 +46,7 @@ type TuneRun struct {
 	End time.Time
 	// Charts builds the run's charts; the pages call it again only when
 	// the run's files change.
-	Charts func() ([]Chart, error)
-}
-
-// Chart is one of a tuning run's charts: Name in its URL
-// (/run/ID/chart/NAME.svg), Title on the page.
-type Chart struct {
-	Name, Title string
-	Chart       results.Chart
+	Charts func() ([]results.NamedChart, error)
 }
 
 // Rung is one rung of a tuning run's verification ladder: the tuned

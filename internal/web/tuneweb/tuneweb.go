@@ -33,17 +33,7 @@ func (Runs) Open(dir string) (*web.TuneRun, error) {
 	}
 	return &web.TuneRun{Method: res.Config.Method, Unit: res.Spec.Unit, About: res.Spec.About, Phase: res.Phase,
 		Status: res.Status, Budget: res.Budget(), Genes: res.Config.GeneNames(), Best: res.Best, End: plannedEnd(res),
-		Charts: func() ([]web.Chart, error) {
-			list, err := res.Charts()
-			if err != nil {
-				return nil, err
-			}
-			out := make([]web.Chart, len(list))
-			for i, c := range list {
-				out[i] = web.Chart{Name: c.Name, Title: c.Title, Chart: c.Chart}
-			}
-			return out, nil
-		}}, nil
+		Charts: res.Charts}, nil
 }
 
 // plannedEnd is a budgeted run's planned end, zero for another.
