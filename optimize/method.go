@@ -1,15 +1,14 @@
 package optimize
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"slices"
 	"time"
+
+	"github.com/roadtune/roadtune/internal/fileio"
 )
 
 // Method is one optimizer run in progress, in the spirit of gonum's
@@ -380,19 +379,10 @@ func Play(ctx context.Context, ref Referee, seed uint64, matches []Match) ([]Out
 }
 
 // DecodeState decodes a method's checkpoint, MarshalState's JSON, into st
-// (a pointer to the method's State) strictly, as Options.Restore does (Restored): an
-// unknown field or anything after the JSON value is an error.
-func DecodeState(data []byte, st any) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(st); err != nil {
-		return err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return errors.New("data after the JSON value")
-	}
-	return nil
-}
+// (a pointer to the method's State) strictly, as Options.Restore does
+// (Restored): an unknown field or anything after the JSON value is an
+// error.
+func DecodeState(data []byte, st any) error { return fileio.DecodeJSON(data, st) }
 
 // CountGames is the number of games of a batch's outcomes.
 func CountGames(out []Outcome) int {

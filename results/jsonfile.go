@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/roadtune/roadtune/internal/fileio"
@@ -66,7 +65,7 @@ func ReadJSON(path string, v any) error {
 	if err != nil {
 		return err
 	}
-	if err := decodeStrict(data, v); err != nil {
+	if err := fileio.DecodeJSON(data, v); err != nil {
 		return fileio.Bad(locate(path, data, 0, err))
 	}
 	return nil
@@ -113,7 +112,7 @@ func ReadJSONL[T any](path string) ([]T, error) {
 			continue
 		}
 		var rec T
-		if err := decodeStrict(line, &rec); err != nil {
+		if err := fileio.DecodeJSON(line, &rec); err != nil {
 			le := locate(path, line, lineNo, err)
 			le.Unterminated = !terminated
 			return nil, fileio.Bad(le)
@@ -169,31 +168,6 @@ func AppendJSONL(path string, rec any) error {
 	return nil
 }
 
-// decodeStrict decodes exactly one JSON value from data into v, refusing
-// unknown fields and trailing data.
-func decodeStrict(data []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		if errors.Is(err, io.EOF) {
-			return errors.New("no JSON value")
-		}
-		return err
-	}
-	end := dec.InputOffset()
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		trimmed := bytes.TrimLeft(data[end:], " \t\r\n")
-		return &trailingDataError{offset: int64(len(data) - len(trimmed))}
-	}
-	return nil
-}
-
-// trailingDataError reports bytes after the one JSON value expected; offset
-// is the 0-based index of the first of them.
-type trailingDataError struct{ offset int64 }
-
-func (e *trailingDataError) Error() string { return "data after the JSON value" }
-
 // locate turns a decoding error on data (the whole file when line0 is 0, else
 // line line0 of it) into a *LineError with the line and column of the fault.
 func locate(path string, data []byte, line0 int, err error) *LineError {
@@ -201,14 +175,14 @@ func locate(path string, data []byte, line0 int, err error) *LineError {
 	var off int64 = -1
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
-	var tr *trailingDataError
+	var tr *fileio.TrailingDataError
 	switch {
 	case errors.As(err, &se):
 		off = se.Offset
 	case errors.As(err, &te):
 		off = te.Offset
 	case errors.As(err, &tr):
-		off = tr.offset + 1
+		off = tr.Offset + 1
 	}
 	if off < 0 {
 		return le

@@ -278,9 +278,7 @@ func parseRecords(path string, data []byte) ([]optimize.Record, error) {
 		}
 		var raw json.RawMessage
 		r := optimize.Record{Detail: &raw}
-		dec := json.NewDecoder(bytes.NewReader(rest[:i]))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&r); err != nil {
+		if err := fileio.DecodeJSON(rest[:i], &r); err != nil {
 			return nil, fmt.Errorf("%s:%d: %v", path, line, err)
 		}
 		r.Detail = raw
