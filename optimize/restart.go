@@ -432,6 +432,16 @@ func budgetField(v any, key string) (reflect.Value, error) {
 	return f, nil
 }
 
+// Budget is o's step budget: its integer option tagged s.BudgetKey
+// (searching the structs it embeds), 0 when it has none.
+func (s Spec) Budget(o Options) int {
+	n, err := budgetOf(o, s.BudgetKey)
+	if err != nil {
+		return 0
+	}
+	return n
+}
+
 // budgetOf is the step budget of a method's settings.
 func budgetOf(v any, key string) (int, error) {
 	f, err := budgetField(v, key)

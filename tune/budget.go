@@ -174,23 +174,9 @@ func (c Config) withSteps(spec optimize.Spec, n int) (Config, error) {
 	return c, c.Set(c.Method+"."+spec.BudgetKey, strconv.Itoa(n))
 }
 
-// stepsOf is the config's step budget (its method's budget key).
-func (c Config) stepsOf(spec optimize.Spec) int {
-	v := reflect.ValueOf(c.MethodOptions())
-	if v.Kind() == reflect.Pointer {
-		v = v.Elem()
-	}
-	if v.Kind() != reflect.Struct {
-		return 0
-	}
-	t := v.Type()
-	for i := range t.NumField() {
-		if strings.Split(t.Field(i).Tag.Get("toml"), ",")[0] == spec.BudgetKey && v.Field(i).CanInt() {
-			return int(v.Field(i).Int())
-		}
-	}
-	return 0
-}
+// stepsOf is the config's step budget (its method's budget key,
+// optimize.Spec.Budget).
+func (c Config) stepsOf(spec optimize.Spec) int { return spec.Budget(c.MethodOptions()) }
 
 // forecastGames is the fitness games the method forecasts for a run of n
 // steps (its Forecast at the start, made with a source of its own: the
