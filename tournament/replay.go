@@ -39,11 +39,17 @@ func (g GameRecord) Replay() error {
 			return bad("move %d (%s) is illegal: %v", i+1, m, err)
 		}
 	}
-	won := map[engine.Color]Result{engine.Black: BlackWins, engine.White: WhiteWins}[b.Winner()]
+	won, end := NoResult, "no six in a row" // what the moves give
+	switch b.Winner() {
+	case engine.Black:
+		won, end = BlackWins, BlackWins.String()
+	case engine.White:
+		won, end = WhiteWins, WhiteWins.String()
+	}
 	forfeit := strings.HasPrefix(g.Reason, "forfeit:")
 	switch {
 	case g.Reason == ReasonSix && (won == NoResult || g.Result != won):
-		return bad("result %s by six in a row, the moves give %s", g.Result, replayed(b))
+		return bad("result %s by six in a row, the moves give %s", g.Result, end)
 	case g.Reason != ReasonSix && won != NoResult:
 		return bad("reason %q, but the moves give %s by six in a row (rules: six in a row ends the game)", g.Reason, won)
 	case g.Reason == ReasonFullBoard && (g.Result != Draw || !b.Full()):
@@ -56,15 +62,4 @@ func (g GameRecord) Replay() error {
 		return bad("unknown reason %q", g.Reason)
 	}
 	return nil
-}
-
-// replayed says what a replayed board's end is: a win by six, or none.
-func replayed(b *engine.Board) string {
-	switch b.Winner() {
-	case engine.Black:
-		return BlackWins.String()
-	case engine.White:
-		return WhiteWins.String()
-	}
-	return "no six in a row"
 }
