@@ -34,11 +34,10 @@ var (
 	// Checkpoint: a tuning run's checkpoint.json, 32 MiB.
 	Checkpoint = Kind{"checkpoint", 32 << 20}
 	// Records: a tuning run's generations.jsonl, read whole, 2 GiB. A
-	// record takes about 2.4 KB (SPSA's, with its metrics), and a run by
-	// the clock writes as many as its hours allow: 31,000 SPSA iterations
-	// of a 1.5-hour chain on 2 cores took 73 MB, past the 64 MiB this
-	// cap was, so the run failed reading its own records back after the
-	// tuning, before its ladder.
+	// record takes a few KB (SPSA's, with its per-gene metrics), and a
+	// run by the clock writes as many as its hours allow: a night of
+	// short SPSA iterations is hundreds of MB, which a run must read back
+	// for its ladder and resume.
 	Records = Kind{"records file", 2 << 30}
 	// Report: a run's report.md, compare.md or a chart's SVG, 16 MiB.
 	Report = Kind{"report", 16 << 20}
