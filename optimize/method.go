@@ -432,19 +432,6 @@ func CheckPopulation(field string, pop [][]float64, n, genes int) error {
 	return nil
 }
 
-// CheckStart checks the problem's start vector, if it has one: as many
-// finite genes as the problem. The error is an *OptionError with Field
-// "Start".
-func CheckStart(p Problem) error {
-	if p.Start == nil {
-		return nil
-	}
-	if err := CheckVector("start", p.Start, len(p.Genes)); err != nil {
-		return &OptionError{Field: "Start", Msg: "the problem's start vector: " + err.Error()}
-	}
-	return nil
-}
-
 // CheckVector checks that x has genes finite genes.
 func CheckVector(field string, x []float64, genes int) error {
 	if len(x) != genes {

@@ -49,10 +49,11 @@ var _ optimize.Method = (*CMAES)(nil)
 // every random number from it. Errors: Settings.Validate's errors or a
 // nil rng.
 func New(s Settings, p optimize.Problem, rng *rand.PCG) (*CMAES, error) {
-	if err := s.Validate(p); err != nil {
+	c, err := s.checked(p)
+	if err != nil {
 		return nil, err
 	}
-	return start(s.resolve(p), rng)
+	return start(c, rng)
 }
 
 // start is New of settings resolved and validated.
@@ -97,10 +98,11 @@ func start(c config, rng *rand.PCG) (*CMAES, error) {
 // which must also be symmetric and positive definite. Errors name the State field ("cmaes: Restore: state
 // field C: …"), or are Settings.Validate's.
 func Restore(s Settings, p optimize.Problem, st State) (*CMAES, error) {
-	if err := s.Validate(p); err != nil {
+	c, err := s.checked(p)
+	if err != nil {
 		return nil, err
 	}
-	return restore(s.resolve(p), st)
+	return restore(c, st)
 }
 
 // restore is Restore of settings resolved and validated.

@@ -130,43 +130,52 @@ func (s Settings) resolve(p optimize.Problem) config {
 // The error is an *optimize.OptionError whose Key is the option at fault,
 // or "" for the problem (Field "Start" for its start).
 func (o Settings) Validate(p optimize.Problem) error {
+	_, err := o.checked(p)
+	return err
+}
+
+// checked is Validate's check of o against p and the config it
+// resolves: New and Restore start from it, so a run resolves its settings
+// once.
+func (o Settings) checked(p optimize.Problem) (config, error) {
 	bad := optimize.BadOption
 	switch {
 	case o.Generations < 1:
-		return bad("generations", "must be at least 1, not %d", o.Generations)
+		return config{}, bad("generations", "must be at least 1, not %d", o.Generations)
 	case o.Lambda != 0 && o.Lambda < 4:
-		return bad("lambda", "CMA-ES needs at least 4 candidates a generation, not %d (0 = 4 + ⌊3 ln n⌋)", o.Lambda)
+		return config{}, bad("lambda", "CMA-ES needs at least 4 candidates a generation, not %d (0 = 4 + ⌊3 ln n⌋)", o.Lambda)
 	case !finite(o.Sigma) || o.Sigma <= 0:
-		return bad("sigma", "must be a finite number > 0 (σ0 as a fraction of the initial range), not %g", o.Sigma)
+		return config{}, bad("sigma", "must be a finite number > 0 (σ0 as a fraction of the initial range), not %g", o.Sigma)
 	case o.MaxRepeats < 1:
-		return bad("max_repeats", "must be at least 1 (one match per opponent), not %d", o.MaxRepeats)
+		return config{}, bad("max_repeats", "must be at least 1 (one match per opponent), not %d", o.MaxRepeats)
 	case !(o.CMean > 0 && o.CMean <= 1):
-		return bad("cmean", "must be in (0, 1] (the mean's learning rate c_m), not %g", o.CMean)
+		return config{}, bad("cmean", "must be in (0, 1] (the mean's learning rate c_m), not %g", o.CMean)
 	case o.MaxSigma != 0 && !(finite(o.MaxSigma) && o.MaxSigma >= 1):
-		return bad("max_sigma", "must be 0 (no cap) or a finite number ≥ 1 (σ at most max_sigma·σ0), not %g", o.MaxSigma)
+		return config{}, bad("max_sigma", "must be 0 (no cap) or a finite number ≥ 1 (σ at most max_sigma·σ0), not %g", o.MaxSigma)
 	case o.AlphaSigma != 0 && !(finite(o.AlphaSigma) && o.AlphaSigma >= 1):
-		return bad("alpha_sigma", "must be 0 (1 + 2/(n + 10)) or a finite number ≥ 1, not %g", o.AlphaSigma)
+		return config{}, bad("alpha_sigma", "must be 0 (1 + 2/(n + 10)) or a finite number ≥ 1, not %g", o.AlphaSigma)
 	}
 	if _, err := o.NoiseOptions.Validate(p); err != nil {
-		return err
+		return config{}, err
 	}
 	if err := p.Validate(); err != nil {
-		return &optimize.OptionError{Msg: err.Error()}
+		return config{}, &optimize.OptionError{Msg: err.Error()}
 	}
 	if p.Start != nil {
 		if !(o.WarmSpread > 0) {
-			return bad("warm_spread", "must be > 0 with a start vector: σ0 = warm_spread·‖start‖/√n, and 0 would not search")
+			return config{}, bad("warm_spread", "must be > 0 with a start vector: σ0 = warm_spread·‖start‖/√n, and 0 would not search")
 		}
 		if optimize.Norm(p.Start) == 0 {
-			return &optimize.OptionError{Field: "Start", Msg: "the problem's start vector is zero: CMA-ES spreads its first generation by the start's norm"}
+			return config{}, &optimize.OptionError{Field: "Start", Msg: "the problem's start vector is zero: CMA-ES spreads its first generation by the start's norm"}
 		}
 	} else if meanRange(p.InitLo, p.InitHi) <= 0 {
-		return &optimize.OptionError{Msg: "the problem's initial range is empty in every gene: σ0 = sigma × the mean range would be 0"}
+		return config{}, &optimize.OptionError{Msg: "the problem's initial range is empty in every gene: σ0 = sigma × the mean range would be 0"}
 	}
-	if err := o.resolve(p).validate(); err != nil {
-		return &optimize.OptionError{Msg: fmt.Sprintf("from the problem: %v", err)}
+	c := o.resolve(p)
+	if err := c.validate(); err != nil {
+		return config{}, &optimize.OptionError{Msg: fmt.Sprintf("from the problem: %v", err)}
 	}
-	return nil
+	return c, nil
 }
 
 // Spec describes CMA-ES to a job runner: options from the [cmaes] table,

@@ -51,10 +51,11 @@ type State struct {
 // on, and the caller must not use it afterwards. It returns
 // Settings.Validate's error, or an error for a nil rng.
 func New(s Settings, p optimize.Problem, rng *rand.PCG) (*GA, error) {
-	if err := s.Validate(p); err != nil {
+	c, err := s.checked(p)
+	if err != nil {
 		return nil, err
 	}
-	return start(s.resolve(p), rng)
+	return start(c, rng)
 }
 
 // start is New of settings resolved and validated.
@@ -86,10 +87,11 @@ func start(c config, rng *rand.PCG) (*GA, error) {
 // name the State field, e.g. "ga: State.Population[3]: …", or are
 // Settings.Validate's.
 func Restore(s Settings, p optimize.Problem, st State) (*GA, error) {
-	if err := s.Validate(p); err != nil {
+	c, err := s.checked(p)
+	if err != nil {
 		return nil, err
 	}
-	return restore(s.resolve(p), st)
+	return restore(c, st)
 }
 
 // restore is Restore of settings resolved and validated.

@@ -128,10 +128,11 @@ type RobustIndividual struct {
 // rng belongs to the run from then on. Errors: Settings.Validate's or a
 // nil rng.
 func NewRobust(s Settings, p optimize.Problem, rng *rand.PCG) (*RobustGA, error) {
-	if err := s.Validate(p); err != nil {
+	c, err := s.checked(p)
+	if err != nil {
 		return nil, err
 	}
-	return startRobust(s.resolve(p), rng)
+	return startRobust(c, rng)
 }
 
 // startRobust is NewRobust of settings resolved and validated.
@@ -162,10 +163,11 @@ func (c config) place(x []float64) {
 // settings and problem (a larger Generations extends it); errors name the
 // state field, or are Settings.Validate's.
 func RestoreRobust(s Settings, p optimize.Problem, st RobustState) (*RobustGA, error) {
-	if err := s.Validate(p); err != nil {
+	c, err := s.checked(p)
+	if err != nil {
 		return nil, err
 	}
-	return restoreRobust(s.resolve(p), st)
+	return restoreRobust(c, st)
 }
 
 // restoreRobust is RestoreRobust of settings resolved and validated.

@@ -105,20 +105,34 @@ func (s Settings) resolve(p optimize.Problem) config {
 // (Chen's GA refuses a start vector), and for the robust variant the
 // robust limits: population ≥ 4, generations ≥ 1, elite in
 // 1..population−1, crossover and mutation probabilities, sigma > 0,
-// sigma_end ≥ 0, the shared noise options (optimize.NoiseOptions.Validate)
-// and a start of the problem's genes. The error is an
+// sigma_end ≥ 0 and the shared noise options
+// (optimize.NoiseOptions.Validate). The error is an
 // *optimize.OptionError whose Key is the TOML key of the option at fault,
 // or "" when the fault is the Problem's (its message names the field;
 // Field "Start" for its start vector).
 func (s Settings) Validate(p optimize.Problem) error {
+	_, err := s.checked(p)
+	return err
+}
+
+// checked is Validate's check of s against p and the config it resolves:
+// New and Restore start from it, so a run resolves its settings once.
+func (s Settings) checked(p optimize.Problem) (config, error) {
 	robust, err := optimize.CheckVariant(p, s.Variant, "the chen2010 GA draws its whole population")
 	switch {
 	case err != nil:
-		return err
+		return config{}, err
 	case robust:
-		return s.validateRobust(p)
+		if err := s.validateRobust(p); err != nil {
+			return config{}, err
+		}
+		return s.resolve(p), nil
 	}
-	return s.resolve(p).validate()
+	c := s.resolve(p)
+	if err := c.validate(); err != nil {
+		return config{}, err
+	}
+	return c, nil
 }
 
 // validateRobust checks the robust variant's limits (Validate).
@@ -143,7 +157,7 @@ func (s Settings) validateRobust(p optimize.Problem) error {
 	case !(s.SigmaEnd >= 0) || math.IsInf(s.SigmaEnd, 1):
 		return bad("sigma_end", "must be a finite number ≥ 0 (0 = sigma throughout), not %g", s.SigmaEnd)
 	}
-	return optimize.CheckStart(p)
+	return nil
 }
 
 // Refined is s for a refinement phase of a restart schedule

@@ -50,10 +50,11 @@ func (s swarm) clone() swarm {
 // not use it afterwards. Errors: Settings.Validate's errors or a nil
 // rng.
 func New(s Settings, p optimize.Problem, rng *rand.PCG) (*PSO, error) {
-	if err := s.Validate(p); err != nil {
+	c, err := s.checked(p)
+	if err != nil {
 		return nil, err
 	}
-	return start(s.resolve(p), rng)
+	return start(c, rng)
 }
 
 // start is New of settings resolved and validated.
@@ -93,10 +94,11 @@ func start(c config, rng *rand.PCG) (*PSO, error) {
 // the same run. Errors name the State field ("pso: Restore: state field
 // Velocities[2]: …"), or are Settings.Validate's.
 func Restore(s Settings, p optimize.Problem, st State) (*PSO, error) {
-	if err := s.Validate(p); err != nil {
+	c, err := s.checked(p)
+	if err != nil {
 		return nil, err
 	}
-	return restore(s.resolve(p), st)
+	return restore(c, st)
 }
 
 // restore is Restore of settings resolved and validated.

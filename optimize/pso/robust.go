@@ -221,10 +221,11 @@ type RobustParticle struct {
 // empty tallies. rng belongs to the swarm from then on. Errors:
 // Settings.Validate's or a nil rng.
 func NewRobust(s Settings, p optimize.Problem, rng *rand.PCG) (*RobustPSO, error) {
-	if err := s.Validate(p); err != nil {
+	c, err := s.checked(p)
+	if err != nil {
 		return nil, err
 	}
-	return startRobust(s.resolve(p), rng)
+	return startRobust(c, rng)
 }
 
 // startRobust is NewRobust of settings resolved and validated.
@@ -261,10 +262,11 @@ func startRobust(c config, rng *rand.PCG) (*RobustPSO, error) {
 // Means exactly once a Step is done, and Games ≥ 0; errors name the
 // field ("pso: RobustState.Tally[2]: …").
 func RestoreRobust(s Settings, p optimize.Problem, st RobustState) (*RobustPSO, error) {
-	if err := s.Validate(p); err != nil {
+	c, err := s.checked(p)
+	if err != nil {
 		return nil, err
 	}
-	return restoreRobust(s.resolve(p), st)
+	return restoreRobust(c, st)
 }
 
 // restoreRobust is RestoreRobust of settings resolved and validated.

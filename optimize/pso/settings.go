@@ -108,22 +108,33 @@ func (s Settings) resolve(p optimize.Problem) config {
 // every key up front: particles ≥ 2, iterations ≥ 1, elite in
 // 0..particles, the attractor, vmax_fraction, the keys Chen's swarm shares
 // (through config.validate), the shared noise options
-// (optimize.NoiseOptions.Validate) and a start of the problem's genes. The
-// error is an *optimize.OptionError whose Key is the TOML key of the
+// (optimize.NoiseOptions.Validate); p.Validate checks the start vector.
+// The error is an *optimize.OptionError whose Key is the TOML key of the
 // option at fault, or "" when the fault is the Problem's (its message
 // names the field; Field "Start" for its start vector).
 func (s Settings) Validate(p optimize.Problem) error {
+	_, err := s.checked(p)
+	return err
+}
+
+// checked is Validate's check of s against p and the config it resolves:
+// New and Restore start from it, so a run resolves its settings once.
+func (s Settings) checked(p optimize.Problem) (config, error) {
 	robust, err := optimize.CheckVariant(p, s.Variant, "the chen2010 PSO draws its whole swarm")
 	switch {
 	case err != nil:
-		return err
+		return config{}, err
 	case robust:
-		return s.validateRobust(p)
+		return s.checkedRobust(p)
 	}
 	if err := s.checkVMaxFraction(); err != nil {
-		return err
+		return config{}, err
 	}
-	return s.resolve(p).validate()
+	c := s.resolve(p)
+	if err := c.validate(); err != nil {
+		return config{}, err
+	}
+	return c, nil
 }
 
 // checkVMaxFraction checks the one option the config sees only as VMax.
@@ -134,29 +145,30 @@ func (s Settings) checkVMaxFraction() error {
 	return nil
 }
 
-// validateRobust checks the robust variant's limits (Validate).
-func (s Settings) validateRobust(p optimize.Problem) error {
+// checkedRobust is checked for the robust variant.
+func (s Settings) checkedRobust(p optimize.Problem) (config, error) {
 	bad := optimize.BadOption
 	switch {
 	case s.Particles < 2:
-		return bad("particles", "the robust PSO needs at least 2 particles, not %d", s.Particles)
+		return config{}, bad("particles", "the robust PSO needs at least 2 particles, not %d", s.Particles)
 	case s.Iterations < 1:
-		return bad("iterations", "must be at least 1, not %d", s.Iterations)
+		return config{}, bad("iterations", "must be at least 1, not %d", s.Iterations)
 	case s.Elite < 0 || s.Elite > s.Particles:
-		return bad("elite", "must be 0 (particles/4) to particles = %d, not %d", s.Particles, s.Elite)
+		return config{}, bad("elite", "must be 0 (particles/4) to particles = %d, not %d", s.Particles, s.Elite)
 	case s.Attractor != "" && s.Attractor != AttractorBest && s.Attractor != AttractorElite:
-		return bad("attractor", "must be %q (the best personal best) or %q (the elite's mean), not %q", AttractorBest, AttractorElite, s.Attractor)
+		return config{}, bad("attractor", "must be %q (the best personal best) or %q (the elite's mean), not %q", AttractorBest, AttractorElite, s.Attractor)
 	}
 	if err := s.checkVMaxFraction(); err != nil {
-		return err
+		return config{}, err
 	}
-	if err := s.resolve(p).validate(); err != nil {
-		return err
+	c := s.resolve(p)
+	if err := c.validate(); err != nil {
+		return config{}, err
 	}
 	if _, err := s.NoiseOptions.Validate(p); err != nil {
-		return err
+		return config{}, err
 	}
-	return optimize.CheckStart(p)
+	return c, nil
 }
 
 // elite is the robust PSO's μ: Elite, or max(Particles/4, 1) when 0.

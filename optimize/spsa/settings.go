@@ -122,37 +122,46 @@ func (s Settings) resolve(p optimize.Problem) config {
 // is not set). The error is an *optimize.OptionError whose Key is the
 // option at fault ("c_end.S9" for one gene), or "" for the problem.
 func (o Settings) Validate(p optimize.Problem) error {
+	_, err := o.checked(p)
+	return err
+}
+
+// checked is Validate's check of o against p and the config it
+// resolves: New and Restore start from it, so a run resolves its settings
+// once.
+func (o Settings) checked(p optimize.Problem) (config, error) {
 	bad := optimize.BadOption
 	if o.Iterations < 1 {
-		return bad("iterations", "must be at least 1, have %d", o.Iterations)
+		return config{}, bad("iterations", "must be at least 1, have %d", o.Iterations)
 	}
 	for _, f := range []struct {
 		key string
 		v   float64
 	}{{"alpha", o.Alpha}, {"gamma", o.Gamma}, {"c_end_fraction", o.CEndFraction}} {
 		if !finite(f.v) || f.v <= 0 {
-			return bad(f.key, "must be a finite number > 0, have %g", f.v)
+			return config{}, bad(f.key, "must be a finite number > 0, have %g", f.v)
 		}
 	}
 	if !finite(o.AStability) || o.AStability < 0 {
-		return bad("a_stability", "must be a finite number ≥ 0 (0 = 0.1 × iterations), have %g", o.AStability)
+		return config{}, bad("a_stability", "must be a finite number ≥ 0 (0 = 0.1 × iterations), have %g", o.AStability)
 	}
 	if err := o.CEnd.check("c_end", p.Genes); err != nil {
-		return err
+		return config{}, err
 	}
 	if err := o.REnd.check("r_end", p.Genes); err != nil {
-		return err
+		return config{}, err
 	}
 	if _, err := resolvePool(o.Opponents, p); err != nil {
-		return err
+		return config{}, err
 	}
 	if err := p.Validate(); err != nil {
-		return &optimize.OptionError{Msg: err.Error()}
+		return config{}, &optimize.OptionError{Msg: err.Error()}
 	}
-	if err := o.resolve(p).validate(); err != nil {
-		return &optimize.OptionError{Msg: fmt.Sprintf("%v (from the problem; a gene of zero range needs its c_end set)", err)}
+	c := o.resolve(p)
+	if err := c.validate(); err != nil {
+		return config{}, &optimize.OptionError{Msg: fmt.Sprintf("%v (from the problem; a gene of zero range needs its c_end set)", err)}
 	}
-	return nil
+	return c, nil
 }
 
 // Spec describes SPSA to a job runner: options from the [spsa] table, one

@@ -34,10 +34,11 @@ var _ optimize.Method = (*SPSA)(nil)
 // from then on. Errors: Settings.Validate's (an *optimize.OptionError) or
 // a nil rng.
 func New(s Settings, p optimize.Problem, rng *rand.PCG) (*SPSA, error) {
-	if err := s.Validate(p); err != nil {
+	c, err := s.checked(p)
+	if err != nil {
 		return nil, err
 	}
-	return start(s.resolve(p), rng)
+	return start(c, rng)
 }
 
 // start is New of settings resolved and validated.
@@ -66,10 +67,10 @@ func start(c config, rng *rand.PCG) (*SPSA, error) {
 // State field ("spsa: Restore: state field Theta: …"), or are
 // Settings.Validate's.
 func Restore(s Settings, p optimize.Problem, st State) (*SPSA, error) {
-	if err := s.Validate(p); err != nil {
+	c, err := s.checked(p)
+	if err != nil {
 		return nil, err
 	}
-	c := s.resolve(p)
 	c = c.clone()
 	const field = "spsa: Restore: state field "
 	pcg := new(rand.PCG)

@@ -162,10 +162,19 @@ func (o Settings) resolve(p rt.Problem) config {
 // Validate checks o against p: p.Validate (an *optimize.OptionError with
 // no key), then every option (an *optimize.OptionError naming its key).
 func (o Settings) Validate(p rt.Problem) error {
+	_, err := o.checked(p)
+	return err
+}
+
+// checked is Validate's check of o against p and the config it
+// resolves: New and Restore start from it, so a run resolves its settings
+// once.
+func (o Settings) checked(p rt.Problem) (config, error) {
 	if err := p.Validate(); err != nil {
-		return &rt.OptionError{Msg: err.Error()}
+		return config{}, &rt.OptionError{Msg: err.Error()}
 	}
-	return o.resolve(p).validate()
+	c := o.resolve(p)
+	return c, c.validate()
 }
 
 // bounded reports whether θ is kept inside the bounds.

@@ -41,10 +41,11 @@ var _ rt.Method = (*Texel)(nil)
 // The run keeps rng and draws every random number from it: the caller must
 // not use it afterwards. Errors: Settings.Validate's or a nil rng.
 func New(s Settings, p rt.Problem, rng *rand.PCG) (*Texel, error) {
-	if err := s.Validate(p); err != nil {
+	c, err := s.checked(p)
+	if err != nil {
 		return nil, err
 	}
-	return start(s.resolve(p), rng)
+	return start(c, rng)
 }
 
 // start is New of settings resolved and validated.
@@ -68,10 +69,11 @@ func start(c config, rng *rand.PCG) (*Texel, error) {
 // [0, Rounds], that Theta has Genes finite genes and that Games ≥ 0; errors
 // name the State field, or are Settings.Validate's.
 func Restore(s Settings, p rt.Problem, st State) (*Texel, error) {
-	if err := s.Validate(p); err != nil {
+	c, err := s.checked(p)
+	if err != nil {
 		return nil, err
 	}
-	return restore(s.resolve(p), st)
+	return restore(c, st)
 }
 
 // restore is Restore of settings resolved and validated.
