@@ -247,7 +247,7 @@ func NewReferee(cfg Config) (*referee.VectorReferee, error) {
 	if r.Time, err = cfg.clock(); err != nil {
 		return nil, err
 	}
-	r.Openings, r.Schema = suite, cfg.Schema
+	r.Openings = suite
 	r.Pairs, r.EarlyStop, r.MaxMoves, r.Concurrency = cfg.Match.Pairs, cfg.Match.EarlyStop, cfg.Engine.MaxMoves, cfg.Concurrency
 	return r, nil
 }
@@ -486,14 +486,13 @@ func (j *Job) weightFile(genes []float64, step int, fitness *float64) (*engine.W
 }
 
 func weightFile(cfg Config, spec optimize.Spec, run string, genes []float64, step int, fitness *float64) (*engine.WeightFile, error) {
-	schema := cfg.Schema
-	var err error
-	if genes, _, err = cfg.splitVector(genes); err != nil { // a vector with [[param]] values
+	genes, _, err := cfg.splitVector(genes) // a vector with [[param]] values
+	if err != nil {
 		return nil, err
 	}
 	wf := &engine.WeightFile{
 		Name:   bestName(run, spec, step),
-		Schema: schema,
+		Schema: cfg.Schema,
 		Values: slices.Clone(genes),
 		Provenance: engine.Provenance{
 			Tool:       "roadtune tune",

@@ -507,16 +507,15 @@ func (c *Config) ladderClocks() ([]tournament.TimeControl, error) {
 // schema, the engine settings at that depth and width, the parameters and
 // the fixed road weights.
 func (c *Config) playerRef(depth, width int) (*referee.VectorReferee, error) {
-	schema := c.Schema
 	fixed, err := c.fixedWeights()
 	if err != nil {
 		return nil, err
 	}
 	if c.External != nil {
-		return &referee.VectorReferee{Schema: schema, Settings: c.engineSettings(depth, width), Params: c.enginParams(),
+		return &referee.VectorReferee{Schema: c.Schema, Settings: c.engineSettings(depth, width), Params: c.enginParams(),
 			External: c.External.referee(c.externalFileDir)}, nil
 	}
-	return &referee.VectorReferee{Schema: schema, Settings: c.engineSettings(depth, width), Params: c.enginParams(), Fixed: fixed}, nil
+	return &referee.VectorReferee{Schema: c.Schema, Settings: c.engineSettings(depth, width), Params: c.enginParams(), Fixed: fixed}, nil
 }
 
 // splitVector parts a vector of the run into its road weights (the
