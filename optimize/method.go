@@ -255,10 +255,6 @@ type Spec struct {
 	// a sentence or two why a gene can be left unidentified, for reports
 	// and chart captions.
 	Unidentified string
-
-	// restarts is set by WithRestarts: the options may ask for a restart
-	// schedule.
-	restarts bool
 }
 
 // The variants of a method with Chen 2010's form and a noise-robust one
@@ -454,7 +450,7 @@ func finite(v float64) bool { return v == v && v <= maxFloat && v >= -maxFloat }
 // the method's Settings struct (what Spec.Options returns), decoded from
 // the method's table of a tuning config. Each method's settings
 // implement it; Spec's methods add what is common to every method (the
-// restart schedule of WithRestarts).
+// restart schedule of options that embed NoiseOptions).
 type Options interface {
 	// Validate checks the options against a problem; errors are
 	// *OptionError naming the key.

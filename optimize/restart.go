@@ -58,7 +58,8 @@ type RestartOptions struct {
 const DefaultStartShare = 0.5
 
 // Restart returns the options (promoted to every method settings type
-// that embeds NoiseOptions, which WithRestarts reads).
+// that embeds NoiseOptions, which Spec's New, Restore, Validate and
+// Describe read).
 func (o RestartOptions) Restart() RestartOptions { return o }
 
 // On reports whether the options ask for more than one plain run.
@@ -157,25 +158,16 @@ func restartsOf(v any) (RestartOptions, bool) {
 	return r.Restart(), true
 }
 
-// WithRestarts returns s with its runs made of sub-runs when the options
-// ask for them (RestartOptions.On): Validate also checks the restart keys,
-// New and Restore build a restart schedule (see RestartOptions) whose
-// sub-runs are the options' own methods, Describe adds the schedule.
-// Options without restarts are run exactly as without WithRestarts, so
-// plain runs, their records and their checkpoints are unchanged. The
-// method's options must embed NoiseOptions and hold the step budget under
-// the toml key s.BudgetKey.
-func (s Spec) WithRestarts() Spec {
-	s.restarts = true
-	return s
-}
-
-// restartOptions are the restart options o sets when s takes restarts
-// (WithRestarts), and whether it sets any.
+// restartOptions are the restart options o sets, and whether it sets
+// any: options that embed NoiseOptions may ask for a run made of
+// sub-runs (RestartOptions.On). Spec's Validate then also checks the
+// restart keys, New and Restore build a restart schedule (see
+// RestartOptions) whose sub-runs are the options' own methods, Describe
+// adds the schedule. Options without restarts are run exactly as
+// without, so plain runs, their records and their checkpoints are
+// unchanged. The method's step budget must lie under the toml key
+// s.BudgetKey.
 func (s Spec) restartOptions(o Options) (RestartOptions, bool) {
-	if !s.restarts {
-		return RestartOptions{}, false
-	}
 	ro, ok := restartsOf(o)
 	return ro, ok && ro != (RestartOptions{})
 }

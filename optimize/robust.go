@@ -56,7 +56,7 @@ type NoiseOptions struct {
 	// fraction of the start's norm (AroundStart); used only with a start.
 	WarmSpread float64 `toml:"warm_spread" json:"warm_spread"`
 	// RestartOptions are the keys of a run made of several starts and
-	// refinement phases (Spec.WithRestarts): starts, start_share, phases,
+	// refinement phases (Spec.New): starts, start_share, phases,
 	// precision_growth.
 	RestartOptions
 }

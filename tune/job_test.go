@@ -188,7 +188,7 @@ func TestStopAnywhereResumesToTheUninterruptedResult(t *testing.T) {
 			cfg := tiny(t, strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(method, "-log"), "-monotone"), "-restarts"))
 			switch {
 			case strings.HasSuffix(method, "-restarts"):
-				// So does a restart schedule (optimize.Spec.WithRestarts):
+				// So does a restart schedule (optimize.Spec.New):
 				// two starts raced, a refinement phase at twice the pairs
 				// with the starts' answers in its pool.
 				for _, kv := range [][2]string{{"ga.variant", `"robust"`}, {"ga.generations", "6"}, {"ga.race_budget", "72"},

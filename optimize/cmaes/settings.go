@@ -199,7 +199,7 @@ var Spec = optimize.Spec{
 			Labels:  []string{"rank-change measure s", "repeats per opponent"},
 			Note:    "s > 0: re-evaluation reorders the candidates more than noise-free ranks would; σ then grows and the repeats double."},
 	},
-}.WithRestarts()
+}
 
 // New starts a run of the options on p (New): what a job runner calls
 // through optimize.Options.

@@ -219,7 +219,7 @@ var Spec = optimize.Spec{
 		{Name: "memory", Title: "Robust GA: the elite's fitness memory and mutation size", YLabel: "games / relative step",
 			Metrics: []string{"elite_games", "sigma"}, Labels: []string{"elite's mean games of memory", "mutation sigma (relative)"}},
 	},
-}.WithRestarts()
+}
 
 // Describe says what the options set; the ranges and bounds are the
 // Problem's.

@@ -226,7 +226,7 @@ var Spec = optimize.Spec{
 			Metrics: []string{"pbest_games", "race_games"},
 			Labels:  []string{"personal bests' mean games of memory (decayed)", "final race's games"}},
 	},
-}.WithRestarts()
+}
 
 // Describe says what the options set; the bounds and their mode are the
 // Problem's, which it does not see.
