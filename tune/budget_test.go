@@ -335,7 +335,7 @@ func TestBudgetBadInput(t *testing.T) {
 	}
 	// A sweep and a cluster are refused.
 	cfg := budgeted(t, "ga", "1h")
-	if _, err := NewLaunch(cfg, t.TempDir(), []int64{1, 2}, time.Now()); err == nil || !strings.Contains(err.Error(), "-seeds") {
+	if _, err := Sweep(context.Background(), cfg, []int64{1, 2}, t.TempDir(), Options{}); err == nil || !strings.Contains(err.Error(), "-seeds") {
 		t.Errorf("a budgeted sweep: %v", err)
 	}
 	var ie *InputError

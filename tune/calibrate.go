@@ -213,7 +213,7 @@ func calibrate(ctx context.Context, cfg Config, spec optimize.Spec, opts Options
 		ats = nil
 	}
 	elo := cfg.Validation.EloEvery > 0
-	eloAt := rungAt{depth: cfg.eloDepth()}
+	eloAt := rungAt{depth: cfg.EloDepth()}
 	eloShared := width == cfg.Engine.Width && slices.Contains(ats, eloAt)
 	limitSeconds, limitGames := sampleLimits(cfg)
 	if opts.Events.Calibrate != nil {
@@ -289,8 +289,8 @@ func calibrate(ctx context.Context, cfg Config, spec optimize.Spec, opts Options
 	if err != nil {
 		return nil, err
 	}
-	b, err := cj.fixedPlayer(cfg.eloOpponent())
-	if cfg.eloOpponent() == "" || err != nil {
+	b, err := cj.fixedPlayer(cfg.EloOpponent())
+	if cfg.EloOpponent() == "" || err != nil {
 		if b, err = cj.runPlayer("other", "a vector drawn for the calibration", draw()); err != nil {
 			return nil, err
 		}

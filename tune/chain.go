@@ -170,7 +170,7 @@ func IsChain(dir string) bool {
 // (chainBudget).
 func Chain(ctx context.Context, stages []Config, dir string, opts Options) ([]string, error) {
 	if len(stages) == 0 {
-		return nil, inputErr("chain: no stages")
+		return nil, InputErrorf("chain: no stages")
 	}
 	var cb *chainBudget
 	if stages[0].Budget != "" {
@@ -195,7 +195,7 @@ func Chain(ctx context.Context, stages []Config, dir string, opts Options) ([]st
 			return nil, err
 		}
 		if len(old) != len(stages) {
-			return nil, inputErr("chain: %s holds a chain of %d stages, the config gives %d", dir, len(old), len(stages))
+			return nil, InputErrorf("chain: %s holds a chain of %d stages, the config gives %d", dir, len(old), len(stages))
 		}
 		for k := range stages {
 			// `then` is where the next stage's config was read, which the
@@ -203,18 +203,18 @@ func Chain(ctx context.Context, stages []Config, dir string, opts Options) ([]st
 			a, b := old[k], stages[k]
 			a.Then, b.Then, b.Budget = "", "", ""
 			if err := sameSetting(a, b); err != nil {
-				return nil, inputErr("chain: stage %d in %s was started with another config: %v", k+1, dir, err)
+				return nil, InputErrorf("chain: stage %d in %s was started with another config: %v", k+1, dir, err)
 			}
 		}
 		if was, now := oldFile.Budget.text(), cb.text(); was != now {
-			return nil, inputErr("chain: %s was started with %s, the config gives %s", dir, was, now)
+			return nil, InputErrorf("chain: %s was started with %s, the config gives %s", dir, was, now)
 		}
 		cb = oldFile.Budget
 	} else {
 		// Like a sweep's, a chain's directory may exist (a cluster session
 		// keeps its server's storage there); it must not hold a run.
 		if _, err := os.Stat(filepath.Join(dir, FileCheckpoint)); err == nil {
-			return nil, inputErr("%s holds a run (checkpoint.json), not a chain: resume it with `tune -resume %s`, or choose another -out", dir, dir)
+			return nil, InputErrorf("%s holds a run (checkpoint.json), not a chain: resume it with `tune -resume %s`, or choose another -out", dir, dir)
 		}
 		if cb != nil {
 			var err error
@@ -223,7 +223,7 @@ func Chain(ctx context.Context, stages []Config, dir string, opts Options) ([]st
 			}
 		}
 		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return nil, inputErr("chain directory: %v", err)
+			return nil, InputErrorf("chain directory: %v", err)
 		}
 		if err := checkWritable(dir); err != nil {
 			return nil, err
@@ -245,8 +245,9 @@ func ResumeChain(ctx context.Context, dir string, opts Options) ([]string, error
 	return runChain(ctx, stages, dir, opts, cf.Budget, nil)
 }
 
-// readChain reads the stages of the chain in dir.
-func readChain(dir string) ([]Config, error) {
+// ReadChain reads the stages of the chain in dir (its FileChain), in
+// order. Errors name the file at fault.
+func ReadChain(dir string) ([]Config, error) {
 	_, stages, err := readChainFile(dir)
 	return stages, err
 }
@@ -259,13 +260,13 @@ func readChainFile(dir string) (chainFile, []Config, error) {
 		return cf, nil, &InputError{err}
 	}
 	if cf.Version != chainVersion {
-		return cf, nil, inputErr("%s: version %d: this roadtune reads version %d", path, cf.Version, chainVersion)
+		return cf, nil, InputErrorf("%s: version %d: this roadtune reads version %d", path, cf.Version, chainVersion)
 	}
 	if len(cf.Stages) == 0 {
-		return cf, nil, inputErr("%s: no stages", path)
+		return cf, nil, InputErrorf("%s: no stages", path)
 	}
 	if b := cf.Budget; b != nil && (!(b.Seconds > 0) || len(b.Games) != len(cf.Stages) || !(b.Calibration >= 0)) {
-		return cf, nil, inputErr("%s: budget: seconds %g must be > 0, calibration %g ≥ 0, with a forecast for each of the %d stages", path, b.Seconds, b.Calibration, len(cf.Stages))
+		return cf, nil, InputErrorf("%s: budget: seconds %g must be > 0, calibration %g ≥ 0, with a forecast for each of the %d stages", path, b.Seconds, b.Calibration, len(cf.Stages))
 	}
 	var stages []Config
 	for k, s := range cf.Stages {
@@ -279,7 +280,7 @@ func readChainFile(dir string) (chainFile, []Config, error) {
 			return cf, nil, locate(err, name, []byte(s.Config), nil)
 		}
 		if want := filepath.Base(StageDir(dir, k+1, c.Method)); s.Dir != want {
-			return cf, nil, inputErr("%s: stage %d's directory is %q, want %q", path, k+1, s.Dir, want)
+			return cf, nil, InputErrorf("%s: stage %d's directory is %q, want %q", path, k+1, s.Dir, want)
 		}
 		stages = append(stages, c)
 	}
@@ -344,7 +345,7 @@ func stageJob(ctx context.Context, c Config, sd string, k, n int, opts Options, 
 		}
 	}
 	if _, err := os.Stat(filepath.Join(sd, FileCheckpoint)); err == nil {
-		old, err := Open(sd)
+		old, err := ReadSnapshot(sd)
 		if err != nil {
 			return nil, &InputError{err}
 		}
@@ -354,9 +355,9 @@ func stageJob(ctx context.Context, c Config, sd string, k, n int, opts Options, 
 			}
 		}
 		if err := sameSetting(c, old.Config); err != nil {
-			return nil, inputErr("chain: %s was started with another config: %v", sd, err)
+			return nil, InputErrorf("chain: %s was started with another config: %v", sd, err)
 		}
-		if old.Phase == phaseDone {
+		if old.Phase == PhaseDone {
 			logf("chain: stage %d of %d (%s) is done (%s)\n", k, n, c.Method, sd)
 			return nil, nil
 		}

@@ -65,7 +65,7 @@ func straightChain(t *testing.T, cfg Config) ([]Config, []string) {
 // TestChainEqualsItsStagesRunByHand: a chain's stages are the runs a user
 // would make by hand (the second with -start the first's directory and the
 // first's seed); run again it keeps finished stages; a changed stage is
-// refused naming the key; Open reads a chain as its last stage.
+// refused naming the key; a stage's snapshot knows its place.
 func TestChainEqualsItsStagesRunByHand(t *testing.T) {
 	t.Parallel() // long and independent (its own directories): uses the second core
 	cfg, cdir := writeChain(t, spsaStage)
@@ -115,10 +115,10 @@ func TestChainEqualsItsStagesRunByHand(t *testing.T) {
 		t.Fatalf("the second stage's ladder has %d rungs, want 4 (zhou2015 and start at 2 depths)", len(want.ladder))
 	}
 
-	// Open reads the chain as its last stage.
-	r, err := Open(dir)
-	if err != nil || r.Dir != dirs[1] || r.Phase != phaseDone {
-		t.Fatalf("Open(chain): %v %+v", err, r)
+	// A stage's snapshot knows its place in the chain.
+	r, err := ReadSnapshot(dirs[1])
+	if err != nil || r.Stage != 2 || r.Stages != 2 || r.Chain() != "chain" || r.Phase != PhaseDone {
+		t.Fatalf("ReadSnapshot(stage 2): %v %+v", err, r)
 	}
 
 	// Run again: both stages are done, nothing is rewritten.
@@ -159,7 +159,7 @@ func TestChainStoppedAnywhereResumes(t *testing.T) {
 	var err error
 	total := 0
 	for _, d := range dirs {
-		r, err := Open(d)
+		r, err := ReadSnapshot(d)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -169,7 +169,7 @@ func (cb *chainBudget) weights() []float64 {
 func (cb *chainBudget) stage(c Config, dir string, stages []Config, k int, opts Options) (Config, error) {
 	spent := cb.Calibration
 	for i := range k {
-		r, err := Open(StageDir(dir, i+1, stages[i].Method))
+		r, err := ReadSnapshot(StageDir(dir, i+1, stages[i].Method))
 		if err != nil {
 			return c, &InputError{err}
 		}

@@ -32,7 +32,7 @@ func TestRunChartsAreThePlots(t *testing.T) {
 	if err := job.Steps(context.Background(), 1); err != nil {
 		t.Fatal(err)
 	}
-	r, err := Open(dir)
+	r, err := ReadSnapshot(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +43,7 @@ func TestRunChartsAreThePlots(t *testing.T) {
 	if err := job.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if r, err = Open(dir); err != nil {
+	if r, err = ReadSnapshot(dir); err != nil {
 		t.Fatal(err)
 	}
 	if charts, err = r.Charts(); err != nil {

@@ -21,11 +21,11 @@ import (
 // and reads. Version 1 (before the tune library) is not resumable.
 const checkpointVersion = 2
 
-// The phases of a job, in order.
+// The phases of a job, in order: a checkpoint's and a Snapshot's Phase.
 const (
-	phaseOptimize = "optimize" // steps remain
-	phaseVerify   = "verify"   // optimisation over; plots, verification and report remain
-	phaseDone     = "done"
+	PhaseOptimize = "optimize" // steps remain
+	PhaseVerify   = "verify"   // optimisation over; plots, verification and report remain
+	PhaseDone     = "done"
 )
 
 // checkpoint is checkpoint.json: everything a resumed run needs besides
@@ -114,11 +114,11 @@ func (j *Job) restore() error {
 		return err
 	}
 	if diff := diffFlat(cp.Config, flat); len(diff) > 0 {
-		return inputErr("%s changed since the run started (only concurrency may change on resume; put it back or start a new run):\n  %s",
+		return InputErrorf("%s changed since the run started (only concurrency may change on resume; put it back or start a new run):\n  %s",
 			j.dir.Path(FileConfig), strings.Join(diff, "\n  "))
 	}
 	if fp := fingerprint(flat); cp.Fingerprint != fp {
-		return inputErr("%s: fingerprint %q does not match the config's %q", path, cp.Fingerprint, fp)
+		return InputErrorf("%s: fingerprint %q does not match the config's %q", path, cp.Fingerprint, fp)
 	}
 	m, _, err := j.cfg.checkRun(j.dir.Dir, j.spec, &cp, true)
 	if err != nil {
@@ -134,15 +134,15 @@ func (j *Job) restore() error {
 func (cp *checkpoint) checkHead(path, method string) error {
 	switch {
 	case cp.Version != checkpointVersion:
-		return inputErr("%s: version %d: this roadtune reads checkpoint version %d only (a run from another version cannot be resumed)", path, cp.Version, checkpointVersion)
+		return InputErrorf("%s: version %d: this roadtune reads checkpoint version %d only (a run from another version cannot be resumed)", path, cp.Version, checkpointVersion)
 	case cp.Method != method:
-		return inputErr("%s: method %q does not match the config's %q", path, cp.Method, method)
+		return InputErrorf("%s: method %q does not match the config's %q", path, cp.Method, method)
 	}
 	switch cp.Phase {
-	case phaseOptimize, phaseVerify, phaseDone:
+	case PhaseOptimize, PhaseVerify, PhaseDone:
 		return nil
 	}
-	return inputErr("%s: phase %q: want %q, %q or %q", path, cp.Phase, phaseOptimize, phaseVerify, phaseDone)
+	return InputErrorf("%s: phase %q: want %q, %q or %q", path, cp.Phase, PhaseOptimize, PhaseVerify, PhaseDone)
 }
 
 // checkRun checks the checkpoint cp of the run in dir against the config
@@ -158,7 +158,7 @@ func (cp *checkpoint) checkHead(path, method string) error {
 func (c *Config) checkRun(dir string, spec optimize.Spec, cp *checkpoint, trim bool) (optimize.Method, []optimize.Record, error) {
 	path := filepath.Join(dir, FileCheckpoint)
 	bad := func(format string, args ...any) error {
-		return inputErr("%s: %s", path, fmt.Sprintf(format, args...))
+		return InputErrorf("%s: %s", path, fmt.Sprintf(format, args...))
 	}
 	st := cp.Status
 	if err := checkStatus(st, cp.RecordsBytes); err != nil {
@@ -186,7 +186,7 @@ func (c *Config) checkRun(dir string, spec optimize.Spec, cp *checkpoint, trim b
 		}
 	}
 	over := m.Done() || (c.Stall > 0 && st.Stall >= c.Stall) || cp.Budget != nil && cp.Budget.StoppedAt != nil
-	if cp.Phase != phaseOptimize && (!over || cp.Best == nil) {
+	if cp.Phase != PhaseOptimize && (!over || cp.Best == nil) {
 		return nil, nil, bad("phase %q, but the optimisation is not over (%d steps)", cp.Phase, st.Steps)
 	}
 	recPath := filepath.Join(dir, FileRecords)
@@ -197,14 +197,14 @@ func (c *Config) checkRun(dir string, spec optimize.Spec, cp *checkpoint, trim b
 	games := 0
 	for _, r := range recs {
 		if games, err = addGames(games, r.Games); err != nil {
-			return nil, nil, inputErr("%s:%d: %v", recPath, r.Step+1, err)
+			return nil, nil, InputErrorf("%s:%d: %v", recPath, r.Step+1, err)
 		}
 	}
 	if games != st.Games {
-		return nil, nil, inputErr("%s: its records count %d games where %s's status counts %d", recPath, games, path, st.Games)
+		return nil, nil, InputErrorf("%s: its records count %d games where %s's status counts %d", recPath, games, path, st.Games)
 	}
 	if len(recs) > 0 && !slices.Equal(recs[len(recs)-1].Best, cp.Best) {
-		return nil, nil, inputErr("%s:%d: the last record's best vector is not %s's", recPath, len(recs), path)
+		return nil, nil, InputErrorf("%s:%d: the last record's best vector is not %s's", recPath, len(recs), path)
 	}
 	return m, recs, nil
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/roadtune/roadtune/internal/tunetest"
 	"github.com/roadtune/roadtune/tournament"
 	"github.com/roadtune/roadtune/tune"
+	"github.com/roadtune/roadtune/tune/launch"
 )
 
 // onWorkers is a coordinator playing cfg's games (NewReferee) on an
@@ -322,7 +323,7 @@ start = 0.6 # not the default: a ladder of the defaults against themselves is sk
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := func(opts tune.Options, hooks tune.LaunchHooks) string {
+	run := func(opts tune.Options, hooks launch.Hooks) string {
 		dir := filepath.Join(t.TempDir(), "run")
 		j, err := tune.Start(cfg, dir, opts)
 		if err != nil {
@@ -338,7 +339,7 @@ start = 0.6 # not the default: a ladder of the defaults against themselves is sk
 		}
 		return dir
 	}
-	want := run(tune.Options{}, tune.LaunchHooks{})
+	want := run(tune.Options{}, launch.Hooks{})
 	for _, local := range []bool{true, false} {
 		t.Run(fmt.Sprintf("local-worker=%v", local), func(t *testing.T) {
 			log := &tunetest.SyncBuffer{}

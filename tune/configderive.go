@@ -33,9 +33,9 @@ func (c *Config) Spec() (optimize.Spec, error) {
 // Spec.Options made, decoded from the method's table).
 func (c *Config) MethodOptions() optimize.Options { return c.Options[c.Method] }
 
-// eloDepth is the depth of the Elo measured during the run:
+// EloDepth is the depth of the Elo measured during the run:
 // validation.elo_depth, 0 read as the engine depth.
-func (c Config) eloDepth() int {
+func (c Config) EloDepth() int {
 	if c.Validation.EloDepth > 0 {
 		return c.Validation.EloDepth
 	}
@@ -69,9 +69,9 @@ func (c *Config) ladderDepths() (depths []int, width int) {
 	return depths, width
 }
 
-// eloOpponent is the opponent of the Elo measured during the run: the
+// EloOpponent is the opponent of the Elo measured during the run: the
 // first opponent that is not Halfway, or "".
-func (c *Config) eloOpponent() string {
+func (c *Config) EloOpponent() string {
 	for _, o := range c.Validation.Opponents {
 		if o != Halfway && o != StartOpponent {
 			return o

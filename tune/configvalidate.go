@@ -262,12 +262,12 @@ func (c *Config) validateVerification() error {
 		if v.EloDepth < 0 {
 			return bad("validation.elo_depth", "must be 0 (engine.depth) or a search depth, not %d", v.EloDepth)
 		}
-		s := c.engineSettings(c.eloDepth(), c.Engine.Width).Validate()
+		s := c.engineSettings(c.EloDepth(), c.Engine.Width).Validate()
 		var se *engine.SettingsError
 		if errors.As(s, &se) && se.Field == "Depth" {
 			return bad("validation.elo_depth", "depth %d: %s", v.EloDepth, se.Msg)
 		}
-		if c.eloOpponent() == "" {
+		if c.EloOpponent() == "" {
 			return bad("validation.elo_every", "needs an opponent other than %q in validation.opponents to measure the Elo against", Halfway)
 		}
 	}

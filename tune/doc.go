@@ -4,20 +4,16 @@
 // the run directory with its checkpoint, Start, Resume and Run of a job
 // (its games played by package referee, NewReferee), the verification ladder of the tuned vector (a match against every configured
 // opponent at every depth, summed up in a verdict line), the report and
-// plots, and readers of finished runs (Open).
+// plots, and the snapshot of a run directory (ReadSnapshot).
 //
-// A Launch is what the tune command does with its flags, for any program
-// to do the same: NewLaunch resolves a config into one run, a sweep over
-// seeds (Sweep) or a chain of stages (Chain), ResumeLaunch a stopped run
-// or chain, and Launch.Run plays it with hooks for live pages and a
-// cluster session (internal/tunecluster attaches one for the command, so
-// the library links no NATS; the live pages' hooks are joined with
-// LaunchHooks.Then); its LaunchResult names the runs, best vector and
-// report, and Launch.Summary tells how it ended. The command's flags stay
-// in the command: the library takes values (Override, ParseSeeds for a
-// seed list, Resumable for the keys a resumed run may change); showing
-// its progress is the command's own work (cmd/tune). ExportTo and
-// WriteCompare are `tune export` and `tune compare`.
+// Its rooms sit above it: package tune/runs reads runs from their
+// directories (Open, Compare, CompareRuns, LearningCurves, Export) on
+// top of ReadSnapshot, and package tune/launch is what the tune command
+// does with its flags (a run, a sweep over seeds, a chain; hooks for
+// live pages and a cluster session, which internal/tunecluster attaches
+// for the command, so the library links no NATS). The command's flags
+// stay in the command: the library takes values (Override, Resumable
+// for the keys a resumed run may change).
 //
 // A job writes, in its run directory: config.toml (the resolved config,
 // first), checkpoint.json (after config.toml, then after every step),

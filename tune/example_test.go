@@ -6,7 +6,6 @@ import (
 	"log"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/roadtune/roadtune/tune"
 )
@@ -50,7 +49,7 @@ pairs = 2
 	if err := job.Run(ctx); err != nil { // the last two generations, the verification, the report
 		log.Fatal(err)
 	}
-	run, err := tune.Open(job.Dir())
+	run, err := tune.ReadSnapshot(job.Dir())
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -62,48 +61,4 @@ pairs = 2
 	// Output:
 	// after 3 generations the best vector has 5 genes ([S1 S2 S3 S4 S5])
 	// done: 5 generations recorded, best.json from generation 4
-}
-
-// What the tune command does with -seeds: a Launch resolves the config
-// into a sweep (one run per seed), runs it, and compares the runs'
-// verification ladders.
-func ExampleLaunch() {
-	cfg, err := tune.Parse("sweep.toml", []byte(`
-method = "ga"
-[engine]
-depth = 1
-width = 4
-[ga]
-population = 4
-groups = 2
-generations = 2
-[validation]
-opponent = "zhou2015"
-pairs = 1
-`))
-	if err != nil {
-		log.Fatal(err)
-	}
-	dir, err := os.MkdirTemp("", "roadtune-example-")
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
-	l, err := tune.NewLaunch(cfg, filepath.Join(dir, "sweep"), []int64{1, 2}, time.Now())
-	if err != nil {
-		log.Fatal(err)
-	}
-	out, err := l.Run(context.Background(), tune.Options{}, tune.LaunchHooks{})
-	if err != nil {
-		log.Fatal(err)
-	}
-	for _, r := range out.Comparison.Runs {
-		fmt.Printf("%s: seed %d, %d generations\n", r.Name, r.Seed, r.Steps)
-	}
-	_, err = os.Stat(filepath.Join(l.Dir, tune.FileCompare+".md"))
-	fmt.Println("compare.md written:", err == nil)
-	// Output:
-	// sweep/seed-1: seed 1, 2 generations
-	// sweep/seed-2: seed 2, 2 generations
-	// compare.md written: true
 }

@@ -7,12 +7,10 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/roadtune/roadtune/internal/tunetest"
-	"github.com/roadtune/roadtune/tournament"
 )
 
 // fuzzRun is a tiny GA run of two steps, played once per fuzzing process,
@@ -86,7 +84,7 @@ func FuzzCheckpointRun(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		run := map[string][]byte{FileConfig: files[FileConfig], FileRecords: files[FileRecords], FileCheckpoint: data}
 		dir := writeRun(t, run)
-		r, err := Open(dir)
+		r, err := ReadSnapshot(dir)
 		if err != nil {
 			var ie *InputError
 			if !errors.As(err, &ie) && !strings.Contains(err.Error(), dir) {
@@ -117,7 +115,7 @@ func FuzzCheckpointRun(f *testing.F) {
 			t.Fatal(err)
 		}
 		run[FileCheckpoint] = again
-		r2, err := Open(writeRun(t, run))
+		r2, err := ReadSnapshot(writeRun(t, run))
 		if err != nil || r2.Status != r.Status || r2.Phase != r.Phase || !slices.Equal(r2.Best, r.Best) || len(r2.Records) != len(r.Records) {
 			t.Fatalf("the checkpoint written back opens as %+v, %v; first %+v", r2, err, r)
 		}
@@ -222,136 +220,6 @@ func FuzzChainFile(f *testing.F) {
 			}
 			if cf.Stages[k].Dir != filepath.Base(StageDir(dir, k+1, c.Method)) {
 				t.Fatalf("stage %d in directory %q", k+1, cf.Stages[k].Dir)
-			}
-		}
-		kind, members, err := Group(dir)
-		if err != nil || kind != "chain" || len(members) != len(cs) {
-			t.Fatalf("Group of the chain: %q, %d members, %v", kind, len(members), err)
-		}
-	})
-}
-
-// FuzzLadderCompare reads arbitrary data as the ladder.json of a good run,
-// as tune compare does (CompareRuns, then its table and summary): no
-// panic; an error names the ladder or the run; a run compared has one
-// matchup per rung, and the comparison's columns are its rungs' keys,
-// each once.
-func FuzzLadderCompare(f *testing.F) {
-	files := fuzzRun(f)
-	rung := Rung{Opponent: "zhou2015", Depth: 2, Width: 4, Verdict: "inconclusive",
-		Summary: tournament.Summary{Matchups: []tournament.MatchSummary{{A: "tuned", B: "zhou2015", N: 4}}}}
-	for _, rs := range [][]Rung{{rung}, {rung, rung}, {}, {{Opponent: "x"}}} {
-		data, err := json.Marshal(rs)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(data)
-	}
-	f.Add([]byte("null"))
-	f.Add([]byte(`[{"opponent":"a","depth":-1,"summary":{"matchups":[{"n":-3,"elo":1e308}]}}]`))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		dir := writeRun(t, map[string][]byte{FileConfig: files[FileConfig], FileRecords: files[FileRecords],
-			FileCheckpoint: files[FileCheckpoint], FileLadder: data})
-		c, err := CompareRuns([]string{dir})
-		if err != nil {
-			if !strings.Contains(err.Error(), dir) {
-				t.Fatalf("error without the run: %v", err)
-			}
-			return
-		}
-		seen := map[RungKey]bool{}
-		for _, k := range c.Columns {
-			if seen[k] {
-				t.Fatalf("column %v twice", k)
-			}
-			seen[k] = true
-		}
-		for _, r := range c.Runs {
-			for k, g := range r.Rungs {
-				if !seen[k] || len(g.Summary.Matchups) != 1 {
-					t.Fatalf("rung %v: %d matchups, a column: %v", k, len(g.Summary.Matchups), seen[k])
-				}
-			}
-		}
-		_ = c.Markdown()
-		_ = c.Summary()
-	})
-}
-
-// FuzzParseSeeds reads arbitrary text as -seeds: no panic; an error is
-// an *InputError naming the flag; seeds read are one per comma-separated
-// item, each ≥ 0, and written back parse to the same seeds.
-func FuzzParseSeeds(f *testing.F) {
-	for _, s := range []string{"1,2,3", "0", " 7 , 8", "", "1,,2", "-1", "1e3", "9223372036854775808", "1,x"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		seeds, err := ParseSeeds(s)
-		if err != nil {
-			var ie *InputError
-			if !errors.As(err, &ie) || !strings.HasPrefix(err.Error(), "flag -seeds") {
-				t.Fatalf("error %v", err)
-			}
-			return
-		}
-		if len(seeds) != strings.Count(s, ",")+1 {
-			t.Fatalf("%q: %d seeds", s, len(seeds))
-		}
-		words := make([]string, len(seeds))
-		for i, n := range seeds {
-			if n < 0 {
-				t.Fatalf("%q: seed %d", s, n)
-			}
-			words[i] = strconv.FormatInt(n, 10)
-		}
-		back, err := ParseSeeds(strings.Join(words, ","))
-		if err != nil || !slices.Equal(back, seeds) {
-			t.Fatalf("%q: seeds %v read back as %v, %v", s, seeds, back, err)
-		}
-	})
-}
-
-// FuzzParseCurveGroups reads arbitrary `tune compare -curve` arguments
-// (one per line) in a directory holding a run r and a sweep s of seeds 2
-// and 10: no panic; an error quotes an argument; each argument is one
-// line of the chart, labelled, with runs that hold a config (a sweep's by
-// seed).
-func FuzzParseCurveGroups(f *testing.F) {
-	root := f.TempDir()
-	for _, d := range []string{"r", "s/seed-10", "s/seed-2", "s/seed-x", "empty"} {
-		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
-			f.Fatal(err)
-		}
-		if d != "empty" && d != "s/seed-x" {
-			if err := os.WriteFile(filepath.Join(root, d, FileConfig), []byte("method = \"ga\"\n"), 0o644); err != nil {
-				f.Fatal(err)
-			}
-		}
-	}
-	f.Chdir(root)
-	for _, s := range []string{"r", "s", "ga=r,s", "=r", "x=", "x=r,,s", "empty", "s/seed-x", "a=b=c", "r\ns\nlabel=s/seed-2"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		args := strings.Split(s, "\n")
-		groups, err := ParseCurveGroups(args)
-		if err != nil {
-			if !slices.ContainsFunc(args, func(a string) bool { return strings.Contains(err.Error(), strconv.Quote(a)) }) {
-				t.Fatalf("error quotes no argument: %v", err)
-			}
-			return
-		}
-		if len(groups) != len(args) {
-			t.Fatalf("%q: %d groups", args, len(groups))
-		}
-		for _, g := range groups {
-			if g.Label == "" || len(g.Dirs) == 0 {
-				t.Fatalf("%q: group %+v", args, g)
-			}
-			for _, d := range g.Dirs {
-				if _, err := os.Stat(filepath.Join(d, FileConfig)); err != nil {
-					t.Fatalf("%q: run %s without a config", args, d)
-				}
 			}
 		}
 	})

@@ -98,7 +98,7 @@ type InterruptedError struct {
 
 func (e *InterruptedError) Error() string {
 	what := fmt.Sprintf("%d %ss complete and checkpointed in %s; the games in flight were abandoned", e.Steps, e.Unit, e.Dir)
-	if e.Phase == phaseVerify {
+	if e.Phase == PhaseVerify {
 		what = fmt.Sprintf("during the verification ladder (the %d %ss are checkpointed in %s; the ladder starts again)", e.Steps, e.Unit, e.Dir)
 	}
 	resume := e.Dir
@@ -117,7 +117,9 @@ type InputError struct{ Err error }
 func (e *InputError) Error() string { return e.Err.Error() }
 func (e *InputError) Unwrap() error { return e.Err }
 
-func inputErr(format string, args ...any) error {
+// InputErrorf is an *InputError of a formatted message (fmt.Errorf:
+// %w wraps).
+func InputErrorf(format string, args ...any) error {
 	return &InputError{fmt.Errorf(format, args...)}
 }
 
@@ -159,4 +161,4 @@ func (j *Job) Best() []float64 { return slices.Clone(j.cp.Best) }
 
 // Done reports whether the whole job (optimisation, verification, report)
 // has finished.
-func (j *Job) Done() bool { return j.cp.Phase == phaseDone }
+func (j *Job) Done() bool { return j.cp.Phase == PhaseDone }

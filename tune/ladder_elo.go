@@ -40,7 +40,7 @@ func (j *Job) eloDue(rec optimize.Record, st optimize.Status) bool {
 // is written, so a resumed run, which replays the step, measures the same.
 func (j *Job) measureElo(ctx context.Context, rec *optimize.Record) error {
 	v := j.cfg.Validation
-	opp, err := j.fixedPlayer(j.cfg.eloOpponent())
+	opp, err := j.fixedPlayer(j.cfg.EloOpponent())
 	if err != nil {
 		return err
 	}
@@ -51,7 +51,7 @@ func (j *Job) measureElo(ctx context.Context, rec *optimize.Record) error {
 	sum, _, err := j.play(ctx, match{
 		a:     best,
 		b:     opp,
-		depth: j.cfg.eloDepth(), width: j.cfg.Engine.Width, pairs: v.EloPairs,
+		depth: j.cfg.EloDepth(), width: j.cfg.Engine.Width, pairs: v.EloPairs,
 		seed: uint64(j.cfg.Seed) ^ eloSeed ^ uint64(rec.Step+1)*seedMix,
 	})
 	if err != nil {
@@ -86,7 +86,7 @@ func eloChart(cfg Config, unit string, recs []optimize.Record, rungs []Rung) *re
 	if len(x) == 0 {
 		return nil
 	}
-	opp, pairs, depth := cfg.eloOpponent(), cfg.Validation.EloPairs, cfg.eloDepth()
+	opp, pairs, depth := cfg.EloOpponent(), cfg.Validation.EloPairs, cfg.EloDepth()
 	title := fmt.Sprintf("Elo of the best vector against %s by %s (rough: %d game pairs a point)", opp, unit, pairs)
 	note := fmt.Sprintf("Each point is a quick check during the run: %d game pairs (%d games) at depth %d, so its 95%% interval (shaded) is wide; "+
 		"a point's swing from the one before is mostly noise. The verification ladder, played after the run over many more games, is the verdict.", pairs, 2*pairs, depth)

@@ -114,7 +114,7 @@ func start(cfg Config, rd *results.RunDir, opts Options, bs *budgetState, since 
 	}
 	// The first checkpoint holds the method's initial state, so a stop in
 	// the first step resumes exactly.
-	j.cp = checkpoint{Version: checkpointVersion, Method: cfg.Method, Phase: phaseOptimize,
+	j.cp = checkpoint{Version: checkpointVersion, Method: cfg.Method, Phase: PhaseOptimize,
 		Fingerprint: fingerprint(flat), Config: flat, State: state, Budget: bs}
 	if bs != nil {
 		j.watchClock(since)
@@ -259,7 +259,7 @@ func (j *Job) settings() optimize.Settings {
 
 // optimizing reports whether optimisation steps remain.
 func (j *Job) optimizing() bool {
-	return j.cp.Phase == phaseOptimize && !j.m.Done() && !j.settings().Stalled(j.cp.Status) && !j.clockStopped()
+	return j.cp.Phase == PhaseOptimize && !j.m.Done() && !j.settings().Stalled(j.cp.Status) && !j.clockStopped()
 }
 
 // Steps runs at most n more optimisation steps (each one recorded and
@@ -522,7 +522,7 @@ func (j *Job) Run(ctx context.Context) error {
 	}
 	defer j.unmarkRunning()
 	defer j.Close()
-	if j.cp.Phase == phaseOptimize {
+	if j.cp.Phase == PhaseOptimize {
 		if err := j.Steps(ctx, int(^uint(0)>>1)); err != nil {
 			return err
 		}
@@ -532,12 +532,12 @@ func (j *Job) Run(ctx context.Context) error {
 		if j.cp.Best == nil {
 			return errors.New("the optimizer produced no best vector")
 		}
-		j.cp.Phase = phaseVerify
+		j.cp.Phase = PhaseVerify
 		if err := j.saveCheckpoint(); err != nil {
 			return err
 		}
 	}
-	if j.cp.Phase == phaseVerify {
+	if j.cp.Phase == PhaseVerify {
 		recs, err := readRecords(j.dir.Path(FileRecords), j.cp.Status.Steps, j.cp.RecordsBytes, false)
 		if err != nil {
 			return err
@@ -564,7 +564,7 @@ func (j *Job) Run(ctx context.Context) error {
 		if err := j.writeReport(plots, lr, recs); err != nil {
 			return err
 		}
-		j.cp.Phase = phaseDone
+		j.cp.Phase = PhaseDone
 		if err := j.saveCheckpoint(); err != nil {
 			return err
 		}
@@ -574,7 +574,7 @@ func (j *Job) Run(ctx context.Context) error {
 		best = FileBestSettings
 	}
 	j.logf("done: %d %ss, %d games in %s. Best vector: %s\nreport: %s\n",
-		j.cp.Status.Steps, j.spec.Unit, j.cp.Status.Games, durText(j.cp.Status.Seconds),
+		j.cp.Status.Steps, j.spec.Unit, j.cp.Status.Games, WallText(j.cp.Status.Seconds),
 		j.dir.Path(best), j.dir.Path(FileReport))
 	if bs := j.cp.Budget; bs != nil {
 		j.logf("%s\n", bs.usedLine())
@@ -593,9 +593,10 @@ func (j *Job) Close() error {
 	return nil
 }
 
-// durText writes a wall time: tenths of a second below a minute, whole
+// WallText writes a wall time in seconds as the job's lines and reports
+// do: tenths of a second below a minute ("12.3s"), whole
 // seconds above.
-func durText(seconds float64) string {
+func WallText(seconds float64) string {
 	if seconds < 60 {
 		return fmt.Sprintf("%.1fs", seconds)
 	}

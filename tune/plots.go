@@ -370,7 +370,7 @@ func (j *Job) plots(recs []optimize.Record, rungs []Rung) ([]plotRef, error) {
 // each rung that played an SPRT (from its games log). They are the charts
 // the run writes under plots/, for a page or a report to render (SVG).
 // Errors are those of reading ladder.json and the rungs' games logs.
-func (r *RunResults) Charts() ([]results.NamedChart, error) {
+func (r *Snapshot) Charts() ([]results.NamedChart, error) {
 	var rungs []Rung
 	err := results.ReadJSON(filepath.Join(r.Dir, FileLadder), &rungs)
 	switch {

@@ -86,14 +86,14 @@ func (j *Job) writeReport(plots []plotRef, lr *ladderResult, recs []optimize.Rec
 
 	b.WriteString("## Time\n\n")
 	st := j.cp.Status
-	fmt.Fprintf(&b, "%d %ss, %d fitness games in %s (%.1f games/s).", st.Steps, unit, st.Games, durText(st.Seconds), float64(st.Games)/max(st.Seconds, 1e-9))
+	fmt.Fprintf(&b, "%d %ss, %d fitness games in %s (%.1f games/s).", st.Steps, unit, st.Games, WallText(st.Seconds), float64(st.Games)/max(st.Seconds, 1e-9))
 	if len(lr.Rungs) > 0 {
 		games, secs := 0, 0.0
 		for _, r := range lr.Rungs {
 			games += r.Match().N
 			secs += r.Summary.Seconds
 		}
-		fmt.Fprintf(&b, " Verification ladder: %d games in %s.", games, durText(secs))
+		fmt.Fprintf(&b, " Verification ladder: %d games in %s.", games, WallText(secs))
 	}
 	if bs := j.cp.Budget; bs != nil {
 		fmt.Fprintf(&b, "\n\nBudget: %s; `%s` holds the budget, the calibration and the run's own time (\"budget\").", strings.TrimPrefix(bs.usedLine(), "by the clock: "), FileCheckpoint)

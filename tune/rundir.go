@@ -38,7 +38,7 @@ func prepareDir(dir string) error {
 	}
 	if !exists {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return inputErr("run directory: %v", err)
+			return InputErrorf("run directory: %v", err)
 		}
 		return nil
 	}
@@ -47,7 +47,7 @@ func prepareDir(dir string) error {
 	}
 	for _, n := range leftovers {
 		if err := os.Remove(filepath.Join(dir, n)); err != nil {
-			return inputErr("run directory %s: %v", dir, err)
+			return InputErrorf("run directory %s: %v", dir, err)
 		}
 	}
 	return nil
@@ -58,27 +58,27 @@ func prepareDir(dir string) error {
 // checkpoint; an *InputError when it holds anything else.
 func checkNewDir(dir string) (leftovers []string, exists bool, err error) {
 	if dir == "" {
-		return nil, false, inputErr("run directory: empty path")
+		return nil, false, InputErrorf("run directory: empty path")
 	}
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, false, nil
 	}
 	if err != nil {
-		return nil, false, inputErr("run directory %s: %v", dir, err)
+		return nil, false, InputErrorf("run directory %s: %v", dir, err)
 	}
 	// A run's or a chain's own files first: a run directory holds
 	// best.json, which sorts before checkpoint.json.
 	for _, e := range entries {
 		switch e.Name() {
 		case FileCheckpoint:
-			if checkpointPhase(dir) == phaseDone {
-				return nil, true, inputErr("run directory %s holds a finished run: nothing to resume; its report.md and best.json are there "+
+			if checkpointPhase(dir) == PhaseDone {
+				return nil, true, InputErrorf("run directory %s holds a finished run: nothing to resume; its report.md and best.json are there "+
 					"(`tune export %s` writes its weight file); choose another -out for a new run", dir, dir)
 			}
-			return nil, true, inputErr("run directory %s holds a run (checkpoint.json): resume it with `tune -resume %s`, or choose another -out", dir, dir)
+			return nil, true, InputErrorf("run directory %s holds a run (checkpoint.json): resume it with `tune -resume %s`, or choose another -out", dir, dir)
 		case FileChain:
-			return nil, true, inputErr("run directory %s holds a chain (%s): resume it with `tune -resume %s`, or choose another -out", dir, FileChain, dir)
+			return nil, true, InputErrorf("run directory %s holds a chain (%s): resume it with `tune -resume %s`, or choose another -out", dir, FileChain, dir)
 		}
 	}
 	for _, e := range entries {
@@ -86,7 +86,7 @@ func checkNewDir(dir string) (leftovers []string, exists bool, err error) {
 		case fileio.IsTemp(e.Name()) || e.Name() == FileConfig || e.Name() == FileRunning:
 			leftovers = append(leftovers, e.Name())
 		default:
-			return nil, true, inputErr("run directory %s is not empty (holds %q) and holds no run: choose another -out, a new or empty directory", dir, e.Name())
+			return nil, true, InputErrorf("run directory %s is not empty (holds %q) and holds no run: choose another -out, a new or empty directory", dir, e.Name())
 		}
 	}
 	return leftovers, true, nil
@@ -96,7 +96,7 @@ func checkNewDir(dir string) (leftovers []string, exists bool, err error) {
 func checkWritable(dir string) error {
 	f, err := os.CreateTemp(dir, ".write-check.tmp-*")
 	if err != nil {
-		return inputErr("run directory %s is not writable: %v", dir, err)
+		return InputErrorf("run directory %s is not writable: %v", dir, err)
 	}
 	name := f.Name()
 	f.Close()
@@ -116,13 +116,13 @@ func reopenDir(dir string) (*results.RunDir, error) {
 		return nil, err
 	}
 	if _, err := fileio.RemoveTemps(dir); err != nil {
-		return nil, inputErr("run directory %s: %v", dir, err)
+		return nil, InputErrorf("run directory %s: %v", dir, err)
 	}
 	if _, err := os.Stat(rd.Path(FileConfig)); errors.Is(err, os.ErrNotExist) {
 		if entries, _ := os.ReadDir(dir); len(entries) > 0 {
-			return nil, inputErr("%s is not a run directory (it holds no %s): resume a run's own directory, e.g. runs/<time>-<method>", dir, FileConfig)
+			return nil, InputErrorf("%s is not a run directory (it holds no %s): resume a run's own directory, e.g. runs/<time>-<method>", dir, FileConfig)
 		}
-		return nil, inputErr("%s holds no %s: the run stopped before anything usable was written; start it again with the same -out %s", dir, FileConfig, dir)
+		return nil, InputErrorf("%s holds no %s: the run stopped before anything usable was written; start it again with the same -out %s", dir, FileConfig, dir)
 	}
 	return rd, nil
 }

@@ -71,7 +71,7 @@ func TestStartVector(t *testing.T) {
 // records reads a run's checkpointed records.
 func records(t *testing.T, dir string) []optimize.Record {
 	t.Helper()
-	r, err := Open(dir)
+	r, err := ReadSnapshot(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

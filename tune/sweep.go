@@ -49,13 +49,13 @@ func DefaultRunDir(cfg Config, sweep bool, now time.Time) string {
 // InputError), a run's error, an *InterruptedError when ctx is cancelled.
 func Sweep(ctx context.Context, cfg Config, seeds []int64, dir string, opts Options) ([]string, error) {
 	if len(seeds) == 0 {
-		return nil, inputErr("sweep: no seeds")
+		return nil, InputErrorf("sweep: no seeds")
 	}
-	if err := checkSeeds(seeds); err != nil {
+	if err := CheckSeeds(seeds); err != nil {
 		return nil, err
 	}
 	if cfg.Budget != "" {
-		return nil, errBudgetSweep
+		return nil, ErrBudgetSweep
 	}
 	var dirs []string
 	for _, seed := range seeds {
@@ -81,14 +81,14 @@ func Sweep(ctx context.Context, cfg Config, seeds []int64, dir string, opts Opti
 		dirs = append(dirs, rd)
 		var job *Job
 		if _, err := os.Stat(filepath.Join(rd, FileCheckpoint)); err == nil {
-			old, err := Open(rd)
+			old, err := ReadSnapshot(rd)
 			if err != nil {
 				return dirs, &InputError{err}
 			}
 			if err := sameSetting(c, old.Config); err != nil {
-				return dirs, inputErr("sweep: %s was started with another config: %v", rd, err)
+				return dirs, InputErrorf("sweep: %s was started with another config: %v", rd, err)
 			}
-			if old.Phase == phaseDone {
+			if old.Phase == PhaseDone {
 				if opts.Log != nil {
 					fmt.Fprintf(opts.Log, "sweep: seed %d is done (%s)\n", seed, rd)
 				}
@@ -146,3 +146,21 @@ func sameSetting(a, b Config) error {
 	sort.Strings(diff)
 	return errors.New(strings.Join(diff, "; "))
 }
+
+// CheckSeeds refuses a negative or repeated seed (*InputError).
+func CheckSeeds(seeds []int64) error {
+	seen := map[int64]bool{}
+	for _, s := range seeds {
+		if s < 0 {
+			return InputErrorf("sweep: seed %d: seeds must be ≥ 0", s)
+		}
+		if seen[s] {
+			return InputErrorf("sweep: seed %d is listed twice", s)
+		}
+		seen[s] = true
+	}
+	return nil
+}
+
+// ErrBudgetSweep refuses a budget by the clock for a sweep (*InputError).
+var ErrBudgetSweep = InputErrorf("a budget by the clock (budget, -hours) cannot be combined with -seeds: give the sweep a step budget, or run each seed with -seed and its own -hours")

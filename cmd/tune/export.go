@@ -7,7 +7,7 @@ import (
 	"io"
 
 	"github.com/roadtune/roadtune/internal/cmdline"
-	"github.com/roadtune/roadtune/tune"
+	"github.com/roadtune/roadtune/tune/runs"
 )
 
 // parseSub parses a subcommand's flags with its run directories before or
@@ -51,7 +51,7 @@ func exportCmd(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return usageError{fmt.Errorf("export: want one run directory, have %d", len(dirs))}
 	}
-	if err := tune.ExportTo(stdout, stderr, dirs[0], *step, *out, *force); err != nil {
+	if err := runs.ExportTo(stdout, stderr, dirs[0], *step, *out, *force); err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
 	return nil
@@ -59,16 +59,16 @@ func exportCmd(args []string, stdout, stderr io.Writer) error {
 
 // compareCmd is `tune compare [-o BASE] [-metric M] DIR...` over runs,
 // chains and sweeps. Without -o it prints the runs' verification ladders
-// side by side (tune.CompareTable: one row per run, then each method's
+// side by side (runs.CompareTable: one row per run, then each method's
 // mean Elo and spread per rung, a sweep's runs apart) and writes nothing.
-// With -o BASE it also writes (tune.WriteCompare) one chart (BASE.png,
+// With -o BASE it also writes (runs.WriteCompare) one chart (BASE.png,
 // BASE.svg) and a CSV table of a metric by step (by default the measured
 // Elo, else the fitness, …), e.g. the population diversity of an
 // original-form and an improved-form GA run from the same initial
 // population (Chen 2010 §4.5); and BASE.md and BASE-ladder.png with the
 // table. A run lacking what is compared is left out with a note, printed
 // and in BASE.md. With -curve (and -o) it draws learning curves instead
-// (tune.LearningCurves): Elo by games spent, one line per LABEL=DIR,DIR…
+// (runs.LearningCurves): Elo by games spent, one line per LABEL=DIR,DIR…
 // group or sweep.
 func compareCmd(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("tune compare", flag.ContinueOnError)
@@ -91,7 +91,7 @@ func compareCmd(args []string, stdout, stderr io.Writer) error {
 	case *out == "" && (*curve || *metric != ""):
 		return usageError{errors.New("compare: -curve and -metric draw charts: give -o BASE for the files to write")}
 	case *out == "":
-		c, err := tune.CompareTable(dirs)
+		c, err := runs.CompareTable(dirs)
 		if err != nil {
 			return fmt.Errorf("compare: %w", err)
 		}
@@ -99,17 +99,17 @@ func compareCmd(args []string, stdout, stderr io.Writer) error {
 		return nil
 	}
 	if *curve {
-		groups, err := tune.ParseCurveGroups(dirs)
+		groups, err := runs.ParseCurveGroups(dirs)
 		if err != nil {
 			return usageError{fmt.Errorf("compare -curve: %w", err)}
 		}
-		if err := tune.WriteLearningCurves(groups, *out); err != nil {
+		if err := runs.WriteLearningCurves(groups, *out); err != nil {
 			return fmt.Errorf("compare -curve: %w", err)
 		}
 		fmt.Fprintf(stdout, "wrote %s.png, %s.svg (by games), %s-time.png, %s-time.svg (by wall time), %s.csv\n", *out, *out, *out, *out, *out)
 		return nil
 	}
-	res, err := tune.WriteCompare(dirs, *metric, *out)
+	res, err := runs.WriteCompare(dirs, *metric, *out)
 	if err != nil {
 		return fmt.Errorf("compare: %w", err)
 	}

@@ -1,8 +1,8 @@
 // This file holds the command line's part of a launch: the flags that
 // set config keys (keyFlags, -hours), which flags a resumed run takes, and
 // resolving a launch from the flags' values (launchCommandLine); the
-// library tune takes the values (tune.Override, tune.NewLaunch,
-// tune.ResumeLaunch), never flags.
+// library tune takes the values (tune.Override, launch.New,
+// launch.Resume), never flags.
 
 package main
 
@@ -17,6 +17,7 @@ import (
 	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/internal/cmdline"
 	"github.com/roadtune/roadtune/tune"
+	"github.com/roadtune/roadtune/tune/launch"
 )
 
 // hoursOverride is the override -hours H gives: the config's budget
@@ -100,7 +101,7 @@ type commandLine struct {
 // -concurrency, another flag with -resume, -resume not a directory, a bad
 // -seeds list or one given with -seed), the config's *ConfigError, a
 // *InputError for a config file that cannot be read.
-func launchCommandLine(c commandLine, now time.Time) (*tune.Launch, *int, error) {
+func launchCommandLine(c commandLine, now time.Time) (*launch.Launch, *int, error) {
 	var conc *int
 	if v, ok := c.Keys["concurrency"]; ok {
 		n, err := strconv.Atoi(v)
@@ -121,7 +122,7 @@ func launchCommandLine(c commandLine, now time.Time) (*tune.Launch, *int, error)
 		if err := cmdline.Dir("resume", c.Resume, "tune writes its runs under runs/ unless -out says otherwise"); err != nil {
 			return nil, nil, &tune.InputError{Err: err}
 		}
-		return tune.ResumeLaunch(c.Resume), conc, nil
+		return launch.Resume(c.Resume), conc, nil
 	}
 	l, err := launchNew(c.Config, c.Keys, c.Out, c.Seeds, now)
 	return l, conc, err
@@ -129,7 +130,7 @@ func launchCommandLine(c commandLine, now time.Time) (*tune.Launch, *int, error)
 
 // launchNew is launchCommandLine's new launch: the config at path with
 // the key flags, the run directory out, the seeds of a -seeds list.
-func launchNew(path string, keys map[string]string, out, seeds string, now time.Time) (*tune.Launch, error) {
+func launchNew(path string, keys map[string]string, out, seeds string, now time.Time) (*launch.Launch, error) {
 	var ov []tune.Override
 	for _, k := range keyFlags() {
 		v, ok := keys[k.Flag]
@@ -153,20 +154,20 @@ func launchNew(path string, keys map[string]string, out, seeds string, now time.
 		cfg, err = tune.Load(path, ov...)
 	}
 	if err != nil {
-		return nil, tune.AsInput(err)
+		return nil, launch.AsInput(err)
 	}
 	var list []int64
 	if seeds != "" {
 		if _, ok := keys["seed"]; ok {
 			return nil, &tune.InputError{Err: errors.New("-seed and -seeds cannot be combined")}
 		}
-		if list, err = tune.ParseSeeds(seeds); err != nil {
+		if list, err = launch.ParseSeeds(seeds); err != nil {
 			return nil, err
 		}
 	}
-	l, err := tune.NewLaunch(cfg, out, list, now)
+	l, err := launch.New(cfg, out, list, now)
 	if err != nil {
-		return nil, tune.AsInput(err)
+		return nil, launch.AsInput(err)
 	}
 	return l, nil
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/roadtune/roadtune/tune"
+	"github.com/roadtune/roadtune/tune/launch"
 )
 
 // TestLaunchCommandLine: the command line's values resolve to a launch
@@ -17,7 +18,7 @@ import (
 func TestLaunchCommandLine(t *testing.T) {
 	now := time.Date(2026, 11, 25, 8, 30, 0, 0, time.UTC)
 	// newLaunch is the new launch of the values (the test's shorthand).
-	newLaunch := func(path string, keys map[string]string, out, seeds string, now time.Time) (*tune.Launch, error) {
+	newLaunch := func(path string, keys map[string]string, out, seeds string, now time.Time) (*launch.Launch, error) {
 		l, _, err := launchCommandLine(commandLine{Config: path, Keys: keys, Out: out, Seeds: seeds}, now)
 		return l, err
 	}
@@ -26,7 +27,7 @@ func TestLaunchCommandLine(t *testing.T) {
 		t.Fatalf("newLaunch: %+v, %v", l, err)
 	}
 	l, err = newLaunch("", nil, "out", "4, 2", now)
-	if err != nil || l.Kind != tune.LaunchSweep || l.Dir != "out" {
+	if err != nil || l.Kind != launch.KindSweep || l.Dir != "out" {
 		t.Fatalf("newLaunch with -seeds: %+v, %v", l, err)
 	}
 	var ie *tune.InputError

@@ -22,6 +22,7 @@ import (
 	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/internal/tunetest"
 	"github.com/roadtune/roadtune/tune"
+	"github.com/roadtune/roadtune/tune/runs"
 )
 
 // tinyConfig is the tiny run config of method with its GA generations
@@ -589,7 +590,7 @@ func TestChainRunsItsStagesAndResumes(t *testing.T) {
 	if !strings.Contains(stdout, "chain done: 2 stages") || !strings.Contains(stdout, filepath.Join(last, tune.FileBest)) {
 		t.Errorf("stdout: %s", stdout)
 	}
-	r, err := tune.Open(last)
+	r, err := runs.Open(last)
 	if err != nil || r.Config.Seed != 8 || !strings.HasSuffix(r.Config.Start, "stage-1-texel") {
 		t.Fatalf("the second stage: %v %+v", err, r)
 	}

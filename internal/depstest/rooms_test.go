@@ -44,6 +44,7 @@ var rooms = []room{
 	{path: "internal/web", exact: true, mayNot: []string{"tune", "internal/web/tuneweb", "optimize/"}, why: "tuning runs reach the pages through Options.Tune, so arena stays free of them"},
 	{path: "cmd/arena", mayNot: []string{"tune", "internal/web/tuneweb", "optimize/"}, never: []string{"gonum.org/v1/gonum/optimize", "github.com/yuin/goldmark/..."}, why: "arena plays matches: no tuning job, optimizer or report Markdown"},
 	{path: "cmd/engine", may: []string{"engine", "configs", "tournament"}, why: "the engine binary is the engine and its baselines"},
+	{path: "tune", exact: true, mayNot: []string{"tune/"}, why: "the tuning job is the core its rooms build on: the readers of runs (tune/runs) and the launch (tune/launch) sit above it"},
 	{path: "tune", mayNot: []string{"cmd/", "internal/web", "internal/cmdline", "internal/tunecluster", "cluster"}, never: []string{"github.com/nats-io/..."}, why: "tune is a library below the commands, their pages and the cluster: it takes values, not flags, and links no NATS"},
 }
 

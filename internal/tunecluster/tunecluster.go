@@ -5,6 +5,7 @@ import (
 
 	"github.com/roadtune/roadtune/cluster"
 	"github.com/roadtune/roadtune/tune"
+	"github.com/roadtune/roadtune/tune/launch"
 )
 
 // Attach makes opts play through the cluster session s: its
@@ -14,7 +15,7 @@ func Attach(opts *tune.Options, s *cluster.Session) {
 	opts.Referee, opts.Remote = s.Referee(), s.Referee()
 }
 
-// Hooks are the launch hooks (tune.Launch.Run) that play a launch's
+// Hooks are the launch hooks (launch.Launch.Run) that play a launch's
 // games through the cluster session s, with the options' Games event as
 // the batch progress: Job starts the session in the run's directory with
 // the run's game settings (tune.NewReferee of its config) and the run's seed
@@ -24,11 +25,11 @@ func Attach(opts *tune.Options, s *cluster.Session) {
 // the coordinator at each of its jobs. A nil session gives no hooks.
 // Errors (of the hooks): tune.NewReferee's, and those of cluster.Session's
 // Start and StartSweep.
-func Hooks(ctx context.Context, s *cluster.Session) tune.LaunchHooks {
+func Hooks(ctx context.Context, s *cluster.Session) launch.Hooks {
 	if s == nil {
-		return tune.LaunchHooks{}
+		return launch.Hooks{}
 	}
-	return tune.LaunchHooks{
+	return launch.Hooks{
 		Job: func(job *tune.Job, opts *tune.Options) error {
 			cfg := job.Config()
 			ref, err := tune.NewReferee(cfg)

@@ -29,6 +29,7 @@ import (
 	"github.com/roadtune/roadtune/internal/web/tuneweb"
 	"github.com/roadtune/roadtune/tournament"
 	"github.com/roadtune/roadtune/tune"
+	"github.com/roadtune/roadtune/tune/runs"
 )
 
 // tinyConfig is a GA run of well under a second with every fitness game
@@ -91,12 +92,12 @@ func TestTuneRunPages(t *testing.T) {
 	index := web.MustGet(t, ts.URL+"/", "text/html")
 	web.WantIn(t, "index", index, `href="/run/tiny-ga/"`, "tune ga", "done", "step 3 of 3", "verdict:")
 
-	var runs []web.Status
-	if err := json.Unmarshal([]byte(web.MustGet(t, ts.URL+"/runs.json", "application/json")), &runs); err != nil {
+	var listed []web.Status
+	if err := json.Unmarshal([]byte(web.MustGet(t, ts.URL+"/runs.json", "application/json")), &listed); err != nil {
 		t.Fatal(err)
 	}
-	if len(runs) != 1 || runs[0].ID != id || runs[0].Kind != "tune" || runs[0].Step != 3 || runs[0].Steps != 3 || runs[0].Games == 0 {
-		t.Errorf("runs.json = %+v", runs)
+	if len(listed) != 1 || listed[0].ID != id || listed[0].Kind != "tune" || listed[0].Step != 3 || listed[0].Steps != 3 || listed[0].Games == 0 {
+		t.Errorf("runs.json = %+v", listed)
 	}
 
 	web.MustGet(t, ts.URL+"/run/"+id, "text/html") // redirected to /run/ID/
@@ -117,7 +118,7 @@ func TestTuneRunPages(t *testing.T) {
 		t.Errorf("status = %+v", st)
 	}
 
-	res, err := tune.Open(dir)
+	res, err := runs.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -305,7 +306,7 @@ func TestPlannedEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer job.Close()
-	res, err := tune.Open(dir)
+	res, err := runs.Open(dir)
 	if err != nil || res.Clock == nil {
 		t.Fatalf("open: %+v %v", res, err)
 	}

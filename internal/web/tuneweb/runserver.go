@@ -11,6 +11,7 @@ import (
 
 	"github.com/roadtune/roadtune/internal/web"
 	"github.com/roadtune/roadtune/tune"
+	"github.com/roadtune/roadtune/tune/launch"
 )
 
 // RunServer serves the pages of the run a tune command plays (-http),
@@ -68,14 +69,14 @@ func (l *RunServer) Serve(dir string, stderr io.Writer) error {
 	return nil
 }
 
-// Hooks are the launch hooks of the live pages (tune.Launch.Run): Track
+// Hooks are the launch hooks of the live pages (launch.Launch.Run): Track
 // a run's events, then serve the run's (or a sweep's or chain's)
 // directory, telling stderr its address. A nil server gives no hooks.
-func (l *RunServer) Hooks(stderr io.Writer) tune.LaunchHooks {
+func (l *RunServer) Hooks(stderr io.Writer) launch.Hooks {
 	if l == nil {
-		return tune.LaunchHooks{}
+		return launch.Hooks{}
 	}
-	return tune.LaunchHooks{
+	return launch.Hooks{
 		Track: l.Track,
 		Job:   func(job *tune.Job, _ *tune.Options) error { return l.Serve(job.Dir(), stderr) },
 		Group: func(dir string, _ tune.Config, _ *tune.Options) error { return l.Serve(dir, stderr) },

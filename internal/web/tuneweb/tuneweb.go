@@ -10,6 +10,7 @@ import (
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/results"
 	"github.com/roadtune/roadtune/tune"
+	"github.com/roadtune/roadtune/tune/runs"
 )
 
 // Runs reads tuning runs with package tune; it implements web.TuneRuns.
@@ -24,10 +25,10 @@ func (Runs) Files() []string {
 		tune.FileLadder, tune.FileValidation, tune.FileCheckpoint}
 }
 
-// Open reads the run in dir (tune.Open); the budget is the method's
-// budget key in its config (0 when it cannot be read). Errors: tune.Open's.
+// Open reads the run in dir (runs.Open); the budget is the method's
+// budget key in its config (0 when it cannot be read). Errors: runs.Open's.
 func (Runs) Open(dir string) (*web.TuneRun, error) {
-	res, err := tune.Open(dir)
+	res, err := runs.Open(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -37,7 +38,7 @@ func (Runs) Open(dir string) (*web.TuneRun, error) {
 }
 
 // plannedEnd is a budgeted run's planned end, zero for another.
-func plannedEnd(res *tune.RunResults) time.Time {
+func plannedEnd(res *runs.RunResults) time.Time {
 	if res.Clock == nil {
 		return time.Time{}
 	}
@@ -71,8 +72,8 @@ func rung(g tune.Rung) web.Rung {
 	return web.Rung{Opponent: g.Opponent, Depth: g.Depth, Width: g.Width, Verdict: g.Verdict, Match: g.Match()}
 }
 
-// Group is tune.Group: a chain's stages or a sweep's seeds.
-func (Runs) Group(dir string) (string, []string, error) { return tune.Group(dir) }
+// Group is runs.Group: a chain's stages or a sweep's seeds.
+func (Runs) Group(dir string) (string, []string, error) { return runs.Group(dir) }
 
 // Events returns events that keep t up to date and then call next's (any
 // may be nil): the plan and each step set the steps and games

@@ -1,4 +1,4 @@
-package tune
+package runs
 
 import (
 	"bytes"
@@ -8,15 +8,17 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roadtune/roadtune/internal/runfixture"
 	"github.com/roadtune/roadtune/optimize"
+	"github.com/roadtune/roadtune/tune"
 )
 
 // stopAfter returns options that cancel the context once a step of unit
 // has made the status reach steps.
-func stopAfter(cancel context.CancelFunc, unit string, steps int) Options {
+func stopAfter(cancel context.CancelFunc, unit string, steps int) tune.Options {
 	cur := ""
-	return Options{Events: Events{
-		Plan: func(p Plan) { cur = p.Unit },
+	return tune.Options{Events: tune.Events{
+		Plan: func(p tune.Plan) { cur = p.Unit },
 		Step: func(_ optimize.Record, st optimize.Status, _ optimize.Forecast) {
 			if cur == unit && st.Steps >= steps {
 				cancel()
@@ -30,8 +32,8 @@ func stopAfter(cancel context.CancelFunc, unit string, steps int) Options {
 // chain, the stage and what was done of what; a finished stage exported
 // on its own is not unfinished.
 func TestExportOfAnUnfinishedChain(t *testing.T) {
-	cfg, _ := writeChain(t, spsaStage)
-	stages, err := Stages(cfg)
+	cfg, _ := runfixture.WriteChain(t, runfixture.SPSAStage)
+	stages, err := tune.Stages(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,21 +63,21 @@ func TestExportOfAnUnfinishedChain(t *testing.T) {
 			t.Errorf("%s: warning %q, want %q", dir, warn.String(), wantWarn)
 		}
 	}
-	var ie *InterruptedError
+	var ie *tune.InterruptedError
 	ctx, cancel := context.WithCancel(context.Background())
-	if _, err := Chain(ctx, stages, dir, stopAfter(cancel, "round", 1)); !errors.As(err, &ie) {
+	if _, err := tune.Chain(ctx, stages, dir, stopAfter(cancel, "round", 1)); !errors.As(err, &ie) {
 		t.Fatalf("chain stopped in stage 1: %v", err)
 	}
 	cancel()
 	export(dir, "stage 1 of 2 (texel): 1 of 3 rounds", 1)
 
 	ctx, cancel = context.WithCancel(context.Background())
-	if _, err := ResumeChain(ctx, dir, stopAfter(cancel, "iteration", 2)); !errors.As(err, &ie) {
+	if _, err := tune.ResumeChain(ctx, dir, stopAfter(cancel, "iteration", 2)); !errors.As(err, &ie) {
 		t.Fatalf("chain stopped in stage 2: %v", err)
 	}
 	cancel()
 	export(dir, "stage 2 of 2 (spsa): 2 of 4 iterations", 2)
-	export(StageDir(dir, 1, "texel"), "", 1)
+	export(tune.StageDir(dir, 1, "texel"), "", 1)
 }
 
 // TestExportOfARunStoppedBeforeItsLadder: a run stopped once its
@@ -85,11 +87,11 @@ func TestExportOfARunStoppedBeforeItsLadder(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "run")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	j, err := Start(tiny(t, "spsa"), dir, Options{Events: Events{Verify: func(int) { cancel() }}})
+	j, err := tune.Start(runfixture.Tiny(t, "spsa"), dir, tune.Options{Events: tune.Events{Verify: func(int) { cancel() }}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ie *InterruptedError
+	var ie *tune.InterruptedError
 	if err := j.Run(ctx); !errors.As(err, &ie) {
 		t.Fatalf("stopped at the ladder: %v", err)
 	}
@@ -97,7 +99,7 @@ func TestExportOfARunStoppedBeforeItsLadder(t *testing.T) {
 	if want := "spsa over after 4 iterations; the verification ladder not played"; err != nil || wf.Provenance.Unfinished != want || wf.Provenance.Chain != "" || wf.Provenance.Stage != 0 {
 		t.Fatalf("export before the ladder: %v, provenance %+v, want unfinished %q", err, wf.Provenance, want)
 	}
-	if j, err = Resume(dir, Options{}); err != nil {
+	if j, err = tune.Resume(dir, tune.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := j.Run(context.Background()); err != nil {

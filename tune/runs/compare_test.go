@@ -1,4 +1,4 @@
-package tune
+package runs
 
 import (
 	"context"
@@ -9,7 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roadtune/roadtune/internal/runfixture"
 	"github.com/roadtune/roadtune/tournament"
+	"github.com/roadtune/roadtune/tune"
 )
 
 // TestCompareMixedRuns compares what a user has after a night: a chain
@@ -20,11 +22,15 @@ import (
 // the bars by rung and colours them by run.
 func TestCompareMixedRuns(t *testing.T) {
 	t.Parallel() // its own directories; a chain and a run to play
-	cfg, _ := writeChain(t, spsaStage)
-	_, stageDirs := straightChain(t, cfg)
+	cfg, _ := runfixture.WriteChain(t, runfixture.SPSAStage)
+	_, stageDirs := runfixture.StraightChain(t, cfg)
 	chain := filepath.Dir(stageDirs[0])
+	// Open reads a chain's directory as its last stage.
+	if r, err := Open(chain); err != nil || r.Dir != stageDirs[1] || r.Phase != tune.PhaseDone || r.Unfinished() != "" {
+		t.Fatalf("Open(chain): %v %+v", err, r)
+	}
 	gaDir := filepath.Join(t.TempDir(), "garun")
-	job, err := Start(tiny(t, "ga"), gaDir, Options{})
+	job, err := tune.Start(runfixture.Tiny(t, "ga"), gaDir, tune.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +110,7 @@ func TestCompareMixedRuns(t *testing.T) {
 		t.Errorf("diversity: series %d, notes %q", len(mc.Chart.Series), mc.Notes)
 	}
 	// A metric no run has, or a directory that is no run, is bad input.
-	var in *InputError
+	var in *tune.InputError
 	if _, err := WriteCompare([]string{gaDir}, "nonsense", base); !errors.As(err, &in) {
 		t.Errorf("unknown metric: %v", err)
 	}
@@ -120,9 +126,9 @@ func TestCompareMixedRuns(t *testing.T) {
 func TestCompareGroupsByMethod(t *testing.T) {
 	k := RungKey{Opponent: "zhou2015", Depth: 3}
 	run := func(name, sweep, method string, elo float64) ComparedRun {
-		g := Rung{Opponent: k.Opponent, Depth: k.Depth, Verdict: "stronger",
+		g := tune.Rung{Opponent: k.Opponent, Depth: k.Depth, Verdict: "stronger",
 			Summary: tournament.Summary{Matchups: []tournament.MatchSummary{{Elo: elo, EloCI: 10, N: 100}}}}
-		return ComparedRun{Name: name, Sweep: sweep, Method: method, Rungs: map[RungKey]Rung{k: g}}
+		return ComparedRun{Name: name, Sweep: sweep, Method: method, Rungs: map[RungKey]tune.Rung{k: g}}
 	}
 	c := &RunComparison{Columns: []RungKey{k}, Runs: []ComparedRun{
 		run("garun", "", "ga", 100), run("psorun", "", "pso", 140),

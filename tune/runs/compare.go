@@ -1,4 +1,4 @@
-package tune
+package runs
 
 import (
 	"cmp"
@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/roadtune/roadtune/results"
+	"github.com/roadtune/roadtune/tune"
 	"gonum.org/v1/gonum/stat"
 )
 
@@ -60,7 +61,7 @@ type ComparedRun struct {
 	Seconds float64 // optimisation wall time
 	// Rungs holds the run's ladder by rung; a rung the run did not play is
 	// absent.
-	Rungs map[RungKey]Rung
+	Rungs map[RungKey]tune.Rung
 }
 
 // RunLabel names a run among others: its directory's base name, prefixed
@@ -85,15 +86,15 @@ func RunLabel(r *RunResults) string {
 func CompareDirs(args []string) (dirs, notes []string, err error) {
 	for _, a := range args {
 		switch {
-		case IsChain(a):
+		case tune.IsChain(a):
 			stages, err := filepath.Glob(filepath.Join(a, "stage-*"))
 			if err != nil {
-				return nil, nil, &InputError{err}
+				return nil, nil, &tune.InputError{Err: err}
 			}
 			slices.SortFunc(stages, func(x, y string) int { return cmp.Compare(stageNumber(x), stageNumber(y)) })
 			for _, s := range stages {
-				if _, err := os.Stat(filepath.Join(s, FileCheckpoint)); err != nil {
-					notes = append(notes, fmt.Sprintf("%s: not begun (no %s)", s, FileCheckpoint))
+				if _, err := os.Stat(filepath.Join(s, tune.FileCheckpoint)); err != nil {
+					notes = append(notes, fmt.Sprintf("%s: not begun (no %s)", s, tune.FileCheckpoint))
 					continue
 				}
 				dirs = append(dirs, s)
@@ -102,13 +103,13 @@ func CompareDirs(args []string) (dirs, notes []string, err error) {
 				notes = append(notes, fmt.Sprintf("%s: a chain with no stage begun", a))
 			}
 		default:
-			if _, err := os.Stat(filepath.Join(a, FileConfig)); err == nil {
+			if _, err := os.Stat(filepath.Join(a, tune.FileConfig)); err == nil {
 				dirs = append(dirs, a)
 				continue
 			}
 			seeds, err := curveRuns(a)
 			if err != nil {
-				return nil, nil, &InputError{fmt.Errorf("%s is neither a run (no %s), a chain (no %s) nor a sweep (no seed-N runs)", a, FileConfig, FileChain)}
+				return nil, nil, &tune.InputError{Err: fmt.Errorf("%s is neither a run (no %s), a chain (no %s) nor a sweep (no seed-N runs)", a, tune.FileConfig, tune.FileChain)}
 			}
 			for _, s := range seeds {
 				more, n, err := CompareDirs([]string{s})
@@ -135,8 +136,8 @@ func stageNumber(dir string) int {
 func openCompared(dir string) (*RunResults, string, error) {
 	r, err := Open(dir)
 	if errors.Is(err, fs.ErrNotExist) {
-		if _, e := os.Stat(filepath.Join(dir, FileCheckpoint)); e != nil {
-			return nil, fmt.Sprintf("%s: no %s checkpointed yet", dir, FileCheckpoint), nil
+		if _, e := os.Stat(filepath.Join(dir, tune.FileCheckpoint)); e != nil {
+			return nil, fmt.Sprintf("%s: no %s checkpointed yet", dir, tune.FileCheckpoint), nil
 		}
 	}
 	return r, "", err
@@ -159,11 +160,11 @@ func CompareRuns(dirs []string) (*RunComparison, error) {
 			continue
 		}
 		name := RunLabel(r)
-		var rungs []Rung
-		path := filepath.Join(dir, FileLadder)
+		var rungs []tune.Rung
+		path := filepath.Join(dir, tune.FileLadder)
 		if err := results.ReadJSON(path, &rungs); err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
-				c.Skipped = append(c.Skipped, fmt.Sprintf("%s: no verification ladder (no %s; phase %s)", name, FileLadder, r.Phase))
+				c.Skipped = append(c.Skipped, fmt.Sprintf("%s: no verification ladder (no %s; phase %s)", name, tune.FileLadder, r.Phase))
 				continue
 			}
 			return nil, err
@@ -173,7 +174,7 @@ func CompareRuns(dirs []string) (*RunComparison, error) {
 			continue
 		}
 		run := ComparedRun{Name: name, Sweep: r.Sweep(), Method: r.Config.Method, Seed: r.Config.Seed, Steps: r.Status.Steps,
-			Games: r.Status.Games, Seconds: r.Status.Seconds, Rungs: map[RungKey]Rung{}}
+			Games: r.Status.Games, Seconds: r.Status.Seconds, Rungs: map[RungKey]tune.Rung{}}
 		for _, g := range rungs {
 			if len(g.Summary.Matchups) != 1 {
 				return nil, fmt.Errorf("%s: rung %s at depth %d has %d matchups, want 1", path, g.Opponent, g.Depth, len(g.Summary.Matchups))
@@ -219,7 +220,7 @@ func (c *RunComparison) Markdown() string {
 	}
 	b.WriteString("\n|---|---|---|---:|---:|---:|" + strings.Repeat("---|", len(c.Columns)) + "\n")
 	for _, r := range c.Runs {
-		fmt.Fprintf(&b, "| %s | %s | %d | %d | %d | %s |", r.Name, r.Method, r.Seed, r.Steps, r.Games, durText(r.Seconds))
+		fmt.Fprintf(&b, "| %s | %s | %d | %d | %d | %s |", r.Name, r.Method, r.Seed, r.Steps, r.Games, tune.WallText(r.Seconds))
 		for _, k := range c.Columns {
 			g, ok := r.Rungs[k]
 			if !ok {
@@ -227,7 +228,7 @@ func (c *RunComparison) Markdown() string {
 				continue
 			}
 			m := g.Match()
-			fmt.Fprintf(&b, " %s (%d games, %s) |", EloText(m, 0), m.N, g.Verdict)
+			fmt.Fprintf(&b, " %s (%d games, %s) |", tune.EloText(m, 0), m.N, g.Verdict)
 		}
 		b.WriteString("\n")
 	}
@@ -295,7 +296,7 @@ func CompareTable(args []string) (*RunComparison, error) {
 	}
 	c, err := CompareRuns(dirs)
 	if err != nil {
-		return nil, &InputError{err}
+		return nil, &tune.InputError{Err: err}
 	}
 	c.Skipped = slices.Concat(notes, c.Skipped)
 	return c, nil

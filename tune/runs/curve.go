@@ -1,4 +1,4 @@
-package tune
+package runs
 
 import (
 	"fmt"
@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/roadtune/roadtune/results"
+	"github.com/roadtune/roadtune/tune"
 )
 
 // CurveGroup is one line of a learning-curve chart: the runs of one
@@ -54,7 +55,7 @@ func ParseCurveGroups(args []string) ([]CurveGroup, error) {
 // curveRuns is dir when it holds a run (its config), else the seed-N runs
 // of the sweep in dir, by seed.
 func curveRuns(dir string) ([]string, error) {
-	if _, err := os.Stat(filepath.Join(dir, FileConfig)); err == nil {
+	if _, err := os.Stat(filepath.Join(dir, tune.FileConfig)); err == nil {
 		return []string{dir}, nil
 	}
 	seeds, err := filepath.Glob(filepath.Join(dir, "seed-*"))
@@ -71,12 +72,12 @@ func curveRuns(dir string) ([]string, error) {
 		if err != nil {
 			continue
 		}
-		if _, err := os.Stat(filepath.Join(s, FileConfig)); err == nil {
+		if _, err := os.Stat(filepath.Join(s, tune.FileConfig)); err == nil {
 			found = append(found, seedDir{n, s})
 		}
 	}
 	if len(found) == 0 {
-		return nil, fmt.Errorf("%s is neither a run (no %s) nor a sweep (no seed-N runs)", dir, FileConfig)
+		return nil, fmt.Errorf("%s is neither a run (no %s) nor a sweep (no seed-N runs)", dir, tune.FileConfig)
 	}
 	slices.SortFunc(found, func(a, b seedDir) int { return int(a.seed - b.seed) })
 	out := make([]string, len(found))
@@ -111,11 +112,11 @@ func LearningCurve(dir string) ([]CurvePoint, error) {
 	for _, rec := range r.Records {
 		games += rec.Games
 		seconds += rec.Seconds
-		e, ok := rec.Metrics[MetricElo]
+		e, ok := rec.Metrics[tune.MetricElo]
 		if !ok {
 			continue
 		}
-		pts = append(pts, CurvePoint{Step: rec.Step, Games: games, Seconds: seconds, Elo: e, CI: rec.Metrics[MetricEloCI], N: int(rec.Metrics[MetricEloGames])})
+		pts = append(pts, CurvePoint{Step: rec.Step, Games: games, Seconds: seconds, Elo: e, CI: rec.Metrics[tune.MetricEloCI], N: int(rec.Metrics[tune.MetricEloGames])})
 	}
 	if len(pts) == 0 {
 		return nil, fmt.Errorf("%s: no %s measured its Elo (set validation.elo_every)", dir, r.Spec.Unit)
@@ -158,8 +159,8 @@ func LearningCurves(groups []CurveGroup) (byGames, byTime results.LineChart, csv
 			if err != nil {
 				return byGames, byTime, nil, err
 			}
-			opponents[r.Config.eloOpponent()] = true
-			if d := r.Config.eloDepth(); !slices.Contains(depths, d) {
+			opponents[r.Config.EloOpponent()] = true
+			if d := r.Config.EloDepth(); !slices.Contains(depths, d) {
 				depths = append(depths, d)
 			}
 			for _, p := range pts {
@@ -238,7 +239,7 @@ func groupCurve(label string, curves [][]CurvePoint, x func(CurvePoint) float64)
 func WriteLearningCurves(groups []CurveGroup, base string) error {
 	chart, timed, csv, err := LearningCurves(groups)
 	if err != nil {
-		return &InputError{err}
+		return &tune.InputError{Err: err}
 	}
 	if err := chart.Save(base); err != nil {
 		return err

@@ -1,4 +1,4 @@
-package tune
+package runs
 
 import (
 	"cmp"
@@ -9,164 +9,47 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/roadtune/roadtune/engine"
-	"github.com/roadtune/roadtune/internal/fileio"
-	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/results"
+	"github.com/roadtune/roadtune/tune"
 )
 
-// RunResults is a run directory opened for reading, finished or not: its
-// config, its checkpointed records and best vector. Opening writes
-// nothing, so it is safe while the run goes on.
+// RunResults is a run opened for reading, finished or not (Open): its
+// snapshot (tune.Snapshot: config, checkpointed records, best vector)
+// and whether it was opened through its chain's directory.
 type RunResults struct {
-	Dir    string
-	Config Config
-	Spec   optimize.Spec
-	// Phase is "optimize", "verify" or "done" (a run not done that no
-	// process plays, Running, was interrupted).
-	Phase  string
-	Status optimize.Status
-	// Records are the checkpointed steps' records, step 0 first; Detail
-	// holds each method record as a json.RawMessage.
-	Records []optimize.Record
-	// Best is the best vector after the last checkpointed step.
-	Best []float64
-	// Stage is the run's stage in its chain (from 1) of Stages; both 0
-	// for a run of its own.
-	Stage, Stages int
-	// Clock is a budgeted run's budget (Config.Budget), nil for a run
-	// without one.
-	Clock *BudgetStatus
+	*tune.Snapshot
 	// viaChain: opened through the chain's directory (the chain, not
 	// just this stage, is what was asked for).
 	viaChain bool
 }
 
-// BudgetStatus is a budgeted run's budget as its checkpoint holds it.
-type BudgetStatus struct {
-	Budget  string    // as given ("2h"; a chain's stage: its share)
-	Seconds float64   // the budget in seconds
-	Elapsed float64   // the run's own elapsed seconds (checkpointed)
-	End     time.Time // the planned end (of the latest session)
-	Steps   int       // the step count the budget resolved to
-	// Stopped reports that the clock's safety valve ended the
-	// optimisation.
-	Stopped bool
-}
-
-// Open reads the run in dir; for a chain's directory (IsChain), its last
-// stage that has started. Errors name the file and line at fault.
+// Open reads the run in dir; for a chain's directory (tune.IsChain), its
+// last stage that has started. Errors name the file and line at fault.
 func Open(dir string) (*RunResults, error) {
-	viaChain := IsChain(dir)
+	viaChain := tune.IsChain(dir)
 	if viaChain {
-		stages, err := readChain(dir)
+		stages, err := tune.ReadChain(dir)
 		if err != nil {
 			return nil, err
 		}
 		k := len(stages)
-		for k > 1 && !fileExists(filepath.Join(StageDir(dir, k, stages[k-1].Method), FileCheckpoint)) {
+		for k > 1 && !fileExists(filepath.Join(tune.StageDir(dir, k, stages[k-1].Method), tune.FileCheckpoint)) {
 			k--
 		}
-		dir = StageDir(dir, k, stages[k-1].Method)
+		dir = tune.StageDir(dir, k, stages[k-1].Method)
 	}
-	r, err := openRun(dir)
+	s, err := tune.ReadSnapshot(dir)
 	if err != nil {
 		return nil, err
 	}
-	r.viaChain = viaChain
-	if parent := filepath.Dir(filepath.Clean(dir)); IsChain(parent) {
-		stages, err := readChain(parent)
-		if err != nil {
-			return nil, err
-		}
-		for k, c := range stages {
-			if filepath.Base(StageDir(parent, k+1, c.Method)) == filepath.Base(filepath.Clean(dir)) {
-				r.Stage, r.Stages = k+1, len(stages)
-			}
-		}
-	}
-	return r, nil
+	return &RunResults{Snapshot: s, viaChain: viaChain}, nil
 }
 
 func fileExists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
-}
-
-// openRun reads the run in dir, a run's own directory.
-func openRun(dir string) (*RunResults, error) {
-	path := filepath.Join(dir, FileConfig)
-	data, err := fileio.ReadFile(path, fileio.Config)
-	if err != nil {
-		return nil, err
-	}
-	cfg, err := decode(path, data)
-	if err != nil {
-		return nil, err
-	}
-	spec, err := cfg.Spec()
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	var cp checkpoint
-	cpPath := filepath.Join(dir, FileCheckpoint)
-	if err := results.ReadJSON(cpPath, &cp); err != nil {
-		return nil, err
-	}
-	if err := cp.checkHead(cpPath, cfg.Method); err != nil {
-		return nil, err
-	}
-	_, recs, err := cfg.checkRun(dir, spec, &cp, false)
-	if err != nil {
-		return nil, err
-	}
-	r := &RunResults{Dir: dir, Config: cfg, Spec: spec, Phase: cp.Phase, Status: cp.Status, Records: recs, Best: cp.Best}
-	if b := cp.Budget; b != nil {
-		r.Clock = &BudgetStatus{Budget: b.Budget, Seconds: b.Seconds, Elapsed: b.Elapsed, End: b.End, Steps: b.Steps, Stopped: b.StoppedAt != nil}
-	}
-	return r, nil
-}
-
-// Name is the run's name: its directory's base name.
-func (r *RunResults) Name() string { return filepath.Base(filepath.Clean(r.Dir)) }
-
-// Sweep is the name of the sweep the run belongs to (the parent
-// directory's base name when the run's directory is a sweep's seed-N, see
-// SweepDir; for a chain's stage, the chain's directory), "" for a run of
-// its own.
-func (r *RunResults) Sweep() string {
-	dir := filepath.Clean(r.Dir)
-	if r.Chain() != "" {
-		dir = filepath.Dir(dir)
-	}
-	if !strings.HasPrefix(filepath.Base(dir), "seed-") {
-		return ""
-	}
-	return filepath.Base(filepath.Dir(dir))
-}
-
-// Chain is the name of the chain the run is a stage of (the parent
-// directory's base name when it holds FileChain), "" for a run of its
-// own.
-func (r *RunResults) Chain() string {
-	parent := filepath.Dir(filepath.Clean(r.Dir))
-	if !IsChain(parent) {
-		return ""
-	}
-	return filepath.Base(parent)
-}
-
-// Budget is the run's step budget: its method's budget key in the config
-// (e.g. spsa.iterations), 0 when it cannot be read.
-func (r *RunResults) Budget() int {
-	flat, err := r.Config.Flat()
-	if err != nil {
-		return 0
-	}
-	n, _ := strconv.Atoi(flat[r.Config.Method+"."+r.Spec.BudgetKey])
-	return n
 }
 
 // Unfinished says what was done of what when the run has not ended, ""
@@ -179,9 +62,9 @@ func (r *RunResults) Budget() int {
 func (r *RunResults) Unfinished() string {
 	var what string
 	switch r.Phase {
-	case phaseOptimize:
+	case tune.PhaseOptimize:
 		what = fmt.Sprintf("%d of %d %ss", r.Status.Steps, r.Budget(), r.Spec.Unit)
-	case phaseVerify:
+	case tune.PhaseVerify:
 		what = fmt.Sprintf("%s over after %d %ss; the verification ladder not played", r.Config.Method, r.Status.Steps, r.Spec.Unit)
 	}
 	if r.Stage == 0 {
@@ -198,29 +81,14 @@ func (r *RunResults) Unfinished() string {
 }
 
 // WeightFile returns the best vector after step k (k < 0: after the last
-// checkpointed step) as an engine weight file with its provenance: the
-// chain and stage of a chain's run, and Unfinished when the run has not
-// ended. Errors say which steps exist.
+// checkpointed step) as an engine weight file with its provenance
+// (tune.Snapshot.WeightFile) and, when the run has not ended, what was
+// done of what (Unfinished). Errors say which steps exist.
 func (r *RunResults) WeightFile(k int) (*engine.WeightFile, error) {
-	if len(r.Records) == 0 {
-		return nil, fmt.Errorf("%s: no %s has been recorded yet", r.Dir, r.Spec.Unit)
-	}
-	if k < 0 {
-		k = len(r.Records) - 1
-	}
-	if k >= len(r.Records) {
-		return nil, fmt.Errorf("%s: no %s %d (the run has %ss 0..%d)", r.Dir, r.Spec.Unit, k, r.Spec.Unit, len(r.Records)-1)
-	}
-	rec := r.Records[k]
-	var fitness *float64
-	if f, ok := rec.Metrics["fitness"]; ok {
-		fitness = &f
-	}
-	wf, err := weightFile(r.Config, r.Spec, r.Name(), rec.Best, k, fitness)
+	wf, err := r.Snapshot.WeightFile(k)
 	if err != nil {
 		return nil, err
 	}
-	wf.Provenance.Chain, wf.Provenance.Stage = r.Chain(), r.Stage
 	wf.Provenance.Unfinished = r.Unfinished()
 	return wf, nil
 }
@@ -276,7 +144,7 @@ func (r *RunResults) Series(metric string) (x, y []float64, err error) {
 // compareMetrics are the metrics `tune compare` draws by default, in
 // order of preference: the measured Elo (validation.elo_every), the
 // fitness, Texel's held-out log-loss, the population's diversity.
-var compareMetrics = []string{MetricElo, "fitness", "logloss", "diversity"}
+var compareMetrics = []string{tune.MetricElo, "fitness", "logloss", "diversity"}
 
 // DefaultMetric picks the metric Compare draws when none is asked for:
 // of compareMetrics, the one the most runs have (the first in order on
@@ -327,7 +195,7 @@ func Compare(dirs []string, metric string) (*MetricComparison, error) {
 				_, _, err := runs[0].Series(compareMetrics[0])
 				have = err.Error()
 			}
-			return nil, inputErr("no run has any of %s to compare (%s); name one with -metric", strings.Join(compareMetrics, ", "), have)
+			return nil, tune.InputErrorf("no run has any of %s to compare (%s); name one with -metric", strings.Join(compareMetrics, ", "), have)
 		}
 	}
 	type found struct {
@@ -347,8 +215,8 @@ func Compare(dirs []string, metric string) (*MetricComparison, error) {
 			continue
 		}
 		f := found{name: name, r: r, x: x, y: y}
-		if metric == MetricElo {
-			if _, ci, err := r.Series(MetricEloCI); err == nil && len(ci) == len(y) {
+		if metric == tune.MetricElo {
+			if _, ci, err := r.Series(tune.MetricEloCI); err == nil && len(ci) == len(y) {
 				f.ci = ci
 			}
 		}
@@ -359,7 +227,7 @@ func Compare(dirs []string, metric string) (*MetricComparison, error) {
 		if firstErr == nil {
 			firstErr = errors.New("no run has a step recorded")
 		}
-		return nil, &InputError{firstErr}
+		return nil, &tune.InputError{Err: firstErr}
 	}
 	// Steps of different methods (a round, an iteration) are not alike:
 	// then the X axis is the fitness games spent up to and including the
@@ -410,7 +278,7 @@ func Compare(dirs []string, metric string) (*MetricComparison, error) {
 		title, ylabel = "Population diversity: mean pairwise distance", "mean pairwise distance (gene units)"
 	case metric == "gene-std":
 		title, ylabel = "Population diversity: mean per-gene standard deviation", "mean per-gene standard deviation (gene units)"
-	case metric == MetricElo:
+	case metric == tune.MetricElo:
 		title, ylabel = "Elo of the best vector by "+unit, "Elo against the run's measuring opponent"
 		note = "Each point is a quick measurement during the run (validation.elo_pairs game pairs): a rough guide, with its 95% interval shaded; the verification ladder is the verdict."
 	case metric == "fitness":
@@ -442,13 +310,13 @@ type MetricComparison struct {
 // with the seeds' directories by seed. kind is "" for any other
 // directory. Errors: a FileChain that cannot be read.
 func Group(dir string) (kind string, members []string, err error) {
-	if IsChain(dir) {
-		stages, err := readChain(dir)
+	if tune.IsChain(dir) {
+		stages, err := tune.ReadChain(dir)
 		if err != nil {
 			return "", nil, err
 		}
 		for k, c := range stages {
-			members = append(members, StageDir(dir, k+1, c.Method))
+			members = append(members, tune.StageDir(dir, k+1, c.Method))
 		}
 		return "chain", members, nil
 	}
@@ -460,11 +328,11 @@ func Group(dir string) (kind string, members []string, err error) {
 	for _, e := range ents {
 		n, ok := strings.CutPrefix(e.Name(), "seed-")
 		seed, err := strconv.ParseInt(n, 10, 64)
-		if !ok || err != nil || !e.IsDir() || filepath.Base(SweepDir(dir, seed)) != e.Name() {
+		if !ok || err != nil || !e.IsDir() || filepath.Base(tune.SweepDir(dir, seed)) != e.Name() {
 			continue
 		}
 		sub := filepath.Join(dir, e.Name())
-		if _, err := os.Stat(filepath.Join(sub, FileConfig)); err == nil || IsChain(sub) {
+		if _, err := os.Stat(filepath.Join(sub, tune.FileConfig)); err == nil || tune.IsChain(sub) {
 			members = append(members, sub)
 			seeds[sub] = seed
 		}

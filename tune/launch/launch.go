@@ -1,4 +1,4 @@
-package tune
+package launch
 
 import (
 	"context"
@@ -13,74 +13,76 @@ import (
 	"github.com/roadtune/roadtune/internal/fileio"
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/results"
+	"github.com/roadtune/roadtune/tune"
+	"github.com/roadtune/roadtune/tune/runs"
 )
 
-// LaunchKind is what a Launch runs.
-type LaunchKind int
+// Kind is what a Launch runs.
+type Kind int
 
 const (
-	// LaunchRun is one run (Start, Resume).
-	LaunchRun LaunchKind = iota
-	// LaunchSweep is one run (or chain) per seed (Sweep), then their
+	// KindRun is one run (Start, Resume).
+	KindRun Kind = iota
+	// KindSweep is one run (or chain) per seed (Sweep), then their
 	// comparison.
-	LaunchSweep
-	// LaunchChain is a chain of stages (Chain, ResumeChain).
-	LaunchChain
+	KindSweep
+	// KindChain is a chain of stages (Chain, ResumeChain).
+	KindChain
 )
 
 // A Launch is one invocation of the tuning job, resolved before anything
 // is written: a new run, sweep or chain of a config, or a stopped run or
-// chain to continue. It is what `tune` does with its flags; NewLaunch and
-// ResumeLaunch make one, Run runs it.
+// chain to continue. It is what `tune` does with its flags; New and
+// Resume make one, Run runs it.
 type Launch struct {
 	// Dir is the run's, sweep's or chain's directory.
 	Dir string
 	// Kind is what runs in Dir.
-	Kind LaunchKind
+	Kind Kind
 	// Resume is set when Dir holds a stopped run or chain to continue.
 	Resume bool
 
-	cfg    Config   // the config (a chain's: its first stage); zero on resume
-	stages []Config // a new chain's stages
-	seeds  []int64  // a sweep's seeds
+	cfg    tune.Config   // the config (a chain's: its first stage); zero on resume
+	stages []tune.Config // a new chain's stages
+	seeds  []int64       // a sweep's seeds
 }
 
-// NewLaunch resolves a new job of cfg: a sweep when seeds is not empty,
+// New resolves a new job of cfg: a sweep when seeds is not empty,
 // else a chain when cfg has `then` (Stages), else one run. dir "" is
 // DefaultRunDir(cfg, sweep, now). A sweep directory may hold a stopped
 // sweep of the same config, which continues (Sweep). Errors: a chain's
 // stage that cannot be read (*ConfigError, *InputError), a bad seed list
 // (*InputError). Nothing is written.
-func NewLaunch(cfg Config, dir string, seeds []int64, now time.Time) (*Launch, error) {
-	l := &Launch{Dir: dir, cfg: cfg, seeds: seeds, Kind: LaunchRun}
+func New(cfg tune.Config, dir string, seeds []int64, now time.Time) (*Launch, error) {
+	l := &Launch{Dir: dir, cfg: cfg, seeds: seeds, Kind: KindRun}
 	switch {
 	case len(seeds) > 0:
-		l.Kind = LaunchSweep
-		if err := checkSeeds(seeds); err != nil {
+		l.Kind = KindSweep
+		if err := tune.CheckSeeds(seeds); err != nil {
 			return nil, err
 		}
 		if cfg.Budget != "" {
-			return nil, errBudgetSweep
+			return nil, tune.ErrBudgetSweep
 		}
 	case cfg.Then != "":
-		stages, err := Stages(cfg)
+		stages, err := tune.Stages(cfg)
 		if err != nil {
 			return nil, err
 		}
-		l.Kind, l.stages = LaunchChain, stages
+		l.Kind, l.stages = KindChain, stages
 	}
 	if l.Dir == "" {
-		l.Dir = DefaultRunDir(cfg, l.Kind == LaunchSweep, now)
+		l.Dir = tune.DefaultRunDir(cfg, l.Kind == KindSweep, now)
 	}
 	return l, nil
 }
 
-// ResumeLaunch is the launch that continues the stopped run or chain in
+// Resume is the launch that continues the stopped run or chain in
 // dir (IsChain tells which). Run reports a directory that holds neither.
-func ResumeLaunch(dir string) *Launch {
-	l := &Launch{Dir: dir, Kind: LaunchRun, Resume: true}
-	if IsChain(dir) {
-		l.Kind = LaunchChain
+func Resume(dir string) *Launch {
+	l := &Launch{Dir: dir, Kind: KindRun, Resume: true}
+	if tune.IsChain(dir) {
+		l.Kind = KindChain
 	}
 	return l
 }
@@ -88,38 +90,38 @@ func ResumeLaunch(dir string) *Launch {
 // Config is the launch's config (a chain's: its first stage; with a
 // sweep's seeds still to apply); the zero Config when the launch resumes
 // (the config is in its directory).
-func (l *Launch) Config() Config { return l.cfg }
+func (l *Launch) Config() tune.Config { return l.cfg }
 
-// LaunchHooks attach a command's services (live pages, a cluster session)
+// Hooks attach a command's services (live pages, a cluster session)
 // to a launch; any may be nil.
-type LaunchHooks struct {
+type Hooks struct {
 	// Track is called with a run's directory and options before its job
 	// is made (Start, Resume): the options' events may be wrapped.
-	Track func(dir string, opts *Options)
+	Track func(dir string, opts *tune.Options)
 	// Job is called with a run's job and its options (as Track left
 	// them) before it plays; an error stops the launch before the first
 	// game.
-	Job func(*Job, *Options) error
+	Job func(*tune.Job, *tune.Options) error
 	// Group is called before a sweep or chain plays, with its directory,
 	// its first config (the zero Config when a chain resumes: the stages
 	// are in its directory) and the options, which it may change (e.g.
 	// Options.Bind); an error stops the launch before the first game.
-	Group func(dir string, first Config, opts *Options) error
+	Group func(dir string, first tune.Config, opts *tune.Options) error
 }
 
 // Then returns hooks that run h's hooks and then next's, stopping at the
 // first error: e.g. live pages, then a cluster session.
-func (h LaunchHooks) Then(next LaunchHooks) LaunchHooks {
-	return LaunchHooks{
-		Track: func(dir string, opts *Options) {
-			for _, f := range []func(string, *Options){h.Track, next.Track} {
+func (h Hooks) Then(next Hooks) Hooks {
+	return Hooks{
+		Track: func(dir string, opts *tune.Options) {
+			for _, f := range []func(string, *tune.Options){h.Track, next.Track} {
 				if f != nil {
 					f(dir, opts)
 				}
 			}
 		},
-		Job: func(job *Job, opts *Options) error {
-			for _, f := range []func(*Job, *Options) error{h.Job, next.Job} {
+		Job: func(job *tune.Job, opts *tune.Options) error {
+			for _, f := range []func(*tune.Job, *tune.Options) error{h.Job, next.Job} {
 				if f != nil {
 					if err := f(job, opts); err != nil {
 						return err
@@ -128,8 +130,8 @@ func (h LaunchHooks) Then(next LaunchHooks) LaunchHooks {
 			}
 			return nil
 		},
-		Group: func(dir string, first Config, opts *Options) error {
-			for _, f := range []func(string, Config, *Options) error{h.Group, next.Group} {
+		Group: func(dir string, first tune.Config, opts *tune.Options) error {
+			for _, f := range []func(string, tune.Config, *tune.Options) error{h.Group, next.Group} {
 				if f != nil {
 					if err := f(dir, first, opts); err != nil {
 						return err
@@ -141,10 +143,10 @@ func (h LaunchHooks) Then(next LaunchHooks) LaunchHooks {
 	}
 }
 
-// LaunchResult is what a finished launch leaves: its run directories, a
+// Result is what a finished launch leaves: its run directories, a
 // run's final status and a sweep's comparison. (A match's result is
 // optimize.Outcome, a W/D/L count.)
-type LaunchResult struct {
+type Result struct {
 	// Dirs are the runs' directories: one for a run, one per seed of a
 	// sweep, one per stage of a chain.
 	Dirs []string
@@ -153,32 +155,32 @@ type LaunchResult struct {
 	// Comparison is a sweep's comparison of its runs' verification
 	// ladders (CompareRuns), written to Dir/compare.md and
 	// Dir/compare-ladder.png/.svg.
-	Comparison *RunComparison
+	Comparison *runs.RunComparison
 }
 
 // Best is the path of the best vector of the launch's last run
 // (FileBest, or FileBestSettings for a run on an [external] engine,
 // which has no road weights); "" before it has run.
-func (o *LaunchResult) Best() string {
+func (o *Result) Best() string {
 	if o == nil || len(o.Dirs) == 0 {
 		return ""
 	}
 	dir := o.Dirs[len(o.Dirs)-1]
-	if _, err := os.Stat(filepath.Join(dir, FileBest)); err != nil {
-		if _, err := os.Stat(filepath.Join(dir, FileBestSettings)); err == nil {
-			return filepath.Join(dir, FileBestSettings)
+	if _, err := os.Stat(filepath.Join(dir, tune.FileBest)); err != nil {
+		if _, err := os.Stat(filepath.Join(dir, tune.FileBestSettings)); err == nil {
+			return filepath.Join(dir, tune.FileBestSettings)
 		}
 	}
-	return filepath.Join(dir, FileBest)
+	return filepath.Join(dir, tune.FileBest)
 }
 
 // Report is the path of the report of the launch's last run
 // (FileReport).
-func (o *LaunchResult) Report() string {
+func (o *Result) Report() string {
 	if o == nil || len(o.Dirs) == 0 {
 		return ""
 	}
-	return filepath.Join(o.Dirs[len(o.Dirs)-1], FileReport)
+	return filepath.Join(o.Dirs[len(o.Dirs)-1], tune.FileReport)
 }
 
 // FileCurve is the base name of a sweep's learning curve in its
@@ -190,15 +192,15 @@ const FileCurve = "compare-curve"
 // (WriteLearningCurves: their mean, a band from the lowest to the highest
 // seed) and links it from the comparison's Markdown, when the runs
 // measured their Elo during tuning; else it writes nothing.
-func writeSweepCurve(dir, label string, runs []string) error {
-	if len(runs) == 0 {
+func writeSweepCurve(dir, label string, dirs []string) error {
+	if len(dirs) == 0 {
 		return nil
 	}
-	if _, err := LearningCurve(runs[0]); err != nil {
+	if _, err := runs.LearningCurve(dirs[0]); err != nil {
 		return nil // no Elo measured during the runs: no curve
 	}
 	base := filepath.Join(dir, FileCurve)
-	if err := WriteLearningCurves([]CurveGroup{{Label: label, Dirs: runs}}, base); err != nil {
+	if err := runs.WriteLearningCurves([]runs.CurveGroup{{Label: label, Dirs: dirs}}, base); err != nil {
 		return err
 	}
 	md := filepath.Join(dir, FileCompare+".md")
@@ -218,8 +220,8 @@ const FileCompare = "compare"
 // Errors: those of Start, Resume, Job.Run, Sweep, Chain or ResumeChain
 // (an *InterruptedError when ctx is cancelled, with the checkpoints
 // written), a hook's error, a sweep's comparison that cannot be written.
-func (l *Launch) Run(ctx context.Context, opts Options, h LaunchHooks) (*LaunchResult, error) {
-	if l.Kind == LaunchRun {
+func (l *Launch) Run(ctx context.Context, opts tune.Options, h Hooks) (*Result, error) {
+	if l.Kind == KindRun {
 		return l.runOne(ctx, opts, h)
 	}
 	if h.Group != nil {
@@ -230,19 +232,19 @@ func (l *Launch) Run(ctx context.Context, opts Options, h LaunchHooks) (*LaunchR
 	var dirs []string
 	var err error
 	switch {
-	case l.Kind == LaunchSweep:
-		dirs, err = Sweep(ctx, l.cfg, l.seeds, l.Dir, opts)
+	case l.Kind == KindSweep:
+		dirs, err = tune.Sweep(ctx, l.cfg, l.seeds, l.Dir, opts)
 	case l.Resume:
-		dirs, err = ResumeChain(ctx, l.Dir, opts)
+		dirs, err = tune.ResumeChain(ctx, l.Dir, opts)
 	default:
-		dirs, err = Chain(ctx, l.stages, l.Dir, opts)
+		dirs, err = tune.Chain(ctx, l.stages, l.Dir, opts)
 	}
 	if err != nil {
 		return nil, err
 	}
-	out := &LaunchResult{Dirs: dirs}
-	if l.Kind == LaunchSweep {
-		if out.Comparison, err = CompareRuns(dirs); err != nil {
+	out := &Result{Dirs: dirs}
+	if l.Kind == KindSweep {
+		if out.Comparison, err = runs.CompareRuns(dirs); err != nil {
 			return out, err
 		}
 		if err := out.Comparison.Write(filepath.Join(l.Dir, FileCompare)); err != nil {
@@ -256,16 +258,16 @@ func (l *Launch) Run(ctx context.Context, opts Options, h LaunchHooks) (*LaunchR
 }
 
 // runOne starts or resumes one run.
-func (l *Launch) runOne(ctx context.Context, opts Options, h LaunchHooks) (*LaunchResult, error) {
+func (l *Launch) runOne(ctx context.Context, opts tune.Options, h Hooks) (*Result, error) {
 	if h.Track != nil {
 		h.Track(l.Dir, &opts)
 	}
-	var job *Job
+	var job *tune.Job
 	var err error
 	if l.Resume {
-		job, err = Resume(l.Dir, opts)
+		job, err = tune.Resume(l.Dir, opts)
 	} else {
-		job, err = StartContext(ctx, l.cfg, l.Dir, opts)
+		job, err = tune.StartContext(ctx, l.cfg, l.Dir, opts)
 	}
 	if err != nil {
 		return nil, err
@@ -278,34 +280,19 @@ func (l *Launch) runOne(ctx context.Context, opts Options, h LaunchHooks) (*Laun
 	if err := job.Run(ctx); err != nil {
 		return nil, err
 	}
-	return &LaunchResult{Dirs: []string{job.Dir()}, Status: job.Status()}, nil
-}
-
-// checkSeeds refuses a negative or repeated seed (*InputError).
-func checkSeeds(seeds []int64) error {
-	seen := map[int64]bool{}
-	for _, s := range seeds {
-		if s < 0 {
-			return inputErr("sweep: seed %d: seeds must be ≥ 0", s)
-		}
-		if seen[s] {
-			return inputErr("sweep: seed %d is listed twice", s)
-		}
-		seen[s] = true
-	}
-	return nil
+	return &Result{Dirs: []string{job.Dir()}, Status: job.Status()}, nil
 }
 
 // AsInput keeps a *ConfigError or *InputError and makes any other error
 // a *InputError: bad input, not a failed run (for a caller resolving a
 // launch from its own input, as the tune command does).
 func AsInput(err error) error {
-	var ce *ConfigError
-	var ie *InputError
+	var ce *tune.ConfigError
+	var ie *tune.InputError
 	if errors.As(err, &ce) || errors.As(err, &ie) {
 		return err
 	}
-	return &InputError{Err: err}
+	return &tune.InputError{Err: err}
 }
 
 // ParseSeeds reads a seed list as the -seeds flag gives it:
@@ -316,26 +303,23 @@ func ParseSeeds(s string) ([]int64, error) {
 	for _, f := range strings.Split(s, ",") {
 		n, err := strconv.ParseInt(strings.TrimSpace(f), 10, 64)
 		if err != nil || n < 0 {
-			return nil, &InputError{Err: fmt.Errorf("flag -seeds: %q is not a seed (want non-negative integers separated by commas, e.g. 1,2,3)", f)}
+			return nil, &tune.InputError{Err: fmt.Errorf("flag -seeds: %q is not a seed (want non-negative integers separated by commas, e.g. 1,2,3)", f)}
 		}
 		out = append(out, n)
 	}
 	return out, nil
 }
 
-// errBudgetSweep refuses a budget for a sweep.
-var errBudgetSweep = inputErr("a budget by the clock (budget, -hours) cannot be combined with -seeds: give the sweep a step budget, or run each seed with -seed and its own -hours")
-
 // Summary is what a finished launch tells its user: a sweep's comparison
 // table and the files it wrote, a chain's stages with its best vector and
 // report, a run's steps and games with its best vector (only when
 // verbose is false: a run's progress lines have said the rest).
-func (l *Launch) Summary(out *LaunchResult, verbose bool) string {
+func (l *Launch) Summary(out *Result, verbose bool) string {
 	switch {
-	case l.Kind == LaunchSweep:
+	case l.Kind == KindSweep:
 		base := filepath.Join(l.Dir, FileCompare)
 		return out.Comparison.Markdown() + fmt.Sprintf("wrote %s.md, %s-ladder.png, %s-ladder.svg\n", base, base, base)
-	case l.Kind == LaunchChain:
+	case l.Kind == KindChain:
 		return fmt.Sprintf("chain done: %d stages in %s. Best vector: %s\nreport: %s\n", len(out.Dirs), l.Dir, out.Best(), out.Report())
 	case !verbose:
 		return fmt.Sprintf("done: %d steps, %d games. Best vector: %s\n", out.Status.Steps, out.Status.Games, out.Best())

@@ -1,4 +1,4 @@
-package tune
+package runs
 
 import (
 	"encoding/json"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/results"
+	"github.com/roadtune/roadtune/tune"
 )
 
 // Export is the engine weight file of the run in dir (a chain's
@@ -27,14 +28,14 @@ func Export(dir string, k int) (*engine.WeightFile, *RunResults, error) {
 	}
 	r, err := Open(dir)
 	if err != nil {
-		return nil, nil, &InputError{err}
+		return nil, nil, &tune.InputError{Err: err}
 	}
 	wf, err := r.WeightFile(k)
 	if err != nil {
-		return nil, nil, &InputError{err}
+		return nil, nil, &tune.InputError{Err: err}
 	}
 	if err := wf.Validate(r.Dir); err != nil {
-		return nil, nil, &InputError{err}
+		return nil, nil, &tune.InputError{Err: err}
 	}
 	return wf, r, nil
 }
@@ -46,15 +47,15 @@ func isRunDir(dir string) error {
 	st, err := os.Stat(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return inputErr("no run directory %q (tune writes its runs under runs/ unless -out says otherwise)", dir)
+		return tune.InputErrorf("no run directory %q (tune writes its runs under runs/ unless -out says otherwise)", dir)
 	case err != nil:
-		return &InputError{err}
+		return &tune.InputError{Err: err}
 	case !st.IsDir():
-		return inputErr("%s is a file, not a run directory", dir)
-	case IsChain(dir) || fileExists(filepath.Join(dir, FileConfig)):
+		return tune.InputErrorf("%s is a file, not a run directory", dir)
+	case tune.IsChain(dir) || fileExists(filepath.Join(dir, tune.FileConfig)):
 		return nil
 	}
-	return inputErr("%s is not a run directory (it holds no %s): give a run's own directory, e.g. runs/<time>-<method>", dir, FileConfig)
+	return tune.InputErrorf("%s is not a run directory (it holds no %s): give a run's own directory, e.g. runs/<time>-<method>", dir, tune.FileConfig)
 }
 
 // WriteExport writes wf to path atomically (engine.WriteWeightFile). An
@@ -62,7 +63,7 @@ func isRunDir(dir string) error {
 // overwritten by mistake.
 func WriteExport(path string, wf *engine.WeightFile, force bool) error {
 	if _, err := os.Stat(path); err == nil && !force {
-		return inputErr("%s exists; use -force to overwrite it", path)
+		return tune.InputErrorf("%s exists; use -force to overwrite it", path)
 	}
 	return engine.WriteWeightFile(path, wf)
 }
@@ -129,10 +130,10 @@ func WriteCompare(args []string, metric, base string) (*CompareOutput, error) {
 	out := &CompareOutput{Notes: notes}
 	c, err := CompareRuns(dirs)
 	if err != nil {
-		return nil, &InputError{err}
+		return nil, &tune.InputError{Err: err}
 	}
 	mc, err := Compare(dirs, metric)
-	var in *InputError
+	var in *tune.InputError
 	switch {
 	case errors.As(err, &in) && metric == "" && len(c.Runs) > 0:
 		// no curve to draw, but ladders to compare
@@ -141,7 +142,7 @@ func WriteCompare(args []string, metric, base string) (*CompareOutput, error) {
 		if errors.As(err, &in) {
 			return nil, err
 		}
-		return nil, &InputError{err}
+		return nil, &tune.InputError{Err: err}
 	default:
 		out.Metric, out.By = mc.Metric, mc.Chart.XLabel
 		out.Notes = append(out.Notes, mc.Notes...)

@@ -1,0 +1,173 @@
+package tune
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/internal/fileio"
+	"github.com/roadtune/roadtune/optimize"
+	"github.com/roadtune/roadtune/results"
+)
+
+// Snapshot is what a run directory holds after its last checkpoint,
+// finished or not: its config, its checkpointed records and best vector.
+// Reading one writes nothing, so it is safe while the run goes on. A
+// sweep and a chain read their members' snapshots before they resume
+// them; package tune/runs builds its readers of finished runs on it.
+type Snapshot struct {
+	Dir    string
+	Config Config
+	Spec   optimize.Spec
+	// Phase is PhaseOptimize, PhaseVerify or PhaseDone (a run not done
+	// that no process plays, FileRunning, was interrupted).
+	Phase  string
+	Status optimize.Status
+	// Records are the checkpointed steps' records, step 0 first; Detail
+	// holds each method record as a json.RawMessage.
+	Records []optimize.Record
+	// Best is the best vector after the last checkpointed step.
+	Best []float64
+	// Stage is the run's stage in its chain (from 1) of Stages; both 0
+	// for a run of its own.
+	Stage, Stages int
+	// Clock is a budgeted run's budget (Config.Budget), nil for a run
+	// without one.
+	Clock *BudgetStatus
+}
+
+// BudgetStatus is a budgeted run's budget as its checkpoint holds it.
+type BudgetStatus struct {
+	Budget  string    // as given ("2h"; a chain's stage: its share)
+	Seconds float64   // the budget in seconds
+	Elapsed float64   // the run's own elapsed seconds (checkpointed)
+	End     time.Time // the planned end (of the latest session)
+	Steps   int       // the step count the budget resolved to
+	// Stopped reports that the clock's safety valve ended the
+	// optimisation.
+	Stopped bool
+}
+
+// ReadSnapshot reads the run in dir, a run's own directory (a chain's
+// stage knows its place in the chain: Stage, Stages). Errors name the
+// file and line at fault: a missing or malformed config.toml or
+// checkpoint.json, records that do not fit the checkpoint.
+func ReadSnapshot(dir string) (*Snapshot, error) {
+	path := filepath.Join(dir, FileConfig)
+	data, err := fileio.ReadFile(path, fileio.Config)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := decode(path, data)
+	if err != nil {
+		return nil, err
+	}
+	spec, err := cfg.Spec()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	var cp checkpoint
+	cpPath := filepath.Join(dir, FileCheckpoint)
+	if err := results.ReadJSON(cpPath, &cp); err != nil {
+		return nil, err
+	}
+	if err := cp.checkHead(cpPath, cfg.Method); err != nil {
+		return nil, err
+	}
+	_, recs, err := cfg.checkRun(dir, spec, &cp, false)
+	if err != nil {
+		return nil, err
+	}
+	s := &Snapshot{Dir: dir, Config: cfg, Spec: spec, Phase: cp.Phase, Status: cp.Status, Records: recs, Best: cp.Best}
+	if b := cp.Budget; b != nil {
+		s.Clock = &BudgetStatus{Budget: b.Budget, Seconds: b.Seconds, Elapsed: b.Elapsed, End: b.End, Steps: b.Steps, Stopped: b.StoppedAt != nil}
+	}
+	if parent := filepath.Dir(filepath.Clean(dir)); IsChain(parent) {
+		stages, err := ReadChain(parent)
+		if err != nil {
+			return nil, err
+		}
+		for k, c := range stages {
+			if filepath.Base(StageDir(parent, k+1, c.Method)) == filepath.Base(filepath.Clean(dir)) {
+				s.Stage, s.Stages = k+1, len(stages)
+			}
+		}
+	}
+	return s, nil
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// Name is the run's name: its directory's base name.
+func (s *Snapshot) Name() string { return filepath.Base(filepath.Clean(s.Dir)) }
+
+// Sweep is the name of the sweep the run belongs to (the parent
+// directory's base name when the run's directory is a sweep's seed-N, see
+// SweepDir; for a chain's stage, the chain's directory), "" for a run of
+// its own.
+func (s *Snapshot) Sweep() string {
+	dir := filepath.Clean(s.Dir)
+	if s.Chain() != "" {
+		dir = filepath.Dir(dir)
+	}
+	if !strings.HasPrefix(filepath.Base(dir), "seed-") {
+		return ""
+	}
+	return filepath.Base(filepath.Dir(dir))
+}
+
+// Chain is the name of the chain the run is a stage of (the parent
+// directory's base name when it holds FileChain), "" for a run of its
+// own.
+func (s *Snapshot) Chain() string {
+	parent := filepath.Dir(filepath.Clean(s.Dir))
+	if !IsChain(parent) {
+		return ""
+	}
+	return filepath.Base(parent)
+}
+
+// Budget is the run's step budget: its method's budget key in the config
+// (e.g. spsa.iterations), 0 when it cannot be read.
+func (s *Snapshot) Budget() int {
+	flat, err := s.Config.Flat()
+	if err != nil {
+		return 0
+	}
+	n, _ := strconv.Atoi(flat[s.Config.Method+"."+s.Spec.BudgetKey])
+	return n
+}
+
+// WeightFile returns the best vector after step k (k < 0: after the last
+// checkpointed step) as an engine weight file with its provenance (the
+// run, the step, its fitness; the chain and stage of a chain's run).
+// Errors say which steps exist.
+func (s *Snapshot) WeightFile(k int) (*engine.WeightFile, error) {
+	if len(s.Records) == 0 {
+		return nil, fmt.Errorf("%s: no %s has been recorded yet", s.Dir, s.Spec.Unit)
+	}
+	if k < 0 {
+		k = len(s.Records) - 1
+	}
+	if k >= len(s.Records) {
+		return nil, fmt.Errorf("%s: no %s %d (the run has %ss 0..%d)", s.Dir, s.Spec.Unit, k, s.Spec.Unit, len(s.Records)-1)
+	}
+	rec := s.Records[k]
+	var fitness *float64
+	if f, ok := rec.Metrics["fitness"]; ok {
+		fitness = &f
+	}
+	wf, err := weightFile(s.Config, s.Spec, s.Name(), rec.Best, k, fitness)
+	if err != nil {
+		return nil, err
+	}
+	wf.Provenance.Chain, wf.Provenance.Stage = s.Chain(), s.Stage
+	return wf, nil
+}
