@@ -45,5 +45,5 @@
 //
 // Of roadtune the cluster imports only the referee, optimize, tournament
 // and engine (deps_test.go checks): it knows referees and games, never a
-// tuning job, whose launch hooks (internal/tunecluster) sit above it.
+// tuning job, whose launch hooks (cmd/internal/tunecluster) sit above it.
 package cluster

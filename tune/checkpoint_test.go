@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/roadtune/roadtune/internal/fixture/runfixture"
 	"github.com/roadtune/roadtune/internal/tunetest"
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/tune"
@@ -41,7 +42,7 @@ func TestCheckpointRefusesImpossibleCounts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := runSteps(t, cfg, tune.Options{})
+	want := runfixture.RunSteps(t, cfg, tune.Options{})
 	ref, err := tune.NewReferee(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -70,7 +71,7 @@ func TestCheckpointRefusesImpossibleCounts(t *testing.T) {
 	if err := r.Steps(context.Background(), 100); err != nil {
 		t.Fatal(err)
 	}
-	if got := recordsOf(t, dir); strings.Join(got, "\n") != strings.Join(want, "\n") {
+	if got := runfixture.Records(t, dir); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("resumed run:\n%s\nuninterrupted run:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

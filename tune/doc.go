@@ -10,7 +10,7 @@
 // directories (Open, Compare, CompareRuns, LearningCurves, Export) on
 // top of ReadSnapshot, and package tune/launch is what the tune command
 // does with its flags (a run, a sweep over seeds, a chain; hooks for
-// live pages and a cluster session, which internal/tunecluster attaches
+// live pages and a cluster session, which cmd/internal/tunecluster attaches
 // for the command, so the library links no NATS). The command's flags
 // stay in the command: the library takes values (Override, Resumable
 // for the keys a resumed run may change).

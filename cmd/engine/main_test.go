@@ -15,7 +15,7 @@ import (
 
 	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/engine/protocol"
-	"github.com/roadtune/roadtune/internal/cmdline/cmdlinetest"
+	"github.com/roadtune/roadtune/internal/fixture/cmdlinetest"
 )
 
 var pairReply = regexp.MustCompile(`^move [A-S]{4}$`)

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/roadtune/roadtune/internal/cmdline/cmdlinetest"
+	"github.com/roadtune/roadtune/internal/fixture/cmdlinetest"
 )
 
 // TestMistakes: engine words the mistakes every command shares as tune

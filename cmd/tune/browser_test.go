@@ -19,7 +19,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/roadtune/roadtune/internal/runfixture"
+	"github.com/roadtune/roadtune/internal/fixture/runfixture"
 	"github.com/roadtune/roadtune/results"
 	"github.com/roadtune/roadtune/tournament"
 	"github.com/roadtune/roadtune/tune"

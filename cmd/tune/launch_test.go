@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/roadtune/roadtune/internal/cmdline/cmdlinetest"
+	"github.com/roadtune/roadtune/internal/fixture/cmdlinetest"
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/tune"
 )

@@ -13,12 +13,12 @@ import (
 	"time"
 
 	"github.com/roadtune/roadtune/cluster"
+	"github.com/roadtune/roadtune/cmd/internal/tunecluster"
+	"github.com/roadtune/roadtune/cmd/internal/web/tuneweb"
 	"github.com/roadtune/roadtune/internal/cmdline"
 	"github.com/roadtune/roadtune/internal/fileio"
 	"github.com/roadtune/roadtune/internal/progress"
 	"github.com/roadtune/roadtune/internal/suggest"
-	"github.com/roadtune/roadtune/internal/tunecluster"
-	"github.com/roadtune/roadtune/internal/web/tuneweb"
 	"github.com/roadtune/roadtune/tune"
 )
 

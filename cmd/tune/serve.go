@@ -8,9 +8,9 @@ import (
 	"io"
 	"strings"
 
+	"github.com/roadtune/roadtune/cmd/internal/web"
+	"github.com/roadtune/roadtune/cmd/internal/web/tuneweb"
 	"github.com/roadtune/roadtune/internal/cmdline"
-	"github.com/roadtune/roadtune/internal/web"
-	"github.com/roadtune/roadtune/internal/web/tuneweb"
 )
 
 // serveCmd is `tune serve [-http ADDR] DIR...`: the run pages of the run

@@ -1,6 +1,7 @@
 package depstest_test
 
 import (
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -41,11 +42,11 @@ var rooms = []room{
 	{path: "cluster", may: []string{"referee", "optimize", "tournament", "engine"}, why: "the cluster plays the referee's batches elsewhere; tune sits above it"},
 	{path: "results", may: []string{}, why: "results is generic output"},
 	{path: "configs", may: []string{"engine", "tournament"}, why: "configs embeds files and reads them with their rooms' readers"},
-	{path: "internal/web", exact: true, mayNot: []string{"tune", "internal/web/tuneweb", "optimize/"}, why: "tuning runs reach the pages through Options.Tune, so arena stays free of them"},
-	{path: "cmd/arena", mayNot: []string{"tune", "internal/web/tuneweb", "optimize/"}, never: []string{"gonum.org/v1/gonum/optimize", "github.com/yuin/goldmark/..."}, why: "arena plays matches: no tuning job, optimizer or report Markdown"},
+	{path: "cmd/internal/web", exact: true, mayNot: []string{"tune", "cmd/internal/web/tuneweb", "optimize/"}, why: "tuning runs reach the pages through Options.Tune, so arena stays free of them"},
+	{path: "cmd/arena", mayNot: []string{"tune", "cmd/internal/web/tuneweb", "optimize/"}, never: []string{"gonum.org/v1/gonum/optimize", "github.com/yuin/goldmark/..."}, why: "arena plays matches: no tuning job, optimizer or report Markdown"},
 	{path: "cmd/engine", may: []string{"engine", "configs", "tournament"}, why: "the engine binary is the engine and its baselines"},
 	{path: "tune", exact: true, mayNot: []string{"tune/"}, why: "the tuning job is the core its rooms build on: the readers of runs (tune/runs) and the launch (tune/launch) sit above it"},
-	{path: "tune", mayNot: []string{"cmd/", "internal/web", "internal/cmdline", "internal/tunecluster", "cluster"}, never: []string{"github.com/nats-io/..."}, why: "tune is a library below the commands, their pages and the cluster: it takes values, not flags, and links no NATS"},
+	{path: "tune", mayNot: []string{"cmd/", "internal/cmdline", "internal/fixture", "cluster"}, never: []string{"github.com/nats-io/..."}, why: "tune is a library below the commands, their pages and the cluster: it takes values, not flags, and links no NATS"},
 }
 
 func (r room) covers(pkg string) bool {
@@ -152,6 +153,71 @@ func TestEveryPackageHasADocFile(t *testing.T) {
 	for _, d := range dirs {
 		if _, err := os.Stat(filepath.Join(d, "doc.go")); err != nil {
 			t.Errorf("%s has no doc.go", d)
+		}
+	}
+}
+
+// floor is the group of a roadtune package in the floor plan: its
+// top-level directory, except that internal/ is split by floor: the
+// ground-floor helpers (internal/fileio, internal/cmdline, …) apart from
+// the test fixtures (internal/fixture/…), which sit above tune and the
+// cluster. The commands' own pages and cluster session live under
+// cmd/internal, inside cmd's group.
+func floor(pkg string) string {
+	p := strings.TrimPrefix(pkg, mod)
+	if depstest.Under(p, "internal/fixture") {
+		return "internal/fixture"
+	}
+	top, _, _ := strings.Cut(p, "/")
+	return top
+}
+
+// TestFloorsHaveNoCycle: grouped by floor (floor), the packages' imports
+// (tests aside: a test may import a fixture built on the package it
+// tests) form no cycle, so a reader can take the groups in order, from
+// the ground up; a cycle is reported with its path.
+func TestFloorsHaveNoCycle(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", mod+"...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	edges := map[string]map[string]bool{}
+	for line := range strings.Lines(string(out)) {
+		f := strings.Fields(line)
+		from := floor(f[0])
+		for _, d := range f[1:] {
+			if to := floor(d); strings.HasPrefix(d, mod) && to != from {
+				if edges[from] == nil {
+					edges[from] = map[string]bool{}
+				}
+				edges[from][to] = true
+			}
+		}
+	}
+	if len(edges) < 8 {
+		t.Fatalf("only %d groups import others: %v", len(edges), edges)
+	}
+	state := map[string]int{} // 1 on the path, 2 done
+	var path []string
+	var visit func(g string)
+	visit = func(g string) {
+		state[g] = 1
+		path = append(path, g)
+		for _, n := range slices.Sorted(maps.Keys(edges[g])) {
+			switch state[n] {
+			case 0:
+				visit(n)
+			case 1:
+				i := slices.Index(path, n)
+				t.Errorf("the floors import in a cycle: %s → %s", strings.Join(path[i:], " → "), n)
+			}
+		}
+		path = path[:len(path)-1]
+		state[g] = 2
+	}
+	for _, g := range slices.Sorted(maps.Keys(edges)) {
+		if state[g] == 0 {
+			visit(g)
 		}
 	}
 }

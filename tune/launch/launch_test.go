@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/roadtune/roadtune/engine"
-	"github.com/roadtune/roadtune/internal/runfixture"
+	"github.com/roadtune/roadtune/internal/fixture/runfixture"
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/tune"
 	"github.com/roadtune/roadtune/tune/runs"

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/roadtune/roadtune/internal/runfixture"
+	"github.com/roadtune/roadtune/internal/fixture/runfixture"
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/tune"
 )

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/roadtune/roadtune/internal/runfixture"
+	"github.com/roadtune/roadtune/internal/fixture/runfixture"
 	"github.com/roadtune/roadtune/internal/tunetest"
 	"github.com/roadtune/roadtune/tournament"
 	"github.com/roadtune/roadtune/tune"

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/roadtune/roadtune/internal/cmdline/cmdlinetest"
+	"github.com/roadtune/roadtune/internal/fixture/cmdlinetest"
 	"github.com/roadtune/roadtune/tournament"
 )
 

@@ -15,10 +15,10 @@ import (
 	"time"
 
 	"github.com/roadtune/roadtune/cluster"
+	"github.com/roadtune/roadtune/cmd/internal/web"
 	"github.com/roadtune/roadtune/internal/cmdline"
 	"github.com/roadtune/roadtune/internal/fileio"
 	"github.com/roadtune/roadtune/internal/progress"
-	"github.com/roadtune/roadtune/internal/web"
 	"github.com/roadtune/roadtune/results"
 	"github.com/roadtune/roadtune/tournament"
 	"github.com/roadtune/roadtune/tournament/stats"

@@ -5,7 +5,7 @@ import (
 	"io"
 	"testing"
 
-	"github.com/roadtune/roadtune/internal/cmdline/cmdlinetest"
+	"github.com/roadtune/roadtune/internal/fixture/cmdlinetest"
 )
 
 // TestMistakes: arena words the mistakes every command shares as tune

@@ -1,4 +1,4 @@
-package tune_test
+package tunecluster_test
 
 import (
 	"bytes"
@@ -17,9 +17,9 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/roadtune/roadtune/cluster"
-	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/cmd/internal/tunecluster"
 	"github.com/roadtune/roadtune/internal/fakeengine/fakeenginetest"
-	"github.com/roadtune/roadtune/internal/tunecluster"
+	"github.com/roadtune/roadtune/internal/fixture/runfixture"
 	"github.com/roadtune/roadtune/internal/tunetest"
 	"github.com/roadtune/roadtune/tournament"
 	"github.com/roadtune/roadtune/tune"
@@ -107,9 +107,9 @@ func TestJobsEqualInProcess(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := runSteps(t, cfg, tune.Options{})
+			want := runfixture.RunSteps(t, cfg, tune.Options{})
 			coord := onWorkers(t, cfg, "local", "remote")
-			got := runSteps(t, cfg, tune.Options{Referee: coord})
+			got := runfixture.RunSteps(t, cfg, tune.Options{Referee: coord})
 			if !reflect.DeepEqual(got, want) {
 				t.Fatalf("cluster run:\n%s\nin-process run:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 			}
@@ -120,39 +120,6 @@ func TestJobsEqualInProcess(t *testing.T) {
 			}
 		})
 	}
-}
-
-// runSteps runs a job's optimisation steps and returns its records
-// without wall times, then best.json's vector.
-func runSteps(t *testing.T, cfg tune.Config, opts tune.Options) []string {
-	t.Helper()
-	return recordsOf(t, stepped(t, cfg, opts))
-}
-
-// recordsOf is the run directory's records without wall times, then
-// best.json's vector.
-func recordsOf(t *testing.T, dir string) []string {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(dir, tune.FileRecords))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
-		var m map[string]any
-		if err := json.Unmarshal(line, &m); err != nil {
-			t.Fatal(err)
-		}
-		delete(m, "seconds")
-		rec, _ := json.Marshal(m)
-		out = append(out, string(rec))
-	}
-	wf, err := engine.LoadWeightFile(filepath.Join(dir, tune.FileBest))
-	if err != nil {
-		t.Fatal(err)
-	}
-	best, _ := json.Marshal(wf.Values)
-	return append(out, "best "+string(best))
 }
 
 // TestLadderOnWorkers: a whole job (steps, the verification ladder at two
@@ -254,7 +221,7 @@ func TestGameRecordsThroughWorkers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	games := func(opts tune.Options) map[string]string { return gamesOf(t, stepped(t, cfg, opts)) }
+	games := func(opts tune.Options) map[string]string { return gamesOf(t, runfixture.Stepped(t, cfg, opts)) }
 	want := games(tune.Options{})
 	if len(want) == 0 {
 		t.Fatal("the in-process run wrote no games")
@@ -275,21 +242,6 @@ func gamesOf(t *testing.T, dir string) map[string]string {
 		out[filepath.Base(f)] = withoutKey(t, f, "time_s")
 	}
 	return out
-}
-
-// stepped starts cfg in a new run directory, runs its optimisation steps
-// and returns the directory.
-func stepped(t *testing.T, cfg tune.Config, opts tune.Options) string {
-	t.Helper()
-	dir := filepath.Join(t.TempDir(), "run")
-	j, err := tune.Start(cfg, dir, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := j.Steps(context.Background(), 100); err != nil {
-		t.Fatal(err)
-	}
-	return dir
 }
 
 // TestExternalRunOnWorkers: an [external] run through a cluster session

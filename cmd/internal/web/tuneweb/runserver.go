@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/roadtune/roadtune/internal/web"
+	"github.com/roadtune/roadtune/cmd/internal/web"
 	"github.com/roadtune/roadtune/tune"
 	"github.com/roadtune/roadtune/tune/launch"
 )

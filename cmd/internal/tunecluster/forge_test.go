@@ -1,4 +1,4 @@
-package tune_test
+package tunecluster_test
 
 import (
 	"context"
@@ -9,7 +9,8 @@ import (
 	"testing"
 
 	"github.com/roadtune/roadtune/cluster"
-	"github.com/roadtune/roadtune/internal/rogue"
+	"github.com/roadtune/roadtune/internal/fixture/rogue"
+	"github.com/roadtune/roadtune/internal/fixture/runfixture"
 	"github.com/roadtune/roadtune/internal/tunetest"
 	"github.com/roadtune/roadtune/tune"
 )
@@ -48,7 +49,7 @@ func TestForgedResultsAreRefused(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			honest := stepped(t, cfg, tune.Options{})
+			honest := runfixture.Stepped(t, cfg, tune.Options{})
 			c := newTestCluster(t, cfg)
 			var log tunetest.SyncBuffer
 			c.coord.Log, c.coord.MaxErrors = &log, 1
@@ -68,7 +69,7 @@ func TestForgedResultsAreRefused(t *testing.T) {
 				case <-ctx.Done():
 				}
 			})
-			dir := stepped(t, cfg, tune.Options{Referee: c.coord})
+			dir := runfixture.Stepped(t, cfg, tune.Options{Referee: c.coord})
 			if r.Answers() == 0 {
 				t.Fatal("the rogue answered no batch")
 			}
@@ -88,7 +89,7 @@ func TestForgedResultsAreRefused(t *testing.T) {
 				t.Errorf("stats %+v: want the rogue caught by the %s", st, tc.caught)
 			}
 			t.Logf("rogue answered %d batches; stats %+v", r.Answers(), st)
-			if got, want := recordsOf(t, dir), recordsOf(t, honest); !reflect.DeepEqual(got, want) {
+			if got, want := runfixture.Records(t, dir), runfixture.Records(t, honest); !reflect.DeepEqual(got, want) {
 				t.Fatalf("run with a rogue:\n%s\nhonest run:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 			}
 			if got, want := gamesOf(t, dir), gamesOf(t, honest); !reflect.DeepEqual(got, want) {

@@ -11,6 +11,6 @@
 //
 // The package knows no tuning code: tuning runs are read through
 // Options.Tune (TuneRuns), which the tune command fills from package
-// internal/web/tuneweb, so arena, which serves only its matches, links
+// cmd/internal/web/tuneweb, so arena, which serves only its matches, links
 // neither tune nor an optimizer.
 package web

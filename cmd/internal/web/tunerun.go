@@ -9,7 +9,7 @@ import (
 )
 
 // TuneRuns reads tuning runs' directories for the pages (Options.Tune).
-// The tune command gives one (package internal/web/tuneweb, which reads
+// The tune command gives one (package cmd/internal/web/tuneweb, which reads
 // them with package tune); without it, as in arena, no directory is a
 // tuning run, and the web pages link no tuning code.
 type TuneRuns interface {

@@ -2,5 +2,5 @@
 // played on workers through NATS) to a tuning job (package tune), for the
 // tune command: the library tune links no NATS, and the cluster, which
 // knows referees and games but never runs, stays below tune. It is to the
-// cluster what internal/web/tuneweb is to the web pages.
+// cluster what cmd/internal/web/tuneweb is to the web pages.
 package tunecluster
