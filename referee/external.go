@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/engine/protocol"
 	"github.com/roadtune/roadtune/internal/fileio"
 	"github.com/roadtune/roadtune/tournament"
 )
@@ -149,6 +150,16 @@ func FormatValue(p engine.Param, v float64) string {
 	return strconv.FormatFloat(v, 'g', -1, 64)
 }
 
+// SetOptionLine is the protocol line that sets parameter p to v
+// (protocol.Command's SetOption, v rounded for an integer parameter as
+// FormatValue rounds it): `setoption name Width value 12`.
+func SetOptionLine(p engine.Param, v float64) string {
+	if !p.Float {
+		v = math.Round(v)
+	}
+	return protocol.Command{Kind: protocol.SetOption, Option: p.Name, Value: v}.String()
+}
+
 // ValuesFile is the content of a candidate's values file: one
 // "NAME VALUE" line per parameter, in the order of params.
 func ValuesFile(params []engine.Param, values []float64) []byte {
@@ -180,7 +191,7 @@ func (x *External) Entrant(name string, params []engine.Param, values []float64,
 	switch x.pass() {
 	case PassSetOption:
 		for i, p := range params {
-			e.Setup = append(e.Setup, fmt.Sprintf("setoption name %s value %s", p.Name, FormatValue(p, values[i])))
+			e.Setup = append(e.Setup, SetOptionLine(p, values[i]))
 		}
 	case PassInitStr, PassArg:
 		for i, p := range params {

@@ -127,3 +127,23 @@ func TestExternalRefusesInProcessUses(t *testing.T) {
 		t.Errorf("a short vector: %v", err)
 	}
 }
+
+// TestSetOptionLine: a parameter's value reaches the engine in the
+// protocol's one setoption line: an integer parameter rounded, a large
+// integral value without an exponent, a fraction as it is.
+func TestSetOptionLine(t *testing.T) {
+	for _, tc := range []struct {
+		p    engine.Param
+		v    float64
+		want string
+	}{
+		{engine.Param{Name: "Width"}, 11.6, "setoption name Width value 12"},
+		{engine.Param{Name: "Nodes"}, 1e6, "setoption name Nodes value 1000000"},
+		{engine.Param{Name: "Share", Float: true}, 0.7, "setoption name Share value 0.7"},
+		{engine.Param{Name: "Big", Float: true}, 2e6, "setoption name Big value 2000000"},
+	} {
+		if got := SetOptionLine(tc.p, tc.v); got != tc.want {
+			t.Errorf("SetOptionLine(%+v, %v) = %q, want %q", tc.p, tc.v, got, tc.want)
+		}
+	}
+}

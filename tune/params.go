@@ -589,7 +589,7 @@ func (c *Config) bestSettings(name string, v []float64) (*BestSettings, error) {
 	}
 	for i, p := range c.enginParams() {
 		bs.Params = append(bs.Params, ParamSetting{Name: p.Name, Value: values[i]})
-		bs.SetOption = append(bs.SetOption, fmt.Sprintf("setoption name %s value %s", p.Name, referee.FormatValue(p, values[i])))
+		bs.SetOption = append(bs.SetOption, referee.SetOptionLine(p, values[i]))
 	}
 	return bs, nil
 }

@@ -85,7 +85,9 @@ const (
 //   - TimeLeft: Clock.Remaining is the time left (≥ 0).
 //   - SetOption: Option is the option's name as sent, Value its value
 //     (a finite number; whether the name exists and the value is in its
-//     range is decided when it is set).
+//     range is decided when it is set). String writes an integral value
+//     as an integer ("1000000", never "1e+06": an engine's integer
+//     option parses it), any other in Go's shortest form ("0.25").
 //
 // Times are at most MaxSeconds, with nanosecond resolution. The other
 // kinds carry nothing.
@@ -122,7 +124,7 @@ func (c Command) String() string {
 	case Weights:
 		return "weights " + c.Path
 	case SetOption:
-		return "setoption name " + c.Option + " value " + strconv.FormatFloat(c.Value, 'g', -1, 64)
+		return "setoption name " + c.Option + " value " + formatValue(c.Value)
 	case TimeMove:
 		return "time move " + FormatSeconds(c.Clock.Move)
 	case TimeLeft:
@@ -393,4 +395,14 @@ func quote(s string) string {
 		return strconv.QuoteToASCII(s[:cut]) + "..."
 	}
 	return strconv.QuoteToASCII(s)
+}
+
+// formatValue writes a setoption value: an integral value below 2⁵³ in
+// magnitude as an integer, any other in the shortest form that reads
+// back to it ('g').
+func formatValue(v float64) string {
+	if v == math.Trunc(v) && math.Abs(v) < 1<<53 {
+		return strconv.FormatInt(int64(v), 10)
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
 }

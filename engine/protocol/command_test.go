@@ -170,6 +170,10 @@ func TestCommandString(t *testing.T) {
 		{Command{Kind: TimeGame, Clock: engine.Clock{Remaining: time.Minute, MovesToGo: 40}}, "time game 60 0 40"},
 		{Command{Kind: TimeLeft, Clock: engine.Clock{Remaining: 0}}, "time left 0"},
 		{Command{Kind: TimeOff}, "time off"},
+		{Command{Kind: SetOption, Option: "Nodes", Value: 1e6}, "setoption name Nodes value 1000000"},
+		{Command{Kind: SetOption, Option: "S5", Value: -7.5}, "setoption name S5 value -7.5"},
+		{Command{Kind: SetOption, Option: "Share", Value: 1e-7}, "setoption name Share value 1e-07"},
+		{Command{Kind: SetOption, Option: "Huge", Value: 1e300}, "setoption name Huge value 1e+300"},
 	}
 	for _, tc := range cases {
 		if got := tc.c.String(); got != tc.want {
