@@ -60,11 +60,54 @@ type ExternalConfig struct {
 	// file ways): "param {name} {value}", "--{name}={value}",
 	// "-valuesfile={file}".
 	Template string `toml:"template,omitempty"`
-	// MoveTime is the per-move limit in seconds of games without a clock
-	// (engine.tc, engine.st); 0 = tournament.DefaultMoveTime. A move over
-	// it loses the game.
-	MoveTime float64 `toml:"movetime,omitzero"`
+	// MoveTime is the per-move limit of games without a clock (engine.tc,
+	// engine.st), in TOML a number of seconds (0.5) or a duration in
+	// quotes ("500ms"); 0 = tournament.DefaultMoveTime. A move over it
+	// loses the game.
+	MoveTime Seconds `toml:"movetime,omitzero"`
 }
+
+// Seconds is a time.Duration as a config writes it: a number of seconds
+// (movetime = 0.5), which it also reads, as it reads a duration in quotes
+// ("500ms", time.ParseDuration), so the config.toml of a run written with
+// either resumes with the same fingerprint.
+type Seconds time.Duration
+
+// UnmarshalTOML reads a number of seconds or a duration string. Errors:
+// another TOML type, a string time.ParseDuration refuses, a number that
+// is not finite or does not fit a time.Duration.
+func (s *Seconds) UnmarshalTOML(v any) error {
+	var sec float64
+	switch v := v.(type) {
+	case int64:
+		sec = float64(v)
+	case float64:
+		sec = v
+	case string:
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			return fmt.Errorf("want seconds (0.5) or a duration in quotes (\"500ms\"): %w", err)
+		}
+		*s = Seconds(d)
+		return nil
+	default:
+		return fmt.Errorf("want seconds (0.5) or a duration in quotes (\"500ms\"), not %T", v)
+	}
+	if math.IsNaN(sec) || math.Abs(sec) > math.MaxInt64/float64(time.Second) {
+		return fmt.Errorf("%v seconds is not a duration", sec)
+	}
+	*s = Seconds(math.Round(sec * float64(time.Second)))
+	return nil
+}
+
+// MarshalTOML writes s as a number of seconds, the shortest that reads
+// back to it (0.5, 2).
+func (s Seconds) MarshalTOML() ([]byte, error) {
+	return []byte(strconv.FormatFloat(time.Duration(s).Seconds(), 'f', -1, 64)), nil
+}
+
+// String is s as time.Duration writes it ("500ms").
+func (s Seconds) String() string { return time.Duration(s).String() }
 
 // DefaultsOpponent is the ladder opponent of an [external] run that is the
 // tuned engine itself at its own defaults: nothing passed.
@@ -95,7 +138,7 @@ func (x *ExternalConfig) referee(fileDir string) *referee.External {
 	argv := append([]string{x.Cmd}, x.Args...)
 	return &referee.External{Name: x.Name, Command: argv, Dir: x.Dir, InitStrings: x.InitStr,
 		Pass: referee.Pass(x.Pass), Template: x.Template, FileDir: fileDir,
-		MoveTime: time.Duration(x.MoveTime * float64(time.Second))}
+		MoveTime: time.Duration(x.MoveTime)}
 }
 
 // externalParams are the [[param]] tables as the options of the external
@@ -148,8 +191,8 @@ func (c *Config) validateExternal() error {
 			return bad("external.name", "%v", err)
 		}
 	}
-	if !(x.MoveTime >= 0) || x.MoveTime > 1e6 {
-		return bad("external.movetime", "must be seconds from 0 to 1000000, not %g", x.MoveTime)
+	if x.MoveTime < 0 || x.MoveTime > Seconds(1e6*time.Second) {
+		return bad("external.movetime", "must be seconds from 0 to 1000000, not %s", x.MoveTime)
 	}
 	if st, err := os.Stat(x.Dir); x.Dir != "" && (err != nil || !st.IsDir()) {
 		return bad("external.dir", "%q is not a directory", x.Dir)

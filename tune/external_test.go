@@ -276,6 +276,10 @@ func TestExternalConfigErrors(t *testing.T) {
 			return strings.Replace(s, fmt.Sprintf("cmd = %q", bin), `cmd = "/no/such/engine"`, 1)
 		}, "external.cmd", "no/such"},
 		{"engine name", func(s string) string { return strings.Replace(s, "[spsa]", "name = \"my.engine\"\n[spsa]", 1) }, "external.name", "only letters, digits"},
+		{"negative movetime", func(s string) string { return strings.Replace(s, "[spsa]", "movetime = -0.5\n[spsa]", 1) }, "external.movetime", "from 0 to 1000000"},
+		{"movetime too long", func(s string) string { return strings.Replace(s, "[spsa]", "movetime = \"300h\"\n[spsa]", 1) }, "external.movetime", "from 0 to 1000000"},
+		{"movetime not a duration", func(s string) string { return strings.Replace(s, "[spsa]", "movetime = \"soon\"\n[spsa]", 1) }, "external.movetime", "500ms"},
+		{"movetime nan", func(s string) string { return strings.Replace(s, "[spsa]", "movetime = nan\n[spsa]", 1) }, "external.movetime", "not a duration"},
 		{"texel", func(s string) string { return strings.Replace(s, `method = "spsa"`, `method = "texel"`, 1) }, "external", "texel fits"},
 		{"opponent engine", func(s string) string {
 			return strings.Replace(s, "opponents = []", `opponents = ["name=x cmd=/no/such/engine"]`, 1)
@@ -316,5 +320,48 @@ func TestExternalConfigErrors(t *testing.T) {
 	_, err = Parse("y.toml", []byte(strings.Replace(inProcessTOML(), "opponents = []", `opponents = ["defaults"]`, 1)))
 	if err == nil || !strings.Contains(err.Error(), "no [external] table") {
 		t.Errorf("defaults without [external]: %v", err)
+	}
+}
+
+// TestExternalMoveTime: movetime reads as seconds (a number) or a
+// duration in quotes into one time.Duration; the resolved config writes
+// it as seconds, so its fingerprint key reads as it did when the field
+// was float seconds, and the config reads back to the same value.
+func TestExternalMoveTime(t *testing.T) {
+	bin := fakeenginetest.Build(t)
+	for _, tc := range []struct {
+		value string
+		want  time.Duration
+		flat  string
+	}{
+		{"0.5", 500 * time.Millisecond, "0.5"},
+		{"2", 2 * time.Second, "2"},
+		{`"1m30s"`, 90 * time.Second, "90"},
+		{`"250ms"`, 250 * time.Millisecond, "0.25"},
+	} {
+		data := strings.Replace(externalTOML(bin, "movetime = "+tc.value), `args = ["-depth", "1", "-movetime", "0"]`,
+			`args = ["-options=Width:int:15:1:100,DefendWide:int:60:0:100"]`, 1)
+		c, err := Parse("x.toml", []byte(data))
+		if err != nil {
+			t.Fatalf("movetime = %s: %v", tc.value, err)
+		}
+		if got := time.Duration(c.External.MoveTime); got != tc.want {
+			t.Errorf("movetime = %s read as %v, want %v", tc.value, got, tc.want)
+		}
+		if r := c.External.referee(""); r.MoveTime != tc.want {
+			t.Errorf("movetime = %s reaches the referee as %v", tc.value, r.MoveTime)
+		}
+		flat, err := c.Flat()
+		if err != nil || flat["external.movetime"] != tc.flat {
+			t.Errorf("movetime = %s flattens to %q, want %q (%v)", tc.value, flat["external.movetime"], tc.flat, err)
+		}
+		enc, err := c.Encode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := Parse("back.toml", enc)
+		if err != nil || back.External.MoveTime != c.External.MoveTime {
+			t.Errorf("movetime = %s written and read back: %v, %v", tc.value, back.External.MoveTime, err)
+		}
 	}
 }
