@@ -98,26 +98,18 @@ func ReadJSONL[T any](path string) ([]T, error) {
 		return nil, err
 	}
 	recs := []T{}
-	lineNo := 0
-	for rest := data; len(rest) > 0; {
-		lineNo++
-		line := rest
-		terminated := false
-		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
-			line, rest, terminated = rest[:i], rest[i+1:], true
-		} else {
-			rest = nil
-		}
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
+	err = fileio.ScanJSONL(path, bytes.NewReader(data), func(l fileio.JSONLine) error {
 		var rec T
-		if err := fileio.DecodeJSON(line, &rec); err != nil {
-			le := locate(path, line, lineNo, err)
-			le.Unterminated = !terminated
-			return nil, fileio.Bad(le)
+		if err := fileio.DecodeJSON(l.Text, &rec); err != nil {
+			le := locate(path, l.Text, l.Number, err)
+			le.Unterminated = !l.Terminated
+			return fileio.Bad(le)
 		}
 		recs = append(recs, rec)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return recs, nil
 }

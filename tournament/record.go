@@ -146,32 +146,19 @@ func scanGameLog(path string, strictLast bool, fn func(GameRecord, int) error) e
 		return err
 	}
 	defer f.Close()
-	lr := fileio.NewLineReader(path, f)
-	for {
-		line, n, terminated, err := lr.Next()
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if !terminated && !strictLast {
+	return fileio.ScanJSONL(path, f, func(l fileio.JSONLine) error {
+		if !l.Terminated && !strictLast {
 			return nil // a last line without newline: not a whole record
 		}
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
 		var g GameRecord
-		if err := json.Unmarshal(line, &g); err != nil {
-			if !terminated {
+		if err := json.Unmarshal(l.Text, &g); err != nil {
+			if !l.Terminated {
 				err = fmt.Errorf("%w (last line has no newline: an interrupted write?)", err)
 			}
-			return &fileio.Error{Path: path, Line: n, Err: err}
+			return &fileio.Error{Path: path, Line: l.Number, Err: err}
 		}
-		if err := fn(g, n); err != nil {
-			return err
-		}
-	}
+		return fn(g, l.Number)
+	})
 }
 
 // GameLog appends game records to a JSON Lines games log kept open, for

@@ -269,17 +269,15 @@ func readRecords(path string, n int, size int64, trim bool) ([]optimize.Record, 
 // best). Detail stays a json.RawMessage.
 func parseRecords(path string, data []byte) ([]optimize.Record, error) {
 	var recs []optimize.Record
-	line := 0
-	for rest := data; len(rest) > 0; {
-		line++
-		i := bytes.IndexByte(rest, '\n')
-		if i < 0 {
-			return nil, fmt.Errorf("%s:%d: torn record (no newline)", path, line)
+	err := fileio.ScanJSONL(path, bytes.NewReader(data), func(l fileio.JSONLine) error {
+		line := l.Number
+		if !l.Terminated {
+			return fmt.Errorf("%s:%d: torn record (no newline)", path, line)
 		}
 		var raw json.RawMessage
 		r := optimize.Record{Detail: &raw}
-		if err := fileio.DecodeJSON(rest[:i], &r); err != nil {
-			return nil, fmt.Errorf("%s:%d: %v", path, line, err)
+		if err := fileio.DecodeJSON(l.Text, &r); err != nil {
+			return fmt.Errorf("%s:%d: %v", path, line, err)
 		}
 		r.Detail = raw
 		var has struct {
@@ -287,23 +285,26 @@ func parseRecords(path string, data []byte) ([]optimize.Record, error) {
 			Games json.RawMessage `json:"games"`
 			Best  json.RawMessage `json:"best"`
 		}
-		_ = json.Unmarshal(rest[:i], &has) // it decoded above
+		_ = json.Unmarshal(l.Text, &has) // it decoded above
 		for _, f := range []struct {
 			name string
 			raw  json.RawMessage
 		}{{"step", has.Step}, {"games", has.Games}, {"best", has.Best}} {
 			if len(f.raw) == 0 || string(f.raw) == "null" {
-				return nil, fmt.Errorf("%s:%d: field %q missing: every record has step, games and best", path, line, f.name)
+				return fmt.Errorf("%s:%d: field %q missing: every record has step, games and best", path, line, f.name)
 			}
 		}
 		if r.Games < 0 {
-			return nil, fmt.Errorf("%s:%d: field \"games\" %d: must be ≥ 0", path, line, r.Games)
+			return fmt.Errorf("%s:%d: field \"games\" %d: must be ≥ 0", path, line, r.Games)
 		}
 		if r.Step != len(recs) {
-			return nil, fmt.Errorf("%s:%d: record of step %d where step %d belongs", path, line, r.Step, len(recs))
+			return fmt.Errorf("%s:%d: record of step %d where step %d belongs", path, line, r.Step, len(recs))
 		}
 		recs = append(recs, r)
-		rest = rest[i+1:]
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return recs, nil
 }

@@ -327,3 +327,46 @@ func RemoveTemps(dir string) (int, error) {
 	})
 	return n, err
 }
+
+// JSONLine is one line of a JSON Lines stream as ScanJSONL gives it.
+type JSONLine struct {
+	Text   []byte // without its newline; valid during the call only
+	Number int    // 1-based line number
+	Offset int64  // byte offset of its first byte from the stream's start
+	// Terminated reports that the line ends with a newline: only a last
+	// line cut short (a write in flight, or torn by a crash) does not.
+	Terminated bool
+}
+
+// ScanJSONL is roadtune's one reader of JSON Lines files (generations,
+// games logs, results' JSONL): it calls fn with each line of r that is
+// not blank, in order, and stops at fn's first error, which it returns.
+// path names r in errors; a line longer than MaxLine is an *Error naming
+// it. Decoding stays with the caller, because the files differ: records
+// decode strictly (DecodeJSON), games logs leniently so logs of earlier
+// versions read; and so does the policy for a last line without its
+// newline (skip it as a write in flight, or refuse it as torn).
+func ScanJSONL(path string, r io.Reader, fn func(JSONLine) error) error {
+	lr := NewLineReader(path, r)
+	var off int64
+	for {
+		text, n, terminated, err := lr.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		line := JSONLine{Text: text, Number: n, Offset: off, Terminated: terminated}
+		off += int64(len(text))
+		if terminated {
+			off++
+		}
+		if len(bytes.TrimSpace(text)) == 0 {
+			continue
+		}
+		if err := fn(line); err != nil {
+			return err
+		}
+	}
+}

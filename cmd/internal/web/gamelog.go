@@ -1,8 +1,6 @@
 package web
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -88,26 +86,33 @@ func (g *gameLog) update(root *os.Root) error {
 	if _, err := f.Seek(g.end, io.SeekStart); err != nil {
 		return err
 	}
-	lr := fileio.NewLineReader(g.rel, io.LimitReader(f, fi.Size()-g.end))
-	for {
-		line, _, terminated, err := lr.Next()
-		if errors.Is(err, io.EOF) || (err == nil && !terminated) {
-			return nil // a line without its newline is still being written
+	base := g.end
+	err = fileio.ScanJSONL(g.rel, io.LimitReader(f, fi.Size()-g.end), func(l fileio.JSONLine) error {
+		if !l.Terminated {
+			return errPartial // a line without its newline is still being written
 		}
-		if err != nil { // a line longer than any game record: not a games log
-			return fmt.Errorf("%s: the line after game %d is longer than %s", g.rel, len(g.offsets), fileio.Size(fileio.MaxLine))
-		}
-		start := g.end
-		g.end += int64(len(line)) + 1
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
-		g.offsets = append(g.offsets, start)
+		g.offsets = append(g.offsets, base+l.Offset)
+		g.end = base + l.Offset + int64(len(l.Text)) + 1
 		if g.table != nil {
-			g.table.add(line, root, g)
+			g.table.add(l.Text, root, g)
 		}
+		return nil
+	})
+	var fe *fileio.Error
+	switch {
+	case errors.Is(err, errPartial):
+		return nil
+	case errors.As(err, &fe): // a line longer than any game record: not a games log
+		return fmt.Errorf("%s: the line after game %d is longer than %s", g.rel, len(g.offsets), fileio.Size(fileio.MaxLine))
 	}
+	return err
 }
+
+// errEnough stops a read of a games log once the games asked for are read.
+var errEnough = errors.New("enough games")
+
+// errPartial stops a read of a games log at a line still being written.
+var errPartial = errors.New("partial line")
 
 // reset forgets what was read.
 func (g *gameLog) reset(fi os.FileInfo) {
@@ -132,20 +137,19 @@ func (g *gameLog) games(root *os.Root, from, to int) ([]tournament.GameRecord, e
 	if _, err := f.Seek(g.offsets[from], io.SeekStart); err != nil {
 		return nil, err
 	}
-	br := bufio.NewReaderSize(io.LimitReader(f, g.end-g.offsets[from]), 64<<10)
 	out := make([]tournament.GameRecord, 0, to-from)
-	for len(out) < to-from {
-		line, err := br.ReadBytes('\n')
-		if len(bytes.TrimSpace(line)) > 0 {
-			var rec tournament.GameRecord
-			if err := json.Unmarshal(line, &rec); err != nil {
-				return out, fmt.Errorf("%s: game %d: %w", g.rel, from+len(out), err)
-			}
-			out = append(out, rec)
+	err = fileio.ScanJSONL(g.rel, io.LimitReader(f, g.end-g.offsets[from]), func(l fileio.JSONLine) error {
+		var rec tournament.GameRecord
+		if err := json.Unmarshal(l.Text, &rec); err != nil {
+			return fmt.Errorf("%s: game %d: %w", g.rel, from+len(out), err)
 		}
-		if err != nil {
-			break
+		if out = append(out, rec); len(out) == to-from {
+			return errEnough
 		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, errEnough) {
+		return out, err
 	}
 	return out, nil
 }
