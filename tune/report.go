@@ -8,11 +8,12 @@ import (
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/results"
 	"github.com/roadtune/roadtune/tournament"
+	"github.com/roadtune/roadtune/tune/report"
 )
 
 // writeReport writes report.md: the setting, the best vector, the
 // verification ladder with its verdict, wall time and games/s, and the
-// plots; then report.html beside it (WriteReportHTML).
+// plots; then report.html beside it (report.WriteHTML).
 func (j *Job) writeReport(plots []plotRef, lr *ladderResult, recs []optimize.Record) error {
 	var b strings.Builder
 	c := j.cfg
@@ -108,7 +109,7 @@ func (j *Job) writeReport(plots []plotRef, lr *ladderResult, recs []optimize.Rec
 	if err := results.WriteFileAtomic(j.dir.Path(FileReport), []byte(b.String())); err != nil {
 		return err
 	}
-	return WriteReportHTML(j.dir.Dir)
+	return report.WriteHTML(j.dir.Dir)
 }
 
 // eloCell is a rung's Elo and interval in the report's table, kept whole

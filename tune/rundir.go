@@ -13,6 +13,7 @@ import (
 
 	"github.com/roadtune/roadtune/internal/fileio"
 	"github.com/roadtune/roadtune/results"
+	"github.com/roadtune/roadtune/tune/report"
 )
 
 // The files of a run directory.
@@ -22,8 +23,8 @@ const (
 	FileRecords    = "generations.jsonl" // one optimize.Record per step, appended
 	FileBest       = "best.json"         // the best vector so far as an engine weight file
 	FileValidation = "validation.json"   // the first rung of the verification ladder (tournament.Summary, as arena's summary.json)
-	FileReport     = "report.md"         // setting, best vector, verification ladder and verdict, time, plots
-	DirPlots       = "plots"             // PNG and SVG charts
+	FileReport     = report.File         // setting, best vector, verification ladder and verdict, time, plots
+	DirPlots       = report.DirPlots     // PNG and SVG charts
 	DirGames       = "games"             // verification games, and fitness games with output.games
 )
 

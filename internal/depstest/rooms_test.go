@@ -45,7 +45,8 @@ var rooms = []room{
 	{path: "cmd/internal/web", exact: true, mayNot: []string{"tune", "cmd/internal/web/tuneweb", "optimize/"}, why: "tuning runs reach the pages through Options.Tune, so arena stays free of them"},
 	{path: "cmd/arena", mayNot: []string{"tune", "cmd/internal/web/tuneweb", "optimize/"}, never: []string{"gonum.org/v1/gonum/optimize", "github.com/yuin/goldmark/..."}, why: "arena plays matches: no tuning job, optimizer or report Markdown"},
 	{path: "cmd/engine", may: []string{"engine", "configs", "tournament"}, why: "the engine binary is the engine and its baselines"},
-	{path: "tune", exact: true, mayNot: []string{"tune/"}, why: "the tuning job is the core its rooms build on: the readers of runs (tune/runs) and the launch (tune/launch) sit above it"},
+	{path: "tune", exact: true, mayNot: []string{"tune/runs", "tune/launch"}, why: "the tuning job is the core its rooms build on: the readers of runs (tune/runs) and the launch (tune/launch) sit above it"},
+	{path: "tune/report", may: []string{"results"}, why: "the report's room sits below the job: it writes from the run directory's files, not from a Job"},
 	{path: "tune", mayNot: []string{"cmd/", "internal/cmdline", "internal/fixture", "cluster"}, never: []string{"github.com/nats-io/..."}, why: "tune is a library below the commands, their pages and the cluster: it takes values, not flags, and links no NATS"},
 }
 

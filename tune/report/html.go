@@ -1,4 +1,4 @@
-package tune
+package report
 
 import (
 	"bytes"
@@ -25,12 +25,20 @@ import (
 	"github.com/roadtune/roadtune/results"
 )
 
-// FileReportHTML is report.md as one self-contained HTML page: the same
-// text and tables, each plot inline as SVG, inline CSS, nothing fetched
-// from anywhere.
-const FileReportHTML = "report.html"
+// The report's files in a run directory.
+const (
+	// File is the run's report in Markdown, which the tuning job writes.
+	File = "report.md"
+	// FileHTML is File as one self-contained HTML page: the same text and
+	// tables, each plot inline as SVG, inline CSS, nothing fetched from
+	// anywhere.
+	FileHTML = "report.html"
+	// DirPlots holds the run's charts, each as PNG and SVG
+	// (plots/<name>.png, .svg), which File links to.
+	DirPlots = "plots"
+)
 
-// WriteReportHTML (re)builds report.html in the run directory dir from its
+// WriteHTML (re)builds report.html in the run directory dir from its
 // report.md and the charts under plots/: report.md converted to HTML
 // (CommonMark with GFM tables), every image of a plot (plots/<name>.png)
 // replaced by a <figure class="chart" id="chart-<name>"> holding the inline
@@ -43,16 +51,16 @@ const FileReportHTML = "report.html"
 // chart SVG that exists but cannot be read or is not an <svg> document
 // (named), and write errors. A plot whose SVG is missing (a run from before
 // the charts had SVGs) becomes a link to its PNG instead.
-func WriteReportHTML(dir string) error {
-	md, err := fileio.ReadFile(filepath.Join(dir, FileReport), fileio.Report)
+func WriteHTML(dir string) error {
+	md, err := fileio.ReadFile(filepath.Join(dir, File), fileio.Report)
 	if err != nil {
-		return fmt.Errorf("tune: build %s: %w", FileReportHTML, err)
+		return fmt.Errorf("tune: build %s: %w", FileHTML, err)
 	}
 	page, err := reportHTML(dir, md)
 	if err != nil {
-		return fmt.Errorf("tune: build %s of %s: %w", FileReportHTML, dir, err)
+		return fmt.Errorf("tune: build %s of %s: %w", FileHTML, dir, err)
 	}
-	return results.WriteFileAtomic(filepath.Join(dir, FileReportHTML), page)
+	return results.WriteFileAtomic(filepath.Join(dir, FileHTML), page)
 }
 
 // reportHTML converts the report Markdown md of the run in dir to a whole

@@ -1,8 +1,7 @@
-package tune
+package report_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -13,6 +12,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roadtune/roadtune/internal/fixture/runfixture"
+	"github.com/roadtune/roadtune/tune"
+	"github.com/roadtune/roadtune/tune/report"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -31,14 +33,8 @@ import (
 func TestReportHTML(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "run")
-	job, err := Start(tiny(t, "ga"), dir, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := job.Run(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	page, err := os.ReadFile(filepath.Join(dir, FileReportHTML))
+	runfixture.Finished(t, dir, "ga")
+	page, err := os.ReadFile(filepath.Join(dir, report.FileHTML))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +57,7 @@ func TestReportHTML(t *testing.T) {
 	}
 
 	// One inline SVG per chart file, each in its figure with a caption.
-	files, _ := filepath.Glob(filepath.Join(dir, DirPlots, "*.svg"))
+	files, _ := filepath.Glob(filepath.Join(dir, report.DirPlots, "*.svg"))
 	if len(files) < 2 {
 		t.Fatalf("plots/*.svg: %v", files)
 	}
@@ -96,12 +92,12 @@ func TestReportHTML(t *testing.T) {
 	}
 
 	// The verdict line and the ladder table.
-	var rungs []Rung
-	data, _ := os.ReadFile(filepath.Join(dir, FileLadder))
+	var rungs []tune.Rung
+	data, _ := os.ReadFile(filepath.Join(dir, tune.FileLadder))
 	if err := json.Unmarshal(data, &rungs); err != nil || len(rungs) == 0 {
 		t.Fatalf("ladder.json: %v", err)
 	}
-	verdict := VerdictLine(rungs)
+	verdict := tune.VerdictLine(rungs)
 	if !slices.ContainsFunc(htmlFind(doc, atom.Strong), func(n *html.Node) bool { return htmlText(n) == verdict }) {
 		t.Errorf("no <strong> verdict %q", verdict)
 	}
@@ -144,20 +140,20 @@ func TestReportHTML(t *testing.T) {
 			t.Errorf("link %q: %v", h, err)
 		}
 	}
-	for _, f := range []string{FileConfig, FileBest, FileLadder} {
+	for _, f := range []string{tune.FileConfig, tune.FileBest, tune.FileLadder} {
 		if !hrefs[f] {
 			t.Errorf("no link to %s", f)
 		}
 	}
 
 	// Rebuilt from report.md and plots/: the same page.
-	if err := os.Remove(filepath.Join(dir, FileReportHTML)); err != nil {
+	if err := os.Remove(filepath.Join(dir, report.FileHTML)); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteReportHTML(dir); err != nil {
+	if err := report.WriteHTML(dir); err != nil {
 		t.Fatal(err)
 	}
-	again, _ := os.ReadFile(filepath.Join(dir, FileReportHTML))
+	again, _ := os.ReadFile(filepath.Join(dir, report.FileHTML))
 	if !bytes.Equal(again, page) {
 		t.Error("WriteReportHTML built another page than the run")
 	}
@@ -168,11 +164,11 @@ func TestReportHTML(t *testing.T) {
 func TestWriteReportHTMLNoReport(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	err := WriteReportHTML(dir)
-	if err == nil || !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), filepath.Join(dir, FileReport)) {
-		t.Fatalf("want a not-exist error naming %s, got %v", FileReport, err)
+	err := report.WriteHTML(dir)
+	if err == nil || !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), filepath.Join(dir, report.File)) {
+		t.Fatalf("want a not-exist error naming %s, got %v", report.File, err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, FileReportHTML)); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(dir, report.FileHTML)); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("report.html written: %v", err)
 	}
 }
@@ -184,7 +180,7 @@ func TestWriteReportHTMLNoReport(t *testing.T) {
 func TestReportHTMLCharts(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	if err := os.Mkdir(filepath.Join(dir, DirPlots), 0o755); err != nil {
+	if err := os.Mkdir(filepath.Join(dir, report.DirPlots), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	svg := `<?xml version="1.0" encoding="UTF-8"?>
@@ -193,11 +189,11 @@ func TestReportHTMLCharts(t *testing.T) {
 <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="5" height="5"/></svg>
 <!-- trailer -->
 `
-	if err := os.WriteFile(filepath.Join(dir, DirPlots, "a.svg"), []byte(svg), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, report.DirPlots, "a.svg"), []byte(svg), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	md := "# Run x\n\n### A chart\n\n![A chart](plots/a.png)\n\n![Old chart](plots/old.png)\n\n![logo](other/logo.png)\n\n<script>alert(1)</script>\n"
-	page, err := reportHTML(dir, []byte(md))
+	page, err := writeHTML(dir, md)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,12 +215,24 @@ func TestReportHTMLCharts(t *testing.T) {
 		}
 	}
 
-	if err := os.WriteFile(filepath.Join(dir, DirPlots, "a.svg"), []byte("<html></html>"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, report.DirPlots, "a.svg"), []byte("<html></html>"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := reportHTML(dir, []byte(md)); err == nil || !strings.Contains(err.Error(), "a.svg") {
+	if _, err := writeHTML(dir, md); err == nil || !strings.Contains(err.Error(), "a.svg") {
 		t.Errorf("a chart that is not SVG: %v", err)
 	}
+}
+
+// writeHTML writes md as dir's report.md and returns the page WriteHTML
+// builds of it.
+func writeHTML(dir, md string) ([]byte, error) {
+	if err := os.WriteFile(filepath.Join(dir, report.File), []byte(md), 0o644); err != nil {
+		return nil, err
+	}
+	if err := report.WriteHTML(dir); err != nil {
+		return nil, err
+	}
+	return os.ReadFile(filepath.Join(dir, report.FileHTML))
 }
 
 // htmlBalanced tokenizes page and fails unless every element is closed
