@@ -18,6 +18,7 @@ import (
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/optimize/optimizetest"
 	"github.com/roadtune/roadtune/tournament"
+	"github.com/roadtune/roadtune/tune/ladder"
 )
 
 // testClock is the fake clock of a budgeted run: it moves by perGame for
@@ -275,7 +276,7 @@ func TestBudgetSafetyValve(t *testing.T) {
 	if !strings.Contains(log.String(), line) || !strings.Contains(string(rep), line) {
 		t.Errorf("log or report lacks %q:\n%s", line, log.String())
 	}
-	if _, err := os.Stat(filepath.Join(dir, FileLadder)); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, ladder.File)); err != nil {
 		t.Errorf("a run stopped by the clock is verified: %v", err)
 	}
 	j, err = Resume(dir, Options{Clock: clock.Now})

@@ -9,9 +9,10 @@ package tune
 
 import (
 	"fmt"
+	"strings"
+
 	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/optimize"
-	"strings"
 )
 
 // Config is a tuning job: what to tune, how to play the games, which method

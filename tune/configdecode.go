@@ -14,7 +14,6 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
-
 	"github.com/roadtune/roadtune/configs"
 	"github.com/roadtune/roadtune/internal/fileio"
 	"github.com/roadtune/roadtune/internal/suggest"

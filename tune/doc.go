@@ -13,8 +13,10 @@
 // live pages and a cluster session, which cmd/internal/tunecluster attaches
 // for the command, so the library links no NATS). The command's flags
 // stay in the command: the library takes values (Override, Resumable
-// for the keys a resumed run may change). Below it, package tune/report
-// builds report.html from the report.md a job writes.
+// for the keys a resumed run may change). Below it, package tune/ladder
+// holds the verification ladder's rungs, verdicts, charts and matches,
+// and package tune/report builds report.html from the report.md a job
+// writes.
 //
 // A job writes, in its run directory: config.toml (the resolved config,
 // first), checkpoint.json (after config.toml, then after every step),

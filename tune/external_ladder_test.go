@@ -12,6 +12,7 @@ import (
 
 	"github.com/roadtune/roadtune/internal/fakeengine/fakeenginetest"
 	"github.com/roadtune/roadtune/tournament"
+	"github.com/roadtune/roadtune/tune/ladder"
 )
 
 // fakeExternalTOML tunes two options of the fake engine through setoption
@@ -93,8 +94,8 @@ func TestExternalAllPairsSplit(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir, log := runLogged(t, cfg)
-	var rungs []Rung
-	data, _ := os.ReadFile(filepath.Join(dir, FileLadder))
+	var rungs []ladder.Rung
+	data, _ := os.ReadFile(filepath.Join(dir, ladder.File))
 	if json.Unmarshal(data, &rungs) != nil || len(rungs) != 1 {
 		t.Fatalf("ladder %s\n%s", data, log)
 	}
@@ -137,7 +138,7 @@ func TestNoInterval(t *testing.T) {
 			n += c
 		}
 		m := tournament.MatchSummary{Pentanomial: tc.penta, Pairs: n, EloCI: 0.5}
-		if got := EloText(m, 1); got != tc.want {
+		if got := ladder.EloText(m, 1); got != tc.want {
 			t.Errorf("%v: %q, want %q", tc.penta, got, tc.want)
 		}
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/roadtune/roadtune/internal/fakeengine/fakeenginetest"
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/tournament"
+	"github.com/roadtune/roadtune/tune/ladder"
 )
 
 // engineBinary builds cmd/engine once per test binary.
@@ -198,8 +199,8 @@ template = "--{name}={value}"`), `args = ["-depth", "1", "-movetime", "0"]`, fmt
 		t.Fatal(err)
 	}
 	dir := runExternal(t, cfg)
-	var rungs []Rung
-	data, _ := os.ReadFile(filepath.Join(dir, FileLadder))
+	var rungs []ladder.Rung
+	data, _ := os.ReadFile(filepath.Join(dir, ladder.File))
 	if json.Unmarshal(data, &rungs) != nil || len(rungs) != 3 || rungs[0].At() != "own search" ||
 		rungs[0].Summary.Players[1].Kind != "external" || rungs[1].Summary.Players[1].Kind != "weights" ||
 		rungs[2].Summary.Players[1].Name != "rival" || rungs[2].Summary.Players[1].Kind != "external" ||

@@ -15,6 +15,7 @@ import (
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/results"
 	"github.com/roadtune/roadtune/tournament"
+	"github.com/roadtune/roadtune/tune/ladder"
 )
 
 // Options are the caller's settings of a job that do not change its
@@ -67,7 +68,7 @@ type Events struct {
 	Verify func(games int)
 	// Rung is called after each rung of the ladder is played (its games
 	// written), with its number k (from 1) of the n rungs planned.
-	Rung func(r Rung, k, n int)
+	Rung func(r ladder.Rung, k, n int)
 	// Calibrate is called once when a budgeted run's calibration starts,
 	// with its most games (Games then reports its batches).
 	Calibrate func(games int)

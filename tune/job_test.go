@@ -15,6 +15,7 @@ import (
 
 	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/internal/tunetest"
+	"github.com/roadtune/roadtune/tune/ladder"
 )
 
 func tiny(t *testing.T, method string) Config {
@@ -65,7 +66,7 @@ func readOutcome(t *testing.T, dir string) outcome {
 	if data, err := os.ReadFile(filepath.Join(dir, FileValidation)); err == nil {
 		o.validation = stripSeconds(t, data)
 	}
-	if data, err := os.ReadFile(filepath.Join(dir, FileLadder)); err == nil {
+	if data, err := os.ReadFile(filepath.Join(dir, ladder.File)); err == nil {
 		var rungs []json.RawMessage
 		if err := json.Unmarshal(data, &rungs); err != nil {
 			t.Fatal(err)
@@ -453,7 +454,7 @@ func TestRecordsAreAppendedAndFilesAreReadable(t *testing.T) {
 	if ino() != before {
 		t.Fatal("generations.jsonl was replaced, not appended to")
 	}
-	for _, f := range []string{FileConfig, FileCheckpoint, FileRecords, FileBest, FileValidation, FileLadder, FileReport, "plots/genes.png", "plots/ladder.png", "games/ladder-zhou2015-d1.jsonl", "games/ladder-zhou2015-d2.jsonl"} {
+	for _, f := range []string{FileConfig, FileCheckpoint, FileRecords, FileBest, FileValidation, ladder.File, FileReport, "plots/genes.png", "plots/ladder.png", "games/ladder-zhou2015-d1.jsonl", "games/ladder-zhou2015-d2.jsonl"} {
 		st, err := os.Stat(filepath.Join(dir, f))
 		if err != nil {
 			t.Fatal(err)

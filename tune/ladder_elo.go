@@ -7,6 +7,7 @@ import (
 
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/results"
+	"github.com/roadtune/roadtune/tune/ladder"
 )
 
 // eloSeed separates the openings of the Elo measured during the run from
@@ -72,7 +73,7 @@ func (j *Job) measureElo(ctx context.Context, rec *optimize.Record) error {
 // pairs a point): its 95% interval as a shaded band, the 0 Elo line and,
 // when the ladder has played the same opponent at the same depth, the
 // ladder's Elo as a reference; nil when no step measured it.
-func eloChart(cfg Config, unit string, recs []optimize.Record, rungs []Rung) *results.NamedChart {
+func eloChart(cfg Config, unit string, recs []optimize.Record, rungs []ladder.Rung) *results.NamedChart {
 	var x, elo, lo, hi []float64
 	for _, r := range recs {
 		e, ok := r.Metrics[MetricElo]
@@ -101,8 +102,8 @@ func eloChart(cfg Config, unit string, recs []optimize.Record, rungs []Rung) *re
 	for _, r := range rungs {
 		if r.Opponent == opp && r.Depth == depth && r.Clock == "" {
 			m := r.Match()
-			lc.HLines = append(lc.HLines, results.HLine{Name: fmt.Sprintf("ladder: %s (%d games)", EloText(m, 0), m.N), Y: m.Elo})
-			lc.Note += fmt.Sprintf(" The ladder measured %s over %d games at this depth (dotted line).", EloText(m, 0), m.N)
+			lc.HLines = append(lc.HLines, results.HLine{Name: fmt.Sprintf("ladder: %s (%d games)", ladder.EloText(m, 0), m.N), Y: m.Elo})
+			lc.Note += fmt.Sprintf(" The ladder measured %s over %d games at this depth (dotted line).", ladder.EloText(m, 0), m.N)
 		}
 	}
 	return &results.NamedChart{Name: "elo", Title: title, Chart: lc}

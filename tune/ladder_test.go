@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/roadtune/roadtune/tournament"
+	"github.com/roadtune/roadtune/tune/ladder"
 )
 
 func TestParseValidationKeys(t *testing.T) {
@@ -87,55 +88,6 @@ func TestValidateRefusesTheOlderFieldsFromGo(t *testing.T) {
 	}
 }
 
-// rung is a ladder rung with only what VerdictLine reads.
-func rung(opp string, depth int, elo, ci float64, games int) Rung {
-	return Rung{Opponent: opp, Depth: depth, Verdict: Verdict(elo, ci),
-		Summary: tournament.Summary{Matchups: []tournament.MatchSummary{{A: "tuned", B: opp, Elo: elo, EloCI: ci, N: games}}}}
-}
-
-func TestVerdictLine(t *testing.T) {
-	cases := []struct {
-		name   string
-		rungs  []Rung
-		want   string
-		detail []string
-	}{
-		{"stronger at both depths, inconclusive against halfway",
-			[]Rung{rung("zhou2015", 2, 54, 23, 200), rung("zhou2015", 3, 40.4, 25, 200), rung(Halfway, 2, 31, 20, 200), rung(Halfway, 3, 5, 30, 200)},
-			"verdict: stronger on 3 of 4 rungs, inconclusive on 1 (Elo +5 to +54)",
-			[]string{"zhou2015: stronger at depth 2 (+54 ± 23 Elo, 200 games) and depth 3 (+40 ± 25)",
-				"halfway: stronger at depth 2 (+31 ± 20 Elo, 200 games); inconclusive at depth 3 (+5 ± 30 Elo, 200 games: the 95% interval contains 0)"}},
-		{"weaker, then inconclusive at two depths",
-			[]Rung{rung("chen2010-ga30", 1, -80, 30, 40), rung("zhou2015", 1, -10, 30, 40), rung("zhou2015", 2, 12, 40, 36)},
-			"verdict: inconclusive on 2 of 3 rungs, weaker on 1 (Elo -80 to +12)",
-			[]string{"chen2010-ga30: weaker at depth 1 (-80 ± 30 Elo, 40 games)",
-				"zhou2015: inconclusive at depth 1 (-10 ± 30 Elo, 40 games) and depth 2 (+12 ± 40, 36 games: the 95% intervals contain 0)"}},
-		{"a tie leads with the cautious word", []Rung{rung("zhou2015", 2, 80, 20, 100), rung("zhou2015", 3, -60, 20, 100)},
-			"verdict: weaker on 1 of 2 rungs, stronger on 1 (Elo -60 to +80)",
-			[]string{"zhou2015: stronger at depth 2 (+80 ± 20 Elo, 100 games); weaker at depth 3 (-60 ± 20 Elo, 100 games)"}},
-		{"all stronger", []Rung{rung("zhou2015", 2, 80, 20, 100), rung("zhou2015", 3, 60, 20, 100)},
-			"verdict: stronger on all 2 rungs (Elo +60 to +80)",
-			[]string{"zhou2015: stronger at depth 2 (+80 ± 20 Elo, 100 games) and depth 3 (+60 ± 20)"}},
-		{"interval touching 0 is inconclusive", []Rung{rung("zhou2015", 2, 20, 20, 100)},
-			"verdict: inconclusive on 1 of 1 rung (Elo +20)",
-			[]string{"zhou2015: inconclusive at depth 2 (+20 ± 20 Elo, 100 games: the 95% interval contains 0)"}},
-		{"no rungs", nil, "verdict: none (no verification ladder was played)", nil},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := VerdictLine(tc.rungs); got != tc.want {
-				t.Fatalf("got\n%s\nwant\n%s", got, tc.want)
-			}
-			if got := VerdictDetail(tc.rungs); !slices.Equal(got, tc.detail) {
-				t.Fatalf("detail\n%q\nwant\n%q", got, tc.detail)
-			}
-		})
-	}
-	if Verdict(5, 30) != "inconclusive" || Verdict(31, 30) != "stronger" || Verdict(-31, 30) != "weaker" {
-		t.Fatal("Verdict")
-	}
-}
-
 // tinyWith is the tiny config of the method with keys set (Config.Set).
 func tinyWith(t *testing.T, method string, kv ...string) Config {
 	t.Helper()
@@ -170,13 +122,13 @@ func ladderRun(t *testing.T, generations int, opponents, depths string) (dir, lo
 	return dir, buf.String(), verify
 }
 
-func readLadder(t *testing.T, dir string) []Rung {
+func readLadder(t *testing.T, dir string) []ladder.Rung {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(dir, FileLadder))
+	data, err := os.ReadFile(filepath.Join(dir, ladder.File))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rungs []Rung
+	var rungs []ladder.Rung
 	if err := json.Unmarshal(data, &rungs); err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +154,7 @@ func TestLadderEndToEnd(t *testing.T) {
 		if r.Opponent != w.opp || r.Depth != w.depth || r.Width != 4 || r.Summary.Depth != w.depth || m.A != "tuned" || m.B != w.opp {
 			t.Fatalf("rung %d: %s d%d w%d, %s vs %s; want %s at depth %d", i, r.Opponent, r.Depth, r.Width, m.A, m.B, w.opp, w.depth)
 		}
-		if m.N != 4 || m.Pairs != 2 || r.Verdict != Verdict(m.Elo, m.EloCI) {
+		if m.N != 4 || m.Pairs != 2 || r.Verdict != ladder.Verdict(m.Elo, m.EloCI) {
 			t.Fatalf("rung %d: %d games, %d pairs, verdict %q for %+.1f ± %.1f", i, m.N, m.Pairs, r.Verdict, m.Elo, m.EloCI)
 		}
 		games := filepath.Join(dir, DirGames, fmt.Sprintf("ladder-%s-d%d.jsonl", w.opp, w.depth))
@@ -240,9 +192,9 @@ func TestLadderEndToEnd(t *testing.T) {
 		}
 		f.Close()
 	}
-	line := VerdictLine(rungs)
+	line := ladder.VerdictLine(rungs)
 	report, _ := os.ReadFile(filepath.Join(dir, FileReport))
-	for _, s := range []string{line, "pentanomial", "plots/ladder.png", FileLadder} {
+	for _, s := range []string{line, "pentanomial", "plots/ladder.png", ladder.File} {
 		if !strings.Contains(string(report), s) {
 			t.Errorf("report.md lacks %q", s)
 		}

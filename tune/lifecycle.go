@@ -24,6 +24,7 @@ import (
 	"github.com/roadtune/roadtune/referee"
 	"github.com/roadtune/roadtune/results"
 	"github.com/roadtune/roadtune/tournament"
+	"github.com/roadtune/roadtune/tune/ladder"
 )
 
 // rngStream separates roadtune's tuning stream from other uses of a seed.
@@ -555,8 +556,8 @@ func (j *Job) Run(ctx context.Context) error {
 		}
 		plots = append(plots, lr.plots...)
 		if len(lr.Rungs) > 0 {
-			j.logf("%s\n", VerdictLine(lr.Rungs))
-			for _, l := range VerdictDetail(lr.Rungs) {
+			j.logf("%s\n", ladder.VerdictLine(lr.Rungs))
+			for _, l := range ladder.VerdictDetail(lr.Rungs) {
 				j.logf("  %s\n", l)
 			}
 		}

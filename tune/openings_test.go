@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/roadtune/roadtune/tournament"
+	"github.com/roadtune/roadtune/tune/ladder"
 )
 
 // TestOpeningsKey: with openings = FILE every fitness game and every
@@ -56,7 +57,7 @@ func TestOpeningsKey(t *testing.T) {
 	if games < 50 {
 		t.Fatalf("only %d games checked in %v", games, logs)
 	}
-	data, _ := os.ReadFile(filepath.Join(job.Dir(), FileLadder))
+	data, _ := os.ReadFile(filepath.Join(job.Dir(), ladder.File))
 	if !strings.Contains(string(data), "suite "+path) {
 		t.Errorf("the ladder does not name the suite: %.300s", data)
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/roadtune/roadtune/engine/protocol"
 	"github.com/roadtune/roadtune/internal/tunetest"
 	"github.com/roadtune/roadtune/optimize/spsa"
+	"github.com/roadtune/roadtune/tune/ladder"
 )
 
 // paramsTOML is the tiny config of method tuning three search settings
@@ -229,8 +230,8 @@ func TestParamsOnlySPSARun(t *testing.T) {
 			t.Errorf("report.md lacks %q", want)
 		}
 	}
-	var rungs []Rung
-	data, _ := os.ReadFile(filepath.Join(dir, FileLadder))
+	var rungs []ladder.Rung
+	data, _ := os.ReadFile(filepath.Join(dir, ladder.File))
 	if json.Unmarshal(data, &rungs) != nil || len(rungs) != 1 || !strings.Contains(rungs[0].Summary.Players[0].Settings, "Width=") ||
 		!strings.Contains(rungs[0].Summary.Players[1].Settings, "the run's settings") {
 		t.Errorf("ladder %s", data)
@@ -308,8 +309,8 @@ func TestTimedRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir, _ := runStraight(t, cfg)
-	var rungs []Rung
-	data, _ := os.ReadFile(filepath.Join(dir, FileLadder))
+	var rungs []ladder.Rung
+	data, _ := os.ReadFile(filepath.Join(dir, ladder.File))
 	if json.Unmarshal(data, &rungs) != nil || len(rungs) != 2 || rungs[0].Clock != "" || rungs[1].Clock != "st=0.01 timemargin=500" {
 		t.Fatalf("ladder %s", data)
 	}

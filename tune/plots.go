@@ -15,6 +15,7 @@ import (
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/results"
 	"github.com/roadtune/roadtune/tournament"
+	"github.com/roadtune/roadtune/tune/ladder"
 )
 
 // plotRef is a chart of the run, for the report: File is relative to the
@@ -142,7 +143,7 @@ func baselineGenes(cfg Config) (string, []float64) {
 // the method's own charts (Spec.Charts over the records' metrics, a chart
 // with a Prefix split by gene set as the genes are); and, when it was
 // measured, the best vector's Elo by step.
-func runCharts(cfg Config, spec optimize.Spec, recs []optimize.Record, rungs []Rung) []results.NamedChart {
+func runCharts(cfg Config, spec optimize.Spec, recs []optimize.Record, rungs []ladder.Rung) []results.NamedChart {
 	if len(recs) == 0 {
 		return nil
 	}
@@ -350,7 +351,7 @@ func markedNote(spec optimize.Spec, names []string, idx []int, why []string, mar
 }
 
 // plots saves the charts of the records under plots/.
-func (j *Job) plots(recs []optimize.Record, rungs []Rung) ([]plotRef, error) {
+func (j *Job) plots(recs []optimize.Record, rungs []ladder.Rung) ([]plotRef, error) {
 	dir := j.dir.Path(DirPlots)
 	var refs []plotRef
 	for _, c := range runCharts(j.cfg, j.spec, recs, rungs) {
@@ -371,8 +372,8 @@ func (j *Job) plots(recs []optimize.Record, rungs []Rung) ([]plotRef, error) {
 // the run writes under plots/, for a page or a report to render (SVG).
 // Errors are those of reading ladder.json and the rungs' games logs.
 func (r *Snapshot) Charts() ([]results.NamedChart, error) {
-	var rungs []Rung
-	err := results.ReadJSON(filepath.Join(r.Dir, FileLadder), &rungs)
+	var rungs []ladder.Rung
+	err := results.ReadJSON(filepath.Join(r.Dir, ladder.File), &rungs)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
@@ -380,16 +381,16 @@ func (r *Snapshot) Charts() ([]results.NamedChart, error) {
 	}
 	out := runCharts(r.Config, r.Spec, r.Records, rungs)
 	if len(rungs) > 0 {
-		out = append(out, ladderChart(rungs))
-		for i, slug := range rungSlugs(rungs) {
+		out = append(out, ladder.Chart(rungs))
+		for i, slug := range ladder.Slugs(rungs) {
 			if rungs[i].Summary.SPRT == nil {
 				continue
 			}
-			games, err := tournament.ReadGameLog(filepath.Join(r.Dir, DirGames, rungLogName(slug, rungs[i])+".jsonl"))
+			games, err := tournament.ReadGameLog(filepath.Join(r.Dir, DirGames, ladder.LogName(slug, rungs[i])+".jsonl"))
 			if err != nil {
 				return nil, err
 			}
-			c, err := rungLLRChart(slug, rungs[i], games)
+			c, err := ladder.LLRChart(slug, rungs[i], games)
 			if err != nil {
 				return nil, err
 			}

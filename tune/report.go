@@ -8,6 +8,7 @@ import (
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/results"
 	"github.com/roadtune/roadtune/tournament"
+	"github.com/roadtune/roadtune/tune/ladder"
 	"github.com/roadtune/roadtune/tune/report"
 )
 
@@ -117,7 +118,7 @@ func (j *Job) writeReport(plots []plotRef, lr *ladderResult, recs []optimize.Rec
 // "+0.0, no interval" when every pair ended alike (the verdict's detail
 // and the pentanomial column say how).
 func eloCell(m tournament.MatchSummary) string {
-	if NoInterval(m) != "" {
+	if ladder.NoInterval(m) != "" {
 		return fmt.Sprintf("%+.1f,\u00a0no\u00a0interval", m.Elo)
 	}
 	return fmt.Sprintf("%+.1f\u00a0±\u00a0%.1f", m.Elo, m.EloCI)
@@ -161,8 +162,8 @@ func (j *Job) writeLadder(b *strings.Builder, lr *ladderResult) {
 		fmt.Fprintf(b, "No verification ladder was played (`validation.opponents` is empty or left nothing to play). Verify with `go run ./cmd/arena -sprt 0,20 -pairs 500 %s zhou2015`.\n\n", j.dir.Path(FileBest))
 		return
 	}
-	fmt.Fprintf(b, "**%s**\n\n", VerdictLine(lr.Rungs))
-	for _, l := range VerdictDetail(lr.Rungs) {
+	fmt.Fprintf(b, "**%s**\n\n", ladder.VerdictLine(lr.Rungs))
+	for _, l := range ladder.VerdictDetail(lr.Rungs) {
 		fmt.Fprintf(b, "- %s\n", l)
 	}
 	b.WriteString("\n")
@@ -184,9 +185,9 @@ func (j *Job) writeLadder(b *strings.Builder, lr *ladderResult) {
 		[]string{"opponent", "depth", "games", "W/D/L", "score", "Elo ± 95%", "LOS", "pentanomial [LL, LD, WL+DD, WD, WW]", "verdict"}, rows))
 	first := lr.Rungs[0].Summary
 	if x := j.cfg.External; x != nil {
-		fmt.Fprintf(b, "\nThe tuned settings (A) against each opponent, the external engine at %s, over game pairs (rung 1 openings: %s; every rung has its own seed). `%s` holds every rung; `%s` the first, in the shape of arena's summary.json. ", x.search(), first.Openings, FileLadder, FileValidation)
+		fmt.Fprintf(b, "\nThe tuned settings (A) against each opponent, the external engine at %s, over game pairs (rung 1 openings: %s; every rung has its own seed). `%s` holds every rung; `%s` the first, in the shape of arena's summary.json. ", x.search(), first.Openings, ladder.File, FileValidation)
 	} else {
-		fmt.Fprintf(b, "\nThe tuned vector (A) against each opponent at each depth, width %d, over game pairs (rung 1 openings: %s; every rung has its own seed). `%s` holds every rung; `%s` the first, in the shape of arena's summary.json. ", first.Width, first.Openings, FileLadder, FileValidation)
+		fmt.Fprintf(b, "\nThe tuned vector (A) against each opponent at each depth, width %d, over game pairs (rung 1 openings: %s; every rung has its own seed). `%s` holds every rung; `%s` the first, in the shape of arena's summary.json. ", first.Width, first.Openings, ladder.File, FileValidation)
 	}
 	for _, r := range lr.Rungs {
 		if t := r.Summary.SPRT; t != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/optimize/spsa"
 	"github.com/roadtune/roadtune/optimize/texel"
+	"github.com/roadtune/roadtune/tune/ladder"
 )
 
 // TestStartVector: spsa and texel start from the configured vector (a
@@ -56,8 +57,8 @@ func TestStartVector(t *testing.T) {
 	if err := job3.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	var rungs []Rung
-	data, err := os.ReadFile(filepath.Join(job3.Dir(), FileLadder))
+	var rungs []ladder.Rung
+	data, err := os.ReadFile(filepath.Join(job3.Dir(), ladder.File))
 	if err != nil || json.Unmarshal(data, &rungs) != nil || len(rungs) != 1 || rungs[0].Opponent != StartOpponent ||
 		rungs[0].Summary.Players[1].Source != "start: zhou2015" {
 		t.Fatalf("ladder against the start: %v %s", err, data)

@@ -6,18 +6,14 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/roadtune/roadtune/configs"
 	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/tournament"
 	"github.com/roadtune/roadtune/tournament/enginespec"
 	"github.com/roadtune/roadtune/tournament/stats"
+	"github.com/roadtune/roadtune/tune/ladder"
 )
-
-// remoteBatches is the number of batches of a verification match in
-// flight on workers (Options.Remote): enough to keep several workers busy.
-const remoteBatches = 8
 
 // verificationSeed separates the verification openings from the run's.
 const verificationSeed = 0x76616c6964 // "valid"
@@ -112,8 +108,9 @@ type match struct {
 	progress     func(done, total int)
 }
 
-// play plays m and summarises it in the one match shape (tournament.Summary,
-// arena's summary.json), with the table of games.
+// play plays m (ladder.Play) with the entrants, openings and limits of
+// the run: its engine's move cap, concurrency and, for in-process
+// engines, Options.Remote.
 func (j *Job) play(ctx context.Context, m match) (tournament.Summary, *tournament.Table, error) {
 	ea, fa, la, err := j.entrant(m.a, m.depth, m.width, m.tc)
 	if err != nil {
@@ -133,42 +130,14 @@ func (j *Job) play(ctx context.Context, m match) (tournament.Summary, *tournamen
 	if err != nil {
 		return tournament.Summary{}, nil, err
 	}
-	r := &tournament.Runner{
-		Entrants:    []tournament.Entrant{ea, eb},
-		Openings:    openings,
-		MaxMoves:    j.cfg.Engine.MaxMoves,
-		Concurrency: j.cfg.Concurrency,
-		Progress:    m.progress,
-		SPRT:        m.sprt,
-	}
-	// External engines stay on this machine: a Remote plays in-process
-	// engines only (tournament.GameSet).
-	if j.opts.Remote != nil && len(ea.Command) == 0 && len(eb.Command) == 0 {
-		r.Remote, r.Concurrency = j.opts.Remote, remoteBatches
-	}
-	start := time.Now()
-	table, err := r.Run(ctx, tournament.HeadToHead(0, 1, m.pairs))
-	if err != nil {
-		return tournament.Summary{}, nil, err
-	}
-	sum := tournament.Summarize(table, tournament.Summary{
-		Schedule: "head-to-head",
-		Players: []tournament.PlayerInfo{
-			{Name: m.a.name, Kind: m.a.kind(), Source: m.a.source, Settings: la},
-			{Name: m.b.name, Kind: m.b.kind(), Source: m.b.source, Settings: lb},
-		},
-		Pairs:    m.pairs,
-		Openings: label,
-		Depth:    m.depth,
-		Width:    m.width,
-		MaxMoves: j.cfg.Engine.MaxMoves,
-		MoveTime: "0s",
-		Seconds:  time.Since(start).Seconds(),
+	return ladder.Play(ctx, ladder.Match{
+		A: ea, B: eb,
+		InfoA:    tournament.PlayerInfo{Name: m.a.name, Kind: m.a.kind(), Source: m.a.source, Settings: la},
+		InfoB:    tournament.PlayerInfo{Name: m.b.name, Kind: m.b.kind(), Source: m.b.source, Settings: lb},
+		Openings: openings, OpeningsLabel: label,
+		Pairs: m.pairs, Depth: m.depth, Width: m.width, MaxMoves: j.cfg.Engine.MaxMoves,
+		Concurrency: j.cfg.Concurrency, SPRT: m.sprt, Progress: m.progress, Remote: j.opts.Remote,
 	})
-	if len(sum.Matchups) != 1 {
-		return tournament.Summary{}, nil, fmt.Errorf("no games were played")
-	}
-	return sum, table, nil
 }
 
 // tunedPlayer is the checkpoint's best vector (never best.json, which a
@@ -278,18 +247,6 @@ func (p player) kind() string {
 		return "external"
 	}
 	return "weights"
-}
-
-// Verdict says in words what an Elo interval shows: "stronger" or "weaker"
-// when the 95% interval excludes 0, "inconclusive" when it contains 0.
-func Verdict(elo, ci float64) string {
-	switch {
-	case elo-ci > 0:
-		return "stronger"
-	case elo+ci < 0:
-		return "weaker"
-	}
-	return "inconclusive"
 }
 
 // matchOpenings are the openings of a verification match of pairs game

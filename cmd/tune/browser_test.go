@@ -18,11 +18,10 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-
 	"github.com/roadtune/roadtune/internal/fixture/runfixture"
 	"github.com/roadtune/roadtune/results"
 	"github.com/roadtune/roadtune/tournament"
-	"github.com/roadtune/roadtune/tune"
+	"github.com/roadtune/roadtune/tune/ladder"
 )
 
 // browserConfig is a GA run long enough (about a second a generation, 40
@@ -457,8 +456,8 @@ func TestBrowserServe(t *testing.T) {
 	if n := b.allCharts(); n < 4 {
 		t.Errorf("the finished run's page draws %d charts, want genes, fitness, diversity and ladder at least", n)
 	}
-	var rungs []tune.Rung
-	if err := results.ReadJSON(filepath.Join(runs, "main", tune.FileLadder), &rungs); err != nil {
+	var rungs []ladder.Rung
+	if err := results.ReadJSON(filepath.Join(runs, "main", ladder.File), &rungs); err != nil {
 		t.Fatal(err)
 	}
 	if n := b.evalInt(`Array.from(document.querySelectorAll('#ladder tbody tr')).filter(r => r.cells.length === 11).length`); n != len(rungs) || n == 0 {

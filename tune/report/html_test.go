@@ -14,6 +14,7 @@ import (
 
 	"github.com/roadtune/roadtune/internal/fixture/runfixture"
 	"github.com/roadtune/roadtune/tune"
+	"github.com/roadtune/roadtune/tune/ladder"
 	"github.com/roadtune/roadtune/tune/report"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -92,41 +93,41 @@ func TestReportHTML(t *testing.T) {
 	}
 
 	// The verdict line and the ladder table.
-	var rungs []tune.Rung
-	data, _ := os.ReadFile(filepath.Join(dir, tune.FileLadder))
+	var rungs []ladder.Rung
+	data, _ := os.ReadFile(filepath.Join(dir, ladder.File))
 	if err := json.Unmarshal(data, &rungs); err != nil || len(rungs) == 0 {
 		t.Fatalf("ladder.json: %v", err)
 	}
-	verdict := tune.VerdictLine(rungs)
+	verdict := ladder.VerdictLine(rungs)
 	if !slices.ContainsFunc(htmlFind(doc, atom.Strong), func(n *html.Node) bool { return htmlText(n) == verdict }) {
 		t.Errorf("no <strong> verdict %q", verdict)
 	}
-	ladder := htmlTable(doc, "opponent")
-	if ladder == nil {
+	table := htmlTable(doc, "opponent")
+	if table == nil {
 		t.Fatal("no ladder table")
 	}
-	head := htmlCells(htmlFind(ladder, atom.Tr)[0])
+	head := htmlCells(htmlFind(table, atom.Tr)[0])
 	if !slices.Contains(head, "Elo ± 95%") || !slices.Contains(head, "verdict") {
-		t.Errorf("ladder table header %q", head)
+		t.Errorf("table table header %q", head)
 	}
-	rows := htmlFind(ladder, atom.Tr)[1:]
+	rows := htmlFind(table, atom.Tr)[1:]
 	if len(rows) != len(rungs) {
-		t.Fatalf("ladder table: %d rows, %d rungs", len(rows), len(rungs))
+		t.Fatalf("table table: %d rows, %d rungs", len(rows), len(rungs))
 	}
 	for i, r := range rungs {
 		row := htmlCells(rows[i])
 		if row[0] != r.Match().B || row[len(row)-1] != r.Verdict {
-			t.Errorf("ladder row %d: %q, rung %s %s", i, row, r.Match().B, r.Verdict)
+			t.Errorf("table row %d: %q, rung %s %s", i, row, r.Match().B, r.Verdict)
 		}
 		// The page wraps cells to fit the column: an Elo and its interval
 		// stay whole, the score may break only before its interval.
 		elo, score := row[slices.Index(head, "Elo ± 95%")], row[slices.Index(head, "score")]
 		if strings.Count(elo, " ") != 0 || strings.Count(score, " ") != 1 {
-			t.Errorf("ladder row %d: Elo %q, score %q: breakable inside a figure", i, elo, score)
+			t.Errorf("table row %d: Elo %q, score %q: breakable inside a figure", i, elo, score)
 		}
 	}
 	if strings.Contains(string(page), "nowrap") {
-		t.Error("report.html keeps table cells from wrapping: the ladder table outgrows the column")
+		t.Error("report.html keeps table cells from wrapping: the table table outgrows the column")
 	}
 
 	// Links are relative and name files of the run.
@@ -140,7 +141,7 @@ func TestReportHTML(t *testing.T) {
 			t.Errorf("link %q: %v", h, err)
 		}
 	}
-	for _, f := range []string{tune.FileConfig, tune.FileBest, tune.FileLadder} {
+	for _, f := range []string{tune.FileConfig, tune.FileBest, ladder.File} {
 		if !hrefs[f] {
 			t.Errorf("no link to %s", f)
 		}

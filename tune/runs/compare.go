@@ -13,6 +13,7 @@ import (
 
 	"github.com/roadtune/roadtune/results"
 	"github.com/roadtune/roadtune/tune"
+	"github.com/roadtune/roadtune/tune/ladder"
 	"gonum.org/v1/gonum/stat"
 )
 
@@ -61,7 +62,7 @@ type ComparedRun struct {
 	Seconds float64 // optimisation wall time
 	// Rungs holds the run's ladder by rung; a rung the run did not play is
 	// absent.
-	Rungs map[RungKey]tune.Rung
+	Rungs map[RungKey]ladder.Rung
 }
 
 // RunLabel names a run among others: its directory's base name, prefixed
@@ -160,11 +161,11 @@ func CompareRuns(dirs []string) (*RunComparison, error) {
 			continue
 		}
 		name := RunLabel(r)
-		var rungs []tune.Rung
-		path := filepath.Join(dir, tune.FileLadder)
+		var rungs []ladder.Rung
+		path := filepath.Join(dir, ladder.File)
 		if err := results.ReadJSON(path, &rungs); err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
-				c.Skipped = append(c.Skipped, fmt.Sprintf("%s: no verification ladder (no %s; phase %s)", name, tune.FileLadder, r.Phase))
+				c.Skipped = append(c.Skipped, fmt.Sprintf("%s: no verification ladder (no %s; phase %s)", name, ladder.File, r.Phase))
 				continue
 			}
 			return nil, err
@@ -174,7 +175,7 @@ func CompareRuns(dirs []string) (*RunComparison, error) {
 			continue
 		}
 		run := ComparedRun{Name: name, Sweep: r.Sweep(), Method: r.Config.Method, Seed: r.Config.Seed, Steps: r.Status.Steps,
-			Games: r.Status.Games, Seconds: r.Status.Seconds, Rungs: map[RungKey]tune.Rung{}}
+			Games: r.Status.Games, Seconds: r.Status.Seconds, Rungs: map[RungKey]ladder.Rung{}}
 		for _, g := range rungs {
 			if len(g.Summary.Matchups) != 1 {
 				return nil, fmt.Errorf("%s: rung %s at depth %d has %d matchups, want 1", path, g.Opponent, g.Depth, len(g.Summary.Matchups))
@@ -228,7 +229,7 @@ func (c *RunComparison) Markdown() string {
 				continue
 			}
 			m := g.Match()
-			fmt.Fprintf(&b, " %s (%d games, %s) |", tune.EloText(m, 0), m.N, g.Verdict)
+			fmt.Fprintf(&b, " %s (%d games, %s) |", ladder.EloText(m, 0), m.N, g.Verdict)
 		}
 		b.WriteString("\n")
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/roadtune/roadtune/internal/fixture/runfixture"
 	"github.com/roadtune/roadtune/tournament"
 	"github.com/roadtune/roadtune/tune"
+	"github.com/roadtune/roadtune/tune/ladder"
 )
 
 // TestCompareMixedRuns compares what a user has after a night: a chain
@@ -126,9 +127,9 @@ func TestCompareMixedRuns(t *testing.T) {
 func TestCompareGroupsByMethod(t *testing.T) {
 	k := RungKey{Opponent: "zhou2015", Depth: 3}
 	run := func(name, sweep, method string, elo float64) ComparedRun {
-		g := tune.Rung{Opponent: k.Opponent, Depth: k.Depth, Verdict: "stronger",
+		g := ladder.Rung{Opponent: k.Opponent, Depth: k.Depth, Verdict: "stronger",
 			Summary: tournament.Summary{Matchups: []tournament.MatchSummary{{Elo: elo, EloCI: 10, N: 100}}}}
-		return ComparedRun{Name: name, Sweep: sweep, Method: method, Rungs: map[RungKey]tune.Rung{k: g}}
+		return ComparedRun{Name: name, Sweep: sweep, Method: method, Rungs: map[RungKey]ladder.Rung{k: g}}
 	}
 	c := &RunComparison{Columns: []RungKey{k}, Runs: []ComparedRun{
 		run("garun", "", "ga", 100), run("psorun", "", "pso", 140),

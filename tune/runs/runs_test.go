@@ -15,6 +15,7 @@ import (
 	"github.com/roadtune/roadtune/internal/tunetest"
 	"github.com/roadtune/roadtune/tournament"
 	"github.com/roadtune/roadtune/tune"
+	"github.com/roadtune/roadtune/tune/ladder"
 )
 
 // TestSeries reads a finished PSO run's metrics by step: the population's
@@ -83,7 +84,7 @@ func TestCompareSweep(t *testing.T) {
 	}
 	for _, r := range cmp.Runs {
 		g := r.Rungs[RungKey{Opponent: "zhou2015", Depth: 1}]
-		if g.Match().N != 4 || g.Verdict != tune.Verdict(g.Match().Elo, g.Match().EloCI) {
+		if g.Match().N != 4 || g.Verdict != ladder.Verdict(g.Match().Elo, g.Match().EloCI) {
 			t.Errorf("%s: rung %+v", r.Name, g.Match())
 		}
 	}
@@ -155,9 +156,9 @@ func writeRun(t *testing.T, files map[string][]byte) string {
 // each once.
 func FuzzLadderCompare(f *testing.F) {
 	files := fuzzRun(f)
-	rung := tune.Rung{Opponent: "zhou2015", Depth: 2, Width: 4, Verdict: "inconclusive",
+	rung := ladder.Rung{Opponent: "zhou2015", Depth: 2, Width: 4, Verdict: "inconclusive",
 		Summary: tournament.Summary{Matchups: []tournament.MatchSummary{{A: "tuned", B: "zhou2015", N: 4}}}}
-	for _, rs := range [][]tune.Rung{{rung}, {rung, rung}, {}, {{Opponent: "x"}}} {
+	for _, rs := range [][]ladder.Rung{{rung}, {rung, rung}, {}, {{Opponent: "x"}}} {
 		data, err := json.Marshal(rs)
 		if err != nil {
 			f.Fatal(err)
@@ -168,7 +169,7 @@ func FuzzLadderCompare(f *testing.F) {
 	f.Add([]byte(`[{"opponent":"a","depth":-1,"summary":{"matchups":[{"n":-3,"elo":1e308}]}}]`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		dir := writeRun(t, map[string][]byte{tune.FileConfig: files[tune.FileConfig], tune.FileRecords: files[tune.FileRecords],
-			tune.FileCheckpoint: files[tune.FileCheckpoint], tune.FileLadder: data})
+			tune.FileCheckpoint: files[tune.FileCheckpoint], ladder.File: data})
 		c, err := CompareRuns([]string{dir})
 		if err != nil {
 			if !strings.Contains(err.Error(), dir) {

@@ -23,6 +23,7 @@ import (
 	"github.com/roadtune/roadtune/internal/tunetest"
 	"github.com/roadtune/roadtune/tournament"
 	"github.com/roadtune/roadtune/tune"
+	"github.com/roadtune/roadtune/tune/ladder"
 	"github.com/roadtune/roadtune/tune/launch"
 )
 
@@ -139,7 +140,7 @@ func TestLadderOnWorkers(t *testing.T) {
 		if err := j.Run(context.Background()); err != nil {
 			t.Fatal(err)
 		}
-		return withoutSeconds(t, filepath.Join(dir, tune.FileLadder)), withoutSeconds(t, filepath.Join(dir, tune.FileRecords))
+		return withoutSeconds(t, filepath.Join(dir, ladder.File)), withoutSeconds(t, filepath.Join(dir, tune.FileRecords))
 	}
 	wantLadder, wantRecs := run(tune.Options{})
 	coord := onWorkers(t, cfg, "w1", "w2")
@@ -330,7 +331,7 @@ start = 0.6 # not the default: a ladder of the defaults against themselves is sk
 			}
 			got := run(opts, hooks)
 			cancel()
-			for _, f := range []string{tune.FileRecords, tune.FileLadder} {
+			for _, f := range []string{tune.FileRecords, ladder.File} {
 				if a, b := withoutSeconds(t, filepath.Join(got, f)), withoutSeconds(t, filepath.Join(want, f)); a != b {
 					t.Errorf("%s through the cluster:\n%s\nin one process:\n%s", f, a, b)
 				}

@@ -29,6 +29,7 @@ import (
 	"github.com/roadtune/roadtune/internal/tunetest"
 	"github.com/roadtune/roadtune/tournament"
 	"github.com/roadtune/roadtune/tune"
+	"github.com/roadtune/roadtune/tune/ladder"
 	"github.com/roadtune/roadtune/tune/runs"
 )
 
@@ -524,7 +525,7 @@ func TestLiveLadder(t *testing.T) {
 	before := st.Version
 	sum := tournament.Summary{Matchups: []tournament.MatchSummary{{A: "tuned", B: "zhou2015", N: 4, Elo: 12}}}
 	ev.Games(4, 4)
-	ev.Rung(tune.Rung{Opponent: "zhou2015", Depth: 1, Width: 4, Summary: sum, Verdict: "inconclusive"}, 1, 2)
+	ev.Rung(ladder.Rung{Opponent: "zhou2015", Depth: 1, Width: 4, Summary: sum, Verdict: "inconclusive"}, 1, 2)
 	st = status()
 	if st.Version == before {
 		t.Error("the status version did not change with a rung: the page would not reload its ladder")

@@ -10,6 +10,7 @@ import (
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/results"
 	"github.com/roadtune/roadtune/tune"
+	"github.com/roadtune/roadtune/tune/ladder"
 	"github.com/roadtune/roadtune/tune/runs"
 )
 
@@ -22,7 +23,7 @@ var _ web.TuneRuns = Runs{}
 // (which makes a directory a tuning run) first.
 func (Runs) Files() []string {
 	return []string{tune.FileConfig, tune.FileBest, tune.FileReport, "report.html", tune.FileRecords,
-		tune.FileLadder, tune.FileValidation, tune.FileCheckpoint}
+		ladder.File, tune.FileValidation, tune.FileCheckpoint}
 }
 
 // Open reads the run in dir (runs.Open); the budget is the method's
@@ -46,11 +47,11 @@ func plannedEnd(res *runs.RunResults) time.Time {
 }
 
 // Ladder reads the run's ladder.json and its verdict line
-// (tune.VerdictLine); a run without one has no rungs (nil, "", nil).
+// (ladder.VerdictLine); a run without one has no rungs (nil, "", nil).
 // Errors: a ladder.json that cannot be read.
 func (Runs) Ladder(dir string) ([]web.Rung, string, error) {
-	var rungs []tune.Rung
-	err := results.ReadJSON(filepath.Join(dir, tune.FileLadder), &rungs)
+	var rungs []ladder.Rung
+	err := results.ReadJSON(filepath.Join(dir, ladder.File), &rungs)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, "", nil
 	}
@@ -64,11 +65,11 @@ func (Runs) Ladder(dir string) ([]web.Rung, string, error) {
 	for i, g := range rungs {
 		out[i] = rung(g)
 	}
-	return out, tune.VerdictLine(rungs), nil
+	return out, ladder.VerdictLine(rungs), nil
 }
 
 // rung is a ladder's rung for the pages.
-func rung(g tune.Rung) web.Rung {
+func rung(g ladder.Rung) web.Rung {
 	return web.Rung{Opponent: g.Opponent, Depth: g.Depth, Width: g.Width, Verdict: g.Verdict, Match: g.Match()}
 }
 
@@ -110,7 +111,7 @@ func Events(t *web.Tracker, next tune.Events) tune.Events {
 				next.Verify(games)
 			}
 		},
-		Rung: func(r tune.Rung, k, n int) {
+		Rung: func(r ladder.Rung, k, n int) {
 			t.Rung(rung(r), k, n)
 			if next.Rung != nil {
 				next.Rung(r, k, n)
