@@ -2,12 +2,9 @@ package tune
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"encoding/json"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -200,55 +197,6 @@ func FuzzRecords(f *testing.F) {
 			if !bytes.Equal(a, b) {
 				t.Fatalf("record %d: %s, then %s", i, a, b)
 			}
-		}
-	})
-}
-
-// FuzzPositions reads arbitrary text, gzipped, as a positions file of 5
-// genes: no panic, errors name the file, and what reads writes back
-// (encodePositions) to a file that reads the same.
-func FuzzPositions(f *testing.F) {
-	genes := []string{"a", "b", "c", "d", "e"}
-	f.Add([]byte("# roadtune positions v1\n# seed 7\n# matches abc\n# outcomes 1/0/1 2/0/0\ngame,tempo,y,a,b,c,d,e\n0,1,1,0,1,-2,3,0\n1,-1,0,1,1,1,1,1\n"))
-	f.Add([]byte("# roadtune positions v1\ngame,tempo,y,a,b,c,d,e\n"))
-	f.Add([]byte("# roadtune positions v1\n# outcomes 1/x/1\n"))
-	f.Add([]byte("# roadtune positions v1\ngame,tempo,y,a,b,c,d,e\n0,1,NaN,1e309,0,0,0,0\n"))
-	f.Fuzz(func(t *testing.T, text []byte) {
-		dir := t.TempDir()
-		write := func(name string, data []byte) string {
-			var buf bytes.Buffer
-			zw := gzip.NewWriter(&buf)
-			zw.Write(data)
-			zw.Close()
-			p := filepath.Join(dir, name)
-			if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			return p
-		}
-		path := write("fuzz.csv.gz", text)
-		b, pos, err := ReadPositions(path, len(genes))
-		if err != nil {
-			if !strings.Contains(err.Error(), path) {
-				t.Fatalf("error without the file: %v", err)
-			}
-			return
-		}
-		enc, err := encodePositions(b, pos, genes)
-		if err != nil {
-			t.Fatalf("encodePositions of what was read: %v", err)
-		}
-		p2 := filepath.Join(dir, "again.csv.gz")
-		if err := os.WriteFile(p2, enc, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		b2, pos2, err := ReadPositions(p2, len(genes))
-		if err != nil {
-			t.Fatalf("a written positions file does not read: %v", err)
-		}
-		enc2, err := encodePositions(b2, pos2, genes)
-		if err != nil || !bytes.Equal(enc, enc2) {
-			t.Fatalf("positions changed through a write and a read (%v)", err)
 		}
 	})
 }

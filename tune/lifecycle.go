@@ -25,6 +25,7 @@ import (
 	"github.com/roadtune/roadtune/results"
 	"github.com/roadtune/roadtune/tournament"
 	"github.com/roadtune/roadtune/tune/ladder"
+	"github.com/roadtune/roadtune/tune/positions"
 )
 
 // rngStream separates roadtune's tuning stream from other uses of a seed.
@@ -224,7 +225,7 @@ func newJob(cfg Config, rd *results.RunDir, opts Options) (*Job, error) {
 		j.ref = vr
 	}
 	if smp, ok := j.ref.(optimize.Sampler); ok {
-		j.ref = &PositionStore{Sampler: smp, Dir: rd.Path(DirPositions), Genes: cfg.GeneNames()}
+		j.ref = &positions.Store{Sampler: smp, Dir: rd.Path(positions.Dir), Genes: cfg.GeneNames()}
 	}
 	return j, nil
 }

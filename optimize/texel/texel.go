@@ -221,7 +221,7 @@ func (m *Texel) Step(ctx context.Context, ref rt.Referee) (rt.Record, error) {
 	pastPos := m.pastPos
 	if len(m.past) > 0 && pastPos == nil {
 		// Restored: the window's positions are a function of its rounds'
-		// seeds and matches (a run's PositionStore reads them from disk).
+		// seeds and matches (a run's positions.Store reads them from disk).
 		pastPos = make([][]rt.Position, len(m.past))
 		for i, pr := range m.past {
 			train, _, _, _, err := collect(ctx, smp, pr.Seeds, pr.Matches, m.cfg, pr.Round)

@@ -1,4 +1,4 @@
-package tune
+package positions
 
 import (
 	"bufio"
@@ -18,15 +18,15 @@ import (
 
 	"github.com/roadtune/roadtune/internal/fileio"
 	"github.com/roadtune/roadtune/optimize"
-	"github.com/roadtune/roadtune/results"
 )
 
-// DirPositions holds the positions of every Sample batch of a run (Texel
-// tuning), one file per batch, so a refit needs no replay and a resumed
-// run reads a batch it already played instead of playing it again.
-const DirPositions = "positions"
+// Dir is the directory of a run that holds the positions of every
+// Sample batch (Texel tuning), one file per batch, so a refit needs no
+// replay and a resumed run reads a batch it already played instead of
+// playing it again.
+const Dir = "positions"
 
-// PositionStore is an optimize.Sampler that keeps the positions of every
+// Store is an optimize.Sampler that keeps the positions of every
 // batch in Dir (a run's positions directory): Sample reads the batch's file
 // when it holds the same batch (seed, matches, gene count), else asks
 // Sampler and writes the file atomically. Play is Sampler's.
@@ -36,26 +36,26 @@ const DirPositions = "positions"
 // SHA-256 of the matches' genes), "# outcomes W/D/L W/D/L …" (one per match),
 // then a CSV header "game,tempo,y,<gene names>" and one line per position
 // (optimize.Position: Game, Tempo, Y, X).
-type PositionStore struct {
+type Store struct {
 	Sampler optimize.Sampler
 	Dir     string
 	Genes   []string // gene names, for the CSV header and the shape check
 }
 
-var _ optimize.Sampler = (*PositionStore)(nil)
+var _ optimize.Sampler = (*Store)(nil)
 
 // Play implements optimize.Referee.
-func (s *PositionStore) Play(ctx context.Context, seed uint64, matches []optimize.Match) ([]optimize.Outcome, error) {
+func (s *Store) Play(ctx context.Context, seed uint64, matches []optimize.Match) ([]optimize.Outcome, error) {
 	return s.Sampler.Play(ctx, seed, matches)
 }
 
 // Sample implements optimize.Sampler.
-func (s *PositionStore) Sample(ctx context.Context, seed uint64, matches []optimize.Match) ([]optimize.Outcome, []optimize.Position, error) {
+func (s *Store) Sample(ctx context.Context, seed uint64, matches []optimize.Match) ([]optimize.Outcome, []optimize.Position, error) {
 	path := filepath.Join(s.Dir, fmt.Sprintf("%016x.csv.gz", seed))
 	key := matchesKey(matches)
 	// A missing, damaged or foreign file is replaced by a replay, never
 	// trusted.
-	if old, pos, err := ReadPositions(path, len(s.Genes)); err == nil &&
+	if old, pos, err := Read(path, len(s.Genes)); err == nil &&
 		old.Key == key && old.Seed == seed && len(old.Outcomes) == len(matches) {
 		return old.Outcomes, pos, nil
 	}
@@ -66,18 +66,18 @@ func (s *PositionStore) Sample(ctx context.Context, seed uint64, matches []optim
 	if err := os.MkdirAll(s.Dir, 0o755); err != nil {
 		return nil, nil, err
 	}
-	data, err := encodePositions(PositionBatch{Seed: seed, Key: key, Outcomes: outcomes}, pos, s.Genes)
+	data, err := encode(Batch{Seed: seed, Key: key, Outcomes: outcomes}, pos, s.Genes)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := results.WriteFileAtomic(path, data); err != nil {
+	if err := fileio.WriteAtomic(path, data); err != nil {
 		return nil, nil, err
 	}
 	return outcomes, pos, nil
 }
 
-// PositionBatch is the header of a positions file.
-type PositionBatch struct {
+// Batch is the header of a positions file.
+type Batch struct {
 	Seed     uint64
 	Key      string // SHA-256 of the matches, hex
 	Outcomes []optimize.Outcome
@@ -103,7 +103,7 @@ func matchesKey(matches []optimize.Match) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-func encodePositions(b PositionBatch, pos []optimize.Position, genes []string) ([]byte, error) {
+func encode(b Batch, pos []optimize.Position, genes []string) ([]byte, error) {
 	var buf bytes.Buffer
 	zw := gzip.NewWriter(&buf)
 	w := bufio.NewWriter(zw)
@@ -115,7 +115,7 @@ func encodePositions(b PositionBatch, pos []optimize.Position, genes []string) (
 	line := make([]byte, 0, 128)
 	for _, p := range pos {
 		if len(p.X) != len(genes) {
-			return nil, fmt.Errorf("tune: a position has %d features, want %d", len(p.X), len(genes))
+			return nil, fmt.Errorf("positions: a position has %d features, want %d", len(p.X), len(genes))
 		}
 		line = strconv.AppendInt(line[:0], int64(p.Game), 10)
 		line = append(line, ',')
@@ -138,10 +138,10 @@ func encodePositions(b PositionBatch, pos []optimize.Position, genes []string) (
 	return buf.Bytes(), nil
 }
 
-// ReadPositions reads a positions file written by PositionStore; genes is
+// Read reads a positions file written by Store; genes is
 // the number of features per position. Errors name the file and line.
-func ReadPositions(path string, genes int) (PositionBatch, []optimize.Position, error) {
-	var b PositionBatch
+func Read(path string, genes int) (Batch, []optimize.Position, error) {
+	var b Batch
 	f, _, err := fileio.Open(path, fileio.Positions)
 	if err != nil {
 		return b, nil, err
