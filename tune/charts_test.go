@@ -3,7 +3,6 @@ package tune
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -15,6 +14,7 @@ import (
 	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/results"
+	"github.com/roadtune/roadtune/tune/report"
 )
 
 // TestRunChartsAreThePlots: RunResults.Charts of a finished run renders
@@ -112,7 +112,7 @@ func TestDualGenesChartsSplit(t *testing.T) {
 			}
 			names = append(names, c.Name)
 			shown := chartSeries(c.Chart)
-			if len(shown) > maxGeneSeries {
+			if len(shown) > report.MaxGeneSeries {
 				t.Errorf("%s: %d series", c.Name, len(shown))
 			}
 			for _, name := range shown {
@@ -157,27 +157,6 @@ func chartSeries(c results.Chart) []string {
 		}
 	}
 	return out
-}
-
-// TestGeneSetsCut: a set of more genes than a chart holds is cut in parts.
-func TestGeneSetsCut(t *testing.T) {
-	var names []string
-	for i := range 30 {
-		names = append(names, fmt.Sprintf("X.g%d", i))
-	}
-	names = append(names, "lone")
-	var got []string
-	n := 0
-	for _, s := range geneSets(names) {
-		got = append(got, s.slug)
-		n += len(s.idx)
-		if len(s.idx) > maxGeneSeries {
-			t.Errorf("set %s: %d genes", s.slug, len(s.idx))
-		}
-	}
-	if want := []string{"X-1", "X-2", "X-3", "other"}; !slices.Equal(got, want) || n != len(names) {
-		t.Errorf("sets %v (%d genes), want %v", got, n, want)
-	}
 }
 
 // TestMethodChartLabelsAreWords: every chart of the methods roadtune ships

@@ -12,6 +12,7 @@ import (
 	"github.com/roadtune/roadtune/tournament"
 	"github.com/roadtune/roadtune/tournament/stats"
 	"github.com/roadtune/roadtune/tune/ladder"
+	"github.com/roadtune/roadtune/tune/report"
 )
 
 // ladderResult is the ladder of a run: its rungs, notes on opponents that
@@ -19,7 +20,7 @@ import (
 type ladderResult struct {
 	Rungs []ladder.Rung
 	Notes []string
-	plots []plotRef
+	plots []report.Plot
 }
 
 // opponent is a ladder opponent resolved to a vector, with the slug that
@@ -197,7 +198,7 @@ func (j *Job) ladder(ctx context.Context, recs []optimize.Record) (*ladderResult
 				return nil, err
 			}
 			if c != nil {
-				ref, err := savePlot(dir, c.Name, c.Chart, c.Title)
+				ref, err := report.SavePlot(dir, c.Name, c.Chart, c.Title)
 				if err != nil {
 					return nil, err
 				}
@@ -209,11 +210,11 @@ func (j *Job) ladder(ctx context.Context, recs []optimize.Record) (*ladderResult
 		return nil, err
 	}
 	lc := ladder.Chart(lr.Rungs)
-	ref, err := savePlot(dir, lc.Name, lc.Chart, lc.Title)
+	ref, err := report.SavePlot(dir, lc.Name, lc.Chart, lc.Title)
 	if err != nil {
 		return nil, err
 	}
-	lr.plots = append([]plotRef{ref}, lr.plots...)
+	lr.plots = append([]report.Plot{ref}, lr.plots...)
 	return lr, nil
 }
 

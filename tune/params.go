@@ -652,28 +652,6 @@ func (c *Config) playerLine(v []float64, s engine.Settings, tc tournament.TimeCo
 	return strings.Join(parts, " ")
 }
 
-// paramSets are the charts' sets of a run's vector names (genes): the
-// road-weight genes' (geneSets) and, for a run with [[param]] tables, a
-// set of the parameters, a panel each, named "params" ("genes-params")
-// beside tuned genes.
-func paramSets(c Config, genes []string) []geneSet {
-	n := len(genes) - len(c.Params)
-	if len(c.Params) == 0 || n < 0 {
-		return geneSets(genes)
-	}
-	var sets []geneSet
-	if n > 0 {
-		sets = geneSets(genes[:n])
-	}
-	ps := geneSet{about: "search settings", yLabel: "setting value"}
-	if n > 0 {
-		ps.slug = "params"
-	}
-	for d := n; d < len(genes); d++ {
-		ps.idx = append(ps.idx, d)
-	}
-	return append(sets, ps)
-}
 
 // paramsText lists the [[param]] tables for a report: "DefendWide in
 // [0, 100] from 60, DefendShare in [0.3, 0.9] (log) from 0.7".

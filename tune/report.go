@@ -15,7 +15,7 @@ import (
 // writeReport writes report.md: the setting, the best vector, the
 // verification ladder with its verdict, wall time and games/s, and the
 // plots; then report.html beside it (report.WriteHTML).
-func (j *Job) writeReport(plots []plotRef, lr *ladderResult, recs []optimize.Record) error {
+func (j *Job) writeReport(plots []report.Plot, lr *ladderResult, recs []optimize.Record) error {
 	var b strings.Builder
 	c := j.cfg
 	names := c.GeneNames()
@@ -68,8 +68,8 @@ func (j *Job) writeReport(plots []plotRef, lr *ladderResult, recs []optimize.Rec
 			row[d] = fmt.Sprintf("%.1f", x)
 		}
 		b.WriteString(results.MarkdownTable(names, [][]string{row}))
-		why, _ := unidentified(recs, len(names))
-		if note := markedNote(j.spec, names, seq(len(names)), why, "Not tuned"); note != "" {
+		why, _ := report.Unidentified(recs, len(names))
+		if note := report.MarkedNote(j.spec, names, report.Seq(len(names)), why, "Not tuned"); note != "" {
 			fmt.Fprintf(&b, "\n%s\n", strings.TrimSpace(note))
 		}
 		if c.External != nil {
