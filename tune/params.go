@@ -652,7 +652,6 @@ func (c *Config) playerLine(v []float64, s engine.Settings, tc tournament.TimeCo
 	return strings.Join(parts, " ")
 }
 
-
 // paramsText lists the [[param]] tables for a report: "DefendWide in
 // [0, 100] from 60, DefendShare in [0.3, 0.9] (log) from 0.7".
 func (c *Config) paramsText() string {
