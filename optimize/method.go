@@ -212,6 +212,10 @@ type Chart struct {
 	// Refs are horizontal reference lines a reader needs (the 0.5 score of
 	// equal strength).
 	Refs []Ref
+	// Requires, when set, is a metric the run's records must have for the
+	// chart to be drawn: a method whose variants record different figures
+	// gives each variant its own chart (and legend) under one Name.
+	Requires string
 }
 
 // Ref is a horizontal reference line of a Chart: at Y, named Name in the

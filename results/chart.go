@@ -292,6 +292,118 @@ func (t niceTicks) Ticks(lo, hi float64) []plot.Tick {
 	return ticks
 }
 
+// tickGap is the least space between two tick labels of an axis.
+var tickGap = vg.Points(4)
+
+// fitTicks are niceTicks that fit an axis of the given width: fewer
+// labels (down to the axis's ends) until no two labels touch, so a small
+// panel over 95 generations reads "0 50" rather than "0 20406080".
+type fitTicks struct {
+	niceTicks
+	width vg.Length  // the axis's length on the canvas
+	style text.Style // the tick labels' style
+}
+
+func (t fitTicks) Ticks(lo, hi float64) []plot.Tick {
+	want := t.count
+	if want == 0 {
+		want = 6
+	}
+	for ; want > 1; want-- {
+		ticks := niceTicks{integer: t.integer, count: want}.Ticks(lo, hi)
+		if tickOverlap(ticks, lo, hi, t.width, t.style) == "" {
+			return ticks
+		}
+	}
+	ticks := niceTicks{integer: t.integer, count: 1}.Ticks(lo, hi)
+	if len(ticks) > 2 {
+		ticks = []plot.Tick{ticks[0], ticks[len(ticks)-1]}
+	}
+	if tickOverlap(ticks, lo, hi, t.width, t.style) != "" {
+		ticks = ticks[:1]
+	}
+	return ticks
+}
+
+// tickOverlap names the first two labelled ticks whose labels would
+// touch (less than tickGap apart) on an axis of the given width from lo
+// to hi, "" when none does.
+func tickOverlap(ticks []plot.Tick, lo, hi float64, width vg.Length, sty text.Style) string {
+	var prev *plot.Tick
+	for i := range ticks {
+		t := &ticks[i]
+		if t.Label == "" || t.Value < lo || t.Value > hi {
+			continue
+		}
+		if prev != nil {
+			dx := width * vg.Length((t.Value-prev.Value)/(hi-lo))
+			if dx < (sty.Width(prev.Label)+sty.Width(t.Label))/2+tickGap {
+				return fmt.Sprintf("tick labels %q and %q overlap", prev.Label, t.Label)
+			}
+		}
+		prev = t
+	}
+	return ""
+}
+
+// fitXTicks makes p's X axis, when it has niceTicks, label only as many
+// ticks as fit its data area on c (fitTicks): called with the canvas a
+// plot is drawn on, once its size is known.
+func fitXTicks(p *plot.Plot, c draw.Canvas) {
+	nt, ok := p.X.Tick.Marker.(niceTicks)
+	if !ok {
+		return
+	}
+	da := p.DataCanvas(c)
+	p.X.Tick.Marker = fitTicks{niceTicks: nt, width: da.Max.X - da.Min.X, style: p.X.Tick.Label}
+}
+
+// TickOverlaps draws c at its size and lists the X tick labels of its
+// plots (each panel's, for a PanelChart) that would touch or overlap, as
+// "panel \"M1\": tick labels \"20\" and \"40\" overlap"; nil for a chart
+// that reads at a glance. Errors: c's layout errors (as Save's), a chart
+// of a type this package did not make.
+func TickOverlaps(c Chart) ([]string, error) {
+	var l chartLayout
+	var wCm, hCm float64
+	var err error
+	switch c := c.(type) {
+	case LineChart:
+		l, err = c.layout()
+		wCm, hCm = c.Width, c.Height
+	case BarChart:
+		l, err = c.layout()
+		wCm, hCm = c.Width, c.Height
+	case PanelChart:
+		l, err = c.layout()
+		wCm, hCm = c.Width, c.height()
+	default:
+		return nil, fmt.Errorf("results: TickOverlaps of a %T", c)
+	}
+	if err != nil {
+		return nil, err
+	}
+	w, h, err := chartSize("chart", wCm, hCm)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	l.drawn = func(p *plot.Plot, width vg.Length) {
+		if p.X.Tick.Label.Rotation != 0 {
+			return // slanted labels (a bar chart's) take no room along the axis
+		}
+		ticks := p.X.Tick.Marker.Ticks(p.X.Min, p.X.Max)
+		if msg := tickOverlap(ticks, p.X.Min, p.X.Max, width, p.X.Tick.Label); msg != "" {
+			if p.Title.Text != "" {
+				msg = fmt.Sprintf("panel %q: %s", p.Title.Text, msg)
+			}
+			out = append(out, msg)
+		}
+	}
+	l.draw(draw.New(vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(72))))
+	return out, nil
+}
+
 // textStyle returns a plain text style in font f.
 func textStyle(f font.Font, c color.Color) text.Style {
 	return text.Style{Color: c, Font: f, XAlign: draw.XCenter, YAlign: draw.YBottom, Handler: plot.DefaultTextHandler}

@@ -12,6 +12,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/plot/vg"
 )
 
 // checkChartFiles decodes base.png and reads base.svg, and checks that the
@@ -298,5 +300,39 @@ func TestChartSVGMatchesSave(t *testing.T) {
 	}
 	if _, err := (LineChart{}).SVG(); err == nil {
 		t.Error("a chart without series rendered")
+	}
+}
+
+// TestTickLabelsFit: the X axis of a small panel over 95 generations
+// labels only the ticks that fit ("0 50", not "0 20406080"), and so does
+// a line chart's; TickOverlaps finds overlapping labels where they are.
+func TestTickLabelsFit(t *testing.T) {
+	x := make([]float64, 95)
+	y := make([]float64, 95)
+	for i := range x {
+		x[i], y[i] = float64(i), float64(1000+7*i)
+	}
+	var row []Panel
+	for _, name := range []string{"M1", "M2", "M3", "M4", "M5"} {
+		row = append(row, Panel{Title: name, X: x, Y: y, Baseline: math.NaN()})
+	}
+	pc := PanelChart{Title: "genes", XLabel: "generation", YLabel: "road weight", Rows: [][]Panel{row, row}}
+	lc := LineChart{Title: "fitness", XLabel: "generation", YLabel: "fitness", Series: []Series{{Name: "best", X: x, Y: y}}}
+	for _, c := range []Chart{pc, lc} {
+		over, err := TickOverlaps(c)
+		if err != nil || len(over) > 0 {
+			t.Errorf("%T: %v, %v", c, over, err)
+		}
+	}
+	// The panels' ticks, as a 16 cm chart of 5 columns gives them,
+	// counted without fitting: 0, 20, …, 80 in about 90 points overlap.
+	sty := textStyle(sans(8, false), color.Black)
+	ticks := niceTicks{integer: true, count: 4}.Ticks(0, 94)
+	if msg := tickOverlap(ticks, 0, 94, vg.Points(60), sty); msg == "" {
+		t.Errorf("ticks %v in 60 pt: no overlap found", ticks)
+	}
+	fit := fitTicks{niceTicks: niceTicks{integer: true, count: 4}, width: vg.Points(60), style: sty}.Ticks(0, 94)
+	if msg := tickOverlap(fit, 0, 94, vg.Points(60), sty); msg != "" || len(fit) < 2 {
+		t.Errorf("fitted ticks %v: %s", fit, msg)
 	}
 }

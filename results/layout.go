@@ -53,6 +53,20 @@ type chartLayout struct {
 	// panels, when set, replace plot: a grid of small plots (nil for an
 	// empty cell), drawn by drawPanels.
 	panels [][]*plot.Plot
+	// drawn, when set, is told of every plot drawn with the width of its
+	// data area (TickOverlaps).
+	drawn func(p *plot.Plot, width vg.Length)
+}
+
+// drawOne draws the plot p on c, its X axis labelled with only as many
+// ticks as fit (fitXTicks).
+func (l chartLayout) drawOne(p *plot.Plot, c draw.Canvas) {
+	fitXTicks(p, c)
+	if l.drawn != nil {
+		da := p.DataCanvas(c)
+		l.drawn(p, da.Max.X-da.Min.X)
+	}
+	p.Draw(c)
 }
 
 // draw renders the chart on dc: white background, the title at the top,
@@ -88,7 +102,7 @@ func (l chartLayout) drawPlot(dc draw.Canvas) {
 		if l.prepare != nil {
 			dc = l.prepare(p, dc)
 		}
-		p.Draw(dc)
+		l.drawOne(p, dc)
 		return
 	}
 	width, height := dc.Max.X-dc.Min.X, dc.Max.Y-dc.Min.Y
@@ -142,7 +156,7 @@ func (l chartLayout) drawRight(dc draw.Canvas, cols []plot.Legend, widths []vg.L
 	if l.prepare != nil {
 		plotArea = l.prepare(p, plotArea)
 	}
-	p.Draw(plotArea)
+	l.drawOne(p, plotArea)
 
 	data := p.DataCanvas(plotArea)
 	x := plotArea.Max.X + gap
@@ -165,7 +179,7 @@ func (l chartLayout) drawBelow(dc draw.Canvas, cols []plot.Legend, widths []vg.L
 	if l.prepare != nil {
 		plotArea = l.prepare(p, plotArea)
 	}
-	p.Draw(plotArea)
+	l.drawOne(p, plotArea)
 	drawLegendBelow(dc, cols, widths, h, gap)
 }
 

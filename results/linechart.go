@@ -17,6 +17,11 @@ import (
 type Series struct {
 	Name string
 	X, Y []float64
+	// Points marks every point, however many (small dots beyond
+	// markerPointLimit), for a series whose points are events a reader
+	// counts (an SPRT's game pairs): a straight run then reads as points,
+	// not as a gap.
+	Points bool
 }
 
 // Band is a shaded area between Lo[i] and Hi[i] at X[i], such as the 95%
@@ -171,12 +176,15 @@ func (c LineChart) layout() (chartLayout, error) {
 		line.LineStyle, glyph = seriesStyle(i)
 		p.Add(line)
 		thumbs := []plot.Thumbnailer{line}
-		if len(s.X) <= markerPointLimit {
+		if len(s.X) <= markerPointLimit || s.Points {
 			marks, err := plotter.NewScatter(xys)
 			if err != nil {
 				return chartLayout{}, err
 			}
 			marks.GlyphStyle = glyph
+			if len(s.X) > markerPointLimit {
+				marks.GlyphStyle.Radius = vg.Points(1.2)
+			}
 			p.Add(marks)
 			thumbs = append(thumbs, marks)
 		}

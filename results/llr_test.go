@@ -3,6 +3,8 @@ package results
 import (
 	"strings"
 	"testing"
+
+	"gonum.org/v1/plot/plotter"
 )
 
 // TestLLRChart: the LLR by games with both stopping bounds and the 0 line
@@ -29,5 +31,34 @@ func TestLLRChart(t *testing.T) {
 	}
 	if !strings.Contains(string(svg), "accept H1") {
 		t.Error("the SVG names no bound")
+	}
+}
+
+// TestLLRChartMarksEveryPair: an SPRT of 79 pairs marks each pair's
+// point (a straight run of pairs that ended alike reads as points, not a
+// gap), says so in its legend and caption, and its ticks read.
+func TestLLRChartMarksEveryPair(t *testing.T) {
+	var games, llr []float64
+	for k := 1; k <= 79; k++ {
+		games, llr = append(games, float64(2*k)), append(llr, 0.056*float64(min(k, 10))-0.04*float64(max(k-10, 0)))
+	}
+	c := LLRChart("SPRT: a vs b", "", games, llr, -2.944, 2.944)
+	l, err := c.layout()
+	if err != nil {
+		t.Fatal(err)
+	}
+	marked := 0
+	for _, e := range l.legend {
+		for _, th := range e.thumbs {
+			if s, ok := th.(*plotter.Scatter); ok {
+				marked += len(s.XYs)
+			}
+		}
+	}
+	if marked != 79 || !strings.Contains(c.Series[0].Name, "game pair") || !strings.Contains(c.Note, "One point per completed game pair") {
+		t.Errorf("%d points marked of 79; legend %q; caption %q", marked, c.Series[0].Name, c.Note)
+	}
+	if over, err := TickOverlaps(c); err != nil || len(over) > 0 {
+		t.Errorf("ticks: %v %v", over, err)
 	}
 }

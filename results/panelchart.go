@@ -241,7 +241,7 @@ func (l chartLayout) drawPanels(dc draw.Canvas) {
 	for r, row := range l.panels {
 		for k, p := range row {
 			if p != nil {
-				p.Draw(canvases[r][k])
+				l.drawOne(p, canvases[r][k])
 			}
 		}
 	}

@@ -308,3 +308,24 @@ func TestGenesChartMarksUnidentified(t *testing.T) {
 		}
 	}
 }
+
+// TestChartTicksReadable: every chart of every method roadtune ships,
+// over a long run (95 steps) of the tempo and the dual schema, labels
+// its X axis with ticks that do not touch (results.TickOverlaps).
+func TestChartTicksReadable(t *testing.T) {
+	for _, name := range []string{"ga", "pso", "spsa", "texel", "cmaes"} {
+		for _, schema := range []string{"tempo", "dual"} {
+			spec := registry[name]
+			cfg := tiny(t, name)
+			if err := cfg.Schema.UnmarshalText([]byte(schema)); err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range runCharts(cfg, spec, fakeRecords(cfg, spec, 95), nil) {
+				over, err := results.TickOverlaps(c.Chart)
+				if err != nil || len(over) > 0 {
+					t.Errorf("%s %s %s: %v %v", name, schema, c.Name, over, err)
+				}
+			}
+		}
+	}
+}

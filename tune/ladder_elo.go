@@ -93,7 +93,7 @@ func eloChart(cfg Config, unit string, recs []optimize.Record, rungs []ladder.Ru
 		"a point's swing from the one before is mostly noise. The verification ladder, played after the run over many more games, is the verdict.", pairs, 2*pairs, depth)
 	lc := results.LineChart{
 		Title: title, XLabel: unit,
-		YLabel: fmt.Sprintf("Elo (%d game pairs, depth %d)", pairs, depth),
+		YLabel: fmt.Sprintf("Elo against %s at depth %d", opp, depth),
 		Series: []results.Series{{Name: fmt.Sprintf("Elo, rough (%d pairs)", pairs), X: x, Y: elo}},
 		Bands:  []results.Band{{Name: "95% interval", X: x, Lo: lo, Hi: hi}},
 		HLines: []results.HLine{{Name: "0 Elo", Y: 0}},

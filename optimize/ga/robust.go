@@ -249,8 +249,9 @@ func (g *RobustGA) Forecast() optimize.Forecast {
 
 // Step evaluates one generation and breeds the next (see RobustGA). It
 // returns a record whose Best is the answer, Metrics "fitness" (the top
-// elite's fitness), "fitness_mean" (the population's), "elite_games" (the
-// elite's mean games of memory), "sigma", "diversity", "gene_std", and on
+// elite's fitness), "fitness_mean" (the population's), "elite_mean" (the
+// elite's mean fitness), "elite_games" (the elite's mean games of
+// memory), "sigma", "diversity", "gene_std", and on
 // a raced last generation "race_games"; Detail a RobustGeneration. On an
 // error the run's state, its random source included, is unchanged.
 func (g *RobustGA) Step(ctx context.Context, ref optimize.Referee) (optimize.Record, error) {
@@ -372,19 +373,22 @@ func (g *RobustGA) Step(ctx context.Context, ref optimize.Referee) (optimize.Rec
 
 // record wraps the generation in its optimize.Record.
 func (gen RobustGeneration) record(step, games int, tally []optimize.Tally, elite []int) optimize.Record {
-	mean, eliteGames := 0.0, 0.0
+	mean, eliteGames, eliteMean := 0.0, 0.0, 0.0
 	for _, t := range tally {
 		mean += t.Mean()
 	}
 	mean /= float64(len(tally))
 	for _, i := range elite {
 		eliteGames += tally[i].Games
+		eliteMean += tally[i].Mean()
 	}
 	eliteGames /= float64(len(elite))
+	eliteMean /= float64(len(elite))
 	top := tally[elite[0]].Mean()
 	m := map[string]float64{
 		"fitness":      top,
 		"fitness_mean": mean,
+		"elite_mean":   eliteMean,
 		"elite_games":  eliteGames,
 		"sigma":        gen.Sigma,
 		"diversity":    gen.Diversity.MeanDistance,

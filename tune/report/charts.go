@@ -208,6 +208,9 @@ func RunCharts(d RunData) []results.NamedChart {
 		out = append(out, results.NamedChart{Name: set.name("genes"), Title: title, Chart: pc})
 	}
 	for _, c := range spec.Charts {
+		if c.Requires != "" && !slices.ContainsFunc(recs, func(r optimize.Record) bool { _, ok := r.Metrics[c.Requires]; return ok }) {
+			continue // a chart of another variant of the method
+		}
 		lc := results.LineChart{Title: c.Title, XLabel: unit, YLabel: c.YLabel, Note: c.Note}
 		for i, m := range c.Metrics {
 			if !slices.ContainsFunc(recs, func(r optimize.Record) bool { _, ok := r.Metrics[m]; return ok }) {

@@ -146,8 +146,7 @@ func LearningCurves(groups []CurveGroup) (byGames, byTime results.LineChart, csv
 	timed.Title, timed.XLabel = "Learning curves: Elo of the returned vector by wall time", "tuning wall time (minutes, this machine)"
 	var csv strings.Builder
 	csv.WriteString("label,run,step,games,seconds,elo,elo_ci,elo_games\n")
-	opponents := map[string]bool{}
-	var depths []int
+	var cfgs []tune.Config
 	for gi, g := range groups {
 		var curves [][]CurvePoint
 		for _, dir := range g.Dirs {
@@ -159,10 +158,7 @@ func LearningCurves(groups []CurveGroup) (byGames, byTime results.LineChart, csv
 			if err != nil {
 				return byGames, byTime, nil, err
 			}
-			opponents[r.Config.EloOpponent()] = true
-			if d := r.Config.EloDepth(); !slices.Contains(depths, d) {
-				depths = append(depths, d)
-			}
+			cfgs = append(cfgs, r.Config)
 			for _, p := range pts {
 				fmt.Fprintf(&csv, "%s,%s,%d,%d,%s,%s,%s,%d\n", g.Label, r.Name(), p.Step, p.Games,
 					strconv.FormatFloat(p.Seconds, 'f', 3, 64), strconv.FormatFloat(p.Elo, 'f', 2, 64), strconv.FormatFloat(p.CI, 'f', 2, 64), p.N)
@@ -178,23 +174,39 @@ func LearningCurves(groups []CurveGroup) (byGames, byTime results.LineChart, csv
 		timed.Series = append(timed.Series, s)
 		timed.Bands = append(timed.Bands, b)
 	}
-	opp := slices.Sorted(func(yield func(string) bool) {
-		for o := range opponents {
-			if !yield(o) {
-				return
-			}
-		}
-	})
-	slices.Sort(depths)
-	ds := make([]string, len(depths))
-	for i, d := range depths {
-		ds[i] = strconv.Itoa(d)
-	}
-	chart.YLabel = fmt.Sprintf("Elo against %s at depth %s", strings.Join(opp, ", "), strings.Join(ds, ", "))
+	chart.YLabel = eloLabel(cfgs)
 	chart.Note = "Each line is the mean over a method's runs (seeds); its band spans the lowest to the highest run (a single run: its 95% interval). x counts fitness games only, not the measurements'."
 	timed.YLabel = chart.YLabel
 	timed.Note = "Each line is the mean over a method's runs (seeds); its band spans the lowest to the highest run (a single run: its 95% interval). x is the wall time of the tuning steps on the machine that ran them, not the measurements' or the ladder's."
 	return chart, timed, []byte(csv.String()), nil
+}
+
+// eloLabel names the Y axis of the Elo the runs of cfgs measured during
+// tuning (validation.elo_every): "Elo against zhou2015 at depth 3", or
+// each opponent and depth when the runs differ ("Elo against zhou2015 at
+// depth 3 or 4, chen2010-pso15 at depth 3").
+func eloLabel(cfgs []tune.Config) string {
+	var opps []string
+	depths := map[string][]int{}
+	for _, c := range cfgs {
+		o := c.EloOpponent()
+		if _, ok := depths[o]; !ok {
+			opps = append(opps, o)
+		}
+		if d := c.EloDepth(); !slices.Contains(depths[o], d) {
+			depths[o] = append(depths[o], d)
+		}
+	}
+	parts := make([]string, len(opps))
+	for i, o := range opps {
+		ds := slices.Sorted(slices.Values(depths[o]))
+		words := make([]string, len(ds))
+		for k, d := range ds {
+			words[k] = strconv.Itoa(d)
+		}
+		parts[i] = fmt.Sprintf("%s at depth %s", o, strings.Join(words, " or "))
+	}
+	return "Elo against " + strings.Join(parts, ", ")
 }
 
 // groupCurve averages the runs' curves point by point (see

@@ -266,10 +266,11 @@ func Compare(dirs []string, metric string) (*MetricComparison, error) {
 			fmt.Fprintf(&csv, "%s,%g,%s\n", f.name, x[i], strconv.FormatFloat(f.y[i], 'g', 10, 64))
 		}
 	}
-	if len(bands) == 1 {
-		bands[0].Name = "95% interval"
-	} else if len(bands) > 1 {
-		bands[0].Name = "95% intervals (each run's colour)"
+	for i := range bands {
+		bands[i].Name = "95% interval"
+		if len(bands) > 1 {
+			bands[i].Name = series[bands[i].Series].Name + ": 95% interval"
+		}
 	}
 	title, ylabel := metric+" by "+unit, metric
 	note := ""
@@ -279,7 +280,11 @@ func Compare(dirs []string, metric string) (*MetricComparison, error) {
 	case metric == "gene-std":
 		title, ylabel = "Population diversity: mean per-gene standard deviation", "mean per-gene standard deviation (gene units)"
 	case metric == tune.MetricElo:
-		title, ylabel = "Elo of the best vector by "+unit, "Elo against the run's measuring opponent"
+		cfgs := make([]tune.Config, len(have))
+		for i, f := range have {
+			cfgs[i] = f.r.Config
+		}
+		title, ylabel = "Elo of the best vector by "+unit, eloLabel(cfgs)
 		note = "Each point is a quick measurement during the run (validation.elo_pairs game pairs): a rough guide, with its 95% interval shaded; the verification ladder is the verdict."
 	case metric == "fitness":
 		note = "A step's fitness is relative to what that step played against: compare the trend, not the level, across methods."

@@ -13,6 +13,7 @@ import (
 
 	"github.com/roadtune/roadtune/internal/fixture/runfixture"
 	"github.com/roadtune/roadtune/internal/tunetest"
+	"github.com/roadtune/roadtune/results"
 	"github.com/roadtune/roadtune/tournament"
 	"github.com/roadtune/roadtune/tune"
 	"github.com/roadtune/roadtune/tune/ladder"
@@ -61,6 +62,19 @@ func TestSeriesAndCompareOfTheMeasuredElo(t *testing.T) {
 	mc, err := Compare([]string{dir, dir}, tune.MetricElo)
 	if err != nil || len(mc.Chart.Series) != 2 || bytes.Count(mc.CSV, []byte("\n")) != 1+6 || len(mc.Chart.Bands) != 2 {
 		t.Fatalf("Compare elo: %v\n%+v", err, mc)
+	}
+	// The Y axis names the opponent and depth; each run's band is its own
+	// legend entry; the ticks read.
+	if mc.Chart.YLabel != "Elo against zhou2015 at depth 1" {
+		t.Errorf("y label %q", mc.Chart.YLabel)
+	}
+	for i, b := range mc.Chart.Bands {
+		if b.Name != mc.Chart.Series[b.Series].Name+": 95% interval" {
+			t.Errorf("band %d named %q", i, b.Name)
+		}
+	}
+	if over, err := results.TickOverlaps(mc.Chart); err != nil || len(over) > 0 {
+		t.Errorf("ticks: %v %v", over, err)
 	}
 }
 

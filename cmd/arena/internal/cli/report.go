@@ -100,8 +100,9 @@ func printTable(w io.Writer, s tournament.Summary) {
 // (round robin).
 func winRateChart(s tournament.Summary) results.BarChart {
 	c := results.BarChart{
-		Title:   fmt.Sprintf("arena: %s, %d games", s.Schedule, s.Games),
-		YLabel:  "score of A (%)",
+		Title:   fmt.Sprintf("arena: %s, %d games at depth %d, width %d", s.Schedule, s.Games, s.Depth, s.Width),
+		YLabel:  "score of the pairing's first player (%)",
+		Note:    "Each bar is a score with its 95% interval; 50% is equal strength. Players given their own search (an -engine depth=, st= or tc=) play it instead of the depth and width of the title.",
 		RefLine: &results.HLine{Name: "50%", Y: 50},
 	}
 	lo, hi := 0.0, 100.0
