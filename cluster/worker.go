@@ -10,6 +10,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/roadtune/roadtune/internal/crash"
 	"github.com/roadtune/roadtune/referee"
 	"github.com/roadtune/roadtune/tournament"
 )
@@ -125,7 +126,12 @@ func (w *Worker) Run(ctx context.Context) error {
 	errs := make(chan error, slots*len(consumers))
 	for _, cons := range consumers {
 		for range slots {
-			go func() { errs <- w.loop(ctx, js, cons, every, tokens) }()
+			go func() {
+				var err error
+				defer func() { errs <- err }()
+				defer crash.Recover(&err)
+				err = w.loop(ctx, js, cons, every, tokens)
+			}()
 		}
 	}
 	for range slots * len(consumers) {

@@ -7,10 +7,10 @@ import (
 	"runtime"
 	"sync/atomic"
 
-	"golang.org/x/sync/errgroup"
-
 	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/internal/crash"
 	"github.com/roadtune/roadtune/tournament/stats"
+	"golang.org/x/sync/errgroup"
 )
 
 // Runner plays schedules of game pairs on a pool of workers (modelled
@@ -187,7 +187,8 @@ func (r *Runner) Run(ctx context.Context, fixtures []Fixture) (*Table, error) {
 	feed := make(chan job)
 	results := make(chan GameRecord, conc)
 
-	g.Go(func() error { // feeder
+	g.Go(func() (err error) { // feeder
+		defer crash.Recover(&err)
 		defer close(feed)
 		for i := range total {
 			if _, ok := resumed[i]; ok {
@@ -236,11 +237,12 @@ func (r *Runner) Run(ctx context.Context, fixtures []Fixture) (*Table, error) {
 			})
 			continue
 		}
-		wg.Go(func() error {
+		wg.Go(func() (err error) {
+			defer crash.Recover(&err)
 			w := newWorker(r, pool)
 			defer w.close()
 			for j := range feed {
-				rec, err := w.play(playCtx, j)
+				rec, err := w.playCaught(playCtx, j)
 				if err != nil {
 					if playCtx.Err() != nil && gctx.Err() == nil {
 						continue // stopped by the SPRT: drop the game
@@ -271,7 +273,8 @@ func (r *Runner) Run(ctx context.Context, fixtures []Fixture) (*Table, error) {
 	if r.SPRT != nil {
 		c.sprt = NewSPRTStatus(*r.SPRT, nil)
 	}
-	g.Go(func() error {
+	g.Go(func() (err error) {
+		defer crash.Recover(&err)
 		if len(resumed) > 0 {
 			c.progress(len(resumed))
 		}
@@ -557,6 +560,16 @@ func (w *worker) player(i int, c engine.Color) (Player, error) {
 	}
 	w.players[i] = p
 	return p, nil
+}
+
+// playCaught is play with a panic of the game's code (a player's, the
+// engine's) returned as a *crash.Panic error, which the worker's caller
+// names by game and the command turns into its internal-error exit.
+func (w *worker) playCaught(ctx context.Context, j job) (rec GameRecord, err error) {
+	if p := crash.Catch(func() { rec, err = w.play(ctx, j) }); p != nil {
+		return GameRecord{}, p
+	}
+	return rec, err
 }
 
 func (w *worker) play(ctx context.Context, j job) (GameRecord, error) {

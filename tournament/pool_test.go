@@ -5,10 +5,12 @@ import (
 	"errors"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/internal/crash"
 	"github.com/roadtune/roadtune/tournament/stats"
 )
 
@@ -292,5 +294,40 @@ func TestLogRoundTripRebuildsTable(t *testing.T) {
 	recs[1].Black = "someone"
 	if _, err := BuildTable(tab.Players, recs); err == nil {
 		t.Error("mismatched names accepted")
+	}
+}
+
+// panicker plays first legal moves and panics on its third move: a fault
+// of a player's code (a nil map, an index out of range).
+type panicker struct {
+	firstLegal
+	n int
+}
+
+func (p *panicker) Play(ctx context.Context, b *engine.Board, last engine.Move) (Reply, error) {
+	if p.n++; p.n == 3 {
+		var m map[string]int
+		m["boom"]++
+	}
+	return p.firstLegal.Play(ctx, b, last)
+}
+
+// TestWorkerPanicIsAnError: a panic in a game worker does not kill the
+// process (Go's exit 2, as a clean refusal): Run returns it as a
+// *crash.Panic error naming the game, which the commands turn into their
+// internal-error exit.
+func TestWorkerPanicIsAnError(t *testing.T) {
+	r := &Runner{
+		Entrants: []Entrant{
+			{Name: "a", New: func() (Player, error) { return &panicker{}, nil }},
+			{Name: "b", New: func() (Player, error) { return &firstLegal{}, nil }},
+		},
+		Openings:    []Opening{mustOpening(t, "JJ KJJK"), mustOpening(t, "JJ HHKK")},
+		Concurrency: 2,
+	}
+	_, err := r.Run(context.Background(), HeadToHead(0, 1, 2))
+	p, ok := crash.As(err)
+	if !ok || !strings.Contains(err.Error(), "game ") || !strings.Contains(p.Error(), "nil map") {
+		t.Fatalf("Run: %v", err)
 	}
 }

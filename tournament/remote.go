@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"runtime"
 
-	"golang.org/x/sync/errgroup"
-
 	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/internal/crash"
+	"golang.org/x/sync/errgroup"
 )
 
 // ScheduledGame is one game of a Runner's schedule as a Remote receives
@@ -152,11 +152,12 @@ func PlayScheduled(ctx context.Context, set GameSet, games []ScheduledGame, conc
 		return nil
 	})
 	for range min(concurrency, len(jobs)) {
-		g.Go(func() error {
+		g.Go(func() (err error) {
+			defer crash.Recover(&err)
 			w := newWorker(r, engines)
 			defer w.close()
 			for i := range next {
-				rec, err := w.play(gctx, jobs[i])
+				rec, err := w.playCaught(gctx, jobs[i])
 				if err != nil {
 					return fmt.Errorf("game %d (%s vs %s): %w", jobs[i].game, r.Entrants[jobs[i].black].Name, r.Entrants[jobs[i].white].Name, err)
 				}

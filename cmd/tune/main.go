@@ -131,6 +131,9 @@ func exitCode(err error, stderr io.Writer) int {
 	if err == nil {
 		return 0
 	}
+	if cmdline.Internal("tune", err, stderr) {
+		return cmdline.ExitInternal
+	}
 	fmt.Fprintf(stderr, "tune: %v\n", err)
 	var ie *tune.InterruptedError
 	var ce *tune.ConfigError

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/internal/crash"
 	"github.com/roadtune/roadtune/internal/fileio"
 )
 
@@ -263,7 +264,12 @@ func (s *Server) listen(ctx context.Context, m input, lines <-chan input, queued
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	res := make(chan bool, 1)
-	go func() { res <- s.step(sctx, m.line, m.tooLong) }()
+	var failed *crash.Panic // the search's panic, forwarded to this goroutine
+	go func() {
+		quit := false
+		failed = crash.Catch(func() { quit = s.step(sctx, m.line, m.tooLong) })
+		res <- quit
+	}()
 	var cut []string // the stop and quit lines that cut the search short
 	quitting := false
 	for {
@@ -273,6 +279,7 @@ func (s *Server) listen(ctx context.Context, m input, lines <-chan input, queued
 		}
 		select {
 		case q := <-res:
+			crash.Forward(failed)
 			for _, l := range cut { // now that the search's own lines are written
 				s.line++
 				fmt.Fprintf(s.diag, "line %d: %s read during the search: cut it short\n", s.line, l)

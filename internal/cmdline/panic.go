@@ -3,6 +3,8 @@ package cmdline
 import (
 	"fmt"
 	"io"
+
+	"github.com/roadtune/roadtune/internal/crash"
 )
 
 // ExitInternal is the exit status of a command that panicked: a fault of
@@ -10,13 +12,32 @@ import (
 const ExitInternal = 3
 
 // ExitOnPanic, deferred first in a command's main, turns a panic of the
-// main goroutine into one line on stderr, "PROGRAM: internal error: …;
+// main goroutine (or one a worker goroutine forwarded to it,
+// crash.Forward) into one line on stderr, "PROGRAM: internal error: …;
 // please report it with the command line", and exit(ExitInternal), so
-// that a fault of roadtune does not exit 2 like a clean refusal. A panic
-// in another goroutine still ends the process as Go does.
+// that a fault of roadtune does not exit 2 like a clean refusal. The
+// goroutines roadtune starts carry their panics to their waiters
+// (package crash); a panic in a goroutine that does not still ends the
+// process as Go does.
 func ExitOnPanic(program string, stderr io.Writer, exit func(int)) {
 	if p := recover(); p != nil {
-		fmt.Fprintf(stderr, "%s: internal error: %v; please report it with the command line\n", program, p)
+		internal(program, crash.Of(p), stderr)
 		exit(ExitInternal)
 	}
+}
+
+// Internal reports whether err carries a panic of one of roadtune's
+// goroutines (a *crash.Panic, e.g. from a game worker): then it writes
+// ExitOnPanic's line for program on stderr and the caller exits with
+// ExitInternal.
+func Internal(program string, err error, stderr io.Writer) bool {
+	p, ok := crash.As(err)
+	if ok {
+		internal(program, p, stderr)
+	}
+	return ok
+}
+
+func internal(program string, p *crash.Panic, stderr io.Writer) {
+	fmt.Fprintf(stderr, "%s: internal error: %v; please report it with the command line\n", program, p.Value)
 }

@@ -7,9 +7,9 @@ import (
 	"slices"
 	"sync"
 
-	"gonum.org/v1/gonum/optimize"
-
+	"github.com/roadtune/roadtune/internal/crash"
 	rt "github.com/roadtune/roadtune/optimize"
+	"gonum.org/v1/gonum/optimize"
 )
 
 // FitOptions are the settings of Fit.
@@ -319,12 +319,18 @@ func (l *logit) eval(v, grad []float64) float64 {
 	width := m + 2 // loss, then the gradient
 	part := make([]float64, chunks*width)
 	var wg sync.WaitGroup
+	panics := make([]*crash.Panic, chunks)
 	for c := range chunks {
 		wg.Go(func() {
-			l.sum(v, c*chunk, min((c+1)*chunk, n), part[c*width:(c+1)*width], grad != nil)
+			panics[c] = crash.Catch(func() {
+				l.sum(v, c*chunk, min((c+1)*chunk, n), part[c*width:(c+1)*width], grad != nil)
+			})
 		})
 	}
 	wg.Wait()
+	for _, p := range panics { // a chunk's panic goes on in the caller's goroutine
+		crash.Forward(p)
+	}
 	total := make([]float64, width)
 	for c := range chunks {
 		for k, x := range part[c*width : (c+1)*width] {

@@ -500,6 +500,8 @@ func exitCode(stderr io.Writer, prefix string, err error) int {
 	case errors.Is(err, errInterrupted):
 		fmt.Fprintln(stderr, prefix, err)
 		return exitInterrupted
+	case cmdline.Internal(strings.TrimSuffix(prefix, ":"), err, stderr):
+		return cmdline.ExitInternal
 	}
 	fmt.Fprintln(stderr, prefix, err)
 	var u usageError
