@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -236,27 +237,35 @@ func (j *Job) ensureBest() error {
 // after the checkpoint, a torn last line) is cut off the file; without, it
 // is only ignored. Errors name the file and line.
 func readRecords(path string, n int, size int64, trim bool) ([]optimize.Record, error) {
-	data, err := fileio.ReadFile(path, fileio.Records)
+	f, have, err := fileio.Open(path, fileio.Records)
 	if errors.Is(err, os.ErrNotExist) && n == 0 {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
+	defer f.Close()
 	if size < 0 {
 		return nil, fileio.Bad(fmt.Errorf("%s: the checkpoint's records_bytes %d: must be ≥ 0", path, size))
 	}
-	if int64(len(data)) < size {
-		return nil, fileio.Bad(fmt.Errorf("%s: %d bytes, but the checkpoint counts %d bytes of records: the file lost records", path, len(data), size))
+	if have < size {
+		return nil, fileio.Bad(fmt.Errorf("%s: %d bytes, but the checkpoint counts %d bytes of records: the file lost records", path, have, size))
 	}
-	recs, err := parseRecords(path, data[:size])
+	// Only the checkpointed records are read: what follows them (a step
+	// written after the checkpoint, a torn line, anything appended) is
+	// never loaded.
+	data := make([]byte, size)
+	if _, err := io.ReadFull(f, data); err != nil {
+		return nil, &fileio.Error{Path: path, Err: err}
+	}
+	recs, err := parseRecords(path, data)
 	if err != nil {
 		return nil, fileio.Bad(err)
 	}
 	if len(recs) != n {
 		return nil, fileio.Bad(fmt.Errorf("%s: holds %d records where the checkpoint counts %d", path, len(recs), n))
 	}
-	if trim && int64(len(data)) > size {
+	if trim && have > size {
 		if err := os.Truncate(path, size); err != nil {
 			return nil, err
 		}
