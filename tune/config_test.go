@@ -174,9 +174,9 @@ func TestValidationAgreesWithTheOwnersLimits(t *testing.T) {
 		{"ga.population", "7", "6"}, // 7 groups need 14: 7 is too few with the default groups
 		{"ga.pc1", "1", "1.0000001"},
 		{"ga.pm", "0", "-0.01"},
-		{"ga.generations", "1", "0"},
+		{"ga.generations", "1", "-1"}, // 0 = the default, 30
 		{"pso.particles", "2", "1"},
-		{"pso.iterations", "1", "0"},
+		{"pso.iterations", "1", "-1"}, // 0 = the default, 15
 		{"pso.c1", "0", "-1"},
 		{"pso.vmax_fraction", "0", "-0.5"},
 	}

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -67,6 +68,11 @@ func Parse(name string, data []byte, overrides ...Override) (Config, error) {
 			}
 			key = c.Method + "." + spec.BudgetKey
 			steps = o.Source
+			// A method's budget of 0 takes its default (zero means default);
+			// a flag that asks for 0 steps is a mistake, not a default.
+			if n, err := strconv.Atoi(strings.TrimSpace(o.Value)); err == nil && n < 1 {
+				return Config{}, &ConfigError{File: o.Source, Msg: fmt.Sprintf("must be at least 1, not %d", n)}
+			}
 		}
 		if err := c.Set(key, o.Value); err != nil {
 			var ce *ConfigError

@@ -27,6 +27,11 @@ const (
 // checks them against the optimize.Problem; Settings.resolve adds what the
 // problem knows (genes, ranges, bounds and their mode, the start, pairs a
 // match) and resolves the automatic values.
+//
+// Zero means default, as in gonum's optimize.Settings: an option the
+// method refuses at zero (generations, sigma, max_repeats, cmean, the pool and the race's options) takes its DefaultSettings value
+// when left at zero, so a Go program sets only what it means; an option
+// whose zero has a meaning of its own keeps it.
 type Settings struct {
 	// Generations is the budget of generations.
 	Generations int `toml:"generations" json:"generations"`
@@ -138,6 +143,7 @@ func (o Settings) Validate(p optimize.Problem) error {
 // resolves: New and Restore start from it, so a run resolves its settings
 // once.
 func (o Settings) checked(p optimize.Problem) (config, error) {
+	o = o.withDefaults()
 	bad := optimize.BadOption
 	switch {
 	case o.Generations < 1:
@@ -215,6 +221,8 @@ func (o *Settings) Restore(p optimize.Problem, state []byte) (optimize.Method, e
 
 // Describe says what the options set; the genes are the Problem's.
 func (o *Settings) Describe() string {
+	d := o.withDefaults()
+	o = &d
 	lambda := "λ 4 + ⌊3 ln n⌋"
 	if o.Lambda != 0 {
 		lambda = fmt.Sprintf("λ %d", o.Lambda)
@@ -260,3 +268,16 @@ func meanRange(lo, hi []float64) float64 {
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// zeroDefaults are the options whose zero CMA-ES refuses: left at zero
+// (or empty) they take their DefaultSettings values
+// (optimize.ZeroDefaults), so a Go program may set only what it means.
+// Options whose zero has a meaning of its own keep it.
+var zeroDefaults = []string{"Generations", "Sigma", "MaxRepeats", "CMean", "Pool", "RaceCandidates", "RaceAlpha", "RaceRounds"}
+
+// withDefaults is s with its zeroDefaults options at their defaults
+// where they are zero: what checked validates and a run uses.
+func (s Settings) withDefaults() Settings {
+	optimize.ZeroDefaults(&s, DefaultSettings(), zeroDefaults...)
+	return s
+}

@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/BurntSushi/toml"
-
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/optimize/optimizetest"
 )
@@ -43,23 +42,23 @@ func TestOptionsValidateNamesTheKey(t *testing.T) {
 	start := func(p *optimize.Problem) { p.Start = []float64{1000, 1000, 1000, 1000, 1000} }
 	cases := []optimizetest.OptionLimit[Settings]{
 		lim("generations", func(o *Settings, _ *optimize.Problem) { o.Generations = 1 },
-			func(o *Settings, _ *optimize.Problem) { o.Generations = 0 }),
+			func(o *Settings, _ *optimize.Problem) { o.Generations = -1 }),
 		lim("lambda", func(o *Settings, _ *optimize.Problem) { o.Lambda = 4 },
 			func(o *Settings, _ *optimize.Problem) { o.Lambda = 3 }),
 		lim("lambda", func(o *Settings, _ *optimize.Problem) { o.Lambda = 0 },
 			func(o *Settings, _ *optimize.Problem) { o.Lambda = -1 }),
 		lim("sigma", func(o *Settings, _ *optimize.Problem) { o.Sigma = 1e-9 },
-			func(o *Settings, _ *optimize.Problem) { o.Sigma = 0 }),
+			func(o *Settings, _ *optimize.Problem) { o.Sigma = -1e-9 }),
 		lim("sigma", func(o *Settings, _ *optimize.Problem) { o.Sigma = 5 },
 			func(o *Settings, _ *optimize.Problem) { o.Sigma = math.NaN() }),
 		lim("sigma", func(o *Settings, _ *optimize.Problem) { o.Sigma = 1 },
 			func(o *Settings, _ *optimize.Problem) { o.Sigma = math.Inf(1) }),
 		lim("max_repeats", func(o *Settings, _ *optimize.Problem) { o.MaxRepeats = 1 },
-			func(o *Settings, _ *optimize.Problem) { o.MaxRepeats = 0 }),
+			func(o *Settings, _ *optimize.Problem) { o.MaxRepeats = -1 }),
 		lim("cmean", func(o *Settings, _ *optimize.Problem) { o.CMean = 1 },
 			func(o *Settings, _ *optimize.Problem) { o.CMean = 1.01 }),
 		lim("cmean", func(o *Settings, _ *optimize.Problem) { o.CMean = 1e-6 },
-			func(o *Settings, _ *optimize.Problem) { o.CMean = 0 }),
+			func(o *Settings, _ *optimize.Problem) { o.CMean = -1e-6 }),
 		lim("max_sigma", func(o *Settings, _ *optimize.Problem) { o.MaxSigma = 1 },
 			func(o *Settings, _ *optimize.Problem) { o.MaxSigma = 0.99 }),
 		lim("max_sigma", func(o *Settings, _ *optimize.Problem) { o.MaxSigma = 0 },
@@ -70,7 +69,7 @@ func TestOptionsValidateNamesTheKey(t *testing.T) {
 			func(o *Settings, _ *optimize.Problem) { o.AlphaSigma = math.Inf(1) }),
 		// The shared noise options.
 		lim("pool", func(o *Settings, _ *optimize.Problem) { o.Pool = []string{"best"} },
-			func(o *Settings, _ *optimize.Problem) { o.Pool = nil }),
+			func(o *Settings, _ *optimize.Problem) { o.Pool = []string{""} }),
 		lim("pool", func(o *Settings, p *optimize.Problem) {
 			o.Pool = []string{"centroid", "x"}
 			p.Opponent = func(string) ([]float64, error) { return []float64{1, 2, 3, 4, 5}, nil }
@@ -87,11 +86,11 @@ func TestOptionsValidateNamesTheKey(t *testing.T) {
 		lim("race_budget", func(o *Settings, _ *optimize.Problem) { o.RaceBudget = 0 },
 			func(o *Settings, _ *optimize.Problem) { o.RaceBudget = -1 }),
 		lim("race_alpha", func(o *Settings, _ *optimize.Problem) { o.RaceAlpha = 0.5 },
-			func(o *Settings, _ *optimize.Problem) { o.RaceAlpha = 0 }),
+			func(o *Settings, _ *optimize.Problem) { o.RaceAlpha = -0.05 }),
 		lim("race_rounds", func(o *Settings, _ *optimize.Problem) { o.RaceRounds = 2 },
 			func(o *Settings, _ *optimize.Problem) { o.RaceRounds = 1 }),
 		lim("race_candidates", func(o *Settings, _ *optimize.Problem) { o.RaceCandidates = 1 },
-			func(o *Settings, _ *optimize.Problem) { o.RaceCandidates = 0 }),
+			func(o *Settings, _ *optimize.Problem) { o.RaceCandidates = -1 }),
 		lim("average", func(o *Settings, _ *optimize.Problem) { o.Average = 0 },
 			func(o *Settings, _ *optimize.Problem) { o.Average = -1 }),
 		lim("warm_spread", func(o *Settings, p *optimize.Problem) { start(p); o.WarmSpread = 1e-6 },
@@ -267,4 +266,17 @@ func TestSpec(t *testing.T) {
 		}
 	}
 	optimizetest.CheckNilOptions(t, Spec, p)
+}
+
+// TestZeroMeansDefault: gonum's way, the options a Go program leaves at
+// zero take their defaults where CMA-ES refuses a zero (generations, σ0,
+// repeats, c_m, the pool and the race's); Lambda 0 keeps its own
+// meaning, 4 + ⌊3 ln n⌋.
+func TestZeroMeansDefault(t *testing.T) {
+	if err := (Settings{}).Validate(problem(5)); err != nil {
+		t.Fatal(err)
+	}
+	if got := (Settings{}).withDefaults(); got.Generations != DefaultGenerations || got.Lambda != 0 || len(got.Pool) != 1 {
+		t.Errorf("zero settings resolve to %+v", got)
+	}
 }

@@ -237,9 +237,9 @@ func TestRobustOptionLimits(t *testing.T) {
 			{Key: "elite", In: set(func(o *Settings) { o.Elite = 11 }), Out: set(func(o *Settings) { o.Elite = 12 })},
 			{Key: "crossover", In: set(func(o *Settings) { o.Crossover = 1 }), Out: set(func(o *Settings) { o.Crossover = 1.1 })},
 			{Key: "mutation", In: set(func(o *Settings) { o.Mutation = 0 }), Out: set(func(o *Settings) { o.Mutation = -0.1 })},
-			{Key: "sigma", In: set(func(o *Settings) { o.Sigma = 1e-6 }), Out: set(func(o *Settings) { o.Sigma = 0 })},
+			{Key: "sigma", In: set(func(o *Settings) { o.Sigma = 1e-6 }), Out: set(func(o *Settings) { o.Sigma = -1e-6 })},
 			{Key: "sigma_end", In: set(func(o *Settings) { o.SigmaEnd = 0 }), Out: set(func(o *Settings) { o.SigmaEnd = math.Inf(1) })},
-			{Key: "generations", In: set(func(o *Settings) { o.Generations = 1 }), Out: set(func(o *Settings) { o.Generations = 0 })},
+			{Key: "generations", In: set(func(o *Settings) { o.Generations = 1 }), Out: set(func(o *Settings) { o.Generations = -1 })},
 			{Key: "pool", In: set(func(o *Settings) { o.Pool = []string{"best"} }), Out: set(func(o *Settings) { o.Pool = []string{"zhou2015"} })},
 			{Key: "norm", In: set(func(o *Settings) { o.Norm = 0 }), Out: set(func(o *Settings) { o.Norm = -1 })},
 			{Key: "memory", In: set(func(o *Settings) { o.Memory = 0 }), Out: set(func(o *Settings) { o.Memory = 1.5 })},
@@ -247,9 +247,9 @@ func TestRobustOptionLimits(t *testing.T) {
 			{Key: "prior", In: set(func(o *Settings) { o.Prior = 100 }), Out: set(func(o *Settings) { o.Prior = math.Inf(1) })},
 			// 6 racers (2 means, 4 elites) × 1 opponent × 2 games × 3 rounds = 36 games.
 			{Key: "race_budget", In: set(func(o *Settings) { o.RaceBudget = 36 }), Out: set(func(o *Settings) { o.RaceBudget = 35 })},
-			{Key: "race_alpha", In: set(func(o *Settings) { o.RaceAlpha = 0.5 }), Out: set(func(o *Settings) { o.RaceAlpha = 0 })},
+			{Key: "race_alpha", In: set(func(o *Settings) { o.RaceAlpha = 0.5 }), Out: set(func(o *Settings) { o.RaceAlpha = -0.05 })},
 			{Key: "race_rounds", In: set(func(o *Settings) { o.RaceRounds = 2 }), Out: set(func(o *Settings) { o.RaceRounds = 1 })},
-			{Key: "race_candidates", In: set(func(o *Settings) { o.RaceCandidates = 1 }), Out: set(func(o *Settings) { o.RaceCandidates = 0 })},
+			{Key: "race_candidates", In: set(func(o *Settings) { o.RaceCandidates = 1 }), Out: set(func(o *Settings) { o.RaceCandidates = -1 })},
 			{Key: "average", In: set(func(o *Settings) { o.Average = 0 }), Out: set(func(o *Settings) { o.Average = -1 })},
 			{Key: "warm_spread", In: set(func(o *Settings) { o.WarmSpread = 0 }), Out: set(func(o *Settings) { o.WarmSpread = -1 })},
 		})

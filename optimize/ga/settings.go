@@ -14,6 +14,11 @@ import (
 // a plain struct). DefaultSettings gives their defaults and Validate checks
 // them against the optimize.Problem, which brings the rest (genes, initial
 // range, bounds, match length: Settings.resolve).
+//
+// Zero means default, as in gonum's optimize.Settings: an option the
+// method refuses at zero (population, groups, generations, sigma and the race's options) takes its DefaultSettings value
+// when left at zero, so a Go program sets only what it means; an option
+// whose zero has a meaning of its own keeps it.
 type Settings struct {
 	// Population is m, the number of individuals (Chen: 49).
 	Population int `toml:"population" json:"population"`
@@ -118,6 +123,7 @@ func (s Settings) Validate(p optimize.Problem) error {
 // checked is Validate's check of s against p and the config it resolves:
 // New and Restore start from it, so a run resolves its settings once.
 func (s Settings) checked(p optimize.Problem) (config, error) {
+	s = s.withDefaults()
 	robust, err := optimize.CheckVariant(p, s.Variant, "the chen2010 GA draws its whole population")
 	switch {
 	case err != nil:
@@ -230,6 +236,8 @@ var Spec = optimize.Spec{
 // Describe says what the options set; the ranges and bounds are the
 // Problem's.
 func (s *Settings) Describe() string {
+	d := s.withDefaults()
+	s = &d
 	if s.Variant == VariantRobust {
 		return fmt.Sprintf("GA, robust variant: %d individuals, elite %d, %d generations, crossover %g, mutation %g, sigma %g→%g; pool %v, norm %g, memory %g, race %d games",
 			s.Population, s.Elite, s.Generations, s.Crossover, s.Mutation, s.Sigma, s.SigmaEnd, s.Pool, s.Norm, s.Memory, s.RaceBudget)
@@ -240,4 +248,17 @@ func (s *Settings) Describe() string {
 	}
 	return fmt.Sprintf("GA, %s fitness, %d individuals in %d groups, %d generations, Pc %g–%g, %s",
 		s.form(), s.Population, s.Groups, s.Generations, s.Pc1, s.Pc2, pm)
+}
+
+// zeroDefaults are the options whose zero the GA refuses: left at zero
+// (or empty) they take their DefaultSettings values
+// (optimize.ZeroDefaults), so a Go program may set only what it means.
+// Options whose zero has a meaning of its own keep it.
+var zeroDefaults = []string{"Population", "Groups", "Generations", "Sigma", "Pool", "RaceCandidates", "RaceAlpha", "RaceRounds"}
+
+// withDefaults is s with its zeroDefaults options at their defaults
+// where they are zero: what checked validates and a run uses.
+func (s Settings) withDefaults() Settings {
+	optimize.ZeroDefaults(&s, DefaultSettings(), zeroDefaults...)
+	return s
 }

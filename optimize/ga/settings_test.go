@@ -61,11 +61,11 @@ func TestOptionsValidateNamesTheKey(t *testing.T) {
 		{"groups", func(o *Settings, _ *optimize.Problem) { o.Population, o.Groups = 14, 7 },
 			func(o *Settings, _ *optimize.Problem) { o.Population, o.Groups = 14, 14 }}, // groups of 1
 		{"groups", func(o *Settings, _ *optimize.Problem) { o.Groups = 1 },
-			func(o *Settings, _ *optimize.Problem) { o.Groups = 0 }},
+			func(o *Settings, _ *optimize.Problem) { o.Groups = -1 }},
 		{"groups", func(o *Settings, _ *optimize.Problem) { o.Population, o.Groups = 12, 4 },
 			func(o *Settings, _ *optimize.Problem) { o.Population, o.Groups = 12, 5 }}, // 5 does not divide 12
 		{"generations", func(o *Settings, _ *optimize.Problem) { o.Generations = 1 },
-			func(o *Settings, _ *optimize.Problem) { o.Generations = 0 }},
+			func(o *Settings, _ *optimize.Problem) { o.Generations = -1 }},
 		{"fitness", func(o *Settings, _ *optimize.Problem) { o.Fitness = "original" },
 			func(o *Settings, _ *optimize.Problem) { o.Fitness = "elo" }},
 		{"pm_mode", func(o *Settings, _ *optimize.Problem) { o.PmMode = "adaptive" },
@@ -305,5 +305,23 @@ func TestStartVectorRefused(t *testing.T) {
 	var oe *optimize.OptionError
 	if !errors.As(err, &oe) || oe.Key != "" || oe.Field != "Start" || !strings.Contains(oe.Msg, "robust") {
 		t.Errorf("GA with a start vector: %v", err)
+	}
+}
+
+// TestZeroMeansDefault: gonum's way, the options a Go program leaves at
+// zero take their defaults where the GA refuses a zero (population,
+// groups, generations, sigma, the race's), for either variant, and the
+// run describes what it will use.
+func TestZeroMeansDefault(t *testing.T) {
+	for _, s := range []Settings{{}, {Variant: VariantRobust}} {
+		if err := s.Validate(problem(5)); err != nil {
+			t.Errorf("%+v: %v", s, err)
+		}
+	}
+	if d := (&Settings{}).Describe(); !strings.Contains(d, "49 individuals in 7 groups, 30 generations") {
+		t.Errorf("describe: %s", d)
+	}
+	if _, err := New(Settings{Generations: 2}, problem(5), rand.NewPCG(1, 2)); err != nil {
+		t.Errorf("New with only the budget set: %v", err)
 	}
 }

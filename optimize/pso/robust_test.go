@@ -563,7 +563,7 @@ func TestRobustOptionLimits(t *testing.T) {
 		[]optimizetest.OptionLimit[Settings]{
 			{Key: "variant", In: set(func(o *Settings) { o.Variant = "" }), Out: set(func(o *Settings) { o.Variant = "Robust" })},
 			{Key: "particles", In: set(func(o *Settings) { o.Particles = 2 }), Out: set(func(o *Settings) { o.Particles = 1 })},
-			{Key: "iterations", In: set(func(o *Settings) { o.Iterations = 1 }), Out: set(func(o *Settings) { o.Iterations = 0 })},
+			{Key: "iterations", In: set(func(o *Settings) { o.Iterations = 1 }), Out: set(func(o *Settings) { o.Iterations = -1 })},
 			{Key: "elite", In: set(func(o *Settings) { o.Elite = 12 }), Out: set(func(o *Settings) { o.Elite = 13 })},
 			{Key: "elite", In: set(func(o *Settings) { o.Elite = 0 }), Out: set(func(o *Settings) { o.Elite = -1 })},
 			{Key: "attractor", In: set(func(o *Settings) { o.Attractor = AttractorElite }), Out: set(func(o *Settings) { o.Attractor = "mean" })},
@@ -580,9 +580,9 @@ func TestRobustOptionLimits(t *testing.T) {
 			{Key: "prior", In: set(func(o *Settings) { o.Prior = 100 }), Out: set(func(o *Settings) { o.Prior = math.Inf(1) })},
 			// 6 racers (2 means, 4 personal bests) × 1 opponent × 2 games × 3 rounds = 36 games.
 			{Key: "race_budget", In: set(func(o *Settings) { o.RaceBudget = 36 }), Out: set(func(o *Settings) { o.RaceBudget = 35 })},
-			{Key: "race_alpha", In: set(func(o *Settings) { o.RaceAlpha = 0.5 }), Out: set(func(o *Settings) { o.RaceAlpha = 0 })},
+			{Key: "race_alpha", In: set(func(o *Settings) { o.RaceAlpha = 0.5 }), Out: set(func(o *Settings) { o.RaceAlpha = -0.05 })},
 			{Key: "race_rounds", In: set(func(o *Settings) { o.RaceRounds = 2 }), Out: set(func(o *Settings) { o.RaceRounds = 1 })},
-			{Key: "race_candidates", In: set(func(o *Settings) { o.RaceCandidates = 1 }), Out: set(func(o *Settings) { o.RaceCandidates = 0 })},
+			{Key: "race_candidates", In: set(func(o *Settings) { o.RaceCandidates = 1 }), Out: set(func(o *Settings) { o.RaceCandidates = -1 })},
 			{Key: "average", In: set(func(o *Settings) { o.Average = 0 }), Out: set(func(o *Settings) { o.Average = -1 })},
 			{Key: "warm_spread", In: set(func(o *Settings) { o.WarmSpread = 0 }), Out: set(func(o *Settings) { o.WarmSpread = -1 })},
 			// The problem's: an initial range outside the clamped bounds.

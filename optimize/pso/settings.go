@@ -15,6 +15,11 @@ import (
 // optimize.Settings). DefaultSettings gives their defaults and Validate
 // checks them against the optimize.Problem, which brings the rest (genes,
 // initial range, bounds and their mode, match length: Settings.resolve).
+//
+// Zero means default, as in gonum's optimize.Settings: an option the
+// method refuses at zero (particles, iterations and the race's options) takes its DefaultSettings value
+// when left at zero, so a Go program sets only what it means; an option
+// whose zero has a meaning of its own keeps it.
 type Settings struct {
 	// Particles is the swarm size m (Chen: 49).
 	Particles int `toml:"particles" json:"particles"`
@@ -120,6 +125,7 @@ func (s Settings) Validate(p optimize.Problem) error {
 // checked is Validate's check of s against p and the config it resolves:
 // New and Restore start from it, so a run resolves its settings once.
 func (s Settings) checked(p optimize.Problem) (config, error) {
+	s = s.withDefaults()
 	robust, err := optimize.CheckVariant(p, s.Variant, "the chen2010 PSO draws its whole swarm")
 	switch {
 	case err != nil:
@@ -231,6 +237,8 @@ var Spec = optimize.Spec{
 // Describe says what the options set; the bounds and their mode are the
 // Problem's, which it does not see.
 func (o *Settings) Describe() string {
+	d := o.withDefaults()
+	o = &d
 	limit := "no velocity limit"
 	if o.VMaxFraction > 0 {
 		limit = fmt.Sprintf("velocity limit %.4g%% of the bound range", 100*o.VMaxFraction)
@@ -240,4 +248,17 @@ func (o *Settings) Describe() string {
 			o.Particles, o.Elite, cmp.Or(o.Attractor, AttractorBest), o.Iterations, o.C1, o.C2, limit, o.Pool, o.Norm, o.Memory, o.Average, o.RaceBudget)
 	}
 	return fmt.Sprintf("PSO, %d particles, %d iterations, c1 %g c2 %g, %s", o.Particles, o.Iterations, o.C1, o.C2, limit)
+}
+
+// zeroDefaults are the options whose zero the swarm refuses: left at zero
+// (or empty) they take their DefaultSettings values
+// (optimize.ZeroDefaults), so a Go program may set only what it means.
+// Options whose zero has a meaning of its own keep it.
+var zeroDefaults = []string{"Particles", "Iterations", "Pool", "RaceCandidates", "RaceAlpha", "RaceRounds"}
+
+// withDefaults is s with its zeroDefaults options at their defaults
+// where they are zero: what checked validates and a run uses.
+func (s Settings) withDefaults() Settings {
+	optimize.ZeroDefaults(&s, DefaultSettings(), zeroDefaults...)
+	return s
 }

@@ -63,7 +63,7 @@ func TestOptionsValidateNamesTheKey(t *testing.T) {
 		{"particles", func(o *Settings, _ *optimize.Problem) { o.Particles = 2 },
 			func(o *Settings, _ *optimize.Problem) { o.Particles = 1 }},
 		{"iterations", func(o *Settings, _ *optimize.Problem) { o.Iterations = 1 },
-			func(o *Settings, _ *optimize.Problem) { o.Iterations = 0 }},
+			func(o *Settings, _ *optimize.Problem) { o.Iterations = -1 }},
 		{"vel_lo", func(o *Settings, _ *optimize.Problem) { o.VelLo, o.VelHi = 5, 5 },
 			func(o *Settings, _ *optimize.Problem) { o.VelLo, o.VelHi = 5+eps, 5 }},
 		{"vel_lo", func(o *Settings, _ *optimize.Problem) { o.VelLo = -1e300 },
@@ -335,5 +335,20 @@ func TestStartVectorRefused(t *testing.T) {
 	var oe *optimize.OptionError
 	if !errors.As(err, &oe) || oe.Key != "" || oe.Field != "Start" || !strings.Contains(oe.Msg, `needs variant = "robust"`) {
 		t.Errorf("PSO with a start vector: %v", err)
+	}
+}
+
+// TestZeroMeansDefault: gonum's way, the options a Go program leaves at
+// zero take their defaults where the swarm refuses a zero (particles,
+// iterations, the race's), for either variant; VMaxFraction 0 keeps its
+// own meaning, no limit.
+func TestZeroMeansDefault(t *testing.T) {
+	for _, s := range []Settings{{}, {Variant: VariantRobust}} {
+		if err := s.Validate(problem(5)); err != nil {
+			t.Errorf("%+v: %v", s, err)
+		}
+	}
+	if d := (&Settings{}).Describe(); !strings.Contains(d, "49 particles, 15 iterations") || !strings.Contains(d, "no velocity limit") {
+		t.Errorf("describe: %s", d)
 	}
 }

@@ -26,6 +26,11 @@ const (
 // Validate checks them against the optimize.Problem; Settings.resolve adds
 // what the problem knows (gene names, ranges, bounds and their mode, pairs
 // a match) and resolves the per-gene c_end and r_end.
+//
+// Zero means default, as in gonum's optimize.Settings: an option the
+// method refuses at zero (iterations, alpha, gamma, c_end_fraction, r_end) takes its DefaultSettings value
+// when left at zero, so a Go program sets only what it means; an option
+// whose zero has a meaning of its own keeps it.
 type Settings struct {
 	// Iterations is the budget N of iterations (one match each); it also
 	// sets the gains, so c_k and a_k reach c_end and a_end at iteration N.
@@ -130,6 +135,7 @@ func (o Settings) Validate(p optimize.Problem) error {
 // resolves: New and Restore start from it, so a run resolves its settings
 // once.
 func (o Settings) checked(p optimize.Problem) (config, error) {
+	o = o.withDefaults()
 	bad := optimize.BadOption
 	if o.Iterations < 1 {
 		return config{}, bad("iterations", "must be at least 1, have %d", o.Iterations)
@@ -197,6 +203,8 @@ func (o *Settings) Restore(p optimize.Problem, state []byte) (optimize.Method, e
 
 // Describe says what the options set; the ranges are the Problem's.
 func (o *Settings) Describe() string {
+	d := o.withDefaults()
+	o = &d
 	a := fmt.Sprintf("A %.4g", o.AStability)
 	if o.AStability == 0 {
 		a = fmt.Sprintf("A %.4g (0.1·N)", DefaultStabilityFraction*float64(o.Iterations))
@@ -215,4 +223,17 @@ func (o *Settings) Describe() string {
 		pool = fmt.Sprintf(", against a pool of %s", strings.Join(o.Opponents, ", "))
 	}
 	return fmt.Sprintf("SPSA, %d iterations, α %g γ %g %s, %s, r_end %s%s", o.Iterations, o.Alpha, o.Gamma, a, cEnd, rEnd, pool)
+}
+
+// zeroDefaults are the options whose zero SPSA refuses: left at zero
+// (or empty) they take their DefaultSettings values
+// (optimize.ZeroDefaults), so a Go program may set only what it means.
+// Options whose zero has a meaning of its own keep it.
+var zeroDefaults = []string{"Iterations", "Alpha", "Gamma", "CEndFraction", "REnd"}
+
+// withDefaults is s with its zeroDefaults options at their defaults
+// where they are zero: what checked validates and a run uses.
+func (s Settings) withDefaults() Settings {
+	optimize.ZeroDefaults(&s, DefaultSettings(), zeroDefaults...)
+	return s
 }

@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/BurntSushi/toml"
-
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/optimize/optimizetest"
 )
@@ -55,9 +54,9 @@ func TestOptionsValidateNamesTheKey(t *testing.T) {
 	}
 	cases := []optimizetest.OptionLimit[Settings]{
 		lim("iterations", func(o *Settings, _ *optimize.Problem) { o.Iterations = 1 },
-			func(o *Settings, _ *optimize.Problem) { o.Iterations = 0 }),
+			func(o *Settings, _ *optimize.Problem) { o.Iterations = -1 }),
 		lim("alpha", func(o *Settings, _ *optimize.Problem) { o.Alpha = 1e-9 },
-			func(o *Settings, _ *optimize.Problem) { o.Alpha = 0 }),
+			func(o *Settings, _ *optimize.Problem) { o.Alpha = -1e-9 }),
 		lim("alpha", func(o *Settings, _ *optimize.Problem) { o.Alpha = 1 },
 			func(o *Settings, _ *optimize.Problem) { o.Alpha = math.NaN() }),
 		lim("gamma", func(o *Settings, _ *optimize.Problem) { o.Gamma = 1e-9 },
@@ -69,7 +68,7 @@ func TestOptionsValidateNamesTheKey(t *testing.T) {
 		lim("a_stability", func(o *Settings, _ *optimize.Problem) { o.AStability = 1e6 },
 			func(o *Settings, _ *optimize.Problem) { o.AStability = math.Inf(1) }),
 		lim("c_end_fraction", func(o *Settings, _ *optimize.Problem) { o.CEndFraction = 1e-6 },
-			func(o *Settings, _ *optimize.Problem) { o.CEndFraction = 0 }),
+			func(o *Settings, _ *optimize.Problem) { o.CEndFraction = -1e-6 }),
 		lim("c_end", func(o *Settings, _ *optimize.Problem) { o.CEnd.All = 0 },
 			func(o *Settings, _ *optimize.Problem) { o.CEnd.All = -1 }),
 		lim("c_end", func(o *Settings, _ *optimize.Problem) { o.CEnd.All = 300 },
@@ -256,4 +255,16 @@ func TestConfigValidateNamesTheField(t *testing.T) {
 // by optimize.Problem.Validate through Settings.Validate.
 func TestProblemFaults(t *testing.T) {
 	optimizetest.CheckProblemFaults(t, DefaultSettings().Validate, func() optimize.Problem { return problem(3) })
+}
+
+// TestZeroMeansDefault: gonum's way, the options a Go program leaves at
+// zero take fishtest's defaults where SPSA refuses a zero (iterations,
+// α, γ, c_end_fraction, r_end).
+func TestZeroMeansDefault(t *testing.T) {
+	if err := (Settings{}).Validate(problem(5)); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := (Settings{}).withDefaults(), DefaultSettings(); got.Iterations != want.Iterations || got.Alpha != want.Alpha || got.Gamma != want.Gamma || got.REnd.All != want.REnd.All {
+		t.Errorf("zero settings resolve to %+v, want %+v", got, want)
+	}
 }

@@ -15,6 +15,11 @@ import (
 // checks them against the optimize.Problem, which brings the rest of a
 // run: the genes, the initial range, the bounds and their mode, the
 // match length.
+//
+// Zero means default, as in gonum's optimize.Settings: an option the
+// method refuses at zero (rounds, opponents, min_positions, max_batches, holdout_every, step and the pairings) takes its DefaultSettings value
+// when left at zero, so a Go program sets only what it means; an option
+// whose zero has a meaning of its own keeps it.
 type Settings struct {
 	// Rounds is the budget of rounds (one round = one step = one fit).
 	Rounds int `toml:"rounds" json:"rounds"`
@@ -170,6 +175,7 @@ func (o Settings) Validate(p rt.Problem) error {
 // resolves: New and Restore start from it, so a run resolves its settings
 // once.
 func (o Settings) checked(p rt.Problem) (config, error) {
+	o = o.withDefaults()
 	if err := p.Validate(); err != nil {
 		return config{}, &rt.OptionError{Msg: err.Error()}
 	}
@@ -275,6 +281,21 @@ func (o *Settings) Restore(p rt.Problem, state []byte) (rt.Method, error) {
 
 // Describe is a line about the options for reports.
 func (o *Settings) Describe() string {
+	d := o.withDefaults()
+	o = &d
 	return fmt.Sprintf("Texel, %d rounds of %d opponents (σ %g, pairing %s, %d explore rounds), ≥ %d positions from ≤ %d batches, window %d, 1/%d of games held out, ridge %g, step %g, keep scale %v, best = mean of the last %d θ",
 		o.Rounds, o.Opponents, o.Sigma, o.Pairing, o.ExploreRounds, o.MinPositions, o.MaxBatches, o.Window, o.HoldoutEvery, o.Ridge, o.Step, o.KeepScale, max(o.Average, 1))
+}
+
+// zeroDefaults are the options whose zero Texel refuses: left at zero
+// (or empty) they take their DefaultSettings values
+// (rt.ZeroDefaults), so a Go program may set only what it means.
+// Options whose zero has a meaning of its own keep it.
+var zeroDefaults = []string{"Rounds", "Opponents", "MinPositions", "MaxBatches", "HoldoutEvery", "Step", "Pairing", "ExplorePairing"}
+
+// withDefaults is s with its zeroDefaults options at their defaults
+// where they are zero: what checked validates and a run uses.
+func (s Settings) withDefaults() Settings {
+	rt.ZeroDefaults(&s, DefaultSettings(), zeroDefaults...)
+	return s
 }

@@ -19,16 +19,16 @@ func TestOptionsValidateNamesTheKey(t *testing.T) {
 		key  string
 		edit func(*Settings)
 	}{
-		{"rounds", func(o *Settings) { o.Rounds = 0 }},
-		{"opponents", func(o *Settings) { o.Opponents = 0 }},
+		{"rounds", func(o *Settings) { o.Rounds = -1 }},
+		{"opponents", func(o *Settings) { o.Opponents = -1 }},
 		{"sigma", func(o *Settings) { o.Sigma = -0.1 }},
 		{"sigma", func(o *Settings) { o.Sigma = math.Inf(1) }},
-		{"min_positions", func(o *Settings) { o.MinPositions = 0 }},
-		{"max_batches", func(o *Settings) { o.MaxBatches = 0 }},
+		{"min_positions", func(o *Settings) { o.MinPositions = -1 }},
+		{"max_batches", func(o *Settings) { o.MaxBatches = -1 }},
 		{"holdout_every", func(o *Settings) { o.HoldoutEvery = 1 }},
 		{"ridge", func(o *Settings) { o.Ridge = math.NaN() }},
 		{"ridge", func(o *Settings) { o.Ridge = -1e-3 }},
-		{"step", func(o *Settings) { o.Step = 0 }},
+		{"step", func(o *Settings) { o.Step = -0.5 }},
 		{"step", func(o *Settings) { o.Step = 1.5 }},
 		{"explore_rounds", func(o *Settings) { o.ExploreRounds = -1 }},
 		{"window", func(o *Settings) { o.Window = -1 }},
@@ -83,5 +83,18 @@ func TestConfigScales(t *testing.T) {
 	}
 	if o, ok := Spec.Options().(*Settings); !ok || *o != DefaultSettings() {
 		t.Errorf("Spec.Settings %v", Spec.Options())
+	}
+}
+
+// TestZeroMeansDefault: gonum's way, the options a Go program leaves at
+// zero take their defaults where Texel refuses a zero (rounds,
+// opponents, positions, batches, hold-out, step, pairings); Window 0
+// keeps its own meaning, every round's positions.
+func TestZeroMeansDefault(t *testing.T) {
+	if err := (Settings{}).Validate(problem(5)); err != nil {
+		t.Fatal(err)
+	}
+	if got := (Settings{}).withDefaults(); got.Rounds != 10 || got.Pairing != PairingTheta || got.Window != 0 {
+		t.Errorf("zero settings resolve to %+v", got)
 	}
 }
