@@ -202,7 +202,7 @@ func Chain(ctx context.Context, stages []Config, dir string, opts Options) ([]st
 			// stage's own config (compared next) stands for.
 			a, b := old[k], stages[k]
 			a.Then, b.Then, b.Budget = "", "", ""
-			if err := sameSetting(a, b); err != nil {
+			if err := SameSetting(a, b); err != nil {
 				return nil, InputErrorf("chain: stage %d in %s was started with another config: %v", k+1, dir, err)
 			}
 		}
@@ -354,7 +354,7 @@ func stageJob(ctx context.Context, c Config, sd string, k, n int, opts Options, 
 				return nil, err
 			}
 		}
-		if err := sameSetting(c, old.Config); err != nil {
+		if err := SameSetting(c, old.Config); err != nil {
 			return nil, InputErrorf("chain: %s was started with another config: %v", sd, err)
 		}
 		if old.Phase == PhaseDone {

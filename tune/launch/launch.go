@@ -58,11 +58,11 @@ func New(cfg tune.Config, dir string, seeds []int64, now time.Time) (*Launch, er
 	switch {
 	case len(seeds) > 0:
 		l.Kind = KindSweep
-		if err := tune.CheckSeeds(seeds); err != nil {
+		if err := CheckSeeds(seeds); err != nil {
 			return nil, err
 		}
 		if cfg.Budget != "" {
-			return nil, tune.ErrBudgetSweep
+			return nil, ErrBudgetSweep
 		}
 	case cfg.Then != "":
 		stages, err := tune.Stages(cfg)
@@ -233,7 +233,7 @@ func (l *Launch) Run(ctx context.Context, opts tune.Options, h Hooks) (*Result, 
 	var err error
 	switch {
 	case l.Kind == KindSweep:
-		dirs, err = tune.Sweep(ctx, l.cfg, l.seeds, l.Dir, opts)
+		dirs, err = Sweep(ctx, l.cfg, l.seeds, l.Dir, opts)
 	case l.Resume:
 		dirs, err = tune.ResumeChain(ctx, l.Dir, opts)
 	default:

@@ -84,10 +84,7 @@ func TestSeriesAndCompareOfTheMeasuredElo(t *testing.T) {
 func TestCompareSweep(t *testing.T) {
 	cfg := runfixture.Tiny(t, "ga")
 	dir := filepath.Join(t.TempDir(), "sweep")
-	dirs, err := tune.Sweep(context.Background(), cfg, []int64{3, 4}, dir, tune.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	dirs := runfixture.Sweep(t, cfg, []int64{3, 4}, dir)
 	// The ladder comparison: a row per seed, a column per rung.
 	cmp, err := CompareRuns(dirs)
 	if err != nil {
