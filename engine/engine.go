@@ -217,10 +217,10 @@ func DefaultSettings() Settings {
 // loses, it tries 60 more pairs (DefendWide), and under a clock each
 // deeper pass also adds 2 opponent moves to the check's 6, up to 10
 // (TimeSettings.DefendMaxDepth). Each of these choices, and the time
-// settings, was measured against Cloudict and in self-play: docs/
-// experiments/12-issue-14-engine-against-cloudict.md (second, fourth and
-// eleventh steps; BenchmarkSelfPlayGamePlay measures what the wider
-// check costs a fixed-depth game).
+// settings, was kept for what matches measured (docs/experiments/
+// 12-issue-14-engine-against-cloudict.md, its second, fourth and
+// eleventh steps); BenchmarkSelfPlayGamePlay measures what the wider
+// check costs a fixed-depth game.
 func PlaySettings() Settings {
 	s := DefaultSettings()
 	s.Width = 15

@@ -8,8 +8,7 @@
 // -weights takes an embedded baseline's name (zhou2015, qi2018-table3-1, …;
 // see configs.WeightNames) or a weight file's path; without it the engine
 // plays the roadtune-tempo baseline (docs/experiments.md, experiment 16),
-// the strongest vector measured, in self-play and against Cloudict
-// (docs/results.md).
+// the strongest vector measured (docs/results.md).
 //
 // The engine plays engine.PlaySettings (the defensive check, a threat
 // search of 6 attacker moves and 50,000 positions, killer moves, and under

@@ -78,40 +78,17 @@
 //
 // Who plays (Settings.ExploreRounds, ExplorePairing, Pairing, Sigma) and
 // which positions a fit uses (Settings.Window) decide the result more than
-// the fit does. Measured from a random θ0 (symmetric schema, tuning games at
-// depth 2 / width 10, seed 1 unless noted; Elo of the tuned vector against
-// zhou2015 at depth 3 with its 95% half-width; "v100" the job's validation
-// over 100 pairs, "a300"/"a162" cmd/arena over 300 pairs (a wider opening
-// suite) / the 162 radius-3 openings):
-//
-//	setup                                              games  result
-//	θ vs copies σ 0.3, 4 rounds (old defaults)          1152  v100 −330 ± 76, a300 −235 ± 34
-//	explore 1 + pairs σ 0.3, window all, 8 rounds       4096  v100 −295 ± 73
-//	the same from zhou2015 itself (diagnostic), 6 rnds  3072  v100 −131 ± 49 (one round: +10 ± 42)
-//	explore only, independent pairs, 1 round            1024  v100 −235 ± 59
-//	explore only, self-play, 1 round                    1024  v100 −127 ± 47
-//	explore perturbed + pairs, window all, σ 1, 6 rnds  6144  v100 −160 ± 55 (3 rounds: −89 ± 43)
-//	  σ 1.5                                             6144  v100 −42 ± 44
-//	  σ 2                                               6144  v100 −14 ± 39, a300 +81 ± 27
-//	  σ 3                                               6144  v100 +3.5 ± 43, a300 +94 ± 28, a162 +19 ± 35
-//	  σ 3, seeds 1/2/3, job validation 300 pairs        6144  +106 ± 27 / +83 ± 24 / +95 ± 28; a162 +19 / +54 / +15
-//	  σ 3, balanced suite, ladder 300 pairs, 1/2/3      6144  +100 ± 26 / +78 ± 27 / +42 ± 26 (depth 4: +131 / +104 / +100)
-//	  the same tuned at depth 3                         6144  −14 ± 29 / +15 ± 29 / +17 ± 27 (depth 4: −24 / −9 / +24)
-//	  σ 3, 20 rounds, 1/2/3                            20480  +33 ± 27 / +2 ± 26 / +43 ± 26 (depth 4: +84 / +74 / +85)
-//	  σ 3, rounds 2..9 averaged (Average 8), 1/2/3     10240  +74 ± 26 / +81 ± 26 / +74 ± 28
-//
-// One round's θ swings by ±50 Elo from the round before (seed 1, rounds
-// 1..7 at depth 3: +68, −8, +48, +93, +108, +101), so more rounds alone do
-// not help; the mean of the latest rounds' θ (Settings.Average, Polyak–
-// Ruppert averaging) does, and it is what the default job reports.
-//
-// Fits on θ's own games with narrow perturbations drift, round after
-// round, to S1..S3 ≤ 0 with S4 ≫ S5 — even from zhou2015 — and held-out
-// log-loss improves all the while: the positions of weak play value what
-// weak play converts. Diverse games (wide σ, pairs of perturbed copies,
-// all rounds' positions) hold the fit near vectors that play well. The
-// Elo depends on the opening suite: clearly positive on the wider suite of
-// 300 pairs, small and within noise on the compact radius-3 suite.
+// the fit does. Fits on θ's own games with narrow perturbations drift,
+// round after round, to S1..S3 ≤ 0 with S4 ≫ S5 — even from zhou2015 —
+// and held-out log-loss improves all the while: the positions of weak
+// play value what weak play converts. Diverse games (wide σ, pairs of
+// perturbed copies, all rounds' positions) hold the fit near vectors that
+// play well. One round's θ swings from the round before, so more rounds
+// alone do not help; the mean of the latest rounds' θ (Settings.Average,
+// Polyak–Ruppert averaging) does, and it is what the default job reports.
+// The measurements behind these defaults (setups, games, Elo against
+// zhou2015) are in docs/experiments/08-methods-compared.md, "How Texel's
+// defaults were chosen".
 //
 // Random draws, all from the one *rand.PCG given to New, in this order:
 // θ0 (New); then per round the opponents (copy by copy, gene by gene) and

@@ -75,9 +75,9 @@ type Settings struct {
 	// Average is the number of latest rounds whose θ are averaged into the
 	// best vector the run reports (Polyak–Ruppert averaging of a stochastic
 	// approximation): θ itself goes on unaveraged, but one round's fit
-	// swings by tens of Elo around a trend (measured: ±50 Elo between
-	// consecutive rounds at depth 3) and the mean of several rounds does
-	// not. 0 or 1 reports the latest θ.
+	// swings around a trend and the mean of several rounds does not
+	// (docs/experiments/08-methods-compared.md). 0 or 1 reports the latest
+	// θ.
 	Average int `toml:"average" json:"average"`
 }
 
