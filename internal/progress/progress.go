@@ -25,9 +25,7 @@ type Display struct {
 	bar       *progressbar.ProgressBar
 	start     time.Time
 	lastPrint time.Time
-	offset    int // games of earlier batches of the task
-	lastDone  int
-	lastTotal int
+	batches   batches // the task's batches so far
 	expected  int
 	lastShown int
 	// Steps, when > 0, also prints a plain line each time another
@@ -59,7 +57,7 @@ func (d *Display) Begin(label string, expected int) {
 	defer d.mu.Unlock()
 	d.label, d.expected = label, expected
 	d.start, d.lastPrint = time.Now(), time.Now()
-	d.offset, d.lastDone, d.lastTotal, d.lastShown = 0, 0, 0, 0
+	d.batches, d.lastShown = batches{}, 0
 	if d.quiet || !d.tty {
 		return
 	}
@@ -72,15 +70,8 @@ func (d *Display) Begin(label string, expected int) {
 func (d *Display) Update(done, total int) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if total != d.lastTotal || done < d.lastDone {
-		if d.lastTotal > 0 {
-			d.offset += d.lastTotal
-		}
-		d.lastTotal = total
-	}
-	d.lastDone = done
-	all := d.offset + done
-	want := max(d.expected, d.offset+total)
+	all := d.batches.add(done, total)
+	want := max(d.expected, d.batches.offset+total)
 	if d.quiet {
 		return
 	}
@@ -157,4 +148,25 @@ func newBar(out io.Writer, label string, total int, predict bool) *progressbar.P
 		progressbar.OptionClearOnFinish(),
 		progressbar.OptionSetWidth(30),
 	)
+}
+
+// batches adds up the games of batches reported one after the other as
+// done of total (a task may play several: a GA generation plays its
+// groups, then its elite): a new total, or done going back, starts the
+// next batch.
+type batches struct {
+	offset, lastDone, lastTotal int // offset: games of the earlier batches
+}
+
+// add records done of total games of the batch in flight and returns the
+// games done over all batches.
+func (b *batches) add(done, total int) int {
+	if total != b.lastTotal || done < b.lastDone {
+		if b.lastTotal > 0 {
+			b.offset += b.lastTotal
+		}
+		b.lastTotal = total
+	}
+	b.lastDone = done
+	return b.offset + done
 }

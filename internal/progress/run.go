@@ -28,10 +28,9 @@ type Run struct {
 	eta       string    // the ETA shown on the bar (etaText)
 	start     time.Time
 	lastPrint time.Time
-	played    int // games of completed steps, this session
-	total     int // games forecast for this session
-	// the batches of the step in flight, as Display counts them
-	offset, lastDone, lastTotal int
+	played    int     // games of completed steps, this session
+	total     int     // games forecast for this session
+	batches   batches // the batches of the step in flight, as Display counts them
 }
 
 // NewRun returns a run display writing to out: a bar when tty is true,
@@ -48,7 +47,7 @@ func (r *Run) Plan(label string, total int) {
 	defer r.mu.Unlock()
 	r.finish()
 	r.label, r.total, r.played, r.eta = label, total, 0, ""
-	r.offset, r.lastDone, r.lastTotal = 0, 0, 0
+	r.batches = batches{}
 	r.start, r.lastPrint = time.Now(), time.Now()
 	if r.quiet || !r.tty {
 		return
@@ -62,13 +61,7 @@ func (r *Run) Plan(label string, total int) {
 func (r *Run) Games(done, total int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if total != r.lastTotal || done < r.lastDone {
-		if r.lastTotal > 0 {
-			r.offset += r.lastTotal
-		}
-		r.lastTotal = total
-	}
-	r.lastDone = done
+	r.batches.add(done, total)
 	r.show()
 }
 
@@ -78,7 +71,7 @@ func (r *Run) Step(label string, games, left int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.played += games
-	r.offset, r.lastDone, r.lastTotal = 0, 0, 0
+	r.batches = batches{}
 	r.label = label
 	r.total = r.played + left
 	if r.bar != nil {
@@ -92,7 +85,7 @@ func (r *Run) show() {
 	if r.quiet {
 		return
 	}
-	all := r.played + r.offset + r.lastDone
+	all := r.played + r.batches.offset + r.batches.lastDone
 	want := max(r.total, all)
 	if r.bar != nil {
 		if eta := etaText(all, want, time.Since(r.start)); eta != r.eta {
