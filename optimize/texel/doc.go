@@ -86,9 +86,10 @@
 // play well. One round's θ swings from the round before, so more rounds
 // alone do not help; the mean of the latest rounds' θ (Settings.Average,
 // Polyak–Ruppert averaging) does, and it is what the default job reports.
-// The measurements behind these defaults (setups, games, Elo against
-// zhou2015) are in docs/experiments/08-methods-compared.md, "How Texel's
-// defaults were chosen".
+// How far a tuned vector is ahead depends on the opening suite it is
+// measured over. The measurements behind these defaults (setups, games,
+// Elo against zhou2015) are in docs/experiments/08-methods-compared.md,
+// "How Texel's defaults were chosen".
 //
 // Random draws, all from the one *rand.PCG given to New, in this order:
 // θ0 (New); then per round the opponents (copy by copy, gene by gene) and
