@@ -1,6 +1,7 @@
 package optimize
 
 import (
+	"cmp"
 	"math"
 	"slices"
 )
@@ -59,6 +60,22 @@ type NoiseOptions struct {
 	// refinement phases (Spec.New): starts, start_share, phases,
 	// precision_growth.
 	RestartOptions
+}
+
+// WithDefaults is o with the noise options it refuses at zero (Pool,
+// RaceCandidates, RaceAlpha, RaceRounds) at DefaultNoiseOptions' values
+// where they are zero or empty: the methods that embed NoiseOptions call
+// it from their own withDefaults ("zero means default"). RaceBudget 0
+// keeps its meaning, no race.
+func (o NoiseOptions) WithDefaults() NoiseOptions {
+	d := DefaultNoiseOptions()
+	if len(o.Pool) == 0 {
+		o.Pool = d.Pool
+	}
+	o.RaceCandidates = cmp.Or(o.RaceCandidates, d.RaceCandidates)
+	o.RaceAlpha = cmp.Or(o.RaceAlpha, d.RaceAlpha)
+	o.RaceRounds = cmp.Or(o.RaceRounds, d.RaceRounds)
+	return o
 }
 
 // NormOption is Norm, for a job runner that must know whether a method

@@ -1,6 +1,7 @@
 package cmaes
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -269,15 +270,17 @@ func meanRange(lo, hi []float64) float64 {
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
-// zeroDefaults are the options whose zero CMA-ES refuses: left at zero
-// (or empty) they take their DefaultSettings values
-// (optimize.ZeroDefaults), so a Go program may set only what it means.
-// Options whose zero has a meaning of its own keep it.
-var zeroDefaults = []string{"Generations", "Sigma", "MaxRepeats", "CMean", "Pool", "RaceCandidates", "RaceAlpha", "RaceRounds"}
-
-// withDefaults is s with its zeroDefaults options at their defaults
-// where they are zero: what checked validates and a run uses.
+// withDefaults is s with the options it refuses at zero (Generations,
+// Sigma, MaxRepeats, CMean, the noise options' NoiseOptions.WithDefaults)
+// at their DefaultSettings values where they are zero (gonum's "zero means
+// default"): what checked validates and a run uses. Options whose zero has
+// a meaning of its own keep it.
 func (s Settings) withDefaults() Settings {
-	optimize.ZeroDefaults(&s, DefaultSettings(), zeroDefaults...)
+	d := DefaultSettings()
+	s.Generations = cmp.Or(s.Generations, d.Generations)
+	s.Sigma = cmp.Or(s.Sigma, d.Sigma)
+	s.MaxRepeats = cmp.Or(s.MaxRepeats, d.MaxRepeats)
+	s.CMean = cmp.Or(s.CMean, d.CMean)
+	s.NoiseOptions = s.NoiseOptions.WithDefaults()
 	return s
 }

@@ -1,6 +1,7 @@
 package ga
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -250,15 +251,17 @@ func (s *Settings) Describe() string {
 		s.form(), s.Population, s.Groups, s.Generations, s.Pc1, s.Pc2, pm)
 }
 
-// zeroDefaults are the options whose zero the GA refuses: left at zero
-// (or empty) they take their DefaultSettings values
-// (optimize.ZeroDefaults), so a Go program may set only what it means.
-// Options whose zero has a meaning of its own keep it.
-var zeroDefaults = []string{"Population", "Groups", "Generations", "Sigma", "Pool", "RaceCandidates", "RaceAlpha", "RaceRounds"}
-
-// withDefaults is s with its zeroDefaults options at their defaults
-// where they are zero: what checked validates and a run uses.
+// withDefaults is s with the options it refuses at zero (Population,
+// Groups, Generations, Sigma, the noise options'
+// NoiseOptions.WithDefaults) at their DefaultSettings values where they
+// are zero (gonum's "zero means default"): what checked validates and a
+// run uses. Options whose zero has a meaning of its own keep it.
 func (s Settings) withDefaults() Settings {
-	optimize.ZeroDefaults(&s, DefaultSettings(), zeroDefaults...)
+	d := DefaultSettings()
+	s.Population = cmp.Or(s.Population, d.Population)
+	s.Groups = cmp.Or(s.Groups, d.Groups)
+	s.Generations = cmp.Or(s.Generations, d.Generations)
+	s.Sigma = cmp.Or(s.Sigma, d.Sigma)
+	s.NoiseOptions = s.NoiseOptions.WithDefaults()
 	return s
 }

@@ -250,15 +250,15 @@ func (o *Settings) Describe() string {
 	return fmt.Sprintf("PSO, %d particles, %d iterations, c1 %g c2 %g, %s", o.Particles, o.Iterations, o.C1, o.C2, limit)
 }
 
-// zeroDefaults are the options whose zero the swarm refuses: left at zero
-// (or empty) they take their DefaultSettings values
-// (optimize.ZeroDefaults), so a Go program may set only what it means.
-// Options whose zero has a meaning of its own keep it.
-var zeroDefaults = []string{"Particles", "Iterations", "Pool", "RaceCandidates", "RaceAlpha", "RaceRounds"}
-
-// withDefaults is s with its zeroDefaults options at their defaults
-// where they are zero: what checked validates and a run uses.
+// withDefaults is s with the options it refuses at zero (Particles,
+// Iterations, the noise options' NoiseOptions.WithDefaults) at their
+// DefaultSettings values where they are zero (gonum's "zero means
+// default"): what checked validates and a run uses. Options whose zero has
+// a meaning of its own keep it.
 func (s Settings) withDefaults() Settings {
-	optimize.ZeroDefaults(&s, DefaultSettings(), zeroDefaults...)
+	d := DefaultSettings()
+	s.Particles = cmp.Or(s.Particles, d.Particles)
+	s.Iterations = cmp.Or(s.Iterations, d.Iterations)
+	s.NoiseOptions = s.NoiseOptions.WithDefaults()
 	return s
 }

@@ -1,6 +1,7 @@
 package spsa
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -225,15 +226,18 @@ func (o *Settings) Describe() string {
 	return fmt.Sprintf("SPSA, %d iterations, α %g γ %g %s, %s, r_end %s%s", o.Iterations, o.Alpha, o.Gamma, a, cEnd, rEnd, pool)
 }
 
-// zeroDefaults are the options whose zero SPSA refuses: left at zero
-// (or empty) they take their DefaultSettings values
-// (optimize.ZeroDefaults), so a Go program may set only what it means.
-// Options whose zero has a meaning of its own keep it.
-var zeroDefaults = []string{"Iterations", "Alpha", "Gamma", "CEndFraction", "REnd"}
-
-// withDefaults is s with its zeroDefaults options at their defaults
-// where they are zero: what checked validates and a run uses.
+// withDefaults is s with the options it refuses at zero (Iterations,
+// Alpha, Gamma, CEndFraction, REnd) at their DefaultSettings values where
+// they are zero (gonum's "zero means default"): what checked validates and
+// a run uses. Options whose zero has a meaning of its own keep it.
 func (s Settings) withDefaults() Settings {
-	optimize.ZeroDefaults(&s, DefaultSettings(), zeroDefaults...)
+	d := DefaultSettings()
+	s.Iterations = cmp.Or(s.Iterations, d.Iterations)
+	s.Alpha = cmp.Or(s.Alpha, d.Alpha)
+	s.Gamma = cmp.Or(s.Gamma, d.Gamma)
+	s.CEndFraction = cmp.Or(s.CEndFraction, d.CEndFraction)
+	if s.REnd.All == 0 && len(s.REnd.Genes) == 0 {
+		s.REnd = d.REnd
+	}
 	return s
 }

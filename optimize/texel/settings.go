@@ -1,6 +1,7 @@
 package texel
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -287,15 +288,20 @@ func (o *Settings) Describe() string {
 		o.Rounds, o.Opponents, o.Sigma, o.Pairing, o.ExploreRounds, o.MinPositions, o.MaxBatches, o.Window, o.HoldoutEvery, o.Ridge, o.Step, o.KeepScale, max(o.Average, 1))
 }
 
-// zeroDefaults are the options whose zero Texel refuses: left at zero
-// (or empty) they take their DefaultSettings values
-// (rt.ZeroDefaults), so a Go program may set only what it means.
+// withDefaults is s with the options it refuses at zero (Rounds,
+// Opponents, MinPositions, MaxBatches, HoldoutEvery, Step, Pairing,
+// ExplorePairing) at their DefaultSettings values where they are zero
+// (gonum's "zero means default"): what checked validates and a run uses.
 // Options whose zero has a meaning of its own keep it.
-var zeroDefaults = []string{"Rounds", "Opponents", "MinPositions", "MaxBatches", "HoldoutEvery", "Step", "Pairing", "ExplorePairing"}
-
-// withDefaults is s with its zeroDefaults options at their defaults
-// where they are zero: what checked validates and a run uses.
 func (s Settings) withDefaults() Settings {
-	rt.ZeroDefaults(&s, DefaultSettings(), zeroDefaults...)
+	d := DefaultSettings()
+	s.Rounds = cmp.Or(s.Rounds, d.Rounds)
+	s.Opponents = cmp.Or(s.Opponents, d.Opponents)
+	s.MinPositions = cmp.Or(s.MinPositions, d.MinPositions)
+	s.MaxBatches = cmp.Or(s.MaxBatches, d.MaxBatches)
+	s.HoldoutEvery = cmp.Or(s.HoldoutEvery, d.HoldoutEvery)
+	s.Step = cmp.Or(s.Step, d.Step)
+	s.Pairing = cmp.Or(s.Pairing, d.Pairing)
+	s.ExplorePairing = cmp.Or(s.ExplorePairing, d.ExplorePairing)
 	return s
 }
