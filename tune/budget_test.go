@@ -18,6 +18,7 @@ import (
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/optimize/optimizetest"
 	"github.com/roadtune/roadtune/tournament"
+	"github.com/roadtune/roadtune/tune/budget"
 	"github.com/roadtune/roadtune/tune/ladder"
 )
 
@@ -125,7 +126,7 @@ func clockOptions(clock *testClock, ref optimize.Referee, log *bytes.Buffer) Opt
 	return o
 }
 
-func readBudget(t *testing.T, dir string) *budgetState {
+func readBudget(t *testing.T, dir string) *budget.State {
 	t.Helper()
 	var cp checkpoint
 	data, err := os.ReadFile(filepath.Join(dir, FileCheckpoint))
@@ -246,10 +247,10 @@ func TestBudgetStoppedAndResumed(t *testing.T) {
 // clock, says so in its log, checkpoint and report, verifies its vector,
 // and still ends within its budget (+5%); resumed, it does not go on.
 func TestBudgetSafetyValve(t *testing.T) {
-	const budget = 10 * time.Minute
+	const limit = 10 * time.Minute
 	clock := newTestClock(time.Second)
 	t0 := clock.Now()
-	cfg := budgeted(t, "ga", budget.String())
+	cfg := budgeted(t, "ga", limit.String())
 	var log bytes.Buffer
 	dir := filepath.Join(t.TempDir(), "run")
 	j, err := Start(cfg, dir, clockOptions(clock, newClockReferee(clock), &log))
@@ -261,17 +262,17 @@ func TestBudgetSafetyValve(t *testing.T) {
 		t.Fatal(err)
 	}
 	used := clock.Now().Sub(t0)
-	if used > budget*105/100 {
-		t.Errorf("the run took %v of its %v budget:\n%s", used, budget, log.String())
+	if used > limit*105/100 {
+		t.Errorf("the run took %v of its %v budget:\n%s", used, limit, log.String())
 	}
 	bs := readBudget(t, dir)
 	if bs.StoppedAt != nil {
-		t.Logf("%s, in %v of the %v budget", clockLine("generation", *bs.StoppedAt, bs.Steps, ""), used, budget)
+		t.Logf("%s, in %v of the %v budget", budget.StopLine("generation", *bs.StoppedAt, bs.Steps, ""), used, limit)
 	}
 	if bs.StoppedAt == nil || *bs.StoppedAt != j.Status().Steps || *bs.StoppedAt >= bs.Steps {
 		t.Fatalf("not stopped by the clock: %+v, %d steps", bs, j.Status().Steps)
 	}
-	line := clockLine("generation", *bs.StoppedAt, bs.Steps, "")
+	line := budget.StopLine("generation", *bs.StoppedAt, bs.Steps, "")
 	rep, _ := os.ReadFile(filepath.Join(dir, FileReport))
 	if !strings.Contains(log.String(), line) || !strings.Contains(string(rep), line) {
 		t.Errorf("log or report lacks %q:\n%s", line, log.String())
@@ -430,54 +431,4 @@ type remoteStub struct{}
 
 func (remoteStub) PlayGames(context.Context, tournament.GameSet, []tournament.ScheduledGame) ([]tournament.GameRecord, error) {
 	return nil, errors.New("no cluster here")
-}
-
-// TestSampleLimits: a calibration sample takes 0.1% of a long budget (at
-// most 30 s, 32 games a second), and a budget under 33 minutes keeps the
-// 2-second, 64-game sample.
-func TestSampleLimits(t *testing.T) {
-	for _, c := range []struct {
-		budget  string
-		seconds float64
-		games   int
-	}{{"", 2, 64}, {"10m", 2, 64}, {"30m", 2, 64}, {"1h", 3.6, 115}, {"8h", 28.8, 921}, {"100h", 30, 960}} {
-		cfg := DefaultConfig()
-		cfg.Budget = c.budget
-		s, g := sampleLimits(cfg)
-		if math.Abs(s-c.seconds) > 1e-9 || g != c.games {
-			t.Errorf("budget %q: a sample of %g s and %d games, want %g s and %d", c.budget, s, g, c.seconds, c.games)
-		}
-	}
-}
-
-// TestChainBudgetWeights: a chain.json written before the split by time
-// (no "split") still splits, by its forecast games.
-func TestChainBudgetWeights(t *testing.T) {
-	old := chainBudget{Games: []int{48, 8}}
-	if w := old.weights(); len(w) != 2 || w[0] != 48 || w[1] != 8 {
-		t.Errorf("an old chain's weights %v, want [48 8]", w)
-	}
-	now := chainBudget{Games: []int{48, 8}, Split: []float64{30, 90}}
-	if w := now.weights(); w[0] != 30 || w[1] != 90 {
-		t.Errorf("weights %v, want the split [30 90]", w)
-	}
-}
-
-// TestSplitCalibration: a later stage at the first stage's setting takes
-// the first stage's fitness sample for the split; at another setting it
-// keeps its own.
-func TestSplitCalibration(t *testing.T) {
-	d3 := sample{At: "depth 3, width 10", Games: 64, Seconds: 1.28}
-	fast := sample{At: "depth 3, width 10", Games: 64, Seconds: 0.42}
-	d2 := sample{At: "depth 2, width 10", Games: 64, Seconds: 0.2}
-	cals := []*calibration{{Fitness: d3}, {Fitness: fast, Seconds: 5}, {Fitness: d2}}
-	if got := splitCalibration(cals, 1); got.Fitness != d3 || got.Seconds != 5 || cals[1].Fitness != fast {
-		t.Errorf("stage 2 at stage 1's setting: %+v (stage 2's own now %+v)", got, cals[1].Fitness)
-	}
-	if got := splitCalibration(cals, 2); got.Fitness != d2 {
-		t.Errorf("stage 3 at another setting: %+v", got.Fitness)
-	}
-	if got := splitCalibration(cals, 0); got != cals[0] {
-		t.Errorf("stage 1: %+v", got)
-	}
 }

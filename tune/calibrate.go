@@ -16,8 +16,9 @@ import (
 	"os"
 	"runtime"
 	"slices"
-	"strings"
 	"time"
+
+	"github.com/roadtune/roadtune/tune/budget"
 
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/optimize/texel"
@@ -27,72 +28,31 @@ import (
 // the run's.
 const calibrationSeed = 0x63616c6962 // "calib"
 
-// A sample plays batches until it has taken sampleSeconds or played
-// sampleGames games, more for a long budget (sampleLimits); Texel's fit
-// is timed on the sample's training positions repeated up to
-// fitPositions.
-const (
-	sampleSeconds = 2.0
-	sampleGames   = 64
-	fitPositions  = 20000
-	// sampleShare is the share of a budget one sample may take, at most
-	// maxSampleSeconds: an 8-hour night samples each setting for 28.8 s
-	// instead of 2 (a few dozen games mismeasure the seconds a game of a
-	// run that plays hundreds of thousands); budgets under 33 minutes
-	// keep the 2-second, 64-game sample.
-	sampleShare      = 0.001
-	maxSampleSeconds = 30.0
-)
-
-// sampleLimits are the seconds and games one sample of a calibration may
-// take for cfg's budget (see sampleShare): the games grow with the
-// seconds, 32 a second.
-func sampleLimits(cfg Config) (seconds float64, games int) {
-	b, err := cfg.budgetSeconds()
-	if err != nil || b*sampleShare <= sampleSeconds {
-		return sampleSeconds, sampleGames
+// ladderTime is the seconds and games of c's ladder at the calibration's
+// seconds per game: every rung played out.
+func (c *Config) ladderTime(cal *budget.Calibration) (seconds float64, games int) {
+	if len(c.Validation.Opponents) == 0 {
+		return 0, 0
 	}
-	seconds = min(b*sampleShare, maxSampleSeconds)
-	return seconds, int(seconds * sampleGames / sampleSeconds)
+	depths, width := c.ladderDepths()
+	clocks, err := c.ladderClocks()
+	if err != nil {
+		return 0, 0
+	}
+	var ats []string
+	for _, a := range c.rungAts(depths, clocks) {
+		ats = append(ats, a.text(width))
+	}
+	return cal.LadderTime(ats, 2*c.Validation.Pairs*len(c.Validation.Opponents))
 }
 
-// sample is the games a calibration played at one setting and the
-// seconds they took (by the job's clock, the games of a batch played at
-// once as the run plays them).
-type sample struct {
-	At      string  `json:"at"`
-	Games   int     `json:"games"`
-	Seconds float64 `json:"seconds"`
-}
-
-// perGame is the seconds a game took (0 without games).
-func (s sample) perGame() float64 {
-	if s.Games == 0 {
+// calEloSeconds is one Elo measurement's seconds at the calibration's
+// seconds per game (0 without elo_every).
+func (c *Config) calEloSeconds(cal *budget.Calibration) float64 {
+	if c.Validation.EloEvery <= 0 {
 		return 0
 	}
-	return s.Seconds / float64(s.Games)
-}
-
-func (s sample) String() string {
-	return fmt.Sprintf("%s: %d games, %.4f s a game", s.At, s.Games, s.perGame())
-}
-
-// calibration is what a calibration measured.
-type calibration struct {
-	// Seconds is the calibration's own time, spent from the budget.
-	Seconds float64 `json:"seconds"`
-	// Fitness is the job's referee at the tuning settings.
-	Fitness sample `json:"fitness"`
-	// Ladder is one sample per setting of the ladder's rungs (a depth or
-	// a clock), in the ladder's order.
-	Ladder []sample `json:"ladder,omitempty"`
-	// Elo is the setting of the Elo measurements (validation.elo_every),
-	// nil without them.
-	Elo *sample `json:"elo,omitempty"`
-	// PositionsPerGame is Texel's training positions a game gives, and
-	// FitSecondsPerPosition the seconds a fit took per training position.
-	PositionsPerGame      float64 `json:"positions_per_game,omitempty"`
-	FitSecondsPerPosition float64 `json:"fit_seconds_per_position,omitempty"`
+	return cal.EloSeconds(c.Validation.EloPairs)
 }
 
 // atText names a rung's setting in a sample: "depth 3, width 10",
@@ -124,60 +84,12 @@ func (c *Config) ladderAts() ([]rungAt, int, error) {
 	return out, width, nil
 }
 
-// ladder is the seconds and games of c's ladder at the calibration's
-// seconds per game: every rung played out.
-func (cal *calibration) ladder(c Config) (seconds float64, games int) {
-	if len(c.Validation.Opponents) == 0 {
-		return 0, 0
-	}
-	depths, width := c.ladderDepths()
-	clocks, err := c.ladderClocks()
-	if err != nil {
-		return 0, 0
-	}
-	for _, a := range c.rungAts(depths, clocks) {
-		g := 2 * c.Validation.Pairs * len(c.Validation.Opponents)
-		games += g
-		for _, s := range cal.Ladder {
-			if s.At == a.text(width) {
-				seconds += float64(g) * s.perGame()
-				break
-			}
-		}
-	}
-	return seconds, games
-}
-
-// eloSeconds is one Elo measurement's seconds at the calibration's
-// seconds per game (0 without elo_every).
-func (cal *calibration) eloSeconds(c Config) float64 {
-	if c.Validation.EloEvery <= 0 || cal.Elo == nil {
-		return 0
-	}
-	return float64(2*c.Validation.EloPairs) * cal.Elo.perGame()
-}
-
-// text is the calibration in a line for the log.
-func (cal *calibration) text() string {
-	parts := []string{"fitness " + cal.Fitness.String()}
-	for _, s := range cal.Ladder {
-		parts = append(parts, "ladder "+s.String())
-	}
-	if cal.Elo != nil {
-		parts = append(parts, "Elo "+cal.Elo.String())
-	}
-	if cal.FitSecondsPerPosition > 0 {
-		parts = append(parts, fmt.Sprintf("Texel's fit %.1f µs a training position (%.0f a game)", 1e6*cal.FitSecondsPerPosition, cal.PositionsPerGame))
-	}
-	return strings.Join(parts, "; ")
-}
-
 // calibrate plays the calibration of cfg (validated, with a budget) with
 // opts' referee (the in-process engine's when nil) and clock, writing
 // nothing: the run's files are not there yet. Events.Calibrate is told
 // of its most games, Events.Games of each batch. Errors: the referee's
 // and the ladder's, ctx's when cancelled.
-func calibrate(ctx context.Context, cfg Config, spec optimize.Spec, opts Options) (*calibration, error) {
+func calibrate(ctx context.Context, cfg Config, spec optimize.Spec, opts Options) (*budget.Calibration, error) {
 	clock := opts.clock()
 	t0 := clock()
 	cj := &Job{cfg: cfg, spec: spec, opts: opts}
@@ -215,7 +127,8 @@ func calibrate(ctx context.Context, cfg Config, spec optimize.Spec, opts Options
 	elo := cfg.Validation.EloEvery > 0
 	eloAt := rungAt{depth: cfg.EloDepth()}
 	eloShared := width == cfg.Engine.Width && slices.Contains(ats, eloAt)
-	limitSeconds, limitGames := sampleLimits(cfg)
+	secs, _ := cfg.budgetSeconds()
+	limitSeconds, limitGames := budget.SampleLimits(secs)
 	if opts.Events.Calibrate != nil {
 		n := 1 + len(ats)
 		if elo && !eloShared {
@@ -230,7 +143,7 @@ func calibrate(ctx context.Context, cfg Config, spec optimize.Spec, opts Options
 	p := cfg.Problem()
 	rng := rand.New(rand.NewPCG(uint64(cfg.Seed), calibrationSeed))
 	draw := func() []float64 { return optimize.UniformPopulation(rng, 1, p.InitLo, p.InitHi)[0] }
-	cal := &calibration{}
+	cal := &budget.Calibration{}
 
 	// The fitness games: the job's referee at the tuning settings, a
 	// batch of matches between vectors drawn from [init] to fill the
@@ -295,8 +208,8 @@ func calibrate(ctx context.Context, cfg Config, spec optimize.Spec, opts Options
 			return nil, err
 		}
 	}
-	play := func(at rungAt, w int, n uint64) (sample, error) {
-		s := sample{At: at.text(w)}
+	play := func(at rungAt, w int, n uint64) (budget.Sample, error) {
+		s := budget.Sample{At: at.text(w)}
 		for k := uint64(0); s.Seconds < limitSeconds && s.Games < limitGames; k++ {
 			start := clock()
 			sum, _, err := cj.play(ctx, match{a: a, b: b, depth: at.depth, width: w, tc: at.tc, pairs: max(conc, 1),
@@ -317,7 +230,7 @@ func calibrate(ctx context.Context, cfg Config, spec optimize.Spec, opts Options
 		cal.Ladder = append(cal.Ladder, s)
 	}
 	if elo {
-		s := sample{}
+		s := budget.Sample{}
 		if eloShared {
 			s = cal.Ladder[slices.Index(ats, eloAt)]
 		} else if s, err = play(eloAt, cfg.Engine.Width, 0); err != nil {
@@ -376,12 +289,12 @@ func (c *captureReferee) Sample(ctx context.Context, seed uint64, ms []optimize.
 }
 
 // timeFit times one Texel fit of the positions' training share, repeated
-// up to fitPositions, and returns its seconds per position (0 when the
+// up to budget.FitPositions, and returns its seconds per position (0 when the
 // fit fails on the calibration's positions: the run's own fits are then
 // measured as it goes).
 func timeFit(cfg Config, s *texel.Settings, positions []optimize.Position, start []float64, clock func() time.Time) float64 {
 	var all []optimize.Position
-	for len(all) < fitPositions {
+	for len(all) < budget.FitPositions {
 		all = append(all, positions...)
 	}
 	p := cfg.Problem()

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/roadtune/roadtune/tune/budget"
+
 	"github.com/roadtune/roadtune/configs"
 	"github.com/roadtune/roadtune/internal/fileio"
 	"github.com/roadtune/roadtune/results"
@@ -188,7 +190,7 @@ func Chain(ctx context.Context, stages []Config, dir string, opts Options) ([]st
 		}
 		cf.Stages = append(cf.Stages, chainStage{Dir: filepath.Base(StageDir(dir, k+1, c.Method)), Config: string(data)})
 	}
-	var cals []*calibration
+	var cals []*budget.Calibration
 	if IsChain(dir) {
 		oldFile, old, err := readChainFile(dir)
 		if err != nil {
@@ -290,7 +292,7 @@ func readChainFile(dir string) (chainFile, []Config, error) {
 // runChain plays the stages in dir's stage directories; cb is a budgeted
 // chain's budget, cals the stages' calibrations at its start (nil when
 // it resumes: a stage that starts then calibrates itself).
-func runChain(ctx context.Context, stages []Config, dir string, opts Options, cb *chainBudget, cals []*calibration) ([]string, error) {
+func runChain(ctx context.Context, stages []Config, dir string, opts Options, cb *chainBudget, cals []*budget.Calibration) ([]string, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, &InputError{err}
@@ -303,7 +305,7 @@ func runChain(ctx context.Context, stages []Config, dir string, opts Options, cb
 			c.Start, c.chained = StageDir(abs, k, stages[k-1].Method), false
 		}
 		c.Budget, c.budgetFrom = "", budgetSource{}
-		var cal *calibration
+		var cal *budget.Calibration
 		if cb != nil && !fileExists(filepath.Join(sd, FileCheckpoint)) {
 			if c, err = cb.stage(c, dir, stages, k, opts); err != nil {
 				return dirs, err
@@ -338,7 +340,7 @@ func runChain(ctx context.Context, stages []Config, dir string, opts Options, cb
 // stageJob starts or resumes stage k's run in sd; nil when it is done. In
 // a budgeted chain (budgeted) a started stage's steps are those its
 // budget share resolved to; cal is its calibration at the chain's start.
-func stageJob(ctx context.Context, c Config, sd string, k, n int, opts Options, budgeted bool, cal *calibration) (*Job, error) {
+func stageJob(ctx context.Context, c Config, sd string, k, n int, opts Options, budgeted bool, cal *budget.Calibration) (*Job, error) {
 	logf := func(format string, args ...any) {
 		if opts.Log != nil {
 			fmt.Fprintf(opts.Log, format, args...)

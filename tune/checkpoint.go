@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/roadtune/roadtune/tune/budget"
+
 	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/internal/fileio"
 	"github.com/roadtune/roadtune/optimize"
@@ -56,7 +58,7 @@ type checkpoint struct {
 	State json.RawMessage `json:"state"`
 	// Budget is a budgeted run's budget, calibration and clock (budget.go);
 	// nil for a run without one.
-	Budget *budgetState `json:"budget,omitempty"`
+	Budget *budget.State `json:"budget,omitempty"`
 }
 
 // saveCheckpoint writes the checkpoint, refusing one whose counts a

@@ -15,8 +15,9 @@
 // stay in the command: the library takes values (Override, Resumable
 // for the keys a resumed run may change). Below it, package tune/ladder
 // holds the verification ladder's rungs, verdicts, charts and matches,
-// and package tune/report builds report.html from the report.md a job
-// writes.
+// package tune/report builds report.html from the report.md a job
+// writes, and package tune/budget holds a budget by the clock's figures
+// (its plan, calibration and clock, in seconds).
 //
 // A job writes, in its run directory: config.toml (the resolved config,
 // first), checkpoint.json (after config.toml, then after every step),

@@ -12,6 +12,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/roadtune/roadtune/tune/budget"
+
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/results"
 	"github.com/roadtune/roadtune/tournament"
@@ -138,7 +140,10 @@ type Job struct {
 	// marked is set while the directory holds this process's FileRunning.
 	marked bool
 	// bud is a budgeted run's clock (nil without a budget).
-	bud *budgetRun
+	bud *budget.Clock
+	// stopping is set while the step the safety valve ends the
+	// optimisation after is recorded.
+	stopping bool
 }
 
 func (j *Job) logf(format string, args ...any) {

@@ -31,7 +31,7 @@ func (j *Job) eloDue(rec optimize.Record, st optimize.Status) bool {
 	if k <= 0 {
 		return false
 	}
-	return (rec.Step+1)%k == 0 || j.m.Done() || j.settings().Stalled(st) || j.bud != nil && j.bud.stopping
+	return (rec.Step+1)%k == 0 || j.m.Done() || j.settings().Stalled(st) || j.stopping
 }
 
 // measureElo plays the step's best vector against the first opponent that

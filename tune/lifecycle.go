@@ -16,6 +16,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/roadtune/roadtune/tune/budget"
+
 	"github.com/roadtune/roadtune/configs"
 	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/internal/fileio"
@@ -59,14 +61,14 @@ func StartContext(ctx context.Context, cfg Config, dir string, opts Options) (*J
 
 // startCalibrated is StartContext with the calibration cal already played
 // (a chain's, at its start), or nil to play it.
-func startCalibrated(ctx context.Context, cfg Config, dir string, opts Options, cal *calibration) (*Job, error) {
+func startCalibrated(ctx context.Context, cfg Config, dir string, opts Options, cal *budget.Calibration) (*Job, error) {
 	if opts.Concurrency != nil {
 		cfg.Concurrency = *opts.Concurrency
 	}
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	var bs *budgetState
+	var bs *budget.State
 	var since time.Time
 	if cfg.Budget != "" {
 		if _, _, err := checkNewDir(dir); err != nil {
@@ -85,7 +87,7 @@ func startCalibrated(ctx context.Context, cfg Config, dir string, opts Options, 
 
 // start writes config.toml and the initial checkpoint into rd; bs is a
 // budgeted run's budget, its clock started at since.
-func start(cfg Config, rd *results.RunDir, opts Options, bs *budgetState, since time.Time) (*Job, error) {
+func start(cfg Config, rd *results.RunDir, opts Options, bs *budget.State, since time.Time) (*Job, error) {
 	j, err := newJob(cfg, rd, opts)
 	if err != nil {
 		return nil, err
@@ -190,7 +192,7 @@ func Resume(dir string, opts Options) (*Job, error) {
 		j.watchClock(j.opts.clock()())
 		bs = j.cp.Budget
 		j.logf("roadtune tune: resuming with %s of the %s budget left; %s after %d of %d %ss (phase %s), planned end %s; the clock guards it\n",
-			clockText(max(bs.Seconds-bs.Elapsed, 0)), bs.Budget, dir, j.cp.Status.Steps, bs.Steps, j.spec.Unit, j.cp.Phase, progress.TimeOfDay(bs.End, j.opts.clock()()))
+			budget.Text(max(bs.Seconds-bs.Elapsed, 0)), bs.Budget, dir, j.cp.Status.Steps, bs.Steps, j.spec.Unit, j.cp.Phase, progress.TimeOfDay(bs.End, j.opts.clock()()))
 		return j, nil
 	}
 	j.logf("roadtune tune: resuming %s after %d %ss (phase %s)\n", dir, j.cp.Status.Steps, j.spec.Unit, j.cp.Phase)
@@ -277,7 +279,7 @@ func (j *Job) Steps(ctx context.Context, n int) error {
 		// A resumed run whose budget left holds no more step.
 		b := *bs
 		if over, end := j.overrun(&b, j.m.Forecast(), j.cp.Status.Steps, false); over {
-			line := j.stopByClock(&b, j.cp.Status.Steps, end)
+			line := b.Stop(j.spec.Unit, j.cp.Status.Steps, end)
 			j.cp.Budget = &b
 			if err := j.saveCheckpoint(); err != nil {
 				return err
@@ -319,8 +321,8 @@ func (l *limited) Done() bool { return l.left <= 0 || l.Method.Done() || l.job.c
 
 func (l *limited) Step(ctx context.Context, ref optimize.Referee) (optimize.Record, error) {
 	if b := l.job.bud; b != nil {
-		b.beginStep()
-		defer b.endStep()
+		b.BeginStep()
+		defer b.EndStep()
 	}
 	rec, err := l.Method.Step(ctx, ref)
 	if err == nil {
@@ -340,7 +342,7 @@ func (j *Job) interrupted(ctx context.Context) error {
 // any two of these resumes from the previous checkpoint, dropping what was
 // written after it.
 func (j *Job) record(ctx context.Context, rec optimize.Record, st optimize.Status) error {
-	var bs *budgetState // a budgeted run's budget after the step
+	var bs *budget.State // a budgeted run's budget after the step
 	var stop bool
 	var end float64
 	if j.cp.Budget != nil {
@@ -350,19 +352,19 @@ func (j *Job) record(ctx context.Context, rec optimize.Record, st optimize.Statu
 		if !j.m.Done() && !j.settings().Stalled(st) {
 			stop, end = j.overrun(bs, j.m.Forecast(), st.Steps, j.eloDue(rec, st))
 		}
-		j.bud.stopping = stop
-		defer func() { j.bud.stopping = false }()
+		j.stopping = stop
+		defer func() { j.stopping = false }()
 	}
 	if j.eloDue(rec, st) {
 		var t time.Time
 		if bs != nil {
-			t = j.bud.clock()
+			t = j.opts.clock()()
 		}
 		if err := j.measureElo(ctx, &rec); err != nil {
 			return fmt.Errorf("%s %d: Elo of the best vector: %w", j.spec.Unit, rec.Step, err)
 		}
 		if bs != nil {
-			bs.Measured.EloSeconds = j.bud.clock().Sub(t).Seconds()
+			bs.Measured.EloSeconds = j.opts.clock()().Sub(t).Seconds()
 		}
 	}
 	// The counts are checked before anything is written: a step with an
@@ -412,7 +414,7 @@ func (j *Job) record(ctx context.Context, rec optimize.Record, st optimize.Statu
 	}
 	var line string
 	if stop {
-		line = j.stopByClock(bs, st.Steps, end)
+		line = bs.Stop(j.spec.Unit, st.Steps, end)
 	}
 	j.cp = cp
 	if err := j.saveCheckpoint(); err != nil {
@@ -579,7 +581,7 @@ func (j *Job) Run(ctx context.Context) error {
 		j.cp.Status.Steps, j.spec.Unit, j.cp.Status.Games, WallText(j.cp.Status.Seconds),
 		j.dir.Path(best), j.dir.Path(FileReport))
 	if bs := j.cp.Budget; bs != nil {
-		j.logf("%s\n", bs.usedLine())
+		j.logf("%s\n", bs.UsedLine())
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/results"
 	"github.com/roadtune/roadtune/tournament"
+	"github.com/roadtune/roadtune/tune/budget"
 	"github.com/roadtune/roadtune/tune/ladder"
 	"github.com/roadtune/roadtune/tune/report"
 )
@@ -51,7 +52,7 @@ func (j *Job) writeReport(plots []report.Plot, lr *ladderResult, recs []optimize
 		}
 	}
 	if bs := j.cp.Budget; bs != nil {
-		setting = append(setting, []string{"budget", fmt.Sprintf("%s by the clock: %s = %d, sized on this machine by a calibration (%s)", bs.Budget, bs.Key, bs.Steps, bs.Calibration.text())})
+		setting = append(setting, []string{"budget", fmt.Sprintf("%s by the clock: %s = %d, sized on this machine by a calibration (%s)", bs.Budget, bs.Key, bs.Steps, bs.Calibration.Text())})
 	}
 	if len(c.Params) > 0 && c.External == nil {
 		setting = append(setting, []string{"search settings tuned", c.paramsText()})
@@ -98,9 +99,9 @@ func (j *Job) writeReport(plots []report.Plot, lr *ladderResult, recs []optimize
 		fmt.Fprintf(&b, " Verification ladder: %d games in %s.", games, WallText(secs))
 	}
 	if bs := j.cp.Budget; bs != nil {
-		fmt.Fprintf(&b, "\n\nBudget: %s; `%s` holds the budget, the calibration and the run's own time (\"budget\").", strings.TrimPrefix(bs.usedLine(), "by the clock: "), FileCheckpoint)
+		fmt.Fprintf(&b, "\n\nBudget: %s; `%s` holds the budget, the calibration and the run's own time (\"budget\").", strings.TrimPrefix(bs.UsedLine(), "by the clock: "), FileCheckpoint)
 		if bs.StoppedAt != nil {
-			fmt.Fprintf(&b, " The run was %s, the one case where the machine's speed changes a run's results: its records are the first %d %ss of the run `%s` describes.", clockLine(unit, *bs.StoppedAt, bs.Steps, ""), *bs.StoppedAt, unit, FileConfig)
+			fmt.Fprintf(&b, " The run was %s, the one case where the machine's speed changes a run's results: its records are the first %d %ss of the run `%s` describes.", budget.StopLine(unit, *bs.StoppedAt, bs.Steps, ""), *bs.StoppedAt, unit, FileConfig)
 		}
 	}
 	b.WriteString("\n\n## Plots\n\n")
