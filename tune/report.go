@@ -7,7 +7,6 @@ import (
 
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/results"
-	"github.com/roadtune/roadtune/tournament"
 	"github.com/roadtune/roadtune/tune/budget"
 	"github.com/roadtune/roadtune/tune/ladder"
 	"github.com/roadtune/roadtune/tune/report"
@@ -85,7 +84,11 @@ func (j *Job) writeReport(plots []report.Plot, lr *ladderResult, recs []optimize
 		}
 	}
 
-	j.writeLadder(&b, lr)
+	sec := ladder.Section{Rungs: lr.Rungs, Notes: lr.Notes, Best: j.dir.Path(FileBest), Validation: FileValidation}
+	if x := j.cfg.External; x != nil {
+		sec.External = x.search()
+	}
+	b.WriteString(sec.Markdown())
 
 	b.WriteString("## Time\n\n")
 	st := j.cp.Status
@@ -114,17 +117,6 @@ func (j *Job) writeReport(plots []report.Plot, lr *ladderResult, recs []optimize
 	return report.WriteHTML(j.dir.Dir)
 }
 
-// eloCell is a rung's Elo and interval in the report's table, kept whole
-// by non-breaking spaces where a page wraps the cell: "+34.9 ± 12.0", or
-// "+0.0, no interval" when every pair ended alike (the verdict's detail
-// and the pentanomial column say how).
-func eloCell(m tournament.MatchSummary) string {
-	if ladder.NoInterval(m) != "" {
-		return fmt.Sprintf("%+.1f,\u00a0no\u00a0interval", m.Elo)
-	}
-	return fmt.Sprintf("%+.1f\u00a0±\u00a0%.1f", m.Elo, m.EloCI)
-}
-
 func boundsText(bc BoundsConfig) string {
 	if !bc.Mode.Enforced() {
 		return "off (as in the theses)"
@@ -146,60 +138,4 @@ func stallText(stall int, unit string) string {
 		return "off"
 	}
 	return fmt.Sprintf("stop after %d %ss with the best vector unchanged", stall, unit)
-}
-
-// writeLadder writes the report's verification section: the verdict line
-// and its detail, a line per opponent, a table of the rungs, the openings and SPRT of each, and notes.
-func (j *Job) writeLadder(b *strings.Builder, lr *ladderResult) {
-	b.WriteString("## Verification\n\n")
-	for _, n := range lr.Notes {
-		fmt.Fprintf(b, "Note: %s.\n\n", n)
-	}
-	if len(lr.Rungs) == 0 && j.cfg.External != nil {
-		b.WriteString("No verification ladder was played (`validation.opponents` is empty or left nothing to play).\n\n")
-		return
-	}
-	if len(lr.Rungs) == 0 {
-		fmt.Fprintf(b, "No verification ladder was played (`validation.opponents` is empty or left nothing to play). Verify with `go run ./cmd/arena -sprt 0,20 -pairs 500 %s zhou2015`.\n\n", j.dir.Path(FileBest))
-		return
-	}
-	fmt.Fprintf(b, "**%s**\n\n", ladder.VerdictLine(lr.Rungs))
-	for _, l := range ladder.VerdictDetail(lr.Rungs) {
-		fmt.Fprintf(b, "- %s\n", l)
-	}
-	b.WriteString("\n")
-	rows := make([][]string, len(lr.Rungs))
-	for i, r := range lr.Rungs {
-		m := r.Match()
-		rows[i] = []string{
-			m.B, strings.TrimPrefix(r.At(), "depth "), fmt.Sprint(m.N),
-			fmt.Sprintf("%d/%d/%d", m.Games.W, m.Games.D, m.Games.L),
-			// Non-breaking spaces keep a figure whole where a page wraps the cell.
-			fmt.Sprintf("%.1f%% [%.1f,\u00a0%.1f]", 100*m.Score, 100*max(0, m.ScoreLo), 100*min(1, m.ScoreHi)),
-			eloCell(m),
-			fmt.Sprintf("%.1f%%", 100*m.LOS),
-			fmt.Sprint(m.Pentanomial),
-			r.Verdict,
-		}
-	}
-	b.WriteString(results.MarkdownTable(
-		[]string{"opponent", "depth", "games", "W/D/L", "score", "Elo ± 95%", "LOS", "pentanomial [LL, LD, WL+DD, WD, WW]", "verdict"}, rows))
-	first := lr.Rungs[0].Summary
-	if x := j.cfg.External; x != nil {
-		fmt.Fprintf(b, "\nThe tuned settings (A) against each opponent, the external engine at %s, over game pairs (rung 1 openings: %s; every rung has its own seed). `%s` holds every rung; `%s` the first, in the shape of arena's summary.json. ", x.search(), first.Openings, ladder.File, FileValidation)
-	} else {
-		fmt.Fprintf(b, "\nThe tuned vector (A) against each opponent at each depth, width %d, over game pairs (rung 1 openings: %s; every rung has its own seed). `%s` holds every rung; `%s` the first, in the shape of arena's summary.json. ", first.Width, first.Openings, ladder.File, FileValidation)
-	}
-	for _, r := range lr.Rungs {
-		if t := r.Summary.SPRT; t != nil {
-			fmt.Fprintf(b, "SPRT against %s at %s (elo0 %g, elo1 %g): LLR %.2f in [%.2f, %.2f] after %d pairs, decision %s. ", r.Match().B, r.At(), t.Elo0, t.Elo1, t.LLR, t.Lower, t.Upper, t.Pairs, t.Decision)
-		}
-	}
-	for _, r := range lr.Rungs {
-		if r.Verdict == "inconclusive" {
-			b.WriteString("**Inconclusive** where the 95% interval contains 0: such a rung does not show the tuned vector stronger or weaker; play more pairs (`arena -sprt`).")
-			break
-		}
-	}
-	b.WriteString("\n\n")
 }

@@ -3,7 +3,8 @@
 // opponent at one depth or clock, in arena's summary shape) and its
 // verdict in words (Verdict: stronger, weaker or inconclusive when the
 // 95% interval contains 0; VerdictLine, VerdictDetail; EloText and
-// NoInterval for matches whose pairs all ended alike), the ladder's and
+// NoInterval for matches whose pairs all ended alike), the report's
+// verification section (Section), the ladder's and
 // each SPRT's charts (Chart, LLRChart), the names of its game logs
 // (Slug, Slugs, LogName), and one head-to-head match played and
 // summarised (Play). The job (package tune) resolves its opponents to

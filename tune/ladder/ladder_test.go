@@ -2,6 +2,7 @@ package ladder
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/roadtune/roadtune/tournament"
@@ -53,5 +54,33 @@ func TestVerdictLine(t *testing.T) {
 	}
 	if Verdict(5, 30) != "inconclusive" || Verdict(31, 30) != "stronger" || Verdict(-31, 30) != "weaker" {
 		t.Fatal("Verdict")
+	}
+}
+
+// TestSectionMarkdown: the report's verification section has the
+// verdict, a row per rung with its Elo cell kept whole, the word
+// "inconclusive" explained when an interval contains 0, and, without
+// rungs, the arena command for the in-process engine only.
+func TestSectionMarkdown(t *testing.T) {
+	s := Section{Rungs: []Rung{rung("zhou2015", 3, 93.7, 24.0, 600), rung("chen2010-pso15", 3, 10.4, 20.4, 600)},
+		Notes: []string{`"halfway" was skipped`}, Best: "runs/x/best.json", Validation: "validation.json"}
+	md := s.Markdown()
+	for _, want := range []string{"## Verification", `Note: "halfway" was skipped.`, VerdictLine(s.Rungs),
+		"| zhou2015 ", "+93.7\u00a0±\u00a024.0", "| inconclusive |", "**Inconclusive** where the 95% interval contains 0", "`validation.json` the first"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("section lacks %q:\n%s", want, md)
+		}
+	}
+	strong := Section{Rungs: s.Rungs[:1], Validation: "validation.json"}
+	if md := strong.Markdown(); strings.Contains(md, "**Inconclusive**") {
+		t.Errorf("a conclusive ladder explains inconclusive:\n%s", md)
+	}
+	none := Section{Best: "runs/x/best.json"}
+	if md := none.Markdown(); !strings.Contains(md, "arena -sprt 0,20 -pairs 500 runs/x/best.json zhou2015") {
+		t.Errorf("no ladder: %s", md)
+	}
+	none.External = "depth 2 (its argument -depth 2)"
+	if md := none.Markdown(); strings.Contains(md, "arena") || !strings.Contains(md, "No verification ladder was played") {
+		t.Errorf("no ladder, external engine: %s", md)
 	}
 }
