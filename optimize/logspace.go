@@ -115,3 +115,86 @@ func (l LogSpace) Weights(u []float64) []float64 {
 // Method wraps m, a method made for the log-space Problem: InSpace(l, m).
 // Its state, records' Detail and metrics stay in log space (genes as ln w).
 func (l LogSpace) Method(m Method) Method { return InSpace(l, m) }
+
+// LogCoords is a search over the logarithms of some coordinates only: a
+// method tunes u_d = ln w_d where Log[d] is set and w_d itself elsewhere,
+// and every vector it plays, and its answer, has exp(u_d) there. It suits
+// a search setting whose good values span orders of magnitude (a node
+// budget: a [[param]] table's scale "log", after fishtest's and
+// OpenBench's SPSA inputs) beside coordinates on a linear scale. Unlike
+// LogSpace it keeps the vector's scale: a search setting has units of its
+// own.
+type LogCoords struct {
+	// Log marks the coordinates searched by their logarithms; coordinates
+	// past its end are searched as they are.
+	Log []bool
+}
+
+// Problem is p with the marked coordinates of its ranges (the initial
+// range and the bounds), its start and the fixed opponents that Opponent
+// resolves replaced by their logarithms. Errors: a marked value ≤ 0,
+// naming what holds it and the gene (an opponent's when resolved).
+func (l LogCoords) Problem(p Problem) (Problem, error) {
+	q := p
+	logOf := func(what string, v []float64) ([]float64, error) {
+		if v == nil {
+			return nil, nil
+		}
+		u := slices.Clone(v)
+		for d, isLog := range l.Log {
+			if !isLog || d >= len(u) {
+				continue
+			}
+			if !(u[d] > 0) {
+				return nil, fmt.Errorf("%s of parameter %s is %g: a log-scale parameter needs values > 0", what, p.Genes[d], u[d])
+			}
+			u[d] = math.Log(u[d])
+		}
+		return u, nil
+	}
+	var err error
+	if q.InitLo, err = logOf("the initial range", p.InitLo); err != nil {
+		return q, err
+	}
+	if q.InitHi, err = logOf("the initial range", p.InitHi); err != nil {
+		return q, err
+	}
+	if p.Bounds != nil {
+		lo, err := logOf("the bounds", p.Bounds.Lo)
+		if err != nil {
+			return q, err
+		}
+		hi, err := logOf("the bounds", p.Bounds.Hi)
+		if err != nil {
+			return q, err
+		}
+		q.Bounds = &Bounds{Lo: lo, Hi: hi}
+	}
+	if q.Start, err = logOf("the start", p.Start); err != nil {
+		return q, err
+	}
+	if p.Opponent != nil {
+		q.Opponent = func(name string) ([]float64, error) {
+			w, err := p.Opponent(name)
+			if err != nil {
+				return nil, err
+			}
+			return logOf(fmt.Sprintf("opponent %q", name), w)
+		}
+	}
+	return q, nil
+}
+
+// Weights is the played vector of u: exp of the marked coordinates.
+func (l LogCoords) Weights(u []float64) []float64 {
+	if u == nil {
+		return nil
+	}
+	w := slices.Clone(u)
+	for d, isLog := range l.Log {
+		if isLog && d < len(w) {
+			w[d] = math.Exp(w[d])
+		}
+	}
+	return w
+}

@@ -149,3 +149,38 @@ func TestLogSpaceMethod(t *testing.T) {
 		}
 	}
 }
+
+// TestLogCoords: only the marked coordinates go to their logarithms (the
+// ranges, the bounds, the start and a resolved opponent), Weights undoes
+// it, and a marked value ≤ 0 is an error naming the gene.
+func TestLogCoords(t *testing.T) {
+	l := optimize.LogCoords{Log: []bool{false, true}}
+	p := optimize.Problem{Genes: []string{"W1", "DefendNodes"}, InitLo: []float64{-5, 100}, InitHi: []float64{5, 10000},
+		Bounds: &optimize.Bounds{Lo: []float64{-5, 100}, Hi: []float64{5, 10000}}, Start: []float64{1, 1000},
+		Opponent: func(string) ([]float64, error) { return []float64{2, 10}, nil }}
+	q, err := l.Problem(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	near := func(a, b []float64) bool {
+		for i := range a {
+			if math.Abs(a[i]-b[i]) > 1e-12 {
+				return false
+			}
+		}
+		return len(a) == len(b)
+	}
+	if !near(q.InitLo, []float64{-5, math.Log(100)}) || !near(q.Bounds.Hi, []float64{5, math.Log(10000)}) || !near(q.Start, []float64{1, math.Log(1000)}) {
+		t.Errorf("problem in log coordinates: %v %v %v", q.InitLo, q.Bounds.Hi, q.Start)
+	}
+	if o, err := q.Opponent("x"); err != nil || !near(o, []float64{2, math.Log(10)}) {
+		t.Errorf("opponent %v, %v", o, err)
+	}
+	if w := l.Weights(q.Start); !near(w, p.Start) {
+		t.Errorf("Weights(start) = %v, want %v", w, p.Start)
+	}
+	p.InitLo[1] = 0
+	if _, err := l.Problem(p); err == nil || !strings.Contains(err.Error(), "DefendNodes") {
+		t.Errorf("a range reaching 0: %v", err)
+	}
+}

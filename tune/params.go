@@ -312,94 +312,21 @@ func (c *Config) withParams(p optimize.Problem, accepts func(optimize.Problem) b
 	return q
 }
 
-// paramSpace searches the parameters of scale "log" by their logarithms
-// (u = ln v) and the rest of the vector as it is: an optimize.Space.
-type paramSpace struct {
-	first int    // index of the first parameter in the vector
-	log   []bool // per parameter
-}
-
-// paramSpaceOf is the space of the config's parameters, nil when none
-// has scale "log".
+// paramSpaceOf is the space of the config's vector when a parameter has
+// scale "log" (optimize.LogCoords: those parameters by their
+// logarithms, the rest as it is), nil when none has.
 func (c *Config) paramSpaceOf() optimize.Space {
-	s := paramSpace{first: len(c.GeneNames()) - len(c.Params), log: make([]bool, len(c.Params))}
+	first := len(c.GeneNames()) - len(c.Params)
+	s := optimize.LogCoords{Log: make([]bool, first+len(c.Params))}
 	any := false
 	for i, pc := range c.Params {
-		s.log[i] = pc.Scale == ScaleLog
-		any = any || s.log[i]
+		s.Log[first+i] = pc.Scale == ScaleLog
+		any = any || s.Log[first+i]
 	}
 	if !any {
 		return nil
 	}
 	return s
-}
-
-// Problem maps the log-scale parameters' ranges, start and opponents to
-// their logarithms. Errors: a range or start ≤ 0 of a log parameter.
-func (s paramSpace) Problem(p optimize.Problem) (optimize.Problem, error) {
-	q := p
-	logOf := func(what string, v []float64) ([]float64, error) {
-		if v == nil {
-			return nil, nil
-		}
-		u := slices.Clone(v)
-		for i, isLog := range s.log {
-			d := s.first + i
-			if !isLog || d >= len(u) {
-				continue
-			}
-			if !(u[d] > 0) {
-				return nil, fmt.Errorf("%s of parameter %s is %g: a log-scale parameter needs values > 0", what, p.Genes[d], u[d])
-			}
-			u[d] = math.Log(u[d])
-		}
-		return u, nil
-	}
-	var err error
-	if q.InitLo, err = logOf("the initial range", p.InitLo); err != nil {
-		return q, err
-	}
-	if q.InitHi, err = logOf("the initial range", p.InitHi); err != nil {
-		return q, err
-	}
-	if p.Bounds != nil {
-		lo, err := logOf("the bounds", p.Bounds.Lo)
-		if err != nil {
-			return q, err
-		}
-		hi, err := logOf("the bounds", p.Bounds.Hi)
-		if err != nil {
-			return q, err
-		}
-		q.Bounds = &optimize.Bounds{Lo: lo, Hi: hi}
-	}
-	if q.Start, err = logOf("the start", p.Start); err != nil {
-		return q, err
-	}
-	if p.Opponent != nil {
-		q.Opponent = func(name string) ([]float64, error) {
-			w, err := p.Opponent(name)
-			if err != nil {
-				return nil, err
-			}
-			return logOf(fmt.Sprintf("opponent %q", name), w)
-		}
-	}
-	return q, nil
-}
-
-// Weights is the played vector of u: exp of the log-scale parameters.
-func (s paramSpace) Weights(u []float64) []float64 {
-	if u == nil {
-		return nil
-	}
-	w := slices.Clone(u)
-	for i, isLog := range s.log {
-		if d := s.first + i; isLog && d < len(w) {
-			w[d] = math.Exp(w[d])
-		}
-	}
-	return w
 }
 
 // methodOptions is the method's options for the run: the config's, and
