@@ -321,6 +321,19 @@ e21() {
   run_tune e21-night-pool configs/experiments/e21-night-pool.toml -seed 1
   for s in 4 5; do run_tune "e21-refine-ga-s$s" configs/refine-spsa.toml -seed "$s" -start "$OUT/e21-ga/seed-$s"; done
   run_chain e21-night-chain-ga configs/experiments/e21-night-chain-ga.toml -hours 1.5 -seed 4
+  # the third session: CMA-ES variants against its weak seed, how high
+  # the Elo against zhou2015 goes on the balanced suite, and the PSO
+  # chain by the clock (its split and stop depend on this machine)
+  local b=configs/openings/balanced.txt s
+  run_seeds e21-cmaes-sigma configs/experiments/e21-cmaes-sigma.toml 1,2,3,4,6
+  run_seeds e21-cmaes-lambda-pairs configs/experiments/e21-cmaes-lambda-pairs.toml 1,2,3,4,5,6
+  run_arena e21-ceiling-zhou-d4 -openings $b -pairs 300 -seed 77 -width 10 -engine weights=zhou2015 depth=4 name=zhou2015-d4 -engine weights=zhou2015 depth=3 name=zhou2015-d3
+  for s in 3 4; do run_arena "e21-ceiling-tempo-d$s" -openings $b -pairs 300 -seed 77 -width 10 -engine weights=roadtune-tempo depth=$s name=tempo-d$s -engine weights=zhou2015 depth=3 name=zhou2015-d3; done
+  run_arena e21-ceiling-tempo-d5 -openings $b -pairs 150 -seed 77 -width 10 -engine weights=roadtune-tempo depth=5 name=tempo-d5 -engine weights=zhou2015 depth=3 name=zhou2015-d3
+  run_chain e21-pso-chain configs/overnight-pso.toml -hours 1 -seed 4
+  run_seeds e21-pso4 configs/pso.toml 4
+  for s in 3 4; do run_arena "e21-pso-chain-vs-main-d$s" -openings $b -pairs 300 -seed 91 -depth $s -width 10 "$OUT/e21-pso-chain/stage-2-spsa/best.json" "$OUT/e21-pso4/seed-4/best.json"; done
+  run_arena e21-pso-chain-vs-half -openings $b -pairs 300 -seed 92 -depth 3 -width 10 "$OUT/e21-pso-chain/stage-2-spsa/best.json" "$(tune export "$OUT/e21-pso-chain/stage-2-spsa" -step 18833 -o "$OUT/e21-pso-chain-half.json" >/dev/null && echo "$OUT/e21-pso-chain-half.json")"
 }
 
 # collect copies the small results into $DOCS: no game logs or SGFs.
