@@ -136,8 +136,8 @@ func loadStage(prev Config, prevName string, seed int64) (Config, string, error)
 type chainFile struct {
 	Version int          `json:"version"`
 	Stages  []chainStage `json:"stages"`
-	// Budget is a budgeted chain's budget (chainBudget); nil without one.
-	Budget *chainBudget `json:"budget,omitempty"`
+	// Budget is a budgeted chain's budget; nil without one.
+	Budget *budget.Chain `json:"budget,omitempty"`
 }
 
 type chainStage struct {
@@ -169,12 +169,12 @@ func IsChain(dir string) bool {
 // short for a stage's share is a *ConfigError), and each stage, when it
 // starts, takes a share of the budget left in proportion to its forecast
 // fitness games at its configured step budget among the stages left
-// (chainBudget).
+// (budget.Chain).
 func Chain(ctx context.Context, stages []Config, dir string, opts Options) ([]string, error) {
 	if len(stages) == 0 {
 		return nil, InputErrorf("chain: no stages")
 	}
-	var cb *chainBudget
+	var cb *budget.Chain
 	if stages[0].Budget != "" {
 		var err error
 		if cb, err = newChainBudget(stages, opts); err != nil {
@@ -208,7 +208,7 @@ func Chain(ctx context.Context, stages []Config, dir string, opts Options) ([]st
 				return nil, InputErrorf("chain: stage %d in %s was started with another config: %v", k+1, dir, err)
 			}
 		}
-		if was, now := oldFile.Budget.text(), cb.text(); was != now {
+		if was, now := oldFile.Budget.Text(), cb.Text(); was != now {
 			return nil, InputErrorf("chain: %s was started with %s, the config gives %s", dir, was, now)
 		}
 		cb = oldFile.Budget
@@ -220,7 +220,7 @@ func Chain(ctx context.Context, stages []Config, dir string, opts Options) ([]st
 		}
 		if cb != nil {
 			var err error
-			if cals, err = cb.calibrate(ctx, stages, opts); err != nil {
+			if cals, err = calibrateChain(ctx, cb, stages, opts); err != nil {
 				return nil, err
 			}
 		}
@@ -292,7 +292,7 @@ func readChainFile(dir string) (chainFile, []Config, error) {
 // runChain plays the stages in dir's stage directories; cb is a budgeted
 // chain's budget, cals the stages' calibrations at its start (nil when
 // it resumes: a stage that starts then calibrates itself).
-func runChain(ctx context.Context, stages []Config, dir string, opts Options, cb *chainBudget, cals []*budget.Calibration) ([]string, error) {
+func runChain(ctx context.Context, stages []Config, dir string, opts Options, cb *budget.Chain, cals []*budget.Calibration) ([]string, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, &InputError{err}
@@ -307,7 +307,7 @@ func runChain(ctx context.Context, stages []Config, dir string, opts Options, cb
 		c.Budget, c.budgetFrom = "", budgetSource{}
 		var cal *budget.Calibration
 		if cb != nil && !fileExists(filepath.Join(sd, FileCheckpoint)) {
-			if c, err = cb.stage(c, dir, stages, k, opts); err != nil {
+			if c, err = stageShare(cb, c, dir, stages, k, opts); err != nil {
 				return dirs, err
 			}
 			if cals != nil {

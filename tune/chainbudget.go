@@ -18,26 +18,11 @@ import (
 	"gonum.org/v1/gonum/floats"
 )
 
-// chainBudget is a budgeted chain's budget (budget.Chain, chain.json's
-// "budget") and where it was set (a new chain's; not stored).
-type chainBudget struct {
-	budget.Chain
-	from budgetSource
-}
-
-// text names the budget in a message ("budget \"2h\"", "no budget").
-func (cb *chainBudget) text() string {
-	if cb == nil {
-		return "no budget"
-	}
-	return cb.Chain.Text()
-}
-
 // newChainBudget is the budget of a chain of stages whose first has one:
 // its seconds and each stage's forecast games (the weights of the split,
 // Split, come with the calibration). Errors: a cluster
 // (*InputError), a stage whose method cannot forecast.
-func newChainBudget(stages []Config, opts Options) (*chainBudget, error) {
+func newChainBudget(stages []Config, opts Options) (*budget.Chain, error) {
 	if opts.Remote != nil {
 		return nil, &InputError{ErrBudgetCluster}
 	}
@@ -46,7 +31,7 @@ func newChainBudget(stages []Config, opts Options) (*chainBudget, error) {
 	if err != nil {
 		return nil, err
 	}
-	cb := &chainBudget{Chain: budget.Chain{Budget: first.Budget, Seconds: secs}, from: first.budgetFrom}
+	cb := &budget.Chain{Budget: first.Budget, Seconds: secs}
 	for k, c := range stages {
 		spec, err := c.Spec()
 		if err != nil {
@@ -61,11 +46,12 @@ func newChainBudget(stages []Config, opts Options) (*chainBudget, error) {
 	return cb, nil
 }
 
-// calibrate calibrates every stage of a new chain (nothing is written),
-// checks that each stage's share holds its fewest steps and its ladder,
-// and logs the split. Errors: a calibration's (wrapping ctx's when
-// cancelled), a share too short (*ConfigError where the budget was set).
-func (cb *chainBudget) calibrate(ctx context.Context, stages []Config, opts Options) ([]*budget.Calibration, error) {
+// calibrateChain calibrates every stage of a new chain with budget cb
+// (nothing is written), sets cb's calibration time and split, checks that
+// each stage's share holds its fewest steps and its ladder, and logs the
+// split. Errors: a calibration's (wrapping ctx's when cancelled), a share
+// too short (*ConfigError where the first stage's budget was set).
+func calibrateChain(ctx context.Context, cb *budget.Chain, stages []Config, opts Options) ([]*budget.Calibration, error) {
 	logf := func(format string, args ...any) {
 		if opts.Log != nil {
 			fmt.Fprintf(opts.Log, format, args...)
@@ -106,7 +92,7 @@ func (cb *chainBudget) calibrate(ctx context.Context, stages []Config, opts Opti
 		share := left * cb.Split[k] / total
 		if _, err := planBudget(c, spec, cals[k], share, 0); err != nil {
 			if ts, ok := err.(*budget.TooShort); ok {
-				return nil, cb.from.errorf(stages[0], "is too short for this chain: stage %d (%s) gets %s of it (its share of the stages' forecast time, %s of %s), and one %s and its ladder take at least %s on this machine",
+				return nil, stages[0].budgetFrom.errorf(stages[0], "is too short for this chain: stage %d (%s) gets %s of it (its share of the stages' forecast time, %s of %s), and one %s and its ladder take at least %s on this machine",
 					k+1, c.Method, budget.Text(share), budget.Text(cb.Split[k]), budget.Text(total), spec.Unit, budget.Text(ts.Least))
 			}
 			return nil, err
@@ -118,10 +104,10 @@ func (cb *chainBudget) calibrate(ctx context.Context, stages []Config, opts Opti
 	return cals, nil
 }
 
-// stage is stage k's config (from 0) with its share of the budget left:
-// the budget less the calibration and the earlier stages' elapsed time,
-// times its weight over those of the stages left (weights).
-func (cb *chainBudget) stage(c Config, dir string, stages []Config, k int, opts Options) (Config, error) {
+// stageShare is stage k's config (from 0) with its share of cb left
+// (budget.Chain.Share): the budget less the calibration and the earlier
+// stages' elapsed time, times its weight over those of the stages left.
+func stageShare(cb *budget.Chain, c Config, dir string, stages []Config, k int, opts Options) (Config, error) {
 	spent := cb.Calibration
 	for i := range k {
 		r, err := ReadSnapshot(StageDir(dir, i+1, stages[i].Method))

@@ -190,7 +190,7 @@ func FuzzChainFile(f *testing.F) {
 		stages = append(stages, chainStage{Dir: filepath.Base(StageDir("", k+1, m)), Config: string(enc)})
 	}
 	for _, cf := range []chainFile{{Version: chainVersion, Stages: stages}, {Version: chainVersion, Stages: stages[:1]},
-		{Version: chainVersion, Stages: stages, Budget: &chainBudget{Chain: budget.Chain{Seconds: 60, Games: []int{1}}}}, {Version: 2, Stages: stages}} {
+		{Version: chainVersion, Stages: stages, Budget: &budget.Chain{Seconds: 60, Games: []int{1}}}, {Version: 2, Stages: stages}} {
 		data, err := json.Marshal(cf)
 		if err != nil {
 			f.Fatal(err)

@@ -28,8 +28,8 @@ type Chain struct {
 	Split []float64 `json:"split,omitempty"`
 }
 
-// Text names the budget in a message ("budget \"2h\"", "no budget" for a
-// nil c).
+// Text names the budget in a message: "budget \"2h\"", or "no budget"
+// for a nil c (a chain without one).
 func (c *Chain) Text() string {
 	if c == nil {
 		return "no budget"
