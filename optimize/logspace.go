@@ -42,33 +42,9 @@ func (l LogSpace) Problem(p Problem) (Problem, error) {
 	if !(l.Norm > 0) || math.IsInf(l.Norm, 1) {
 		return Problem{}, fmt.Errorf("log space: norm must be a finite number > 0, not %g", l.Norm)
 	}
-	q := p
-	var err error
-	if q.InitLo, q.InitHi, err = logRange("initial range", p.Genes, p.InitLo, p.InitHi); err != nil {
-		return Problem{}, err
-	}
-	if p.Bounds != nil {
-		lo, hi, err := logRange("bounds", p.Genes, p.Bounds.Lo, p.Bounds.Hi)
-		if err != nil {
-			return Problem{}, err
-		}
-		q.Bounds = &Bounds{Lo: lo, Hi: hi}
-	}
-	if p.Start != nil {
-		if q.Start, err = logVector("start", p.Genes, p.Start); err != nil {
-			return Problem{}, err
-		}
-	}
-	if p.Opponent != nil {
-		q.Opponent = func(name string) ([]float64, error) {
-			w, err := p.Opponent(name)
-			if err != nil {
-				return nil, err
-			}
-			return logVector(fmt.Sprintf("opponent %q", name), p.Genes, w)
-		}
-	}
-	return q, nil
+	return mapProblem(p, func(what string, lo, hi []float64) ([]float64, []float64, error) {
+		return logRange(what, p.Genes, lo, hi)
+	}, func(what string, w []float64) ([]float64, error) { return logVector(what, p.Genes, w) })
 }
 
 func logRange(what string, genes []string, lo, hi []float64) ([]float64, []float64, error) {
@@ -135,11 +111,7 @@ type LogCoords struct {
 // resolves replaced by their logarithms. Errors: a marked value ≤ 0,
 // naming what holds it and the gene (an opponent's when resolved).
 func (l LogCoords) Problem(p Problem) (Problem, error) {
-	q := p
-	logOf := func(what string, v []float64) ([]float64, error) {
-		if v == nil {
-			return nil, nil
-		}
+	vector := func(what string, v []float64) ([]float64, error) {
 		u := slices.Clone(v)
 		for d, isLog := range l.Log {
 			if !isLog || d >= len(u) {
@@ -152,37 +124,14 @@ func (l LogCoords) Problem(p Problem) (Problem, error) {
 		}
 		return u, nil
 	}
-	var err error
-	if q.InitLo, err = logOf("the initial range", p.InitLo); err != nil {
-		return q, err
-	}
-	if q.InitHi, err = logOf("the initial range", p.InitHi); err != nil {
-		return q, err
-	}
-	if p.Bounds != nil {
-		lo, err := logOf("the bounds", p.Bounds.Lo)
+	return mapProblem(p, func(what string, lo, hi []float64) ([]float64, []float64, error) {
+		ulo, err := vector(what, lo)
 		if err != nil {
-			return q, err
+			return nil, nil, err
 		}
-		hi, err := logOf("the bounds", p.Bounds.Hi)
-		if err != nil {
-			return q, err
-		}
-		q.Bounds = &Bounds{Lo: lo, Hi: hi}
-	}
-	if q.Start, err = logOf("the start", p.Start); err != nil {
-		return q, err
-	}
-	if p.Opponent != nil {
-		q.Opponent = func(name string) ([]float64, error) {
-			w, err := p.Opponent(name)
-			if err != nil {
-				return nil, err
-			}
-			return logOf(fmt.Sprintf("opponent %q", name), w)
-		}
-	}
-	return q, nil
+		uhi, err := vector(what, hi)
+		return ulo, uhi, err
+	}, vector)
 }
 
 // Weights is the played vector of u: exp of the marked coordinates.

@@ -18,6 +18,42 @@ type Space interface {
 	Weights(u []float64) []float64
 }
 
+// mapProblem is p with its ranges (the initial range, then the bounds)
+// through ranges and its start and the fixed opponents that Opponent
+// resolves through vector, each told what it maps ("initial range",
+// "bounds", "start", `opponent "name"`) for its errors: the part every
+// Space's Problem shares. A nil start stays nil; an opponent is mapped
+// when resolved.
+func mapProblem(p Problem, ranges func(what string, lo, hi []float64) ([]float64, []float64, error), vector func(what string, w []float64) ([]float64, error)) (Problem, error) {
+	q := p
+	var err error
+	if q.InitLo, q.InitHi, err = ranges("initial range", p.InitLo, p.InitHi); err != nil {
+		return Problem{}, err
+	}
+	if p.Bounds != nil {
+		lo, hi, err := ranges("bounds", p.Bounds.Lo, p.Bounds.Hi)
+		if err != nil {
+			return Problem{}, err
+		}
+		q.Bounds = &Bounds{Lo: lo, Hi: hi}
+	}
+	if p.Start != nil {
+		if q.Start, err = vector("start", p.Start); err != nil {
+			return Problem{}, err
+		}
+	}
+	if p.Opponent != nil {
+		q.Opponent = func(name string) ([]float64, error) {
+			w, err := p.Opponent(name)
+			if err != nil {
+				return nil, err
+			}
+			return vector(fmt.Sprintf("opponent %q", name), w)
+		}
+	}
+	return q, nil
+}
+
 // InSpace wraps m, a method made for s.Problem(p): its Step plays through
 // a referee that turns every match's vectors into s.Weights, and its
 // records' Best and its Best are Weights. Its state, records' Detail and
@@ -104,31 +140,9 @@ func (c ChainSpace) Problem(p Problem) (Problem, error) {
 			seen[g] = true
 		}
 	}
-	q := p
-	var err error
-	if q.InitLo, q.InitHi, err = c.chainRange("initial range", p.Genes, p.InitLo, p.InitHi); err != nil {
-		return Problem{}, err
-	}
-	if p.Bounds != nil {
-		lo, hi, err := c.chainRange("bounds", p.Genes, p.Bounds.Lo, p.Bounds.Hi)
-		if err != nil {
-			return Problem{}, err
-		}
-		q.Bounds = &Bounds{Lo: lo, Hi: hi}
-	}
-	if p.Start != nil {
-		q.Start = c.Increments(p.Start)
-	}
-	if p.Opponent != nil {
-		q.Opponent = func(name string) ([]float64, error) {
-			w, err := p.Opponent(name)
-			if err != nil {
-				return nil, err
-			}
-			return c.Increments(w), nil
-		}
-	}
-	return q, nil
+	return mapProblem(p, func(what string, lo, hi []float64) ([]float64, []float64, error) {
+		return c.chainRange(what, p.Genes, lo, hi)
+	}, func(_ string, w []float64) ([]float64, error) { return c.Increments(w), nil })
 }
 
 func (c ChainSpace) chainRange(what string, genes []string, lo, hi []float64) ([]float64, []float64, error) {
