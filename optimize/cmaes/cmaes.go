@@ -334,7 +334,7 @@ func (s *CMAES) step(ctx context.Context, ref optimize.Referee) (core, Generatio
 		return 0
 	})
 
-	next := update(p, st, y, b, d, g.Ranked)
+	next := update(p, st, y, b, d, g.Ranked, c.tieWeights(p, g.Ranked, g.Fitness))
 	if c.bounded() {
 		c.Bounds.Clamp(next.mean)
 	}
@@ -443,15 +443,25 @@ type nextState struct {
 // Appendix A) from the steps y_k = (x_k − m)/σ of the samples (as clamped
 // to the bounds, before any scaling), C = B·D²·Bᵀ: recombination of the μ
 // best of ranked, CSA, the path p_c with h_σ, and the rank-one and rank-μ
-// updates of C. The mean is not yet clamped or scaled; the repeats,
-// answer and games are left for the caller.
-func update(p params, st core, y [][]float64, b *mat.Dense, d []float64, ranked []int) nextState {
+// updates of C. shared, when not nil, are the weights by rank position
+// with ties sharing theirs (tieWeights): they replace p.w, and their
+// 1/Σw² replaces μ_eff in the paths. The mean is not yet clamped or
+// scaled; the repeats, answer and games are left for the caller.
+func update(p params, st core, y [][]float64, b *mat.Dense, d []float64, ranked []int, shared []float64) nextState {
 	n := p.n
+	w, mueff := p.w, p.mueff
+	if shared != nil {
+		w, mueff = shared, 0
+		for _, v := range shared {
+			mueff += v * v
+		}
+		mueff = 1 / mueff
+	}
 	yw := make([]float64, n)
-	for i, w := range p.w {
+	for i, wi := range w {
 		k := ranked[i]
 		for j := range n {
-			yw[j] += w * y[k][j]
+			yw[j] += wi * y[k][j]
 		}
 	}
 	next := nextState{core: core{gen: st.gen + 1, mean: make([]float64, n), ps: make([]float64, n), pc: make([]float64, n)}}
@@ -468,7 +478,7 @@ func update(p params, st core, y [][]float64, b *mat.Dense, d []float64, ranked 
 		}
 		u[j] = v / d[j]
 	}
-	fs := math.Sqrt(p.cs * (2 - p.cs) * p.mueff)
+	fs := math.Sqrt(p.cs * (2 - p.cs) * mueff)
 	for i := range n {
 		v := 0.0
 		for j := range n {
@@ -481,7 +491,7 @@ func update(p params, st core, y [][]float64, b *mat.Dense, d []float64, ranked 
 	if psNorm/math.Sqrt(1-math.Pow(1-p.cs, float64(2*(st.gen+1)))) < (1.4+2/float64(n+1))*p.chiN {
 		next.hsig = 1
 	}
-	fc := math.Sqrt(p.cc * (2 - p.cc) * p.mueff)
+	fc := math.Sqrt(p.cc * (2 - p.cc) * mueff)
 	for j := range n {
 		next.pc[j] = (1-p.cc)*st.pc[j] + float64(next.hsig)*fc*yw[j]
 	}
@@ -494,15 +504,42 @@ func update(p params, st core, y [][]float64, b *mat.Dense, d []float64, ranked 
 	for i := range n {
 		for j := i; j < n; j++ {
 			rankMu := 0.0
-			for r, w := range p.w {
+			for r, wr := range w {
 				k := ranked[r]
-				rankMu += w * y[k][i] * y[k][j]
+				rankMu += wr * y[k][i] * y[k][j]
 			}
 			v := keep*st.c[i][j] + p.c1*next.pc[i]*next.pc[j] + p.cmu*rankMu
 			next.c[i][j], next.c[j][i] = v, v
 		}
 	}
 	return next
+}
+
+// tieWeights are, with ShareTies, the recombination weights by rank
+// position (ranked best first, p.w for the first μ, 0 after) with every
+// run of equal fitness given the mean of its positions' weights; nil
+// without ShareTies.
+func (c config) tieWeights(p params, ranked []int, fitness []float64) []float64 {
+	if !c.ShareTies {
+		return nil
+	}
+	w := make([]float64, len(ranked))
+	copy(w, p.w)
+	for a := 0; a < len(ranked); {
+		z := a + 1
+		for z < len(ranked) && fitness[ranked[z]] == fitness[ranked[a]] {
+			z++
+		}
+		sum := 0.0
+		for _, v := range w[a:z] {
+			sum += v
+		}
+		for i := a; i < z; i++ {
+			w[i] = sum / float64(z-a)
+		}
+		a = z
+	}
+	return w
 }
 
 // normalize moves the scale κ > 0 of C into σ: (σ, C, p_c) become

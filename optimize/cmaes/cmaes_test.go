@@ -304,6 +304,52 @@ func TestCMeanScalesTheMeansStep(t *testing.T) {
 	}
 }
 
+// TestShareTies checks the shared weights against a hand-worked
+// generation of λ = 8 (μ = 4, weights w1..w4 of TestStrategyConstants)
+// ranked [1, ½, ½, ½, ½, 0, 0, 0]: w1 alone, the four ties share
+// (w2 + w3 + w4 + 0)/4, the losses 0; the weights still sum to 1. On the
+// synthetic problem a run with shared ties converges like the default.
+func TestShareTies(t *testing.T) {
+	o := DefaultSettings()
+	o.ShareTies = true
+	c := o.resolve(problem(5))
+	p := c.strategy()
+	ranked := []int{3, 0, 1, 2, 4, 5, 6, 7}
+	fitness := []float64{0.5, 0.5, 0.5, 1, 0.5, 0, 0, 0}
+	w := c.tieWeights(p, ranked, fitness)
+	tie := (p.w[1] + p.w[2] + p.w[3]) / 4
+	want := []float64{p.w[0], tie, tie, tie, tie, 0, 0, 0}
+	sum := 0.0
+	for i := range want {
+		if math.Abs(w[i]-want[i]) > 1e-15 {
+			t.Errorf("position %d: weight %g, want %g", i, w[i], want[i])
+		}
+		sum += w[i]
+	}
+	if math.Abs(sum-1) > 1e-12 {
+		t.Errorf("the shared weights sum to %g", sum)
+	}
+	o.ShareTies = false
+	if w := o.resolve(problem(5)).tieWeights(p, ranked, fitness); w != nil {
+		t.Errorf("without share_ties: %v, want nil (the tutorial's weights)", w)
+	}
+	for seed := uint64(1); seed <= 3; seed++ {
+		o := DefaultSettings()
+		o.Generations, o.ShareTies = 150, true
+		pr := problem(5)
+		pr.Pairs = 2
+		ref := &optimizetest.TargetReferee{Target: target, Temperature: 300, Pairs: 2}
+		s := mustNew(t, o, pr, seed, 99)
+		start := ref.Distance(s.Mean())
+		for !s.Done() {
+			step(t, s, ref)
+		}
+		if end := ref.Distance(s.Best()); end > start/3 || end > 400 {
+			t.Errorf("seed %d: distance %.0f → %.0f with shared ties", seed, start, end)
+		}
+	}
+}
+
 // TestMaxSigmaCapsTheTreatment runs a referee whose games are coin flips
 // (Temperature 10⁹: the noise dominates every rank), so the uncertainty
 // treatment raises σ whenever s > 0: uncapped σ passes 4·σ0 within the
@@ -350,6 +396,7 @@ func TestResumeEqualsUninterrupted(t *testing.T) {
 			o.Norm, o.Pool, p.BoundMode = 3000, []string{"best", "centroid"}, "reflect"
 		}},
 		{"average, bounds off", func(o *Settings, p *optimize.Problem) { o.Average, p.BoundMode = 3, "off" }},
+		{"shared ties", func(o *Settings, _ *optimize.Problem) { o.ShareTies = true }},
 	} {
 		o := DefaultSettings()
 		o.Generations = 10

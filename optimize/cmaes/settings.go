@@ -69,6 +69,15 @@ type Settings struct {
 	// 1/c_m times larger would. The paths and C learn from ⟨y⟩_w as
 	// with c_m = 1. Default 1.
 	CMean float64 `toml:"cmean" json:"cmean"`
+	// ShareTies gives candidates of equal fitness equal recombination
+	// weights: a run of tied ranks shares the mean of their weights
+	// (mid-rank weights, as rank statistics treat ties), and μ_eff of the
+	// generation's paths is 1/Σw² of the shared weights, so that p_σ keeps
+	// its N(0, I) law under random selection. A match of one or two game
+	// pairs has three to five results, so most candidates tie, and the
+	// default ordering of ties (by candidate index) recombines an arbitrary
+	// half of them. Default false (ties by index, Hansen 2016 as written).
+	ShareTies bool `toml:"share_ties" json:"share_ties"`
 	// NoiseOptions are the shared noise mechanisms (optimize.NoiseOptions),
 	// keys of [cmaes] as well: pool, norm, race_budget, race_alpha,
 	// race_rounds, race_candidates, average, warm_spread. memory and
@@ -240,6 +249,9 @@ func (o *Settings) Describe() string {
 		noise = fmt.Sprintf("noise handling (repeats ≤ %d, %s)", o.MaxRepeats, a)
 	}
 	extra := ""
+	if o.ShareTies {
+		extra += ", tied candidates share their weights"
+	}
 	if o.CMean != 1 {
 		extra += fmt.Sprintf(", c_m %g", o.CMean)
 	}
