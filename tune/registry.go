@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/roadtune/roadtune/optimize"
+	"github.com/roadtune/roadtune/optimize/bayes"
 	"github.com/roadtune/roadtune/optimize/cmaes"
 	"github.com/roadtune/roadtune/optimize/ga"
 	"github.com/roadtune/roadtune/optimize/pso"
@@ -23,6 +24,7 @@ func init() {
 	Register(spsa.Spec)
 	Register(texel.Spec)
 	Register(cmaes.Spec)
+	Register(bayes.Spec)
 }
 
 // Register makes a method available to configs under spec.Name (its options

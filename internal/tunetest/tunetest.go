@@ -33,6 +33,13 @@ average = 2
 generations = 3
 lambda = 4
 race_budget = 60
+[bayes]
+iterations = 3
+batch = 2
+initial = 3
+repeats = 1
+pool = ["zhou2015"]
+candidates = 50
 [validation]
 opponents = ["zhou2015"]
 pairs = 2
