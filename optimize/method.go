@@ -259,6 +259,24 @@ type Spec struct {
 	// a sentence or two why a gene can be left unidentified, for reports
 	// and chart captions.
 	Unidentified string
+	// Profiles, when set, reads from a run's last record the method's model
+	// along each gene (a model-based method's view of its answer): nil when
+	// the record holds none. Reports draw them as one panel a gene.
+	Profiles func(last Record) []Profile
+}
+
+// Profile is a model's prediction along one gene with the other genes
+// held at the answer's values (a slice through the model's optimum):
+// at each X, in gene units, the predicted Mean and its 95% interval
+// [Lo, Hi], in the units the method names in Spec's chart of it (Elo for
+// optimize/bayes). At is the gene's value in the answer.
+type Profile struct {
+	Gene string    `json:"gene"`
+	At   float64   `json:"at"`
+	X    []float64 `json:"x"`
+	Mean []float64 `json:"mean"`
+	Lo   []float64 `json:"lo"`
+	Hi   []float64 `json:"hi"`
 }
 
 // The variants of a method with Chen 2010's form and a noise-robust one

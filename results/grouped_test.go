@@ -111,4 +111,29 @@ func TestPanelChart(t *testing.T) {
 	if _, err := (PanelChart{}).SVG(); err == nil {
 		t.Error("no panels: no error")
 	}
+	// A band: drawn as a filled polygon; one of the wrong length, or with a
+	// NaN, is an error naming the panel.
+	banded := PanelChart{Title: "profile", Rows: [][]Panel{{{Title: "M3", X: x, Y: []float64{1, 2, 3, 2}, Lo: []float64{0, 1, 2, 1}, Hi: []float64{2, 3, 4, 3}, Baseline: math.NaN()}}}}
+	plain := banded
+	plain.Rows = [][]Panel{{{Title: "M3", X: x, Y: []float64{1, 2, 3, 2}, Baseline: math.NaN()}}}
+	withBand, err := banded.SVG()
+	if err != nil {
+		t.Fatal(err)
+	}
+	without, err := plain.SVG()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(string(withBand), "fill-opacity") <= strings.Count(string(without), "fill-opacity") && len(withBand) <= len(without) {
+		t.Error("the band drew nothing")
+	}
+	for _, p := range []Panel{
+		{Title: "M5", X: x, Y: x, Lo: x[:2], Hi: x, Baseline: math.NaN()},
+		{Title: "M5", X: x, Y: x, Lo: x, Hi: []float64{1, 2, math.Inf(1), 4}, Baseline: math.NaN()},
+	} {
+		bad := PanelChart{Rows: [][]Panel{{p}}}
+		if _, err := bad.SVG(); err == nil || !strings.Contains(err.Error(), `"M5"`) || !strings.Contains(err.Error(), "band") {
+			t.Errorf("a bad band: %v", err)
+		}
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -26,6 +27,9 @@ type Panel struct {
 	Colour   int
 	Baseline float64
 	Muted    bool
+	// Lo and Hi, when set (one per X), are a shaded band around the line,
+	// such as a model's 95% interval, in the line's colour.
+	Lo, Hi []float64
 }
 
 // PanelChart is small multiples (Tufte): one small line plot per
@@ -101,6 +105,16 @@ func (c PanelChart) layout() (chartLayout, error) {
 			if math.IsInf(pn.Baseline, 0) {
 				return chartLayout{}, fmt.Errorf("%s: baseline %g", name, pn.Baseline)
 			}
+			if pn.Lo != nil || pn.Hi != nil {
+				if len(pn.Lo) != len(pn.X) || len(pn.Hi) != len(pn.X) {
+					return chartLayout{}, fmt.Errorf("%s: a band of %d and %d values for %d X values", name, len(pn.Lo), len(pn.Hi), len(pn.X))
+				}
+				for _, xs := range [][]float64{pn.Lo, pn.Hi} {
+					if j, ok := checkFinite(xs); !ok {
+						return chartLayout{}, fmt.Errorf("%s: band value %d = %g", name, j, xs[j])
+					}
+				}
+			}
 			p, err := c.panelPlot(pn, r == len(c.Rows)-1 || k >= len(c.Rows[r+1]), k == 0)
 			if err != nil {
 				return chartLayout{}, err
@@ -160,6 +174,13 @@ func (c PanelChart) panelPlot(pn Panel, bottom, first bool) (*plot.Plot, error) 
 	p.Title.TextStyle = textStyle(sans(9.5, true), titleColour)
 	p.Title.TextStyle.YAlign = text.YBottom
 	p.Title.Padding = vg.Points(3)
+	if pn.Lo != nil {
+		band, err := bandPolygon(Band{X: pn.X, Lo: pn.Lo, Hi: pn.Hi, Series: pn.Colour % len(seriesColors)})
+		if err != nil {
+			return nil, err
+		}
+		p.Add(band)
+	}
 	xys := make(plotter.XYs, len(pn.X))
 	for i := range pn.X {
 		xys[i] = plotter.XY{X: pn.X[i], Y: pn.Y[i]}
@@ -183,7 +204,7 @@ func (c PanelChart) panelPlot(pn Panel, bottom, first bool) (*plot.Plot, error) 
 		p.Add(baselineLine(pn.Baseline, line.Color))
 	}
 	// A flat line gets a range around it rather than none.
-	if lo, hi := minMax(pn.Y, pn.Baseline); hi-lo < 1e-9*max(1, math.Abs(hi)) {
+	if lo, hi := minMax(append(append(slices.Clone(pn.Y), pn.Lo...), pn.Hi...), pn.Baseline); hi-lo < 1e-9*max(1, math.Abs(hi)) {
 		pad := max(1, math.Abs(hi)*0.05)
 		p.Y.Min, p.Y.Max = lo-pad, hi+pad
 	}

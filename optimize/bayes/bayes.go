@@ -336,6 +336,9 @@ func (b *Bayes) step(ctx context.Context, ref optimize.Referee) (Iteration, erro
 	it.OptimumU = u
 	it.Optimum = c.genes(u)
 	it.OptScore, it.OptVariance = final.Predict(u)
+	if b.iter+1 == c.Iterations {
+		it.Profiles = c.profiles(final, u)
+	}
 	return it, nil
 }
 

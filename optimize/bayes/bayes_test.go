@@ -2,6 +2,7 @@ package bayes
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -327,5 +328,50 @@ func TestStartBox(t *testing.T) {
 		if err := s.Validate(p); !errors.As(err, &oe) || oe.Key != "spread" {
 			t.Errorf("spread %g: %v", bad, err)
 		}
+	}
+}
+
+// The last record's profiles are the model's: rebuilt from the run's
+// points and kernel, the model predicts every profile point's mean and
+// band; Spec.Profiles reads them from the record in memory and from its
+// JSON; earlier records carry none.
+func TestProfilesMatchTheModel(t *testing.T) {
+	b, recs := run(t, settings(4), problem(3), 9, target())
+	ps := Spec.Profiles(recs[len(recs)-1])
+	if len(ps) != 3 {
+		t.Fatalf("%d profiles, want one a gene", len(ps))
+	}
+	if got := Spec.Profiles(recs[0]); got != nil {
+		t.Errorf("the first record has profiles: %v", got)
+	}
+	model, err := b.Model()
+	if err != nil {
+		t.Fatal(err)
+	}
+	it := recs[len(recs)-1].Detail.(Iteration)
+	for d, p := range ps {
+		if p.Gene != b.cfg.Genes[d] || len(p.X) != profilePoints || p.At != b.cfg.Lo[d]+it.OptimumU[d]*(b.cfg.Hi[d]-b.cfg.Lo[d]) {
+			t.Fatalf("profile %d: %s, %d points, at %g", d, p.Gene, len(p.X), p.At)
+		}
+		for k, x := range p.X {
+			u := slices.Clone(it.OptimumU)
+			u[d] = (x - b.cfg.Lo[d]) / (b.cfg.Hi[d] - b.cfg.Lo[d])
+			m, v := model.Predict(u)
+			sd := math.Sqrt(v)
+			if math.Abs(Elo(m)-p.Mean[k]) > 1e-6 || math.Abs(Elo(m-1.96*sd)-p.Lo[k]) > 1e-6 || math.Abs(Elo(m+1.96*sd)-p.Hi[k]) > 1e-6 {
+				t.Errorf("gene %s at %g: profile %g [%g, %g], model %g ± %g", p.Gene, x, p.Mean[k], p.Lo[k], p.Hi[k], Elo(m), sd)
+			}
+			if !(p.Lo[k] <= p.Mean[k] && p.Mean[k] <= p.Hi[k]) {
+				t.Errorf("gene %s at %g: the mean lies outside its band", p.Gene, x)
+			}
+		}
+	}
+	data, err := json.Marshal(recs[len(recs)-1].Detail)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back := Spec.Profiles(optimize.Record{Detail: json.RawMessage(data)})
+	if len(back) != 3 || !slices.Equal(back[1].Mean, ps[1].Mean) {
+		t.Errorf("profiles through JSON: %v", back)
 	}
 }

@@ -1,6 +1,7 @@
 package bayes
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -36,6 +37,55 @@ type Iteration struct {
 	OptimumU    []float64 `json:"optimum_u"`
 	OptScore    float64   `json:"opt_score"`
 	OptVariance float64   `json:"opt_variance"`
+	// Profiles, in the run's last iteration only, are the model along
+	// each gene through the optimum (profiles): Elo against the pool with
+	// its 95% credible band, for the report's "profile" chart.
+	Profiles []optimize.Profile `json:"profiles,omitempty"`
+}
+
+// profilePoints is the number of points of a profile across the box.
+const profilePoints = 21
+
+// profiles are the model along each gene across the search box, the
+// other genes at the optimum u: the posterior mean as Elo and the 95%
+// credible band (±1.96 posterior standard deviations of the score,
+// mapped through Elo), X in gene units.
+func (c config) profiles(model interface {
+	Predict([]float64) (float64, float64)
+}, u []float64) []optimize.Profile {
+	out := make([]optimize.Profile, len(c.Genes))
+	for d, g := range c.Genes {
+		p := optimize.Profile{Gene: g, At: c.Lo[d] + u[d]*(c.Hi[d]-c.Lo[d])}
+		x := slices.Clone(u)
+		for k := range profilePoints {
+			x[d] = float64(k) / (profilePoints - 1)
+			m, v := model.Predict(x)
+			sd := math.Sqrt(max(v, 0))
+			p.X = append(p.X, c.Lo[d]+x[d]*(c.Hi[d]-c.Lo[d]))
+			p.Mean = append(p.Mean, Elo(m))
+			p.Lo = append(p.Lo, Elo(m-1.96*sd))
+			p.Hi = append(p.Hi, Elo(m+1.96*sd))
+		}
+		out[d] = p
+	}
+	return out
+}
+
+// profilesOf is Spec.Profiles: the Profiles of a record's Iteration (its
+// Detail in memory, or as JSON read back from a run's records).
+func profilesOf(last optimize.Record) []optimize.Profile {
+	switch d := last.Detail.(type) {
+	case Iteration:
+		return d.Profiles
+	case json.RawMessage:
+		var it struct {
+			Profiles []optimize.Profile `json:"profiles"`
+		}
+		if json.Unmarshal(d, &it) == nil {
+			return it.Profiles
+		}
+	}
+	return nil
 }
 
 // PlayedPoint is one point of an iteration: where it came from ("design",

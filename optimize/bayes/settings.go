@@ -271,6 +271,7 @@ var Spec = optimize.Spec{
 	Unit:      "iteration",
 	About:     "Bayesian optimisation: a Gaussian process over match scores against a fixed pool, the next points by expected improvement (chess-tuning-tools)",
 	BudgetKey: "iterations",
+	Profiles:  profilesOf,
 	Charts: []optimize.Chart{
 		{Name: "optimum", Title: "Bayesian optimisation: the model's optimum against the pool", YLabel: "Elo against the pool",
 			Metrics: []string{"opt_elo", "played_elo"}, Labels: []string{"the model's optimum (95% credible band)", "the iteration's points, as played"},

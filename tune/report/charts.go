@@ -248,10 +248,41 @@ func RunCharts(d RunData) []results.NamedChart {
 			out = append(out, results.NamedChart{Name: set.name(c.Name), Title: part.Title, Chart: part})
 		}
 	}
+	if spec.Profiles != nil {
+		if pc, ok := ProfileChart(spec.Profiles(recs[len(recs)-1])); ok {
+			out = append(out, results.NamedChart{Name: "profile", Title: pc.Title, Chart: pc})
+		}
+	}
 	if d.Elo != nil {
 		out = append(out, *d.Elo)
 	}
 	return out
+}
+
+// ProfileChart draws a model's profiles (optimize.Spec.Profiles) as small
+// multiples, one panel a gene laid out as the genes chart's, each the
+// predicted Elo along the gene with its 95% band, the other genes at the
+// answer's values; false without profiles.
+func ProfileChart(ps []optimize.Profile) (results.PanelChart, bool) {
+	if len(ps) == 0 {
+		return results.PanelChart{}, false
+	}
+	names := make([]string, len(ps))
+	idx := make([]int, len(ps))
+	for i, p := range ps {
+		names[i], idx[i] = p.Gene, i
+	}
+	pc := results.PanelChart{Title: "The model along each gene, the others at its optimum", XLabel: "gene value", YLabel: "Elo against the pool",
+		Note: "The model's mean (line) and 95% credible band, one gene varied across the search box with the others held at the answer's values: a slice through the optimum, where a flat panel is a gene the results barely depend on."}
+	for r, row := range geneRows(names, idx) {
+		var panels []results.Panel
+		for _, i := range row {
+			p := ps[i]
+			panels = append(panels, results.Panel{Title: fmt.Sprintf("%s (at %.4g)", p.Gene, p.At), X: p.X, Y: p.Mean, Lo: p.Lo, Hi: p.Hi, Colour: r, Baseline: math.NaN()})
+		}
+		pc.Rows = append(pc.Rows, panels)
+	}
+	return pc, true
 }
 
 // familyRowMax is the most panels a row of the genes chart holds.
