@@ -3,7 +3,7 @@
 # docs/experiments/) with `tune`, `arena` and one Go benchmark.
 #
 #   configs/experiments/run.sh            every experiment, then collect
-#   configs/experiments/run.sh e1 e4      some of them (e1..e21), then collect
+#   configs/experiments/run.sh e1 e4      some of them (e1..e22), then collect
 #   DOCS=docs/experiments configs/experiments/run.sh collect
 #                                         update the tracked docs from $OUT
 #
@@ -334,6 +334,32 @@ e21() {
   run_seeds e21-pso4 configs/pso.toml 4
   for s in 3 4; do run_arena "e21-pso-chain-vs-main-d$s" -openings $b -pairs 300 -seed 91 -depth $s -width 10 "$OUT/e21-pso-chain/stage-2-spsa/best.json" "$OUT/e21-pso4/seed-4/best.json"; done
   run_arena e21-pso-chain-vs-half -openings $b -pairs 300 -seed 92 -depth 3 -width 10 "$OUT/e21-pso-chain/stage-2-spsa/best.json" "$(tune export "$OUT/e21-pso-chain/stage-2-spsa" -step 18833 -o "$OUT/e21-pso-chain-half.json" >/dev/null && echo "$OUT/e21-pso-chain-half.json")"
+  # the fourth session: CMA-ES with tied candidates sharing their weights
+  # (cmaes.toml since, seeds 1-12) and the variants screened before it
+  run_seeds e21-cmaes-max-sigma-1 configs/experiments/e21-cmaes-max-sigma-1.toml 1,2,3,4,5,6
+  run_seeds e21-cmaes-share-ties configs/experiments/e21-cmaes-share-ties.toml 1,2,3,4,5,6
+  run_seeds e21-cmaes-share-ties-sigma configs/experiments/e21-cmaes-share-ties-sigma.toml 1,2,3,4,5,6
+  run_seeds e21-cmaes-shared configs/cmaes.toml 1,2,3,4,5,6,7,8,9,10,11,12
+}
+
+# e22: +50 Elo in 2,000 games — Texel at 248 to 2,000 games, Bayesian
+# optimisation alone from random starts, and the bayes.toml chain (Texel,
+# then the model around its vector) at 2,000 and 20,000 games.
+e22() {
+  local b=configs/openings/balanced.txt s
+  run_seeds e22-texel-250 configs/experiments/e22-texel-250.toml 1,2,3
+  run_seeds e22-texel-500 configs/experiments/e22-texel-500.toml 1,2,3,4,5,6
+  run_seeds e22-texel-1000 configs/experiments/e22-texel-1000.toml 1,2,3,4,5,6
+  run_seeds e22-texel-2000 configs/experiments/e22-texel-2000.toml 1,2,3,4,5,6
+  for s in 1 2 3 4 5 6; do
+    run_arena "e22-texel-500-s$s-pso15" -openings $b -pairs 300 -seed 77 -width 10 -depth 3 "$OUT/e22-texel-500/seed-$s/best.json" chen2010-pso15
+    run_arena "e22-texel-500-s$s-zhou-d4" -openings $b -pairs 300 -seed 77 -width 10 -depth 4 "$OUT/e22-texel-500/seed-$s/best.json" zhou2015
+  done
+  run_seeds e22-bayes-random configs/experiments/e22-bayes-random.toml 1,2,3
+  run_tune e22-bayes-random-992 configs/experiments/e22-bayes-random.toml -seed 1 -steps 62
+  run_seeds e22-bayes configs/bayes.toml 1,2,3,4,5,6
+  run_chain e22-bayes-20k configs/experiments/e22-bayes-20k.toml -seed 1
+  run_arena e22-bayes-20k-vs-ga -openings $b -pairs 300 -seed 93 -width 10 -depth 3 "$OUT/e22-bayes-20k/stage-2-bayes/best.json" docs/experiments/e19-ga-seed-1.json
 }
 
 # collect copies the small results into $DOCS: no game logs or SGFs.
@@ -366,14 +392,14 @@ collect() {
 }
 
 # STEPS: every experiment of docs/experiments/README.md's index, in order.
-STEPS=(e1 e2 e3 e4 e5 e6 e7 e8 e9 e10 e11 e12 e13 e14 e15 e16 e17 e18 e19 e20 e21)
+STEPS=(e1 e2 e3 e4 e5 e6 e7 e8 e9 e10 e11 e12 e13 e14 e15 e16 e17 e18 e19 e20 e21 e22)
 steps=("$@")
 [ ${#steps[@]} -gt 0 ] || steps=("${STEPS[@]}")
 for s in "${steps[@]}"; do
   if [ "$s" = collect ] || [[ " ${STEPS[*]} " == *" $s "* ]]; then
     log "== $s"; "$s"
   else
-    echo "unknown experiment $s (want e1..e21 or collect)" >&2; exit 2
+    echo "unknown experiment $s (want e1..e22 or collect)" >&2; exit 2
   fi
 done
 [[ " ${steps[*]} " == *" collect "* ]] || collect
