@@ -272,13 +272,13 @@ func ProfileChart(ps []optimize.Profile) (results.PanelChart, bool) {
 	for i, p := range ps {
 		names[i], idx[i] = p.Gene, i
 	}
-	pc := results.PanelChart{Title: "The model along each gene, the others at its optimum", XLabel: "gene value", YLabel: "Elo against the pool",
-		Note: "The model's mean (line) and 95% credible band, one gene varied across the search box with the others held at the answer's values: a slice through the optimum, where a flat panel is a gene the results barely depend on."}
+	pc := results.PanelChart{Title: "The model along each gene, the others at its optimum", XLabel: "value", YLabel: "Elo",
+		Note: "The model's Elo against the pool (line) and its 95% credible band, one gene varied across the search box with the others held at the answer's values (each title: the gene, its value at the optimum and the range shown): a slice through the optimum, where a flat panel is a gene the results barely depend on."}
 	for r, row := range geneRows(names, idx) {
 		var panels []results.Panel
 		for _, i := range row {
 			p := ps[i]
-			panels = append(panels, results.Panel{Title: fmt.Sprintf("%s (at %.4g)", p.Gene, p.At), X: p.X, Y: p.Mean, Lo: p.Lo, Hi: p.Hi, Colour: r, Baseline: math.NaN()})
+			panels = append(panels, results.Panel{Title: fmt.Sprintf("%s %.4g (%.4g–%.4g)", p.Gene, p.At, p.X[0], p.X[len(p.X)-1]), X: p.X, Y: p.Mean, Lo: p.Lo, Hi: p.Hi, Colour: r, Baseline: math.NaN()})
 		}
 		pc.Rows = append(pc.Rows, panels)
 	}

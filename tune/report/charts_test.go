@@ -39,7 +39,7 @@ func TestProfileChart(t *testing.T) {
 		return optimize.Profile{Gene: g, At: 2, X: []float64{0, 2, 4}, Mean: []float64{-10, 30, 5}, Lo: []float64{-40, 10, -30}, Hi: []float64{20, 50, 40}}
 	}
 	pc, ok := ProfileChart([]optimize.Profile{prof("M1"), prof("M2"), prof("T1")})
-	if !ok || len(pc.Rows) != 2 || len(pc.Rows[0]) != 2 || pc.Rows[0][1].Title != "M2 (at 2)" || !slices.Equal(pc.Rows[1][0].Hi, []float64{20, 50, 40}) {
+	if !ok || len(pc.Rows) != 2 || len(pc.Rows[0]) != 2 || pc.Rows[0][1].Title != "M2 2 (0–4)" || !slices.Equal(pc.Rows[1][0].Hi, []float64{20, 50, 40}) {
 		t.Fatalf("profile chart rows %+v", pc.Rows)
 	}
 	if _, err := pc.SVG(); err != nil {
