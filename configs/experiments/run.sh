@@ -360,6 +360,9 @@ e22() {
   run_seeds e22-bayes configs/bayes.toml 1,2,3,4,5,6
   run_chain e22-bayes-20k configs/experiments/e22-bayes-20k.toml -seed 1
   run_arena e22-bayes-20k-vs-ga -openings $b -pairs 300 -seed 93 -width 10 -depth 3 "$OUT/e22-bayes-20k/stage-2-bayes/best.json" docs/experiments/e19-ga-seed-1.json
+  run_chain e22-bayes-20k-s2 configs/experiments/e22-bayes-20k.toml -seed 2
+  run_tune e22-ga-s2 configs/ga.toml -seed 2
+  run_arena e22-bayes-20k-s2-vs-ga -openings $b -pairs 300 -seed 93 -width 10 -depth 3 "$OUT/e22-bayes-20k-s2/stage-2-bayes/best.json" "$OUT/e22-ga-s2/best.json"
 }
 
 # collect copies the small results into $DOCS: no game logs or SGFs.
