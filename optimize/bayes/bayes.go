@@ -1,6 +1,7 @@
 package bayes
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -116,7 +117,7 @@ func Restore(s Settings, p optimize.Problem, st State) (*Bayes, error) {
 			return nil, err
 		}
 	}
-	if want := min(st.Iteration*c.Batch, c.Iterations*c.Batch); len(st.Points) != want {
+	if want := st.Iteration * c.Batch; len(st.Points) != want {
 		return nil, fmt.Errorf(field+"Points: %d points after %d iterations of %d, want %d", len(st.Points), st.Iteration, c.Batch, want)
 	}
 	for i, pt := range st.Points {
@@ -140,9 +141,7 @@ func Restore(s Settings, p optimize.Problem, st State) (*Bayes, error) {
 	}
 	b := &Bayes{cfg: c, pcg: pcg, rng: rand.New(pcg), iter: st.Iteration, games: st.Games,
 		design: optimize.Clone(st.Design), kernel: cloneKernel(st.Kernel), best: slices.Clone(st.Optimum)}
-	for _, pt := range st.Points {
-		b.points = append(b.points, Point{U: slices.Clone(pt.U), Results: slices.Clone(pt.Results)})
-	}
+	b.points = clonePoints(st.Points)
 	return b, nil
 }
 
@@ -168,9 +167,7 @@ func (b *Bayes) State() State {
 	}
 	st := State{RNG: rng, Iteration: b.iter, Games: b.games, Design: optimize.Clone(b.design),
 		Kernel: cloneKernel(b.kernel), Optimum: slices.Clone(b.best)}
-	for _, pt := range b.points {
-		st.Points = append(st.Points, Point{U: slices.Clone(pt.U), Results: slices.Clone(pt.Results)})
-	}
+	st.Points = clonePoints(b.points)
 	return st
 }
 
@@ -190,10 +187,13 @@ func (b *Bayes) Done() bool { return b.iter >= b.cfg.Iterations }
 func (b *Bayes) Steps() int { return b.iter }
 
 // Points returns a copy of the points played so far, in order.
-func (b *Bayes) Points() []Point {
-	out := make([]Point, len(b.points))
-	for i, p := range b.points {
-		out[i] = Point{U: slices.Clone(p.U), Results: slices.Clone(p.Results)}
+func (b *Bayes) Points() []Point { return clonePoints(b.points) }
+
+// clonePoints is a deep copy of points (nil for none).
+func clonePoints(points []Point) []Point {
+	var out []Point
+	for _, p := range points {
+		out = append(out, Point{U: slices.Clone(p.U), Results: slices.Clone(p.Results)})
 	}
 	return out
 }
@@ -217,7 +217,7 @@ func (b *Bayes) Model() (*gp.GP, error) {
 	if len(b.points) == 0 {
 		return nil, nil
 	}
-	return b.cfg.model(b.points, b.kernel)
+	return b.cfg.model(b.points, b.kernel, b.cfg.matchVariance(b.points))
 }
 
 // Step runs one iteration: Batch points, each from the initial design
@@ -270,12 +270,12 @@ func (b *Bayes) step(ctx context.Context, ref optimize.Referee) (Iteration, erro
 		switch {
 		case idx < len(b.design):
 			pp.U, pp.Source = slices.Clone(b.design[idx]), "design"
-		case len(b.points) == 0 && model == nil:
+		case len(b.points) == 0:
 			pp.U, pp.Source = uniform(b.rng, len(c.Genes)), "uniform"
 		default:
 			if model == nil {
 				var err error
-				if model, err = c.model(b.points, b.kernel); err != nil {
+				if model, err = c.model(b.points, b.kernel, noise); err != nil {
 					return it, fmt.Errorf("bayes: iteration %d: %w", b.iter, err)
 				}
 			}
@@ -283,8 +283,7 @@ func (b *Bayes) step(ctx context.Context, ref optimize.Referee) (Iteration, erro
 			pp.Source = c.Acquisition
 		}
 		if model != nil && j < c.Batch-1 {
-			m, _ := model.Predict(pp.U)
-			next, err := model.Add(pp.U, m, perPoint)
+			next, err := model.Add(pp.U, model.PredictMean(pp.U), perPoint)
 			if err != nil {
 				return it, fmt.Errorf("bayes: iteration %d: %w", b.iter, err)
 			}
@@ -328,7 +327,7 @@ func (b *Bayes) step(ctx context.Context, ref optimize.Referee) (Iteration, erro
 		}
 		it.Kernel, it.Refit = fitted, true
 	}
-	final, err := c.model(all, it.Kernel)
+	final, err := c.model(all, it.Kernel, noise)
 	if err != nil {
 		return it, fmt.Errorf("bayes: iteration %d: %w", b.iter, err)
 	}
@@ -442,53 +441,50 @@ func units(points []Point) [][]float64 {
 	return out
 }
 
-// model is the Gaussian process of points under kernel k.
-func (c config) model(points []Point, k gp.Kernel) (*gp.GP, error) {
-	ys, vs := c.observations(points, c.matchVariance(points))
+// model is the Gaussian process of points under kernel k, matchVar
+// being their matchVariance.
+func (c config) model(points []Point, k gp.Kernel, matchVar float64) (*gp.GP, error) {
+	ys, vs := c.observations(points, matchVar)
 	return gp.New(k, units(points), ys, vs)
 }
 
 // candidates draws the points an acquisition or the optimum is searched
 // over: half uniform over the unit cube, half Gaussian steps (σ 0.05 of
 // the side, clipped to the cube) from the 10 points played of highest
-// posterior mean.
-func (c config) candidates(rng *rand.Rand, model *gp.GP, points []Point) [][]float64 {
+// posterior mean (means, one a point).
+func (c config) candidates(rng *rand.Rand, points []Point, means []float64) [][]float64 {
 	n := len(c.Genes)
 	out := make([][]float64, 0, c.Candidates)
 	for range (c.Candidates + 1) / 2 {
 		out = append(out, uniform(rng, n))
 	}
-	top := topByMean(model, points, 10)
+	top := topByMean(points, means, 10)
 	for i := 0; len(out) < c.Candidates && len(top) > 0; i++ {
 		out = append(out, jitter(rng, top[i%len(top)], 0.05))
 	}
 	return out
 }
 
-// topByMean are the coordinates of the k points played of highest
-// posterior mean, best first (ties by order played).
-func topByMean(model *gp.GP, points []Point, k int) [][]float64 {
-	type scored struct {
-		u []float64
-		m float64
-	}
-	s := make([]scored, len(points))
+// pointMeans is the model's posterior mean at each point played.
+func pointMeans(model *gp.GP, points []Point) []float64 {
+	m := make([]float64, len(points))
 	for i, p := range points {
-		m, _ := model.Predict(p.U)
-		s[i] = scored{p.U, m}
+		m[i] = model.PredictMean(p.U)
 	}
-	slices.SortStableFunc(s, func(a, b scored) int {
-		switch {
-		case a.m > b.m:
-			return -1
-		case a.m < b.m:
-			return 1
-		}
-		return 0
-	})
+	return m
+}
+
+// topByMean are the coordinates of the k points of highest posterior
+// mean (means, one a point), best first (ties by order played).
+func topByMean(points []Point, means []float64, k int) [][]float64 {
+	idx := make([]int, len(points))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(means[b], means[a]) })
 	var out [][]float64
-	for i := range min(k, len(s)) {
-		out = append(out, s[i].u)
+	for _, i := range idx[:min(k, len(idx))] {
+		out = append(out, points[i].U)
 	}
 	return out
 }
@@ -508,21 +504,17 @@ func (c config) acquire(model *gp.GP, u []float64, best float64) float64 {
 // candidates, refined by three rounds of 20 Gaussian steps around the
 // leader (σ 0.04, 0.02, 0.01 of the side), and its value.
 func (c config) propose(rng *rand.Rand, model *gp.GP, points []Point) ([]float64, float64) {
-	best := math.Inf(-1)
-	for _, p := range points {
-		m, _ := model.Predict(p.U)
-		best = max(best, m)
-	}
+	means := pointMeans(model, points)
+	best := slices.Max(means)
 	f := func(u []float64) float64 { return c.acquire(model, u, best) }
-	return maximise(rng, c.candidates(rng, model, points), f)
+	return maximise(rng, c.candidates(rng, points, means), f)
 }
 
 // optimum is the model's optimum: the maximiser of the posterior mean
 // over the points played and the candidates, refined as propose refines.
 func (c config) optimum(rng *rand.Rand, model *gp.GP, points []Point) []float64 {
-	cands := append(units(points), c.candidates(rng, model, points)...)
-	f := func(u []float64) float64 { m, _ := model.Predict(u); return m }
-	u, _ := maximise(rng, cands, f)
+	cands := append(units(points), c.candidates(rng, points, pointMeans(model, points))...)
+	u, _ := maximise(rng, cands, model.PredictMean)
 	return u
 }
 

@@ -50,9 +50,7 @@ const profilePoints = 21
 // other genes at the optimum u: the posterior mean as Elo and the 95%
 // credible band (±1.96 posterior standard deviations of the score,
 // mapped through Elo), X in gene units.
-func (c config) profiles(model interface {
-	Predict([]float64) (float64, float64)
-}, u []float64) []optimize.Profile {
+func (c config) profiles(model *gp.GP, u []float64) []optimize.Profile {
 	out := make([]optimize.Profile, len(c.Genes))
 	for d, g := range c.Genes {
 		p := optimize.Profile{Gene: g, At: c.Lo[d] + u[d]*(c.Hi[d]-c.Lo[d])}
@@ -102,7 +100,8 @@ type PlayedPoint struct {
 
 // Elo is the Elo difference of a score fraction s, −400·log10(1/s − 1),
 // with s kept within [0.001, 0.999] so that a certain result stays
-// finite (±1,200 Elo).
+// finite (±1,200 Elo): tournament/stats.EloFromScore's formula, which an
+// optimizer may not import (optimizers see only package optimize).
 func Elo(s float64) float64 {
 	s = min(max(s, 0.001), 0.999)
 	return -400 * math.Log10(1/s-1)

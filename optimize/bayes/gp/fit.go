@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize"
+	"gonum.org/v1/gonum/stat"
 )
 
 // FitSettings bound the hyperparameter search of Fit. A zero field takes
@@ -134,7 +135,7 @@ func fit(init Kernel, x [][]float64, y, noise []float64, s FitSettings) (Kernel,
 	o.best, o.bestLML = k0, g0.LogMarginalLikelihood()+o.logPrior(k0)
 	st := fitStats{initLML: o.bestLML}
 
-	neutral := Kernel{LengthScales: make([]float64, dt.d), Variance: o.clamp(Kernel{Variance: variance(y)}).Variance}
+	neutral := Kernel{LengthScales: make([]float64, dt.d), Variance: o.clamp(Kernel{Variance: stat.PopVariance(y, nil)}).Variance}
 	for j := range neutral.LengthScales {
 		neutral.LengthScales[j] = math.Sqrt(s.MinLengthScale * s.MaxLengthScale)
 		if s.PriorSD > 0 {
@@ -170,19 +171,6 @@ func fit(init Kernel, x [][]float64, y, noise []float64, s FitSettings) (Kernel,
 	}
 	st.evals, st.bestLML = o.evals, o.bestLML
 	return o.best.clone(), st, nil
-}
-
-// variance is the variance of y about its mean (0 for fewer than two).
-func variance(y []float64) float64 {
-	m, v := 0.0, 0.0
-	for _, t := range y {
-		m += t
-	}
-	m /= float64(len(y))
-	for _, t := range y {
-		v += (t - m) * (t - m)
-	}
-	return v / float64(len(y))
 }
 
 // logPrior is the log density of k's parameters under s's log-normal

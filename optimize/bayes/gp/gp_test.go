@@ -339,3 +339,19 @@ func TestNewErrors(t *testing.T) {
 		}
 	}
 }
+
+// PredictMean is Predict's mean bit for bit, at points played and not.
+func TestPredictMeanIsPredictsMean(t *testing.T) {
+	k := Kernel{LengthScales: []float64{0.4, 0.9}, Variance: 0.03}
+	x := [][]float64{{0.1, 0.2}, {0.7, 0.4}, {0.3, 0.9}, {0.5, 0.5}}
+	g, err := New(k, x, []float64{0.2, 0.6, 0.4, 0.55}, []float64{0.01, 0.02, 0.01, 0.03})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range append(x, []float64{0.33, 0.71}, []float64{2, -1}) {
+		m, _ := g.Predict(p)
+		if pm := g.PredictMean(p); pm != m {
+			t.Errorf("at %v: PredictMean %v, Predict's mean %v", p, pm, m)
+		}
+	}
+}
