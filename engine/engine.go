@@ -522,6 +522,7 @@ type Engine struct {
 	zonePts   [][]Point
 	zoneTS    []threatSet
 	tm        timer // the time manager of SearchClock (time.go)
+	proving   bool  // ProveWin is running: the threat search keeps its table
 }
 
 // New returns an Engine for weights w and settings s, allocating its

@@ -43,20 +43,7 @@ func (e *Engine) SearchClock(ctx context.Context, b *Board, c Clock) Result {
 
 // run is Search (timed false) and SearchClock.
 func (e *Engine) run(ctx context.Context, b *Board, c Clock, timed bool) Result {
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	e.board.CopyFrom(b)
-	if e.ev.cross {
-		e.board.TrackCross()
-	}
-	e.seq++
-	e.salt = mix64(e.games<<32 ^ e.seq)
-	e.nodes = 0
-	e.stop = false
-	e.ctx = ctx
-	e.maxNodes = e.set.MaxNodes
-	e.deadline = time.Time{}
+	e.begin(ctx, b, e.set.MaxNodes)
 	if e.set.MoveTime > 0 {
 		e.deadline = time.Now().Add(e.set.MoveTime)
 	}
@@ -82,6 +69,22 @@ func (e *Engine) run(ctx context.Context, b *Board, c Clock, timed bool) Result 
 	r.Nodes = e.nodes
 	e.ctx = nil
 	return r
+}
+
+// begin readies a search of b: a private copy of the board, a new salt
+// for the tables' keys, no nodes counted, no deadline, the node budget
+// maxNodes and ctx (nil: Background).
+func (e *Engine) begin(ctx context.Context, b *Board, maxNodes int64) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	e.board.CopyFrom(b)
+	if e.ev.cross {
+		e.board.TrackCross()
+	}
+	e.seq++
+	e.salt = mix64(e.games<<32 ^ e.seq)
+	e.nodes, e.stop, e.ctx, e.maxNodes, e.deadline = 0, false, ctx, maxNodes, time.Time{}
 }
 
 // poll checks the budgets and schedules the next check.

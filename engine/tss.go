@@ -127,7 +127,7 @@ func (e *Engine) tsAttack(k, left int) (bool, int, Move) {
 	if e.tsOut() {
 		return false, 0, none
 	}
-	if e.set.DefendNodes == 0 && e.set.ThreatMixed == 0 {
+	if e.set.DefendNodes == 0 && e.set.ThreatMixed == 0 && !e.proving {
 		return e.tsAttackNode(k, left) // without the check: no table, as before it
 	}
 	b := &e.board

@@ -35,6 +35,7 @@ var rooms = []room{
 	{path: "engine", may: []string{}, stdOnly: true, why: "the engine imports nothing of ours but a standard-library-only leaf"},
 	{path: "tournament/stats", may: []string{}, never: []string{"gonum.org/v1/plot/..."}, why: "match statistics stand alone"},
 	{path: "tournament", exact: true, may: []string{"engine", "tournament/stats"}, never: []string{"gonum.org/v1/plot/..."}, why: "tournament plays games of engines; charts belong to results"},
+	{path: "tournament/losses", may: []string{"engine", "tournament"}, never: []string{"gonum.org/v1/plot/..."}, why: "a match's post-mortem reads its games and asks the engine's threat search"},
 	{path: "tournament/enginespec", may: []string{"engine", "tournament"}, never: []string{"gonum.org/v1/plot/..."}, why: "a player's option list resolves to a tournament player of the engine"},
 	{path: "optimize", exact: true, may: []string{}, why: "optimize is the interfaces every method and referee share"},
 	{path: "optimize/", may: []string{"optimize"}, why: "an optimizer sees only optimize, never engine internals"},

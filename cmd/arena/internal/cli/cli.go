@@ -72,6 +72,7 @@ type options struct {
 const usageText = `usage: arena [flags] [WEIGHTS ...] [-engine OPTIONS ...] [-each OPTIONS]
        arena -resume DIR
        arena openings [flags]
+       arena losses -player NAME [flags] DIR
 
 Plays a match between players: weight vectors on the in-process roadtune
 engine (each WEIGHTS is a baseline name, listed below, or a weight
@@ -117,7 +118,8 @@ cut by colour bias, the tuning job's default) shuffled by -seed. -openings
 takes a FILE, a suite name, "generated" (the generated 3-stone suite),
 "empty" (the empty board), or file=FILE order=sequential|random
 start=N. The openings subcommand builds a balanced opening suite (arena
-openings -h). Ctrl-C (or SIGTERM) stops the match, writes the table of
+openings -h); the losses subcommand says where a player lost a match's
+games (arena losses -h). Ctrl-C (or SIGTERM) stops the match, writes the table of
 the completed game pairs and exits 130; -resume DIR continues it. Exit
 status: 0 done, 1 a failure while playing or writing, 2 bad flags,
 arguments or input files, 130 interrupted.
@@ -448,17 +450,23 @@ func setupOpenings(o *options, r *tournament.Runner) (string, error) {
 }
 
 // Main runs arena with args (without the program name) and returns the exit
-// status. A first argument "openings" runs the openings subcommand;
+// status. A first argument "openings" runs the openings subcommand,
+// "losses" the post-mortem of a match;
 // "-resume DIR" continues an interrupted match with the command line saved
 // in DIR.
 func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "openings" {
 		return openingsMain(ctx, args[1:], stdout, stderr)
 	}
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") && suggest.Suggest(args[0], []string{"openings"}) != "" && !slices.Contains(configs.WeightNames(), args[0]) {
-		if _, err := os.Stat(args[0]); err != nil { // not a weight file either
-			fmt.Fprintf(stderr, "arena: unexpected argument %q (did you mean arena openings?)\n", args[0])
-			return exitUsage
+	if len(args) > 0 && args[0] == "losses" {
+		return lossesMain(ctx, args[1:], stdout, stderr)
+	}
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") && !slices.Contains(configs.WeightNames(), args[0]) {
+		if sub := suggest.Suggest(args[0], []string{"openings", "losses"}); sub != "" {
+			if _, err := os.Stat(args[0]); err != nil { // not a weight file either
+				fmt.Fprintf(stderr, "arena: unexpected argument %q (did you mean arena %s?)\n", args[0], sub)
+				return exitUsage
+			}
 		}
 	}
 	resume := ""

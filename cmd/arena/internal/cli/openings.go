@@ -130,14 +130,24 @@ func parseOpeningsFlags(args []string, stderr io.Writer) (*openingsOptions, erro
 	case slices.Contains(o.refs, "none"):
 		o.refs = nil
 	}
-	if o.out != "" && !o.force {
-		if _, err := os.Lstat(o.out); err == nil {
-			return nil, usagef("-o %s exists: not replaced without -force", o.out)
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			return nil, usagef("-o %s: %v", o.out, err)
-		}
+	if err := checkOutFile(o.out, o.force); err != nil {
+		return nil, err
 	}
 	return o, nil
+}
+
+// checkOutFile is the check of an -o FILE: unless force, it must not exist
+// (a usage error otherwise).
+func checkOutFile(out string, force bool) error {
+	if out == "" || force {
+		return nil
+	}
+	if _, err := os.Lstat(out); err == nil {
+		return usagef("-o %s exists: not replaced without -force", out)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return usagef("-o %s: %v", out, err)
+	}
+	return nil
 }
 
 // references builds the reference entrants: the -ref weight files, then

@@ -1,0 +1,65 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+)
+
+// Win is ProveWin's answer: whether a win was Proved, its first Move and
+// its length in Plies (stones' turns to the six, 0 for a six completed
+// now), and the positions visited (Nodes).
+type Win struct {
+	Proved bool
+	Move   Move
+	Plies  int
+	Nodes  int64
+}
+
+// ProveWin runs the threat search alone for the side to move in b: no
+// alpha-beta, no defensive check. It reports whether that side wins by
+// continuous double threats (a six it can complete now included) within
+// depth attacker moves (1..16) and nodes visited positions (0: no limit),
+// with the win's first move and length (see Win). A reported win is forced (the search is sound, see
+// tss.go); a false answer means only that none was found within the
+// bounds. The search keeps the threat table (1 MiB) whatever the
+// settings, as the defensive check does. Move ordering comes from the engine's weights, and the engine's
+// ThreatMixed setting applies; its other settings and its state for Search
+// are not used. ctx stops the search (the error is then ctx's).
+//
+// It is the question a post-mortem asks of every position of a lost game
+// (tournament/losses): after which of the loser's moves did the winner
+// already have a forced win? b must be at the start of a turn (two stones
+// to place, or Black's first stone); b is not modified. Errors: a board in
+// mid-turn or over, a depth out of range, ctx's error.
+func (e *Engine) ProveWin(ctx context.Context, b *Board, depth int, nodes int64) (Win, error) {
+	switch {
+	case b.Over():
+		return Win{}, fmt.Errorf("engine: prove win: the game is over")
+	case b.n > 0 && b.StonesLeft() != 2:
+		return Win{}, fmt.Errorf("engine: prove win: the position is in mid-turn (one stone of the pair placed)")
+	case depth < 1 || depth > maxThreatPly:
+		return Win{}, fmt.Errorf("engine: prove win: depth must be in 1..%d, not %d", maxThreatPly, depth)
+	case nodes < 0:
+		return Win{}, fmt.Errorf("engine: prove win: nodes must be 0 or more, not %d", nodes)
+	}
+	e.begin(ctx, b, 0)
+	e.root = b.ToMove()
+	e.tm.on = false
+	e.poll()
+	e.proving = true
+	defer func() { e.ctx, e.proving = nil, false }()
+	if m, ok := e.board.winningMove(); ok {
+		return Win{Proved: true, Move: m}, nil
+	}
+	if e.board.n == 0 {
+		return Win{}, nil
+	}
+	m, plies, ok := e.threatSearch(depth, nodes)
+	if err := e.ctx.Err(); err != nil {
+		return Win{Nodes: e.nodes}, err
+	}
+	if !ok {
+		m = Move{NoPoint, NoPoint}
+	}
+	return Win{Proved: ok, Move: m, Plies: plies, Nodes: e.nodes}, nil
+}
