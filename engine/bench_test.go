@@ -227,16 +227,33 @@ func BenchmarkTimeBudget(b *testing.B) {
 	}
 }
 
+// BenchmarkPlayClock is the engine binary's search at the clock it plays
+// against Cloudict at depth 4: roadtune-tempo's weights, PlaySettings up
+// to MaxDepth, under the per-move clock of `-time 'move 4'` (the searches
+// stop well before it once the defensive check's deepening ends; in those
+// games forced moves bring the mean down further). Reports nodes/s
+// (alpha-beta nodes, leaves and threat-search positions, Result.Nodes),
+// the mean depth reached and ms/move, as BenchmarkTimeBudget. One op = one
+// search of every suite position (about 20 s); run with -benchtime 1x and
+// compare with benchstat.
+func BenchmarkPlayClock(b *testing.B) {
+	benchClockWeights(b, tempoBaseline(b), PlaySettings(), Clock{Move: 4 * time.Second})
+}
+
 // benchClock is one BenchmarkTimeBudget case: settings s (searching up to
 // MaxDepth) under clock c.
-func benchClock(b *testing.B, s Settings, clock Clock) {
+func benchClock(b *testing.B, s Settings, clock Clock) { benchClockWeights(b, zhou(b), s, clock) }
+
+// benchClockWeights is benchClock with weights w.
+func benchClockWeights(b *testing.B, w Weights, s Settings, clock Clock) {
 	budget := clock.Move
 	s.Depth = MaxDepth
 	suite := loadSuite(b)
-	e := newEngine(b, zhou(b), s)
+	e := newEngine(b, w, s)
 	worst := time.Duration(math.MinInt64)
 	var over, total time.Duration
 	var depths, n int
+	var nodes int64
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		for _, pos := range suite {
@@ -248,6 +265,7 @@ func benchClock(b *testing.B, s Settings, clock Clock) {
 			over += el - budget
 			total += el
 			depths += r.Depth
+			nodes += r.Nodes
 			n++
 		}
 	}
@@ -257,4 +275,5 @@ func benchClock(b *testing.B, s Settings, clock Clock) {
 	b.ReportMetric(msOf(over)/float64(n), "mean-overrun-ms")
 	b.ReportMetric(msOf(total)/float64(n), "ms/move")
 	b.ReportMetric(float64(depths)/float64(n), "mean-depth")
+	b.ReportMetric(float64(nodes)/total.Seconds(), "nodes/s")
 }
