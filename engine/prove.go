@@ -63,3 +63,47 @@ func (e *Engine) ProveWin(ctx context.Context, b *Board, depth int, nodes int64)
 	}
 	return Win{Proved: ok, Move: m, Plies: plies, Nodes: e.nodes}, nil
 }
+
+// RootMoves returns the side to move's best moves in b by the search's
+// move ordering, best first, at most n (1..MaxWidth·MaxWidth): the pairs
+// of the Settings.Singles best single stones scored by the evaluation of
+// the position after each, or, when the opponent threatens, the moves
+// that block it, as alpha-beta's root ranks them before it searches
+// (Qi 2018 §4.3). A post-mortem asks it where a defence ranked: within
+// the Width the search keeps, or cut by it. b must be at the start of a
+// turn and not over; b is not modified. It returns nil when the opponent
+// has three or more threats (every move loses) or b is empty.
+func (e *Engine) RootMoves(b *Board, n int) ([]Move, error) {
+	switch {
+	case b.Over():
+		return nil, fmt.Errorf("engine: root moves: the game is over")
+	case b.n > 0 && b.StonesLeft() != 2:
+		return nil, fmt.Errorf("engine: root moves: the position is in mid-turn (one stone of the pair placed)")
+	case n < 1 || n > MaxWidth*MaxWidth:
+		return nil, fmt.Errorf("engine: root moves: n must be in 1..%d, not %d", MaxWidth*MaxWidth, n)
+	}
+	if b.n == 0 {
+		return nil, nil
+	}
+	e.begin(context.Background(), b, 0)
+	defer func() { e.ctx = nil }()
+	e.root = b.ToMove()
+	ts := &e.ts[0]
+	t := 0
+	if o := e.root.Opponent(); e.board.hasThreatRoad(o) {
+		e.board.analyzeThreats(o, ts)
+		t = ts.t
+	}
+	if t >= 3 {
+		return nil, nil
+	}
+	saved := e.set
+	e.set.Width, e.set.WidthByPly[0] = n, n
+	e.genMoves(0, ts, t)
+	e.set = saved
+	out := make([]Move, len(e.plies[0].moves))
+	for i, m := range e.plies[0].moves {
+		out[i] = m.m
+	}
+	return out, nil
+}

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -98,5 +99,44 @@ func TestProveWinErrors(t *testing.T) {
 	}
 	if _, err := e.ProveWin(cancelled, ok, 10, 0); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
+	}
+}
+
+// TestRootMoves: on the midgame suite, the root moves are legal, distinct,
+// at most n, a shorter list is the longer one's prefix, and the first is
+// the move a depth-1 search without the threat search plays; a board in
+// mid-turn and an n out of range are errors.
+func TestRootMoves(t *testing.T) {
+	e := newEngine(t, zhou(t), DefaultSettings())
+	s := DefaultSettings()
+	s.Depth, s.ThreatSearch = 1, false
+	one := newEngine(t, zhou(t), s)
+	for i, b := range loadSuite(t) {
+		long, err := e.RootMoves(b, 40)
+		if err != nil || len(long) == 0 || len(long) > 40 {
+			t.Fatalf("position %d: %d moves, %v", i, len(long), err)
+		}
+		short, _ := e.RootMoves(b, 5)
+		if len(short) != min(5, len(long)) || !slices.Equal(short, long[:len(short)]) {
+			t.Errorf("position %d: the 5 best %v are not the first of the 40 best %v", i, short, long[:5])
+		}
+		seen := map[Move]bool{}
+		for _, m := range long {
+			if seen[m] || b.Clone().Play(m) != nil {
+				t.Errorf("position %d: %s repeated or illegal", i, m)
+			}
+			seen[m] = true
+		}
+		if r := one.Search(context.Background(), b); r.Move != long[0] {
+			t.Errorf("position %d: first root move %s, the depth-1 search plays %s", i, long[0], r.Move)
+		}
+	}
+	mid := boardOf(t, "JJ")
+	mid.Place(PointAt(8, 8))
+	if _, err := e.RootMoves(mid, 5); err == nil || !strings.Contains(err.Error(), "mid-turn") {
+		t.Errorf("mid-turn: %v", err)
+	}
+	if _, err := e.RootMoves(boardOf(t, "JJ"), 0); err == nil || !strings.Contains(err.Error(), "n must be") {
+		t.Errorf("n = 0: %v", err)
 	}
 }

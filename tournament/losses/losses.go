@@ -36,18 +36,26 @@ type Options struct {
 	HoldDepth int
 	HoldNodes int64
 	// Radius: the candidate stones of that search are the empty points
-	// within Radius (Chebyshev distance) of a stone; default 2.
-	Radius int
+	// within Radius (Chebyshev distance) of a stone; default 2. The
+	// engine's RankedPairs best root moves (by its move ordering with
+	// these weights) are tried first, then the other pairs in board order.
+	Radius      int
+	RankedPairs int
+	// Width is the root width of the player's search, to tell a defence
+	// its root kept (rank ≤ Width) from one the width cut; default 15, the
+	// engine binary's.
+	Width int
 	// Concurrency is the number of games analysed at once; default
 	// runtime.GOMAXPROCS(0).
 	Concurrency int
 }
 
 // DefaultOptions returns the bounds the experiments use: proofs of 10
-// attacker moves and 2,000,000 positions, holding pairs within 2 points
-// checked by 8 moves and 100,000 positions.
+// attacker moves and 2,000,000 positions, holding pairs (the 60 best root
+// moves, then every pair within 2 points) checked by 8 moves and 100,000
+// positions, a root width of 15.
 func DefaultOptions() Options {
-	return Options{ProveDepth: 10, ProveNodes: 2_000_000, HoldDepth: 8, HoldNodes: 100_000, Radius: 2}
+	return Options{ProveDepth: 10, ProveNodes: 2_000_000, HoldDepth: 8, HoldNodes: 100_000, Radius: 2, RankedPairs: 60, Width: 15}
 }
 
 // Causes of a loss (Loss.Cause), from the loser's side.
@@ -97,6 +105,10 @@ type Loss struct {
 	// the number of pairs tried to find it (all of them when none held).
 	Hold  string `json:"hold,omitempty"`
 	Pairs int    `json:"pairs"`
+	// HoldRank is the pair's rank (from 1) among the engine's root moves
+	// by its move ordering, 0 when it is not among the RankedPairs best:
+	// above Options.Width the player's search never searched it.
+	HoldRank int `json:"hold_rank,omitempty"`
 	// HoldThreat reports that the pair that held makes a threat of the
 	// loser's own (a road of 4 or 5 stones): the winner must block it, so
 	// the threat search finds no continuous double threats, though a
@@ -164,7 +176,7 @@ func Analyze(ctx context.Context, games []tournament.GameRecord, opt Options, pr
 	})
 	for w := 0; w < min(opt.Concurrency, max(len(lost), 1)); w++ {
 		g.Go(func() error {
-			e, err := engine.New(opt.Weights, engine.Settings{ThreatSearch: true, TableBits: engine.MinTableBits})
+			e, err := engine.New(opt.Weights, engine.Settings{ThreatSearch: true, Width: opt.Width, TableBits: engine.MinTableBits})
 			if err != nil {
 				return fmt.Errorf("losses: %w", err)
 			}
@@ -217,6 +229,12 @@ func withDefaults(opt Options) Options {
 	}
 	if opt.Radius == 0 {
 		opt.Radius = d.Radius
+	}
+	if opt.RankedPairs == 0 {
+		opt.RankedPairs = d.RankedPairs
+	}
+	if opt.Width == 0 {
+		opt.Width = d.Width
 	}
 	if opt.Concurrency <= 0 {
 		opt.Concurrency = runtime.GOMAXPROCS(0)
@@ -289,14 +307,14 @@ func analyzeGame(ctx context.Context, e *engine.Engine, g tournament.GameRecord,
 			continue
 		}
 		l.LosingMove, l.Turn, l.Played, l.Win, l.WinPlies = k, i, m.String(), w.Move.String(), w.Plies
-		hold, pairs, err := holdingPair(ctx, e, before, opt)
+		hold, rank, pairs, err := holdingPair(ctx, e, before, opt)
 		if err != nil {
 			return l, fmt.Errorf("losses: game %d, before move %d: %w", g.Game, i+1, err)
 		}
 		l.Pairs = pairs
 		switch {
 		case hold.A != engine.NoPoint:
-			l.Hold, l.Cause = hold.String(), CauseMissed
+			l.Hold, l.HoldRank, l.Cause = hold.String(), rank, CauseMissed
 			c := before.Clone()
 			if c.Play(hold) == nil {
 				l.HoldThreat = len(c.ThreatRoads(nil, colour)) > len(before.ThreatRoads(nil, colour))
@@ -312,46 +330,61 @@ func analyzeGame(ctx context.Context, e *engine.Engine, g tournament.GameRecord,
 	return l, nil
 }
 
-// holdingPair tries the pairs of candidate stones of b (the empty points
-// within opt.Radius of a stone), in board order, and returns the first
-// after which the opponent has no win proved within opt.HoldDepth and
-// opt.HoldNodes nor then within the proving bounds (opt.ProveDepth,
-// opt.ProveNodes), so that a pair holds by the bounds that proved the
-// losing move lost (a pair that wins at once holds too), with the number
-// of pairs tried; a Move of NoPoints when none held.
-func holdingPair(ctx context.Context, e *engine.Engine, b *engine.Board, opt Options) (engine.Move, int, error) {
-	cands := candidates(b, opt.Radius)
+// holdingPair tries the engine's opt.RankedPairs best root moves in b, in
+// order, then the other pairs of candidate stones (the empty points within
+// opt.Radius of a stone) in board order, and returns the first after which
+// the opponent has no win proved within opt.HoldDepth and opt.HoldNodes
+// nor then within the proving bounds (opt.ProveDepth, opt.ProveNodes), so
+// that a pair holds by the bounds that proved the losing move lost (a pair
+// that wins at once holds too), with its rank among the root moves (0:
+// not among them) and the number of pairs tried; a Move of NoPoints when
+// none held.
+func holdingPair(ctx context.Context, e *engine.Engine, b *engine.Board, opt Options) (engine.Move, int, int, error) {
+	none := engine.Move{A: engine.NoPoint, B: engine.NoPoint}
+	ranked, err := e.RootMoves(b, opt.RankedPairs)
+	if err != nil {
+		return none, 0, 0, err
+	}
 	tried := 0
+	seen := map[engine.Move]bool{}
 	c := engine.NewBoard()
+	holds := func(m engine.Move) (bool, error) {
+		tried++
+		c.CopyFrom(b)
+		if err := c.Play(m); err != nil {
+			return c.Over(), nil // the first stone won; else an illegal pair, not a defence
+		}
+		if c.Over() {
+			return true, nil
+		}
+		w, err := e.ProveWin(ctx, c, opt.HoldDepth, opt.HoldNodes)
+		if err == nil && !w.Proved {
+			// Held within the quick bounds: it holds if the proving
+			// search's bounds, which proved the losing move lost, find
+			// no win either.
+			w, err = e.ProveWin(ctx, c, opt.ProveDepth, opt.ProveNodes)
+		}
+		return err == nil && !w.Proved, err
+	}
+	for i, m := range ranked {
+		seen[m] = true
+		if ok, err := holds(m); err != nil || ok {
+			return m, i + 1, tried, err
+		}
+	}
+	cands := candidates(b, opt.Radius)
 	for i, p := range cands {
 		for _, q := range cands[i+1:] {
-			tried++
-			c.CopyFrom(b)
-			if err := c.Play(engine.Move{A: p, B: q}); err != nil {
-				if c.Over() { // the first stone won
-					return engine.Move{A: p, B: q}, tried, nil
-				}
-				return engine.Move{A: engine.NoPoint, B: engine.NoPoint}, tried, err
+			m := engine.Move{A: p, B: q}
+			if seen[m] {
+				continue
 			}
-			if c.Over() {
-				return engine.Move{A: p, B: q}, tried, nil
-			}
-			w, err := e.ProveWin(ctx, c, opt.HoldDepth, opt.HoldNodes)
-			if err == nil && !w.Proved {
-				// Held within the quick bounds: it holds if the proving
-				// search's bounds, which proved the losing move lost,
-				// find no win either.
-				w, err = e.ProveWin(ctx, c, opt.ProveDepth, opt.ProveNodes)
-			}
-			if err != nil {
-				return engine.Move{A: engine.NoPoint, B: engine.NoPoint}, tried, err
-			}
-			if !w.Proved {
-				return engine.Move{A: p, B: q}, tried, nil
+			if ok, err := holds(m); err != nil || ok {
+				return m, 0, tried, err
 			}
 		}
 	}
-	return engine.Move{A: engine.NoPoint, B: engine.NoPoint}, tried, nil
+	return none, 0, tried, nil
 }
 
 // candidates returns the empty points within r (Chebyshev distance) of a

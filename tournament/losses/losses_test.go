@@ -2,6 +2,7 @@ package losses
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -108,9 +109,11 @@ func TestAnalyze(t *testing.T) {
 			t.Errorf("loss %d: %+v, want game %d cause %q losing move %d hold %t", i, l, w.game, w.cause, w.losingMove, w.hold)
 		}
 	}
-	if l := r.Losses[0]; l.Played != lostMove(t) || l.Win == "" || l.Pairs < 1 {
+	if l := r.Losses[0]; l.Played != lostMove(t) || l.Win == "" || l.Pairs < 1 || (l.HoldRank > 0) != (l.Pairs <= 60) || l.HoldRank > l.Pairs {
 		t.Errorf("defence missed: %+v", l)
 	}
+	held := r.Losses[0]
+	cut := held.HoldRank == 0 || held.HoldRank > 15
 	if l := r.Losses[1]; l.WinPlies != 0 || l.Pairs == 0 {
 		t.Errorf("lost before the first move: the win is a six now after any pair: %+v", l)
 	}
@@ -120,12 +123,21 @@ func TestAnalyze(t *testing.T) {
 		"| " + CauseOpening + " | 0 | 1 | 1 |",
 		"| " + CauseMissed + " | 0 | 1 | 1 |",
 		"| 1 | 2 | 1 | 0 |", // losing move 1: two games, one with a pair that held, not by a threat
+		fmt.Sprintf("| … a pair the width cut (rank > 15) | 0 | %d | %d |", b2i(cut), b2i(cut)),
+		fmt.Sprintf("| … a pair among the root's 15 best | 0 | %d | %d |", b2i(!cut), b2i(!cut)),
 		"| 4 | JJ IGJM | white | 2 | – | – | – | – | forfeit (forfeit:crash) |",
 	} {
 		if !strings.Contains(md, s) {
 			t.Errorf("Markdown lacks %q:\n%s", s, md)
 		}
 	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // TestAnalyzeErrors: no player, a player absent from the log, and an

@@ -14,7 +14,9 @@ var causeOrder = []string{CauseOpening, CauseQuiet, CauseMissed, CauseUnproved, 
 // number of the losing move (with how many had a pair that held, and how
 // many of those pairs were a threat of the loser's own), and one
 // row per lost game (opening, colour, losing move, the winner's proved
-// reply and its length, the pair that held, the cause).
+// reply and its length, the pair that held and its rank among the root
+// moves, the cause). A defence missed is split by that rank: among the
+// root's Width best, or cut by the width.
 func (r Report) Markdown() string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "Post-mortem of %s: %d games, %d lost. Proofs: threat search of %d attacker moves, %d positions; holding pairs: stones within %d points, %d moves, %d positions.\n\n",
@@ -34,6 +36,29 @@ func (r Report) Markdown() string {
 		}
 		if bl+wh > 0 {
 			fmt.Fprintf(&sb, "| %s | %d | %d | %d |\n", c, bl, wh, bl+wh)
+		}
+		if c != CauseMissed || bl+wh == 0 {
+			continue
+		}
+		for _, sub := range []struct {
+			name string
+			in   func(Loss) bool
+		}{
+			{fmt.Sprintf("… a pair among the root's %d best", r.Bounds.Width), func(l Loss) bool { return l.HoldRank > 0 && l.HoldRank <= r.Bounds.Width }},
+			{fmt.Sprintf("… a pair the width cut (rank > %d)", r.Bounds.Width), func(l Loss) bool { return l.HoldRank == 0 || l.HoldRank > r.Bounds.Width }},
+			{"… a pair that is a threat of the loser's own", func(l Loss) bool { return l.HoldThreat }},
+		} {
+			var n [2]int // as black, as white
+			for _, l := range r.Losses {
+				if l.Cause == CauseMissed && sub.in(l) {
+					if l.Colour == "black" {
+						n[0]++
+					} else {
+						n[1]++
+					}
+				}
+			}
+			fmt.Fprintf(&sb, "| %s | %d | %d | %d |\n", sub.name, n[0], n[1], n[0]+n[1])
 		}
 	}
 	byMove := map[int][3]int{}
@@ -65,7 +90,7 @@ func (r Report) Markdown() string {
 	if len(r.Losses) == 0 {
 		return sb.String()
 	}
-	sb.WriteString("\n| game | opening | colour | turns | losing move | played | winner's reply (plies) | pair that held (pairs tried) | cause |\n|---|---|---|---|---|---|---|---|---|\n")
+	sb.WriteString("\n| game | opening | colour | turns | losing move | played | winner's reply (plies) | pair that held (its rank among the root moves; pairs tried) | cause |\n|---|---|---|---|---|---|---|---|---|\n")
 	rows := slices.Clone(r.Losses)
 	slices.SortStableFunc(rows, func(a, b Loss) int { return cmp.Compare(a.Game, b.Game) })
 	for _, l := range rows {
@@ -74,12 +99,16 @@ func (r Report) Markdown() string {
 			move = fmt.Sprintf("%d (turn %d)", l.LosingMove, l.Turn+1)
 			reply = fmt.Sprintf("%s (%d)", l.Win, l.WinPlies)
 			hold = fmt.Sprintf("none (%d)", l.Pairs)
-			if l.Hold != "" {
-				hold = fmt.Sprintf("%s (%d)", l.Hold, l.Pairs)
+			switch {
+			case l.Hold != "" && l.HoldRank > 0:
+				hold = fmt.Sprintf("%s, rank %d", l.Hold, l.HoldRank)
+			case l.Hold != "":
+				hold = fmt.Sprintf("%s, not ranked", l.Hold)
 			}
 			if l.HoldThreat {
-				hold = fmt.Sprintf("%s, a threat (%d)", l.Hold, l.Pairs)
+				hold += ", a threat"
 			}
+			hold += fmt.Sprintf(" (%d)", l.Pairs)
 		}
 		cause := l.Cause
 		if cause == CauseForfeit {
