@@ -38,7 +38,9 @@ type Settings struct {
 	// bytes; default 20 (24 MiB, so an Engine stays under 32 MiB).
 	TableBits int
 	// DefendNodes enables the defensive check at the root (issue 14) and
-	// bounds it: after alpha-beta has chosen its move, the threat search is
+	// bounds it: after alpha-beta has chosen its move (unless it found a
+	// forced win; a forced loss it found is checked too, since its
+	// defences are only the Width best), the threat search is
 	// run from the opponent's side on the position after it, visiting at
 	// most DefendNodes positions (counted in Result.Nodes); if it proves a
 	// win by continuous double threats the next root moves are checked the

@@ -212,7 +212,11 @@ func (e *Engine) search() Result {
 	if e.tm.on {
 		e.resumeForDefence()
 	}
-	if e.set.DefendNodes > 0 && !e.stop && !IsMate(res.Score) {
+	// The check runs unless alpha-beta found a forced win. A forced loss
+	// it found is not proved: its defences at each node are the Width best
+	// moves (and the blocks with the best partners), so the check still
+	// looks for a root move the threat search does not refute.
+	if e.set.DefendNodes > 0 && !e.stop && !(IsMate(res.Score) && res.Score > 0) {
 		e.defNodes = e.set.DefendNodes
 		e.defDepth = e.set.DefendDepth
 		pass := time.Now()

@@ -468,3 +468,24 @@ func TestDefendMaxDepth(t *testing.T) {
 		t.Errorf("DefendMaxDepth out of range: %v", err)
 	}
 }
+
+// TestDefendWhenLost: after JJ FEKG IKKK IIJK HJJL (game 34 of
+// experiment 23's match against Cloudict depth 4, lost by roadtune as
+// White), alpha-beta at depth 8 scores every root move as a forced loss
+// (−Mate + 1): its defences are the Width best, so a loss it finds is not
+// proved. The defensive check still runs and plays a move after which the
+// deep verifier finds no win (KILJ); skipped on a losing score, as before
+// 2026-11-29, the engine played GIKI, which the verifier proves lost.
+func TestDefendWhenLost(t *testing.T) {
+	deep := newDeepVerifier(t)
+	for _, pos := range []string{"JJ FEKG IKKK IIJK HJJL"} {
+		b := boardOf(t, pos)
+		s := PlaySettings()
+		s.Depth = 8
+		e := newEngine(t, tempoBaseline(t), s)
+		r := e.Search(context.Background(), b)
+		if r.Reason != "defend" || deep.losesTo(t, b, r.Move) {
+			t.Errorf("%s: %s (%s, score %g): want a defence the deep verifier does not refute", pos, r.Move, r.Reason, r.Score)
+		}
+	}
+}
