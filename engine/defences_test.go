@@ -102,7 +102,7 @@ func TestDefences(t *testing.T) {
 
 // defencesSolved is the number of TestDefences' positions the engine
 // solves today.
-const defencesSolved = 2
+const defencesSolved = 24
 
 // TestMineDefences regenerates the suite with -update-defences: for every
 // loss of `arena losses -json` (-defences-losses) whose cause is a defence

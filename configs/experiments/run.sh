@@ -3,7 +3,7 @@
 # docs/experiments/) with `tune`, `arena` and one Go benchmark.
 #
 #   configs/experiments/run.sh            every experiment, then collect
-#   configs/experiments/run.sh e1 e4      some of them (e1..e22), then collect
+#   configs/experiments/run.sh e1 e4      some of them (e1..e23), then collect
 #   DOCS=docs/experiments configs/experiments/run.sh collect
 #                                         update the tracked docs from $OUT
 #
@@ -390,19 +390,40 @@ collect() {
   done
   cp "$OUT"/e2-*.png "$OUT"/e2-*.csv "$OUT"/e6-*.png "$OUT"/e6-*.csv "$DOCS/" 2>/dev/null || true
   cp "$OUT"/e8-methods.md "$OUT"/e8-methods-ladder.png "$OUT"/e10-refine.md "$OUT"/e10-refine-ladder.png "$DOCS/" 2>/dev/null || true
+  if [ -f "$OUT/e23-losses.md" ]; then mkdir -p "$DOCS/e23-cloudict-d4"; cp "$OUT/e23-losses.md" "$DOCS/e23-cloudict-d4/losses.md"; fi
+  cp "$OUT"/e23-play-clock.txt "$DOCS/" 2>/dev/null || true
   cp "$OUT"/e*-g*.json "$OUT"/e13-*.txt "$OUT"/e19-curves*.png "$OUT"/e19-curves*.csv "$DOCS/" 2>/dev/null || true
   log "collected into $DOCS"
 }
 
+# e23: the engine binary against Cloudict at depth 4 on its own clock
+# (-time 'move 4', one game at a time: the time a move is measured), the
+# post-mortem of the games it lost, and the benchmark of its search at
+# that clock.
+e23() {
+  if [ ! -f "$OUT/e23-play-clock.txt" ]; then
+    go test ./engine -run '^$' -bench PlayClock -benchtime 1x -count 2 > "$OUT/e23-play-clock.txt"
+    cat "$OUT/e23-play-clock.txt"
+  fi
+  needs_cloudict e23 23-depth-four.md || return 0
+  go build -o "$OUT/bin/roadtune-engine" ./cmd/engine
+  local eng
+  eng=$(cd "$OUT/bin" && pwd)/roadtune-engine
+  run_arena e23-cloudict-d4 -pairs 375 -concurrency 1 -openings balanced -movetime 60s \
+    -engine name=Cloudict dir="$CLOUDICT" cmd=./gameEngine initstr="depth 4" \
+    -engine name=rt cmd="$eng" arg=-time "arg=move 4"
+  [ -f "$OUT/e23-losses.md" ] || "$OUT/bin/arena" losses -player rt -o "$OUT/e23-losses.md" "$OUT/e23-cloudict-d4" > /dev/null
+}
+
 # STEPS: every experiment of docs/experiments/README.md's index, in order.
-STEPS=(e1 e2 e3 e4 e5 e6 e7 e8 e9 e10 e11 e12 e13 e14 e15 e16 e17 e18 e19 e20 e21 e22)
+STEPS=(e1 e2 e3 e4 e5 e6 e7 e8 e9 e10 e11 e12 e13 e14 e15 e16 e17 e18 e19 e20 e21 e22 e23)
 steps=("$@")
 [ ${#steps[@]} -gt 0 ] || steps=("${STEPS[@]}")
 for s in "${steps[@]}"; do
   if [ "$s" = collect ] || [[ " ${STEPS[*]} " == *" $s "* ]]; then
     log "== $s"; "$s"
   else
-    echo "unknown experiment $s (want e1..e22 or collect)" >&2; exit 2
+    echo "unknown experiment $s (want e1..e23 or collect)" >&2; exit 2
   fi
 done
 [[ " ${steps[*]} " == *" collect "* ]] || collect
