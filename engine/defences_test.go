@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"flag"
@@ -31,19 +30,8 @@ type defence struct {
 // loadDefences reads the suite: "MOVES | HOLD LOST # SOURCE" a line.
 func loadDefences(t testing.TB) []defence {
 	t.Helper()
-	f, err := os.Open(defencesPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	var out []defence
-	sc := bufio.NewScanner(f)
-	for line := 1; sc.Scan(); line++ {
-		text := strings.TrimSpace(sc.Text())
-		if text == "" || strings.HasPrefix(text, "#") {
-			continue
-		}
-		body, source, _ := strings.Cut(text, "#")
+	scanSuite(t, defencesPath, func(line int, body, source string) {
 		moves, pair, ok := strings.Cut(body, "|")
 		f := strings.Fields(pair)
 		if !ok || len(f) != 2 {
@@ -54,11 +42,10 @@ func loadDefences(t testing.TB) []defence {
 		if err1 != nil || err2 != nil {
 			t.Fatalf("%s:%d: %v %v", defencesPath, line, err1, err2)
 		}
-		out = append(out, defence{moves: strings.TrimSpace(moves), hold: hold, lost: lost, source: strings.TrimSpace(source), board: boardOf(t, moves)})
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
+		moves = strings.TrimSpace(moves)
+		out = append(out, defence{moves: moves, hold: hold, lost: lost, source: source,
+			board: suiteBoard(t, defencesPath, line, strings.Fields(moves))})
+	})
 	return out
 }
 

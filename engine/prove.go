@@ -32,11 +32,10 @@ type Win struct {
 // to place, or Black's first stone); b is not modified. Errors: a board in
 // mid-turn or over, a depth out of range, ctx's error.
 func (e *Engine) ProveWin(ctx context.Context, b *Board, depth int, nodes int64) (Win, error) {
+	if err := atTurnStart(b, "prove win"); err != nil {
+		return Win{}, err
+	}
 	switch {
-	case b.Over():
-		return Win{}, fmt.Errorf("engine: prove win: the game is over")
-	case b.n > 0 && b.StonesLeft() != 2:
-		return Win{}, fmt.Errorf("engine: prove win: the position is in mid-turn (one stone of the pair placed)")
 	case depth < 1 || depth > maxThreatPly:
 		return Win{}, fmt.Errorf("engine: prove win: depth must be in 1..%d, not %d", maxThreatPly, depth)
 	case nodes < 0:
@@ -74,12 +73,10 @@ func (e *Engine) ProveWin(ctx context.Context, b *Board, depth int, nodes int64)
 // turn and not over; b is not modified. It returns nil when the opponent
 // has three or more threats (every move loses) or b is empty.
 func (e *Engine) RootMoves(b *Board, n int) ([]Move, error) {
-	switch {
-	case b.Over():
-		return nil, fmt.Errorf("engine: root moves: the game is over")
-	case b.n > 0 && b.StonesLeft() != 2:
-		return nil, fmt.Errorf("engine: root moves: the position is in mid-turn (one stone of the pair placed)")
-	case n < 1 || n > MaxWidth*MaxWidth:
+	if err := atTurnStart(b, "root moves"); err != nil {
+		return nil, err
+	}
+	if n < 1 || n > MaxWidth*MaxWidth {
 		return nil, fmt.Errorf("engine: root moves: n must be in 1..%d, not %d", MaxWidth*MaxWidth, n)
 	}
 	if b.n == 0 {
@@ -106,4 +103,16 @@ func (e *Engine) RootMoves(b *Board, n int) ([]Move, error) {
 		out[i] = m.m
 	}
 	return out, nil
+}
+
+// atTurnStart is the check of ProveWin's and RootMoves' board: not over
+// and at the start of a turn; what names the caller in the error.
+func atTurnStart(b *Board, what string) error {
+	switch {
+	case b.Over():
+		return fmt.Errorf("engine: %s: the game is over", what)
+	case b.n > 0 && b.StonesLeft() != 2:
+		return fmt.Errorf("engine: %s: the position is in mid-turn (one stone of the pair placed)", what)
+	}
+	return nil
 }

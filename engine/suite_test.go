@@ -18,36 +18,56 @@ var updateSuite = flag.Bool("update-suite", false, "regenerate engine/testdata/m
 
 const suitePath = "testdata/midgame.txt"
 
-// loadSuite reads the midgame positions: one game prefix per line in
-// protocol notation, '#' comments.
-func loadSuite(t testing.TB) []*Board {
+// scanSuite calls fn with each position line of the suite file at path
+// (blank and '#' lines skipped): its 1-based number, the text before a
+// '#' and the source after it, both trimmed. The midgame, tactical and
+// defence suites share this form.
+func scanSuite(t testing.TB, path string, fn func(line int, body, source string)) {
 	t.Helper()
-	f, err := os.Open(suitePath)
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var out []*Board
 	sc := bufio.NewScanner(f)
-	line := 0
-	for sc.Scan() {
-		line++
+	for line := 1; sc.Scan(); line++ {
 		text := strings.TrimSpace(sc.Text())
 		if text == "" || strings.HasPrefix(text, "#") {
 			continue
 		}
-		b := NewBoard()
-		for _, s := range strings.Fields(text) {
-			m, err := ParseMove(s)
-			if err == nil {
-				err = b.Play(m)
-			}
-			if err != nil {
-				t.Fatalf("%s:%d: %v", suitePath, line, err)
-			}
-		}
-		out = append(out, b)
+		body, source, _ := strings.Cut(text, "#")
+		fn(line, strings.TrimSpace(body), strings.TrimSpace(source))
 	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// suiteBoard plays moves (protocol notation) from the empty board,
+// failing the test with path:line on a move the board refuses.
+func suiteBoard(t testing.TB, path string, line int, moves []string) *Board {
+	t.Helper()
+	b := NewBoard()
+	for _, s := range moves {
+		m, err := ParseMove(s)
+		if err == nil {
+			err = b.Play(m)
+		}
+		if err != nil {
+			t.Fatalf("%s:%d: %v", path, line, err)
+		}
+	}
+	return b
+}
+
+// loadSuite reads the midgame positions: one game prefix per line in
+// protocol notation, '#' comments.
+func loadSuite(t testing.TB) []*Board {
+	t.Helper()
+	var out []*Board
+	scanSuite(t, suitePath, func(line int, body, _ string) {
+		out = append(out, suiteBoard(t, suitePath, line, strings.Fields(body)))
+	})
 	if len(out) < 20 {
 		t.Fatalf("%s: %d positions, want at least 20", suitePath, len(out))
 	}

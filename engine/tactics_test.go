@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"flag"
@@ -45,40 +44,20 @@ type tactic struct {
 // SOURCE", '#' lines are comments.
 func loadTactics(t testing.TB) []tactic {
 	t.Helper()
-	f, err := os.Open(tacticsPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	var out []tactic
-	sc := bufio.NewScanner(f)
-	for line := 1; sc.Scan(); line++ {
-		text := strings.TrimSpace(sc.Text())
-		if text == "" || strings.HasPrefix(text, "#") {
-			continue
-		}
-		body, source, _ := strings.Cut(text, "#")
+	scanSuite(t, tacticsPath, func(line int, body, source string) {
 		fields := strings.Fields(body)
-		if len(fields) < 3 || strings.TrimSpace(source) == "" {
+		if len(fields) < 3 || source == "" {
 			t.Fatalf("%s:%d: want KIND MOVES... # SOURCE", tacticsPath, line)
 		}
-		tc := tactic{kind: fields[0], moves: strings.Join(fields[1:], " "), source: strings.TrimSpace(source), board: NewBoard()}
-		switch tc.kind {
+		switch fields[0] {
 		case kindDefend, kindDefendOpen, kindWin:
 		default:
-			t.Fatalf("%s:%d: unknown kind %q", tacticsPath, line, tc.kind)
+			t.Fatalf("%s:%d: unknown kind %q", tacticsPath, line, fields[0])
 		}
-		for _, s := range fields[1:] {
-			m, err := ParseMove(s)
-			if err == nil {
-				err = tc.board.Play(m)
-			}
-			if err != nil {
-				t.Fatalf("%s:%d: %v", tacticsPath, line, err)
-			}
-		}
-		out = append(out, tc)
-	}
+		out = append(out, tactic{kind: fields[0], moves: strings.Join(fields[1:], " "), source: source,
+			board: suiteBoard(t, tacticsPath, line, fields[1:])})
+	})
 	return out
 }
 

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/tournament"
@@ -159,8 +158,8 @@ func Analyze(ctx context.Context, games []tournament.GameRecord, opt Options, pr
 	}
 	rep.Lost = len(lost)
 	rep.Losses = make([]Loss, len(lost))
-	var done atomic.Int64
-	var mu sync.Mutex
+	var mu sync.Mutex // progress's calls, and their count
+	done := 0
 	g, ctx := errgroup.WithContext(ctx)
 	next := make(chan int)
 	g.Go(func() error {
@@ -188,7 +187,8 @@ func Analyze(ctx context.Context, games []tournament.GameRecord, opt Options, pr
 				rep.Losses[i] = l
 				if progress != nil {
 					mu.Lock()
-					progress(int(done.Add(1)), len(lost))
+					done++
+					progress(done, len(lost))
 					mu.Unlock()
 				}
 			}
@@ -290,12 +290,16 @@ func analyzeGame(ctx context.Context, e *engine.Engine, g tournament.GameRecord,
 	opening := len(strings.Fields(g.Opening))
 	b := engine.NewBoard()
 	k := 0
+	before := engine.NewBoard()
 	for i, m := range g.Moves {
-		before := b.Clone()
+		mine := i >= opening && tournament.MoveColor(i) == colour
+		if mine {
+			before.CopyFrom(b) // the position of a losing move, for holdingPair
+		}
 		if err := b.Play(m); err != nil {
 			return l, fmt.Errorf("losses: game %d, move %d (%s): %w", g.Game, i+1, m, err)
 		}
-		if i < opening || tournament.MoveColor(i) != colour || b.Over() {
+		if !mine || b.Over() {
 			continue
 		}
 		k++

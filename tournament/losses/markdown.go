@@ -22,44 +22,33 @@ func (r Report) Markdown() string {
 	fmt.Fprintf(&sb, "Post-mortem of %s: %d games, %d lost. Proofs: threat search of %d attacker moves, %d positions; holding pairs: stones within %d points, %d moves, %d positions.\n\n",
 		r.Player, r.Games, r.Lost, r.Bounds.ProveDepth, r.Bounds.ProveNodes, r.Bounds.Radius, r.Bounds.HoldDepth, r.Bounds.HoldNodes)
 	sb.WriteString("| cause | as black | as white | all |\n|---|---|---|---|\n")
-	for _, c := range causeOrder {
-		var bl, wh int
+	row := func(name string, in func(Loss) bool) {
+		var n [2]int // as black, as white
 		for _, l := range r.Losses {
-			if l.Cause != c {
+			if !in(l) {
 				continue
 			}
 			if l.Colour == "black" {
-				bl++
+				n[0]++
 			} else {
-				wh++
+				n[1]++
 			}
 		}
-		if bl+wh > 0 {
-			fmt.Fprintf(&sb, "| %s | %d | %d | %d |\n", c, bl, wh, bl+wh)
-		}
-		if c != CauseMissed || bl+wh == 0 {
+		fmt.Fprintf(&sb, "| %s | %d | %d | %d |\n", name, n[0], n[1], n[0]+n[1])
+	}
+	for _, c := range causeOrder {
+		if !slices.ContainsFunc(r.Losses, func(l Loss) bool { return l.Cause == c }) {
 			continue
 		}
-		for _, sub := range []struct {
-			name string
-			in   func(Loss) bool
-		}{
-			{fmt.Sprintf("… a pair among the root's %d best", r.Bounds.Width), func(l Loss) bool { return l.HoldRank > 0 && l.HoldRank <= r.Bounds.Width }},
-			{fmt.Sprintf("… a pair the width cut (rank > %d)", r.Bounds.Width), func(l Loss) bool { return l.HoldRank == 0 || l.HoldRank > r.Bounds.Width }},
-			{"… a pair that is a threat of the loser's own", func(l Loss) bool { return l.HoldThreat }},
-		} {
-			var n [2]int // as black, as white
-			for _, l := range r.Losses {
-				if l.Cause == CauseMissed && sub.in(l) {
-					if l.Colour == "black" {
-						n[0]++
-					} else {
-						n[1]++
-					}
-				}
-			}
-			fmt.Fprintf(&sb, "| %s | %d | %d | %d |\n", sub.name, n[0], n[1], n[0]+n[1])
+		row(c, func(l Loss) bool { return l.Cause == c })
+		if c != CauseMissed {
+			continue
 		}
+		missed := func(l Loss) bool { return l.Cause == CauseMissed }
+		kept := func(l Loss) bool { return l.HoldRank > 0 && l.HoldRank <= r.Bounds.Width }
+		row(fmt.Sprintf("… a pair among the root's %d best", r.Bounds.Width), func(l Loss) bool { return missed(l) && kept(l) })
+		row(fmt.Sprintf("… a pair the width cut (rank > %d)", r.Bounds.Width), func(l Loss) bool { return missed(l) && !kept(l) })
+		row("… a pair that is a threat of the loser's own", func(l Loss) bool { return missed(l) && l.HoldThreat })
 	}
 	byMove := map[int][3]int{}
 	for _, l := range r.Losses {
