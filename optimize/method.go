@@ -45,6 +45,16 @@ type Method interface {
 // ErrDone is returned by Method.Step once the method's budget is spent.
 var ErrDone = errors.New("optimize: the method's budget is spent")
 
+// Begin is the check a Method's Step makes before anything else: ErrDone
+// once m's budget is spent, ctx's error when it is cancelled, nil when the
+// step may go on. Nothing has changed when it fails, as Step promises.
+func Begin(ctx context.Context, m Method) error {
+	if m.Done() {
+		return ErrDone
+	}
+	return ctx.Err()
+}
+
 // Forecast is a method's own estimate of the work left.
 type Forecast struct {
 	// Steps is the number of steps left in the budget (a stall rule may end
@@ -473,6 +483,11 @@ func finite(v float64) bool { return v == v && v <= maxFloat && v >= -maxFloat }
 // the method's table of a tuning config. Each method's settings
 // implement it; Spec's methods add what is common to every method (the
 // restart schedule of options that embed NoiseOptions).
+//
+// Zero means default, as in gonum's optimize.Settings: an option a method
+// refuses at zero takes its DefaultSettings value when left at zero, so a
+// Go program sets only what it means; an option whose zero has a meaning
+// of its own keeps it. Each Settings type names its options of either kind.
 type Options interface {
 	// Validate checks the options against a problem; errors are
 	// *OptionError naming the key.

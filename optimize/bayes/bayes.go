@@ -235,10 +235,7 @@ func (b *Bayes) Model() (*gp.GP, error) {
 // Iteration. On any error the run, RNG included, is left as before the
 // call. After the budget is spent it returns optimize.ErrDone.
 func (b *Bayes) Step(ctx context.Context, ref optimize.Referee) (optimize.Record, error) {
-	if b.Done() {
-		return optimize.Record{}, optimize.ErrDone
-	}
-	if err := ctx.Err(); err != nil {
+	if err := optimize.Begin(ctx, b); err != nil {
 		return optimize.Record{}, err
 	}
 	saved := *b.pcg

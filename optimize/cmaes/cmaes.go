@@ -237,10 +237,7 @@ func (s *CMAES) Forecast() optimize.Forecast {
 // exactly as before the call, so the Step may be retried. After the
 // budget it returns optimize.ErrDone.
 func (s *CMAES) Step(ctx context.Context, ref optimize.Referee) (optimize.Record, error) {
-	if s.Done() {
-		return optimize.Record{}, optimize.ErrDone
-	}
-	if err := ctx.Err(); err != nil {
+	if err := optimize.Begin(ctx, s); err != nil {
 		return optimize.Record{}, err
 	}
 	saved := *s.pcg

@@ -29,10 +29,7 @@ const (
 // problem knows (genes, ranges, bounds and their mode, the start, pairs a
 // match) and resolves the automatic values.
 //
-// Zero means default, as in gonum's optimize.Settings: an option the
-// method refuses at zero (generations, sigma, max_repeats, cmean, the pool and the race's options) takes its DefaultSettings value
-// when left at zero, so a Go program sets only what it means; an option
-// whose zero has a meaning of its own keeps it.
+// Zero means default (optimize.Options) for generations, sigma, max_repeats, cmean, the pool and the race's options.
 type Settings struct {
 	// Generations is the budget of generations.
 	Generations int `toml:"generations" json:"generations"`

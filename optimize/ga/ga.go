@@ -207,10 +207,9 @@ func (g *GA) Forecast() optimize.Forecast {
 // GA's state, its random source included, is then unchanged and the
 // generation can be replayed.
 func (g *GA) Step(ctx context.Context, ref optimize.Referee) (optimize.Record, error) {
-	if g.Done() {
-		return optimize.Record{}, optimize.ErrDone
-	}
-	if err := ctx.Err(); err != nil {
+	if err := optimize.Begin(ctx, g); err == optimize.ErrDone {
+		return optimize.Record{}, err
+	} else if err != nil {
 		return optimize.Record{}, fmt.Errorf("ga: generation %d: %w", g.next, err)
 	}
 	c := g.cfg

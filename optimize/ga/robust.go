@@ -255,10 +255,9 @@ func (g *RobustGA) Forecast() optimize.Forecast {
 // a raced last generation "race_games"; Detail a RobustGeneration. On an
 // error the run's state, its random source included, is unchanged.
 func (g *RobustGA) Step(ctx context.Context, ref optimize.Referee) (optimize.Record, error) {
-	if g.Done() {
-		return optimize.Record{}, optimize.ErrDone
-	}
-	if err := ctx.Err(); err != nil {
+	if err := optimize.Begin(ctx, g); err == optimize.ErrDone {
+		return optimize.Record{}, err
+	} else if err != nil {
 		return optimize.Record{}, fmt.Errorf("ga: generation %d: %w", g.next, err)
 	}
 	c := g.cfg

@@ -16,10 +16,7 @@ import (
 // them against the optimize.Problem, which brings the rest (genes, initial
 // range, bounds, match length: Settings.resolve).
 //
-// Zero means default, as in gonum's optimize.Settings: an option the
-// method refuses at zero (population, groups, generations, sigma and the race's options) takes its DefaultSettings value
-// when left at zero, so a Go program sets only what it means; an option
-// whose zero has a meaning of its own keeps it.
+// Zero means default (optimize.Options) for population, groups, generations, sigma and the race's options.
 type Settings struct {
 	// Population is m, the number of individuals (Chen: 49).
 	Population int `toml:"population" json:"population"`

@@ -281,10 +281,7 @@ func move(mode optimize.BoundMode, b *optimize.Bounds, x, v []float64, dir []int
 // included, is left exactly as before the call, so the Step may be
 // retried. After the budget is spent it returns optimize.ErrDone.
 func (p *PSO) Step(ctx context.Context, ref optimize.Referee) (optimize.Record, error) {
-	if p.Done() {
-		return optimize.Record{}, optimize.ErrDone
-	}
-	if err := ctx.Err(); err != nil {
+	if err := optimize.Begin(ctx, p); err != nil {
 		return optimize.Record{}, err
 	}
 	saved := *p.pcg

@@ -397,10 +397,9 @@ func (q *RobustPSO) Forecast() optimize.Forecast {
 // finite) the swarm, RNG included, is left exactly as before the call, so
 // the Step may be replayed. After the budget it returns optimize.ErrDone.
 func (q *RobustPSO) Step(ctx context.Context, ref optimize.Referee) (optimize.Record, error) {
-	if q.Done() {
-		return optimize.Record{}, optimize.ErrDone
-	}
-	if err := ctx.Err(); err != nil {
+	if err := optimize.Begin(ctx, q); err == optimize.ErrDone {
+		return optimize.Record{}, err
+	} else if err != nil {
 		return optimize.Record{}, fmt.Errorf("pso: iteration %d: %w", q.s.iter, err)
 	}
 	pcg := optimize.ClonePCG(q.pcg) // committed only on success

@@ -16,10 +16,7 @@ import (
 // checks them against the optimize.Problem, which brings the rest (genes,
 // initial range, bounds and their mode, match length: Settings.resolve).
 //
-// Zero means default, as in gonum's optimize.Settings: an option the
-// method refuses at zero (particles, iterations and the race's options) takes its DefaultSettings value
-// when left at zero, so a Go program sets only what it means; an option
-// whose zero has a meaning of its own keeps it.
+// Zero means default (optimize.Options) for particles, iterations and the race's options.
 type Settings struct {
 	// Particles is the swarm size m (Chen: 49).
 	Particles int `toml:"particles" json:"particles"`

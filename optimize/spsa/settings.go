@@ -28,10 +28,7 @@ const (
 // what the problem knows (gene names, ranges, bounds and their mode, pairs
 // a match) and resolves the per-gene c_end and r_end.
 //
-// Zero means default, as in gonum's optimize.Settings: an option the
-// method refuses at zero (iterations, alpha, gamma, c_end_fraction, r_end) takes its DefaultSettings value
-// when left at zero, so a Go program sets only what it means; an option
-// whose zero has a meaning of its own keeps it.
+// Zero means default (optimize.Options) for iterations, alpha, gamma, c_end_fraction, r_end.
 type Settings struct {
 	// Iterations is the budget N of iterations (one match each); it also
 	// sets the gains, so c_k and a_k reach c_end and a_end at iteration N.

@@ -167,10 +167,7 @@ func (s *SPSA) Forecast() optimize.Forecast {
 // the run, RNG included, is left exactly as before the call, so the Step
 // may be retried. After the budget is spent it returns optimize.ErrDone.
 func (s *SPSA) Step(ctx context.Context, ref optimize.Referee) (optimize.Record, error) {
-	if s.Done() {
-		return optimize.Record{}, optimize.ErrDone
-	}
-	if err := ctx.Err(); err != nil {
+	if err := optimize.Begin(ctx, s); err != nil {
 		return optimize.Record{}, err
 	}
 	saved := *s.pcg

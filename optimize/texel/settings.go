@@ -17,10 +17,7 @@ import (
 // run: the genes, the initial range, the bounds and their mode, the
 // match length.
 //
-// Zero means default, as in gonum's optimize.Settings: an option the
-// method refuses at zero (rounds, opponents, min_positions, max_batches, holdout_every, step and the pairings) takes its DefaultSettings value
-// when left at zero, so a Go program sets only what it means; an option
-// whose zero has a meaning of its own keeps it.
+// Zero means default (optimize.Options) for rounds, opponents, min_positions, max_batches, holdout_every, step and the pairings.
 type Settings struct {
 	// Rounds is the budget of rounds (one round = one step = one fit).
 	Rounds int `toml:"rounds" json:"rounds"`

@@ -156,21 +156,7 @@ func (m *Texel) Best() []float64 {
 	if m.round == 0 {
 		return nil
 	}
-	return mean(m.recent)
-}
-
-// mean is the gene-wise mean of vectors (at least one).
-func mean(vs [][]float64) []float64 {
-	out := make([]float64, len(vs[0]))
-	for _, v := range vs {
-		for d, x := range v {
-			out[d] += x
-		}
-	}
-	for d := range out {
-		out[d] /= float64(len(vs))
-	}
-	return out
+	return rt.Centroid(m.recent)
 }
 
 // Done reports whether Rounds rounds are done.
@@ -208,10 +194,7 @@ func (m *Texel) Forecast() rt.Forecast {
 // exactly as before the call. After the budget it returns
 // optimize.ErrDone.
 func (m *Texel) Step(ctx context.Context, ref rt.Referee) (rt.Record, error) {
-	if m.Done() {
-		return rt.Record{}, rt.ErrDone
-	}
-	if err := ctx.Err(); err != nil {
+	if err := rt.Begin(ctx, m); err != nil {
 		return rt.Record{}, err
 	}
 	smp, ok := ref.(rt.Sampler)
@@ -240,7 +223,7 @@ func (m *Texel) Step(ctx context.Context, ref rt.Referee) (rt.Record, error) {
 	if keep := max(m.cfg.Average, 1); len(recent) > keep {
 		recent = recent[len(recent)-keep:]
 	}
-	r.Best, r.Averaged = mean(recent), len(recent)
+	r.Best, r.Averaged = rt.Centroid(recent), len(recent)
 	*m.pcg = *pcg
 	m.round++
 	m.recent = recent
