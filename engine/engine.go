@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"time"
@@ -296,39 +297,17 @@ func (s Settings) Validate() error {
 // withDefaults fills the zero fields that stand for a default.
 func (s Settings) withDefaults() Settings {
 	d := DefaultSettings()
-	if s.Depth == 0 {
-		s.Depth = d.Depth
-	}
-	if s.Width == 0 {
-		s.Width = d.Width
-	}
-	if s.ThreatDepth == 0 {
-		s.ThreatDepth = d.ThreatDepth
-	}
-	if s.ThreatNodes == 0 {
-		s.ThreatNodes = d.ThreatNodes
-	}
-	if s.TableBits == 0 {
-		s.TableBits = d.TableBits
-	}
-	if s.DefendDepth == 0 {
-		s.DefendDepth = d.DefendDepth
-	}
-	if s.DefendMoves == 0 {
-		s.DefendMoves = d.DefendMoves
-	}
-	if s.Singles == 0 {
-		s.Singles = min(max(s.Width+4, 12), MaxSingles)
-	}
-	if s.ShallowDefendNodes == 0 {
-		s.ShallowDefendNodes = defaultShallowNodes
-	}
-	if s.ShallowDefendDepth == 0 {
-		s.ShallowDefendDepth = defaultShallowDepth
-	}
-	if s.ShallowDefendPlies == 0 {
-		s.ShallowDefendPlies = defaultShallowPlies
-	}
+	s.Depth = cmp.Or(s.Depth, d.Depth)
+	s.Width = cmp.Or(s.Width, d.Width)
+	s.ThreatDepth = cmp.Or(s.ThreatDepth, d.ThreatDepth)
+	s.ThreatNodes = cmp.Or(s.ThreatNodes, d.ThreatNodes)
+	s.TableBits = cmp.Or(s.TableBits, d.TableBits)
+	s.DefendDepth = cmp.Or(s.DefendDepth, d.DefendDepth)
+	s.DefendMoves = cmp.Or(s.DefendMoves, d.DefendMoves)
+	s.Singles = cmp.Or(s.Singles, min(max(s.Width+4, 12), MaxSingles))
+	s.ShallowDefendNodes = cmp.Or(s.ShallowDefendNodes, defaultShallowNodes)
+	s.ShallowDefendDepth = cmp.Or(s.ShallowDefendDepth, defaultShallowDepth)
+	s.ShallowDefendPlies = cmp.Or(s.ShallowDefendPlies, defaultShallowPlies)
 	return s
 }
 

@@ -117,14 +117,11 @@ func (e *Engine) static(s Color) float64 {
 // because it runs once per generated move, where node needs the full
 // analyzeThreats for move generation.
 func (e *Engine) leaf(ply int) float64 {
+	if v, ok := e.decided(ply); ok {
+		return v
+	}
 	b := &e.board
-	if b.n == NumPoints {
-		return 0
-	}
 	s := b.ToMove()
-	if b.hasThreatRoad(s) {
-		return Mate - float64(ply)
-	}
 	o := s.Opponent()
 	t := 0
 	if b.hasThreatRoad(o) {
@@ -133,6 +130,20 @@ func (e *Engine) leaf(ply int) float64 {
 		}
 	}
 	return e.static(s) - e.ev.thr[t] + e.ev.crossTerm(&e.board, s)
+}
+
+// decided is the first of the decided-position rules leaf and node share:
+// a full board scores 0, a side to move that can complete six now scores
+// Mate − ply; ok is false when neither holds.
+func (e *Engine) decided(ply int) (v float64, ok bool) {
+	b := &e.board
+	if b.n == NumPoints {
+		return 0, true
+	}
+	if b.hasThreatRoad(b.ToMove()) {
+		return Mate - float64(ply), true
+	}
+	return 0, false
 }
 
 // topSingles scores every candidate point for side s by the evaluation after

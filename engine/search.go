@@ -339,15 +339,12 @@ func (e *Engine) node(depth, ply int, alpha, beta float64) float64 {
 	if e.stop {
 		return 0
 	}
-	b := &e.board
-	if b.n == NumPoints {
-		return 0
-	}
 	// Decided positions: the same rules as leaf (movegen.go).
-	s := b.ToMove()
-	if b.hasThreatRoad(s) {
-		return Mate - float64(ply)
+	if v, ok := e.decided(ply); ok {
+		return v
 	}
+	b := &e.board
+	s := b.ToMove()
 	o := s.Opponent()
 	ts := &e.ts[ply]
 	t := 0

@@ -268,16 +268,26 @@ func parseNumbers(file string, data []byte, fd *rawField) ([]float64, error) {
 		if idx := bytes.Index(fd.raw, e); idx >= 0 {
 			sub.off = fd.base + int64(idx)
 		}
-		if t == "" || !(t[0] == '-' || (t[0] >= '0' && t[0] <= '9')) {
-			return nil, sub.errorf(file, data, "not a number: %s", t)
-		}
-		v, err := strconv.ParseFloat(t, 64)
-		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, sub.errorf(file, data, "not a finite float64: %s", t)
+		v, err := sub.number(file, data, t)
+		if err != nil {
+			return nil, err
 		}
 		out[i] = v
 	}
 	return out, nil
+}
+
+// number reads t, the field's JSON text, as a finite float64: a string,
+// null or a number that overflows a float64 is an error naming the field.
+func (fd *rawField) number(file string, data []byte, t string) (float64, error) {
+	if t == "" || !(t[0] == '-' || (t[0] >= '0' && t[0] <= '9')) {
+		return 0, fd.errorf(file, data, "not a number: %s", t)
+	}
+	v, err := strconv.ParseFloat(t, 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, fd.errorf(file, data, "not a finite float64: %s", t)
+	}
+	return v, nil
 }
 
 func parseProvenance(file string, data []byte, fd *rawField, p *Provenance) error {
@@ -288,42 +298,21 @@ func parseProvenance(file string, data []byte, fd *rawField, p *Provenance) erro
 	if err != nil {
 		return err
 	}
+	dsts := map[string]any{"tool": &p.Tool, "run": &p.Run, "chain": &p.Chain, "stage": &p.Stage,
+		"unfinished": &p.Unfinished, "method": &p.Method, "generation": &p.Generation,
+		"date": &p.Date, "source": &p.Source, "note": &p.Note}
 	for i := range fields {
 		sf := &fields[i]
-		var dst any
-		switch sf.key {
-		case "tool":
-			dst = &p.Tool
-		case "run":
-			dst = &p.Run
-		case "chain":
-			dst = &p.Chain
-		case "stage":
-			dst = &p.Stage
-		case "unfinished":
-			dst = &p.Unfinished
-		case "method":
-			dst = &p.Method
-		case "generation":
-			dst = &p.Generation
-		case "fitness":
-			t := string(bytes.TrimSpace(sf.raw))
-			if t == "" || !(t[0] == '-' || (t[0] >= '0' && t[0] <= '9')) {
-				return sf.errorf(file, data, "not a number: %s", t)
-			}
-			v, err := strconv.ParseFloat(t, 64)
-			if err != nil || math.IsInf(v, 0) {
-				return sf.errorf(file, data, "not a finite float64: %s", t)
+		if sf.key == "fitness" {
+			v, err := sf.number(file, data, string(bytes.TrimSpace(sf.raw)))
+			if err != nil {
+				return err
 			}
 			p.Fitness = v
 			continue
-		case "date":
-			dst = &p.Date
-		case "source":
-			dst = &p.Source
-		case "note":
-			dst = &p.Note
-		default:
+		}
+		dst, ok := dsts[sf.key]
+		if !ok {
 			return sf.errorf(file, data, "unknown field")
 		}
 		if err := sf.decode(file, data, dst); err != nil {

@@ -6,10 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"slices"
-	"syscall"
 	"time"
 
 	"github.com/roadtune/roadtune/cluster"
@@ -22,13 +19,7 @@ import (
 	"github.com/roadtune/roadtune/tune"
 )
 
-func main() {
-	defer cmdline.ExitOnPanic("tune", os.Stderr, os.Exit)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
-}
+func main() { cmdline.Main("tune", run) }
 
 // usageError marks errors that exit with status 2.
 type usageError struct{ error }

@@ -1,8 +1,12 @@
 package cmdline
 
 import (
+	"context"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
+	"syscall"
 
 	"github.com/roadtune/roadtune/internal/crash"
 )
@@ -40,4 +44,16 @@ func Internal(program string, err error, stderr io.Writer) bool {
 
 func internal(program string, p *crash.Panic, stderr io.Writer) {
 	fmt.Fprintf(stderr, "%s: internal error: %v; please report it with the command line\n", program, p.Value)
+}
+
+// Main is a command's main: it runs run with the command line's
+// arguments, standard output and error, and a context that Ctrl-C or
+// SIGTERM cancels, then exits with run's code; a panic becomes
+// ExitOnPanic's line and ExitInternal.
+func Main(program string, run func(ctx context.Context, args []string, stdout, stderr io.Writer) int) {
+	defer ExitOnPanic(program, os.Stderr, os.Exit)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
 }

@@ -1,6 +1,7 @@
 package losses
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -215,27 +216,13 @@ func (e *PlayerError) Error() string {
 // withDefaults fills opt's zero bounds.
 func withDefaults(opt Options) Options {
 	d := DefaultOptions()
-	if opt.ProveDepth == 0 {
-		opt.ProveDepth = d.ProveDepth
-	}
-	if opt.ProveNodes == 0 {
-		opt.ProveNodes = d.ProveNodes
-	}
-	if opt.HoldDepth == 0 {
-		opt.HoldDepth = d.HoldDepth
-	}
-	if opt.HoldNodes == 0 {
-		opt.HoldNodes = d.HoldNodes
-	}
-	if opt.Radius == 0 {
-		opt.Radius = d.Radius
-	}
-	if opt.RankedPairs == 0 {
-		opt.RankedPairs = d.RankedPairs
-	}
-	if opt.Width == 0 {
-		opt.Width = d.Width
-	}
+	opt.ProveDepth = cmp.Or(opt.ProveDepth, d.ProveDepth)
+	opt.ProveNodes = cmp.Or(opt.ProveNodes, d.ProveNodes)
+	opt.HoldDepth = cmp.Or(opt.HoldDepth, d.HoldDepth)
+	opt.HoldNodes = cmp.Or(opt.HoldNodes, d.HoldNodes)
+	opt.Radius = cmp.Or(opt.Radius, d.Radius)
+	opt.RankedPairs = cmp.Or(opt.RankedPairs, d.RankedPairs)
+	opt.Width = cmp.Or(opt.Width, d.Width)
 	if opt.Concurrency <= 0 {
 		opt.Concurrency = runtime.GOMAXPROCS(0)
 	}

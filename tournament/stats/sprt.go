@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -29,12 +30,8 @@ type SPRT struct {
 
 // withDefaults fills zero error rates with DefaultErrorRate.
 func (s SPRT) withDefaults() SPRT {
-	if s.Alpha == 0 {
-		s.Alpha = DefaultErrorRate
-	}
-	if s.Beta == 0 {
-		s.Beta = DefaultErrorRate
-	}
+	s.Alpha = cmp.Or(s.Alpha, DefaultErrorRate)
+	s.Beta = cmp.Or(s.Beta, DefaultErrorRate)
 	return s
 }
 
