@@ -104,27 +104,35 @@ type Record struct {
 }
 
 // Problem is what every method is told of the weight vectors it tunes.
+// Every vector is n genes in the schema's order, n = len(Genes), in the
+// engine's weight units. A method's run keeps its own deep copy
+// (Problem.Clone): its resolved options embed it, so these fields are
+// declared and documented once, here.
 type Problem struct {
 	// Genes names the genes in the schema's order; its length is the
-	// dimension.
+	// dimension n.
 	Genes []string
 	// InitLo, InitHi give each gene's range for the uniform initial
-	// population (Chen 2010: [0, 4000]).
+	// population, n limits each in weight units (Chen 2010: [0, 4000]).
 	InitLo, InitHi []float64
-	// Bounds are the per-gene limits of the run, enforced unless BoundMode
-	// is "off" (they still give scales then, like the PSO's velocity limit
-	// as a fraction of each gene's range). nil means no limits at all.
+	// Bounds are the per-gene limits of the run, n each in weight units,
+	// enforced unless BoundMode is "off" (they still give scales then,
+	// like the PSO's velocity limit as a fraction of each gene's range).
+	// nil means no limits at all.
 	Bounds *Bounds
 	// BoundMode is "off" (the theses), "clamp" or "reflect" (how a method
 	// that moves vectors, like the PSO, keeps them inside Bounds; the GA
 	// clamps in both).
 	BoundMode BoundMode
-	// Pairs is the number of game pairs of one match, for Forecast.
+	// Pairs is the number of game pairs of one match (at least 1), for
+	// Forecast and a race's planning: the referee decides how long a
+	// match really is.
 	Pairs int
-	// Start, if not nil, is the vector a single-vector method (SPSA, Texel)
-	// starts from instead of a uniform draw from InitLo..InitHi: a vector
-	// to refine (fishtest's SPSA starts from the engine's values). Methods
-	// with a population refuse it.
+	// Start, if not nil, is the vector (n genes) a single-vector method
+	// (SPSA, Texel) starts from instead of a uniform draw from
+	// InitLo..InitHi: a vector to refine (fishtest's SPSA starts from the
+	// engine's values). Chen's GA and PSO refuse it; the robust GA and PSO
+	// draw their population around it, CMA-ES starts its mean there.
 	Start []float64
 	// Opponent, if not nil, resolves the name of a fixed opponent (a
 	// baseline or a weight file, whatever the job runner knows by name)
@@ -133,6 +141,18 @@ type Problem struct {
 	// fixed opponents (SPSA's pool of opponents) resolve their option's
 	// names through it; nil means the runner offers none.
 	Opponent func(name string) ([]float64, error)
+}
+
+// Clone is a deep copy of p: its own Genes, InitLo, InitHi, Bounds and
+// Start (nil where p's are nil), the same Opponent (a function, shared).
+// A method's resolved options hold one, so a run is not affected by later
+// changes to the caller's problem.
+func (p Problem) Clone() Problem {
+	p.Genes = slices.Clone(p.Genes)
+	p.InitLo, p.InitHi = slices.Clone(p.InitLo), slices.Clone(p.InitHi)
+	p.Bounds = p.Bounds.Clone()
+	p.Start = slices.Clone(p.Start)
+	return p
 }
 
 // Validate checks p: genes, finite initial ranges with InitLo ≤ InitHi,

@@ -313,3 +313,19 @@ func TestDecodeStateIsStrict(t *testing.T) {
 		}
 	}
 }
+
+func TestProblemCloneIsDeep(t *testing.T) {
+	p := Problem{Genes: []string{"a", "b"}, InitLo: []float64{0, 1}, InitHi: []float64{2, 3},
+		Bounds: UniformBounds(2, -5, 5), BoundMode: BoundsClamp, Pairs: 3, Start: []float64{1, 2}}
+	c := p.Clone()
+	c.Genes[0], c.InitLo[0], c.InitHi[0], c.Bounds.Lo[0], c.Bounds.Hi[0], c.Start[0] = "z", 9, 9, 9, 9, 9
+	if p.Genes[0] != "a" || p.InitLo[0] != 0 || p.InitHi[0] != 2 || p.Bounds.Lo[0] != -5 || p.Bounds.Hi[0] != 5 || p.Start[0] != 1 {
+		t.Errorf("changing the clone changed the problem: %+v", p)
+	}
+	if c.BoundMode != p.BoundMode || c.Pairs != p.Pairs {
+		t.Errorf("clone %+v lost the problem's mode or pairs", c)
+	}
+	if c := (Problem{Genes: []string{"a"}}).Clone(); c.Bounds != nil || c.Start != nil || c.InitLo != nil {
+		t.Errorf("the clone of nil fields is %+v, want them nil", c)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 )
 
 // Bounds are per-gene limits [Lo[d], Hi[d]] on weight vectors. A nil Bounds
@@ -68,6 +69,15 @@ func UniformBounds(n int, lo, hi float64) *Bounds {
 		b.Lo[d], b.Hi[d] = lo, hi
 	}
 	return b
+}
+
+// Clone is a deep copy of b: new Lo and Hi slices of the same genes; nil
+// for nil.
+func (b *Bounds) Clone() *Bounds {
+	if b == nil {
+		return nil
+	}
+	return &Bounds{Lo: slices.Clone(b.Lo), Hi: slices.Clone(b.Hi)}
 }
 
 // Validate checks that the bounds have n genes and Lo[d] ≤ Hi[d], all finite.

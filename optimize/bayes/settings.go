@@ -143,21 +143,23 @@ func (s Settings) withDefaults() Settings {
 
 // config is a run's Settings resolved against its optimize.Problem: the
 // defaults applied, the initial design's size resolved, the pool's
-// vectors and the search box copied from the problem.
+// vectors resolved and the problem copied.
 type config struct {
 	Settings
-	Genes []string
-	// Lo and Hi are the search box, gene by gene: the problem's initial
-	// range, or with a start the box Spread gives around it. Points are
-	// modelled in the unit cube over it.
+	// Problem is the run's own copy of the problem
+	// (optimize.Problem.Clone), as the optimiser reads it: len(Genes) is
+	// the dimension; InitLo..InitHi and Start set the search box Lo..Hi;
+	// Bounds, nil unless BoundMode enforces them, and then a point is
+	// clamped into them before it plays; Pairs, at least 1
+	// (Problem.Validate), weighs a match's variance and counts its games.
+	optimize.Problem
+	// Lo and Hi are the search box, len(Genes) limits each in weight
+	// units: the problem's initial range, or with a start the box Spread
+	// gives around it. Points are modelled in the unit cube over it.
 	Lo, Hi []float64
-	Bounds *optimize.Bounds
-	// BoundMode is the problem's; with "clamp" or "reflect" a point is
-	// clamped into Bounds before it plays.
-	BoundMode optimize.BoundMode
-	Pairs     int
-	Start     []float64
-	Pool      []optimize.PoolEntry
+	// Pool is the resolved pool of fixed opponents (Settings.Pool, the
+	// names, through optimize.ResolvePool).
+	Pool []optimize.PoolEntry
 }
 
 // Validate checks o against p, every option up front: iterations, batch,
@@ -228,18 +230,9 @@ func (o Settings) checked(p optimize.Problem) (config, error) {
 			return config{}, bad("pool", "entry %d, %q: the model needs opponents that do not move; name baselines or weight files", i+1, e.Name)
 		}
 	}
-	c := config{
-		Settings:  o,
-		Genes:     slices.Clone(p.Genes),
-		Lo:        slices.Clone(p.InitLo),
-		Hi:        slices.Clone(p.InitHi),
-		BoundMode: p.BoundMode,
-		Pairs:     max(p.Pairs, 1),
-		Start:     slices.Clone(p.Start),
-		Pool:      pool,
-	}
-	if p.BoundMode.Enforced() {
-		c.Bounds = &optimize.Bounds{Lo: slices.Clone(p.Bounds.Lo), Hi: slices.Clone(p.Bounds.Hi)}
+	c := config{Settings: o, Problem: p.Clone(), Lo: slices.Clone(p.InitLo), Hi: slices.Clone(p.InitHi), Pool: pool}
+	if !p.BoundMode.Enforced() {
+		c.Bounds = nil // the optimiser reads no bounds with the mode "off"
 	}
 	if p.Start != nil {
 		for d, v := range p.Start {

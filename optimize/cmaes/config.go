@@ -10,30 +10,22 @@ import (
 
 // config is a run's Settings resolved against its optimize.Problem
 // (Settings.resolve): every automatic value resolved (Lambda,
-// AlphaSigma) and the problem's genes, ranges and bounds copied. It is
-// internal: a run is made from Settings, CMA-ES's one options type, and a
-// Problem (New).
+// AlphaSigma), the problem copied and the pool resolved. It is internal: a
+// run is made from Settings, CMA-ES's one options type, and a Problem
+// (New).
 type config struct {
 	Settings
-	// Genes names the genes in the schema's order; its length is n.
-	Genes []string
-	// InitLo, InitHi give each gene's range for the uniform initial mean
-	// and, through their mean width, σ0.
-	InitLo, InitHi []float64
-	// Bounds are the per-gene limits candidates and the mean are clamped
-	// to; nil means none (the bound mode "off").
-	Bounds *optimize.Bounds
-	// BoundMode is the problem's: off, clamp or reflect (CMA-ES clamps in
-	// both of the latter).
-	BoundMode optimize.BoundMode
+	// Problem is the run's own copy of the problem
+	// (optimize.Problem.Clone), as CMA-ES reads it: n = len(Genes); the
+	// uniform initial mean from InitLo..InitHi, whose mean width sets σ0;
+	// Bounds, which candidates and the mean are clamped to, nil unless
+	// BoundMode enforces them (CMA-ES clamps in both clamp and reflect);
+	// Start, when not nil, the initial mean instead of the uniform draw;
+	// Pairs, for Forecast and the race's planning, 0 read as 1 (pairs).
+	optimize.Problem
 	// Pool is the resolved pool of opponents (optimize.ResolvePool of
 	// Settings.Pool, the names).
 	Pool []optimize.PoolEntry
-	// Start, when not nil, is the initial mean instead of the uniform draw.
-	Start []float64
-	// Pairs is the game pairs of a match, for Forecast and the race's
-	// planning (the referee decides); 0 means 1.
-	Pairs int
 }
 
 // pairs is Pairs with 0 read as 1.
@@ -89,18 +81,13 @@ func (c config) place(x []float64) []float64 {
 	return x
 }
 
-// clone deep-copies the slices so a run is not affected by later changes
-// to the caller's settings or problem.
+// clone deep-copies the problem and the pool so a run is not affected by
+// later changes to the caller's settings or problem.
 func (c config) clone() config {
-	c.Genes = slices.Clone(c.Genes)
-	c.InitLo, c.InitHi = slices.Clone(c.InitLo), slices.Clone(c.InitHi)
-	c.Start = slices.Clone(c.Start)
+	c.Problem = c.Problem.Clone()
 	c.Pool = slices.Clone(c.Pool)
 	for i := range c.Pool {
 		c.Pool[i].Genes = slices.Clone(c.Pool[i].Genes)
-	}
-	if c.Bounds != nil {
-		c.Bounds = &optimize.Bounds{Lo: slices.Clone(c.Bounds.Lo), Hi: slices.Clone(c.Bounds.Hi)}
 	}
 	return c
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"strings"
 
 	"github.com/roadtune/roadtune/optimize"
@@ -106,19 +105,15 @@ func DefaultLambda(n int) int { return 4 + int(math.Floor(3*math.Log(float64(max
 func DefaultAlphaSigma(n int) float64 { return 1 + 2/float64(n+10) }
 
 // resolve is the config for s and p: s itself with λ and α_σ resolved
-// (0 = their defaults for n genes); the problem's genes, ranges, bounds
-// (nil with the bound mode "off"), start and pairs, all copied; the pool
-// resolved through p.Opponent. It does not validate; Validate does.
+// (0 = their defaults for n genes); a copy of p (optimize.Problem.Clone)
+// whose Bounds are kept only when p.BoundMode enforces them (CMA-ES reads
+// no bounds with the mode "off"); the pool resolved through p.Opponent.
+// It does not validate; Validate does.
 func (s Settings) resolve(p optimize.Problem) config {
 	n := len(p.Genes)
-	c := config{
-		Settings:  s,
-		Genes:     slices.Clone(p.Genes),
-		InitLo:    slices.Clone(p.InitLo),
-		InitHi:    slices.Clone(p.InitHi),
-		BoundMode: p.BoundMode,
-		Start:     slices.Clone(p.Start),
-		Pairs:     p.Pairs,
+	c := config{Settings: s, Problem: p.Clone()}
+	if !p.BoundMode.Enforced() {
+		c.Bounds = nil
 	}
 	c.Pool, _ = optimize.ResolvePool("pool", s.Pool, p) // Validate reports its error
 	if c.Lambda == 0 {
@@ -126,9 +121,6 @@ func (s Settings) resolve(p optimize.Problem) config {
 	}
 	if c.AlphaSigma == 0 {
 		c.AlphaSigma = DefaultAlphaSigma(n)
-	}
-	if p.BoundMode.Enforced() {
-		c.Bounds = &optimize.Bounds{Lo: slices.Clone(p.Bounds.Lo), Hi: slices.Clone(p.Bounds.Hi)}
 	}
 	return c
 }

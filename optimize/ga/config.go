@@ -44,27 +44,21 @@ const MutationSpread = 0.2
 // GA's one options type, and a Problem (New, NewRobust).
 type config struct {
 	Settings
-	// Genes is the genome length (Chen: 5, the symmetric schema).
-	Genes int
-	// InitLo and InitHi bound the uniform initial draw, one limit per gene
-	// (Chen: [0, 4000]). Ignored when Initial is given.
-	InitLo, InitHi []float64
+	// Problem is the run's own copy of the problem (optimize.Problem.Clone),
+	// as the GA reads it: Genes (Chen: 5, the symmetric schema); the
+	// uniform initial draw from InitLo..InitHi (Chen: [0, 4000]) unless
+	// Initial is given; Bounds nil unless BoundMode enforces them, and then
+	// clamping the initial population and every child after crossover and
+	// after mutation (nil reproduces the thesis); Start, the robust
+	// variant's warm start, its initial population drawn around it
+	// (optimize.AroundStart with WarmSpread), which Chen's variant refuses;
+	// Pairs, used only for Forecast and the robust variant's race, 0
+	// read as 1 (pairs).
+	optimize.Problem
 	// Initial is an optional explicit initial population: Population
-	// vectors of Genes genes. It overrides InitLo/InitHi and draws nothing
-	// from the random source.
+	// vectors of len(Genes) genes. It overrides InitLo/InitHi and draws
+	// nothing from the random source.
 	Initial [][]float64
-	// Start, if set, is the robust variant's warm start: its initial
-	// population is drawn around it (optimize.AroundStart with
-	// WarmSpread). Chen's variant refuses it.
-	Start []float64
-	// Bounds, if not nil, are enforced by clamping the initial population
-	// and every child after crossover and after mutation. nil reproduces the
-	// thesis.
-	Bounds *optimize.Bounds
-	// Pairs is the number of game pairs a match lasts, used only for
-	// Forecast and the robust variant's race (the referee decides how long
-	// a match really is); 0 means 1.
-	Pairs int
 	// Pool is the robust variant's resolved pool of opponents.
 	Pool []optimize.PoolEntry
 }
@@ -132,8 +126,8 @@ func (c config) validate() error {
 			return prob("Initial", "has %d individuals, want Population = %d", len(c.Initial), c.Population)
 		}
 		for i, x := range c.Initial {
-			if len(x) != c.Genes {
-				return prob("Initial", "individual %d has %d genes, want %d", i, len(x), c.Genes)
+			if len(x) != len(c.Genes) {
+				return prob("Initial", "individual %d has %d genes, want %d", i, len(x), len(c.Genes))
 			}
 			for d, v := range x {
 				if !finite(v) {
@@ -168,16 +162,11 @@ func (c config) validate() error {
 	return nil
 }
 
-// clone deep-copies the slices so the GA is not affected by later changes
-// to the caller's settings or problem.
+// clone deep-copies the problem and the slices so the GA is not affected
+// by later changes to the caller's settings or problem.
 func (c config) clone() config {
-	c.InitLo = slices.Clone(c.InitLo)
-	c.InitHi = slices.Clone(c.InitHi)
+	c.Problem = c.Problem.Clone()
 	c.Initial = optimize.Clone(c.Initial)
-	c.Start = slices.Clone(c.Start)
 	c.Pool = slices.Clone(c.Pool)
-	if c.Bounds != nil {
-		c.Bounds = &optimize.Bounds{Lo: slices.Clone(c.Bounds.Lo), Hi: slices.Clone(c.Bounds.Hi)}
-	}
 	return c
 }

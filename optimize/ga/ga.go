@@ -100,7 +100,7 @@ func restore(c config, st State) (*GA, error) {
 	if st.Next < 0 || st.Next > c.Generations {
 		return nil, fmt.Errorf("ga: State.Next: %d generations evaluated, want 0..generations = %d", st.Next, c.Generations)
 	}
-	if err := optimize.CheckPopulation("ga: State.Population", st.Population, c.Population, c.Genes); err != nil {
+	if err := optimize.CheckPopulation("ga: State.Population", st.Population, c.Population, len(c.Genes)); err != nil {
 		return nil, err
 	}
 	pcg := &rand.PCG{}
@@ -116,7 +116,7 @@ func restore(c config, st State) (*GA, error) {
 	case st.Best != nil && st.Next == 0:
 		return nil, errors.New("ga: State.Best: set before any generation was evaluated")
 	case st.Best != nil:
-		if err := optimize.CheckVector("ga: State.Best.Genes", st.Best.Genes, c.Genes); err != nil {
+		if err := optimize.CheckVector("ga: State.Best.Genes", st.Best.Genes, len(c.Genes)); err != nil {
 			return nil, err
 		}
 		if st.Best.Index < 0 || st.Best.Index >= c.Population {

@@ -69,8 +69,8 @@ func TestDefaultConfigIsChenTable48(t *testing.T) {
 	if err := c.validate(); err != nil {
 		t.Fatal(err)
 	}
-	if c.Population != 49 || c.Groups != 7 || c.GroupSize() != 7 || c.Genes != 5 {
-		t.Errorf("population %d in %d groups of %d, %d genes; want 49 in 7 of 7, 5 genes", c.Population, c.Groups, c.GroupSize(), c.Genes)
+	if c.Population != 49 || c.Groups != 7 || c.GroupSize() != 7 || len(c.Genes) != 5 {
+		t.Errorf("population %d in %d groups of %d, %d genes; want 49 in 7 of 7, 5 genes", c.Population, c.Groups, c.GroupSize(), len(c.Genes))
 	}
 	if c.Pc1 != 0.9 || c.Pc2 != 0.6 || c.PmMode != PmFixed || c.Pm != 0.15 || c.Pm1 != 0.1 || c.Pm2 != 0.001 {
 		t.Errorf("rates %+v", c)
@@ -723,5 +723,5 @@ func defaultConfig(genes int) config {
 	for d := range hi {
 		hi[d] = 4000
 	}
-	return config{Settings: DefaultSettings(), Genes: genes, InitLo: lo, InitHi: hi, Pairs: 1}
+	return config{Settings: DefaultSettings(), Problem: optimize.Problem{Genes: optimizetest.Letters(genes), InitLo: lo, InitHi: hi, BoundMode: optimize.BoundsOff, Pairs: 1}}
 }

@@ -175,7 +175,7 @@ func restoreRobust(c config, st RobustState) (*RobustGA, error) {
 	if st.Next < 0 || st.Next > c.Generations {
 		return nil, fmt.Errorf("ga: RobustState.Next: %d generations evaluated, want 0..%d", st.Next, c.Generations)
 	}
-	if err := optimize.CheckPopulation("ga: RobustState.Population", st.Population, c.Population, c.Genes); err != nil {
+	if err := optimize.CheckPopulation("ga: RobustState.Population", st.Population, c.Population, len(c.Genes)); err != nil {
 		return nil, err
 	}
 	if len(st.Tally) != c.Population {
@@ -190,7 +190,7 @@ func restoreRobust(c config, st RobustState) (*RobustGA, error) {
 		return nil, fmt.Errorf("ga: RobustState.Answer: must be set exactly when a generation was evaluated (%d were)", st.Next)
 	}
 	if st.Answer != nil {
-		if err := optimize.CheckVector("ga: RobustState.Answer", st.Answer, c.Genes); err != nil {
+		if err := optimize.CheckVector("ga: RobustState.Answer", st.Answer, len(c.Genes)); err != nil {
 			return nil, err
 		}
 	}
@@ -198,7 +198,7 @@ func restoreRobust(c config, st RobustState) (*RobustGA, error) {
 		return nil, fmt.Errorf("ga: RobustState.Means: has %d means after %d generations, want 1..%d once a generation was evaluated", len(st.Means), st.Next, max(c.NoiseOptions.Average, 1))
 	}
 	for i, m := range st.Means {
-		if err := optimize.CheckVector(fmt.Sprintf("ga: RobustState.Means[%d]", i), m, c.Genes); err != nil {
+		if err := optimize.CheckVector(fmt.Sprintf("ga: RobustState.Means[%d]", i), m, len(c.Genes)); err != nil {
 			return nil, err
 		}
 	}
@@ -342,7 +342,7 @@ func (g *RobustGA) Step(ctx context.Context, ref optimize.Referee) (optimize.Rec
 			other := slices.Clone(parents[rng.IntN(len(parents))])
 			crossover(rng, child, other)
 		}
-		sd := gen.Sigma * optimize.Norm(child) / math.Sqrt(float64(c.Genes))
+		sd := gen.Sigma * optimize.Norm(child) / math.Sqrt(float64(len(c.Genes)))
 		mutated := 0
 		for d := range child {
 			if rng.Float64() < c.Mutation {
@@ -351,7 +351,7 @@ func (g *RobustGA) Step(ctx context.Context, ref optimize.Referee) (optimize.Rec
 			}
 		}
 		if mutated == 0 {
-			child[rng.IntN(c.Genes)] += sd * rng.NormFloat64()
+			child[rng.IntN(len(c.Genes))] += sd * rng.NormFloat64()
 		}
 		c.place(child)
 		next = append(next, child)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 
 	"github.com/roadtune/roadtune/optimize"
 )
@@ -80,22 +79,15 @@ func DefaultSettings() Settings {
 	}
 }
 
-// resolve is the GA's config for s and p: s itself, Genes = len(p.Genes),
-// the initial range p.InitLo..p.InitHi, Start = p.Start, Bounds = p.Bounds
-// unless p.BoundMode is "off" (the GA clamps in every other mode), Pairs =
-// p.Pairs, all copied, and for the robust variant the pool resolved
-// through p. It does not validate; Validate does.
+// resolve is the GA's config for s and p: s itself, a copy of p
+// (optimize.Problem.Clone) whose Bounds are kept only when p.BoundMode
+// enforces them (the GA clamps in every mode but "off", and reads no
+// bounds then), and for the robust variant the pool resolved through p.
+// It does not validate; Validate does.
 func (s Settings) resolve(p optimize.Problem) config {
-	c := config{
-		Settings: s,
-		Genes:    len(p.Genes),
-		InitLo:   slices.Clone(p.InitLo),
-		InitHi:   slices.Clone(p.InitHi),
-		Start:    slices.Clone(p.Start),
-		Pairs:    p.Pairs,
-	}
-	if p.BoundMode.Enforced() {
-		c.Bounds = &optimize.Bounds{Lo: slices.Clone(p.Bounds.Lo), Hi: slices.Clone(p.Bounds.Hi)}
+	c := config{Settings: s, Problem: p.Clone()}
+	if !p.BoundMode.Enforced() {
+		c.Bounds = nil
 	}
 	if s.Variant == VariantRobust {
 		c.Pool, _ = optimize.ResolvePool("pool", s.Pool, p) // Validate reports its error

@@ -26,7 +26,7 @@ func TestOptionsConfig(t *testing.T) {
 	p := problem(3)
 	p.Pairs = 2
 	c := o.resolve(p)
-	if c.Population != 20 || c.Groups != 4 || c.Genes != 3 || c.Fitness != FitnessOriginal || c.PmMode != PmAdaptive || c.Pairs != 2 || c.Generations != 30 {
+	if c.Population != 20 || c.Groups != 4 || len(c.Genes) != 3 || c.Fitness != FitnessOriginal || c.PmMode != PmAdaptive || c.Pairs != 2 || c.Generations != 30 {
 		t.Errorf("config %+v", c)
 	}
 	if !reflect.DeepEqual(c.Bounds, p.Bounds) || c.Bounds == p.Bounds || !slices.Equal(c.InitHi, p.InitHi) {

@@ -16,37 +16,30 @@ import (
 // weight units.
 type config struct {
 	Settings
-	// Genes is the dimension D of a position, the schema's gene count (Chen: 5).
-	Genes int
-	// InitLo, InitHi are per-gene ranges, length Genes, of the uniform initial
-	// positions (Chen: [0, 4000]). Not used when Initial or Start is set.
-	InitLo, InitHi []float64
+	// Problem is the run's own copy of the problem
+	// (optimize.Problem.Clone), as the swarm reads it: Genes, the
+	// dimension D of a position (Chen: 5); the uniform initial positions
+	// from InitLo..InitHi (Chen: [0, 4000]) unless Initial or Start is
+	// set; Bounds, enforced after each move when BoundMode is clamp (a
+	// gene past a limit is clamped and that velocity component zeroed) or
+	// reflect (folded back in, that component negated), and kept with the
+	// mode off too, as the scale of VMax (off is Chen 2010, whose best
+	// vector had a negative weight: §6.2 lists it as a defect); Start, the
+	// robust swarm's warm start, its initial positions drawn around it
+	// (optimize.AroundStart with WarmSpread), which Chen's swarm refuses;
+	// Pairs, used only for Forecast and the robust swarm's race, 0 read
+	// as 1 (pairs).
+	optimize.Problem
 	// Initial optionally gives Chen's swarm its initial positions,
-	// Particles × Genes (e.g. the same initial population as a GA run,
-	// Chen 2010 §5.4.1). It is copied; nil means draw them from InitLo,
-	// InitHi.
+	// Particles × len(Genes) (e.g. the same initial population as a GA
+	// run, Chen 2010 §5.4.1). It is copied; nil means draw them from
+	// InitLo, InitHi.
 	Initial [][]float64
-	// Start, if set, is the robust swarm's warm start: its initial
-	// positions are drawn around it (optimize.AroundStart with
-	// WarmSpread). Chen's swarm refuses it.
-	Start []float64
-	// Bounds are the per-gene limits enforced after each move when BoundMode
-	// is clamp or reflect; required then, ignored when BoundMode is off.
-	Bounds *optimize.Bounds
-	// BoundMode is clamp (a gene past a limit is clamped and that
-	// velocity component zeroed), reflect (folded back in, that component
-	// negated) or off (Chen 2010, whose best vector had a negative weight:
-	// §6.2 lists it as a defect).
-	BoundMode optimize.BoundMode
 	// VMax optionally limits each velocity component to [−VMax[d], VMax[d]]
 	// (weight units per iteration), after eq. 5-1 and on the initial
 	// velocities: Settings.VMaxFraction resolved. nil = no limit (Chen);
-	// otherwise length Genes, each ≥ 0 (+Inf = no limit on that gene).
+	// otherwise len(Genes) limits, each ≥ 0 (+Inf = no limit on that gene).
 	VMax []float64
-	// Pairs is the number of game pairs a match lasts, used only for
-	// Forecast and the robust swarm's race (the referee decides how long a
-	// match really is); 0 means 1.
-	Pairs int
 	// Pool is the robust swarm's resolved pool of opponents.
 	Pool []optimize.PoolEntry
 }
@@ -61,17 +54,13 @@ func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 // pairs is Pairs with 0 read as 1.
 func (c config) pairs() int { return max(c.Pairs, 1) }
 
-// clone deep-copies the slices so the swarm is not affected by later
-// changes to the caller's settings or problem.
+// clone deep-copies the problem and the slices so the swarm is not
+// affected by later changes to the caller's settings or problem.
 func (c config) clone() config {
-	c.InitLo, c.InitHi = slices.Clone(c.InitLo), slices.Clone(c.InitHi)
+	c.Problem = c.Problem.Clone()
 	c.Initial = optimize.Clone(c.Initial)
 	c.VMax = slices.Clone(c.VMax)
-	c.Start = slices.Clone(c.Start)
 	c.Pool = slices.Clone(c.Pool)
-	if c.Bounds != nil {
-		c.Bounds = &optimize.Bounds{Lo: slices.Clone(c.Bounds.Lo), Hi: slices.Clone(c.Bounds.Hi)}
-	}
 	return c
 }
 
@@ -103,8 +92,8 @@ func (c config) validate() error {
 			return prob("Initial", nil, "has %d positions, want Particles = %d", len(c.Initial), c.Particles)
 		}
 		for i, x := range c.Initial {
-			if len(x) != c.Genes {
-				return prob("Initial", []int{i}, "has %d genes, want %d", len(x), c.Genes)
+			if len(x) != len(c.Genes) {
+				return prob("Initial", []int{i}, "has %d genes, want %d", len(x), len(c.Genes))
 			}
 			for d, v := range x {
 				if !finite(v) {
@@ -141,8 +130,8 @@ func (c config) validate() error {
 		}
 	}
 	if c.VMax != nil {
-		if len(c.VMax) != c.Genes {
-			return bad("vmax_fraction", "has %d genes, want %d (or nil for no limit)", len(c.VMax), c.Genes)
+		if len(c.VMax) != len(c.Genes) {
+			return bad("vmax_fraction", "has %d genes, want %d (or nil for no limit)", len(c.VMax), len(c.Genes))
 		}
 		for _, v := range c.VMax {
 			if math.IsNaN(v) || v < 0 {

@@ -71,7 +71,7 @@ func start(c config, rng *rand.PCG) (*PSO, error) {
 	}
 	p.s.v = make([][]float64, c.Particles)
 	for i := range p.s.v {
-		v := make([]float64, c.Genes)
+		v := make([]float64, len(c.Genes))
 		for d := range v {
 			v[d] = p.limit(d, c.VelLo+p.rng.Float64()*(c.VelHi-c.VelLo))
 		}
@@ -122,7 +122,7 @@ func restore(c config, st State) (*PSO, error) {
 		name string
 		m    [][]float64
 	}{{"Positions", st.Positions}, {"Velocities", st.Velocities}, {"PersonalBests", st.PersonalBests}} {
-		if err := optimize.CheckPopulation(field+f.name, f.m, c.Particles, c.Genes); err != nil {
+		if err := optimize.CheckPopulation(field+f.name, f.m, c.Particles, len(c.Genes)); err != nil {
 			return nil, err
 		}
 	}
@@ -131,7 +131,7 @@ func restore(c config, st State) (*PSO, error) {
 	}
 	gi := -1
 	if st.KnockoutDone {
-		if err := optimize.CheckVector(field+"GlobalBest", st.GlobalBest, c.Genes); err != nil {
+		if err := optimize.CheckVector(field+"GlobalBest", st.GlobalBest, len(c.Genes)); err != nil {
 			return nil, err
 		}
 		if st.GlobalBestParticle < 0 || st.GlobalBestParticle >= c.Particles {
@@ -346,7 +346,7 @@ func (p *PSO) step(ctx context.Context, ref optimize.Referee, s *swarm) (Iterati
 	// Step ④: move (eq. 5-2), then the bound mode.
 	var dir []int
 	if c.BoundMode == optimize.BoundsReflect {
-		dir = make([]int, c.Genes)
+		dir = make([]int, len(c.Genes))
 	}
 	for i, x := range s.x {
 		move(c.BoundMode, c.Bounds, x, s.v[i], dir)

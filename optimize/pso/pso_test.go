@@ -120,7 +120,7 @@ func smallConfig() config {
 
 func TestConfigs(t *testing.T) {
 	c := chenConfig(5)
-	if c.Particles != 49 || c.Genes != 5 || c.Iterations != 15 || c.C1 != 2.05 || c.C2 != 2.05 ||
+	if c.Particles != 49 || len(c.Genes) != 5 || c.Iterations != 15 || c.C1 != 2.05 || c.C2 != 2.05 ||
 		c.Alpha1 != 0.3 || c.Alpha2 != 0.2 || c.VelLo != -200 || c.VelHi != 200 ||
 		c.BoundMode != optimize.BoundsOff || c.VMax != nil || c.InitLo[4] != 0 || c.InitHi[4] != 4000 {
 		t.Errorf("chenConfig differs from Table 5.1: %+v", c)
@@ -225,7 +225,7 @@ func TestNewDrawsTheSharedInitialPopulation(t *testing.T) {
 		t.Error("the same seed gave a different swarm")
 	}
 
-	c.Particles, c.Genes = 2, 2
+	c.Particles, c.Genes = 2, optimizetest.Letters(2)
 	c.Initial = [][]float64{{1, 2}, {3, 4}}
 	c.VMax = []float64{10, 0}
 	p = mustNew(t, c, 1, 1)
@@ -246,7 +246,7 @@ func TestNewDrawsTheSharedInitialPopulation(t *testing.T) {
 
 func TestKnockoutPicksTheClosestParticle(t *testing.T) {
 	c := smallConfig()
-	c.Genes = 2
+	c.Genes = optimizetest.Letters(2)
 	c.Bounds = optimize.UniformBounds(2, 0, 4000)
 	c.VMax = nil
 	c.Particles = 6
@@ -785,12 +785,14 @@ func chenConfig(genes int) config {
 	s := DefaultSettings()
 	s.VMaxFraction = 0
 	c := config{
-		Settings:  s,
-		Genes:     genes,
-		InitLo:    make([]float64, genes),
-		InitHi:    make([]float64, genes),
-		BoundMode: optimize.BoundsOff,
-		Pairs:     1,
+		Settings: s,
+		Problem: optimize.Problem{
+			Genes:     optimizetest.Letters(genes),
+			InitLo:    make([]float64, genes),
+			InitHi:    make([]float64, genes),
+			BoundMode: optimize.BoundsOff,
+			Pairs:     1,
+		},
 	}
 	for d := range genes {
 		c.InitHi[d] = 4000

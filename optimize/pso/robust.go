@@ -245,7 +245,7 @@ func startRobust(c config, rng *rand.PCG) (*RobustPSO, error) {
 	}
 	v := make([][]float64, c.Particles)
 	for i := range v {
-		v[i] = make([]float64, c.Genes)
+		v[i] = make([]float64, len(c.Genes))
 		for d := range v[i] {
 			v[i][d] = limitVelocity(c.VMax, d, c.VelLo+r.Float64()*(c.VelHi-c.VelLo))
 		}
@@ -283,7 +283,7 @@ func restoreRobust(c config, st RobustState) (*RobustPSO, error) {
 		name string
 		m    [][]float64
 	}{{"Positions", st.Positions}, {"Velocities", st.Velocities}, {"PersonalBests", st.PersonalBests}} {
-		if err := optimize.CheckPopulation(f+v.name, v.m, c.Particles, c.Genes); err != nil {
+		if err := optimize.CheckPopulation(f+v.name, v.m, c.Particles, len(c.Genes)); err != nil {
 			return nil, err
 		}
 	}
@@ -299,7 +299,7 @@ func restoreRobust(c config, st RobustState) (*RobustPSO, error) {
 		return nil, fmt.Errorf(f+"Answer: must be set exactly when an iteration was done (%d were)", st.Iteration)
 	}
 	if st.Answer != nil {
-		if err := optimize.CheckVector(f+"Answer", st.Answer, c.Genes); err != nil {
+		if err := optimize.CheckVector(f+"Answer", st.Answer, len(c.Genes)); err != nil {
 			return nil, err
 		}
 	}
@@ -307,7 +307,7 @@ func restoreRobust(c config, st RobustState) (*RobustPSO, error) {
 		return nil, fmt.Errorf(f+"Means: has %d means after %d iterations, want 1..%d once an iteration was done", len(st.Means), st.Iteration, k)
 	}
 	for i, m := range st.Means {
-		if err := optimize.CheckVector(fmt.Sprintf(f+"Means[%d]", i), m, c.Genes); err != nil {
+		if err := optimize.CheckVector(fmt.Sprintf(f+"Means[%d]", i), m, len(c.Genes)); err != nil {
 			return nil, err
 		}
 	}
@@ -504,7 +504,7 @@ func (q *RobustPSO) step(ctx context.Context, ref optimize.Referee, rng *rand.Ra
 	}
 	var dir []int
 	if c.BoundMode == optimize.BoundsReflect {
-		dir = make([]int, c.Genes)
+		dir = make([]int, len(c.Genes))
 	}
 	for i, x := range s.x {
 		move(c.BoundMode, c.Bounds, x, s.v[i], dir)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 
 	"github.com/roadtune/roadtune/optimize"
 )
@@ -72,30 +71,18 @@ func DefaultSettings() Settings {
 	}
 }
 
-// resolve is the swarm's config for s and p: s itself, Genes =
-// len(p.Genes), the initial range p.InitLo..p.InitHi, Start = p.Start,
-// Bounds = p.Bounds and BoundMode = p.BoundMode, Pairs = p.Pairs, all
-// copied; VMax[d] = VMaxFraction · (Hi[d] − Lo[d]) of p.Bounds when
-// VMaxFraction > 0 and p.Bounds is set (even with the bounds off: they
-// still give the scale), else nil; for the robust variant the pool
-// resolved through p. It does not validate; Validate does.
+// resolve is the swarm's config for s and p: s itself, a copy of p
+// (optimize.Problem.Clone) with its Bounds whatever the mode (with the
+// bounds off they still give VMax its scale); VMax[d] = VMaxFraction ·
+// (Hi[d] − Lo[d]) of p.Bounds when VMaxFraction > 0 and p.Bounds is set,
+// else nil; for the robust variant the pool resolved through p. It does
+// not validate; Validate does.
 func (s Settings) resolve(p optimize.Problem) config {
-	c := config{
-		Settings:  s,
-		Genes:     len(p.Genes),
-		InitLo:    slices.Clone(p.InitLo),
-		InitHi:    slices.Clone(p.InitHi),
-		Start:     slices.Clone(p.Start),
-		BoundMode: p.BoundMode,
-		Pairs:     p.Pairs,
-	}
-	if p.Bounds != nil {
-		c.Bounds = &optimize.Bounds{Lo: slices.Clone(p.Bounds.Lo), Hi: slices.Clone(p.Bounds.Hi)}
-		if s.VMaxFraction > 0 && len(p.Bounds.Lo) > 0 {
-			c.VMax = make([]float64, len(p.Bounds.Lo))
-			for d := range c.VMax {
-				c.VMax[d] = s.VMaxFraction * (p.Bounds.Hi[d] - p.Bounds.Lo[d])
-			}
+	c := config{Settings: s, Problem: p.Clone()}
+	if s.VMaxFraction > 0 && p.Bounds != nil && len(p.Bounds.Lo) > 0 {
+		c.VMax = make([]float64, len(p.Bounds.Lo))
+		for d := range c.VMax {
+			c.VMax[d] = s.VMaxFraction * (p.Bounds.Hi[d] - p.Bounds.Lo[d])
 		}
 	}
 	if s.Variant == VariantRobust {

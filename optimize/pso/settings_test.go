@@ -27,7 +27,7 @@ func TestOptionsConfig(t *testing.T) {
 	p.Bounds = &optimize.Bounds{Lo: []float64{-100, 0}, Hi: []float64{100, 4000}}
 	p.InitLo, p.Pairs = []float64{-100, 0}, 3
 	c := o.resolve(p)
-	if c.Particles != 10 || c.Genes != 2 || c.Iterations != 15 || c.Pairs != 3 || c.BoundMode != optimize.BoundsClamp {
+	if c.Particles != 10 || len(c.Genes) != 2 || c.Iterations != 15 || c.Pairs != 3 || c.BoundMode != optimize.BoundsClamp {
 		t.Errorf("config %+v", c)
 	}
 	if !slices.Equal(c.VMax, []float64{100, 2000}) {

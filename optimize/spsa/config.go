@@ -10,10 +10,9 @@ import (
 
 // config is a run's Settings resolved against its optimize.Problem
 // (Settings.resolve): every per-gene figure and the pool resolved, and the
-// problem's genes, ranges and bounds copied. It is internal: a run is
-// made from Settings and a Problem (New), Settings being SPSA's one
-// options type. Its own CEnd, REnd and Opponents are the settings'
-// resolved, and hide theirs.
+// problem copied. It is internal: a run is made from Settings and a
+// Problem (New), Settings being SPSA's one options type. Its own CEnd, REnd
+// and Opponents are the settings' resolved, and hide theirs.
 type config struct {
 	// Settings are the options: Iterations (the budget N, at least 1,
 	// which also sets the gains c and a, see C and A), Alpha and Gamma
@@ -22,29 +21,21 @@ type config struct {
 	// a_k = a/(A + k)^α, ≥ 0, resolved: fishtest's 0.1·N when the option
 	// is 0).
 	Settings
-	// Genes names the genes in the schema's order; its length is the
-	// dimension. The names label the "theta_norm.<gene>" metrics.
-	Genes []string
-	// InitLo, InitHi give each gene's range for the uniform θ0.
-	InitLo, InitHi []float64
-	// Bounds are the per-gene limits, enforced on θ (and on the plus and
-	// minus vectors) unless BoundMode is "off"; nil means none.
-	Bounds *optimize.Bounds
-	// BoundMode is clamp, reflect (θ is folded back with
-	// optimize.Bounds.Reflect) or off.
-	BoundMode optimize.BoundMode
+	// Problem is the run's own copy of the problem
+	// (optimize.Problem.Clone), as SPSA reads it: Genes, whose names label
+	// the "theta_norm.<gene>" metrics; the uniform θ0 from InitLo..InitHi
+	// unless Start is set, Start being θ0 (put inside the bounds), a
+	// vector to refine; Bounds, kept whatever the mode and enforced on θ
+	// (and on the plus and minus vectors) when BoundMode is clamp or
+	// reflect (θ folded back with optimize.Bounds.Reflect); Pairs, for
+	// Forecast only, 0 read as 1 (pairs).
+	optimize.Problem
 	// CEnd is c_end per gene, the perturbation size at the last iteration,
-	// in weight units, each > 0.
+	// in weight units, len(Genes) values each > 0.
 	CEnd []float64
-	// REnd is r_end per gene, a_end/c_end² at the last iteration, each > 0
-	// (fishtest: 0.002).
+	// REnd is r_end per gene, a_end/c_end² at the last iteration,
+	// len(Genes) values each > 0 (fishtest: 0.002).
 	REnd []float64
-	// Pairs is the number of game pairs a match lasts, for Forecast only
-	// (the referee decides); 0 means 1.
-	Pairs int
-	// Start, when not nil, is θ0 (put inside the bounds) instead of the
-	// uniform draw (optimize.Problem.Start): a vector to refine.
-	Start []float64
 	// Opponents is the pool of opponents (Settings.Opponents, resolved);
 	// empty means self-play alone.
 	Opponents []Opponent
@@ -91,19 +82,14 @@ func (c config) enforce(θ []float64) { c.BoundMode.Enforce(c.Bounds, θ) }
 // pairs is Pairs with 0 read as 1.
 func (c config) pairs() int { return max(c.Pairs, 1) }
 
-// clone deep-copies the slices so a run is not affected by later changes
-// to the caller's settings or problem.
+// clone deep-copies the problem and the slices so a run is not affected
+// by later changes to the caller's settings or problem.
 func (c config) clone() config {
-	c.Genes = slices.Clone(c.Genes)
-	c.InitLo, c.InitHi = slices.Clone(c.InitLo), slices.Clone(c.InitHi)
+	c.Problem = c.Problem.Clone()
 	c.CEnd, c.REnd = slices.Clone(c.CEnd), slices.Clone(c.REnd)
-	c.Start = slices.Clone(c.Start)
 	c.Opponents = slices.Clone(c.Opponents)
 	for i := range c.Opponents {
 		c.Opponents[i].Genes = slices.Clone(c.Opponents[i].Genes)
-	}
-	if c.Bounds != nil {
-		c.Bounds = &optimize.Bounds{Lo: slices.Clone(c.Bounds.Lo), Hi: slices.Clone(c.Bounds.Hi)}
 	}
 	return c
 }

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"strings"
 
 	"github.com/roadtune/roadtune/optimize"
@@ -83,27 +82,17 @@ func geneRange(p optimize.Problem, d int) float64 {
 }
 
 // resolve is the config for s and p: s itself with AStability resolved
-// (0 = 0.1·Iterations); the problem's genes, ranges, bounds, bound mode,
-// start and pairs, all copied; per gene CEnd[d] from s.CEnd, else
-// CEndFraction·range, and REnd[d] from s.REnd, else DefaultREnd; the pool
+// (0 = 0.1·Iterations); a copy of p (optimize.Problem.Clone), its
+// Bounds kept whatever the mode (SPSA reads them only when the mode
+// enforces them); per gene CEnd[d] from s.CEnd, else CEndFraction·range
+// (geneRange), and REnd[d] from s.REnd, else DefaultREnd; the pool
 // resolved through p.Opponent. It does not validate; config.validate does
 // (and Settings.Validate checks s first).
 func (s Settings) resolve(p optimize.Problem) config {
-	c := config{
-		Settings:  s,
-		Genes:     slices.Clone(p.Genes),
-		InitLo:    slices.Clone(p.InitLo),
-		InitHi:    slices.Clone(p.InitHi),
-		BoundMode: p.BoundMode,
-		Pairs:     p.Pairs,
-		Start:     slices.Clone(p.Start),
-	}
+	c := config{Settings: s, Problem: p.Clone()}
 	c.Opponents, _ = resolvePool(s.Opponents, p) // Validate reports its error
 	if c.AStability == 0 {
 		c.AStability = DefaultStabilityFraction * float64(s.Iterations)
-	}
-	if p.Bounds != nil {
-		c.Bounds = &optimize.Bounds{Lo: slices.Clone(p.Bounds.Lo), Hi: slices.Clone(p.Bounds.Hi)}
 	}
 	if len(p.InitLo) == len(p.Genes) && len(p.InitHi) == len(p.Genes) {
 		c.CEnd = make([]float64, len(p.Genes))

@@ -113,44 +113,30 @@ func DefaultSettings() Settings {
 // one options type, and a Problem (New).
 type config struct {
 	Settings
-	// Genes is the dimension, the schema's gene count.
-	Genes int
-	// InitLo, InitHi are the per-gene ranges of the uniform θ0.
-	InitLo, InitHi []float64
+	// Problem is the run's own copy of the problem (optimize.Problem.Clone),
+	// as Texel reads it: len(Genes) is the dimension; the uniform θ0 from
+	// InitLo..InitHi unless Start is set, Start being θ0 (clamped to the
+	// bounds when they are on); Bounds, kept whatever the mode, clamping θ0,
+	// the opponents and the fit unless BoundMode is off; Pairs, for
+	// Forecast only, 0 read as 1 (pairs).
+	rt.Problem
 	// Scale is s_d, the scale of gene d in the fit (its scaled variable is
-	// g_d/s_d) and in the ridge: the width of its initial range, else of
-	// its bounds, else 1.
+	// g_d/s_d) and in the ridge, len(Genes) values in weight units: the
+	// width of its initial range, else of its bounds, else 1.
 	Scale []float64
-	// Bounds clamp θ0, the opponents and the fit unless BoundMode is off.
-	Bounds    *rt.Bounds
-	BoundMode rt.BoundMode
-	// Pairs is the number of game pairs of a match, for Forecast only.
-	Pairs int
-	// Start, when not nil, is θ0 (clamped to the bounds when they are on)
-	// instead of the uniform draw (optimize.Problem.Start).
-	Start []float64
 }
 
-// resolve is the config of o and p (copies of p's slices); it does not
-// validate (Settings.Validate and config.validate do).
+// resolve is the config of o and p: o itself, a copy of p
+// (optimize.Problem.Clone) with its Bounds whatever the mode, and Scale;
+// it does not validate (Settings.Validate and config.validate do).
 func (o Settings) resolve(p rt.Problem) config {
-	c := config{
-		Settings:  o,
-		Genes:     len(p.Genes),
-		InitLo:    slices.Clone(p.InitLo),
-		InitHi:    slices.Clone(p.InitHi),
-		BoundMode: p.BoundMode,
-		Pairs:     p.Pairs,
-		Start:     slices.Clone(p.Start),
-	}
-	if p.Bounds != nil {
-		c.Bounds = &rt.Bounds{Lo: slices.Clone(p.Bounds.Lo), Hi: slices.Clone(p.Bounds.Hi)}
-	}
-	if len(c.InitLo) == c.Genes && len(c.InitHi) == c.Genes {
-		c.Scale = make([]float64, c.Genes)
+	c := config{Settings: o, Problem: p.Clone()}
+	n := len(c.Genes)
+	if len(c.InitLo) == n && len(c.InitHi) == n {
+		c.Scale = make([]float64, n)
 		for d := range c.Scale {
 			s := c.InitHi[d] - c.InitLo[d]
-			if !(s > 0) && c.Bounds != nil && len(c.Bounds.Lo) == c.Genes {
+			if !(s > 0) && c.Bounds != nil && len(c.Bounds.Lo) == n {
 				s = c.Bounds.Hi[d] - c.Bounds.Lo[d]
 			}
 			if !(s > 0) || math.IsInf(s, 0) {
@@ -198,7 +184,7 @@ func (c config) validate() error {
 		}
 	}
 	if c.Start != nil {
-		if err := rt.CheckVector("texel: config.Start", c.Start, c.Genes); err != nil {
+		if err := rt.CheckVector("texel: config.Start", c.Start, len(c.Genes)); err != nil {
 			return &rt.OptionError{Msg: err.Error()}
 		}
 	}
@@ -230,13 +216,10 @@ func (c config) validate() error {
 // pairs is Pairs with 0 read as 1.
 func (c config) pairs() int { return max(c.Pairs, 1) }
 
-// clone deep-copies the slices.
+// clone deep-copies the problem and Scale.
 func (c config) clone() config {
-	c.InitLo, c.InitHi, c.Scale = slices.Clone(c.InitLo), slices.Clone(c.InitHi), slices.Clone(c.Scale)
-	c.Start = slices.Clone(c.Start)
-	if c.Bounds != nil {
-		c.Bounds = &rt.Bounds{Lo: slices.Clone(c.Bounds.Lo), Hi: slices.Clone(c.Bounds.Hi)}
-	}
+	c.Problem = c.Problem.Clone()
+	c.Scale = slices.Clone(c.Scale)
 	return c
 }
 

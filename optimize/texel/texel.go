@@ -86,7 +86,7 @@ func restore(c config, st State) (*Texel, error) {
 	if st.Round < 0 || st.Round > c.Rounds {
 		return nil, fmt.Errorf(field+"Round: %d rounds done, want 0..rounds = %d", st.Round, c.Rounds)
 	}
-	if err := rt.CheckVector(field+"Theta", st.Theta, c.Genes); err != nil {
+	if err := rt.CheckVector(field+"Theta", st.Theta, len(c.Genes)); err != nil {
 		return nil, err
 	}
 	if st.Games < 0 {
@@ -97,10 +97,10 @@ func restore(c config, st State) (*Texel, error) {
 			return nil, fmt.Errorf(field+"Past: round %d has %d seeds and %d matches, want at least one of each", i, len(pr.Seeds), len(pr.Matches))
 		}
 		for j, mt := range pr.Matches {
-			if err := rt.CheckVector(fmt.Sprintf(field+"Past: round %d: match %d: A", i, j), mt.A, c.Genes); err != nil {
+			if err := rt.CheckVector(fmt.Sprintf(field+"Past: round %d: match %d: A", i, j), mt.A, len(c.Genes)); err != nil {
 				return nil, err
 			}
-			if err := rt.CheckVector(fmt.Sprintf(field+"Past: round %d: match %d: B", i, j), mt.B, c.Genes); err != nil {
+			if err := rt.CheckVector(fmt.Sprintf(field+"Past: round %d: match %d: B", i, j), mt.B, len(c.Genes)); err != nil {
 				return nil, err
 			}
 		}
@@ -108,7 +108,7 @@ func restore(c config, st State) (*Texel, error) {
 	if len(st.Recent) > max(c.Average, 1) || len(st.Recent) > st.Round {
 		return nil, fmt.Errorf(field+"Recent: %d vectors after %d rounds, want at most min(average = %d, rounds)", len(st.Recent), st.Round, max(c.Average, 1))
 	}
-	if err := rt.CheckPopulation(field+"Recent", st.Recent, len(st.Recent), c.Genes); err != nil {
+	if err := rt.CheckPopulation(field+"Recent", st.Recent, len(st.Recent), len(c.Genes)); err != nil {
 		return nil, err
 	}
 	m := &Texel{cfg: c.clone(), pcg: pcg, round: st.Round, theta: slices.Clone(st.Theta), games: st.Games, recent: rt.Clone(st.Recent)}
@@ -264,7 +264,7 @@ func sampleBatch(ctx context.Context, smp rt.Sampler, seed uint64, matches []rt.
 	if len(out) != len(matches) {
 		return nil, nil, fmt.Errorf("texel: round %d: batch %d: the sampler answered %d outcomes for %d matches", round, batch, len(out), len(matches))
 	}
-	if err := checkPositions(pos, c.Genes); err != nil {
+	if err := checkPositions(pos, len(c.Genes)); err != nil {
 		return nil, nil, fmt.Errorf("round %d: batch %d: %w", round, batch, err)
 	}
 	return out, pos, nil
