@@ -6,7 +6,6 @@ import (
 	"maps"
 
 	"github.com/roadtune/roadtune/optimize"
-	"github.com/roadtune/roadtune/results"
 	"github.com/roadtune/roadtune/tune/ladder"
 )
 
@@ -15,11 +14,12 @@ import (
 const eloSeed = 0x656c6f // "elo"
 
 // The metrics of a step whose best vector's Elo was measured
-// (validation.elo_every).
+// (validation.elo_every): ladder's, under the names a reader of
+// generations.jsonl has always used.
 const (
-	MetricElo      = "elo"       // Elo of the best vector against the measuring opponent
-	MetricEloCI    = "elo_ci"    // half-width of its 95% interval, Elo
-	MetricEloGames = "elo_games" // games of the measurement
+	MetricElo      = ladder.MetricElo      // Elo of the best vector against the measuring opponent
+	MetricEloCI    = ladder.MetricEloCI    // half-width of its 95% interval, Elo
+	MetricEloGames = ladder.MetricEloGames // games of the measurement
 )
 
 // eloDue reports whether step rec.Step measures the best vector's Elo:
@@ -68,43 +68,8 @@ func (j *Job) measureElo(ctx context.Context, rec *optimize.Record) error {
 	return nil
 }
 
-// eloChart draws the best vector's Elo by step, over the steps that
-// measured it, marked as the rough guide it is (validation.elo_pairs game
-// pairs a point): its 95% interval as a shaded band, the 0 Elo line and,
-// when the ladder has played the same opponent at the same depth, the
-// ladder's Elo as a reference; nil when no step measured it.
-func eloChart(cfg Config, unit string, recs []optimize.Record, rungs []ladder.Rung) *results.NamedChart {
-	var x, elo, lo, hi []float64
-	for _, r := range recs {
-		e, ok := r.Metrics[MetricElo]
-		if !ok {
-			continue
-		}
-		ci := r.Metrics[MetricEloCI]
-		x = append(x, float64(r.Step))
-		elo, lo, hi = append(elo, e), append(lo, e-ci), append(hi, e+ci)
-	}
-	if len(x) == 0 {
-		return nil
-	}
-	opp, pairs, depth := cfg.EloOpponent(), cfg.Validation.EloPairs, cfg.EloDepth()
-	title := fmt.Sprintf("Elo of the best vector against %s by %s (rough: %d game pairs a point)", opp, unit, pairs)
-	note := fmt.Sprintf("Each point is a quick check during the run: %d game pairs (%d games) at depth %d, so its 95%% interval (shaded) is wide; "+
-		"a point's swing from the one before is mostly noise. The verification ladder, played after the run over many more games, is the verdict.", pairs, 2*pairs, depth)
-	lc := results.LineChart{
-		Title: title, XLabel: unit,
-		YLabel: fmt.Sprintf("Elo against %s at depth %d", opp, depth),
-		Series: []results.Series{{Name: fmt.Sprintf("Elo, rough (%d pairs)", pairs), X: x, Y: elo}},
-		Bands:  []results.Band{{Name: "95% interval", X: x, Lo: lo, Hi: hi}},
-		HLines: []results.HLine{{Name: "0 Elo", Y: 0}},
-		Note:   note,
-	}
-	for _, r := range rungs {
-		if r.Opponent == opp && r.Depth == depth && r.Clock == "" {
-			m := r.Match()
-			lc.HLines = append(lc.HLines, results.HLine{Name: fmt.Sprintf("ladder: %s (%d games)", ladder.EloText(m, 0), m.N), Y: m.Elo})
-			lc.Note += fmt.Sprintf(" The ladder measured %s over %d games at this depth (dotted line).", ladder.EloText(m, 0), m.N)
-		}
-	}
-	return &results.NamedChart{Name: "elo", Title: title, Chart: lc}
+// elo is the Elo measured during the run (validation.elo_every), for
+// its chart (ladder.EloChart).
+func (c *Config) elo() ladder.Elo {
+	return ladder.Elo{Opponent: c.EloOpponent(), Depth: c.EloDepth(), Pairs: c.Validation.EloPairs}
 }
