@@ -1,11 +1,17 @@
 package ladder
 
 import (
+	"context"
 	"fmt"
+	"maps"
 
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/results"
 )
+
+// eloSeed separates the openings of the Elo measured during the run from
+// the run's and the ladder's.
+const eloSeed = 0x656c6f // "elo"
 
 // The metrics of a step whose best vector's Elo was measured during the
 // run (validation.elo_every), in its optimize.Record.Metrics.
@@ -22,6 +28,40 @@ const (
 type Elo struct {
 	Opponent     string
 	Depth, Pairs int
+}
+
+// MeasureElo plays the step's best vector (rec.Best) against e.Opponent
+// (Run.Opponent), e.Pairs game pairs at e.Depth and the run's width over
+// openings seeded by the run's seed and the step, and stores MetricElo,
+// MetricEloCI and MetricEloGames in a copy of rec.Metrics (the method's
+// map is not the ladder's to change). It runs before the record is
+// written, so a resumed run, which replays the step, measures the same.
+// Errors: the opponent's, the best vector's (naming the step), the
+// match's (ctx cancelled among them).
+func (r *Run) MeasureElo(ctx context.Context, e Elo, rec *optimize.Record) error {
+	opp, err := r.Opponent(e.Opponent)
+	if err != nil {
+		return err
+	}
+	best, err := r.Player("tuned", fmt.Sprintf("the best vector after %s %d", r.Unit, rec.Step), rec.Best)
+	if err != nil {
+		return fmt.Errorf("%s %d's best vector: %w", r.Unit, rec.Step, err)
+	}
+	sum, _, err := r.Play(ctx, Match{
+		A: best, B: opp, Depth: e.Depth, Width: r.Width, Pairs: e.Pairs,
+		Seed: r.Seed ^ eloSeed ^ uint64(rec.Step+1)*SeedMix,
+	})
+	if err != nil {
+		return err
+	}
+	m := sum.Matchups[0]
+	metrics := maps.Clone(rec.Metrics)
+	if metrics == nil {
+		metrics = map[string]float64{}
+	}
+	metrics[MetricElo], metrics[MetricEloCI], metrics[MetricEloGames] = m.Elo, m.EloCI, float64(m.N)
+	rec.Metrics = metrics
+	return nil
 }
 
 // EloChart draws the best vector's Elo by step (unit: "generation"), over
