@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/roadtune/roadtune/tune/budget"
+	"github.com/roadtune/roadtune/tune/ladder"
 
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/optimize/texel"
@@ -40,8 +41,8 @@ func (c *Config) ladderTime(cal *budget.Calibration) (seconds float64, games int
 		return 0, 0
 	}
 	var ats []string
-	for _, a := range c.rungAts(depths, clocks) {
-		ats = append(ats, a.text(width))
+	for _, a := range ladder.Ats(depths, clocks, c.Engine.Depth) {
+		ats = append(ats, atText(a, width))
 	}
 	return cal.LadderTime(ats, 2*c.Validation.Pairs*len(c.Validation.Opponents))
 }
@@ -57,26 +58,26 @@ func (c *Config) calEloSeconds(cal *budget.Calibration) float64 {
 
 // atText names a rung's setting in a sample: "depth 3, width 10",
 // "st=0.05, depth 3".
-func (a rungAt) text(width int) string {
-	if !a.tc.IsZero() {
-		return fmt.Sprintf("%s, depth %d", a.tc, a.depth)
+func atText(a ladder.At, width int) string {
+	if !a.Clock.IsZero() {
+		return fmt.Sprintf("%s, depth %d", a.Clock, a.Depth)
 	}
-	if a.depth == 0 {
+	if a.Depth == 0 {
 		return "own search"
 	}
-	return fmt.Sprintf("depth %d, width %d", a.depth, width)
+	return fmt.Sprintf("depth %d, width %d", a.Depth, width)
 }
 
 // ladderAts is the ladder's settings of c, distinct, in order, with its
 // width.
-func (c *Config) ladderAts() ([]rungAt, int, error) {
+func (c *Config) ladderAts() ([]ladder.At, int, error) {
 	depths, width := c.ladderDepths()
 	clocks, err := c.ladderClocks()
 	if err != nil {
 		return nil, 0, err
 	}
-	var out []rungAt
-	for _, a := range c.rungAts(depths, clocks) {
+	var out []ladder.At
+	for _, a := range ladder.Ats(depths, clocks, c.Engine.Depth) {
 		if !slices.Contains(out, a) {
 			out = append(out, a)
 		}
@@ -125,7 +126,7 @@ func calibrate(ctx context.Context, cfg Config, spec optimize.Spec, opts Options
 		ats = nil
 	}
 	elo := cfg.Validation.EloEvery > 0
-	eloAt := rungAt{depth: cfg.EloDepth()}
+	eloAt := ladder.At{Depth: cfg.EloDepth()}
 	eloShared := width == cfg.Engine.Width && slices.Contains(ats, eloAt)
 	secs, _ := cfg.budgetSeconds()
 	limitSeconds, limitGames := budget.SampleLimits(secs)
@@ -171,7 +172,7 @@ func calibrate(ctx context.Context, cfg Config, spec optimize.Spec, opts Options
 		for i := range batch {
 			ms = append(ms, first[(k*batch+i)%len(first)])
 		}
-		seed := uint64(cfg.Seed) ^ calibrationSeed ^ uint64(k+1)*seedMix
+		seed := uint64(cfg.Seed) ^ calibrationSeed ^ uint64(k+1)*ladder.SeedMix
 		start := clock()
 		var out []optimize.Outcome
 		var pos []optimize.Position
@@ -198,22 +199,23 @@ func calibrate(ctx context.Context, cfg Config, spec optimize.Spec, opts Options
 	// The ladder's settings (and the Elo measurements'), through the
 	// ladder's own path: a vector of the method's first matches against
 	// the first fixed opponent.
-	a, err := cj.runPlayer("tuned", "a vector of the calibration", first[0].A)
+	lr := cj.ladderRun()
+	a, err := lr.Player("tuned", "a vector of the calibration", first[0].A)
 	if err != nil {
 		return nil, err
 	}
-	b, err := cj.fixedPlayer(cfg.EloOpponent())
+	b, err := lr.Opponent(cfg.EloOpponent())
 	if cfg.EloOpponent() == "" || err != nil {
-		if b, err = cj.runPlayer("other", "a vector drawn for the calibration", draw()); err != nil {
+		if b, err = lr.Player("other", "a vector drawn for the calibration", draw()); err != nil {
 			return nil, err
 		}
 	}
-	play := func(at rungAt, w int, n uint64) (budget.Sample, error) {
-		s := budget.Sample{At: at.text(w)}
+	play := func(at ladder.At, w int, n uint64) (budget.Sample, error) {
+		s := budget.Sample{At: atText(at, w)}
 		for k := uint64(0); s.Seconds < limitSeconds && s.Games < limitGames; k++ {
 			start := clock()
-			sum, _, err := cj.play(ctx, match{a: a, b: b, depth: at.depth, width: w, tc: at.tc, pairs: max(conc, 1),
-				seed: uint64(cfg.Seed) ^ calibrationSeed ^ (n<<8+k+1)*seedMix, progress: opts.Events.Games})
+			sum, _, err := lr.Play(ctx, ladder.Match{A: a, B: b, Depth: at.Depth, Width: w, Clock: at.Clock, Pairs: max(conc, 1),
+				Seed: uint64(cfg.Seed) ^ calibrationSeed ^ (n<<8+k+1)*ladder.SeedMix, Progress: opts.Events.Games})
 			if err != nil {
 				return s, fmt.Errorf("calibration at %s: %w", s.At, err)
 			}

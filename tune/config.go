@@ -13,6 +13,7 @@ import (
 
 	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/optimize"
+	"github.com/roadtune/roadtune/tune/ladder"
 )
 
 // Config is a tuning job: what to tune, how to play the games, which method
@@ -191,11 +192,11 @@ type ValidationConfig struct {
 
 // Halfway is the ladder opponent that stands for the run's own best vector
 // after step ⌊(steps−1)/2⌋: did the second half of the run still gain?
-const Halfway = "halfway"
+const Halfway = ladder.Halfway
 
 // StartOpponent is the ladder opponent that stands for the run's start
 // vector (Config.Start): did refining it gain? Valid only with a start.
-const StartOpponent = "start"
+const StartOpponent = ladder.StartOpponent
 
 // The values of EngineConfig.Settings.
 const (

@@ -16,6 +16,7 @@ import (
 	"github.com/roadtune/roadtune/referee"
 	"github.com/roadtune/roadtune/tournament"
 	"github.com/roadtune/roadtune/tournament/stats"
+	"github.com/roadtune/roadtune/tune/ladder"
 )
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
@@ -207,9 +208,9 @@ func (c *Config) validateVerification() error {
 			}
 			continue
 		}
-		if isEngineSpec(o) {
+		if ladder.IsEngineSpec(o) {
 			if externalStarts.Load() {
-				if _, err := engineSpec(o); err != nil {
+				if _, err := ladder.EngineSpec(o); err != nil {
 					return bad("validation.opponents", "opponent %d (an external engine, as arena's -engine): %v", i+1, err)
 				}
 			}

@@ -2,9 +2,10 @@
 // limit checked by the room that owns it), a registry of optimisation
 // methods (optimize.Spec: "ga", "pso", and any method a program registers),
 // the run directory with its checkpoint, Start, Resume and Run of a job
-// (its games played by package referee, NewReferee), the verification ladder of the tuned vector (a match against every configured
-// opponent at every depth, summed up in a verdict line), the report and
-// plots, and the snapshot of a run directory (ReadSnapshot).
+// (its games played by package referee, NewReferee), the call of the
+// verification ladder of the tuned vector (a match against every
+// configured opponent at every depth, summed up in a verdict line), the
+// report and plots, and the snapshot of a run directory (ReadSnapshot).
 //
 // Its rooms sit above it: package tune/runs reads runs from their
 // directories (Open, Compare, CompareRuns, LearningCurves, Export) on
@@ -14,7 +15,9 @@
 // for the command, so the library links no NATS). The command's flags
 // stay in the command: the library takes values (Override, Resumable
 // for the keys a resumed run may change). Below it, package tune/ladder
-// holds the verification ladder's rungs, verdicts, charts and matches,
+// plays the verification ladder and the Elo measured during a run
+// (opponents resolved, matches played, rungs, verdicts, charts) from
+// plain values and the run's vectors (ladder.Run, ladder.Engine),
 // package tune/report builds report.html from the report.md a job
 // writes, and package tune/budget holds a budget by the clock's figures
 // (its plan, calibration and clock, in seconds).

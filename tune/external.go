@@ -20,6 +20,7 @@ import (
 	"github.com/roadtune/roadtune/engine/protocol"
 	"github.com/roadtune/roadtune/referee"
 	"github.com/roadtune/roadtune/tournament"
+	"github.com/roadtune/roadtune/tune/ladder"
 )
 
 // ExternalConfig is the [external] table: the run tunes the options of an
@@ -111,7 +112,7 @@ func (s Seconds) String() string { return time.Duration(s).String() }
 
 // DefaultsOpponent is the ladder opponent of an [external] run that is the
 // tuned engine itself at its own defaults: nothing passed.
-const DefaultsOpponent = "defaults"
+const DefaultsOpponent = ladder.DefaultsOpponent
 
 // externalFiles is the run directory's folder for the values files of the
 // file ways (removed after each batch).

@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/roadtune/roadtune/internal/fakeengine/fakeenginetest"
-	"github.com/roadtune/roadtune/tournament"
 	"github.com/roadtune/roadtune/tune/ladder"
 )
 
@@ -119,28 +118,6 @@ func TestExternalAllPairsSplit(t *testing.T) {
 	}
 	if !strings.Contains(string(report), "rival: inconclusive at own search (+0 Elo, 6 games, no interval: all 3 game pairs split 1–1)") {
 		t.Errorf("report.md's verdict detail:\n%s", report)
-	}
-}
-
-// TestNoInterval: only a match whose complete pairs all ended alike has
-// no interval; its text says why.
-func TestNoInterval(t *testing.T) {
-	for _, tc := range []struct {
-		penta [5]int
-		want  string
-	}{
-		{[5]int{0, 0, 150, 0, 0}, "+0.0, no interval: all 150 game pairs split 1–1"},
-		{[5]int{0, 0, 0, 0, 1}, "+0.0, no interval: all 1 game pair were won 2–0"},
-		{[5]int{0, 1, 148, 1, 0}, "+0.0 ± 0.5"},
-	} {
-		n := 0
-		for _, c := range tc.penta {
-			n += c
-		}
-		m := tournament.MatchSummary{Pentanomial: tc.penta, Pairs: n, EloCI: 0.5}
-		if got := ladder.EloText(m, 1); got != tc.want {
-			t.Errorf("%v: %q, want %q", tc.penta, got, tc.want)
-		}
 	}
 }
 

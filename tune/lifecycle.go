@@ -360,7 +360,7 @@ func (j *Job) record(ctx context.Context, rec optimize.Record, st optimize.Statu
 		if bs != nil {
 			t = j.opts.clock()()
 		}
-		if err := j.measureElo(ctx, &rec); err != nil {
+		if err := j.ladderRun().MeasureElo(ctx, j.cfg.elo(), &rec); err != nil {
 			return fmt.Errorf("%s %d: Elo of the best vector: %w", j.spec.Unit, rec.Step, err)
 		}
 		if bs != nil {
@@ -546,7 +546,7 @@ func (j *Job) Run(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		lr, err := j.ladder(ctx, recs)
+		lr, ladderPlots, err := j.ladder(ctx, recs)
 		if err != nil {
 			if ctx.Err() != nil {
 				return j.interrupted(ctx)
@@ -557,7 +557,7 @@ func (j *Job) Run(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("plots: %w", err)
 		}
-		plots = append(plots, lr.plots...)
+		plots = append(plots, ladderPlots...)
 		if len(lr.Rungs) > 0 {
 			j.logf("%s\n", ladder.VerdictLine(lr.Rungs))
 			for _, l := range ladder.VerdictDetail(lr.Rungs) {

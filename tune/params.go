@@ -547,38 +547,6 @@ func (j *Job) bestSettingsHold() bool {
 	return slices.Equal(got.Params, want.Params)
 }
 
-// playerSettings is the search of a player of the run at a depth and
-// width: the engine settings with the [[param]] values of v (the run's
-// vector the player stands for) set on them; the engine settings alone
-// for v nil (a fixed opponent).
-func (c *Config) playerSettings(v []float64, depth, width int) (engine.Settings, error) {
-	r, err := c.playerRef(depth, width)
-	if err != nil || v == nil {
-		return c.engineSettings(depth, width), err
-	}
-	_, s, err := r.Player(v)
-	return s, err
-}
-
-// playerLine says how a ladder player plays when it is not plain
-// (tournament.PlayerInfo.Settings): its clock and the tuned parameters'
-// values, "" for a player of a run on the road weights at a fixed depth.
-func (c *Config) playerLine(v []float64, s engine.Settings, tc tournament.TimeControl) string {
-	var parts []string
-	if !tc.IsZero() {
-		parts = append(parts, fmt.Sprintf("%s, depth ≤ %d", tc, s.Depth))
-	}
-	if len(c.Params) > 0 && c.External == nil { // an [external] run's in-process opponents play [engine]'s search
-		for _, p := range c.enginParams() {
-			parts = append(parts, fmt.Sprintf("%s=%s", p.Name, strconv.FormatFloat(p.Get(s), 'g', -1, 64)))
-		}
-		if v == nil {
-			parts = append(parts, "(the run's settings)")
-		}
-	}
-	return strings.Join(parts, " ")
-}
-
 // paramsText lists the [[param]] tables for a report: "DefendWide in
 // [0, 100] from 60, DefendShare in [0.3, 0.9] (log) from 0.7".
 func (c *Config) paramsText() string {

@@ -34,11 +34,11 @@ func baselineGenes(cfg Config) (string, []float64) {
 // runCharts builds the charts of a run's records (report.RunCharts)
 // from its config: the genes and [[param]] settings it tunes, the first
 // validation opponent that is a baseline of its schema (baselineGenes),
-// and the Elo measured during the run (eloChart).
+// and the Elo measured during the run (ladder.EloChart).
 func runCharts(cfg Config, spec optimize.Spec, recs []optimize.Record, rungs []ladder.Rung) []results.NamedChart {
 	name, genes := baselineGenes(cfg)
 	return report.RunCharts(report.RunData{Spec: spec, Records: recs, Genes: cfg.GeneNames(), Params: len(cfg.Params),
-		BaselineName: name, BaselineGenes: genes, Elo: eloChart(cfg, spec.Unit, recs, rungs)})
+		BaselineName: name, BaselineGenes: genes, Elo: ladder.EloChart(cfg.elo(), spec.Unit, recs, rungs)})
 }
 
 // plots saves the charts of the records under plots/.

@@ -15,7 +15,7 @@ import (
 // writeReport writes report.md: the setting, the best vector, the
 // verification ladder with its verdict, wall time and games/s, and the
 // plots; then report.html beside it (report.WriteHTML).
-func (j *Job) writeReport(plots []report.Plot, lr *ladderResult, recs []optimize.Record) error {
+func (j *Job) writeReport(plots []report.Plot, lr *ladder.Result, recs []optimize.Record) error {
 	var b strings.Builder
 	c := j.cfg
 	names := c.GeneNames()

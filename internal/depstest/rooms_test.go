@@ -50,7 +50,7 @@ var rooms = []room{
 	{path: "tune/report", may: []string{"results", "optimize", "engine"}, why: "the report's room sits below the job: charts and pages from records and files, not from a Job"},
 	{path: "tune/positions", may: []string{"optimize"}, never: []string{"gonum.org/v1/plot/..."}, why: "the positions store is a Sampler on disk below the job: no charts, so CI fuzzes it"},
 	{path: "tune/budget", may: []string{"optimize"}, never: []string{"gonum.org/v1/plot/..."}, why: "the budget by the clock sits below the job: plans, calibrations and clocks in seconds, not configs"},
-	{path: "tune/ladder", may: []string{"results", "tournament", "engine"}, why: "the verification ladder's room sits below the job: rungs, verdicts and matches of entrants, not of a Job"},
+	{path: "tune/ladder", may: []string{"results", "tournament", "engine", "optimize", "referee", "configs"}, why: "the verification ladder's room sits below the job: rungs, verdicts and matches of a run's players, not of a Job; its vectors become players as the referee makes them, its baselines and suites are configs', its records (optimize.Record) hold the Elo it measured"},
 	{path: "tune", mayNot: []string{"cmd/", "internal/cmdline", "internal/fixture", "cluster"}, never: []string{"github.com/nats-io/..."}, why: "tune is a library below the commands, their pages and the cluster: it takes values, not flags, and links no NATS"},
 }
 

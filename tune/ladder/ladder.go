@@ -338,14 +338,14 @@ func ClocksText(clocks []tournament.TimeControl) string {
 }
 
 // RemoteBatches is the number of batches of a verification match in
-// flight on workers (Match.Remote): enough to keep several workers busy.
+// flight on workers (Run.Remote): enough to keep several workers busy.
 const RemoteBatches = 8
 
-// Match is one head-to-head verification match: the tuned side (A)
-// against an opponent (B) over Pairs game pairs of fixed openings (one
-// per pair: a repeated opening would replay a game at a fixed depth),
-// optionally stopped early by an SPRT.
-type Match struct {
+// entrantMatch is one head-to-head verification match of entrants: the
+// tuned side (A) against an opponent (B) over Pairs game pairs of fixed
+// openings (one per pair: a repeated opening would replay a game at a
+// fixed depth), optionally stopped early by an SPRT.
+type entrantMatch struct {
 	A, B tournament.Entrant
 	// InfoA and InfoB describe the sides in the Summary (name, kind,
 	// source, how they play).
@@ -365,11 +365,11 @@ type Match struct {
 	Remote tournament.Remote
 }
 
-// Play plays m and summarises it in the one match shape
+// playEntrants plays m and summarises it in the one match shape
 // (tournament.Summary, arena's summary.json), with the table of games.
 // Errors: the runner's (a game that cannot be played, ctx cancelled), or
 // a match that played no game.
-func Play(ctx context.Context, m Match) (tournament.Summary, *tournament.Table, error) {
+func playEntrants(ctx context.Context, m entrantMatch) (tournament.Summary, *tournament.Table, error) {
 	r := &tournament.Runner{
 		Entrants:    []tournament.Entrant{m.A, m.B},
 		Openings:    m.Openings,

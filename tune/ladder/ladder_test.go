@@ -84,3 +84,25 @@ func TestSectionMarkdown(t *testing.T) {
 		t.Errorf("no ladder, external engine: %s", md)
 	}
 }
+
+// TestNoInterval: only a match whose complete pairs all ended alike has
+// no interval; its text says why.
+func TestNoInterval(t *testing.T) {
+	for _, tc := range []struct {
+		penta [5]int
+		want  string
+	}{
+		{[5]int{0, 0, 150, 0, 0}, "+0.0, no interval: all 150 game pairs split 1–1"},
+		{[5]int{0, 0, 0, 0, 1}, "+0.0, no interval: all 1 game pair were won 2–0"},
+		{[5]int{0, 1, 148, 1, 0}, "+0.0 ± 0.5"},
+	} {
+		n := 0
+		for _, c := range tc.penta {
+			n += c
+		}
+		m := tournament.MatchSummary{Pentanomial: tc.penta, Pairs: n, EloCI: 0.5}
+		if got := EloText(m, 1); got != tc.want {
+			t.Errorf("%v: %q, want %q", tc.penta, got, tc.want)
+		}
+	}
+}
