@@ -24,7 +24,7 @@ type Match struct {
 
 // Outcome is the result of one match from A's view, counted in games won,
 // drawn and lost. It is the W/D/L count of the tournament room
-// (tournament/stats.WDL) as the optimizers see it: package optimize
+// (tournament/wdl.Count) as the optimizers see it: package optimize
 // imports nothing of roadtune, so the referee converts a match's count
 // into an Outcome. Its fields are its JSON names (a cluster batch's
 // result carries outcomes as {"Wins": …, "Draws": …, "Losses": …}).

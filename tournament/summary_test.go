@@ -12,7 +12,13 @@ import (
 	"testing"
 
 	"github.com/roadtune/roadtune/tournament/stats"
+	"github.com/roadtune/roadtune/tournament/wdl"
 )
+
+// short is the games w, d, l as a summary counts them.
+func short(w, d, l int) wdl.Short {
+	return wdl.Short{Count: wdl.Count{Wins: w, Draws: d, Losses: l}}
+}
 
 // game is a record of game k of pair p, black against white (entrant
 // indices into names), with result res.
@@ -51,9 +57,9 @@ func TestSummarizeHeadToHead(t *testing.T) {
 	m := s.Matchups[0]
 	want := MatchSummary{
 		A: "a", B: "b",
-		Games:   stats.WDL{W: 3, D: 1, L: 1},
-		AsBlack: stats.WDL{W: 2, D: 0, L: 1},
-		AsWhite: stats.WDL{W: 1, D: 1, L: 0},
+		Games:   short(3, 1, 1),
+		AsBlack: short(2, 0, 1),
+		AsWhite: short(1, 1, 0),
 		// pair 0: W then D (1½ points: WD); pair 1: L then W (1 point: WL)
 		Pentanomial: [5]int{0, 0, 1, 1, 0},
 		Pairs:       2,
@@ -70,7 +76,7 @@ func TestSummarizeHeadToHead(t *testing.T) {
 	}
 	// The same matchup from B's view mirrors every count.
 	flip := tab.Matchups[0].Flip().Summary("b", "a")
-	if flip.Games != (stats.WDL{W: 1, D: 1, L: 3}) || flip.AsBlack != (stats.WDL{W: 0, D: 1, L: 1}) ||
+	if flip.Games != short(1, 1, 3) || flip.AsBlack != short(0, 1, 1) ||
 		flip.Pentanomial != [5]int{0, 1, 1, 0, 0} || flip.Pairs != 2 || flip.N != 5 || math.Abs(flip.Elo+m.Elo) > 1e-9 {
 		t.Errorf("B's view %+v", flip)
 	}
@@ -100,7 +106,7 @@ func TestSummarizeRoundRobinAndSPRT(t *testing.T) {
 		t.Errorf("standings order %q", got)
 	}
 	a := s.Standings[0]
-	if a.Games != (stats.WDL{W: 2, D: 2}) || a.Points != 3 || a.Score != 0.75 || !(a.ScoreLo < 0.75 && a.ScoreHi > 0.75) {
+	if a.Games != short(2, 2, 0) || a.Points != 3 || a.Score != 0.75 || !(a.ScoreLo < 0.75 && a.ScoreHi > 0.75) {
 		t.Errorf("a's standing %+v", a)
 	}
 	// The SPRT takes the default error rates; NaN becomes 0.
@@ -172,9 +178,9 @@ const matchSummaryJSON = `{"a":"x","b":"y","games":{"w":3,"d":1,"l":1},"a_as_bla
 // the bytes of summary.json and read them back.
 func TestMatchSummaryJSON(t *testing.T) {
 	m := MatchSummary{A: "x", B: "y",
-		Games:       stats.WDL{W: 3, D: 1, L: 1},
-		AsBlack:     stats.WDL{W: 2, D: 0, L: 1},
-		AsWhite:     stats.WDL{W: 1, D: 1, L: 0},
+		Games:       short(3, 1, 1),
+		AsBlack:     short(2, 0, 1),
+		AsWhite:     short(1, 1, 0),
 		Pentanomial: [5]int{0, 0, 1, 1, 0}, Pairs: 2, N: 5, Score: 0.7}
 	data, err := json.Marshal(m)
 	if err != nil || string(data) != matchSummaryJSON {
@@ -184,7 +190,7 @@ func TestMatchSummaryJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(matchSummaryJSON), &back); err != nil || back != m {
 		t.Errorf("matchup reads as %+v (%v), want %+v", back, err, m)
 	}
-	s := StandingSummary{Name: "x", Games: stats.WDL{W: 2, D: 2}, Points: 3, Score: 0.75}
+	s := StandingSummary{Name: "x", Games: short(2, 2, 0), Points: 3, Score: 0.75}
 	const standingJSON = `{"name":"x","games":{"w":2,"d":2,"l":0},"points":3,"score":0.75,"score_lo":0,"score_hi":0}`
 	if data, err := json.Marshal(s); err != nil || string(data) != standingJSON {
 		t.Errorf("standing writes %s (%v), want %s", data, err, standingJSON)
@@ -223,14 +229,14 @@ func TestCommittedSummariesRead(t *testing.T) {
 			for _, n := range m.Pentanomial {
 				pairs += n
 			}
-			if g.W+g.D+g.L != m.N || m.N == 0 || 2*pairs > m.N || m.Pairs != 0 && pairs != m.Pairs ||
-				(stats.WDL{W: b.W + w.W, D: b.D + w.D, L: b.L + w.L}) != g {
+			if g.Games() != m.N || m.N == 0 || 2*pairs > m.N || m.Pairs != 0 && pairs != m.Pairs ||
+				short(b.Wins+w.Wins, b.Draws+w.Draws, b.Losses+w.Losses) != g {
 				t.Errorf("%s: matchup %s-%s counts %+v (%+v as Black, %+v as White), pentanomial %v, n %d, pairs %d",
 					f, m.A, m.B, g, b, w, m.Pentanomial, m.N, m.Pairs)
 			}
 		}
 		for _, st := range s.Standings {
-			if g := st.Games; g.W+g.D+g.L == 0 || float64(g.W)+0.5*float64(g.D) != st.Points {
+			if g := st.Games; g.Games() == 0 || g.Score() != st.Points {
 				t.Errorf("%s: standing %s games %+v, points %g", f, st.Name, g, st.Points)
 			}
 		}
