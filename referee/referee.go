@@ -319,7 +319,7 @@ func outcomes(t *tournament.Table, n int) ([]optimize.Outcome, error) {
 		if !ok {
 			return nil, fmt.Errorf("referee: match %d has no games", i)
 		}
-		out[i] = optimize.Outcome{Wins: m.Games.Wins, Draws: m.Games.Draws, Losses: m.Games.Losses}
+		out[i] = m.Games
 	}
 	return out, nil
 }
