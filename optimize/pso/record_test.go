@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"reflect"
 	"testing"
+
+	"github.com/roadtune/roadtune/optimize"
 )
 
 // matchRecordJSON is a match record as generations.jsonl holds it: the
@@ -14,7 +16,7 @@ const matchRecordJSON = `{"kind":"personal","particle":1,"incumbent":1,"seed":7,
 // hold and reads them back.
 func TestMatchRecordJSON(t *testing.T) {
 	m := MatchRecord{Kind: PersonalMatch, Particle: 1, Incumbent: 1, Seed: 7, A: []float64{0.5, 2}, B: []float64{1, -3},
-		Wins: 3, Draws: 1, Losses: 2, ChallengerWon: true}
+		Outcome: optimize.Outcome{Wins: 3, Draws: 1, Losses: 2}, ChallengerWon: true}
 	data, err := json.Marshal(m)
 	if err != nil || string(data) != matchRecordJSON {
 		t.Errorf("match record writes %s (%v), want %s", data, err, matchRecordJSON)

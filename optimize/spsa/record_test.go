@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"reflect"
 	"testing"
+
+	"github.com/roadtune/roadtune/optimize"
 )
 
 // TestIterationJSON pins an iteration's JSON as generations.jsonl holds
@@ -12,10 +14,10 @@ import (
 // writes those bytes and reads them back.
 func TestIterationJSON(t *testing.T) {
 	self := Iteration{K: 2, Seed: 9, ThetaBefore: []float64{1}, Delta: []int{-1}, CK: []float64{0.5}, AK: []float64{0.25},
-		Plus: []float64{0.5}, Minus: []float64{1.5}, Wins: 3, Draws: 1, Losses: 2, R: 1, Theta: []float64{0.75}}
+		Plus: []float64{0.5}, Minus: []float64{1.5}, Outcome: optimize.Outcome{Wins: 3, Draws: 1, Losses: 2}, R: 1, Theta: []float64{0.75}}
 	pool := self
 	pool.Opponent = "far"
-	pool.MinusWins, pool.MinusDraws, pool.MinusLosses = 1, 2, 3
+	pool.MinusOutcome = optimize.Outcome{Wins: 1, Draws: 2, Losses: 3}
 	pool.R = -1
 	for _, tc := range []struct {
 		it   Iteration
