@@ -82,8 +82,9 @@ func (it Iteration) MarshalJSON() ([]byte, error) {
 	}{plain(it), minusJSON{MinusWins: m.Wins, MinusDraws: m.Draws, MinusLosses: m.Losses}, it.R, it.Theta})
 }
 
-// UnmarshalJSON reads what MarshalJSON writes; the error is
-// encoding/json's.
+// UnmarshalJSON reads what MarshalJSON writes, ignoring keys it does not
+// know as json.Unmarshal does (records are read leniently, their Detail
+// kept raw); the error is encoding/json's.
 func (it *Iteration) UnmarshalJSON(data []byte) error {
 	type plain Iteration
 	var m minusJSON

@@ -1,6 +1,9 @@
 package wdl
 
-import "encoding/json"
+import (
+	"bytes"
+	"encoding/json"
+)
 
 // Short is a Count written in JSON as {"w": …, "d": …, "l": …}: the games of
 // a match summary (tournament.MatchSummary, StandingSummary), as arena's
@@ -22,10 +25,14 @@ func (s Short) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON reads {"w": …, "d": …, "l": …} (keys without regard to
 // case, as encoding/json reads struct fields); a key left out keeps its
-// count, and the error is encoding/json's.
+// count. Any other key is an error, as roadtune's strict readers of its
+// files (summary.json, validation.json, ladder.json) want of every field;
+// the error is encoding/json's.
 func (s *Short) UnmarshalJSON(data []byte) error {
 	v := short{W: s.Wins, D: s.Draws, L: s.Losses}
-	if err := json.Unmarshal(data, &v); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&v); err != nil {
 		return err
 	}
 	s.Count = Count{Wins: v.W, Draws: v.D, Losses: v.L}

@@ -124,8 +124,10 @@ func TestJSON(t *testing.T) {
 			t.Errorf("%s reads as %+v (%v), want %+v", tc.in, back, err, tc.want)
 		}
 	}
-	var bad Short
-	if err := json.Unmarshal([]byte(`{"w":"3"}`), &bad); err == nil {
-		t.Errorf(`{"w":"3"} reads as %+v`, bad)
+	for _, in := range []string{`{"w":"3"}`, `{"w":3,"x":1}`, `[3,1,2]`} {
+		var bad Short
+		if err := json.Unmarshal([]byte(in), &bad); err == nil {
+			t.Errorf(`%s reads as %+v`, in, bad)
+		}
 	}
 }
