@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/referee"
 	"github.com/roadtune/roadtune/tournament"
-	"github.com/roadtune/roadtune/tournament/stats"
 )
 
 // DefaultVerifySample is the share of batches the coordinator replays
@@ -128,7 +128,7 @@ func (b *Batch) matchOf(game int) (int, bool) {
 // tallying to the match's outcome.
 func (b *Batch) checkRecords(r Result) error {
 	seen := map[int]bool{}
-	tally := make([]stats.WDL, len(b.Matches))
+	tally := make([]optimize.Outcome, len(b.Matches))
 	for k, g := range r.Records {
 		i, ok := b.matchOf(g.Game)
 		if !ok || g.Pair != g.Game/2 || seen[g.Game] {
@@ -149,8 +149,8 @@ func (b *Batch) checkRecords(r Result) error {
 		tally[i].Add(g.Result.Score(aColor)) // 0, ½ or 1, which Add always takes
 	}
 	for i, t := range tally {
-		if o := r.Outcomes[i]; t != (stats.WDL{W: o.Wins, D: o.Draws, L: o.Losses}) {
-			return fmt.Errorf("match %d: the game records count %d/%d/%d, the outcome %d/%d/%d (W/D/L from A's view)", b.First+i, t.W, t.D, t.L, o.Wins, o.Draws, o.Losses)
+		if o := r.Outcomes[i]; t != o {
+			return fmt.Errorf("match %d: the game records count %d/%d/%d, the outcome %d/%d/%d (W/D/L from A's view)", b.First+i, t.Wins, t.Draws, t.Losses, o.Wins, o.Draws, o.Losses)
 		}
 	}
 	return nil

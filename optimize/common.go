@@ -113,10 +113,7 @@ func PoolOutcomes(out []Outcome, n, k int) []Outcome {
 	sum := make([]Outcome, n)
 	for i := range n {
 		for j := range k {
-			o := out[i*k+j]
-			sum[i].Wins += o.Wins
-			sum[i].Draws += o.Draws
-			sum[i].Losses += o.Losses
+			sum[i].Merge(out[i*k+j])
 		}
 	}
 	return sum

@@ -1,6 +1,10 @@
 package optimize
 
-import "context"
+import (
+	"context"
+
+	"github.com/roadtune/roadtune/tournament/wdl"
+)
 
 // Match is one match between two weight vectors of the run's schema.
 // A and B hold genes in the schema's order (engine.Schema.GeneNames).
@@ -23,25 +27,15 @@ type Match struct {
 }
 
 // Outcome is the result of one match from A's view, counted in games won,
-// drawn and lost. It is the W/D/L count of the tournament room
-// (tournament/stats.WDL) as the optimizers see it: package optimize
-// imports nothing of roadtune, so the referee converts a match's count
-// into an Outcome. Its fields are its JSON names (a cluster batch's
-// result carries outcomes as {"Wins": …, "Draws": …, "Losses": …}).
-type Outcome struct {
-	Wins, Draws, Losses int
-}
-
-// Games is the number of games the match lasted.
-func (o Outcome) Games() int { return o.Wins + o.Draws + o.Losses }
-
-// Score is A's points: a win counts 1, a draw ½ (Chen 2010 §4.4.2.2).
-func (o Outcome) Score() float64 { return float64(o.Wins) + 0.5*float64(o.Draws) }
-
-// AWins reports whether A won the match outright (more points than B).
-// A tied match is not a win for A, so an incumbent placed as B keeps its
-// place on a tie (Chen 2010 §5.3, which leaves ties open, as roadtune reads it).
-func (o Outcome) AWins() bool { return o.Wins > o.Losses }
+// drawn and lost: the one W/D/L count of roadtune, tournament/wdl's Count,
+// under the name the optimizers know it by (a type alias, so the referee
+// hands a tournament matchup's count up as it is). Its methods are
+// Count's: Games, Score (A's points, Chen 2010 §4.4.2.2) and AWins (A has
+// more points than B; a tie is not a win for A, Chen 2010 §5.3). Its JSON
+// is {"wins": …, "draws": …, "losses": …} (a cluster batch's result, a
+// bayes point's results); the {"Wins": …} written before it was a Count
+// reads too, encoding/json matching keys without regard to case.
+type Outcome = wdl.Count
 
 // Referee plays matches between weight vectors.
 //

@@ -687,9 +687,7 @@ func (q repeatReferee) Play(ctx context.Context, seed uint64, matches []Match) (
 			return nil, err
 		}
 		for i := range out {
-			out[i].Wins += more[i].Wins
-			out[i].Draws += more[i].Draws
-			out[i].Losses += more[i].Losses
+			out[i].Merge(more[i])
 		}
 	}
 	return out, nil

@@ -12,6 +12,7 @@ import (
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/tournament"
 	"github.com/roadtune/roadtune/tournament/stats"
+	"github.com/roadtune/roadtune/tournament/wdl"
 )
 
 // VectorReferee plays matches between weight vectors for the optimizers
@@ -318,7 +319,7 @@ func outcomes(t *tournament.Table, n int) ([]optimize.Outcome, error) {
 		if !ok {
 			return nil, fmt.Errorf("referee: match %d has no games", i)
 		}
-		out[i] = optimize.Outcome{Wins: m.Games.W, Draws: m.Games.D, Losses: m.Games.L}
+		out[i] = m.Games
 	}
 	return out, nil
 }
@@ -358,7 +359,7 @@ func (r *VectorReferee) pairingStop(matches []optimize.Match) (func(a, b int, pa
 		if sprt == nil {
 			return false
 		}
-		var penta stats.Pentanomial
+		var penta wdl.Pentanomial
 		for _, p := range pairs {
 			penta[p]++
 		}
@@ -369,7 +370,7 @@ func (r *VectorReferee) pairingStop(matches []optimize.Match) (func(a, b int, pa
 
 // Decided reports whether a match of scheduled game pairs has its winner
 // settled after the pairs played so far (pentanomial indices from A's
-// view, stats.PairScore): A wins the match when its points exceed B's
+// view, wdl.PairScore): A wins the match when its points exceed B's
 // (optimize.Outcome.AWins), and each pair still to play moves the points
 // difference by at most 2 either way.
 func Decided(pairs []int, scheduled int) bool {

@@ -27,7 +27,8 @@
 //     (errgroup: a feeder, N workers owning their players, a collector),
 //     with an optional SPRT stop for head-to-head matches;
 //   - table.go: results tables (W/D/L per pairing, split by colour,
-//     pentanomial pair counts; statistics from tournament/stats);
+//     pentanomial pair counts, both tournament/wdl's counts; statistics
+//     from tournament/stats);
 //   - summary.go: Summary, the one JSON shape of a finished match
 //     (MatchSummary per pairing from A's view, standings, SPRT), written
 //     by arena and by the tuning job's verification;
@@ -39,8 +40,9 @@
 // Package tournament/enginespec reads a player's cutechess-cli style
 // option list (arena's -engine) into the in-process or an external player.
 //
-// Of roadtune it imports engine and tournament/stats only (besides the
-// standard library and golang.org/x/sync; deps_test.go checks): the
-// optimizers' referee, which turns their matches into games, lives in
-// package referee, and output files beyond game records in package results.
+// Of roadtune it imports engine, tournament/stats and the counts of
+// tournament/wdl only (besides the standard library and golang.org/x/sync;
+// internal/depstest checks): the optimizers' referee, which turns their
+// matches into games, lives in package referee, and output files beyond
+// game records in package results.
 package tournament

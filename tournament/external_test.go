@@ -63,8 +63,8 @@ func TestExternalForfeits(t *testing.T) {
 				}
 			}
 			m, _ := tab.Lookup(0, 1)
-			if m.Games.L != 4 {
-				t.Errorf("fake lost %d of 4", m.Games.L)
+			if m.Games.Losses != 4 {
+				t.Errorf("fake lost %d of 4", m.Games.Losses)
 			}
 		})
 	}

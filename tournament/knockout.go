@@ -80,7 +80,7 @@ func (r *Runner) Knockout(ctx context.Context, seeds []int, pairs int) (*Knockou
 		for i := range round.Matches {
 			m := &round.Matches[i]
 			mu, _ := t.Lookup(m.A, m.B)
-			m.Score, m.Games = mu.Score(), mu.Games.N()
+			m.Score, m.Games = mu.Score(), mu.Games.Games()
 			m.Winner = m.A
 			if m.Score < float64(m.Games)/2 {
 				m.Winner = m.B

@@ -6,6 +6,7 @@ import (
 
 	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/tournament/stats"
+	"github.com/roadtune/roadtune/tournament/wdl"
 )
 
 // LLRHistory replays a head-to-head match's SPRT over its game records
@@ -48,7 +49,7 @@ func LLRHistory(records []GameRecord, s stats.SPRT) (games, llr []float64, err e
 		}
 	}
 	slices.Sort(keys)
-	var penta stats.Pentanomial
+	var penta wdl.Pentanomial
 	games, llr = make([]float64, 0, len(keys)), make([]float64, 0, len(keys))
 	for _, k := range keys {
 		p := pairs[k]

@@ -6,6 +6,7 @@ import (
 
 	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/tournament/stats"
+	"github.com/roadtune/roadtune/tournament/wdl"
 )
 
 // TestLLRHistory replays an SPRT over a games log in any order: after
@@ -16,7 +17,7 @@ func TestLLRHistory(t *testing.T) {
 	// A's results by pair: (first game as Black, second as White).
 	results := [][2]Result{{BlackWins, WhiteWins}, {BlackWins, BlackWins}, {Draw, WhiteWins}, {WhiteWins, BlackWins}, {BlackWins, Draw}}
 	var recs []GameRecord
-	var penta stats.Pentanomial
+	var penta wdl.Pentanomial
 	var want []float64
 	for k, r := range results {
 		recs = append(recs, GameRecord{Game: 2 * k, Pair: k, Result: r[0]}, GameRecord{Game: 2*k + 1, Pair: k, Result: r[1]})

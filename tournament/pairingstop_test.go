@@ -63,7 +63,7 @@ func TestPairingStopEndsEachPairingOnItsPrefix(t *testing.T) {
 		// Every pairing ends at ≤ 3 pairs: 3 pairings × ≤ 6 games.
 		for _, ab := range [][2]int{{0, 1}, {2, 3}, {4, 5}} {
 			m, ok := tab.Lookup(ab[0], ab[1])
-			if !ok || m.Games.W+m.Games.D+m.Games.L > 6 || m.Games.W+m.Games.D+m.Games.L < 2 {
+			if !ok || m.Games.Wins+m.Games.Draws+m.Games.Losses > 6 || m.Games.Wins+m.Games.Draws+m.Games.Losses < 2 {
 				t.Fatalf("concurrency %d, pairing %v: %+v", conc, ab, m.Games)
 			}
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/internal/crash"
 	"github.com/roadtune/roadtune/tournament/stats"
+	"github.com/roadtune/roadtune/tournament/wdl"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -42,7 +43,7 @@ type Runner struct {
 	// who is better: after each completed game pair of a pairing, taken in
 	// the pairing's fixture order, it is called with the pairing's entrants
 	// A and B, the pentanomial indices
-	// of A's pairs so far (stats.PairScore: 0 = LL … 4 = WW) and the number
+	// of A's pairs so far (wdl.PairScore: 0 = LL … 4 = WW) and the number
 	// of pairs scheduled for the pairing; true ends the pairing. Its later
 	// pairs are not started (or dropped when already in flight), so the
 	// table holds exactly the prefix the rule saw, whatever the concurrency.
@@ -368,7 +369,7 @@ type collector struct {
 	resumed map[int]int        // game -> position in r.Resume
 	out     map[int]GameRecord // reorder buffer: finished games ≥ next
 	prev    Result             // result of game next−1
-	penta   stats.Pentanomial
+	penta   wdl.Pentanomial
 	sprt    *SPRTStatus
 	stops   *pairingStops
 	table   *TableBuilder
@@ -451,7 +452,7 @@ func (c *collector) pass(rec GameRecord, played bool) error {
 		return nil
 	}
 	// A pair is complete: A had Black in its first game.
-	score := stats.PairScore(c.prev.Score(engine.Black), rec.Result.Score(engine.White))
+	score := wdl.PairScore(c.prev.Score(engine.Black), rec.Result.Score(engine.White))
 	if c.r.PairingStop != nil {
 		c.stops.add(rec.Game/2, score, c.r.PairingStop)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/internal/crash"
 	"github.com/roadtune/roadtune/tournament/stats"
+	"github.com/roadtune/roadtune/tournament/wdl"
 )
 
 // engineEntrants returns in-process engines with different baselines.
@@ -183,7 +184,7 @@ func TestSPRTStopsLopsidedMatchEarly(t *testing.T) {
 		}
 		// The decision is on the prefix: one pair fewer must not decide.
 		m, _ := tab.Lookup(0, 1)
-		llr, _, _ := sprt.Test(stats.Pentanomial{0, 0, 0, 0, m.Pairs[4] - 1}.Counts())
+		llr, _, _ := sprt.Test(wdl.Pentanomial{0, 0, 0, 0, m.Pairs[4] - 1}.Counts())
 		if llr >= s.Upper {
 			t.Errorf("LLR %g with %d pairs already decided", llr, s.Pairs-1)
 		}
@@ -285,7 +286,7 @@ func TestLogRoundTripRebuildsTable(t *testing.T) {
 	// Standings add up.
 	total := 0
 	for _, s := range back.Standings() {
-		total += s.Games.N()
+		total += s.Games.Games()
 	}
 	if total != 2*len(recs) {
 		t.Errorf("standings count %d games, want %d", total, 2*len(recs))

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/roadtune/roadtune/tournament/stats"
+	"github.com/roadtune/roadtune/tournament/wdl"
 )
 
 // Summary is the one JSON shape of a finished match or tournament, written
@@ -83,19 +84,19 @@ type PlayerInfo struct {
 type MatchSummary struct {
 	A string `json:"a"`
 	B string `json:"b"`
-	// Games counts all games of the pairing.
-	Games stats.WDL `json:"games"`
+	// Games counts all games of the pairing, {"w": …, "d": …, "l": …}.
+	Games wdl.Short `json:"games"`
 	// AsBlack counts the games in which A had Black, AsWhite those in which
 	// A had White.
-	AsBlack stats.WDL `json:"a_as_black"`
-	AsWhite stats.WDL `json:"a_as_white"`
+	AsBlack wdl.Short `json:"a_as_black"`
+	AsWhite wdl.Short `json:"a_as_white"`
 	// Pentanomial counts the complete game pairs by A's points in the pair:
 	// [LL, LD, WL+DD, WD, WW] (0, ½, 1, 1½, 2 points).
 	Pentanomial [5]int `json:"pentanomial"`
 	// Pairs is the number of complete game pairs counted, the sum of
 	// Pentanomial (a game whose partner was not played is in Games only).
 	Pairs int `json:"pairs"`
-	// N is the number of games, Games.W + Games.D + Games.L.
+	// N is the number of games, Games.Games().
 	N int `json:"n"`
 	// Score is A's points per game (win 1, draw ½), in [0, 1].
 	Score float64 `json:"score"`
@@ -130,7 +131,7 @@ func (m MatchSummary) PairsAlike() (k int, ok bool) {
 type StandingSummary struct {
 	Name string `json:"name"`
 	// Games counts all the player's games.
-	Games stats.WDL `json:"games"`
+	Games wdl.Short `json:"games"`
 	// Points is the player's points (win 1, draw ½).
 	Points float64 `json:"points"`
 	// Score is Points per game, in [0, 1].
@@ -178,8 +179,8 @@ func finite(x float64) float64 {
 func (m Matchup) Summary(a, b string) MatchSummary {
 	ms := MatchSummary{
 		A: a, B: b,
-		Games: m.Games, AsBlack: m.AsBlack, AsWhite: m.AsWhite,
-		Pentanomial: m.Pairs, Pairs: m.Pairs.N(), N: m.Games.N(),
+		Games: wdl.Short{Count: m.Games}, AsBlack: wdl.Short{Count: m.AsBlack}, AsWhite: wdl.Short{Count: m.AsWhite},
+		Pentanomial: m.Pairs, Pairs: m.Pairs.N(), N: m.Games.Games(),
 	}
 	if ms.N > 0 {
 		ms.Score = m.Score() / float64(ms.N)
@@ -210,8 +211,8 @@ func Summarize(t *Table, head Summary) Summary {
 	}
 	if len(t.Players) > 2 {
 		for _, st := range t.Standings() {
-			ss := StandingSummary{Name: st.Name, Games: st.Games, Points: st.Score()}
-			if n := st.Games.N(); n > 0 {
+			ss := StandingSummary{Name: st.Name, Games: wdl.Short{Count: st.Games}, Points: st.Score()}
+			if n := st.Games.Games(); n > 0 {
 				ss.Score = st.Score() / float64(n)
 			}
 			if e, err := stats.EstimateCounts(st.Games.Counts()); err == nil {

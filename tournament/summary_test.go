@@ -1,15 +1,24 @@
 package tournament
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/roadtune/roadtune/tournament/stats"
+	"github.com/roadtune/roadtune/tournament/wdl"
 )
+
+// short is the games w, d, l as a summary counts them.
+func short(w, d, l int) wdl.Short {
+	return wdl.Short{Count: wdl.Count{Wins: w, Draws: d, Losses: l}}
+}
 
 // game is a record of game k of pair p, black against white (entrant
 // indices into names), with result res.
@@ -48,9 +57,9 @@ func TestSummarizeHeadToHead(t *testing.T) {
 	m := s.Matchups[0]
 	want := MatchSummary{
 		A: "a", B: "b",
-		Games:   stats.WDL{W: 3, D: 1, L: 1},
-		AsBlack: stats.WDL{W: 2, D: 0, L: 1},
-		AsWhite: stats.WDL{W: 1, D: 1, L: 0},
+		Games:   short(3, 1, 1),
+		AsBlack: short(2, 0, 1),
+		AsWhite: short(1, 1, 0),
 		// pair 0: W then D (1½ points: WD); pair 1: L then W (1 point: WL)
 		Pentanomial: [5]int{0, 0, 1, 1, 0},
 		Pairs:       2,
@@ -67,7 +76,7 @@ func TestSummarizeHeadToHead(t *testing.T) {
 	}
 	// The same matchup from B's view mirrors every count.
 	flip := tab.Matchups[0].Flip().Summary("b", "a")
-	if flip.Games != (stats.WDL{W: 1, D: 1, L: 3}) || flip.AsBlack != (stats.WDL{W: 0, D: 1, L: 1}) ||
+	if flip.Games != short(1, 1, 3) || flip.AsBlack != short(0, 1, 1) ||
 		flip.Pentanomial != [5]int{0, 1, 1, 0, 0} || flip.Pairs != 2 || flip.N != 5 || math.Abs(flip.Elo+m.Elo) > 1e-9 {
 		t.Errorf("B's view %+v", flip)
 	}
@@ -97,7 +106,7 @@ func TestSummarizeRoundRobinAndSPRT(t *testing.T) {
 		t.Errorf("standings order %q", got)
 	}
 	a := s.Standings[0]
-	if a.Games != (stats.WDL{W: 2, D: 2}) || a.Points != 3 || a.Score != 0.75 || !(a.ScoreLo < 0.75 && a.ScoreHi > 0.75) {
+	if a.Games != short(2, 2, 0) || a.Points != 3 || a.Score != 0.75 || !(a.ScoreLo < 0.75 && a.ScoreHi > 0.75) {
 		t.Errorf("a's standing %+v", a)
 	}
 	// The SPRT takes the default error rates; NaN becomes 0.
@@ -158,5 +167,78 @@ func TestSummaryJSONKeys(t *testing.T) {
 	json.Unmarshal(top["sprt"], &sp)
 	if got, want := keys(sp), []string{"alpha", "beta", "decision", "elo0", "elo1", "llr", "lower", "pairs", "upper"}; !slices.Equal(got, want) {
 		t.Errorf("sprt keys %q, want %q", got, want)
+	}
+}
+
+// matchSummaryJSON is a matchup of summary.json (and validation.json):
+// games counted as {"w": …, "d": …, "l": …}.
+const matchSummaryJSON = `{"a":"x","b":"y","games":{"w":3,"d":1,"l":1},"a_as_black":{"w":2,"d":0,"l":1},"a_as_white":{"w":1,"d":1,"l":0},"pentanomial":[0,0,1,1,0],"pairs":2,"n":5,"score":0.7,"score_lo":0,"score_hi":0,"elo":0,"elo_ci":0,"los":0}`
+
+// TestMatchSummaryJSON pins a matchup's and a standing's JSON: they write
+// the bytes of summary.json and read them back.
+func TestMatchSummaryJSON(t *testing.T) {
+	m := MatchSummary{A: "x", B: "y",
+		Games:       short(3, 1, 1),
+		AsBlack:     short(2, 0, 1),
+		AsWhite:     short(1, 1, 0),
+		Pentanomial: [5]int{0, 0, 1, 1, 0}, Pairs: 2, N: 5, Score: 0.7}
+	data, err := json.Marshal(m)
+	if err != nil || string(data) != matchSummaryJSON {
+		t.Errorf("matchup writes %s (%v), want %s", data, err, matchSummaryJSON)
+	}
+	var back MatchSummary
+	if err := json.Unmarshal([]byte(matchSummaryJSON), &back); err != nil || back != m {
+		t.Errorf("matchup reads as %+v (%v), want %+v", back, err, m)
+	}
+	s := StandingSummary{Name: "x", Games: short(2, 2, 0), Points: 3, Score: 0.75}
+	const standingJSON = `{"name":"x","games":{"w":2,"d":2,"l":0},"points":3,"score":0.75,"score_lo":0,"score_hi":0}`
+	if data, err := json.Marshal(s); err != nil || string(data) != standingJSON {
+		t.Errorf("standing writes %s (%v), want %s", data, err, standingJSON)
+	}
+	var sb StandingSummary
+	if err := json.Unmarshal([]byte(standingJSON), &sb); err != nil || sb != s {
+		t.Errorf("standing reads as %+v (%v), want %+v", sb, err, s)
+	}
+}
+
+// TestCommittedSummariesRead: every arena summary kept in
+// docs/experiments reads (no unknown field) with counts that agree: each
+// matchup's games sum to n, its pentanomial to at most n/2 pairs (to
+// pairs, where the summary writes them: older ones do not), its games by
+// colour to its games, and a standing's games to its points.
+func TestCommittedSummariesRead(t *testing.T) {
+	files, err := filepath.Glob("../docs/experiments/*/summary.json")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no summary.json under docs/experiments (%v)", err)
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s Summary
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&s); err != nil {
+			t.Errorf("%s: %v", f, err)
+			continue
+		}
+		for _, m := range s.Matchups {
+			g, b, w := m.Games, m.AsBlack, m.AsWhite
+			pairs := 0
+			for _, n := range m.Pentanomial {
+				pairs += n
+			}
+			if g.Games() != m.N || m.N == 0 || 2*pairs > m.N || m.Pairs != 0 && pairs != m.Pairs ||
+				short(b.Wins+w.Wins, b.Draws+w.Draws, b.Losses+w.Losses) != g {
+				t.Errorf("%s: matchup %s-%s counts %+v (%+v as Black, %+v as White), pentanomial %v, n %d, pairs %d",
+					f, m.A, m.B, g, b, w, m.Pentanomial, m.N, m.Pairs)
+			}
+		}
+		for _, st := range s.Standings {
+			if g := st.Games; g.Games() == 0 || g.Score() != st.Points {
+				t.Errorf("%s: standing %s games %+v, points %g", f, st.Name, g, st.Points)
+			}
+		}
 	}
 }

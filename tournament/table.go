@@ -7,34 +7,33 @@ import (
 
 	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/tournament/stats"
+	"github.com/roadtune/roadtune/tournament/wdl"
 )
 
 // Matchup is the record of one pairing of a table from A's view: games
 // won, drawn and lost, the same split by A's colour, and the pentanomial
 // counts of complete game pairs (statistics.md "Pentanomial").
 type Matchup struct {
-	A, B    int               // entrant indices
-	Games   stats.WDL         // all games, A's view
-	AsBlack stats.WDL         // games in which A had Black
-	AsWhite stats.WDL         // games in which A had White
-	Pairs   stats.Pentanomial // complete game pairs, A's view
+	A, B    int             // entrant indices
+	Games   wdl.Count       // all games, A's view
+	AsBlack wdl.Count       // games in which A had Black
+	AsWhite wdl.Count       // games in which A had White
+	Pairs   wdl.Pentanomial // complete game pairs, A's view
 }
 
 // Flip returns the matchup from B's view.
 func (m Matchup) Flip() Matchup {
-	flip := func(r stats.WDL) stats.WDL { return stats.WDL{W: r.L, D: r.D, L: r.W} }
-	p := m.Pairs
 	return Matchup{
 		A: m.B, B: m.A,
-		Games:   flip(m.Games),
-		AsBlack: flip(m.AsWhite),
-		AsWhite: flip(m.AsBlack),
-		Pairs:   stats.Pentanomial{p[4], p[3], p[2], p[1], p[0]},
+		Games:   m.Games.Flip(),
+		AsBlack: m.AsWhite.Flip(),
+		AsWhite: m.AsBlack.Flip(),
+		Pairs:   m.Pairs.Flip(),
 	}
 }
 
 // Score returns A's points (win 1, draw ½).
-func (m Matchup) Score() float64 { return float64(m.Games.W) + 0.5*float64(m.Games.D) }
+func (m Matchup) Score() float64 { return m.Games.Score() }
 
 // Estimate returns the Elo estimate of A against B (stats.EstimateCounts):
 // from the pentanomial counts when there are complete game pairs, else from
@@ -83,11 +82,11 @@ func (t *Table) Lookup(a, b int) (Matchup, bool) {
 type Standing struct {
 	Player int
 	Name   string
-	Games  stats.WDL
+	Games  wdl.Count
 }
 
 // Score returns the player's points.
-func (s Standing) Score() float64 { return float64(s.Games.W) + 0.5*float64(s.Games.D) }
+func (s Standing) Score() float64 { return s.Games.Score() }
 
 // Standings returns every player's games over the table, by points
 // (highest first), ties by player index.
@@ -97,9 +96,8 @@ func (t *Table) Standings() []Standing {
 		out[i] = Standing{Player: i, Name: n}
 	}
 	for _, m := range t.Matchups {
-		add := func(dst *stats.WDL, r stats.WDL) { dst.W += r.W; dst.D += r.D; dst.L += r.L }
-		add(&out[m.A].Games, m.Games)
-		add(&out[m.B].Games, m.Flip().Games)
+		out[m.A].Games.Merge(m.Games)
+		out[m.B].Games.Merge(m.Games.Flip())
 	}
 	slices.SortStableFunc(out, func(x, y Standing) int {
 		switch {
@@ -200,7 +198,7 @@ func (b *TableBuilder) Add(g GameRecord) error {
 	b.seen.add(g.Game)
 	m := b.matchup(g)
 	blackScore := g.Result.Score(engine.Black)
-	// Result.Score is 0, ½ or 1, which WDL.Add always takes.
+	// Result.Score is 0, ½ or 1, which wdl.Count.Add always takes.
 	if m.A == g.BlackIndex {
 		m.Games.Add(blackScore)
 		m.AsBlack.Add(blackScore)
@@ -215,7 +213,7 @@ func (b *TableBuilder) Add(g GameRecord) error {
 		if h.black != m.A {
 			hs = 1 - hs
 		}
-		m.Pairs[stats.PairScore(hs, g.Result.Score(colorOf(g, m.A)))]++
+		m.Pairs[wdl.PairScore(hs, g.Result.Score(colorOf(g, m.A)))]++
 	} else {
 		b.pending[g.Pair] = halfPair{game: g.Game, black: g.BlackIndex, white: g.WhiteIndex, result: g.Result}
 	}

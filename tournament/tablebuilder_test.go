@@ -133,7 +133,7 @@ func TestTableBuilderMemory(t *testing.T) {
 	if len(b.seen) != 1 || len(b.pending) != 0 || b.games != nil {
 		t.Errorf("%d intervals, %d pending, %d games kept", len(b.seen), len(b.pending), len(b.games))
 	}
-	if m := b.Table().Matchups[0]; m.Pairs[2] != 5000 || m.Games.D != 10000 {
+	if m := b.Table().Matchups[0]; m.Pairs[2] != 5000 || m.Games.Draws != 10000 {
 		t.Errorf("matchup %+v", m)
 	}
 	// Out of order: intervals merge once the gaps fill.

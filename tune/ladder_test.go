@@ -221,7 +221,7 @@ func TestLadderPlaysTheNewBaselinesAndSkipsHalfwayOfOneStep(t *testing.T) {
 	var opps []string
 	for _, r := range rungs {
 		opps = append(opps, r.Opponent)
-		if m := r.Match(); m.N != 4 || m.Games.W+m.Games.D+m.Games.L != 4 {
+		if m := r.Match(); m.N != 4 || m.Games.Wins+m.Games.Draws+m.Games.Losses != 4 {
 			t.Fatalf("%s: %+v", r.Opponent, m)
 		}
 	}

@@ -415,9 +415,7 @@ func scores(out []optimize.Outcome, n, k, r int) []float64 {
 	sum := make([]optimize.Outcome, n)
 	for rep := range r {
 		for i, o := range optimize.PoolOutcomes(out[rep*n*k:(rep+1)*n*k], n, k) {
-			sum[i].Wins += o.Wins
-			sum[i].Draws += o.Draws
-			sum[i].Losses += o.Losses
+			sum[i].Merge(o)
 		}
 	}
 	f := make([]float64, n)

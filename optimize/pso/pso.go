@@ -312,8 +312,7 @@ func (p *PSO) play(ctx context.Context, ref optimize.Referee, it *Iteration, gam
 func record(kind MatchKind, particle, incumbent int, seed uint64, m optimize.Match, o optimize.Outcome) MatchRecord {
 	return MatchRecord{
 		Kind: kind, Particle: particle, Incumbent: incumbent, Seed: seed,
-		A: m.A, B: m.B, Wins: o.Wins, Draws: o.Draws, Losses: o.Losses,
-		ChallengerWon: o.AWins(),
+		A: m.A, B: m.B, Outcome: o, ChallengerWon: o.AWins(),
 	}
 }
 

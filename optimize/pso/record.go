@@ -31,10 +31,9 @@ type MatchRecord struct {
 	// A and B are the vectors played (copies).
 	A []float64 `json:"a"`
 	B []float64 `json:"b"`
-	// Wins, Draws, Losses are counted in games from A's view.
-	Wins   int `json:"wins"`
-	Draws  int `json:"draws"`
-	Losses int `json:"losses"`
+	// Outcome counts the match's games from A's view (Wins, Draws,
+	// Losses), flat in the record's JSON as "wins", "draws", "losses".
+	optimize.Outcome
 	// ChallengerWon is Outcome.AWins: A took B's place.
 	ChallengerWon bool `json:"challenger_won"`
 }

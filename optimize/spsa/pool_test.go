@@ -68,7 +68,7 @@ func TestPoolIterations(t *testing.T) {
 			if len(got) != 1 || !slices.Equal(got[0][0].A, it.Plus) || !slices.Equal(got[0][0].B, it.Minus) {
 				t.Fatalf("iteration %d, self-play: played %v", it.K, got)
 			}
-			if rec.Games != 6 || it.R != it.Wins-it.Losses || it.MinusWins+it.MinusLosses != 0 {
+			if rec.Games != 6 || it.R != it.Wins-it.Losses || it.MinusOutcome.Games() != 0 {
 				t.Fatalf("iteration %d, self-play: %d games, %+v", it.K, rec.Games, it)
 			}
 		case "far":
@@ -80,8 +80,8 @@ func TestPoolIterations(t *testing.T) {
 			if ref.seeds[n] != it.Seed || ref.seeds[n+1] != it.Seed {
 				t.Fatalf("iteration %d: seeds %v, want %d twice", it.K, ref.seeds[n:], it.Seed)
 			}
-			if rec.Games != 12 || it.R != (it.Wins-it.Losses)-(it.MinusWins-it.MinusLosses) ||
-				it.Wins+it.Losses != 6 || it.MinusWins+it.MinusLosses != 6 {
+			if rec.Games != 12 || it.R != (it.Wins-it.Losses)-(it.MinusOutcome.Wins-it.MinusOutcome.Losses) ||
+				it.Wins+it.Losses != 6 || it.MinusOutcome.Wins+it.MinusOutcome.Losses != 6 {
 				t.Fatalf("iteration %d against far: %d games, %+v", it.K, rec.Games, it)
 			}
 			if !strings.Contains(rec.Line, "against far") {

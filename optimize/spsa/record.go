@@ -1,6 +1,7 @@
 package spsa
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -33,31 +34,68 @@ type Iteration struct {
 	// Opponent is the pool's entry the iteration played against; empty in
 	// self-play.
 	Opponent string `json:"opponent,omitempty"`
-	// Wins, Draws, Losses count Plus's games against its opponent (Minus
-	// in self-play, else the pool's opponent).
-	Wins   int `json:"wins"`
-	Draws  int `json:"draws"`
-	Losses int `json:"losses"`
-	// MinusWins, MinusDraws, MinusLosses count Minus's games against the
-	// pool's opponent; zero in self-play.
-	MinusWins   int `json:"minus_wins,omitempty"`
-	MinusDraws  int `json:"minus_draws,omitempty"`
-	MinusLosses int `json:"minus_losses,omitempty"`
-	// R is Wins − Losses in self-play, (Wins − Losses) − (MinusWins −
-	// MinusLosses) against a fixed opponent, in games.
+	// Outcome counts Plus's games against its opponent (Minus in
+	// self-play, else the pool's opponent): Wins, Draws, Losses, flat in
+	// the JSON as "wins", "draws", "losses".
+	optimize.Outcome
+	// MinusOutcome counts Minus's games against the pool's opponent; zero
+	// in self-play. Its JSON is "minus_wins", "minus_draws",
+	// "minus_losses", flat in the iteration and left out when zero
+	// (MarshalJSON).
+	MinusOutcome optimize.Outcome `json:"-"`
+	// R is Wins − Losses in self-play, (Wins − Losses) − (MinusOutcome.Wins
+	// − MinusOutcome.Losses) against a fixed opponent, in games.
 	R int `json:"r"`
 	// Theta is θ after the update and the bound mode.
 	Theta []float64 `json:"theta"`
 }
 
 // Score is the plus side's score fraction, (W + D/2)/games; ½ for a match
-// of no games.
+// of no games. (it.Outcome.Score is the plus side's points.)
 func (it Iteration) Score() float64 {
-	o := optimize.Outcome{Wins: it.Wins, Draws: it.Draws, Losses: it.Losses}
-	if o.Games() == 0 {
+	if it.Games() == 0 {
 		return 0.5
 	}
-	return o.Score() / float64(o.Games())
+	return it.Outcome.Score() / float64(it.Games())
+}
+
+// minusJSON is the minus side's games as an iteration's JSON holds them.
+type minusJSON struct {
+	MinusWins   int `json:"minus_wins,omitempty"`
+	MinusDraws  int `json:"minus_draws,omitempty"`
+	MinusLosses int `json:"minus_losses,omitempty"`
+}
+
+// MarshalJSON writes the iteration with MinusOutcome's counts as the keys
+// "minus_wins", "minus_draws", "minus_losses" (each left out when zero)
+// between "losses" and "r", as records have held them.
+func (it Iteration) MarshalJSON() ([]byte, error) {
+	type plain Iteration // the fields, not the methods
+	m := it.MinusOutcome
+	return json.Marshal(struct {
+		plain
+		minusJSON
+		// R and Theta, written again at this depth, come after the minus
+		// side and stand for plain's.
+		R     int       `json:"r"`
+		Theta []float64 `json:"theta"`
+	}{plain(it), minusJSON{MinusWins: m.Wins, MinusDraws: m.Draws, MinusLosses: m.Losses}, it.R, it.Theta})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes, ignoring keys it does not
+// know as json.Unmarshal does (records are read leniently, their Detail
+// kept raw); the error is encoding/json's.
+func (it *Iteration) UnmarshalJSON(data []byte) error {
+	type plain Iteration
+	var m minusJSON
+	if err := json.Unmarshal(data, &struct {
+		*plain
+		*minusJSON
+	}{(*plain)(it), &m}); err != nil {
+		return err
+	}
+	it.MinusOutcome = optimize.Outcome{Wins: m.MinusWins, Draws: m.MinusDraws, Losses: m.MinusLosses}
+	return nil
 }
 
 // record wraps it as the optimize.Record of its step. Metrics: "score"
@@ -110,5 +148,5 @@ func (it Iteration) line(step, ck float64) string {
 			it.Wins, it.Draws, it.Losses, it.R, step, ck)
 	}
 	return fmt.Sprintf("against %s: plus side +%d =%d −%d, minus side +%d =%d −%d (r %+d), step %.3f c_end, c_k %.3f c_end",
-		it.Opponent, it.Wins, it.Draws, it.Losses, it.MinusWins, it.MinusDraws, it.MinusLosses, it.R, step, ck)
+		it.Opponent, it.Wins, it.Draws, it.Losses, it.MinusOutcome.Wins, it.MinusOutcome.Draws, it.MinusOutcome.Losses, it.R, step, ck)
 }

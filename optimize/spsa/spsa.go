@@ -206,10 +206,9 @@ func (s *SPSA) step(ctx context.Context, ref optimize.Referee) (Iteration, int, 
 		if err != nil {
 			return it, 0, fmt.Errorf("spsa: iteration %d: %w", k, err)
 		}
-		o := out[0]
-		it.Wins, it.Draws, it.Losses = o.Wins, o.Draws, o.Losses
-		it.R = o.Wins - o.Losses
-		games = o.Games()
+		it.Outcome = out[0]
+		it.R = it.Wins - it.Losses
+		games = it.Games()
 	} else {
 		// Plus and minus each play the pool's opponent, over the same
 		// openings (two batches of one match with the same seed), so the
@@ -225,8 +224,7 @@ func (s *SPSA) step(ctx context.Context, ref optimize.Referee) (Iteration, int, 
 			res[i] = out[0]
 			games += out[0].Games()
 		}
-		it.Wins, it.Draws, it.Losses = res[0].Wins, res[0].Draws, res[0].Losses
-		it.MinusWins, it.MinusDraws, it.MinusLosses = res[1].Wins, res[1].Draws, res[1].Losses
+		it.Outcome, it.MinusOutcome = res[0], res[1]
 		it.R = (res[0].Wins - res[0].Losses) - (res[1].Wins - res[1].Losses)
 	}
 	it.Theta = slices.Clone(s.θ)

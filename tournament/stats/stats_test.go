@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/roadtune/roadtune/tournament/wdl"
 )
 
 func TestEloScoreRoundTrip(t *testing.T) {
@@ -34,7 +36,7 @@ func TestEloScoreRoundTrip(t *testing.T) {
 
 func TestEstimateCountsFields(t *testing.T) {
 	// 55 wins, 10 draws, 35 losses: μ = 0.6, σ² = 0.55·0.16 + 0.1·0.01 + 0.35·0.36 = 0.215.
-	e, err := EstimateCounts(WDL{W: 55, D: 10, L: 35}.Counts())
+	e, err := EstimateCounts(wdl.Count{Wins: 55, Draws: 10, Losses: 35}.Counts())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,11 +72,11 @@ func TestEstimateCountsFields(t *testing.T) {
 // A pentanomial result whose pairs are all WL/DD carries no spread: the
 // pair-average variance is ~0, unlike the same games counted singly.
 func TestEstimatePentanomialVsTrinomial(t *testing.T) {
-	pairs, err := EstimateCounts(Pentanomial{0, 0, 100, 0, 0}.Counts())
+	pairs, err := EstimateCounts(wdl.Pentanomial{0, 0, 100, 0, 0}.Counts())
 	if err != nil {
 		t.Fatal(err)
 	}
-	games, err := EstimateCounts(WDL{W: 100, L: 100}.Counts())
+	games, err := EstimateCounts(wdl.Count{Wins: 100, Losses: 100}.Counts())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -295,54 +297,6 @@ func TestParseSPRT(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tt.mention) {
 			t.Errorf("ParseSPRT(%q) error %v, want one mentioning %q", tt.in, err, tt.mention)
 		}
-	}
-}
-
-func TestPairScore(t *testing.T) {
-	scores := []float64{0, 0.5, 1}
-	want := [3][3]int{
-		{0, 1, 2}, // L then L, D, W
-		{1, 2, 3}, // D then ...
-		{2, 3, 4}, // W then ...
-	}
-	for i, a := range scores {
-		for j, b := range scores {
-			if got := PairScore(a, b); got != want[i][j] {
-				t.Errorf("PairScore(%g, %g) = %d, want %d", a, b, got, want[i][j])
-			}
-		}
-	}
-	for _, bad := range [][2]float64{{0.25, 0}, {0, 2}, {-1, 1}, {math.NaN(), 0}} {
-		if got := PairScore(bad[0], bad[1]); got != -1 {
-			t.Errorf("PairScore(%g, %g) = %d, want -1", bad[0], bad[1], got)
-		}
-	}
-}
-
-func TestCountBuilders(t *testing.T) {
-	var r WDL
-	for _, s := range []float64{1, 1, 0.5, 0, 1} {
-		if err := r.Add(s); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := r.Add(0.7); err == nil {
-		t.Error("WDL.Add(0.7): no error")
-	}
-	if r != (WDL{W: 3, D: 1, L: 1}) || !slices.Equal(r.Counts(), []int{1, 1, 3}) || r.N() != 5 {
-		t.Errorf("WDL = %+v, counts %v", r, r.Counts())
-	}
-	var p Pentanomial
-	for _, g := range [][2]float64{{1, 0}, {0.5, 0.5}, {1, 1}, {0, 0.5}, {0.5, 1}, {0, 1}} {
-		if err := p.Add(g[0], g[1]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := p.Add(1, 3); err == nil {
-		t.Error("Pentanomial.Add(1, 3): no error")
-	}
-	if p != (Pentanomial{0, 1, 3, 1, 1}) || !slices.Equal(p.Counts(), []int{0, 1, 3, 1, 1}) || p.N() != 6 {
-		t.Errorf("Pentanomial = %v", p)
 	}
 }
 

@@ -144,7 +144,7 @@ func EloText(m tournament.MatchSummary, prec int) string {
 func (r Rung) Line() string {
 	m := r.Match()
 	s := fmt.Sprintf("%d games W/D/L %d/%d/%d, score %.1f%%, Elo %s, LOS %.1f%% — %s",
-		m.N, m.Games.W, m.Games.D, m.Games.L, 100*m.Score, EloText(m, 1), 100*m.LOS, r.Verdict)
+		m.N, m.Games.Wins, m.Games.Draws, m.Games.Losses, 100*m.Score, EloText(m, 1), 100*m.LOS, r.Verdict)
 	if t := r.Summary.SPRT; t != nil {
 		s += fmt.Sprintf("; SPRT LLR %.2f [%.2f, %.2f] %s", t.LLR, t.Lower, t.Upper, t.Decision)
 	}

@@ -51,7 +51,7 @@ func (s Section) Markdown() string {
 		m := r.Match()
 		rows[i] = []string{
 			m.B, strings.TrimPrefix(r.At(), "depth "), fmt.Sprint(m.N),
-			fmt.Sprintf("%d/%d/%d", m.Games.W, m.Games.D, m.Games.L),
+			fmt.Sprintf("%d/%d/%d", m.Games.Wins, m.Games.Draws, m.Games.Losses),
 			// Non-breaking spaces keep a figure whole where a page wraps the cell.
 			fmt.Sprintf("%.1f%% [%.1f,\u00a0%.1f]", 100*m.Score, 100*max(0, m.ScoreLo), 100*min(1, m.ScoreHi)),
 			eloCell(m),

@@ -16,7 +16,7 @@ import (
 	"strings"
 
 	"github.com/roadtune/roadtune/tournament"
-	"github.com/roadtune/roadtune/tournament/stats"
+	"github.com/roadtune/roadtune/tournament/wdl"
 )
 
 //go:embed assets
@@ -44,7 +44,7 @@ var pages = template.Must(template.New("").Funcs(template.FuncMap{
 		return fmt.Sprintf("%.1f", m.EloCI)
 	},
 	"f2":    func(x float64) string { return fmt.Sprintf("%.2f", x) },
-	"wdl":   func(c stats.WDL) string { return fmt.Sprintf("%d-%d-%d", c.W, c.D, c.L) },
+	"wdl":   func(c wdl.Short) string { return fmt.Sprintf("%d-%d-%d", c.Wins, c.Draws, c.Losses) },
 	"penta": func(p [5]int) string { return fmt.Sprintf("%d-%d-%d-%d-%d", p[0], p[1], p[2], p[3], p[4]) },
 	"add":   func(a, b int) int { return a + b },
 	"gene":  func(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) },

@@ -113,7 +113,7 @@ func live(w io.Writer, tab *tournament.Table, a, b int, sprt *stats.SPRT) {
 	}
 	s := m.Summary(tab.Players[a], tab.Players[b])
 	fmt.Fprintf(w, "Score of %s vs %s: %d - %d - %d [%.3f] %d; Elo %+.1f ± %.1f; LOS %.1f%%",
-		s.A, s.B, s.Games.W, s.Games.L, s.Games.D, s.Score, s.N, s.Elo, s.EloCI, 100*s.LOS)
+		s.A, s.B, s.Games.Wins, s.Games.Losses, s.Games.Draws, s.Score, s.N, s.Elo, s.EloCI, 100*s.LOS)
 	if sprt != nil {
 		if llr, _, err := sprt.Test(m.Pairs.Counts()); err == nil {
 			lo, hi := sprt.Bounds()

@@ -11,7 +11,7 @@ import (
 
 	"github.com/roadtune/roadtune/results"
 	"github.com/roadtune/roadtune/tournament"
-	"github.com/roadtune/roadtune/tournament/stats"
+	"github.com/roadtune/roadtune/tournament/wdl"
 )
 
 // summarize is arena's summary: its header (schedule, players, openings,
@@ -38,7 +38,7 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-func fmtWDL(r stats.WDL) string { return fmt.Sprintf("%d-%d-%d", r.W, r.D, r.L) }
+func fmtWDL(r wdl.Short) string { return fmt.Sprintf("%d-%d-%d", r.Wins, r.Draws, r.Losses) }
 
 // printTable writes the human report.
 func printTable(w io.Writer, s tournament.Summary) {
