@@ -178,8 +178,8 @@ func TestBudgetEndsWithinIt(t *testing.T) {
 				t.Errorf("config.toml holds a budget:\n%s", data)
 			}
 			again, err := Parse("config.toml", data)
-			if err != nil || again.stepsOf(j.spec) != bs.Steps {
-				t.Errorf("config.toml's steps %d, the budget resolved %d: %v", again.stepsOf(j.spec), bs.Steps, err)
+			if err != nil || again.Steps() != bs.Steps {
+				t.Errorf("config.toml's steps %d, the budget resolved %d: %v", again.Steps(), bs.Steps, err)
 			}
 			for _, s := range []string{"budget 10m0s: calibrated in", "planned to end", "by the clock: "} {
 				if !strings.Contains(log.String(), s) {
@@ -390,7 +390,7 @@ func TestBudgetChainSplit(t *testing.T) {
 		t.Errorf("the log does not say how the budget was split:\n%s", log.String())
 	}
 	b1, b2 := readBudget(t, dirs[0]), readBudget(t, dirs[1])
-	cf, _, err := readChainFile(dir)
+	cf, _, err := ReadChainFile(dir)
 	if err != nil || cf.Budget == nil {
 		t.Fatalf("chain.json's budget: %+v %v", cf.Budget, err)
 	}

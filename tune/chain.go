@@ -131,21 +131,47 @@ func loadStage(prev Config, prevName string, seed int64) (Config, string, error)
 	return c, name, nil
 }
 
-// chainFile is FileChain: each stage's directory (relative to the chain's)
-// and resolved config.
-type chainFile struct {
+// StartFrom is c starting from the best vector of the run in dir (its
+// Start): a later stage of a chain (Stages), which starts from the stage
+// before, becomes the run its stage directory holds, a run of its own.
+func (c Config) StartFrom(dir string) Config {
+	c.Start, c.chained = dir, false
+	return c
+}
+
+// ChainFile is FileChain, a chain's list of stages: each stage's
+// directory (relative to the chain's) and resolved config, and the
+// chain's budget.
+type ChainFile struct {
 	Version int          `json:"version"`
-	Stages  []chainStage `json:"stages"`
+	Stages  []ChainStage `json:"stages"`
 	// Budget is a budgeted chain's budget; nil without one.
 	Budget *budget.Chain `json:"budget,omitempty"`
 }
 
-type chainStage struct {
-	Dir    string `json:"dir"`
-	Config string `json:"config"` // TOML, Config.Encode; a later stage without its start
+// ChainStage is one stage of a ChainFile.
+type ChainStage struct {
+	Dir    string `json:"dir"`    // StageDir's base name
+	Config string `json:"config"` // TOML, Config.Encode; a later stage without its start, no stage with a budget
 }
 
 const chainVersion = 1
+
+// NewChainFile is the ChainFile of a new chain of stages (Stages' result)
+// in dir, with the budget b (nil without one): each stage's config
+// without its budget, which is the chain's. Errors: a stage's Encode.
+func NewChainFile(dir string, stages []Config, b *budget.Chain) (ChainFile, error) {
+	cf := ChainFile{Version: chainVersion, Budget: b}
+	for k, c := range stages {
+		c = c.WithBudget("", "")
+		data, err := c.Encode()
+		if err != nil {
+			return cf, err
+		}
+		cf.Stages = append(cf.Stages, ChainStage{Dir: filepath.Base(StageDir(dir, k+1, c.Method)), Config: string(data)})
+	}
+	return cf, nil
+}
 
 // IsChain reports whether dir holds a chain (FileChain).
 func IsChain(dir string) bool {
@@ -181,18 +207,13 @@ func Chain(ctx context.Context, stages []Config, dir string, opts Options) ([]st
 			return nil, err
 		}
 	}
-	cf := chainFile{Version: chainVersion, Budget: cb}
-	for k, c := range stages {
-		c.Budget = "" // the chain's, not the stage's
-		data, err := c.Encode()
-		if err != nil {
-			return nil, err
-		}
-		cf.Stages = append(cf.Stages, chainStage{Dir: filepath.Base(StageDir(dir, k+1, c.Method)), Config: string(data)})
+	cf, err := NewChainFile(dir, stages, cb)
+	if err != nil {
+		return nil, err
 	}
 	var cals []*budget.Calibration
 	if IsChain(dir) {
-		oldFile, old, err := readChainFile(dir)
+		oldFile, old, err := ReadChainFile(dir)
 		if err != nil {
 			return nil, err
 		}
@@ -227,7 +248,7 @@ func Chain(ctx context.Context, stages []Config, dir string, opts Options) ([]st
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, InputErrorf("chain directory: %v", err)
 		}
-		if err := checkWritable(dir); err != nil {
+		if err := CheckWritable(dir); err != nil {
 			return nil, err
 		}
 		if err := results.WriteJSONAtomic(filepath.Join(dir, FileChain), cf); err != nil {
@@ -240,7 +261,7 @@ func Chain(ctx context.Context, stages []Config, dir string, opts Options) ([]st
 // ResumeChain continues the chain in dir with the stages its FileChain
 // holds (only concurrency may change, through opts), and its budget.
 func ResumeChain(ctx context.Context, dir string, opts Options) ([]string, error) {
-	cf, stages, err := readChainFile(dir)
+	cf, stages, err := ReadChainFile(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -250,14 +271,17 @@ func ResumeChain(ctx context.Context, dir string, opts Options) ([]string, error
 // ReadChain reads the stages of the chain in dir (its FileChain), in
 // order. Errors name the file at fault.
 func ReadChain(dir string) ([]Config, error) {
-	_, stages, err := readChainFile(dir)
+	_, stages, err := ReadChainFile(dir)
 	return stages, err
 }
 
-// readChainFile reads the chain in dir: its file and its stages.
-func readChainFile(dir string) (chainFile, []Config, error) {
+// ReadChainFile reads the chain in dir: its FileChain and its stages,
+// decoded and validated, in order. Errors (*InputError, *ConfigError)
+// name the file and stage at fault: a version this roadtune does not
+// read, no stages, a malformed budget, a stage's config or directory.
+func ReadChainFile(dir string) (ChainFile, []Config, error) {
 	path := filepath.Join(dir, FileChain)
-	var cf chainFile
+	var cf ChainFile
 	if err := results.ReadJSON(path, &cf); err != nil {
 		return cf, nil, &InputError{err}
 	}
@@ -302,9 +326,9 @@ func runChain(ctx context.Context, stages []Config, dir string, opts Options, cb
 		sd := StageDir(dir, k+1, c.Method)
 		dirs = append(dirs, sd)
 		if k > 0 {
-			c.Start, c.chained = StageDir(abs, k, stages[k-1].Method), false
+			c = c.StartFrom(StageDir(abs, k, stages[k-1].Method))
 		}
-		c.Budget, c.budgetFrom = "", budgetSource{}
+		c = c.WithBudget("", "")
 		var cal *budget.Calibration
 		if cb != nil && !fileExists(filepath.Join(sd, FileCheckpoint)) {
 			if c, err = stageShare(cb, c, dir, stages, k, opts); err != nil {
@@ -352,7 +376,7 @@ func stageJob(ctx context.Context, c Config, sd string, k, n int, opts Options, 
 			return nil, &InputError{err}
 		}
 		if budgeted {
-			if c, err = c.withSteps(old.Spec, old.Budget()); err != nil {
+			if c, err = c.WithSteps(old.Budget()); err != nil {
 				return nil, err
 			}
 		}
@@ -369,5 +393,5 @@ func stageJob(ctx context.Context, c Config, sd string, k, n int, opts Options, 
 		return nil, &InputError{err}
 	}
 	logf("chain: stage %d of %d (%s) → %s\n", k, n, c.Method, sd)
-	return startCalibrated(ctx, c, sd, opts, cal)
+	return StartCalibrated(ctx, c, sd, opts, cal)
 }

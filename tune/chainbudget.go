@@ -27,7 +27,7 @@ func newChainBudget(stages []Config, opts Options) (*budget.Chain, error) {
 		return nil, &InputError{ErrBudgetCluster}
 	}
 	first := stages[0]
-	secs, err := first.budgetSeconds()
+	secs, err := first.BudgetSeconds()
 	if err != nil {
 		return nil, err
 	}
@@ -37,11 +37,11 @@ func newChainBudget(stages []Config, opts Options) (*budget.Chain, error) {
 		if err != nil {
 			return nil, err
 		}
-		g, ok := c.forecastGames(spec, c.stepsOf(spec))
+		p, ok := c.Plan(nil)
 		if !ok {
-			return nil, fmt.Errorf("chain: stage %d (%s): no forecast of its games at %d %ss", k+1, c.Method, c.stepsOf(spec), spec.Unit)
+			return nil, fmt.Errorf("chain: stage %d (%s): no forecast of its games at %d %ss", k+1, c.Method, p.Steps, spec.Unit)
 		}
-		cb.Games = append(cb.Games, max(g, 1))
+		cb.Games = append(cb.Games, max(p.Games, 1))
 	}
 	return cb, nil
 }
@@ -57,16 +57,12 @@ func calibrateChain(ctx context.Context, cb *budget.Chain, stages []Config, opts
 			fmt.Fprintf(opts.Log, format, args...)
 		}
 	}
-	clock := opts.clock()
-	t0 := clock()
+	t0 := opts.Now()
 	cals := make([]*budget.Calibration, len(stages))
 	for k, c := range stages {
-		spec, err := c.Spec()
-		if err != nil {
-			return nil, err
-		}
 		logf("chain: budget %s: calibrating stage %d of %d (%s) on this machine\n", cb.Budget, k+1, len(stages), c.Method)
-		if cals[k], err = calibrate(ctx, c, spec, opts); err != nil {
+		var err error
+		if cals[k], err = Calibrate(ctx, c, opts); err != nil {
 			if ctx.Err() != nil {
 				return nil, fmt.Errorf("interrupted during the budget's calibration (nothing was written): %w", ctx.Err())
 			}
@@ -74,13 +70,13 @@ func calibrateChain(ctx context.Context, cb *budget.Chain, stages []Config, opts
 		}
 		logf("chain: stage %d calibrated: %s\n", k+1, cals[k].Text())
 	}
-	cb.Calibration = clock().Sub(t0).Seconds()
+	cb.Calibration = opts.Now().Sub(t0).Seconds()
 	cb.Split = make([]float64, len(stages))
 	for k, c := range stages {
 		spec, _ := c.Spec()
-		p, ok := c.planSteps(spec, budget.SplitCalibration(cals, k), c.stepsOf(spec), 0)
+		p, ok := c.Plan(budget.SplitCalibration(cals, k))
 		if !ok {
-			return nil, fmt.Errorf("chain: stage %d (%s): no forecast of its time at %d %ss", k+1, c.Method, c.stepsOf(spec), spec.Unit)
+			return nil, fmt.Errorf("chain: stage %d (%s): no forecast of its time at %d %ss", k+1, c.Method, p.Steps, spec.Unit)
 		}
 		cb.Split[k] = max(p.End, 1e-3)
 	}
@@ -90,9 +86,9 @@ func calibrateChain(ctx context.Context, cb *budget.Chain, stages []Config, opts
 	for k, c := range stages {
 		spec, _ := c.Spec()
 		share := left * cb.Split[k] / total
-		if _, err := planBudget(c, spec, cals[k], share, 0); err != nil {
+		if _, err := c.FitBudget(cals[k], share, 0); err != nil {
 			if ts, ok := err.(*budget.TooShort); ok {
-				return nil, stages[0].budgetFrom.errorf(stages[0], "is too short for this chain: stage %d (%s) gets %s of it (its share of the stages' forecast time, %s of %s), and one %s and its ladder take at least %s on this machine",
+				return nil, stages[0].BudgetErrorf("is too short for this chain: stage %d (%s) gets %s of it (its share of the stages' forecast time, %s of %s), and one %s and its ladder take at least %s on this machine",
 					k+1, c.Method, budget.Text(share), budget.Text(cb.Split[k]), budget.Text(total), spec.Unit, budget.Text(ts.Least))
 			}
 			return nil, err
@@ -121,8 +117,8 @@ func stageShare(cb *budget.Chain, c Config, dir string, stages []Config, k int, 
 		}
 	}
 	share, left, fraction := cb.Share(k, spent)
-	c.Budget = max(budget.Duration(share).Round(time.Second), time.Second).String()
-	c.budgetFrom = budgetSource{File: fmt.Sprintf("stage %d's share of the chain's budget (%s)", k+1, filepath.Join(dir, FileChain))}
+	c = c.WithBudget(max(budget.Duration(share).Round(time.Second), time.Second).String(),
+		fmt.Sprintf("stage %d's share of the chain's budget (%s)", k+1, filepath.Join(dir, FileChain)))
 	if opts.Log != nil {
 		fmt.Fprintf(opts.Log, "chain: stage %d of %d (%s) takes %s of the %s budget's %s left (%.0f%% of the stages' forecast left)\n",
 			k+1, len(stages), c.Method, budget.Text(share), cb.Budget, budget.Text(left), 100*fraction)

@@ -41,9 +41,9 @@ const rngStream = 0x726f616474756e65 // "roadtune"
 // Errors: *ConfigError for a bad config, *InputError for an unusable
 // directory; nothing is written then.
 //
-// A config with a budget (Config.Budget) is first calibrated (calibrate:
+// A config with a budget (Config.Budget) is first calibrated (Calibrate:
 // sample games on this machine, nothing written) and its method's step
-// budget sized to end within it (planBudget); config.toml then holds that
+// budget sized to end within it (Config.FitBudget); config.toml then holds that
 // step count and no budget, and the checkpoint the budget, the
 // calibration and the clock. A budget too short for the fewest steps and
 // the ladder is a *ConfigError naming where it was set, with the least
@@ -56,12 +56,13 @@ func Start(cfg Config, dir string, opts Options) (*Job, error) {
 // StartContext is Start with a context that stops a budgeted run's
 // calibration (the error then wraps ctx's; nothing is written).
 func StartContext(ctx context.Context, cfg Config, dir string, opts Options) (*Job, error) {
-	return startCalibrated(ctx, cfg, dir, opts, nil)
+	return StartCalibrated(ctx, cfg, dir, opts, nil)
 }
 
-// startCalibrated is StartContext with the calibration cal already played
-// (a chain's, at its start), or nil to play it.
-func startCalibrated(ctx context.Context, cfg Config, dir string, opts Options, cal *budget.Calibration) (*Job, error) {
+// StartCalibrated is StartContext with the calibration cal of a budgeted
+// cfg already played (Calibrate; a chain calibrates its stages at its
+// start, and counts that time), or nil to play it. Errors: Start's.
+func StartCalibrated(ctx context.Context, cfg Config, dir string, opts Options, cal *budget.Calibration) (*Job, error) {
 	if opts.Concurrency != nil {
 		cfg.Concurrency = *opts.Concurrency
 	}
@@ -189,10 +190,10 @@ func Resume(dir string, opts Options) (*Job, error) {
 		return nil, err
 	}
 	if bs := j.cp.Budget; bs != nil {
-		j.watchClock(j.opts.clock()())
+		j.watchClock(j.opts.Now())
 		bs = j.cp.Budget
 		j.logf("roadtune tune: resuming with %s of the %s budget left; %s after %d of %d %ss (phase %s), planned end %s; the clock guards it\n",
-			budget.Text(max(bs.Seconds-bs.Elapsed, 0)), bs.Budget, dir, j.cp.Status.Steps, bs.Steps, j.spec.Unit, j.cp.Phase, progress.TimeOfDay(bs.End, j.opts.clock()()))
+			budget.Text(max(bs.Seconds-bs.Elapsed, 0)), bs.Budget, dir, j.cp.Status.Steps, bs.Steps, j.spec.Unit, j.cp.Phase, progress.TimeOfDay(bs.End, j.opts.Now()))
 		return j, nil
 	}
 	j.logf("roadtune tune: resuming %s after %d %ss (phase %s)\n", dir, j.cp.Status.Steps, j.spec.Unit, j.cp.Phase)
@@ -358,13 +359,13 @@ func (j *Job) record(ctx context.Context, rec optimize.Record, st optimize.Statu
 	if j.eloDue(rec, st) {
 		var t time.Time
 		if bs != nil {
-			t = j.opts.clock()()
+			t = j.opts.Now()
 		}
 		if err := j.measureElo(ctx, &rec); err != nil {
 			return fmt.Errorf("%s %d: Elo of the best vector: %w", j.spec.Unit, rec.Step, err)
 		}
 		if bs != nil {
-			bs.Measured.EloSeconds = j.opts.clock()().Sub(t).Seconds()
+			bs.Measured.EloSeconds = j.opts.Now().Sub(t).Seconds()
 		}
 	}
 	// The counts are checked before anything is written: a step with an
