@@ -8,104 +8,17 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/roadtune/roadtune/internal/fixture/resumetest"
 	"github.com/roadtune/roadtune/internal/tunetest"
 	"github.com/roadtune/roadtune/optimize"
-	"github.com/roadtune/roadtune/optimize/optimizetest"
 	"github.com/roadtune/roadtune/tournament"
 	"github.com/roadtune/roadtune/tune/budget"
 	"github.com/roadtune/roadtune/tune/ladder"
 )
-
-// testClock is the fake clock of a budgeted run: it moves by perGame for
-// every game played, the fitness games through clockReferee and the
-// ladder's and the calibration's through the Games event (games).
-type testClock struct {
-	mu              sync.Mutex
-	now             time.Time
-	perGame         time.Duration
-	last, lastTotal int
-}
-
-func newTestClock(perGame time.Duration) *testClock {
-	return &testClock{now: time.Date(2026, 11, 28, 22, 0, 0, 0, time.UTC), perGame: perGame}
-}
-
-func (c *testClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *testClock) play(n int) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(time.Duration(n) * c.perGame)
-}
-
-func (c *testClock) setPerGame(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.perGame = d
-}
-
-// games is an Events.Games: the clock moves by the batch's games since its
-// last report.
-func (c *testClock) games(done, total int) {
-	c.mu.Lock()
-	if total != c.lastTotal || done < c.last {
-		c.last, c.lastTotal = 0, total
-	}
-	n := done - c.last
-	c.last = done
-	if done >= total {
-		c.last, c.lastTotal = 0, 0
-	}
-	c.mu.Unlock()
-	c.play(n)
-}
-
-// clockReferee is a synthetic referee (optimizetest.LogisticSampler) whose
-// games move the clock; stop, when set, is called once the clock has
-// counted stopAt fitness games (a stop in the middle of a step).
-type clockReferee struct {
-	*optimizetest.LogisticSampler
-	clock  *testClock
-	played int
-	stopAt int
-	stop   func()
-}
-
-func (r *clockReferee) count(out []optimize.Outcome) {
-	n := optimize.CountGames(out)
-	r.clock.play(n)
-	r.played += n
-	if r.stop != nil && r.played >= r.stopAt {
-		r.stop()
-		r.stop = nil
-	}
-}
-
-func (r *clockReferee) Play(ctx context.Context, seed uint64, ms []optimize.Match) ([]optimize.Outcome, error) {
-	out, err := r.LogisticSampler.Play(ctx, seed, ms)
-	r.count(out)
-	return out, err
-}
-
-func (r *clockReferee) Sample(ctx context.Context, seed uint64, ms []optimize.Match) ([]optimize.Outcome, []optimize.Position, error) {
-	out, pos, err := r.LogisticSampler.Sample(ctx, seed, ms)
-	r.count(out)
-	return out, pos, err
-}
-
-func newClockReferee(clock *testClock) *clockReferee {
-	return &clockReferee{LogisticSampler: &optimizetest.LogisticSampler{Truth: []float64{10, 50, 400, 2000, 10000}, K: 0.001, Pairs: 1}, clock: clock}
-}
 
 // budgeted is the tiny config of method with a budget.
 func budgeted(t *testing.T, method, budget string) Config {
@@ -118,8 +31,8 @@ func budgeted(t *testing.T, method, budget string) Config {
 }
 
 // clockOptions are a budgeted run's options on the fake clock.
-func clockOptions(clock *testClock, ref optimize.Referee, log *bytes.Buffer) Options {
-	o := Options{Referee: ref, Clock: clock.Now, Events: Events{Games: clock.games}}
+func clockOptions(clock *resumetest.Clock, ref optimize.Referee, log *bytes.Buffer) Options {
+	o := Options{Referee: ref, Clock: clock.Now, Events: Events{Games: clock.Games}}
 	if log != nil {
 		o.Log = log
 	}
@@ -152,12 +65,12 @@ func TestBudgetEndsWithinIt(t *testing.T) {
 	for _, method := range []string{"ga", "spsa", "texel"} {
 		t.Run(method, func(t *testing.T) {
 			const budget = 10 * time.Minute
-			clock := newTestClock(time.Second)
+			clock := resumetest.NewClock(time.Second)
 			t0 := clock.Now()
 			cfg := budgeted(t, method, budget.String())
 			var log bytes.Buffer
 			dir := filepath.Join(t.TempDir(), "run")
-			j, err := Start(cfg, dir, clockOptions(clock, newClockReferee(clock), &log))
+			j, err := Start(cfg, dir, clockOptions(clock, resumetest.NewClockReferee(clock), &log))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -200,13 +113,13 @@ func TestBudgetEndsWithinIt(t *testing.T) {
 // the step the stop lost.
 func TestBudgetStoppedAndResumed(t *testing.T) {
 	const budget = 10 * time.Minute
-	clock := newTestClock(time.Second)
+	clock := resumetest.NewClock(time.Second)
 	t0 := clock.Now()
 	cfg := budgeted(t, "ga", budget.String())
-	ref := newClockReferee(clock)
+	ref := resumetest.NewClockReferee(clock)
 	dir := filepath.Join(t.TempDir(), "run")
 	ctx, cancel := context.WithCancel(context.Background())
-	ref.stopAt, ref.stop = 200, cancel
+	ref.StopAt, ref.Stop = 200, cancel
 	j, err := Start(cfg, dir, clockOptions(clock, ref, nil))
 	if err != nil {
 		t.Fatal(err)
@@ -217,7 +130,7 @@ func TestBudgetStoppedAndResumed(t *testing.T) {
 	}
 	steps := readBudget(t, dir).Steps
 	config, _ := os.ReadFile(filepath.Join(dir, FileConfig))
-	clock.play(3600) // an hour between the stop and the resume: not the run's
+	clock.Play(3600) // an hour between the stop and the resume: not the run's
 	t1 := clock.Now()
 	var log bytes.Buffer
 	j, err = Resume(dir, clockOptions(clock, ref, &log))
@@ -232,7 +145,7 @@ func TestBudgetStoppedAndResumed(t *testing.T) {
 		t.Fatal(err)
 	}
 	used := clock.Now().Sub(t1) + t1.Sub(t0) - time.Hour
-	t.Logf("stopped after %d fitness games, resumed: %v of the %v budget; %s", ref.stopAt, used, budget, first)
+	t.Logf("stopped after %d fitness games, resumed: %v of the %v budget; %s", ref.StopAt, used, budget, first)
 	if used > budget*105/100 {
 		t.Errorf("the stopped and resumed run took %v of its %v budget:\n%s", used, budget, log.String())
 	}
@@ -248,16 +161,16 @@ func TestBudgetStoppedAndResumed(t *testing.T) {
 // and still ends within its budget (+5%); resumed, it does not go on.
 func TestBudgetSafetyValve(t *testing.T) {
 	const limit = 10 * time.Minute
-	clock := newTestClock(time.Second)
+	clock := resumetest.NewClock(time.Second)
 	t0 := clock.Now()
 	cfg := budgeted(t, "ga", limit.String())
 	var log bytes.Buffer
 	dir := filepath.Join(t.TempDir(), "run")
-	j, err := Start(cfg, dir, clockOptions(clock, newClockReferee(clock), &log))
+	j, err := Start(cfg, dir, clockOptions(clock, resumetest.NewClockReferee(clock), &log))
 	if err != nil {
 		t.Fatal(err)
 	}
-	clock.setPerGame(2 * time.Second)
+	clock.SetPerGame(2 * time.Second)
 	if err := j.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -324,9 +237,9 @@ func TestBudgetBadInput(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		clock := newTestClock(time.Second)
+		clock := resumetest.NewClock(time.Second)
 		dir := filepath.Join(t.TempDir(), "run")
-		_, err = Start(cfg, dir, clockOptions(clock, newClockReferee(clock), nil))
+		_, err = Start(cfg, dir, clockOptions(clock, resumetest.NewClockReferee(clock), nil))
 		var ce *ConfigError
 		if !errors.As(err, &ce) || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), " on this machine (the calibration's ") || !strings.HasSuffix(err.Error(), "s included)") {
 			t.Errorf("too short: %v, want %q", err, tc.want)
@@ -345,12 +258,7 @@ func TestBudgetBadInput(t *testing.T) {
 
 // mustHours is -hours h's override, as the tune command makes it.
 func mustHours(t *testing.T, h string) Override {
-	t.Helper()
-	x, err := strconv.ParseFloat(h, 64)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return Override{Key: "budget", Value: strconv.Quote(time.Duration(x * float64(time.Hour)).String()), Source: "flag -hours"}
+	return Override{Key: "budget", Value: resumetest.Hours(t, h), Source: "flag -hours"}
 }
 
 // TestBudgetChainSplit: a chain's budget is split among its stages by
@@ -371,11 +279,11 @@ func TestBudgetChainSplit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	clock := newTestClock(time.Second)
+	clock := resumetest.NewClock(time.Second)
 	t0 := clock.Now()
 	var log bytes.Buffer
 	dir := filepath.Join(t.TempDir(), "chain")
-	dirs, err := Chain(context.Background(), stages, dir, clockOptions(clock, newClockReferee(clock), &log))
+	dirs, err := Chain(context.Background(), stages, dir, clockOptions(clock, resumetest.NewClockReferee(clock), &log))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -416,7 +324,7 @@ func TestBudgetChainSplit(t *testing.T) {
 		}
 	}
 	// Run again: the chain is done, and the same budget is kept.
-	if _, err := Chain(context.Background(), stages, dir, clockOptions(clock, newClockReferee(clock), nil)); err != nil {
+	if _, err := Chain(context.Background(), stages, dir, clockOptions(clock, resumetest.NewClockReferee(clock), nil)); err != nil {
 		t.Errorf("the same chain again: %v", err)
 	}
 	// A later stage with a budget of its own.

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roadtune/roadtune/internal/fixture/resumetest"
 	"github.com/roadtune/roadtune/internal/tunetest"
 )
 
@@ -39,10 +40,10 @@ var spsaStage = strings.NewReplacer(`opponents = ["zhou2015"]`, `opponents = ["z
 
 // startNamed replaces the start vector's directory in a ladder by "START":
 // the rung against the start names where it came from.
-func startNamed(o outcome, startDir string) outcome {
+func startNamed(o resumetest.Outcome, startDir string) resumetest.Outcome {
 	abs, _ := filepath.Abs(startDir)
-	for i, r := range o.ladder {
-		o.ladder[i] = strings.ReplaceAll(r, abs, "START")
+	for i, r := range o.Ladder {
+		o.Ladder[i] = strings.ReplaceAll(r, abs, "START")
 	}
 	return o
 }
@@ -108,11 +109,11 @@ func TestChainEqualsItsStagesRunByHand(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	readOutcome(t, first).equal(t, readOutcome(t, dirs[0]), "the chain's first stage")
-	want := startNamed(readOutcome(t, second), first)
-	want.equal(t, startNamed(readOutcome(t, dirs[1]), dirs[0]), "the chain's second stage")
-	if len(want.ladder) != 4 {
-		t.Fatalf("the second stage's ladder has %d rungs, want 4 (zhou2015 and start at 2 depths)", len(want.ladder))
+	resumetest.ReadOutcome(t, first).Equal(t, resumetest.ReadOutcome(t, dirs[0]), "the chain's first stage")
+	want := startNamed(resumetest.ReadOutcome(t, second), first)
+	want.Equal(t, startNamed(resumetest.ReadOutcome(t, dirs[1]), dirs[0]), "the chain's second stage")
+	if len(want.Ladder) != 4 {
+		t.Fatalf("the second stage's ladder has %d rungs, want 4 (zhou2015 and start at 2 depths)", len(want.Ladder))
 	}
 
 	// A stage's snapshot knows its place in the chain.
@@ -177,11 +178,11 @@ func TestChainStoppedAnywhereResumes(t *testing.T) {
 		first := true
 		for stops := 0; ; stops++ {
 			ctx, cancel := context.WithCancel(context.Background())
-			gc := &gameCounter{n: n, cancel: cancel}
+			gc := &resumetest.GameCounter{N: n, Cancel: cancel}
 			if n == 0 {
 				cancel()
 			}
-			opts := Options{Events: Events{Games: gc.games}}
+			opts := Options{Events: Events{Games: gc.Games}}
 			if first {
 				_, err = Chain(ctx, stages, dir, opts)
 				first = false
@@ -205,9 +206,9 @@ func TestChainStoppedAnywhereResumes(t *testing.T) {
 			t.Fatalf("moment %d: %v", k, err)
 		}
 		for s := range dirs {
-			want := startNamed(readOutcome(t, dirs[s]), dirs[0])
-			got := startNamed(readOutcome(t, StageDir(dir, s+1, stages[s].Method)), StageDir(dir, 1, stages[0].Method))
-			want.equal(t, got, "a resumed chain's stage")
+			want := startNamed(resumetest.ReadOutcome(t, dirs[s]), dirs[0])
+			got := startNamed(resumetest.ReadOutcome(t, StageDir(dir, s+1, stages[s].Method)), StageDir(dir, 1, stages[0].Method))
+			want.Equal(t, got, "a resumed chain's stage")
 		}
 	}
 }
@@ -234,8 +235,8 @@ func TestChainFromARelativePathResumes(t *testing.T) {
 	}
 	run := filepath.Join(t.TempDir(), "chain")
 	ctx, cancel := context.WithCancel(context.Background())
-	gc := &gameCounter{n: 3, cancel: cancel}
-	_, err = Chain(ctx, stages, run, Options{Events: Events{Games: gc.games}})
+	gc := &resumetest.GameCounter{N: 3, Cancel: cancel}
+	_, err = Chain(ctx, stages, run, Options{Events: Events{Games: gc.Games}})
 	cancel()
 	var ie *InterruptedError
 	if !errors.As(err, &ie) {
@@ -245,9 +246,9 @@ func TestChainFromARelativePathResumes(t *testing.T) {
 		t.Fatalf("resuming the chain: %v", err)
 	}
 	for s := range dirs {
-		want := startNamed(readOutcome(t, dirs[s]), dirs[0])
-		got := startNamed(readOutcome(t, StageDir(run, s+1, stages[s].Method)), StageDir(run, 1, stages[0].Method))
-		want.equal(t, got, "a chain resumed from a relative config")
+		want := startNamed(resumetest.ReadOutcome(t, dirs[s]), dirs[0])
+		got := startNamed(resumetest.ReadOutcome(t, StageDir(run, s+1, stages[s].Method)), StageDir(run, 1, stages[0].Method))
+		want.Equal(t, got, "a chain resumed from a relative config")
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roadtune/roadtune/internal/fixture/resumetest"
 	"github.com/roadtune/roadtune/tournament"
 	"github.com/roadtune/roadtune/tune/ladder"
 )
@@ -298,11 +299,11 @@ func TestEloEveryMeasuresTheExpectedStepsAndResumesIdentically(t *testing.T) {
 		}
 		for stops := 0; ; stops++ {
 			ctx, cancel := context.WithCancel(context.Background())
-			gc := &gameCounter{n: 1 + rng.IntN(total), cancel: cancel}
+			gc := &resumetest.GameCounter{N: 1 + rng.IntN(total), Cancel: cancel}
 			if stops > 4 {
-				gc.n = 100 * total
+				gc.N = 100 * total
 			}
-			j, err = Resume(run, Options{Events: Events{Games: gc.games}})
+			j, err = Resume(run, Options{Events: Events{Games: gc.Games}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -317,7 +318,7 @@ func TestEloEveryMeasuresTheExpectedStepsAndResumesIdentically(t *testing.T) {
 			}
 			stopped++
 		}
-		want.equal(t, readOutcome(t, run), fmt.Sprintf("resumed run %d", k))
+		want.Equal(t, resumetest.ReadOutcome(t, run), fmt.Sprintf("resumed run %d", k))
 	}
 	if stopped == 0 {
 		t.Fatal("no run was stopped")
