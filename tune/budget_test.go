@@ -3,7 +3,6 @@ package tune
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"math"
 	"os"
@@ -39,22 +38,6 @@ func clockOptions(clock *resumetest.Clock, ref optimize.Referee, log *bytes.Buff
 	return o
 }
 
-func readBudget(t *testing.T, dir string) *budget.State {
-	t.Helper()
-	var cp checkpoint
-	data, err := os.ReadFile(filepath.Join(dir, FileCheckpoint))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(data, &cp); err != nil {
-		t.Fatal(err)
-	}
-	if cp.Budget == nil {
-		t.Fatalf("%s: no budget in the checkpoint", dir)
-	}
-	return cp.Budget
-}
-
 // TestBudgetEndsWithinIt: a budgeted run on a synthetic referee whose
 // clock moves a fixed time per game (fitness, calibration and ladder
 // games alike) sizes its steps to end within the budget, uses most of
@@ -82,7 +65,7 @@ func TestBudgetEndsWithinIt(t *testing.T) {
 			if used > budget*105/100 || used < budget*80/100 {
 				t.Errorf("the run took %v of its %v budget on the clock:\n%s", used, budget, log.String())
 			}
-			bs := readBudget(t, dir)
+			bs := resumetest.ReadBudget(t, dir)
 			if math.Abs(bs.Elapsed-used.Seconds()) > 1 || bs.StoppedAt != nil || bs.Steps != j.Status().Steps || bs.Steps < 5 {
 				t.Errorf("checkpoint budget %+v after %v on the clock, %d steps", bs, used, j.Status().Steps)
 			}
@@ -128,7 +111,7 @@ func TestBudgetStoppedAndResumed(t *testing.T) {
 	if err := j.Run(ctx); !errors.As(err, &ie) {
 		t.Fatalf("the stopped run: %v", err)
 	}
-	steps := readBudget(t, dir).Steps
+	steps := resumetest.ReadBudget(t, dir).Steps
 	config, _ := os.ReadFile(filepath.Join(dir, FileConfig))
 	clock.Play(3600) // an hour between the stop and the resume: not the run's
 	t1 := clock.Now()
@@ -149,7 +132,7 @@ func TestBudgetStoppedAndResumed(t *testing.T) {
 	if used > budget*105/100 {
 		t.Errorf("the stopped and resumed run took %v of its %v budget:\n%s", used, budget, log.String())
 	}
-	bs := readBudget(t, dir)
+	bs := resumetest.ReadBudget(t, dir)
 	if after, _ := os.ReadFile(filepath.Join(dir, FileConfig)); bs.Steps != steps || !bytes.Equal(after, config) {
 		t.Errorf("the resumed run's steps %d, resolved at the start %d (config.toml changed: %v)", bs.Steps, steps, !bytes.Equal(after, config))
 	}
@@ -178,7 +161,7 @@ func TestBudgetSafetyValve(t *testing.T) {
 	if used > limit*105/100 {
 		t.Errorf("the run took %v of its %v budget:\n%s", used, limit, log.String())
 	}
-	bs := readBudget(t, dir)
+	bs := resumetest.ReadBudget(t, dir)
 	if bs.StoppedAt != nil {
 		t.Logf("%s, in %v of the %v budget", budget.StopLine("generation", *bs.StoppedAt, bs.Steps, ""), used, limit)
 	}
@@ -259,79 +242,6 @@ func TestBudgetBadInput(t *testing.T) {
 // mustHours is -hours h's override, as the tune command makes it.
 func mustHours(t *testing.T, h string) Override {
 	return Override{Key: "budget", Value: resumetest.Hours(t, h), Source: "flag -hours"}
-}
-
-// TestBudgetChainSplit: a chain's budget is split among its stages by
-// their forecast time at their configured steps (the log says so), each stage's share is of the
-// budget left when it starts, and the chain ends within the budget (+5%);
-// a later stage's own budget is refused.
-func TestBudgetChainSplit(t *testing.T) {
-	const budget = 10 * time.Minute
-	cfg, cdir := writeChain(t, strings.Replace(tunetest.Tiny("spsa"), "seed = 5", "seed = 99", 1))
-	cfg, err := Load(filepath.Join(cdir, "a.toml"), mustHours(t, "0.1666666666666666667"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if cfg.Budget != budget.String() {
-		t.Fatalf("-hours 1/6: budget %q", cfg.Budget)
-	}
-	stages, err := Stages(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	clock := resumetest.NewClock(time.Second)
-	t0 := clock.Now()
-	var log bytes.Buffer
-	dir := filepath.Join(t.TempDir(), "chain")
-	dirs, err := Chain(context.Background(), stages, dir, clockOptions(clock, resumetest.NewClockReferee(clock), &log))
-	if err != nil {
-		t.Fatal(err)
-	}
-	used := clock.Now().Sub(t0)
-	t.Logf("the chain took %v of its %v budget", used, budget)
-	if used > budget*105/100 || used < budget*75/100 {
-		t.Errorf("the chain took %v of its %v budget:\n%s", used, budget, log.String())
-	}
-	// texel: 3 rounds of 16 games; spsa: 4 iterations of 2 games.
-	if !strings.Contains(log.String(), "chain: budget 10m0s split by the stages' forecast time at their configured steps: stage 1 (texel) 48 games in ") ||
-		!strings.Contains(log.String(), "; stage 2 (spsa) 8 games in ") {
-		t.Errorf("the log does not say how the budget was split:\n%s", log.String())
-	}
-	b1, b2 := readBudget(t, dirs[0]), readBudget(t, dirs[1])
-	cf, _, err := ReadChainFile(dir)
-	if err != nil || cf.Budget == nil {
-		t.Fatalf("chain.json's budget: %+v %v", cf.Budget, err)
-	}
-	// Stage 1 takes its forecast time's share of the budget after the
-	// calibration, stage 2 what is left. Each stage's forecast holds its
-	// ladder, so the split is not the games' 48:8.
-	if len(cf.Budget.Split) != 2 || cf.Budget.Split[0] <= 0 || cf.Budget.Split[1] <= 0 {
-		t.Fatalf("chain.json's split %v", cf.Budget.Split)
-	}
-	want1 := (budget.Seconds() - cf.Budget.Calibration) * cf.Budget.Split[0] / (cf.Budget.Split[0] + cf.Budget.Split[1])
-	if math.Abs(b1.Seconds-want1) > 1 {
-		t.Errorf("stage 1's share %gs, want %gs", b1.Seconds, want1)
-	}
-	if games := (budget.Seconds() - cf.Budget.Calibration) * 48 / 56; math.Abs(b1.Seconds-games) < 1 {
-		t.Errorf("stage 1's share %gs is the games' share: the ladders are not in the split", b1.Seconds)
-	}
-	if want := budget.Seconds() - cf.Budget.Calibration - b1.Elapsed; math.Abs(b2.Seconds-want) > 1 {
-		t.Errorf("stage 2's share %gs, want %gs", b2.Seconds, want)
-	}
-	for _, s := range cf.Stages {
-		if strings.Contains(s.Config, "budget") {
-			t.Errorf("chain.json's stage holds a budget:\n%s", s.Config)
-		}
-	}
-	// Run again: the chain is done, and the same budget is kept.
-	if _, err := Chain(context.Background(), stages, dir, clockOptions(clock, resumetest.NewClockReferee(clock), nil)); err != nil {
-		t.Errorf("the same chain again: %v", err)
-	}
-	// A later stage with a budget of its own.
-	os.WriteFile(filepath.Join(cdir, "b.toml"), []byte("budget = \"1h\"\n"+tunetest.Tiny("spsa")), 0o644)
-	if _, err := Stages(cfg); err == nil || !strings.Contains(err.Error(), `b.toml:1: key "budget": a later stage of a chain takes its share`) {
-		t.Errorf("a later stage's budget: %v", err)
-	}
 }
 
 // remoteStub stands for a cluster's games (Options.Remote).

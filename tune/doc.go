@@ -8,7 +8,8 @@
 //
 // Its rooms sit above it: package tune/runs reads runs from their
 // directories (Open, Compare, CompareRuns, LearningCurves, Export) on
-// top of ReadSnapshot, and package tune/launch is what the tune command
+// top of ReadSnapshot, package tune/chain runs a chain of stages (Stages
+// resolves one, ReadChain reads one), and package tune/launch is what the tune command
 // does with its flags (a run, a sweep over seeds, a chain; hooks for
 // live pages and a cluster session, which cmd/internal/tunecluster attaches
 // for the command, so the library links no NATS). The command's flags

@@ -4,7 +4,7 @@
 // the stages by their forecast time; a stage takes its share of the
 // budget left when it starts.
 
-package tune
+package chain
 
 import (
 	"context"
@@ -13,18 +13,19 @@ import (
 	"strings"
 	"time"
 
+	"github.com/roadtune/roadtune/tune"
 	"github.com/roadtune/roadtune/tune/budget"
 
 	"gonum.org/v1/gonum/floats"
 )
 
-// newChainBudget is the budget of a chain of stages whose first has one:
-// its seconds and each stage's forecast games (the weights of the split,
+// newBudget is the budget of a chain of stages whose first has one: its
+// seconds and each stage's forecast games (the weights of the split,
 // Split, come with the calibration). Errors: a cluster
-// (*InputError), a stage whose method cannot forecast.
-func newChainBudget(stages []Config, opts Options) (*budget.Chain, error) {
+// (*tune.InputError), a stage whose method cannot forecast.
+func newBudget(stages []tune.Config, opts tune.Options) (*budget.Chain, error) {
 	if opts.Remote != nil {
-		return nil, &InputError{ErrBudgetCluster}
+		return nil, &tune.InputError{Err: tune.ErrBudgetCluster}
 	}
 	first := stages[0]
 	secs, err := first.BudgetSeconds()
@@ -46,29 +47,24 @@ func newChainBudget(stages []Config, opts Options) (*budget.Chain, error) {
 	return cb, nil
 }
 
-// calibrateChain calibrates every stage of a new chain with budget cb
+// calibrate calibrates every stage of a new chain with budget cb
 // (nothing is written), sets cb's calibration time and split, checks that
 // each stage's share holds its fewest steps and its ladder, and logs the
 // split. Errors: a calibration's (wrapping ctx's when cancelled), a share
-// too short (*ConfigError where the first stage's budget was set).
-func calibrateChain(ctx context.Context, cb *budget.Chain, stages []Config, opts Options) ([]*budget.Calibration, error) {
-	logf := func(format string, args ...any) {
-		if opts.Log != nil {
-			fmt.Fprintf(opts.Log, format, args...)
-		}
-	}
+// too short (*tune.ConfigError where the first stage's budget was set).
+func calibrate(ctx context.Context, cb *budget.Chain, stages []tune.Config, opts tune.Options) ([]*budget.Calibration, error) {
 	t0 := opts.Now()
 	cals := make([]*budget.Calibration, len(stages))
 	for k, c := range stages {
-		logf("chain: budget %s: calibrating stage %d of %d (%s) on this machine\n", cb.Budget, k+1, len(stages), c.Method)
+		logf(opts.Log, "chain: budget %s: calibrating stage %d of %d (%s) on this machine\n", cb.Budget, k+1, len(stages), c.Method)
 		var err error
-		if cals[k], err = Calibrate(ctx, c, opts); err != nil {
+		if cals[k], err = tune.Calibrate(ctx, c, opts); err != nil {
 			if ctx.Err() != nil {
 				return nil, fmt.Errorf("interrupted during the budget's calibration (nothing was written): %w", ctx.Err())
 			}
 			return nil, fmt.Errorf("chain: stage %d: %w", k+1, err)
 		}
-		logf("chain: stage %d calibrated: %s\n", k+1, cals[k].Text())
+		logf(opts.Log, "chain: stage %d calibrated: %s\n", k+1, cals[k].Text())
 	}
 	cb.Calibration = opts.Now().Sub(t0).Seconds()
 	cb.Split = make([]float64, len(stages))
@@ -95,7 +91,7 @@ func calibrateChain(ctx context.Context, cb *budget.Chain, stages []Config, opts
 		}
 		parts = append(parts, fmt.Sprintf("stage %d (%s) %d games in %s, %s", k+1, c.Method, cb.Games[k], budget.Text(cb.Split[k]), budget.Text(share)))
 	}
-	logf("chain: budget %s split by the stages' forecast time at their configured steps: %s (after %s of calibration); a stage takes its share of the budget left when it starts\n",
+	logf(opts.Log, "chain: budget %s split by the stages' forecast time at their configured steps: %s (after %s of calibration); a stage takes its share of the budget left when it starts\n",
 		cb.Budget, strings.Join(parts, "; "), budget.Text(cb.Calibration))
 	return cals, nil
 }
@@ -103,12 +99,12 @@ func calibrateChain(ctx context.Context, cb *budget.Chain, stages []Config, opts
 // stageShare is stage k's config (from 0) with its share of cb left
 // (budget.Chain.Share): the budget less the calibration and the earlier
 // stages' elapsed time, times its weight over those of the stages left.
-func stageShare(cb *budget.Chain, c Config, dir string, stages []Config, k int, opts Options) (Config, error) {
+func stageShare(cb *budget.Chain, c tune.Config, dir string, stages []tune.Config, k int, opts tune.Options) (tune.Config, error) {
 	spent := cb.Calibration
 	for i := range k {
-		r, err := ReadSnapshot(StageDir(dir, i+1, stages[i].Method))
+		r, err := tune.ReadSnapshot(tune.StageDir(dir, i+1, stages[i].Method))
 		if err != nil {
-			return c, &InputError{err}
+			return c, &tune.InputError{Err: err}
 		}
 		if r.Clock != nil {
 			spent += r.Clock.Elapsed
@@ -118,10 +114,8 @@ func stageShare(cb *budget.Chain, c Config, dir string, stages []Config, k int, 
 	}
 	share, left, fraction := cb.Share(k, spent)
 	c = c.WithBudget(max(budget.Duration(share).Round(time.Second), time.Second).String(),
-		fmt.Sprintf("stage %d's share of the chain's budget (%s)", k+1, filepath.Join(dir, FileChain)))
-	if opts.Log != nil {
-		fmt.Fprintf(opts.Log, "chain: stage %d of %d (%s) takes %s of the %s budget's %s left (%.0f%% of the stages' forecast left)\n",
-			k+1, len(stages), c.Method, budget.Text(share), cb.Budget, budget.Text(left), 100*fraction)
-	}
+		fmt.Sprintf("stage %d's share of the chain's budget (%s)", k+1, filepath.Join(dir, tune.FileChain)))
+	logf(opts.Log, "chain: stage %d of %d (%s) takes %s of the %s budget's %s left (%.0f%% of the stages' forecast left)\n",
+		k+1, len(stages), c.Method, budget.Text(share), cb.Budget, budget.Text(left), 100*fraction)
 	return c, nil
 }
