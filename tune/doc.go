@@ -4,11 +4,11 @@
 // the run directory with its checkpoint, Start, Resume and Run of a job
 // (its games played by package referee, NewReferee), the verification ladder of the tuned vector (a match against every configured
 // opponent at every depth, summed up in a verdict line), the report and
-// plots, and the snapshot of a run directory (ReadSnapshot).
+// plots, and the state of a run directory at its last checkpoint (ReadRun).
 //
 // Its rooms sit above it: package tune/runs reads runs from their
 // directories (Open, Compare, CompareRuns, LearningCurves, Export) on
-// top of ReadSnapshot, package tune/chain runs a chain of stages (Stages
+// top of ReadRun, package tune/chain runs a chain of stages (Stages
 // resolves one, ReadChain reads one), and package tune/launch is what the tune command
 // does with its flags (a run, a sweep over seeds, a chain; hooks for
 // live pages and a cluster session, which cmd/internal/tunecluster attaches

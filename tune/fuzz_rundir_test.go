@@ -85,7 +85,7 @@ func FuzzCheckpointRun(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		run := map[string][]byte{FileConfig: files[FileConfig], FileRecords: files[FileRecords], FileCheckpoint: data}
 		dir := writeRun(t, run)
-		r, err := ReadSnapshot(dir)
+		r, err := ReadRun(dir)
 		if err != nil {
 			var ie *InputError
 			if !errors.As(err, &ie) && !strings.Contains(err.Error(), dir) {
@@ -116,7 +116,7 @@ func FuzzCheckpointRun(f *testing.F) {
 			t.Fatal(err)
 		}
 		run[FileCheckpoint] = again
-		r2, err := ReadSnapshot(writeRun(t, run))
+		r2, err := ReadRun(writeRun(t, run))
 		if err != nil || r2.Status != r.Status || r2.Phase != r.Phase || !slices.Equal(r2.Best, r.Best) || len(r2.Records) != len(r.Records) {
 			t.Fatalf("the checkpoint written back opens as %+v, %v; first %+v", r2, err, r)
 		}

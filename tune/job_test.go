@@ -355,34 +355,3 @@ func TestRecordsAreAppendedAndFilesAreReadable(t *testing.T) {
 		}
 	}
 }
-
-func TestReadersOfAFinishedRun(t *testing.T) {
-	dir, _ := runStraight(t, tiny(t, "pso"))
-	r, err := ReadSnapshot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r.Phase != PhaseDone || len(r.Records) != 3 || r.Records[0].Step != 0 {
-		t.Fatalf("phase %q, %d records", r.Phase, len(r.Records))
-	}
-	for k := range 3 {
-		wf, err := r.WeightFile(k)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(wf.Values) != 5 || wf.Provenance.Generation != k || wf.Provenance.Method != "pso" {
-			t.Fatalf("step %d: %+v", k, wf)
-		}
-	}
-	if _, err := r.WeightFile(3); err == nil || !strings.Contains(err.Error(), "0..2") {
-		t.Fatalf("step 3: %v", err)
-	}
-	last, _ := r.WeightFile(-1)
-	best, _ := engine.LoadWeightFile(filepath.Join(dir, FileBest))
-	for d := range best.Values {
-		if best.Values[d] != last.Values[d] {
-			t.Fatalf("WeightFile(-1) %v is not best.json %v", last.Values, best.Values)
-		}
-	}
-
-}

@@ -164,7 +164,7 @@ func TestLadderEndToEnd(t *testing.T) {
 		}
 	}
 	// Halfway is the best vector after step ⌊(3−1)/2⌋ = 1.
-	r, err := ReadSnapshot(dir)
+	r, err := ReadRun(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,7 +244,7 @@ func TestEloEveryMeasuresTheExpectedStepsAndResumesIdentically(t *testing.T) {
 	cfg := tinyWith(t, "ga", "ga.generations", "5", "validation.opponents", `["halfway", "zhou2015"]`,
 		"validation.depths", "[1]", "validation.pairs", "1", "validation.elo_every", "2", "validation.elo_pairs", "2")
 	dir, want := runStraight(t, cfg)
-	r, err := ReadSnapshot(dir)
+	r, err := ReadRun(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -487,10 +487,16 @@ func (j *Job) bestName(step int) string {
 // weightFile is a vector of the run as an engine weight file named
 // <run>-<unit letter><step> (e.g. run-g12), with its provenance.
 func (j *Job) weightFile(genes []float64, step int, fitness *float64) (*engine.WeightFile, error) {
-	return weightFile(j.cfg, j.spec, filepath.Base(filepath.Clean(j.dir.Dir)), genes, step, fitness)
+	return WeightFile(j.cfg, j.spec, filepath.Base(filepath.Clean(j.dir.Dir)), genes, step, fitness)
 }
 
-func weightFile(cfg Config, spec optimize.Spec, run string, genes []float64, step int, fitness *float64) (*engine.WeightFile, error) {
+// WeightFile is a vector of a run of cfg (method spec) as an engine
+// weight file named <run>-<unit letter><step> (e.g. run-g12), with its
+// provenance: the run's name, method, step (Provenance.Generation), seed
+// and match settings, and its fitness when not nil. genes may hold the
+// [[param]] settings after the schema's genes; the file has the genes.
+// Errors: a vector whose length is not the config's.
+func WeightFile(cfg Config, spec optimize.Spec, run string, genes []float64, step int, fitness *float64) (*engine.WeightFile, error) {
 	genes, _, err := cfg.splitVector(genes) // a vector with [[param]] values
 	if err != nil {
 		return nil, err

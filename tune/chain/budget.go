@@ -102,12 +102,12 @@ func calibrate(ctx context.Context, cb *budget.Chain, stages []tune.Config, opts
 func stageShare(cb *budget.Chain, c tune.Config, dir string, stages []tune.Config, k int, opts tune.Options) (tune.Config, error) {
 	spent := cb.Calibration
 	for i := range k {
-		r, err := tune.ReadSnapshot(tune.StageDir(dir, i+1, stages[i].Method))
+		r, err := tune.ReadRun(tune.StageDir(dir, i+1, stages[i].Method))
 		if err != nil {
 			return c, &tune.InputError{Err: err}
 		}
-		if r.Clock != nil {
-			spent += r.Clock.Elapsed
+		if r.Budget != nil {
+			spent += r.Budget.Elapsed
 		} else {
 			spent += r.Status.Seconds
 		}

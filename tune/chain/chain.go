@@ -157,12 +157,12 @@ func run(ctx context.Context, stages []tune.Config, dir string, opts tune.Option
 // budget share resolved to; cal is its calibration at the chain's start.
 func stageJob(ctx context.Context, c tune.Config, sd string, k, n int, opts tune.Options, budgeted bool, cal *budget.Calibration) (*tune.Job, error) {
 	if _, err := os.Stat(filepath.Join(sd, tune.FileCheckpoint)); err == nil {
-		old, err := tune.ReadSnapshot(sd)
+		old, err := tune.ReadRun(sd)
 		if err != nil {
 			return nil, &tune.InputError{Err: err}
 		}
 		if budgeted {
-			if c, err = c.WithSteps(old.Budget()); err != nil {
+			if c, err = c.WithSteps(old.Config.Steps()); err != nil {
 				return nil, err
 			}
 		}

@@ -19,6 +19,7 @@ import (
 	"github.com/roadtune/roadtune/internal/tunetest"
 	"github.com/roadtune/roadtune/tune"
 	"github.com/roadtune/roadtune/tune/chain"
+	"github.com/roadtune/roadtune/tune/runs"
 )
 
 // startNamed replaces the start vector's directory in a ladder by "START":
@@ -85,9 +86,9 @@ func TestChainEqualsItsStagesRunByHand(t *testing.T) {
 	}
 
 	// A stage's snapshot knows its place in the chain.
-	r, err := tune.ReadSnapshot(dirs[1])
+	r, err := runs.ReadSnapshot(dirs[1])
 	if err != nil || r.Stage != 2 || r.Stages != 2 || r.Chain() != "chain" || r.Phase != tune.PhaseDone {
-		t.Fatalf("tune.ReadSnapshot(stage 2): %v %+v", err, r)
+		t.Fatalf("ReadSnapshot(stage 2): %v %+v", err, r)
 	}
 
 	// Run again: both stages are done, nothing is rewritten.
@@ -128,7 +129,7 @@ func TestChainStoppedAnywhereResumes(t *testing.T) {
 	var err error
 	total := 0
 	for _, d := range dirs {
-		r, err := tune.ReadSnapshot(d)
+		r, err := tune.ReadRun(d)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -56,7 +56,7 @@ func Sweep(ctx context.Context, cfg tune.Config, seeds []int64, dir string, opts
 		dirs = append(dirs, rd)
 		var job *tune.Job
 		if _, err := os.Stat(filepath.Join(rd, tune.FileCheckpoint)); err == nil {
-			old, err := tune.ReadSnapshot(rd)
+			old, err := tune.ReadRun(rd)
 			if err != nil {
 				return dirs, &tune.InputError{Err: err}
 			}
