@@ -23,18 +23,15 @@ import (
 // so it is safe while the run goes on. The readers of this package build
 // on it.
 type Snapshot struct {
-	Dir    string
-	Config tune.Config
-	Spec   optimize.Spec
-	// Phase is tune.PhaseOptimize, PhaseVerify or PhaseDone (a run not
-	// done that no process plays, tune.FileRunning, was interrupted).
-	Phase  string
-	Status optimize.Status
-	// Records are the checkpointed steps' records, step 0 first; Detail
-	// holds each method record as a json.RawMessage.
+	Dir string
+	// Config, Spec, Phase, Status, Records and Best are the run's
+	// tune.RunState, as its last checkpoint left it.
+	Config  tune.Config
+	Spec    optimize.Spec
+	Phase   string
+	Status  optimize.Status
 	Records []optimize.Record
-	// Best is the best vector after the last checkpointed step.
-	Best []float64
+	Best    []float64
 	// Stage is the run's stage in its chain (from 1) of Stages; both 0
 	// for a run of its own.
 	Stage, Stages int
