@@ -1,7 +1,7 @@
 // This file holds the job's side of a tuning budget by the clock
 // (Config.Budget, tune's -hours; the figures and their arithmetic are
 // package tune/budget's): the plan that sizes the method's step budget
-// from the config and a calibration (planSteps, planBudget; the
+// from the config and a calibration (planSteps, FitBudget; the
 // calibration games are in calibrate.go), and the safety valve that ends
 // the optimisation when one more step and the ladder would pass the
 // budget (overrun).
@@ -37,9 +37,10 @@ import (
 // budgetForm says what the budget key takes.
 const budgetForm = `must be a duration in quotes such as "8h", "90m" or "2h30m"`
 
-// budgetSeconds is the config's budget in seconds, 0 without one.
-// Errors name the key.
-func (c *Config) budgetSeconds() (float64, error) {
+// BudgetSeconds is the config's budget (Budget) in seconds, 0 without
+// one. Errors: a *ConfigError naming the key, for a budget that is not a
+// positive duration.
+func (c *Config) BudgetSeconds() (float64, error) {
 	if c.Budget == "" {
 		return 0, nil
 	}
@@ -78,10 +79,13 @@ func (s budgetSource) describe(budget string) string {
 	return fmt.Sprintf("budget = %q (%s)", budget, where)
 }
 
-// errorf is a *ConfigError about the budget of c where it was set: "flag
-// -hours: 0.001 is too short: …", `cfg.toml:3: key "budget": "1s" is too
-// short: …`. The message follows the value as the user gave it.
-func (s budgetSource) errorf(c Config, format string, args ...any) error {
+// BudgetErrorf is a *ConfigError about c's budget (Budget) where it was
+// set, the message (format and args, as fmt.Sprintf) following the value
+// as the user gave it: "flag -hours: 0.001 is too short: …" (the flag's
+// hours), `cfg.toml:3: key "budget": "1s" is too short: …`, or, for a
+// budget set by WithBudget, its source.
+func (c Config) BudgetErrorf(format string, args ...any) error {
+	s := c.budgetFrom
 	msg := fmt.Sprintf(format, args...)
 	if s.flag() {
 		d, _ := time.ParseDuration(c.Budget)
@@ -90,9 +94,24 @@ func (s budgetSource) errorf(c Config, format string, args ...any) error {
 	return &ConfigError{File: s.File, Line: s.Line, Key: "budget", Msg: strconv.Quote(c.Budget) + " " + msg}
 }
 
-// withSteps is c with its method's step budget set to n, the method's
-// options copied so that c's are untouched.
-func (c Config) withSteps(spec optimize.Spec, n int) (Config, error) {
+// WithBudget is c with the budget b (a duration such as "2h"; "" for
+// none) in place of its own, set by source: where the budget came from,
+// as BudgetErrorf names it ("stage 2's share of the chain's budget
+// (night/chain.json)"; "" with b "").
+func (c Config) WithBudget(b, source string) Config {
+	c.Budget, c.budgetFrom = b, budgetSource{File: source}
+	return c
+}
+
+// WithSteps is c with its method's step budget (the Spec's BudgetKey,
+// e.g. spsa.iterations) set to n, the method's options copied so that
+// c's are untouched. Errors: an unknown method, a step count the key
+// refuses (*ConfigError).
+func (c Config) WithSteps(n int) (Config, error) {
+	spec, err := c.Spec()
+	if err != nil {
+		return c, err
+	}
 	opts := maps.Clone(c.Options)
 	if o := c.Options[c.Method]; o != nil {
 		p := reflect.New(reflect.TypeOf(o).Elem())
@@ -103,16 +122,22 @@ func (c Config) withSteps(spec optimize.Spec, n int) (Config, error) {
 	return c, c.Set(c.Method+"."+spec.BudgetKey, strconv.Itoa(n))
 }
 
-// stepsOf is the config's step budget (its method's budget key,
-// optimize.Spec.Budget).
-func (c Config) stepsOf(spec optimize.Spec) int { return spec.Budget(c.MethodOptions()) }
+// Steps is the config's step budget: its method's budget key
+// (optimize.Spec.Budget), e.g. ga.generations; 0 for an unknown method.
+func (c Config) Steps() int {
+	spec, err := c.Spec()
+	if err != nil {
+		return 0
+	}
+	return spec.Budget(c.MethodOptions())
+}
 
 // forecastGames is the fitness games the method forecasts for a run of n
 // steps (its Forecast at the start, made with a source of its own: the
 // run's stream is not touched); ok is false when the method refuses n
 // steps.
 func (c Config) forecastGames(spec optimize.Spec, n int) (games int, ok bool) {
-	t, err := c.withSteps(spec, n)
+	t, err := c.WithSteps(n)
 	if err != nil {
 		return 0, false
 	}
@@ -188,12 +213,40 @@ func (c Config) planSteps(spec optimize.Spec, cal *budget.Calibration, n int, sp
 	return p, true
 }
 
-// planBudget sizes the step budget for budget seconds of which spent are
-// gone (the calibration): the most steps whose plan (planSteps) ends
-// within the budget less budget.Margin (budget.Fit). Errors: a
-// *budget.TooShort with the least time a run takes (the fewest steps the
-// method allows and the ladder), when even that passes the budget.
-func planBudget(c Config, spec optimize.Spec, cal *budget.Calibration, seconds, spent float64) (budget.Plan, error) {
+// Plan is the plan of a run of c at its configured steps (Steps) from its
+// start: the fitness games its method forecasts (Games) and, timed at
+// cal's seconds per game, its Texel fits, Elo measurements and ladder, and
+// its End in seconds. With cal nil it holds Steps and Games only. ok is
+// false when the method refuses the steps (Steps is still set).
+func (c Config) Plan(cal *budget.Calibration) (p budget.Plan, ok bool) {
+	spec, err := c.Spec()
+	if err != nil {
+		return budget.Plan{}, false
+	}
+	n := c.Steps()
+	if cal == nil {
+		p.Steps = n
+		p.Games, ok = c.forecastGames(spec, n)
+		return p, ok
+	}
+	if p, ok = c.planSteps(spec, cal, n, 0); !ok {
+		p.Steps = n
+	}
+	return p, ok
+}
+
+// FitBudget sizes c's step budget for seconds of budget of which spent
+// are gone (a calibration's), at cal's seconds per game: the plan of the
+// most steps whose End (planSteps) is within the budget less
+// budget.Margin (budget.Fit). Errors: a *budget.TooShort with the least
+// time a run takes (the fewest steps the method allows and the ladder),
+// when even that passes the budget; a method that refuses every step
+// count.
+func (c Config) FitBudget(cal *budget.Calibration, seconds, spent float64) (budget.Plan, error) {
+	spec, err := c.Spec()
+	if err != nil {
+		return budget.Plan{}, err
+	}
 	p, err := budget.Fit(func(n int) (budget.Plan, bool) { return c.planSteps(spec, cal, n, spent) }, seconds)
 	if errors.Is(err, budget.ErrRefused) {
 		return p, fmt.Errorf("method %s refuses every step budget from 1 to 1024", c.Method)
@@ -201,12 +254,13 @@ func planBudget(c Config, spec optimize.Spec, cal *budget.Calibration, seconds, 
 	return p, err
 }
 
-// clock returns the job's clock (Options.Clock, time.Now when nil).
-func (o Options) clock() func() time.Time {
+// Now is the time on the job's clock: Options.Clock's, time.Now's when
+// it is nil.
+func (o Options) Now() time.Time {
 	if o.Clock != nil {
-		return o.Clock
+		return o.Clock()
 	}
-	return time.Now
+	return time.Now()
 }
 
 // watchClock starts the job's budget clock for this session at since
@@ -214,7 +268,7 @@ func (o Options) clock() func() time.Time {
 // end: since plus the budget left.
 func (j *Job) watchClock(since time.Time) {
 	bs := j.cp.Budget
-	j.bud = budget.NewClock(j.opts.clock(), bs.Elapsed, since)
+	j.bud = budget.NewClock(j.opts.Now, bs.Elapsed, since)
 	j.ref = budget.Timed(j.ref, j.bud)
 	b := *bs
 	b.End = since.Add(budget.Duration(bs.Seconds - bs.Elapsed))
@@ -307,7 +361,7 @@ func resolveBudget(ctx context.Context, cfg Config, opts Options, cal *budget.Ca
 	if err != nil {
 		return fail(err)
 	}
-	seconds, err := cfg.budgetSeconds()
+	seconds, err := cfg.BudgetSeconds()
 	if err != nil {
 		return fail(err)
 	}
@@ -316,11 +370,10 @@ func resolveBudget(ctx context.Context, cfg Config, opts Options, cal *budget.Ca
 			fmt.Fprintf(opts.Log, format, args...)
 		}
 	}
-	clock := opts.clock()
-	since := clock()
+	since := opts.Now()
 	if cal == nil {
 		logf("budget %s: calibrating on this machine (a few seconds of sample games at the tuning and ladder settings)\n", cfg.Budget)
-		if cal, err = calibrate(ctx, cfg, spec, opts); err != nil {
+		if cal, err = Calibrate(ctx, cfg, opts); err != nil {
 			if ctx.Err() != nil {
 				return fail(fmt.Errorf("interrupted during the budget's calibration (nothing was written): %w", ctx.Err()))
 			}
@@ -328,21 +381,21 @@ func resolveBudget(ctx context.Context, cfg Config, opts Options, cal *budget.Ca
 		}
 		logf("budget %s: calibrated in %s: %s\n", cfg.Budget, budget.Text(cal.Seconds), cal.Text())
 	}
-	spent := clock().Sub(since).Seconds()
-	plan, err := planBudget(cfg, spec, cal, seconds, spent)
+	spent := opts.Now().Sub(since).Seconds()
+	plan, err := cfg.FitBudget(cal, seconds, spent)
 	var ts *budget.TooShort
 	if errors.As(err, &ts) {
-		return fail(cfg.budgetFrom.errorf(cfg, "is too short: one %s and the ladder take at least %s on this machine (the calibration's %s included)",
+		return fail(cfg.BudgetErrorf("is too short: one %s and the ladder take at least %s on this machine (the calibration's %s included)",
 			spec.Unit, budget.Text(ts.Least), budget.Text(spent)))
 	}
 	if err != nil {
 		return fail(err)
 	}
-	resolved, err := cfg.withSteps(spec, plan.Steps)
+	resolved, err := cfg.WithSteps(plan.Steps)
 	if err != nil {
 		return fail(err)
 	}
-	resolved.Budget, resolved.budgetFrom = "", budgetSource{}
+	resolved = resolved.WithBudget("", "")
 	if err := resolved.Validate(); err != nil {
 		return fail(err)
 	}

@@ -3,109 +3,21 @@ package tune
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"math"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/roadtune/roadtune/internal/fixture/resumetest"
 	"github.com/roadtune/roadtune/internal/tunetest"
 	"github.com/roadtune/roadtune/optimize"
-	"github.com/roadtune/roadtune/optimize/optimizetest"
 	"github.com/roadtune/roadtune/tournament"
 	"github.com/roadtune/roadtune/tune/budget"
 	"github.com/roadtune/roadtune/tune/ladder"
 )
-
-// testClock is the fake clock of a budgeted run: it moves by perGame for
-// every game played, the fitness games through clockReferee and the
-// ladder's and the calibration's through the Games event (games).
-type testClock struct {
-	mu              sync.Mutex
-	now             time.Time
-	perGame         time.Duration
-	last, lastTotal int
-}
-
-func newTestClock(perGame time.Duration) *testClock {
-	return &testClock{now: time.Date(2026, 11, 28, 22, 0, 0, 0, time.UTC), perGame: perGame}
-}
-
-func (c *testClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *testClock) play(n int) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(time.Duration(n) * c.perGame)
-}
-
-func (c *testClock) setPerGame(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.perGame = d
-}
-
-// games is an Events.Games: the clock moves by the batch's games since its
-// last report.
-func (c *testClock) games(done, total int) {
-	c.mu.Lock()
-	if total != c.lastTotal || done < c.last {
-		c.last, c.lastTotal = 0, total
-	}
-	n := done - c.last
-	c.last = done
-	if done >= total {
-		c.last, c.lastTotal = 0, 0
-	}
-	c.mu.Unlock()
-	c.play(n)
-}
-
-// clockReferee is a synthetic referee (optimizetest.LogisticSampler) whose
-// games move the clock; stop, when set, is called once the clock has
-// counted stopAt fitness games (a stop in the middle of a step).
-type clockReferee struct {
-	*optimizetest.LogisticSampler
-	clock  *testClock
-	played int
-	stopAt int
-	stop   func()
-}
-
-func (r *clockReferee) count(out []optimize.Outcome) {
-	n := optimize.CountGames(out)
-	r.clock.play(n)
-	r.played += n
-	if r.stop != nil && r.played >= r.stopAt {
-		r.stop()
-		r.stop = nil
-	}
-}
-
-func (r *clockReferee) Play(ctx context.Context, seed uint64, ms []optimize.Match) ([]optimize.Outcome, error) {
-	out, err := r.LogisticSampler.Play(ctx, seed, ms)
-	r.count(out)
-	return out, err
-}
-
-func (r *clockReferee) Sample(ctx context.Context, seed uint64, ms []optimize.Match) ([]optimize.Outcome, []optimize.Position, error) {
-	out, pos, err := r.LogisticSampler.Sample(ctx, seed, ms)
-	r.count(out)
-	return out, pos, err
-}
-
-func newClockReferee(clock *testClock) *clockReferee {
-	return &clockReferee{LogisticSampler: &optimizetest.LogisticSampler{Truth: []float64{10, 50, 400, 2000, 10000}, K: 0.001, Pairs: 1}, clock: clock}
-}
 
 // budgeted is the tiny config of method with a budget.
 func budgeted(t *testing.T, method, budget string) Config {
@@ -118,28 +30,12 @@ func budgeted(t *testing.T, method, budget string) Config {
 }
 
 // clockOptions are a budgeted run's options on the fake clock.
-func clockOptions(clock *testClock, ref optimize.Referee, log *bytes.Buffer) Options {
-	o := Options{Referee: ref, Clock: clock.Now, Events: Events{Games: clock.games}}
+func clockOptions(clock *resumetest.Clock, ref optimize.Referee, log *bytes.Buffer) Options {
+	o := Options{Referee: ref, Clock: clock.Now, Events: Events{Games: clock.Games}}
 	if log != nil {
 		o.Log = log
 	}
 	return o
-}
-
-func readBudget(t *testing.T, dir string) *budget.State {
-	t.Helper()
-	var cp checkpoint
-	data, err := os.ReadFile(filepath.Join(dir, FileCheckpoint))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(data, &cp); err != nil {
-		t.Fatal(err)
-	}
-	if cp.Budget == nil {
-		t.Fatalf("%s: no budget in the checkpoint", dir)
-	}
-	return cp.Budget
 }
 
 // TestBudgetEndsWithinIt: a budgeted run on a synthetic referee whose
@@ -152,12 +48,12 @@ func TestBudgetEndsWithinIt(t *testing.T) {
 	for _, method := range []string{"ga", "spsa", "texel"} {
 		t.Run(method, func(t *testing.T) {
 			const budget = 10 * time.Minute
-			clock := newTestClock(time.Second)
+			clock := resumetest.NewClock(time.Second)
 			t0 := clock.Now()
 			cfg := budgeted(t, method, budget.String())
 			var log bytes.Buffer
 			dir := filepath.Join(t.TempDir(), "run")
-			j, err := Start(cfg, dir, clockOptions(clock, newClockReferee(clock), &log))
+			j, err := Start(cfg, dir, clockOptions(clock, resumetest.NewClockReferee(clock), &log))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -169,7 +65,7 @@ func TestBudgetEndsWithinIt(t *testing.T) {
 			if used > budget*105/100 || used < budget*80/100 {
 				t.Errorf("the run took %v of its %v budget on the clock:\n%s", used, budget, log.String())
 			}
-			bs := readBudget(t, dir)
+			bs := resumetest.ReadBudget(t, dir)
 			if math.Abs(bs.Elapsed-used.Seconds()) > 1 || bs.StoppedAt != nil || bs.Steps != j.Status().Steps || bs.Steps < 5 {
 				t.Errorf("checkpoint budget %+v after %v on the clock, %d steps", bs, used, j.Status().Steps)
 			}
@@ -178,8 +74,8 @@ func TestBudgetEndsWithinIt(t *testing.T) {
 				t.Errorf("config.toml holds a budget:\n%s", data)
 			}
 			again, err := Parse("config.toml", data)
-			if err != nil || again.stepsOf(j.spec) != bs.Steps {
-				t.Errorf("config.toml's steps %d, the budget resolved %d: %v", again.stepsOf(j.spec), bs.Steps, err)
+			if err != nil || again.Steps() != bs.Steps {
+				t.Errorf("config.toml's steps %d, the budget resolved %d: %v", again.Steps(), bs.Steps, err)
 			}
 			for _, s := range []string{"budget 10m0s: calibrated in", "planned to end", "by the clock: "} {
 				if !strings.Contains(log.String(), s) {
@@ -200,13 +96,13 @@ func TestBudgetEndsWithinIt(t *testing.T) {
 // the step the stop lost.
 func TestBudgetStoppedAndResumed(t *testing.T) {
 	const budget = 10 * time.Minute
-	clock := newTestClock(time.Second)
+	clock := resumetest.NewClock(time.Second)
 	t0 := clock.Now()
 	cfg := budgeted(t, "ga", budget.String())
-	ref := newClockReferee(clock)
+	ref := resumetest.NewClockReferee(clock)
 	dir := filepath.Join(t.TempDir(), "run")
 	ctx, cancel := context.WithCancel(context.Background())
-	ref.stopAt, ref.stop = 200, cancel
+	ref.StopAt, ref.Stop = 200, cancel
 	j, err := Start(cfg, dir, clockOptions(clock, ref, nil))
 	if err != nil {
 		t.Fatal(err)
@@ -215,9 +111,9 @@ func TestBudgetStoppedAndResumed(t *testing.T) {
 	if err := j.Run(ctx); !errors.As(err, &ie) {
 		t.Fatalf("the stopped run: %v", err)
 	}
-	steps := readBudget(t, dir).Steps
+	steps := resumetest.ReadBudget(t, dir).Steps
 	config, _ := os.ReadFile(filepath.Join(dir, FileConfig))
-	clock.play(3600) // an hour between the stop and the resume: not the run's
+	clock.Play(3600) // an hour between the stop and the resume: not the run's
 	t1 := clock.Now()
 	var log bytes.Buffer
 	j, err = Resume(dir, clockOptions(clock, ref, &log))
@@ -232,11 +128,11 @@ func TestBudgetStoppedAndResumed(t *testing.T) {
 		t.Fatal(err)
 	}
 	used := clock.Now().Sub(t1) + t1.Sub(t0) - time.Hour
-	t.Logf("stopped after %d fitness games, resumed: %v of the %v budget; %s", ref.stopAt, used, budget, first)
+	t.Logf("stopped after %d fitness games, resumed: %v of the %v budget; %s", ref.StopAt, used, budget, first)
 	if used > budget*105/100 {
 		t.Errorf("the stopped and resumed run took %v of its %v budget:\n%s", used, budget, log.String())
 	}
-	bs := readBudget(t, dir)
+	bs := resumetest.ReadBudget(t, dir)
 	if after, _ := os.ReadFile(filepath.Join(dir, FileConfig)); bs.Steps != steps || !bytes.Equal(after, config) {
 		t.Errorf("the resumed run's steps %d, resolved at the start %d (config.toml changed: %v)", bs.Steps, steps, !bytes.Equal(after, config))
 	}
@@ -248,16 +144,16 @@ func TestBudgetStoppedAndResumed(t *testing.T) {
 // and still ends within its budget (+5%); resumed, it does not go on.
 func TestBudgetSafetyValve(t *testing.T) {
 	const limit = 10 * time.Minute
-	clock := newTestClock(time.Second)
+	clock := resumetest.NewClock(time.Second)
 	t0 := clock.Now()
 	cfg := budgeted(t, "ga", limit.String())
 	var log bytes.Buffer
 	dir := filepath.Join(t.TempDir(), "run")
-	j, err := Start(cfg, dir, clockOptions(clock, newClockReferee(clock), &log))
+	j, err := Start(cfg, dir, clockOptions(clock, resumetest.NewClockReferee(clock), &log))
 	if err != nil {
 		t.Fatal(err)
 	}
-	clock.setPerGame(2 * time.Second)
+	clock.SetPerGame(2 * time.Second)
 	if err := j.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -265,7 +161,7 @@ func TestBudgetSafetyValve(t *testing.T) {
 	if used > limit*105/100 {
 		t.Errorf("the run took %v of its %v budget:\n%s", used, limit, log.String())
 	}
-	bs := readBudget(t, dir)
+	bs := resumetest.ReadBudget(t, dir)
 	if bs.StoppedAt != nil {
 		t.Logf("%s, in %v of the %v budget", budget.StopLine("generation", *bs.StoppedAt, bs.Steps, ""), used, limit)
 	}
@@ -324,9 +220,9 @@ func TestBudgetBadInput(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		clock := newTestClock(time.Second)
+		clock := resumetest.NewClock(time.Second)
 		dir := filepath.Join(t.TempDir(), "run")
-		_, err = Start(cfg, dir, clockOptions(clock, newClockReferee(clock), nil))
+		_, err = Start(cfg, dir, clockOptions(clock, resumetest.NewClockReferee(clock), nil))
 		var ce *ConfigError
 		if !errors.As(err, &ce) || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), " on this machine (the calibration's ") || !strings.HasSuffix(err.Error(), "s included)") {
 			t.Errorf("too short: %v, want %q", err, tc.want)
@@ -345,85 +241,7 @@ func TestBudgetBadInput(t *testing.T) {
 
 // mustHours is -hours h's override, as the tune command makes it.
 func mustHours(t *testing.T, h string) Override {
-	t.Helper()
-	x, err := strconv.ParseFloat(h, 64)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return Override{Key: "budget", Value: strconv.Quote(time.Duration(x * float64(time.Hour)).String()), Source: "flag -hours"}
-}
-
-// TestBudgetChainSplit: a chain's budget is split among its stages by
-// their forecast time at their configured steps (the log says so), each stage's share is of the
-// budget left when it starts, and the chain ends within the budget (+5%);
-// a later stage's own budget is refused.
-func TestBudgetChainSplit(t *testing.T) {
-	const budget = 10 * time.Minute
-	cfg, cdir := writeChain(t, strings.Replace(tunetest.Tiny("spsa"), "seed = 5", "seed = 99", 1))
-	cfg, err := Load(filepath.Join(cdir, "a.toml"), mustHours(t, "0.1666666666666666667"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if cfg.Budget != budget.String() {
-		t.Fatalf("-hours 1/6: budget %q", cfg.Budget)
-	}
-	stages, err := Stages(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	clock := newTestClock(time.Second)
-	t0 := clock.Now()
-	var log bytes.Buffer
-	dir := filepath.Join(t.TempDir(), "chain")
-	dirs, err := Chain(context.Background(), stages, dir, clockOptions(clock, newClockReferee(clock), &log))
-	if err != nil {
-		t.Fatal(err)
-	}
-	used := clock.Now().Sub(t0)
-	t.Logf("the chain took %v of its %v budget", used, budget)
-	if used > budget*105/100 || used < budget*75/100 {
-		t.Errorf("the chain took %v of its %v budget:\n%s", used, budget, log.String())
-	}
-	// texel: 3 rounds of 16 games; spsa: 4 iterations of 2 games.
-	if !strings.Contains(log.String(), "chain: budget 10m0s split by the stages' forecast time at their configured steps: stage 1 (texel) 48 games in ") ||
-		!strings.Contains(log.String(), "; stage 2 (spsa) 8 games in ") {
-		t.Errorf("the log does not say how the budget was split:\n%s", log.String())
-	}
-	b1, b2 := readBudget(t, dirs[0]), readBudget(t, dirs[1])
-	cf, _, err := readChainFile(dir)
-	if err != nil || cf.Budget == nil {
-		t.Fatalf("chain.json's budget: %+v %v", cf.Budget, err)
-	}
-	// Stage 1 takes its forecast time's share of the budget after the
-	// calibration, stage 2 what is left. Each stage's forecast holds its
-	// ladder, so the split is not the games' 48:8.
-	if len(cf.Budget.Split) != 2 || cf.Budget.Split[0] <= 0 || cf.Budget.Split[1] <= 0 {
-		t.Fatalf("chain.json's split %v", cf.Budget.Split)
-	}
-	want1 := (budget.Seconds() - cf.Budget.Calibration) * cf.Budget.Split[0] / (cf.Budget.Split[0] + cf.Budget.Split[1])
-	if math.Abs(b1.Seconds-want1) > 1 {
-		t.Errorf("stage 1's share %gs, want %gs", b1.Seconds, want1)
-	}
-	if games := (budget.Seconds() - cf.Budget.Calibration) * 48 / 56; math.Abs(b1.Seconds-games) < 1 {
-		t.Errorf("stage 1's share %gs is the games' share: the ladders are not in the split", b1.Seconds)
-	}
-	if want := budget.Seconds() - cf.Budget.Calibration - b1.Elapsed; math.Abs(b2.Seconds-want) > 1 {
-		t.Errorf("stage 2's share %gs, want %gs", b2.Seconds, want)
-	}
-	for _, s := range cf.Stages {
-		if strings.Contains(s.Config, "budget") {
-			t.Errorf("chain.json's stage holds a budget:\n%s", s.Config)
-		}
-	}
-	// Run again: the chain is done, and the same budget is kept.
-	if _, err := Chain(context.Background(), stages, dir, clockOptions(clock, newClockReferee(clock), nil)); err != nil {
-		t.Errorf("the same chain again: %v", err)
-	}
-	// A later stage with a budget of its own.
-	os.WriteFile(filepath.Join(cdir, "b.toml"), []byte("budget = \"1h\"\n"+tunetest.Tiny("spsa")), 0o644)
-	if _, err := Stages(cfg); err == nil || !strings.Contains(err.Error(), `b.toml:1: key "budget": a later stage of a chain takes its share`) {
-		t.Errorf("a later stage's budget: %v", err)
-	}
+	return Override{Key: "budget", Value: resumetest.Hours(t, h), Source: "flag -hours"}
 }
 
 // remoteStub stands for a cluster's games (Options.Remote).

@@ -85,13 +85,20 @@ func (c *Config) ladderAts() ([]ladder.At, int, error) {
 	return out, width, nil
 }
 
-// calibrate plays the calibration of cfg (validated, with a budget) with
+// Calibrate plays the calibration of cfg (validated, with a budget) with
 // opts' referee (the in-process engine's when nil) and clock, writing
-// nothing: the run's files are not there yet. Events.Calibrate is told
-// of its most games, Events.Games of each batch. Errors: the referee's
-// and the ladder's, ctx's when cancelled.
-func calibrate(ctx context.Context, cfg Config, spec optimize.Spec, opts Options) (*budget.Calibration, error) {
-	clock := opts.clock()
+// nothing: the run's files are not there yet. It returns the seconds a
+// game takes at the tuning settings and at each of the ladder's (and, for
+// Texel, a fit's seconds per position), the sample's own seconds
+// included. Events.Calibrate is told of its most games, Events.Games of
+// each batch. Errors: an unknown method, the referee's and the ladder's,
+// ctx's when cancelled.
+func Calibrate(ctx context.Context, cfg Config, opts Options) (*budget.Calibration, error) {
+	spec, err := cfg.Spec()
+	if err != nil {
+		return nil, err
+	}
+	clock := opts.Now
 	t0 := clock()
 	cj := &Job{cfg: cfg, spec: spec, opts: opts}
 	if cfg.External != nil {
@@ -128,7 +135,7 @@ func calibrate(ctx context.Context, cfg Config, spec optimize.Spec, opts Options
 	elo := cfg.Validation.EloEvery > 0
 	eloAt := ladder.At{Depth: cfg.EloDepth()}
 	eloShared := width == cfg.Engine.Width && slices.Contains(ats, eloAt)
-	secs, _ := cfg.budgetSeconds()
+	secs, _ := cfg.BudgetSeconds()
 	limitSeconds, limitGames := budget.SampleLimits(secs)
 	if opts.Events.Calibrate != nil {
 		n := 1 + len(ats)

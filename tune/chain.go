@@ -1,8 +1,6 @@
 package tune
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -23,8 +21,8 @@ import (
 // directory, StageDir(dir, k, method), with its own records, plots, ladder
 // and report; the chain's directory holds FileChain, the resolved config of
 // every stage, written before the first game, so a stopped chain continues
-// (ResumeChain, or the same command again) with exactly the settings it
-// started with.
+// (package tune/chain runs it: Run, Resume, or the same command again)
+// with exactly the settings it started with.
 
 // FileChain is the file of a chain's directory that lists its stages.
 const FileChain = "chain.json"
@@ -131,21 +129,47 @@ func loadStage(prev Config, prevName string, seed int64) (Config, string, error)
 	return c, name, nil
 }
 
-// chainFile is FileChain: each stage's directory (relative to the chain's)
-// and resolved config.
-type chainFile struct {
+// StartFrom is c starting from the best vector of the run in dir (its
+// Start): a later stage of a chain (Stages), which starts from the stage
+// before, becomes the run its stage directory holds, a run of its own.
+func (c Config) StartFrom(dir string) Config {
+	c.Start, c.chained = dir, false
+	return c
+}
+
+// ChainFile is FileChain, a chain's list of stages: each stage's
+// directory (relative to the chain's) and resolved config, and the
+// chain's budget.
+type ChainFile struct {
 	Version int          `json:"version"`
-	Stages  []chainStage `json:"stages"`
+	Stages  []ChainStage `json:"stages"`
 	// Budget is a budgeted chain's budget; nil without one.
 	Budget *budget.Chain `json:"budget,omitempty"`
 }
 
-type chainStage struct {
-	Dir    string `json:"dir"`
-	Config string `json:"config"` // TOML, Config.Encode; a later stage without its start
+// ChainStage is one stage of a ChainFile.
+type ChainStage struct {
+	Dir    string `json:"dir"`    // StageDir's base name
+	Config string `json:"config"` // TOML, Config.Encode; a later stage without its start, no stage with a budget
 }
 
 const chainVersion = 1
+
+// NewChainFile is the ChainFile of a new chain of stages (Stages' result)
+// in dir, with the budget b (nil without one): each stage's config
+// without its budget, which is the chain's. Errors: a stage's Encode.
+func NewChainFile(dir string, stages []Config, b *budget.Chain) (ChainFile, error) {
+	cf := ChainFile{Version: chainVersion, Budget: b}
+	for k, c := range stages {
+		c = c.WithBudget("", "")
+		data, err := c.Encode()
+		if err != nil {
+			return cf, err
+		}
+		cf.Stages = append(cf.Stages, ChainStage{Dir: filepath.Base(StageDir(dir, k+1, c.Method)), Config: string(data)})
+	}
+	return cf, nil
+}
 
 // IsChain reports whether dir holds a chain (FileChain).
 func IsChain(dir string) bool {
@@ -153,111 +177,20 @@ func IsChain(dir string) bool {
 	return err == nil
 }
 
-// Chain runs the stages (Stages' result) in dir, one after the other, and
-// returns the stage directories. A new chain's dir (created if missing)
-// must not hold a run; FileChain is written first; a dir holding a chain continues it: a
-// finished stage is kept, a stopped one resumed, and stages that differ
-// from the chain's (concurrency aside) are an *InputError naming the key.
-// Stage k > 1 starts from stage k−1's best vector (its config's start is
-// that stage's directory, absolute). opts.Bind, when set, is called with
-// each stage's job. Errors: *InputError, *ConfigError, a stage's error; an
-// *InterruptedError when ctx is cancelled, naming the chain's directory to
-// resume.
-//
-// A budget (the first stage's Config.Budget) covers the whole chain: a new
-// chain calibrates every stage before anything is written (a budget too
-// short for a stage's share is a *ConfigError), and each stage, when it
-// starts, takes a share of the budget left in proportion to its forecast
-// fitness games at its configured step budget among the stages left
-// (budget.Chain).
-func Chain(ctx context.Context, stages []Config, dir string, opts Options) ([]string, error) {
-	if len(stages) == 0 {
-		return nil, InputErrorf("chain: no stages")
-	}
-	var cb *budget.Chain
-	if stages[0].Budget != "" {
-		var err error
-		if cb, err = newChainBudget(stages, opts); err != nil {
-			return nil, err
-		}
-	}
-	cf := chainFile{Version: chainVersion, Budget: cb}
-	for k, c := range stages {
-		c.Budget = "" // the chain's, not the stage's
-		data, err := c.Encode()
-		if err != nil {
-			return nil, err
-		}
-		cf.Stages = append(cf.Stages, chainStage{Dir: filepath.Base(StageDir(dir, k+1, c.Method)), Config: string(data)})
-	}
-	var cals []*budget.Calibration
-	if IsChain(dir) {
-		oldFile, old, err := readChainFile(dir)
-		if err != nil {
-			return nil, err
-		}
-		if len(old) != len(stages) {
-			return nil, InputErrorf("chain: %s holds a chain of %d stages, the config gives %d", dir, len(old), len(stages))
-		}
-		for k := range stages {
-			// `then` is where the next stage's config was read, which the
-			// stage's own config (compared next) stands for.
-			a, b := old[k], stages[k]
-			a.Then, b.Then, b.Budget = "", "", ""
-			if err := SameSetting(a, b); err != nil {
-				return nil, InputErrorf("chain: stage %d in %s was started with another config: %v", k+1, dir, err)
-			}
-		}
-		if was, now := oldFile.Budget.Text(), cb.Text(); was != now {
-			return nil, InputErrorf("chain: %s was started with %s, the config gives %s", dir, was, now)
-		}
-		cb = oldFile.Budget
-	} else {
-		// Like a sweep's, a chain's directory may exist (a cluster session
-		// keeps its server's storage there); it must not hold a run.
-		if _, err := os.Stat(filepath.Join(dir, FileCheckpoint)); err == nil {
-			return nil, InputErrorf("%s holds a run (checkpoint.json), not a chain: resume it with `tune -resume %s`, or choose another -out", dir, dir)
-		}
-		if cb != nil {
-			var err error
-			if cals, err = calibrateChain(ctx, cb, stages, opts); err != nil {
-				return nil, err
-			}
-		}
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return nil, InputErrorf("chain directory: %v", err)
-		}
-		if err := checkWritable(dir); err != nil {
-			return nil, err
-		}
-		if err := results.WriteJSONAtomic(filepath.Join(dir, FileChain), cf); err != nil {
-			return nil, err
-		}
-	}
-	return runChain(ctx, stages, dir, opts, cb, cals)
-}
-
-// ResumeChain continues the chain in dir with the stages its FileChain
-// holds (only concurrency may change, through opts), and its budget.
-func ResumeChain(ctx context.Context, dir string, opts Options) ([]string, error) {
-	cf, stages, err := readChainFile(dir)
-	if err != nil {
-		return nil, err
-	}
-	return runChain(ctx, stages, dir, opts, cf.Budget, nil)
-}
-
 // ReadChain reads the stages of the chain in dir (its FileChain), in
 // order. Errors name the file at fault.
 func ReadChain(dir string) ([]Config, error) {
-	_, stages, err := readChainFile(dir)
+	_, stages, err := ReadChainFile(dir)
 	return stages, err
 }
 
-// readChainFile reads the chain in dir: its file and its stages.
-func readChainFile(dir string) (chainFile, []Config, error) {
+// ReadChainFile reads the chain in dir: its FileChain and its stages,
+// decoded and validated, in order. Errors (*InputError, *ConfigError)
+// name the file and stage at fault: a version this roadtune does not
+// read, no stages, a malformed budget, a stage's config or directory.
+func ReadChainFile(dir string) (ChainFile, []Config, error) {
 	path := filepath.Join(dir, FileChain)
-	var cf chainFile
+	var cf ChainFile
 	if err := results.ReadJSON(path, &cf); err != nil {
 		return cf, nil, &InputError{err}
 	}
@@ -287,87 +220,4 @@ func readChainFile(dir string) (chainFile, []Config, error) {
 		stages = append(stages, c)
 	}
 	return cf, stages, nil
-}
-
-// runChain plays the stages in dir's stage directories; cb is a budgeted
-// chain's budget, cals the stages' calibrations at its start (nil when
-// it resumes: a stage that starts then calibrates itself).
-func runChain(ctx context.Context, stages []Config, dir string, opts Options, cb *budget.Chain, cals []*budget.Calibration) ([]string, error) {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return nil, &InputError{err}
-	}
-	var dirs []string
-	for k, c := range stages {
-		sd := StageDir(dir, k+1, c.Method)
-		dirs = append(dirs, sd)
-		if k > 0 {
-			c.Start, c.chained = StageDir(abs, k, stages[k-1].Method), false
-		}
-		c.Budget, c.budgetFrom = "", budgetSource{}
-		var cal *budget.Calibration
-		if cb != nil && !fileExists(filepath.Join(sd, FileCheckpoint)) {
-			if c, err = stageShare(cb, c, dir, stages, k, opts); err != nil {
-				return dirs, err
-			}
-			if cals != nil {
-				cal = cals[k]
-			}
-		}
-		job, err := stageJob(ctx, c, sd, k+1, len(stages), opts, cb != nil, cal)
-		if err != nil {
-			return dirs, err
-		}
-		if job == nil {
-			continue
-		}
-		if opts.Bind != nil {
-			if err := opts.Bind(job); err != nil {
-				return dirs, err
-			}
-		}
-		if err := job.Run(ctx); err != nil {
-			var ie *InterruptedError
-			if errors.As(err, &ie) {
-				ie.Resume = dir
-			}
-			return dirs, err
-		}
-	}
-	return dirs, nil
-}
-
-// stageJob starts or resumes stage k's run in sd; nil when it is done. In
-// a budgeted chain (budgeted) a started stage's steps are those its
-// budget share resolved to; cal is its calibration at the chain's start.
-func stageJob(ctx context.Context, c Config, sd string, k, n int, opts Options, budgeted bool, cal *budget.Calibration) (*Job, error) {
-	logf := func(format string, args ...any) {
-		if opts.Log != nil {
-			fmt.Fprintf(opts.Log, format, args...)
-		}
-	}
-	if _, err := os.Stat(filepath.Join(sd, FileCheckpoint)); err == nil {
-		old, err := ReadSnapshot(sd)
-		if err != nil {
-			return nil, &InputError{err}
-		}
-		if budgeted {
-			if c, err = c.withSteps(old.Spec, old.Budget()); err != nil {
-				return nil, err
-			}
-		}
-		if err := SameSetting(c, old.Config); err != nil {
-			return nil, InputErrorf("chain: %s was started with another config: %v", sd, err)
-		}
-		if old.Phase == PhaseDone {
-			logf("chain: stage %d of %d (%s) is done (%s)\n", k, n, c.Method, sd)
-			return nil, nil
-		}
-		logf("chain: stage %d of %d (%s) continues in %s\n", k, n, c.Method, sd)
-		return Resume(sd, opts)
-	} else if !errors.Is(err, os.ErrNotExist) {
-		return nil, &InputError{err}
-	}
-	logf("chain: stage %d of %d (%s) → %s\n", k, n, c.Method, sd)
-	return startCalibrated(ctx, c, sd, opts, cal)
 }

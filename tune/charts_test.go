@@ -1,11 +1,7 @@
 package tune
 
 import (
-	"bytes"
-	"context"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -16,58 +12,6 @@ import (
 	"github.com/roadtune/roadtune/results"
 	"github.com/roadtune/roadtune/tune/report"
 )
-
-// TestRunChartsAreThePlots: RunResults.Charts of a finished run renders
-// the charts the run saved under plots/, byte for byte, and while a run is
-// unfinished it renders the charts of the steps so far.
-func TestRunChartsAreThePlots(t *testing.T) {
-	t.Parallel()
-	cfg := tiny(t, "pso")
-	cfg.Validation.SPRT = "0,20" // the ladder's rung then has its LLR chart
-	dir := filepath.Join(t.TempDir(), "run")
-	job, err := Start(cfg, dir, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := job.Steps(context.Background(), 1); err != nil {
-		t.Fatal(err)
-	}
-	r, err := ReadSnapshot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	charts, err := r.Charts()
-	if err != nil || len(charts) == 0 || charts[0].Name != "genes" {
-		t.Fatalf("charts of a running job: %v, %v", len(charts), err)
-	}
-	if err := job.Run(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	if r, err = ReadSnapshot(dir); err != nil {
-		t.Fatal(err)
-	}
-	if charts, err = r.Charts(); err != nil {
-		t.Fatal(err)
-	}
-	names := map[string]bool{}
-	for _, c := range charts {
-		names[c.Name] = true
-		svg, err := c.Chart.SVG()
-		if err != nil {
-			t.Fatalf("%s: %v", c.Name, err)
-		}
-		file, err := os.ReadFile(filepath.Join(dir, DirPlots, c.Name+".svg"))
-		if err != nil {
-			t.Fatalf("%s: %v", c.Name, err)
-		}
-		if !bytes.Equal(svg, file) {
-			t.Errorf("%s: the rendered chart differs from plots/%s.svg", c.Name, c.Name)
-		}
-	}
-	if !names["ladder"] || !names["genes"] || !names["sprt-zhou2015-d1"] {
-		t.Errorf("charts %v: want genes, ladder and the rung's SPRT (sprt-zhou2015-d1)", names)
-	}
-}
 
 // fakeRecords are n records of spec's run on cfg's genes with every metric
 // spec's charts plot, for building the charts without playing.
@@ -102,7 +46,7 @@ func TestDualGenesChartsSplit(t *testing.T) {
 	spec := registry["spsa"]
 	cfg := tiny(t, "spsa")
 	cfg.Schema = "dual"
-	charts := runCharts(cfg, spec, fakeRecords(cfg, spec, 3), nil)
+	charts := RunCharts(cfg, spec, fakeRecords(cfg, spec, 3), nil)
 	for _, base := range []string{"genes", "theta_norm"} {
 		var names []string
 		seen := map[string]int{}
@@ -134,7 +78,7 @@ func TestDualGenesChartsSplit(t *testing.T) {
 	}
 
 	cfg.Schema = "symmetric"
-	charts = runCharts(cfg, spec, fakeRecords(cfg, spec, 3), nil)
+	charts = RunCharts(cfg, spec, fakeRecords(cfg, spec, 3), nil)
 	if charts[0].Name != "genes" || !slices.ContainsFunc(charts, func(c results.NamedChart) bool { return c.Name == "theta_norm" }) {
 		t.Errorf("symmetric schema's charts start %q", charts[0].Name)
 	}
@@ -174,7 +118,7 @@ func TestMethodChartLabelsAreWords(t *testing.T) {
 				keys[k] = true
 			}
 		}
-		for _, c := range runCharts(cfg, spec, fakeRecords(cfg, spec, 2), nil) {
+		for _, c := range RunCharts(cfg, spec, fakeRecords(cfg, spec, 2), nil) {
 			for _, name := range chartSeries(c.Chart) {
 				if keys[name] || name == "" {
 					t.Errorf("%s chart %s: series %q is a metric key", spec.Name, c.Name, name)
@@ -208,7 +152,7 @@ func TestGenesChartBaseline(t *testing.T) {
 		cfg := tiny(t, "ga")
 		cfg.Schema, cfg.Validation.Opponents = tc.schema, tc.opponents
 		wf, _ := configs.LoadWeights(strings.TrimSuffix(tc.want, " (dashed)"))
-		for _, c := range runCharts(cfg, spec, fakeRecords(cfg, spec, 2), nil) {
+		for _, c := range RunCharts(cfg, spec, fakeRecords(cfg, spec, 2), nil) {
 			if !strings.HasPrefix(c.Name, "genes") {
 				continue
 			}
@@ -251,7 +195,7 @@ func TestGenesChartMarksUnidentified(t *testing.T) {
 	recs[1].Unidentified = []int{3} // M5 flagged in two steps of three, but it did not move
 	genesChart := func(recs []optimize.Record) results.PanelChart {
 		t.Helper()
-		for _, c := range runCharts(cfg, spec, recs, nil) {
+		for _, c := range RunCharts(cfg, spec, recs, nil) {
 			if c.Name == "genes" {
 				if _, err := c.Chart.SVG(); err != nil {
 					t.Fatal(err)
@@ -298,7 +242,7 @@ func TestGenesChartMarksUnidentified(t *testing.T) {
 			}
 		}
 	}
-	for _, c := range runCharts(cfg, spec, recs, nil) {
+	for _, c := range RunCharts(cfg, spec, recs, nil) {
 		if c.Name != "score" {
 			continue
 		}
@@ -320,7 +264,7 @@ func TestChartTicksReadable(t *testing.T) {
 			if err := cfg.Schema.UnmarshalText([]byte(schema)); err != nil {
 				t.Fatal(err)
 			}
-			for _, c := range runCharts(cfg, spec, fakeRecords(cfg, spec, 95), nil) {
+			for _, c := range RunCharts(cfg, spec, fakeRecords(cfg, spec, 95), nil) {
 				over, err := results.TickOverlaps(c.Chart)
 				if err != nil || len(over) > 0 {
 					t.Errorf("%s %s %s: %v %v", name, schema, c.Name, over, err)

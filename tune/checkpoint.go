@@ -24,7 +24,7 @@ import (
 // and reads. Version 1 (before the tune library) is not resumable.
 const checkpointVersion = 2
 
-// The phases of a job, in order: a checkpoint's and a Snapshot's Phase.
+// The phases of a job, in order: a checkpoint's and a RunState's Phase.
 const (
 	PhaseOptimize = "optimize" // steps remain
 	PhaseVerify   = "verify"   // optimisation over; plots, verification and report remain

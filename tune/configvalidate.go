@@ -44,7 +44,7 @@ func (c *Config) Validate() error {
 	if c.Stall < 0 {
 		return bad("stall", "must be 0 (off) or more, not %d", c.Stall)
 	}
-	if _, err := c.budgetSeconds(); err != nil {
+	if _, err := c.BudgetSeconds(); err != nil {
 		return err
 	}
 	// 0 means "the default" to engine.Settings, not in a config.

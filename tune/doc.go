@@ -5,11 +5,13 @@
 // (its games played by package referee, NewReferee), the call of the
 // verification ladder of the tuned vector (a match against every
 // configured opponent at every depth, summed up in a verdict line), the
-// report and plots, and the snapshot of a run directory (ReadSnapshot).
+// report and plots, and the state of a run directory at its last
+// checkpoint (ReadRun).
 //
 // Its rooms sit above it: package tune/runs reads runs from their
 // directories (Open, Compare, CompareRuns, LearningCurves, Export) on
-// top of ReadSnapshot, and package tune/launch is what the tune command
+// top of ReadRun, package tune/chain runs a chain of stages (Stages
+// resolves one, ReadChain reads one), and package tune/launch is what the tune command
 // does with its flags (a run, a sweep over seeds, a chain; hooks for
 // live pages and a cluster session, which cmd/internal/tunecluster attaches
 // for the command, so the library links no NATS). The command's flags

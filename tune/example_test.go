@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/roadtune/roadtune/tune"
+	"github.com/roadtune/roadtune/tune/runs"
 )
 
 // A tuning run driven from Go: start a small GA from a config, run three
@@ -49,7 +50,7 @@ pairs = 2
 	if err := job.Run(ctx); err != nil { // the last two generations, the verification, the report
 		log.Fatal(err)
 	}
-	run, err := tune.ReadSnapshot(job.Dir())
+	run, err := runs.ReadSnapshot(job.Dir())
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -85,7 +85,7 @@ func FuzzCheckpointRun(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		run := map[string][]byte{FileConfig: files[FileConfig], FileRecords: files[FileRecords], FileCheckpoint: data}
 		dir := writeRun(t, run)
-		r, err := ReadSnapshot(dir)
+		r, err := ReadRun(dir)
 		if err != nil {
 			var ie *InputError
 			if !errors.As(err, &ie) && !strings.Contains(err.Error(), dir) {
@@ -116,7 +116,7 @@ func FuzzCheckpointRun(f *testing.F) {
 			t.Fatal(err)
 		}
 		run[FileCheckpoint] = again
-		r2, err := ReadSnapshot(writeRun(t, run))
+		r2, err := ReadRun(writeRun(t, run))
 		if err != nil || r2.Status != r.Status || r2.Phase != r.Phase || !slices.Equal(r2.Best, r.Best) || len(r2.Records) != len(r.Records) {
 			t.Fatalf("the checkpoint written back opens as %+v, %v; first %+v", r2, err, r)
 		}
@@ -172,12 +172,12 @@ func FuzzReadRecords(f *testing.F) {
 }
 
 // FuzzChainFile reads arbitrary data as a chain's chain.json, as compare,
-// export and the status pages do (readChainFile, Group): no panic; an
+// export and the status pages do (ReadChainFile, Group): no panic; an
 // error is an *InputError or a config's error naming the chain file; a
 // chain that reads has stages, each a valid config in its stage
 // directory, as many as Group lists.
 func FuzzChainFile(f *testing.F) {
-	var stages []chainStage
+	var stages []ChainStage
 	for k, m := range []string{"texel", "spsa"} {
 		c, err := Parse(m+".toml", []byte(tunetest.Tiny(m)))
 		if err != nil {
@@ -187,9 +187,9 @@ func FuzzChainFile(f *testing.F) {
 		if err != nil {
 			f.Fatal(err)
 		}
-		stages = append(stages, chainStage{Dir: filepath.Base(StageDir("", k+1, m)), Config: string(enc)})
+		stages = append(stages, ChainStage{Dir: filepath.Base(StageDir("", k+1, m)), Config: string(enc)})
 	}
-	for _, cf := range []chainFile{{Version: chainVersion, Stages: stages}, {Version: chainVersion, Stages: stages[:1]},
+	for _, cf := range []ChainFile{{Version: chainVersion, Stages: stages}, {Version: chainVersion, Stages: stages[:1]},
 		{Version: chainVersion, Stages: stages, Budget: &budget.Chain{Seconds: 60, Games: []int{1}}}, {Version: 2, Stages: stages}} {
 		data, err := json.Marshal(cf)
 		if err != nil {
@@ -204,7 +204,7 @@ func FuzzChainFile(f *testing.F) {
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		cf, cs, err := readChainFile(dir)
+		cf, cs, err := ReadChainFile(dir)
 		if err != nil {
 			var ie *InputError
 			if !errors.As(err, &ie) && !strings.Contains(err.Error(), path) {

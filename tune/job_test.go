@@ -1,7 +1,6 @@
 package tune
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,11 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 
 	"github.com/roadtune/roadtune/engine"
+	"github.com/roadtune/roadtune/internal/fixture/resumetest"
 	"github.com/roadtune/roadtune/internal/tunetest"
 	"github.com/roadtune/roadtune/tune/ladder"
 )
@@ -27,98 +26,7 @@ func tiny(t *testing.T, method string) Config {
 	return c
 }
 
-// outcome is what a finished run leaves that must not depend on
-// interruptions: the records and the verification without wall times, and
-// the best vector.
-type outcome struct {
-	records    []string
-	best       []float64
-	validation string
-	ladder     []string
-}
-
-func stripSeconds(t *testing.T, data []byte) string {
-	t.Helper()
-	var m map[string]any
-	if err := json.Unmarshal(data, &m); err != nil {
-		t.Fatalf("%v: %s", err, data)
-	}
-	delete(m, "seconds")
-	out, _ := json.Marshal(m)
-	return string(out)
-}
-
-func readOutcome(t *testing.T, dir string) outcome {
-	t.Helper()
-	var o outcome
-	data, err := os.ReadFile(filepath.Join(dir, FileRecords))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
-		o.records = append(o.records, stripSeconds(t, line))
-	}
-	wf, err := engine.LoadWeightFile(filepath.Join(dir, FileBest))
-	if err != nil {
-		t.Fatal(err)
-	}
-	o.best = wf.Values
-	if data, err := os.ReadFile(filepath.Join(dir, FileValidation)); err == nil {
-		o.validation = stripSeconds(t, data)
-	}
-	if data, err := os.ReadFile(filepath.Join(dir, ladder.File)); err == nil {
-		var rungs []json.RawMessage
-		if err := json.Unmarshal(data, &rungs); err != nil {
-			t.Fatal(err)
-		}
-		for _, r := range rungs {
-			var m map[string]json.RawMessage
-			if err := json.Unmarshal(r, &m); err != nil {
-				t.Fatal(err)
-			}
-			m["summary"] = json.RawMessage(stripSeconds(t, m["summary"]))
-			out, _ := json.Marshal(m)
-			o.ladder = append(o.ladder, string(out))
-		}
-	}
-	for _, f := range []string{FileReport, "plots/genes.png", "plots/genes.svg", "plots/ladder.png", "plots/ladder.svg"} {
-		if strings.HasPrefix(f, "plots/ladder") && o.ladder == nil {
-			continue // a run without a ladder
-		}
-		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
-			t.Errorf("%s lacks %s: %v", dir, f, err)
-		}
-	}
-	return o
-}
-
-func (o outcome) equal(t *testing.T, p outcome, what string) {
-	t.Helper()
-	if len(o.records) != len(p.records) {
-		t.Fatalf("%s: %d records, want %d", what, len(p.records), len(o.records))
-	}
-	for i := range o.records {
-		if o.records[i] != p.records[i] {
-			t.Fatalf("%s: record %d differs:\n%s\n%s", what, i, p.records[i], o.records[i])
-		}
-	}
-	if len(o.best) != len(p.best) {
-		t.Fatalf("%s: best %v, want %v", what, p.best, o.best)
-	}
-	for d := range o.best {
-		if o.best[d] != p.best[d] {
-			t.Fatalf("%s: best %v, want %v", what, p.best, o.best)
-		}
-	}
-	if o.validation != p.validation {
-		t.Fatalf("%s: validation differs:\n%s\n%s", what, p.validation, o.validation)
-	}
-	if strings.Join(o.ladder, "\n") != strings.Join(p.ladder, "\n") {
-		t.Fatalf("%s: ladder differs:\n%s\n%s", what, p.ladder, o.ladder)
-	}
-}
-
-func runStraight(t *testing.T, cfg Config) (string, outcome) {
+func runStraight(t *testing.T, cfg Config) (string, resumetest.Outcome) {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "straight")
 	j, err := Start(cfg, dir, Options{})
@@ -128,30 +36,7 @@ func runStraight(t *testing.T, cfg Config) (string, outcome) {
 	if err := j.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	return dir, readOutcome(t, dir)
-}
-
-// gameCounter cancels a context once n games have been played, counting
-// the batches the Games event reports (fitness and verification alike).
-type gameCounter struct {
-	mu                       sync.Mutex
-	n, offset, last, lastTot int
-	cancel                   context.CancelFunc
-	fired                    bool
-}
-
-func (g *gameCounter) games(done, total int) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if total != g.lastTot || done < g.last {
-		g.offset += g.lastTot
-		g.lastTot = total
-	}
-	g.last = done
-	if !g.fired && g.offset+done >= g.n {
-		g.fired = true
-		g.cancel()
-	}
+	return dir, resumetest.ReadOutcome(t, dir)
 }
 
 // TestStopAnywhereResumesToTheUninterruptedResult stops small runs of every
@@ -210,7 +95,7 @@ func TestStopAnywhereResumesToTheUninterruptedResult(t *testing.T) {
 			}
 			_, want := runStraight(t, cfg)
 			total := 0
-			for _, r := range want.records {
+			for _, r := range want.Records {
 				var m struct{ Games int }
 				_ = json.Unmarshal([]byte(r), &m)
 				total += m.Games
@@ -235,12 +120,12 @@ func TestStopAnywhereResumesToTheUninterruptedResult(t *testing.T) {
 				j, err := Start(cfg, dir, Options{})
 				for err == nil {
 					ctx, cancel := context.WithCancel(context.Background())
-					gc := &gameCounter{n: n, cancel: cancel}
+					gc := &resumetest.GameCounter{N: n, Cancel: cancel}
 					if n == 0 {
 						cancel()
 					}
 					// Reopen the job with the counter wired in.
-					j, err = Resume(dir, Options{Events: Events{Games: gc.games}})
+					j, err = Resume(dir, Options{Events: Events{Games: gc.Games}})
 					if err != nil {
 						cancel()
 						break
@@ -264,7 +149,7 @@ func TestStopAnywhereResumesToTheUninterruptedResult(t *testing.T) {
 				if stops > 0 {
 					stopped++
 				}
-				want.equal(t, readOutcome(t, dir), "resumed run")
+				want.Equal(t, resumetest.ReadOutcome(t, dir), "resumed run")
 			}
 			if stopped < (moments+1)/2 {
 				t.Fatalf("only %d of %d runs were really stopped", stopped, moments)
@@ -412,7 +297,7 @@ func TestResumeDropsRecordsAfterTheCheckpointAndRebuildsBest(t *testing.T) {
 	if err := j.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	want.equal(t, readOutcome(t, dir), "after a torn record")
+	want.Equal(t, resumetest.ReadOutcome(t, dir), "after a torn record")
 
 	// A finished run whose best.json was deleted: rebuilt, not verified
 	// from nothing; Run again does nothing new.
@@ -427,7 +312,7 @@ func TestResumeDropsRecordsAfterTheCheckpointAndRebuildsBest(t *testing.T) {
 	if err := j.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	want.equal(t, readOutcome(t, dir), "after best.json was deleted")
+	want.Equal(t, resumetest.ReadOutcome(t, dir), "after best.json was deleted")
 }
 
 func TestRecordsAreAppendedAndFilesAreReadable(t *testing.T) {
@@ -469,35 +354,4 @@ func TestRecordsAreAppendedAndFilesAreReadable(t *testing.T) {
 			t.Errorf("report.md lacks %q", s)
 		}
 	}
-}
-
-func TestReadersOfAFinishedRun(t *testing.T) {
-	dir, _ := runStraight(t, tiny(t, "pso"))
-	r, err := ReadSnapshot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r.Phase != PhaseDone || len(r.Records) != 3 || r.Records[0].Step != 0 {
-		t.Fatalf("phase %q, %d records", r.Phase, len(r.Records))
-	}
-	for k := range 3 {
-		wf, err := r.WeightFile(k)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(wf.Values) != 5 || wf.Provenance.Generation != k || wf.Provenance.Method != "pso" {
-			t.Fatalf("step %d: %+v", k, wf)
-		}
-	}
-	if _, err := r.WeightFile(3); err == nil || !strings.Contains(err.Error(), "0..2") {
-		t.Fatalf("step 3: %v", err)
-	}
-	last, _ := r.WeightFile(-1)
-	best, _ := engine.LoadWeightFile(filepath.Join(dir, FileBest))
-	for d := range best.Values {
-		if best.Values[d] != last.Values[d] {
-			t.Fatalf("WeightFile(-1) %v is not best.json %v", last.Values, best.Values)
-		}
-	}
-
 }

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/roadtune/roadtune/internal/fixture/resumetest"
 	"github.com/roadtune/roadtune/tournament"
 	"github.com/roadtune/roadtune/tune/ladder"
 )
@@ -163,7 +164,7 @@ func TestLadderEndToEnd(t *testing.T) {
 		}
 	}
 	// Halfway is the best vector after step ⌊(3−1)/2⌋ = 1.
-	r, err := ReadSnapshot(dir)
+	r, err := ReadRun(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,7 +244,7 @@ func TestEloEveryMeasuresTheExpectedStepsAndResumesIdentically(t *testing.T) {
 	cfg := tinyWith(t, "ga", "ga.generations", "5", "validation.opponents", `["halfway", "zhou2015"]`,
 		"validation.depths", "[1]", "validation.pairs", "1", "validation.elo_every", "2", "validation.elo_pairs", "2")
 	dir, want := runStraight(t, cfg)
-	r, err := ReadSnapshot(dir)
+	r, err := ReadRun(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -298,11 +299,11 @@ func TestEloEveryMeasuresTheExpectedStepsAndResumesIdentically(t *testing.T) {
 		}
 		for stops := 0; ; stops++ {
 			ctx, cancel := context.WithCancel(context.Background())
-			gc := &gameCounter{n: 1 + rng.IntN(total), cancel: cancel}
+			gc := &resumetest.GameCounter{N: 1 + rng.IntN(total), Cancel: cancel}
 			if stops > 4 {
-				gc.n = 100 * total
+				gc.N = 100 * total
 			}
-			j, err = Resume(run, Options{Events: Events{Games: gc.games}})
+			j, err = Resume(run, Options{Events: Events{Games: gc.Games}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -317,7 +318,7 @@ func TestEloEveryMeasuresTheExpectedStepsAndResumesIdentically(t *testing.T) {
 			}
 			stopped++
 		}
-		want.equal(t, readOutcome(t, run), fmt.Sprintf("resumed run %d", k))
+		want.Equal(t, resumetest.ReadOutcome(t, run), fmt.Sprintf("resumed run %d", k))
 	}
 	if stopped == 0 {
 		t.Fatal("no run was stopped")

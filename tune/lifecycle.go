@@ -41,9 +41,9 @@ const rngStream = 0x726f616474756e65 // "roadtune"
 // Errors: *ConfigError for a bad config, *InputError for an unusable
 // directory; nothing is written then.
 //
-// A config with a budget (Config.Budget) is first calibrated (calibrate:
+// A config with a budget (Config.Budget) is first calibrated (Calibrate:
 // sample games on this machine, nothing written) and its method's step
-// budget sized to end within it (planBudget); config.toml then holds that
+// budget sized to end within it (Config.FitBudget); config.toml then holds that
 // step count and no budget, and the checkpoint the budget, the
 // calibration and the clock. A budget too short for the fewest steps and
 // the ladder is a *ConfigError naming where it was set, with the least
@@ -56,12 +56,13 @@ func Start(cfg Config, dir string, opts Options) (*Job, error) {
 // StartContext is Start with a context that stops a budgeted run's
 // calibration (the error then wraps ctx's; nothing is written).
 func StartContext(ctx context.Context, cfg Config, dir string, opts Options) (*Job, error) {
-	return startCalibrated(ctx, cfg, dir, opts, nil)
+	return StartCalibrated(ctx, cfg, dir, opts, nil)
 }
 
-// startCalibrated is StartContext with the calibration cal already played
-// (a chain's, at its start), or nil to play it.
-func startCalibrated(ctx context.Context, cfg Config, dir string, opts Options, cal *budget.Calibration) (*Job, error) {
+// StartCalibrated is StartContext with the calibration cal of a budgeted
+// cfg already played (Calibrate; a chain calibrates its stages at its
+// start, and counts that time), or nil to play it. Errors: Start's.
+func StartCalibrated(ctx context.Context, cfg Config, dir string, opts Options, cal *budget.Calibration) (*Job, error) {
 	if opts.Concurrency != nil {
 		cfg.Concurrency = *opts.Concurrency
 	}
@@ -189,10 +190,10 @@ func Resume(dir string, opts Options) (*Job, error) {
 		return nil, err
 	}
 	if bs := j.cp.Budget; bs != nil {
-		j.watchClock(j.opts.clock()())
+		j.watchClock(j.opts.Now())
 		bs = j.cp.Budget
 		j.logf("roadtune tune: resuming with %s of the %s budget left; %s after %d of %d %ss (phase %s), planned end %s; the clock guards it\n",
-			budget.Text(max(bs.Seconds-bs.Elapsed, 0)), bs.Budget, dir, j.cp.Status.Steps, bs.Steps, j.spec.Unit, j.cp.Phase, progress.TimeOfDay(bs.End, j.opts.clock()()))
+			budget.Text(max(bs.Seconds-bs.Elapsed, 0)), bs.Budget, dir, j.cp.Status.Steps, bs.Steps, j.spec.Unit, j.cp.Phase, progress.TimeOfDay(bs.End, j.opts.Now()))
 		return j, nil
 	}
 	j.logf("roadtune tune: resuming %s after %d %ss (phase %s)\n", dir, j.cp.Status.Steps, j.spec.Unit, j.cp.Phase)
@@ -358,13 +359,13 @@ func (j *Job) record(ctx context.Context, rec optimize.Record, st optimize.Statu
 	if j.eloDue(rec, st) {
 		var t time.Time
 		if bs != nil {
-			t = j.opts.clock()()
+			t = j.opts.Now()
 		}
 		if err := j.ladderRun().MeasureElo(ctx, j.cfg.elo(), &rec); err != nil {
 			return fmt.Errorf("%s %d: Elo of the best vector: %w", j.spec.Unit, rec.Step, err)
 		}
 		if bs != nil {
-			bs.Measured.EloSeconds = j.opts.clock()().Sub(t).Seconds()
+			bs.Measured.EloSeconds = j.opts.Now().Sub(t).Seconds()
 		}
 	}
 	// The counts are checked before anything is written: a step with an
@@ -486,10 +487,16 @@ func (j *Job) bestName(step int) string {
 // weightFile is a vector of the run as an engine weight file named
 // <run>-<unit letter><step> (e.g. run-g12), with its provenance.
 func (j *Job) weightFile(genes []float64, step int, fitness *float64) (*engine.WeightFile, error) {
-	return weightFile(j.cfg, j.spec, filepath.Base(filepath.Clean(j.dir.Dir)), genes, step, fitness)
+	return WeightFile(j.cfg, j.spec, filepath.Base(filepath.Clean(j.dir.Dir)), genes, step, fitness)
 }
 
-func weightFile(cfg Config, spec optimize.Spec, run string, genes []float64, step int, fitness *float64) (*engine.WeightFile, error) {
+// WeightFile is a vector of a run of cfg (method spec) as an engine
+// weight file named <run>-<unit letter><step> (e.g. run-g12), with its
+// provenance: the run's name, method, step (Provenance.Generation), seed
+// and match settings, and its fitness when not nil. genes may hold the
+// [[param]] settings after the schema's genes; the file has the genes.
+// Errors: a vector whose length is not the config's.
+func WeightFile(cfg Config, spec optimize.Spec, run string, genes []float64, step int, fitness *float64) (*engine.WeightFile, error) {
 	genes, _, err := cfg.splitVector(genes) // a vector with [[param]] values
 	if err != nil {
 		return nil, err

@@ -17,6 +17,7 @@ import (
 	"github.com/roadtune/roadtune/configs"
 	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/engine/protocol"
+	"github.com/roadtune/roadtune/internal/fixture/resumetest"
 	"github.com/roadtune/roadtune/internal/tunetest"
 	"github.com/roadtune/roadtune/optimize/spsa"
 	"github.com/roadtune/roadtune/tune/ladder"
@@ -215,8 +216,8 @@ func TestParamsOnlySPSARun(t *testing.T) {
 	cfg.Validation.Depths = []int{1}
 	dir, out := runStraight(t, cfg)
 	zhou, _ := configs.LoadWeights("zhou2015")
-	if !slices.Equal(out.best, zhou.Values) {
-		t.Errorf("best.json %v, want zhou2015's fixed weights", out.best)
+	if !slices.Equal(out.Best, zhou.Values) {
+		t.Errorf("best.json %v, want zhou2015's fixed weights", out.Best)
 	}
 	recs := records(t, dir)
 	last := recs[len(recs)-1].Best
@@ -249,8 +250,8 @@ func TestWeightsAndParamsGARun(t *testing.T) {
 	dir, out := runStraight(t, cfg)
 	recs := records(t, dir)
 	best := recs[len(recs)-1].Best
-	if len(best) != 7 || !slices.Equal(out.best, best[:5]) {
-		t.Fatalf("best.json %v, the record's best %v", out.best, best)
+	if len(best) != 7 || !slices.Equal(out.Best, best[:5]) {
+		t.Fatalf("best.json %v, the record's best %v", out.Best, best)
 	}
 	bs, _ := readBestSettings(t, dir)
 	if bs.Params[0].Name != "Width" || bs.Params[1].Value != math.Round(min(max(best[6], 2), 12)) {
@@ -277,8 +278,8 @@ func TestParamsRunResumes(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	gc := &gameCounter{n: 5, cancel: cancel}
-	if j, err = Resume(dir, Options{Events: Events{Games: gc.games}}); err != nil {
+	gc := &resumetest.GameCounter{N: 5, Cancel: cancel}
+	if j, err = Resume(dir, Options{Events: Events{Games: gc.Games}}); err != nil {
 		t.Fatal(err)
 	}
 	var ie *InterruptedError
@@ -291,7 +292,7 @@ func TestParamsRunResumes(t *testing.T) {
 	if err := j.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	want.equal(t, readOutcome(t, dir), "resumed run")
+	want.Equal(t, resumetest.ReadOutcome(t, dir), "resumed run")
 	if bs, _ := readBestSettings(t, dir); !slices.Equal(bs.Params, wantBS.Params) {
 		t.Errorf("resumed settings %+v, want %+v", bs.Params, wantBS.Params)
 	}

@@ -43,7 +43,7 @@ func prepareDir(dir string) error {
 		}
 		return nil
 	}
-	if err := checkWritable(dir); err != nil {
+	if err := CheckWritable(dir); err != nil {
 		return err
 	}
 	for _, n := range leftovers {
@@ -93,8 +93,9 @@ func checkNewDir(dir string) (leftovers []string, exists bool, err error) {
 	return leftovers, true, nil
 }
 
-// checkWritable fails unless a file can be created in dir.
-func checkWritable(dir string) error {
+// CheckWritable fails unless a file can be created in dir (it creates and
+// removes one). Errors: an *InputError naming dir.
+func CheckWritable(dir string) error {
 	f, err := os.CreateTemp(dir, ".write-check.tmp-*")
 	if err != nil {
 		return InputErrorf("run directory %s is not writable: %v", dir, err)
@@ -113,7 +114,7 @@ func reopenDir(dir string) (*results.RunDir, error) {
 	if err != nil {
 		return nil, &InputError{err}
 	}
-	if err := checkWritable(dir); err != nil {
+	if err := CheckWritable(dir); err != nil {
 		return nil, err
 	}
 	if _, err := fileio.RemoveTemps(dir); err != nil {

@@ -72,7 +72,7 @@ func TestStartVector(t *testing.T) {
 // records reads a run's checkpointed records.
 func records(t *testing.T, dir string) []optimize.Record {
 	t.Helper()
-	r, err := ReadSnapshot(dir)
+	r, err := ReadRun(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/results"
 	"github.com/roadtune/roadtune/tune"
+	"github.com/roadtune/roadtune/tune/chain"
 	"github.com/roadtune/roadtune/tune/runs"
 )
 
@@ -26,7 +27,7 @@ const (
 	// KindSweep is one run (or chain) per seed (Sweep), then their
 	// comparison.
 	KindSweep
-	// KindChain is a chain of stages (Chain, ResumeChain).
+	// KindChain is a chain of stages (chain.Run, chain.Resume).
 	KindChain
 )
 
@@ -217,7 +218,7 @@ func writeSweepCurve(dir, label string, dirs []string) error {
 const FileCompare = "compare"
 
 // Run runs the launch with opts and the hooks, and returns its outcome.
-// Errors: those of Start, Resume, Job.Run, Sweep, Chain or ResumeChain
+// Errors: those of Start, Resume, Job.Run, Sweep, chain.Run or chain.Resume
 // (an *InterruptedError when ctx is cancelled, with the checkpoints
 // written), a hook's error, a sweep's comparison that cannot be written.
 func (l *Launch) Run(ctx context.Context, opts tune.Options, h Hooks) (*Result, error) {
@@ -235,9 +236,9 @@ func (l *Launch) Run(ctx context.Context, opts tune.Options, h Hooks) (*Result, 
 	case l.Kind == KindSweep:
 		dirs, err = Sweep(ctx, l.cfg, l.seeds, l.Dir, opts)
 	case l.Resume:
-		dirs, err = tune.ResumeChain(ctx, l.Dir, opts)
+		dirs, err = chain.Resume(ctx, l.Dir, opts)
 	default:
-		dirs, err = tune.Chain(ctx, l.stages, l.Dir, opts)
+		dirs, err = chain.Run(ctx, l.stages, l.Dir, opts)
 	}
 	if err != nil {
 		return nil, err

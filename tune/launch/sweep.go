@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/roadtune/roadtune/tune"
+	"github.com/roadtune/roadtune/tune/chain"
 )
 
 // Sweep runs cfg once per seed (tune.Config.Seed replaced), one run after the
@@ -18,7 +19,7 @@ import (
 // so a sweep never mixes two settings. The same config over several seeds
 // shows how much of a tuned vector's strength is the method and how much
 // luck (game noise decides much of it; Diaz & Handl 2015); compare the runs
-// with runs.CompareRuns. A config with `then` runs a chain per seed (tune.Chain) in
+// with runs.CompareRuns. A config with `then` runs a chain per seed (chain.Run) in
 // tune.SweepDir, and its last stage's directory stands for the seed. Errors: a bad config or seed list (ConfigError,
 // InputError), a run's error, an *InterruptedError when ctx is cancelled.
 func Sweep(ctx context.Context, cfg tune.Config, seeds []int64, dir string, opts tune.Options) ([]string, error) {
@@ -47,7 +48,7 @@ func Sweep(ctx context.Context, cfg tune.Config, seeds []int64, dir string, opts
 			}
 			last := stages[len(stages)-1]
 			dirs = append(dirs, tune.StageDir(rd, len(stages), last.Method))
-			if _, err := tune.Chain(ctx, stages, rd, opts); err != nil {
+			if _, err := chain.Run(ctx, stages, rd, opts); err != nil {
 				return dirs, err
 			}
 			continue
@@ -55,7 +56,7 @@ func Sweep(ctx context.Context, cfg tune.Config, seeds []int64, dir string, opts
 		dirs = append(dirs, rd)
 		var job *tune.Job
 		if _, err := os.Stat(filepath.Join(rd, tune.FileCheckpoint)); err == nil {
-			old, err := tune.ReadSnapshot(rd)
+			old, err := tune.ReadRun(rd)
 			if err != nil {
 				return dirs, &tune.InputError{Err: err}
 			}

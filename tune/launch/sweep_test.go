@@ -29,7 +29,7 @@ func TestSweep(t *testing.T) {
 	}
 	var bests [][]float64
 	for i, d := range dirs {
-		r, err := tune.ReadSnapshot(d)
+		r, err := tune.ReadRun(d)
 		if err != nil {
 			t.Fatal(err)
 		}

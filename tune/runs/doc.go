@@ -1,6 +1,7 @@
 // Package runs reads tuning runs from their directories, finished or
 // not, for the commands and pages above the job: Open reads a run (a
-// chain's directory: its last stage begun) on top of tune.ReadSnapshot,
+// chain's directory: its last stage begun) on top of ReadSnapshot (a run
+// directory's checkpointed state, tune.ReadRun, and its place in a chain),
 // with what it has done of what (Unfinished), its metrics by step
 // (Series) and its best vector after any step as an engine weight file
 // (WeightFile, Export, ExportTo: `tune export`). Compare draws a metric

@@ -11,6 +11,7 @@ import (
 	"github.com/roadtune/roadtune/internal/fixture/runfixture"
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/tune"
+	"github.com/roadtune/roadtune/tune/chain"
 )
 
 // stopAfter returns options that cancel the context once a step of unit
@@ -65,14 +66,14 @@ func TestExportOfAnUnfinishedChain(t *testing.T) {
 	}
 	var ie *tune.InterruptedError
 	ctx, cancel := context.WithCancel(context.Background())
-	if _, err := tune.Chain(ctx, stages, dir, stopAfter(cancel, "round", 1)); !errors.As(err, &ie) {
+	if _, err := chain.Run(ctx, stages, dir, stopAfter(cancel, "round", 1)); !errors.As(err, &ie) {
 		t.Fatalf("chain stopped in stage 1: %v", err)
 	}
 	cancel()
 	export(dir, "stage 1 of 2 (texel): 1 of 3 rounds", 1)
 
 	ctx, cancel = context.WithCancel(context.Background())
-	if _, err := tune.ResumeChain(ctx, dir, stopAfter(cancel, "iteration", 2)); !errors.As(err, &ie) {
+	if _, err := chain.Resume(ctx, dir, stopAfter(cancel, "iteration", 2)); !errors.As(err, &ie) {
 		t.Fatalf("chain stopped in stage 2: %v", err)
 	}
 	cancel()

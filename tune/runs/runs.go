@@ -16,10 +16,10 @@ import (
 )
 
 // RunResults is a run opened for reading, finished or not (Open): its
-// snapshot (tune.Snapshot: config, checkpointed records, best vector)
+// snapshot (Snapshot: config, checkpointed records, best vector)
 // and whether it was opened through its chain's directory.
 type RunResults struct {
-	*tune.Snapshot
+	*Snapshot
 	// viaChain: opened through the chain's directory (the chain, not
 	// just this stage, is what was asked for).
 	viaChain bool
@@ -40,7 +40,7 @@ func Open(dir string) (*RunResults, error) {
 		}
 		dir = tune.StageDir(dir, k, stages[k-1].Method)
 	}
-	s, err := tune.ReadSnapshot(dir)
+	s, err := ReadSnapshot(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -82,7 +82,7 @@ func (r *RunResults) Unfinished() string {
 
 // WeightFile returns the best vector after step k (k < 0: after the last
 // checkpointed step) as an engine weight file with its provenance
-// (tune.Snapshot.WeightFile) and, when the run has not ended, what was
+// (Snapshot.WeightFile) and, when the run has not ended, what was
 // done of what (Unfinished). Errors say which steps exist.
 func (r *RunResults) WeightFile(k int) (*engine.WeightFile, error) {
 	wf, err := r.Snapshot.WeightFile(k)

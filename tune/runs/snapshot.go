@@ -1,37 +1,37 @@
-package tune
+package runs
 
 import (
+	"errors"
 	"fmt"
-	"os"
+	"io/fs"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/roadtune/roadtune/engine"
-	"github.com/roadtune/roadtune/internal/fileio"
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/results"
+	"github.com/roadtune/roadtune/tournament"
+	"github.com/roadtune/roadtune/tune"
+	"github.com/roadtune/roadtune/tune/ladder"
 )
 
 // Snapshot is what a run directory holds after its last checkpoint,
-// finished or not: its config, its checkpointed records and best vector.
-// Reading one writes nothing, so it is safe while the run goes on. A
-// sweep and a chain read their members' snapshots before they resume
-// them; package tune/runs builds its readers of finished runs on it.
+// finished or not: its config, its checkpointed records and best vector
+// (tune.ReadRun), and its place in a chain. Reading one writes nothing,
+// so it is safe while the run goes on. The readers of this package build
+// on it.
 type Snapshot struct {
-	Dir    string
-	Config Config
-	Spec   optimize.Spec
-	// Phase is PhaseOptimize, PhaseVerify or PhaseDone (a run not done
-	// that no process plays, FileRunning, was interrupted).
-	Phase  string
-	Status optimize.Status
-	// Records are the checkpointed steps' records, step 0 first; Detail
-	// holds each method record as a json.RawMessage.
+	Dir string
+	// Config, Spec, Phase, Status, Records and Best are the run's
+	// tune.RunState, as its last checkpoint left it.
+	Config  tune.Config
+	Spec    optimize.Spec
+	Phase   string
+	Status  optimize.Status
 	Records []optimize.Record
-	// Best is the best vector after the last checkpointed step.
-	Best []float64
+	Best    []float64
 	// Stage is the run's stage in its chain (from 1) of Stages; both 0
 	// for a run of its own.
 	Stage, Stages int
@@ -55,44 +55,24 @@ type BudgetStatus struct {
 // ReadSnapshot reads the run in dir, a run's own directory (a chain's
 // stage knows its place in the chain: Stage, Stages). Errors name the
 // file and line at fault: a missing or malformed config.toml or
-// checkpoint.json, records that do not fit the checkpoint.
+// checkpoint.json, records that do not fit the checkpoint (tune.ReadRun),
+// a malformed chain.json of a stage's chain.
 func ReadSnapshot(dir string) (*Snapshot, error) {
-	path := filepath.Join(dir, FileConfig)
-	data, err := fileio.ReadFile(path, fileio.Config)
+	r, err := tune.ReadRun(dir)
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := decode(path, data)
-	if err != nil {
-		return nil, err
-	}
-	spec, err := cfg.Spec()
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	var cp checkpoint
-	cpPath := filepath.Join(dir, FileCheckpoint)
-	if err := results.ReadJSON(cpPath, &cp); err != nil {
-		return nil, err
-	}
-	if err := cp.checkHead(cpPath, cfg.Method); err != nil {
-		return nil, err
-	}
-	_, recs, err := cfg.checkRun(dir, spec, &cp, false)
-	if err != nil {
-		return nil, err
-	}
-	s := &Snapshot{Dir: dir, Config: cfg, Spec: spec, Phase: cp.Phase, Status: cp.Status, Records: recs, Best: cp.Best}
-	if b := cp.Budget; b != nil {
+	s := &Snapshot{Dir: dir, Config: r.Config, Spec: r.Spec, Phase: r.Phase, Status: r.Status, Records: r.Records, Best: r.Best}
+	if b := r.Budget; b != nil {
 		s.Clock = &BudgetStatus{Budget: b.Budget, Seconds: b.Seconds, Elapsed: b.Elapsed, End: b.End, Steps: b.Steps, Stopped: b.StoppedAt != nil}
 	}
-	if parent := filepath.Dir(filepath.Clean(dir)); IsChain(parent) {
-		stages, err := ReadChain(parent)
+	if parent := filepath.Dir(filepath.Clean(dir)); tune.IsChain(parent) {
+		stages, err := tune.ReadChain(parent)
 		if err != nil {
 			return nil, err
 		}
 		for k, c := range stages {
-			if filepath.Base(StageDir(parent, k+1, c.Method)) == filepath.Base(filepath.Clean(dir)) {
+			if filepath.Base(tune.StageDir(parent, k+1, c.Method)) == filepath.Base(filepath.Clean(dir)) {
 				s.Stage, s.Stages = k+1, len(stages)
 			}
 		}
@@ -100,18 +80,13 @@ func ReadSnapshot(dir string) (*Snapshot, error) {
 	return s, nil
 }
 
-func fileExists(path string) bool {
-	_, err := os.Stat(path)
-	return err == nil
-}
-
 // Name is the run's name: its directory's base name.
 func (s *Snapshot) Name() string { return filepath.Base(filepath.Clean(s.Dir)) }
 
 // Sweep is the name of the sweep the run belongs to (the parent
 // directory's base name when the run's directory is a sweep's seed-N, see
-// SweepDir; for a chain's stage, the chain's directory), "" for a run of
-// its own.
+// tune.SweepDir; for a chain's stage, the chain's directory), "" for a
+// run of its own.
 func (s *Snapshot) Sweep() string {
 	dir := filepath.Clean(s.Dir)
 	if s.Chain() != "" {
@@ -124,11 +99,11 @@ func (s *Snapshot) Sweep() string {
 }
 
 // Chain is the name of the chain the run is a stage of (the parent
-// directory's base name when it holds FileChain), "" for a run of its
-// own.
+// directory's base name when it holds tune.FileChain), "" for a run of
+// its own.
 func (s *Snapshot) Chain() string {
 	parent := filepath.Dir(filepath.Clean(s.Dir))
-	if !IsChain(parent) {
+	if !tune.IsChain(parent) {
 		return ""
 	}
 	return filepath.Base(parent)
@@ -147,8 +122,8 @@ func (s *Snapshot) Budget() int {
 
 // WeightFile returns the best vector after step k (k < 0: after the last
 // checkpointed step) as an engine weight file with its provenance (the
-// run, the step, its fitness; the chain and stage of a chain's run).
-// Errors say which steps exist.
+// run, the step, its fitness; the chain and stage of a chain's run;
+// tune.WeightFile). Errors say which steps exist.
 func (s *Snapshot) WeightFile(k int) (*engine.WeightFile, error) {
 	if len(s.Records) == 0 {
 		return nil, fmt.Errorf("%s: no %s has been recorded yet", s.Dir, s.Spec.Unit)
@@ -164,10 +139,48 @@ func (s *Snapshot) WeightFile(k int) (*engine.WeightFile, error) {
 	if f, ok := rec.Metrics["fitness"]; ok {
 		fitness = &f
 	}
-	wf, err := weightFile(s.Config, s.Spec, s.Name(), rec.Best, k, fitness)
+	wf, err := tune.WeightFile(s.Config, s.Spec, s.Name(), rec.Best, k, fitness)
 	if err != nil {
 		return nil, err
 	}
 	wf.Provenance.Chain, wf.Provenance.Stage = s.Chain(), s.Stage
 	return wf, nil
+}
+
+// Charts returns the run's charts from what is on disk now, finished or
+// not: those of the checkpointed records (the best vector's genes, the
+// method's charts, the best vector's Elo when measured) and, once the run
+// has its verification ladder, the ladder's chart and the LLR chart of
+// each rung that played an SPRT (from its games log). They are the charts
+// the run writes under plots/, for a page or a report to render (SVG).
+// Errors are those of reading ladder.json and the rungs' games logs.
+func (r *Snapshot) Charts() ([]results.NamedChart, error) {
+	var rungs []ladder.Rung
+	err := results.ReadJSON(filepath.Join(r.Dir, ladder.File), &rungs)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return nil, err
+	}
+	out := tune.RunCharts(r.Config, r.Spec, r.Records, rungs)
+	if len(rungs) > 0 {
+		out = append(out, ladder.Chart(rungs))
+		for i, slug := range ladder.Slugs(rungs) {
+			if rungs[i].Summary.SPRT == nil {
+				continue
+			}
+			games, err := tournament.ReadGameLog(filepath.Join(r.Dir, tune.DirGames, ladder.LogName(slug, rungs[i])+".jsonl"))
+			if err != nil {
+				return nil, err
+			}
+			c, err := ladder.LLRChart(slug, rungs[i], games)
+			if err != nil {
+				return nil, err
+			}
+			if c != nil {
+				out = append(out, *c)
+			}
+		}
+	}
+	return out, nil
 }
