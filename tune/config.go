@@ -14,6 +14,7 @@ import (
 	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/tune/ladder"
+	"github.com/roadtune/roadtune/tune/param"
 )
 
 // Config is a tuning job: what to tune, how to play the games, which method
@@ -67,7 +68,7 @@ type Config struct {
 	// Params are the [[param]] tables: search and time settings tuned
 	// beside the road-weight genes (or alone, with engine.weights), after
 	// them in the method's vector.
-	Params []ParamConfig `toml:"param,omitempty"`
+	Params []param.Table `toml:"param,omitempty"`
 	// External, when set, is the [external] table: the run tunes an
 	// external engine's options (the [[param]] tables) instead of the
 	// in-process engine.
@@ -231,8 +232,8 @@ type SpaceConfig struct {
 
 // The search scales of SpaceConfig.Scale.
 const (
-	ScaleLinear = "linear"
-	ScaleLog    = "log"
+	ScaleLinear = param.ScaleLinear
+	ScaleLog    = param.ScaleLog
 )
 
 // DefaultConfig is what a key left out of a config file takes: the GA on

@@ -21,7 +21,9 @@
 // (opponents resolved, matches played, rungs, verdicts, charts) from
 // plain values and the run's vectors (ladder.Run, ladder.Engine),
 // package tune/report builds report.html from the report.md a job
-// writes, and package tune/budget holds a budget by the clock's figures
+// writes, package tune/param the [[param]] tables (their checks, how they
+// extend the method's problem, the tuned settings' file), and package
+// tune/budget holds a budget by the clock's figures
 // (its plan, calibration and clock, in seconds).
 //
 // A job writes, in its run directory: config.toml (the resolved config,

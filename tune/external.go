@@ -21,6 +21,7 @@ import (
 	"github.com/roadtune/roadtune/referee"
 	"github.com/roadtune/roadtune/tournament"
 	"github.com/roadtune/roadtune/tune/ladder"
+	"github.com/roadtune/roadtune/tune/param"
 )
 
 // ExternalConfig is the [external] table: the run tunes the options of an
@@ -120,8 +121,8 @@ const externalFiles = "values"
 
 // paramTypeInt and paramTypeFloat are the [[param]] type values.
 const (
-	paramTypeInt   = "int"
-	paramTypeFloat = "float"
+	paramTypeInt   = param.TypeInt
+	paramTypeFloat = param.TypeFloat
 )
 
 // externalStarts lets Validate start the [external] engine (its
@@ -252,7 +253,7 @@ func (c *Config) validateExternal() error {
 				}
 			}
 			d := o.Default
-			pc.optionDefault = &d
+			pc.OptionDefault = &d
 			if pc.Start == nil && o.Default >= pc.Min && o.Default <= pc.Max {
 				d := o.Default
 				pc.Start = &d
@@ -414,7 +415,7 @@ func (c *Config) playedValues(v []float64) []float64 {
 			out[i] = referee.ParamValue(p, v[i])
 			continue
 		}
-		d := c.Params[i].optionDefault
+		d := c.Params[i].OptionDefault
 		if d == nil {
 			return nil
 		}

@@ -18,6 +18,7 @@ import (
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/tournament"
 	"github.com/roadtune/roadtune/tune/ladder"
+	"github.com/roadtune/roadtune/tune/param"
 )
 
 // engineBinary builds cmd/engine once per test binary.
@@ -165,7 +166,7 @@ func TestExternalEqualsInProcess(t *testing.T) {
 	if a, b := games(inDir), games(extDir); a != b || strings.Count(a, "\n") < 5 {
 		t.Errorf("games differ:\n in-process %s\n external   %s", a, b)
 	}
-	var bs [2]BestSettings
+	var bs [2]param.Best
 	for i, dir := range []string{inDir, extDir} {
 		data, err := os.ReadFile(filepath.Join(dir, FileBestSettings))
 		if err != nil || json.Unmarshal(data, &bs[i]) != nil {

@@ -3,8 +3,6 @@ package tune
 import (
 	"encoding/json"
 	"fmt"
-	"maps"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,55 +15,12 @@ import (
 	"github.com/roadtune/roadtune/referee"
 	"github.com/roadtune/roadtune/results"
 	"github.com/roadtune/roadtune/tournament"
+	"github.com/roadtune/roadtune/tune/param"
 )
 
-// ParamConfig is one [[param]] table of a config: a search or time
-// setting of the engine (engine.Params, by its Go field name) tuned
-// beside the road-weight genes, or instead of them with engine.weights.
-// The method's vector holds the genes first, then the parameters in the
-// config's order. In the style of fishtest's and OpenBench's SPSA input
-// line (name, start, min, max, c_end, r_end).
-type ParamConfig struct {
-	// Name is an engine.Params name ("DefendWide"), compared without
-	// regard to case; an integer setting is rounded when played. With
-	// [external] it is the external engine's option name.
-	Name string `toml:"name"`
-	// Type is "int" (rounded when played) or "float": optional for the
-	// in-process engine's settings and for an external engine that lists
-	// its options (it must then agree), required otherwise.
-	Type string `toml:"type,omitempty"`
-	// Min < Max is the range the method searches (its initial range and
-	// its bounds), within the engine's own limits for the setting.
-	Min float64 `toml:"min"`
-	Max float64 `toml:"max"`
-	// Start is where a single-vector method (spsa) starts; nil: the
-	// setting's value in the run's engine settings, clamped to [Min, Max].
-	Start *float64 `toml:"start,omitempty"`
-	// Scale is "linear" (the default) or "log": the method then searches
-	// ln v, which suits a setting whose good values span orders of
-	// magnitude (node budgets); both bounds must be > 0.
-	Scale string `toml:"scale,omitempty"`
-	// CEnd and REnd are SPSA's perturbation and learning rate at the last
-	// iteration for this parameter (fishtest's c_end and r_end; [spsa]
-	// c_end and r_end by gene name say the same): c_end in the setting's
-	// units (with scale "log" taken at the start value, ln(1 + c_end /
-	// start)); nil: SPSA's defaults. Other methods ignore them.
-	CEnd *float64 `toml:"c_end,omitempty"`
-	REnd *float64 `toml:"r_end,omitempty"`
-	// optionDefault is an [external] engine's default for the option, from
-	// its reply to `options` (Validate, pass setoption); nil when unknown.
-	optionDefault *float64
-}
-
 // paramKey is the config key of a field of the i-th [[param]] table
-// (0-based i), as keyLine finds it: "param[2].min" for the second.
-func paramKey(i int, field string) string {
-	k := fmt.Sprintf("param[%d]", i+1)
-	if field != "" {
-		k += "." + field
-	}
-	return k
-}
+// (param.Key).
+var paramKey = param.Key
 
 // tunedGenes reports whether the road-weight genes are tuned: they are
 // unless engine.weights fixes them.
@@ -138,76 +93,16 @@ func (c *Config) validateParams() error {
 	if n, ok := c.MethodOptions().(interface{ NormOption() float64 }); ok && n.NormOption() > 0 {
 		return bad(c.Method+".norm", "must be 0 with [[param]] tables: a norm scales the whole vector, search settings with it")
 	}
-	seen := map[string]int{}
-	for i := range c.Params {
-		pc := &c.Params[i]
-		if c.External == nil {
-			p, ok := engine.ParamByName(pc.Name)
-			if !ok {
-				return bad(paramKey(i, "name"), "%q is not an engine parameter; the parameters are %s", pc.Name, strings.Join(engine.ParamNames(), ", "))
-			}
-			if j, dup := seen[p.Name]; dup {
-				return bad(paramKey(i, "name"), "%s is tuned twice (also by [[param]] %d)", p.Name, j+1)
-			}
-			seen[p.Name] = i
-			if err := checkParamType(i, pc.Type, p.Float); err != nil {
-				return err
-			}
-			for _, f := range []struct {
-				key string
-				v   float64
-			}{{"min", pc.Min}, {"max", pc.Max}} {
-				if finite(f.v) && (f.v < p.Min || f.v > p.Max) {
-					return bad(paramKey(i, f.key), "%g is outside the engine's range of %s, [%g, %g]", f.v, p.Name, p.Min, p.Max)
-				}
-			}
-		} else {
-			if pc.Name == "" || strings.ContainsAny(pc.Name, " \t\r\n{}") {
-				return bad(paramKey(i, "name"), "%q is no option name: one word, without braces", pc.Name)
-			}
-			if j, dup := seen[strings.ToLower(pc.Name)]; dup {
-				return bad(paramKey(i, "name"), "%s is tuned twice (also by [[param]] %d)", pc.Name, j+1)
-			}
-			seen[strings.ToLower(pc.Name)] = i
-		}
-		for _, f := range []struct {
-			key string
-			v   float64
-		}{{"min", pc.Min}, {"max", pc.Max}} {
-			if !finite(f.v) {
-				return bad(paramKey(i, f.key), "must be a finite number, not %g", f.v)
-			}
-		}
-		if pc.Min >= pc.Max {
-			return bad(paramKey(i, "max"), "must be above min: [%g, %g] is no range to search", pc.Min, pc.Max)
-		}
-		switch pc.Scale {
-		case "", ScaleLinear:
-		case ScaleLog:
-			if !(pc.Min > 0) {
-				return bad(paramKey(i, "scale"), "\"log\" needs both bounds > 0 (the method searches ln v), and min is %g", pc.Min)
-			}
-		default:
-			return bad(paramKey(i, "scale"), "must be %q or %q, not %q", ScaleLinear, ScaleLog, pc.Scale)
-		}
-		for _, f := range []struct {
-			key string
-			v   *float64
-		}{{"c_end", pc.CEnd}, {"r_end", pc.REnd}} {
-			if f.v != nil && !(*f.v > 0 && finite(*f.v)) {
-				return bad(paramKey(i, f.key), "must be a finite number > 0, not %g", *f.v)
-			}
-		}
+	if err := param.Check(c.Params, c.External != nil); err != nil {
+		return keyError(err)
 	}
 	if c.External != nil {
 		if err := c.validateExternal(); err != nil {
 			return err
 		}
 	}
-	for i, pc := range c.Params {
-		if pc.Start != nil && !(*pc.Start >= pc.Min && *pc.Start <= pc.Max) {
-			return bad(paramKey(i, "start"), "%g is outside [min, max] = [%g, %g]", *pc.Start, pc.Min, pc.Max)
-		}
+	if err := param.CheckStarts(c.Params); err != nil {
+		return keyError(err)
 	}
 	if c.External != nil {
 		return c.checkExternalValues()
@@ -215,20 +110,12 @@ func (c *Config) validateParams() error {
 	return nil
 }
 
-// checkParamType checks the type of the i-th [[param]] of the in-process
-// engine, if given, against the setting's.
-func checkParamType(i int, typ string, float bool) error {
-	want := paramTypeInt
-	if float {
-		want = paramTypeFloat
+// keyError is a *param.KeyError as the config's error of that key.
+func keyError(err error) error {
+	if ke, ok := err.(*param.KeyError); ok {
+		return bad(ke.Key, "%s", ke.Msg)
 	}
-	switch {
-	case typ == "" || typ == want:
-		return nil
-	case typ != paramTypeInt && typ != paramTypeFloat:
-		return bad(paramKey(i, "type"), "must be %q or %q, not %q", paramTypeInt, paramTypeFloat, typ)
-	}
-	return bad(paramKey(i, "type"), "is %q, but the engine's setting is %s", typ, want)
+	return err
 }
 
 // paramStart is the start of the i-th parameter: its start, or the run's
@@ -264,105 +151,27 @@ func (c *Config) fixedWeights() ([]float64, error) {
 }
 
 // withParams extends a problem over the schema's genes with the
-// parameters: their ranges are [min, max] for both the initial draw and
-// the bounds; a start vector gets the parameters' starts, and a problem
-// without one gets them too where the method takes a start (the genes
-// fixed, or a single-vector method); a fixed opponent plays with the
-// parameters at their starts. With engine.weights the genes are dropped
-// first. accepts reports whether the method takes a start vector.
+// [[param]] tables (param.Extend); accepts reports whether the method
+// takes a start vector.
 func (c *Config) withParams(p optimize.Problem, accepts func(optimize.Problem) bool) optimize.Problem {
-	if len(c.Params) == 0 {
-		return p
-	}
-	q := p
-	if !c.tunedGenes() {
-		q.Genes, q.InitLo, q.InitHi, q.Start, q.Opponent = nil, nil, nil, nil, nil
-		q.Bounds = &optimize.Bounds{}
-	}
-	q.Genes = append(slices.Clone(q.Genes), c.GeneNames()[len(q.Genes):]...)
-	q.InitLo, q.InitHi = slices.Clone(q.InitLo), slices.Clone(q.InitHi)
-	b := optimize.Bounds{}
-	if q.Bounds != nil {
-		b = optimize.Bounds{Lo: slices.Clone(q.Bounds.Lo), Hi: slices.Clone(q.Bounds.Hi)}
-	}
-	for _, pc := range c.Params {
-		q.InitLo, q.InitHi = append(q.InitLo, pc.Min), append(q.InitHi, pc.Max)
-		b.Lo, b.Hi = append(b.Lo, pc.Min), append(b.Hi, pc.Max)
-	}
-	q.Bounds = &b
-	starts := c.paramStarts()
-	switch {
-	case q.Start != nil:
-		q.Start = append(slices.Clone(q.Start), starts...)
-	case !c.tunedGenes():
-		q.Start = starts
-		if accepts != nil && !accepts(q) {
-			q.Start = nil
-		}
-	}
-	if p.Opponent != nil && c.tunedGenes() {
-		q.Opponent = func(name string) ([]float64, error) {
-			w, err := p.Opponent(name)
-			if err != nil {
-				return nil, err
-			}
-			return append(w, starts...), nil
-		}
-	}
-	return q
+	return param.Extend(c.Params, p, c.GeneNames(), c.paramStarts(), c.tunedGenes(), accepts)
 }
 
 // paramSpaceOf is the space of the config's vector when a parameter has
-// scale "log" (optimize.LogCoords: those parameters by their
-// logarithms, the rest as it is), nil when none has.
+// scale "log" (param.Space), nil when none has.
 func (c *Config) paramSpaceOf() optimize.Space {
-	first := len(c.GeneNames()) - len(c.Params)
-	s := optimize.LogCoords{Log: make([]bool, first+len(c.Params))}
-	any := false
-	for i, pc := range c.Params {
-		s.Log[first+i] = pc.Scale == ScaleLog
-		any = any || s.Log[first+i]
-	}
-	if !any {
-		return nil
-	}
-	return s
+	return param.Space(c.Params, len(c.GeneNames())-len(c.Params))
 }
 
 // methodOptions is the method's options for the run: the config's, and
 // for SPSA the [[param]] tables' c_end and r_end merged in by gene name
-// (converted to ln units for a log-scale parameter), over a copy.
+// (param.SPSAGains), over a copy.
 func (c *Config) methodOptions() optimize.Options {
 	opts := c.MethodOptions()
-	o, ok := opts.(*spsa.Settings)
-	if !ok || len(c.Params) == 0 {
-		return opts
+	if o, ok := opts.(*spsa.Settings); ok && len(c.Params) > 0 {
+		return param.SPSAGains(c.Params, o, c.paramStarts())
 	}
-	cp := *o
-	cp.CEnd.Genes, cp.REnd.Genes = maps.Clone(o.CEnd.Genes), maps.Clone(o.REnd.Genes)
-	for i, pc := range c.Params {
-		p, ok := engine.ParamByName(pc.Name)
-		if !ok {
-			continue
-		}
-		if pc.CEnd != nil {
-			v := *pc.CEnd
-			if pc.Scale == ScaleLog {
-				v = math.Log1p(v / c.paramStart(i))
-			}
-			if cp.CEnd.Genes == nil {
-				cp.CEnd.Genes = map[string]float64{}
-			}
-			cp.CEnd.Genes[p.Name] = v
-		}
-		if pc.REnd != nil {
-			if cp.REnd.Genes == nil {
-				cp.REnd.Genes = map[string]float64{}
-			}
-			cp.REnd.Genes[p.Name] = *pc.REnd
-		}
-	}
-	return &cp
+	return opts
 }
 
 // clock is the time control of every fitness game: engine.tc or
@@ -474,34 +283,13 @@ func (c *Config) splitVector(v []float64) (genes, params []float64, err error) {
 }
 
 // FileBestSettings is, for a run with [[param]] tables, the search
-// settings of the best vector so far (BestSettings), beside best.json,
+// settings of the best vector so far (param.Best), beside best.json,
 // which holds its road weights.
 const FileBestSettings = "best-settings.json"
 
-// BestSettings is the tuned search settings of a run in a form the
-// engine binary takes: every tuned parameter by its engine name with the
-// value it plays (integers rounded), and the same as the protocol's
-// `setoption name NAME value V` lines (engine/protocol) to send after
-// starting `cmd/engine -weights best.json`.
-type BestSettings struct {
-	Name    string `json:"name"`    // as best.json's name
-	Weights string `json:"weights"` // the weight file of the road weights (best.json); "" for an [external] run
-	// Engine is an [external] run's engine command (external.cmd and
-	// args), to which the values are passed as the run passed them.
-	Engine    []string       `json:"engine,omitempty"`
-	Params    []ParamSetting `json:"params"`
-	SetOption []string       `json:"setoption"`
-}
-
-// ParamSetting is one tuned setting: its engine.Params name and value.
-type ParamSetting struct {
-	Name  string  `json:"name"`
-	Value float64 `json:"value"`
-}
-
-// bestSettings is the BestSettings of vector v of the run, named name;
+// bestSettings is the param.Best of vector v of the run, named name;
 // nil for a run without parameters.
-func (c *Config) bestSettings(name string, v []float64) (*BestSettings, error) {
+func (c *Config) bestSettings(name string, v []float64) (*param.Best, error) {
 	if len(c.Params) == 0 {
 		return nil, nil
 	}
@@ -509,13 +297,13 @@ func (c *Config) bestSettings(name string, v []float64) (*BestSettings, error) {
 	if err != nil {
 		return nil, err
 	}
-	bs := &BestSettings{Name: name, Weights: FileBest, Params: []ParamSetting{}, SetOption: []string{}}
+	bs := &param.Best{Name: name, Weights: FileBest, Params: []param.Setting{}, SetOption: []string{}}
 	if c.External != nil {
 		bs.Weights = ""
 		bs.Engine = append([]string{c.External.Cmd}, c.External.Args...)
 	}
 	for i, p := range c.enginParams() {
-		bs.Params = append(bs.Params, ParamSetting{Name: p.Name, Value: values[i]})
+		bs.Params = append(bs.Params, param.Setting{Name: p.Name, Value: values[i]})
 		bs.SetOption = append(bs.SetOption, referee.SetOptionLine(p, values[i]))
 	}
 	return bs, nil
@@ -539,7 +327,7 @@ func (j *Job) bestSettingsHold() bool {
 	if err != nil || want == nil {
 		return err == nil
 	}
-	var got BestSettings
+	var got param.Best
 	data, err := fileio.ReadFile(j.dir.Path(FileBestSettings), fileio.Config)
 	if err != nil || json.Unmarshal(data, &got) != nil {
 		return false
@@ -547,35 +335,9 @@ func (j *Job) bestSettingsHold() bool {
 	return slices.Equal(got.Params, want.Params)
 }
 
-// paramsText lists the [[param]] tables for a report: "DefendWide in
-// [0, 100] from 60, DefendShare in [0.3, 0.9] (log) from 0.7".
+// paramsText lists the [[param]] tables for a report (param.Text).
 func (c *Config) paramsText() string {
-	parts := make([]string, len(c.Params))
-	for i, pc := range c.Params {
-		name := pc.Name
-		if p, ok := engine.ParamByName(pc.Name); ok {
-			name = p.Name
-		}
-		s := fmt.Sprintf("%s in [%g, %g]", name, pc.Min, pc.Max)
-		if pc.Scale == ScaleLog {
-			s += " (log)"
-		}
-		s += fmt.Sprintf(" from %g", c.paramStart(i))
-		// SPSA's own gains of the parameter, which its method line,
-		// giving the [spsa] defaults, does not show.
-		var gains []string
-		if pc.CEnd != nil {
-			gains = append(gains, fmt.Sprintf("c_end %g", *pc.CEnd))
-		}
-		if pc.REnd != nil {
-			gains = append(gains, fmt.Sprintf("r_end %g", *pc.REnd))
-		}
-		if len(gains) > 0 && c.Method == "spsa" {
-			s += " (" + strings.Join(gains, ", ") + ")"
-		}
-		parts[i] = s
-	}
-	return strings.Join(parts, ", ")
+	return param.Text(c.Params, c.paramStarts(), c.Method == "spsa")
 }
 
 // formatVector is a vector of the run for the console: the genes as

@@ -21,6 +21,7 @@ import (
 	"github.com/roadtune/roadtune/internal/tunetest"
 	"github.com/roadtune/roadtune/optimize/spsa"
 	"github.com/roadtune/roadtune/tune/ladder"
+	"github.com/roadtune/roadtune/tune/param"
 )
 
 // paramsTOML is the tiny config of method tuning three search settings
@@ -167,9 +168,9 @@ func TestParamConfigErrors(t *testing.T) {
 
 // readBestSettings reads a run's best-settings.json and applies it to the
 // default search as the engine binary's setoption would.
-func readBestSettings(t *testing.T, dir string) (BestSettings, engine.Settings) {
+func readBestSettings(t *testing.T, dir string) (param.Best, engine.Settings) {
 	t.Helper()
-	var bs BestSettings
+	var bs param.Best
 	data, err := os.ReadFile(filepath.Join(dir, FileBestSettings))
 	if err != nil || json.Unmarshal(data, &bs) != nil {
 		t.Fatalf("%s: %v %s", FileBestSettings, err, data)

@@ -1,0 +1,13 @@
+// Package param holds the [[param]] tables of a tuning config: the search
+// or time settings of an engine (engine.Params for the in-process engine,
+// an external engine's own options) that a run tunes beside the
+// road-weight genes or instead of them. It checks a table's own fields
+// (Check, CheckStarts), extends the method's optimize.Problem with the
+// settings (Extend), gives their search coordinates (Space) and SPSA's
+// gains by name (SPSAGains), describes them (Text), and defines the file of
+// the tuned settings a run writes (Best).
+//
+// It sits below the tuning job: it knows tables and problems, not a
+// Config or a Job. Errors are *KeyError, naming the table's key
+// ("param[2].min"), which the job turns into its config errors.
+package param
