@@ -1,12 +1,12 @@
 // This file holds reading and writing a Config as TOML: Load, LoadEmbedded
 // and Parse (decode over the defaults, apply overrides, validate), the
 // decoder's errors turned into ConfigErrors with the key's file and line
-// (tomlError, keyLine, locate), and Encode, the config.toml of a run.
+// (tomlError, keyLine, locate: package tomlkeys), and Encode, the
+// config.toml of a run.
 
 package tune
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -18,6 +18,7 @@ import (
 	"github.com/roadtune/roadtune/configs"
 	"github.com/roadtune/roadtune/internal/fileio"
 	"github.com/roadtune/roadtune/internal/suggest"
+	"github.com/roadtune/roadtune/internal/tomlkeys"
 )
 
 // Load reads a TOML config file over DefaultConfig, applies the overrides
@@ -199,70 +200,15 @@ func knownKeys() []string {
 }
 
 // tomlError turns a BurntSushi/toml error into a *ConfigError with the line
-// and key where the decoder gives them.
+// and key where the decoder gives them (tomlkeys.Parse).
 func tomlError(name string, err error) *ConfigError {
-	var pe toml.ParseError
-	if errors.As(err, &pe) {
-		return &ConfigError{File: name, Line: pe.Position.Line, Key: pe.LastKey, Msg: pe.Message}
-	}
-	// Type mismatches read "toml: line N (last key "k"): msg".
-	msg := err.Error()
-	ce := &ConfigError{File: name, Msg: msg}
-	if n, _ := fmt.Sscanf(msg, "toml: line %d (last key %q):", &ce.Line, &ce.Key); n == 2 {
-		if i := strings.Index(msg, "):"); i >= 0 {
-			ce.Msg = strings.TrimSpace(msg[i+2:])
-		}
-	} else if n == 1 {
-		ce.Msg = strings.TrimPrefix(msg, "toml: ")
-	}
-	return ce
+	line, key, msg := tomlkeys.Parse(err)
+	return &ConfigError{File: name, Line: line, Key: key, Msg: msg}
 }
 
-// keyLine finds the line where a dotted key ("ga.population") is set in a
-// TOML document, or 0. It follows [table] headers and dotted keys; it does
-// not need to understand values. The tables of an array ([[param]]) are
-// numbered from 1: "param[2].min" is min in the second, "param.min" the
-// first one that sets it.
-func keyLine(data []byte, key string) int {
-	table, plain := "", ""
-	arrays := map[string]int{}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for line := 1; sc.Scan(); line++ {
-		s := strings.TrimSpace(sc.Text())
-		if s == "" || s[0] == '#' {
-			continue
-		}
-		if strings.HasPrefix(s, "[") {
-			h := s
-			if i := strings.Index(h, "#"); i >= 0 {
-				h = h[:i]
-			}
-			table = strings.Trim(strings.TrimSpace(h), "[] ")
-			plain = table
-			if strings.HasPrefix(s, "[[") {
-				arrays[table]++
-				table = fmt.Sprintf("%s[%d]", table, arrays[table])
-			}
-			if table == key || plain == key {
-				return line
-			}
-			continue
-		}
-		eq := strings.Index(s, "=")
-		if eq < 0 {
-			continue
-		}
-		k := strings.Trim(strings.TrimSpace(s[:eq]), `"`)
-		full, short := k, k
-		if table != "" {
-			full, short = table+"."+k, plain+"."+k
-		}
-		if full == key || short == key {
-			return line
-		}
-	}
-	return 0
-}
+// keyLine finds the line where a dotted key ("ga.population",
+// "param[2].min") is set in a TOML document, or 0 (tomlkeys.Line).
+var keyLine = tomlkeys.Line
 
 // Encode writes the resolved config as TOML: every common key, then the
 // chosen method's table with all its options. Parse reads it back to the
