@@ -80,7 +80,7 @@ func FuzzBatchMessage(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	gs := tournament.GameSet{Entrants: []tournament.RemoteEntrant{{Name: "a", Weights: w5, Settings: set.Settings}, {Name: "b", Weights: w5, Settings: set.Settings}}}
+	gs := tournament.GameSet{Entrants: []tournament.Engine{{Name: "a", Weights: w5, Settings: set.Settings}, {Name: "b", Weights: w5, Settings: set.Settings}}}
 	g := GamesBatch{Protocol: protocol, Kind: kindGames, Build: EngineBuild, Fingerprint: GamesFingerprint(EngineBuild, gs), Run: "r", Set: gs,
 		Games: []tournament.ScheduledGame{{Game: 0, Black: 0, White: 1}}}
 	for _, v := range []any{b, g} {

@@ -154,6 +154,9 @@ func (w *Worker) refuseGames(b *GamesBatch) string {
 		return foreign(b.Fingerprint, fp, b.Build, build)
 	}
 	for _, e := range b.Set.Entrants {
+		if e.IsExternal() { // never run a program a batch names
+			return fmt.Sprintf("entrant %q: an external engine: a games batch holds in-process engines only", e.Name)
+		}
 		if err := e.Settings.Validate(); err != nil {
 			return fmt.Sprintf("entrant %q: settings this worker cannot play: %v", e.Name, err)
 		}

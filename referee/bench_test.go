@@ -57,8 +57,8 @@ func BenchmarkFitnessPlumbing(b *testing.B) {
 		for i, m := range matches {
 			wa, _ := engine.NewWeights(engine.Symmetric, m.A)
 			wb, _ := engine.NewWeights(engine.Symmetric, m.B)
-			ents = append(ents, tournament.Entrant{Name: fmt.Sprintf("m%d.A", i), Weights: wa, Settings: s},
-				tournament.Entrant{Name: fmt.Sprintf("m%d.B", i), Weights: wb, Settings: s})
+			ents = append(ents, tournament.Entrant{Engine: tournament.Engine{Name: fmt.Sprintf("m%d.A", i), Weights: wa, Settings: s}},
+				tournament.Entrant{Engine: tournament.Engine{Name: fmt.Sprintf("m%d.B", i), Weights: wb, Settings: s}})
 		}
 		for k := range 2 {
 			for i := range matches {

@@ -180,8 +180,7 @@ func fill(template string, kv ...string) string {
 // file ways write the values file (named by a hash of its content, so
 // equal candidates share one) and return its path as file ("" else).
 func (x *External) Entrant(name string, params []engine.Param, values []float64, tc tournament.TimeControl) (e tournament.Entrant, file string, err error) {
-	e = tournament.Entrant{Name: name, Command: append([]string(nil), x.Command...), MoveTime: x.MoveTime, Time: tc,
-		External: tournament.ExternalOptions{Dir: x.Dir, InitStrings: x.InitStrings, Handshake: x.Handshake}}
+	e = tournament.Entrant{Engine: tournament.Engine{Name: name, Command: append([]string(nil), x.Command...), MoveTime: x.MoveTime, Time: tc, Dir: x.Dir, InitStrings: x.InitStrings, Handshake: x.Handshake}}
 	if values == nil {
 		return e, "", nil
 	}

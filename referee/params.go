@@ -74,7 +74,7 @@ func (r *VectorReferee) Entrant(name string, v []float64) (e tournament.Entrant,
 func (r *VectorReferee) entrant(name string, v []float64) (tournament.Entrant, string, error) {
 	if r.External == nil {
 		w, s, err := r.Player(v)
-		return tournament.Entrant{Name: name, Weights: w, Settings: s, Time: r.Time}, "", err
+		return tournament.Entrant{Engine: tournament.Engine{Name: name, Weights: w, Settings: s, Time: r.Time}}, "", err
 	}
 	if len(v) != len(r.Params) {
 		return tournament.Entrant{}, "", fmt.Errorf("vector has %d values, want %d (one per parameter of the external engine)", len(v), len(r.Params))

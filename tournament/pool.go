@@ -550,7 +550,7 @@ func (w *worker) player(i int, c engine.Color) (Player, error) {
 		p, err = e.New()
 	} else {
 		var x *ExternalPlayer
-		if x, err = NewExternal(e.Command, e.MoveTime, e.externalOptions()); err == nil {
+		if x, err = NewExternal(e.Engine, e.External); err == nil {
 			x.setSetup(e.Setup)
 			p = x
 		}

@@ -216,7 +216,7 @@ func (c *Config) validateExternal() error {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*externalProbeTime)
 		defer cancel()
 		var err error
-		opts, err = tournament.ProbeOptions(ctx, ref.Command, tournament.ExternalOptions{Dir: x.Dir, InitStrings: x.InitStr, Handshake: externalProbeTime})
+		opts, err = tournament.ProbeOptions(ctx, tournament.Engine{Command: ref.Command, Dir: x.Dir, InitStrings: x.InitStr, Handshake: externalProbeTime}, tournament.ExternalOptions{})
 		if err != nil {
 			return bad("external.cmd", "must answer `options` with its options for pass setoption (the default; another pass needs no answer): %v", err)
 		}
@@ -304,7 +304,8 @@ func (c *Config) checkExternalValues() error {
 			return bad("external", "%v", err)
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 2*externalProbeTime)
-		err = tournament.CheckSetup(ctx, e.Command, tournament.ExternalOptions{Dir: x.Dir, InitStrings: x.InitStr, Handshake: externalProbeTime}, e.Setup)
+		e.Handshake = externalProbeTime
+		err = tournament.CheckSetup(ctx, e.Engine, tournament.ExternalOptions{}, e.Setup)
 		cancel()
 		if err != nil {
 			return bad("external", "the engine refuses the [[param]] %s values as pass %q sends them: %v", end, ref.Pass, err)

@@ -51,8 +51,7 @@ func (j *Job) entrant(p player, depth, width int, tc tournament.TimeControl) (to
 		if !o.TC.IsZero() {
 			tc = o.TC
 		}
-		e := tournament.Entrant{Name: p.name, Command: o.Argv, Time: tc,
-			External: tournament.ExternalOptions{Dir: o.Dir, InitStrings: o.InitStr}}
+		e := tournament.Entrant{Engine: tournament.Engine{Name: p.name, Command: o.Argv, Time: tc, Dir: o.Dir, InitStrings: o.InitStr}}
 		line := "external engine " + strings.Join(o.Argv, " ")
 		if len(o.InitStr) > 0 {
 			line += ", init " + strings.Join(o.InitStr, "; ")
@@ -70,7 +69,7 @@ func (j *Job) entrant(p player, depth, width int, tc tournament.TimeControl) (to
 		if err != nil {
 			return tournament.Entrant{}, "", "", err
 		}
-		return tournament.Entrant{Name: p.name, Weights: p.weights, Settings: s, Time: tc}, "", j.cfg.playerLine(p.vec, s, tc), nil
+		return tournament.Entrant{Engine: tournament.Engine{Name: p.name, Weights: p.weights, Settings: s, Time: tc}}, "", j.cfg.playerLine(p.vec, s, tc), nil
 	}
 	r, err := j.cfg.playerRef(j.cfg.Engine.Depth, j.cfg.Engine.Width)
 	if err != nil {

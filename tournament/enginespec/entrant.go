@@ -35,7 +35,7 @@ func (p Player) InProcess(wf *engine.WeightFile, depth, width int, depthGiven bo
 	if name == "" {
 		name = strings.TrimSuffix(filepath.Base(p.Weights), filepath.Ext(p.Weights))
 	}
-	ent := tournament.Entrant{Name: name, Weights: wf.Weights(), Settings: settings, Time: p.TC}
+	ent := tournament.Entrant{Engine: tournament.Engine{Name: name, Weights: wf.Weights(), Settings: settings, Time: p.TC}}
 	info := tournament.PlayerInfo{Name: name, Kind: "weights", Source: p.Weights,
 		Settings: withClock(fmt.Sprintf("depth %d, width %d", settings.Depth, settings.Width)+KnobsText(settings), p.TC)}
 	return ent, info, nil
@@ -50,14 +50,14 @@ func (p Player) InProcess(wf *engine.WeightFile, depth, width int, depthGiven bo
 // records every line to and from it. Errors: CheckProgram's, ProbeName's,
 // or ctx.Err() itself when ctx ended the probe.
 func (p Player) External(ctx context.Context, moveTime time.Duration, log *tournament.Transcript) (tournament.Entrant, tournament.PlayerInfo, error) {
-	xo := tournament.ExternalOptions{Dir: p.Dir, InitStrings: p.InitStr, Transcript: log}
+	eng := tournament.Engine{Name: p.Name, Command: p.Argv, Dir: p.Dir, InitStrings: p.InitStr, MoveTime: moveTime, Time: p.TC}
+	xo := tournament.ExternalOptions{Transcript: log}
 	if err := tournament.CheckProgram(p.Argv, p.Dir); err != nil {
 		return tournament.Entrant{}, tournament.PlayerInfo{}, err
 	}
-	name := p.Name
-	if name == "" {
+	if eng.Name == "" {
 		probeCtx, cancel := context.WithTimeout(ctx, probeTimeout)
-		got, err := tournament.ProbeName(probeCtx, p.Argv, xo)
+		got, err := tournament.ProbeName(probeCtx, eng, xo)
 		cancel()
 		switch {
 		case err != nil && ctx.Err() != nil:
@@ -65,13 +65,13 @@ func (p Player) External(ctx context.Context, moveTime time.Duration, log *tourn
 		case err != nil:
 			return tournament.Entrant{}, tournament.PlayerInfo{}, err
 		}
-		name = got
+		eng.Name = got
 	}
-	if name == "" {
-		name = filepath.Base(p.Argv[0])
+	if eng.Name == "" {
+		eng.Name = filepath.Base(p.Argv[0])
 	}
-	xo.Name = name
-	ent := tournament.Entrant{Name: name, Command: p.Argv, MoveTime: moveTime, Time: p.TC, External: xo}
+	name := eng.Name
+	ent := tournament.Entrant{Engine: eng, External: xo}
 	var parts []string
 	if p.Dir != "" {
 		parts = append(parts, "dir "+p.Dir)

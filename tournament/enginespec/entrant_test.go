@@ -71,7 +71,7 @@ func TestExternal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ent.Name != "ext" || ent.External.Name != "ext" || len(ent.Command) != 2 || ent.Command[1] != "-x" || ent.MoveTime != 3*time.Second || ent.External.Dir != dir {
+	if ent.Name != "ext" || len(ent.Command) != 2 || ent.Command[1] != "-x" || ent.MoveTime != 3*time.Second || ent.Dir != dir {
 		t.Errorf("entrant %+v", ent)
 	}
 	if want := "dir " + dir + `, init "depth 2", 3s per move at most`; info.Kind != "external" || info.Settings != want {
