@@ -131,7 +131,7 @@ func (b *GamesBatch) timed() bool {
 
 // replay plays the batch's games in this process (its entrants are
 // in-process engines: engines are not used).
-func (b *GamesBatch) replay(ctx context.Context, concurrency int, _ []Engine) (Result, error) {
+func (b *GamesBatch) replay(ctx context.Context, concurrency int, _ []tournament.Engine) (Result, error) {
 	if b.timed() {
 		return Result{}, errTimed
 	}

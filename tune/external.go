@@ -132,17 +132,25 @@ var externalStarts = func() *atomic.Bool { b := new(atomic.Bool); b.Store(true);
 // (the wait for its reply to name, to options); a variable for tests.
 var externalProbeTime = 10 * time.Second
 
-// referee is the External of the config's [external] table; fileDir is
-// where the values files go (the run's folder; "" before a run has one).
+// referee is the External of the config's [external] table, without its
+// options (externalRef); fileDir is where the values files go (the run's
+// folder; "" before a run has one).
 func (x *ExternalConfig) referee(fileDir string) *referee.External {
 	argv := append([]string{x.Cmd}, x.Args...)
-	return &referee.External{Name: x.Name, Command: argv, Dir: x.Dir, InitStrings: x.InitStr,
-		Pass: referee.Pass(x.Pass), Template: x.Template, FileDir: fileDir,
-		MoveTime: time.Duration(x.MoveTime)}
+	return &referee.External{Engine: tournament.Engine{Name: x.Name, Command: argv, Dir: x.Dir, InitStrings: x.InitStr,
+		MoveTime: time.Duration(x.MoveTime)}, Pass: referee.Pass(x.Pass), Template: x.Template, FileDir: fileDir}
+}
+
+// externalRef is the External of the [external] table with the [[param]]
+// tables as its options (referee), its values files in fileDir.
+func (c *Config) externalRef(fileDir string) *referee.External {
+	x := c.External.referee(fileDir)
+	x.Params = c.externalParams()
+	return x
 }
 
 // externalParams are the [[param]] tables as the options of the external
-// engine (referee.VectorReferee.Params: name, type, range).
+// engine (referee.External.Params: name, type, range).
 func (c *Config) externalParams() []engine.Param {
 	out := make([]engine.Param, len(c.Params))
 	for i, pc := range c.Params {
@@ -197,8 +205,8 @@ func (c *Config) validateExternal() error {
 	if st, err := os.Stat(x.Dir); x.Dir != "" && (err != nil || !st.IsDir()) {
 		return bad("external.dir", "%q is not a directory", x.Dir)
 	}
-	ref := x.referee("values")
-	if err := ref.Check(c.externalParams()); err != nil {
+	ref := c.externalRef("values")
+	if err := ref.Check(); err != nil {
 		key := "external.template"
 		if strings.HasPrefix(err.Error(), "pass") {
 			key = "external.pass"
@@ -279,7 +287,6 @@ func (c *Config) validateExternal() error {
 // highest values of every parameter, passed as the run passes them, and
 // reports a line it refuses (an `error` reply) or a start that fails.
 func (c *Config) checkExternalValues() error {
-	x := c.External
 	if !externalStarts.Load() {
 		return nil
 	}
@@ -288,8 +295,8 @@ func (c *Config) checkExternalValues() error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	ref := x.referee(dir)
-	params := c.externalParams()
+	ref := c.externalRef(dir)
+	params := ref.Params
 	for _, end := range []string{"min", "max"} {
 		values := make([]float64, len(params))
 		for i, p := range params {
@@ -299,7 +306,7 @@ func (c *Config) checkExternalValues() error {
 			}
 			values[i] = referee.ParamValue(p, values[i])
 		}
-		e, _, err := ref.Entrant("check", params, values, tournament.TimeControl{})
+		e, _, err := ref.Entrant("check", values, tournament.TimeControl{})
 		if err != nil {
 			return bad("external", "%v", err)
 		}

@@ -79,7 +79,7 @@ func (j *Job) entrant(p player, depth, width int, tc tournament.TimeControl) (to
 	var e tournament.Entrant
 	var file string
 	if p.vec == nil {
-		e, file, err = r.External.Entrant(p.name, r.Params, nil, tc)
+		e, file, err = r.External.Entrant(p.name, nil, tc)
 	} else {
 		e, file, err = r.Entrant(p.name, p.vec)
 	}
