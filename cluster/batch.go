@@ -54,8 +54,8 @@ func SetupOf(r *referee.VectorReferee) Setup {
 	s.Pairs = max(s.Pairs, 1)
 	if s.External != nil {
 		x := *s.External
-		if x.Name == "" && len(x.Command) > 0 {
-			x.Name = referee.DefaultEngineName(x.Command[0])
+		if x.Name == "" && x.Program != "" {
+			x.Name = referee.DefaultEngineName(x.Program)
 		}
 		s.External = &x
 	}

@@ -28,13 +28,13 @@ import (
 
 // NewEngine is the external engine this process runs for the batches
 // that name it (a worker's -engine, the coordinator's own: EngineOf): its
-// name (referee.DefaultEngineName(cmd) for ""), its program cmd as the
-// only word of Command, resolved from dir as the external player starts
-// it (tournament.ProgramPath: an absolute path, a path relative to dir
-// ("": the current directory) or a name in $PATH) to an absolute path,
-// dir made absolute, and the program's SHA-256, read now. Batches carry
-// the arguments; the ID (name and SHA-256) is what they and heartbeats
-// name it by. Errors: a bad name (referee.CheckEngineName), dir not a
+// name (referee.DefaultEngineName(cmd) for ""), its Program cmd
+// resolved from dir as the external player starts it
+// (tournament.ProgramPath: an absolute path, a path relative to dir ("":
+// the current directory) or a name in $PATH) to an absolute path, dir
+// made absolute, and the program's SHA-256, read now; no arguments
+// (batches carry them). Its ID (name and SHA-256) is what batches and
+// heartbeats name it by. Errors: a bad name (referee.CheckEngineName), dir not a
 // directory, a program that cannot be started (the path and why), a file
 // that cannot be read.
 func NewEngine(name, cmd, dir string) (tournament.Engine, error) {
@@ -62,17 +62,17 @@ func NewEngine(name, cmd, dir string) (tournament.Engine, error) {
 	if err != nil {
 		return tournament.Engine{}, fmt.Errorf("engine %s: %w", name, err)
 	}
-	return tournament.Engine{Name: name, Command: []string{path}, Dir: dir, SHA256: sum}, nil
+	return tournament.Engine{Name: name, Program: path, Dir: dir, SHA256: sum}, nil
 }
 
 // EngineOf is the engine of an external referee as a coordinator runs it
 // (NewEngine): x.Name (referee.DefaultEngineName of its program for ""),
 // its program and directory, the program's SHA-256. Errors: NewEngine's.
 func EngineOf(x *referee.External) (tournament.Engine, error) {
-	if len(x.Command) == 0 {
+	if x.Program == "" {
 		return tournament.Engine{}, errors.New("external engine: empty command")
 	}
-	return NewEngine(x.Name, x.Command[0], x.Dir)
+	return NewEngine(x.Name, x.Program, x.Dir)
 }
 
 // fileSHA256 is the SHA-256 of the file at path in hex.
@@ -164,8 +164,7 @@ func ownExternal(x *referee.External, engines []tournament.Engine, fileDir strin
 		return nil, errors.New(mismatch(x.Name, engines[i].SHA256, x.SHA256))
 	}
 	own := *x
-	own.Command = append([]string{engines[i].Command[0]}, x.Command[1:]...)
-	own.Dir, own.FileDir = engines[i].Dir, fileDir
+	own.Program, own.Dir, own.FileDir = engines[i].Program, engines[i].Dir, fileDir
 	return &own, nil
 }
 
@@ -210,7 +209,7 @@ func (w *Worker) engineConsumers(ctx context.Context, js jetstream.JetStream, ac
 			w.logf("engine %s left out: %v", e.Name, err)
 			continue
 		}
-		w.logf("engine %s: %s (sha256 %s): takes the batches of runs with this program", e.Name, e.Command[0], e.SHA256)
+		w.logf("engine %s: %s (sha256 %s): takes the batches of runs with this program", e.Name, e.Program, e.SHA256)
 		out = append(out, cons)
 		ids = append(ids, e.ID())
 	}

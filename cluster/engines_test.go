@@ -33,7 +33,7 @@ func externalReferee(t *testing.T) *referee.VectorReferee {
 	t.Helper()
 	bin := fakeenginetest.Build(t)
 	return &referee.VectorReferee{Setup: referee.Setup{Schema: engine.Symmetric, Settings: engine.DefaultSettings(), Pairs: 2, MaxMoves: 40,
-		External: &referee.External{Engine: tournament.Engine{Name: "fake", Command: []string{bin, "-options", fakeOptions}},
+		External: &referee.External{Engine: tournament.Engine{Name: "fake", Program: bin, Args: []string{"-options", fakeOptions}},
 			Params: []engine.Param{{Name: "Width", Min: 1, Max: 100}, {Name: "Share", Float: true, Min: 0.01, Max: 0.9}}}}, Concurrency: 2}
 }
 
@@ -113,7 +113,7 @@ func TestEngineNobodyHas(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile(run.Command[0])
+	data, err := os.ReadFile(run.Program)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +188,7 @@ func TestParseEngine(t *testing.T) {
 		t.Fatal(err)
 	}
 	e, err := ParseEngine([]string{"cmd=./my.engine", "dir=" + dir})
-	if err != nil || e.Name != "my_engine" || e.Command[0] != exe || e.Dir != dir {
+	if err != nil || e.Name != "my_engine" || e.Program != exe || e.Dir != dir {
 		t.Fatalf("ParseEngine: %+v, %v", e, err)
 	}
 	sum := sha256.Sum256([]byte("#!/bin/sh\n"))
@@ -219,18 +219,18 @@ func TestParseEngine(t *testing.T) {
 // program differs.
 func TestExternalSetup(t *testing.T) {
 	ref := externalReferee(t)
-	ref.External.Command = append(ref.External.Command, "-noise")
+	ref.External.Args = append(ref.External.Args, "-noise")
 	s := SetupOf(ref)
 	own, err := EngineOf(ref.External)
 	if err != nil {
 		t.Fatal(err)
 	}
 	s.External.SHA256 = own.SHA256
-	if len(s.Params) > 0 || s.External.Name != "fake" || !reflect.DeepEqual(s.External.Command[1:], []string{"-options", fakeOptions, "-noise"}) || len(s.External.Params) != 2 {
+	if len(s.Params) > 0 || s.External.Name != "fake" || !reflect.DeepEqual(s.External.Args, []string{"-options", fakeOptions, "-noise"}) || len(s.External.Params) != 2 {
 		t.Fatalf("setup %+v, external %+v", s, s.External)
 	}
 	back, err := RefereeWith(s, 1, []tournament.Engine{own}, t.TempDir())
-	if err != nil || back.External.Command[0] != own.Command[0] || !reflect.DeepEqual(back.External.Params, ref.External.Params) {
+	if err != nil || back.External.Program != own.Program || !reflect.DeepEqual(back.External.Params, ref.External.Params) {
 		t.Fatalf("rebuilt: %+v, %v", back, err)
 	}
 	if _, err := RefereeWith(s, 1, nil, ""); err == nil || !strings.Contains(err.Error(), "not one of this worker's engines") {
@@ -256,7 +256,7 @@ func TestExternalSetup(t *testing.T) {
 // and a worker reads it back to the same bytes.
 func TestExternalSetupWire(t *testing.T) {
 	ref := externalReferee(t)
-	ref.External.Command = append(ref.External.Command, "-noise")
+	ref.External.Args = append(ref.External.Args, "-noise")
 	ref.External.Dir = t.TempDir()
 	ref.External.InitStrings = []string{"depth 2"}
 	ref.External.Pass, ref.External.Template = referee.PassInitStr, "param {name} {value}"
@@ -282,7 +282,7 @@ func TestExternalSetupWire(t *testing.T) {
 	if err := json.Unmarshal(mustJSON(t, s), &back); err != nil {
 		t.Fatal(err)
 	}
-	if back.External.Command[0] != "" || back.External.Dir != "" || !bytes.Equal(mustJSON(t, back), mustJSON(t, s)) {
+	if back.External.Program != "" || back.External.Dir != "" || !bytes.Equal(mustJSON(t, back), mustJSON(t, s)) {
 		t.Errorf("read back as %+v", back.External)
 	}
 }

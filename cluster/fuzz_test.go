@@ -244,10 +244,10 @@ func FuzzParseEngine(f *testing.F) {
 			}
 			return
 		}
-		if e.Name == "" || !filepath.IsAbs(e.Command[0]) || len(e.SHA256) != 64 || e.Dir != "" && !filepath.IsAbs(e.Dir) {
+		if e.Name == "" || !filepath.IsAbs(e.Program) || len(e.SHA256) != 64 || e.Dir != "" && !filepath.IsAbs(e.Dir) {
 			t.Fatalf("%q parses to %+v", words, e)
 		}
-		again := []string{"name=" + e.Name, "cmd=" + e.Command[0]}
+		again := []string{"name=" + e.Name, "cmd=" + e.Program}
 		if e.Dir != "" {
 			again = append(again, "dir="+e.Dir)
 		}

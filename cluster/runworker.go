@@ -37,7 +37,7 @@ func RunWorker(ctx context.Context, opts WorkerOptions, stdout, log io.Writer) e
 	for i, e := range opts.Engines {
 		for _, f := range opts.Engines[:i] {
 			if f.Name == e.Name {
-				return &FlagError{fmt.Errorf("flag -engine: two engines named %s (%s and %s): give each name=", e.Name, f.Command[0], e.Command[0])}
+				return &FlagError{fmt.Errorf("flag -engine: two engines named %s (%s and %s): give each name=", e.Name, f.Program, e.Program)}
 			}
 		}
 	}

@@ -201,11 +201,11 @@ func (s *Session) engineNeeded() error {
 	}
 	if !s.o.LocalWorker {
 		fmt.Fprintf(s.o.Log, "%s: the games need engine %s (%s, sha256 %s): they wait for workers started with -engine name=%s cmd=PATH, PATH a program with that SHA-256\n",
-			s.o.prog(), need.Name, need.Command[0], need.SHA256, need.Name)
+			s.o.prog(), need.Name, need.Program, need.SHA256, need.Name)
 		return nil
 	}
 	fmt.Fprintf(s.o.Log, "%s: the games need engine %s (%s, sha256 %s): the in-process worker plays them with it, other workers only if started with -engine name=%s cmd=PATH, PATH a program with that SHA-256\n",
-		s.o.prog(), need.Name, need.Command[0], need.SHA256, need.Name)
+		s.o.prog(), need.Name, need.Program, need.SHA256, need.Name)
 	for _, e := range s.local.engines {
 		if e.ID() == need.ID() {
 			return nil

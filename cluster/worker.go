@@ -50,8 +50,8 @@ type Worker struct {
 	Heartbeat time.Duration
 	// Engines are the external engines the worker runs for the batches
 	// that need them (NewEngine, ParseEngine: a name, the program's
-	// absolute path as Command's only word, a directory and the program's
-	// SHA-256; names distinct): for each,
+	// absolute path, a directory and the program's SHA-256; names
+	// distinct): for each,
 	// the worker takes batches from the consumer of its name and
 	// SHA-256 (besides the in-process engine's batches), so it receives
 	// only the batches of runs whose engine is the same program. It logs

@@ -164,6 +164,6 @@ func BenchmarkExternalEngine(b *testing.B) {
 	})
 	b.Run("external", func(b *testing.B) {
 		run(b, &VectorReferee{Setup: Setup{Pairs: 2,
-			External: &External{Engine: tournament.Engine{Command: []string{bin, "-depth", "2", "-movetime", "0"}}, Params: params}}, Concurrency: 1})
+			External: &External{Engine: tournament.Engine{Program: bin, Args: []string{"-depth", "2", "-movetime", "0"}}, Params: params}}, Concurrency: 1})
 	})
 }

@@ -62,15 +62,15 @@ var Passes = []Pass{PassSetOption, PassInitStr, PassArg, PassFileArg, PassFileIn
 // SHA-256, arguments, init strings, way of passing, template, limits and
 // options, never the program path, the directory or FileDir, which are
 // the machine's own (each worker runs its own copy of the program,
-// matched by Name and SHA256): a decoded External's Command holds "" for
-// the program until a worker puts its copy's path there.
+// matched by Name and SHA256): a decoded External has no Program until a
+// worker puts its copy's path there.
 type External struct {
 	// Engine describes the program: Name names it where its games are
 	// played on other machines (package cluster hands a batch of it only
 	// to workers that declared an engine of this name whose program has
-	// the same SHA256; "" stands for DefaultEngineName of Command[0]: the
-	// games do not depend on it); Command is the program and its fixed
-	// arguments (a relative program is taken from Dir); Dir, InitStrings,
+	// the same SHA256; "" stands for DefaultEngineName of Program: the
+	// games do not depend on it); Program and Args are the program and its
+	// fixed arguments (a relative program is taken from Dir); Dir, InitStrings,
 	// MoveTime (tournament.DefaultMoveTime when 0) and Handshake
 	// (tournament.DefaultHandshake when 0) are the driver's. Its Weights,
 	// Settings and Time are not used: Setup.Time is every player's clock.
@@ -94,7 +94,7 @@ type External struct {
 type externalJSON struct {
 	Name        string         `json:"name"`
 	SHA256      string         `json:"sha256"`
-	Args        []string       `json:"args,omitempty"` // Command after the program
+	Args        []string       `json:"args,omitempty"`
 	InitStrings []string       `json:"init_strings,omitempty"`
 	Pass        Pass           `json:"pass,omitempty"`
 	Template    string         `json:"template,omitempty"`
@@ -103,30 +103,26 @@ type externalJSON struct {
 	Params      []engine.Param `json:"params"`
 }
 
-// MarshalJSON writes x's wire form: name, sha256, args (Command without
-// the program), init_strings, pass, template, move_time and handshake
+// MarshalJSON writes x's wire form: name, sha256, args, init_strings, pass, template, move_time and handshake
 // (nanoseconds), params (name, float, min, max); no path, directory or
 // FileDir.
 func (x External) MarshalJSON() ([]byte, error) {
-	w := externalJSON{Name: x.Name, SHA256: x.SHA256, InitStrings: x.InitStrings, Pass: x.Pass, Template: x.Template,
+	w := externalJSON{Name: x.Name, SHA256: x.SHA256, Args: x.Args, InitStrings: x.InitStrings, Pass: x.Pass, Template: x.Template,
 		MoveTime: x.MoveTime, Handshake: x.Handshake, Params: x.Params}
-	if len(x.Command) > 1 {
-		w.Args = x.Command[1:]
-	}
 	if w.Params == nil {
 		w.Params = []engine.Param{}
 	}
 	return json.Marshal(w)
 }
 
-// UnmarshalJSON reads MarshalJSON's wire form; Command is "" (the program
-// is the reader's own) and the arguments. Errors: JSON's.
+// UnmarshalJSON reads MarshalJSON's wire form, without a Program (the
+// reader's own copy runs). Errors: JSON's.
 func (x *External) UnmarshalJSON(data []byte) error {
 	var w externalJSON
 	if err := json.Unmarshal(data, &w); err != nil {
 		return err
 	}
-	*x = External{Engine: tournament.Engine{Name: w.Name, SHA256: w.SHA256, Command: append([]string{""}, w.Args...),
+	*x = External{Engine: tournament.Engine{Name: w.Name, SHA256: w.SHA256, Args: w.Args,
 		InitStrings: w.InitStrings, MoveTime: w.MoveTime, Handshake: w.Handshake},
 		Params: w.Params, Pass: w.Pass, Template: w.Template}
 	return nil
@@ -138,7 +134,7 @@ func (x *External) UnmarshalJSON(data []byte) error {
 // without {file} or no FileDir for the file ways, a template with a
 // newline.
 func (x *External) Check() error {
-	if len(x.Command) == 0 || x.Command[0] == "" {
+	if x.Program == "" {
 		return errors.New("no command")
 	}
 	if strings.ContainsAny(x.Template, "\r\n") {
@@ -226,7 +222,7 @@ func fill(template string, kv ...string) string {
 // and return its path as file ("" else).
 func (x *External) Entrant(name string, values []float64, tc tournament.TimeControl) (e tournament.Entrant, file string, err error) {
 	e = tournament.Entrant{Engine: x.Engine}
-	e.Name, e.Time, e.Command = name, tc, append([]string(nil), x.Command...)
+	e.Name, e.Time, e.Args = name, tc, append([]string(nil), x.Args...)
 	if values == nil {
 		return e, "", nil
 	}
@@ -243,7 +239,7 @@ func (x *External) Entrant(name string, values []float64, tc tournament.TimeCont
 		for i, p := range params {
 			s := fill(x.Template, "{name}", p.Name, "{value}", FormatValue(p, values[i]))
 			if x.pass() == PassArg {
-				e.Command = append(e.Command, s)
+				e.Args = append(e.Args, s)
 			} else {
 				e.Setup = append(e.Setup, s)
 			}
@@ -260,7 +256,7 @@ func (x *External) Entrant(name string, values []float64, tc tournament.TimeCont
 		}
 		s := fill(x.Template, "{file}", file)
 		if x.pass() == PassFileArg {
-			e.Command = append(e.Command, s)
+			e.Args = append(e.Args, s)
 		} else {
 			e.Setup = append(e.Setup, s)
 		}

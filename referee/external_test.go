@@ -40,7 +40,7 @@ func TestExternalValuesArrive(t *testing.T) {
 			dir := t.TempDir()
 			rec := filepath.Join(dir, "record.jsonl")
 			r := &VectorReferee{Setup: Setup{Pairs: 2, MaxMoves: 40,
-				External: &External{Engine: tournament.Engine{Command: []string{bin, "-options", fakeOptions, "-record", rec}}, Params: externalParams,
+				External: &External{Engine: tournament.Engine{Program: bin, Args: []string{"-options", fakeOptions, "-record", rec}}, Params: externalParams,
 					Pass: pass, Template: templates[pass], FileDir: filepath.Join(dir, "values")}}, Concurrency: 2}
 			defer r.Close()
 			if err := r.External.Check(); err != nil {
@@ -95,13 +95,13 @@ func TestExternalCheck(t *testing.T) {
 		want string
 	}{
 		{External{}, "no command"},
-		{External{Engine: tournament.Engine{Command: []string{"e"}}, Pass: "pipe"}, `pass "pipe" is not one of setoption, initstr`},
-		{External{Engine: tournament.Engine{Command: []string{"e"}}, Pass: PassInitStr, Template: "param {name}"}, "has no {value}"},
-		{External{Engine: tournament.Engine{Command: []string{"e"}}, Pass: PassArg, Template: "--v={value}"}, "has no {name}: with 2 parameters"},
-		{External{Engine: tournament.Engine{Command: []string{"e"}}, Pass: PassFileArg, Template: "-f", FileDir: "x"}, "has no {file}"},
-		{External{Engine: tournament.Engine{Command: []string{"e"}}, Pass: PassFileInitStr, Template: "file {file}"}, "needs a directory"},
-		{External{Engine: tournament.Engine{Command: []string{"e"}}, Pass: PassSetOption, Template: "x {value}"}, "is not used by pass"},
-		{External{Engine: tournament.Engine{Command: []string{"e"}}, Pass: PassInitStr, Template: "a {name}\n{value}"}, "line break"},
+		{External{Engine: tournament.Engine{Program: "e"}, Pass: "pipe"}, `pass "pipe" is not one of setoption, initstr`},
+		{External{Engine: tournament.Engine{Program: "e"}, Pass: PassInitStr, Template: "param {name}"}, "has no {value}"},
+		{External{Engine: tournament.Engine{Program: "e"}, Pass: PassArg, Template: "--v={value}"}, "has no {name}: with 2 parameters"},
+		{External{Engine: tournament.Engine{Program: "e"}, Pass: PassFileArg, Template: "-f", FileDir: "x"}, "has no {file}"},
+		{External{Engine: tournament.Engine{Program: "e"}, Pass: PassFileInitStr, Template: "file {file}"}, "needs a directory"},
+		{External{Engine: tournament.Engine{Program: "e"}, Pass: PassSetOption, Template: "x {value}"}, "is not used by pass"},
+		{External{Engine: tournament.Engine{Program: "e"}, Pass: PassInitStr, Template: "a {name}\n{value}"}, "line break"},
 	} {
 		tc.x.Params = externalParams
 		err := tc.x.Check()
@@ -109,7 +109,7 @@ func TestExternalCheck(t *testing.T) {
 			t.Errorf("%+v: %v, want %q", tc.x, err, tc.want)
 		}
 	}
-	ok := External{Engine: tournament.Engine{Command: []string{"e"}}, Params: externalParams[:1], Pass: PassArg, Template: "--{value}"}
+	ok := External{Engine: tournament.Engine{Program: "e"}, Params: externalParams[:1], Pass: PassArg, Template: "--{value}"}
 	if err := ok.Check(); err != nil {
 		t.Errorf("one parameter needs no {name}: %v", err)
 	}
@@ -118,7 +118,7 @@ func TestExternalCheck(t *testing.T) {
 // TestExternalRefusesInProcessUses: the vectors of an external referee are
 // not in-process players and have no road features.
 func TestExternalRefusesInProcessUses(t *testing.T) {
-	r := &VectorReferee{Setup: Setup{External: &External{Engine: tournament.Engine{Command: []string{"engine"}}, Params: externalParams}}}
+	r := &VectorReferee{Setup: Setup{External: &External{Engine: tournament.Engine{Program: "engine"}, Params: externalParams}}}
 	if _, _, err := r.Player([]float64{1, 0.5}); err == nil {
 		t.Error("Player of an external referee: no error")
 	}

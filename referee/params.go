@@ -23,7 +23,7 @@ import (
 // refuses.
 func (r *VectorReferee) Player(v []float64) (engine.Weights, engine.Settings, error) {
 	if r.External != nil {
-		return engine.Weights{}, engine.Settings{}, fmt.Errorf("the vectors stand for the external engine %s, not the in-process one", r.External.Command[0])
+		return engine.Weights{}, engine.Settings{}, fmt.Errorf("the vectors stand for the external engine %s, not the in-process one", r.External.Program)
 	}
 	params, err := r.VectorParams()
 	if err != nil {

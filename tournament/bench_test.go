@@ -127,13 +127,13 @@ func BenchmarkPooledExternal(b *testing.B) {
 				pool = &ProcessPool{}
 				defer pool.Close()
 			}
-			cmd := fakeArgs(b, "-options", "Width:int:15:1:100")
+			args := []string{"-options", "Width:int:15:1:100"}
 			games := 0
 			for i := 0; b.Loop(); i++ {
 				r := Runner{
 					Entrants: []Entrant{
-						{Engine: Engine{Name: fmt.Sprintf("m%d.A", i), Command: cmd}, Setup: []string{"setoption name Width value 10"}},
-						{Engine: Engine{Name: fmt.Sprintf("m%d.B", i), Command: cmd}, Setup: []string{"setoption name Width value 20"}},
+						{Engine: Engine{Name: fmt.Sprintf("m%d.A", i), Program: fakeBin(b), Args: args}, Setup: []string{"setoption name Width value 10"}},
+						{Engine: Engine{Name: fmt.Sprintf("m%d.B", i), Program: fakeBin(b), Args: args}, Setup: []string{"setoption name Width value 20"}},
 					},
 					Openings:    []Opening{{}, mustOpening(b, "JJ KJJK")},
 					Concurrency: 2,

@@ -12,9 +12,9 @@ import (
 
 // Engine describes one engine as a match plays it (after fastchess's
 // EngineConfiguration): the in-process roadtune engine with its weights
-// and settings, or an external protocol engine (Command set) with its
-// program, directory, init strings, per-move limit and handshake; either
-// with its time control. It is plain data, written as JSON with the tags
+// and settings, or an external protocol engine (Program set) with its
+// program, arguments, directory, init strings, per-move limit and
+// handshake; either with its time control. It is plain data, written as JSON with the tags
 // below (the in-process fields first, so the games batches of package
 // cluster keep their shape); what only a running match has (a custom
 // player, setup lines, a transcript) is the Entrant's.
@@ -34,11 +34,12 @@ type Engine struct {
 	// which makes its games depend on the machine; without a time
 	// control it is deterministic.
 	Time TimeControl `json:"time"`
-	// Command is an external engine's program and its fixed arguments
-	// (argv, started without a shell): a program without a path separator
-	// is looked up in $PATH, a relative path is taken from Dir. Empty for
-	// the in-process engine.
-	Command []string `json:"command,omitempty"`
+	// Program is an external engine's program, started without a shell
+	// with the fixed arguments Args: a name without a path separator is
+	// looked up in $PATH, a relative path is taken from Dir. "" for the
+	// in-process engine.
+	Program string   `json:"program,omitempty"`
+	Args    []string `json:"args,omitempty"`
 	// Dir is the external engine's working directory ("" = the current
 	// one).
 	Dir string `json:"dir,omitempty"`
@@ -58,9 +59,13 @@ type Engine struct {
 	SHA256 string `json:"sha256,omitempty"`
 }
 
-// IsExternal reports whether e is an external protocol engine (Command
+// IsExternal reports whether e is an external protocol engine (Program
 // set) rather than the in-process engine.
-func (e Engine) IsExternal() bool { return len(e.Command) > 0 }
+func (e Engine) IsExternal() bool { return e.Program != "" }
+
+// Argv is an external engine's command line: Program, then Args (a new
+// slice).
+func (e Engine) Argv() []string { return append([]string{e.Program}, e.Args...) }
 
 // EngineID is an external engine as a cluster's batches and heartbeats
 // name it: its name and its program's SHA-256, never its path.

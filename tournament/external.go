@@ -110,7 +110,7 @@ type ExternalOptions struct {
 // is killed, so that children it left behind do not outlive it; on Linux
 // the engine also dies with the arena (parent-death signal SIGKILL).
 type ExternalPlayer struct {
-	eng    Engine // Command copied, MoveTime and Handshake with their defaults
+	eng    Engine // Args copied, MoveTime and Handshake with their defaults
 	label  string // the transcript's name of the engine
 	opts   ExternalOptions
 	stderr *tailBuffer
@@ -155,26 +155,30 @@ type outEvent struct {
 // NewExternalPlayer is NewExternal of the engine argv with per-move
 // limit moveTime and zero options.
 func NewExternalPlayer(argv []string, moveTime time.Duration) (*ExternalPlayer, error) {
-	return NewExternal(Engine{Command: argv, MoveTime: moveTime}, ExternalOptions{})
+	e := Engine{MoveTime: moveTime}
+	if len(argv) > 0 {
+		e.Program, e.Args = argv[0], argv[1:]
+	}
+	return NewExternal(e, ExternalOptions{})
 }
 
 // NewExternal returns a player for the external engine e: its program
-// e.Command[0] (found by exec.LookPath unless it holds a path separator)
-// started with the rest of e.Command in e.Dir, e.MoveTime the per-move
+// e.Program (found by exec.LookPath unless it holds a path separator)
+// started with e.Args in e.Dir, e.MoveTime the per-move
 // limit without a clock (DefaultMoveTime when ≤ 0). Its weights, settings
 // and time control are not read (the referee sets the clock: SetClock).
 // The process starts, with its handshake, at the first NewGame. The only
 // error is an empty command.
 func NewExternal(e Engine, o ExternalOptions) (*ExternalPlayer, error) {
-	if len(e.Command) == 0 || e.Command[0] == "" {
+	if e.Program == "" {
 		return nil, errors.New("external engine: empty command")
 	}
 	e, o = withDefaults(e, o)
 	label := e.Name
 	if label == "" {
-		label = filepath.Base(e.Command[0])
+		label = filepath.Base(e.Program)
 	}
-	e.Command = append([]string(nil), e.Command...)
+	e.Args = append([]string(nil), e.Args...)
 	e.InitStrings = append([]string(nil), e.InitStrings...)
 	return &ExternalPlayer{
 		eng:    e,
@@ -225,7 +229,7 @@ func ProbeName(ctx context.Context, e Engine, o ExternalOptions) (string, error)
 
 // commandLine is the engine's command, words joined by blanks, for
 // errors.
-func (p *ExternalPlayer) commandLine() string { return strings.Join(p.eng.Command, " ") }
+func (p *ExternalPlayer) commandLine() string { return strings.Join(p.eng.Argv(), " ") }
 
 // EngineName returns the engine's reply to "name" at the start of its
 // current (or last) process; "" before the first start or when the
@@ -263,7 +267,7 @@ func (p *ExternalPlayer) spawn() error {
 	if parse == nil {
 		parse = outputEvent
 	}
-	pr, err := startProcess(p.eng.Command, p.eng.Dir, p.label, p.opts.Transcript, p.stderr, parse)
+	pr, err := startProcess(p.eng.Argv(), p.eng.Dir, p.label, p.opts.Transcript, p.stderr, parse)
 	if err != nil {
 		return fmt.Errorf("external engine %q: %w", p.commandLine(), err)
 	}

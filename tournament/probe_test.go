@@ -16,7 +16,7 @@ func TestProbeOptions(t *testing.T) {
 	t.Parallel()
 	var log pgidLog
 	o := ExternalOptions{QuitGrace: quick.QuitGrace, onStart: log.add}
-	e := Engine{Command: fakeArgs(t, "-banner", "-noise", "-options", optionSpec), InitStrings: []string{"param Width 30"}}
+	e := Engine{Program: fakeBin(t), Args: []string{"-banner", "-noise", "-options", optionSpec}, InitStrings: []string{"param Width 30"}}
 	got, err := ProbeOptions(context.Background(), e, o)
 	if err != nil {
 		t.Fatal(err)
@@ -43,9 +43,9 @@ func TestProbeOptionsFailures(t *testing.T) {
 		e    Engine
 		want []string
 	}{
-		{"silent", Engine{Command: fakeArgs(t, "-noise"), Handshake: short}, []string{`no "optionsok" within 200ms of "options"`, "it wrote nothing"}},
-		{"exits", Engine{Command: fakeArgs(t, "-needfile", "no-such-file"), Handshake: short}, []string{"exited with status 4", "stderr: fakeengine: cannot open no-such-file"}},
-		{"init", Engine{Command: fakeArgs(t, "-options", optionSpec), Handshake: short, InitStrings: []string{"param Width 3", "param Width 300"}},
+		{"silent", Engine{Program: fakeBin(t), Args: []string{"-noise"}, Handshake: short}, []string{`no "optionsok" within 200ms of "options"`, "it wrote nothing"}},
+		{"exits", Engine{Program: fakeBin(t), Args: []string{"-needfile", "no-such-file"}, Handshake: short}, []string{"exited with status 4", "stderr: fakeengine: cannot open no-such-file"}},
+		{"init", Engine{Program: fakeBin(t), Args: []string{"-options", optionSpec}, Handshake: short, InitStrings: []string{"param Width 3", "param Width 300"}},
 			[]string{`refused init string 2 "param Width 300": it answered "error param Width 300: 300 out of range 1..100"`}},
 	}
 	for _, c := range cases {
@@ -58,7 +58,7 @@ func TestProbeOptionsFailures(t *testing.T) {
 			if err == nil {
 				t.Fatalf("options %v, no error", opts)
 			}
-			for _, w := range append(c.want, `external engine "`+c.e.Command[0]) {
+			for _, w := range append(c.want, `external engine "`+c.e.Program) {
 				if !strings.Contains(err.Error(), w) {
 					t.Errorf("error %q lacks %q", err, w)
 				}
@@ -98,14 +98,14 @@ func TestProbeOptionsReplies(t *testing.T) {
 		t.Run(c.want, func(t *testing.T) {
 			t.Parallel()
 			argv := engine(c.reply)
-			_, err := ProbeOptions(context.Background(), Engine{Command: argv, Handshake: handshake}, o)
+			_, err := ProbeOptions(context.Background(), Engine{Program: argv[0], Args: argv[1:], Handshake: handshake}, o)
 			if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), fmt.Sprintf("external engine %q: ", strings.Join(argv, " "))) {
 				t.Errorf("error %v, want %q", err, c.want)
 			}
 		})
 	}
 	// The engine exits after "options": its status.
-	_, err = ProbeOptions(context.Background(), Engine{Command: []string{sh, "-c", `read x; echo name sh; read x; echo bye >&2; exit 7`}, Handshake: handshake}, o)
+	_, err = ProbeOptions(context.Background(), Engine{Program: sh, Args: []string{"-c", `read x; echo name sh; read x; echo bye >&2; exit 7`}, Handshake: handshake}, o)
 	if err == nil || !strings.Contains(err.Error(), `after "options"; exited with status 7; stderr: bye`) {
 		t.Errorf("exit after options: %v", err)
 	}
@@ -113,7 +113,7 @@ func TestProbeOptionsReplies(t *testing.T) {
 
 func TestCheckSetup(t *testing.T) {
 	t.Parallel()
-	e := Engine{Command: fakeArgs(t, "-options", optionSpec), Handshake: time.Second, InitStrings: []string{"param Width 3"}}
+	e := Engine{Program: fakeBin(t), Args: []string{"-options", optionSpec}, Handshake: time.Second, InitStrings: []string{"param Width 3"}}
 	o := ExternalOptions{QuitGrace: quick.QuitGrace}
 	ok := []string{"setoption name Width value 100", "setoption name DefendShare value 0.01"}
 	if err := CheckSetup(context.Background(), e, o, ok); err != nil {
@@ -129,7 +129,7 @@ func TestCheckSetup(t *testing.T) {
 	// error within the handshake time is still caught (the good lines
 	// cannot fail by a short wait: 50 ms).
 	noname := e
-	noname.Command = fakeArgs(t, "-noname", "-options", optionSpec)
+	noname.Args = []string{"-noname", "-options", optionSpec}
 	t.Run("noname", func(t *testing.T) {
 		t.Parallel()
 		e := noname

@@ -19,7 +19,7 @@ var ErrProcessPoolClosed = errors.New("tournament: process pool closed")
 // concurrent use.
 //
 // Identity. Two entrants share processes when everything that makes a
-// process is the same: Command, Dir, InitStrings, MoveTime, Handshake and
+// process is the same: Program, Args, Dir, InitStrings, MoveTime, Handshake and
 // External.QuitGrace (each ≤ 0 taken as its default) — not the entrant's
 // Name, SHA256, Setup or Time. What differs
 // between such entrants goes in their Setup lines, sent at every game.
@@ -49,7 +49,7 @@ type ProcessPool struct {
 // ProcessPool.
 func processKey(e *Entrant) string {
 	x, o := withDefaults(e.Engine, e.External)
-	return fmt.Sprintf("%q %q %q %d %d %d", x.Command, x.Dir, x.InitStrings, x.MoveTime, x.Handshake, o.QuitGrace)
+	return fmt.Sprintf("%q %q %q %d %d %d", x.Argv(), x.Dir, x.InitStrings, x.MoveTime, x.Handshake, o.QuitGrace)
 }
 
 // maxIdle is MaxIdle or its default.

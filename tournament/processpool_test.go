@@ -35,7 +35,7 @@ func pids(recs []recordLine) []int {
 // recordingFake is an external entrant of the fake engine with options,
 // recording to record, with setup lines and the start hook log.
 func recordingFake(t *testing.T, name, record string, log *pgidLog, setup ...string) Entrant {
-	return Entrant{Engine: Engine{Name: name, Command: fakeArgs(t, "-options", optionSpec, "-record", record), InitStrings: []string{"param Width 3"}}, External: ExternalOptions{QuitGrace: quick.QuitGrace, onStart: log.add}, Setup: setup}
+	return Entrant{Engine: Engine{Name: name, Program: fakeBin(t), Args: []string{"-options", optionSpec, "-record", record}, InitStrings: []string{"param Width 3"}}, External: ExternalOptions{QuitGrace: quick.QuitGrace, onStart: log.add}, Setup: setup}
 }
 
 // TestSetupLines: an entrant's setup lines reach its process before the
@@ -52,7 +52,7 @@ func TestSetupLines(t *testing.T) {
 				record := filepath.Join(t.TempDir(), "record.jsonl")
 				var log pgidLog
 				fake := recordingFake(t, "fake", record, &log, setup...)
-				fake.Command = append(fake.Command, "-mode", mode, "-after", "2")
+				fake.Args = append(fake.Args, "-mode", mode, "-after", "2")
 				r := Runner{
 					Entrants:    []Entrant{fake, {Engine: Engine{Name: "trivial"}, New: newFirstLegal}},
 					Openings:    []Opening{{}, mustOpening(t, "JJ KJJK")},
@@ -159,7 +159,7 @@ func TestProcessPoolAcrossRuns(t *testing.T) {
 	run(cand("m2.A", 31, 0.1), defaults, map[float64]int{31: games, 3: games}, func(n int) bool { return n >= 1 })
 	// Another command: never a process of the others.
 	other := cand("m3.A", 41, 0.1)
-	other.Command = append(other.Command, "-noise")
+	other.Args = append(other.Args, "-noise")
 	before := slices.Clone(seen)
 	run(other, cand("m3.B", 42, 0.2), map[float64]int{41: games, 42: games}, func(n int) bool { return n >= 1 })
 	for _, rec := range readRecord(t, record) {
@@ -198,7 +198,7 @@ func TestProcessPoolMaxIdle(t *testing.T) {
 	t.Parallel()
 	var log pgidLog
 	pool := &ProcessPool{MaxIdle: 1}
-	e := Entrant{Engine: Engine{Name: "fake", Command: fakeArgs(t)}, External: ExternalOptions{QuitGrace: quick.QuitGrace, onStart: log.add}}
+	e := Entrant{Engine: Engine{Name: "fake", Program: fakeBin(t)}, External: ExternalOptions{QuitGrace: quick.QuitGrace, onStart: log.add}}
 	key := processKey(&e)
 	var ps []*ExternalPlayer
 	for range 3 {
@@ -230,7 +230,7 @@ func TestProcessPoolMaxIdle(t *testing.T) {
 
 func TestProcessKey(t *testing.T) {
 	t.Parallel()
-	base := Entrant{Engine: Engine{Name: "a", Command: []string{"eng", "-x"}, Dir: "d", InitStrings: []string{"vcf"}}}
+	base := Entrant{Engine: Engine{Name: "a", Program: "eng", Args: []string{"-x"}, Dir: "d", InitStrings: []string{"vcf"}}}
 	same := []func(e *Entrant){
 		func(e *Entrant) { e.Name = "b" },
 		func(e *Entrant) { e.Setup = []string{"setoption name W value 1"} },
@@ -241,8 +241,8 @@ func TestProcessKey(t *testing.T) {
 		func(e *Entrant) { e.SHA256 = strings.Repeat("0", 64) },
 	}
 	other := []func(e *Entrant){
-		func(e *Entrant) { e.Command = []string{"eng", "-y"} },
-		func(e *Entrant) { e.Command = []string{"eng -x"} },
+		func(e *Entrant) { e.Args = []string{"-y"} },
+		func(e *Entrant) { e.Program, e.Args = "eng -x", nil },
 		func(e *Entrant) { e.Dir = "" },
 		func(e *Entrant) { e.InitStrings = []string{"vcf", "depth 2"} },
 		func(e *Entrant) { e.InitStrings = nil },

@@ -125,7 +125,7 @@ func TestRemoteErrors(t *testing.T) {
 		t.Errorf("failing batch: %v", err)
 	}
 	wr := &wireRemote{}
-	r = Runner{Entrants: []Entrant{ents[0], {Engine: Engine{Name: "ext", Command: []string{"/bin/false"}}}}, Remote: wr}
+	r = Runner{Entrants: []Entrant{ents[0], {Engine: Engine{Name: "ext", Program: "/bin/false"}}}, Remote: wr}
 	if _, err := r.Run(context.Background(), HeadToHead(0, 1, 2)); err == nil || len(wr.batches) > 0 {
 		t.Errorf("external entrant: %v after %d batches", err, len(wr.batches))
 	}

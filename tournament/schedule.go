@@ -43,7 +43,7 @@ type Entrant struct {
 	// share processes should each set every value any of them sets.
 	// The engine's answers to them (an "error ..." line) are only
 	// transcribed; CheckSetup checks lines beforehand. Only external
-	// entrants (Command, no New) may have them; Run refuses others.
+	// entrants (Program, no New) may have them; Run refuses others.
 	// The slice is read, never changed.
 	Setup []string
 }

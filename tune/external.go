@@ -136,8 +136,7 @@ var externalProbeTime = 10 * time.Second
 // options (externalRef); fileDir is where the values files go (the run's
 // folder; "" before a run has one).
 func (x *ExternalConfig) referee(fileDir string) *referee.External {
-	argv := append([]string{x.Cmd}, x.Args...)
-	return &referee.External{Engine: tournament.Engine{Name: x.Name, Command: argv, Dir: x.Dir, InitStrings: x.InitStr,
+	return &referee.External{Engine: tournament.Engine{Name: x.Name, Program: x.Cmd, Args: x.Args, Dir: x.Dir, InitStrings: x.InitStr,
 		MoveTime: time.Duration(x.MoveTime)}, Pass: referee.Pass(x.Pass), Template: x.Template, FileDir: fileDir}
 }
 
@@ -216,7 +215,7 @@ func (c *Config) validateExternal() error {
 	if !externalStarts.Load() {
 		return nil
 	}
-	if err := tournament.CheckProgram(ref.Command, x.Dir); err != nil {
+	if err := tournament.CheckProgram(ref.Argv(), x.Dir); err != nil {
 		return bad("external.cmd", "%v", err)
 	}
 	var opts []protocol.Option
@@ -224,7 +223,7 @@ func (c *Config) validateExternal() error {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*externalProbeTime)
 		defer cancel()
 		var err error
-		opts, err = tournament.ProbeOptions(ctx, tournament.Engine{Command: ref.Command, Dir: x.Dir, InitStrings: x.InitStr, Handshake: externalProbeTime}, tournament.ExternalOptions{})
+		opts, err = tournament.ProbeOptions(ctx, tournament.Engine{Program: ref.Program, Args: ref.Args, Dir: x.Dir, InitStrings: x.InitStr, Handshake: externalProbeTime}, tournament.ExternalOptions{})
 		if err != nil {
 			return bad("external.cmd", "must answer `options` with its options for pass setoption (the default; another pass needs no answer): %v", err)
 		}

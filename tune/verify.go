@@ -51,7 +51,7 @@ func (j *Job) entrant(p player, depth, width int, tc tournament.TimeControl) (to
 		if !o.TC.IsZero() {
 			tc = o.TC
 		}
-		e := tournament.Entrant{Engine: tournament.Engine{Name: p.name, Command: o.Argv, Time: tc, Dir: o.Dir, InitStrings: o.InitStr}}
+		e := tournament.Entrant{Engine: tournament.Engine{Name: p.name, Program: o.Argv[0], Args: o.Argv[1:], Time: tc, Dir: o.Dir, InitStrings: o.InitStr}}
 		line := "external engine " + strings.Join(o.Argv, " ")
 		if len(o.InitStr) > 0 {
 			line += ", init " + strings.Join(o.InitStr, "; ")

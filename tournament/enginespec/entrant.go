@@ -50,7 +50,7 @@ func (p Player) InProcess(wf *engine.WeightFile, depth, width int, depthGiven bo
 // records every line to and from it. Errors: CheckProgram's, ProbeName's,
 // or ctx.Err() itself when ctx ended the probe.
 func (p Player) External(ctx context.Context, moveTime time.Duration, log *tournament.Transcript) (tournament.Entrant, tournament.PlayerInfo, error) {
-	eng := tournament.Engine{Name: p.Name, Command: p.Argv, Dir: p.Dir, InitStrings: p.InitStr, MoveTime: moveTime, Time: p.TC}
+	eng := tournament.Engine{Name: p.Name, Program: p.Argv[0], Args: p.Argv[1:], Dir: p.Dir, InitStrings: p.InitStr, MoveTime: moveTime, Time: p.TC}
 	xo := tournament.ExternalOptions{Transcript: log}
 	if err := tournament.CheckProgram(p.Argv, p.Dir); err != nil {
 		return tournament.Entrant{}, tournament.PlayerInfo{}, err
