@@ -63,7 +63,9 @@ var Passes = []Pass{PassSetOption, PassInitStr, PassArg, PassFileArg, PassFileIn
 // options, never the program path, the directory or FileDir, which are
 // the machine's own (each worker runs its own copy of the program,
 // matched by Name and SHA256): a decoded External has no Program until a
-// worker puts its copy's path there.
+// worker puts its copy's path there. Its toml tags (with
+// tournament.Engine's) are the keys of a tuning config's [external]
+// table.
 type External struct {
 	// Engine describes the program: Name names it where its games are
 	// played on other machines (package cluster hands a batch of it only
@@ -77,17 +79,17 @@ type External struct {
 	tournament.Engine
 	// Params are the engine's options a vector holds a value for, in
 	// order: their Name, Float, Min and Max.
-	Params []engine.Param
+	Params []engine.Param `toml:"-"`
 	// Pass is how the values reach the engine (PassSetOption when "").
-	Pass Pass
+	Pass Pass `toml:"pass,omitempty"`
 	// Template is the line or argument of the initstr, arg, file-arg and
 	// file-initstr ways: with {name} and {value} for the first two ({name}
 	// may be left out with a single parameter), with {file} for the file
 	// ways.
-	Template string
+	Template string `toml:"template,omitempty"`
 	// FileDir is the directory the file ways write the values files to
 	// (created when missing); a batch's files are removed when it ends.
-	FileDir string
+	FileDir string `toml:"-"`
 }
 
 // externalJSON is External's wire form, in the order of its fields.

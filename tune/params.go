@@ -518,7 +518,7 @@ func (c *Config) bestSettings(name string, v []float64) (*BestSettings, error) {
 	bs := &BestSettings{Name: name, Weights: FileBest, Params: []ParamSetting{}, SetOption: []string{}}
 	if c.External != nil {
 		bs.Weights = ""
-		bs.Engine = append([]string{c.External.Cmd}, c.External.Args...)
+		bs.Engine = c.External.Argv()
 	}
 	for i, p := range c.enginParams() {
 		bs.Params = append(bs.Params, ParamSetting{Name: p.Name, Value: values[i]})
