@@ -48,13 +48,14 @@ type player struct {
 // (tournament.PlayerInfo.Settings).
 func (j *Job) entrant(p player, depth, width int, tc tournament.TimeControl) (tournament.Entrant, string, string, error) {
 	if o := p.other; o != nil {
-		if !o.TC.IsZero() {
-			tc = o.TC
+		e := tournament.Entrant{Engine: o.Engine}
+		if e.Time.IsZero() {
+			e.Time = tc
 		}
-		e := tournament.Entrant{Engine: tournament.Engine{Name: p.name, Program: o.Argv[0], Args: o.Argv[1:], Time: tc, Dir: o.Dir, InitStrings: o.InitStr}}
-		line := "external engine " + strings.Join(o.Argv, " ")
-		if len(o.InitStr) > 0 {
-			line += ", init " + strings.Join(o.InitStr, "; ")
+		e.Name, tc = p.name, e.Time
+		line := "external engine " + strings.Join(o.Argv(), " ")
+		if len(o.InitStrings) > 0 {
+			line += ", init " + strings.Join(o.InitStrings, "; ")
 		}
 		if !tc.IsZero() {
 			line = tc.String() + ", " + line
@@ -179,7 +180,7 @@ func (j *Job) fixedPlayer(given string) (player, error) {
 		}
 		name := o.Name
 		if name == "" {
-			name = filepath.Base(o.Argv[0])
+			name = filepath.Base(o.Program)
 		}
 		if name == "tuned" {
 			name = "tuned#2"
@@ -233,7 +234,7 @@ func engineSpec(given string) (enginespec.Player, error) {
 	if err != nil {
 		return o, err
 	}
-	if err := tournament.CheckProgram(o.Argv, o.Dir); err != nil {
+	if err := tournament.CheckProgram(o.Argv(), o.Dir); err != nil {
 		return o, err
 	}
 	return o, nil

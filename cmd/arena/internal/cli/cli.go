@@ -328,8 +328,8 @@ func setup(ctx context.Context, o *options, stderr io.Writer) (*match, error) {
 	for _, p := range specs {
 		var info tournament.PlayerInfo
 		var ent tournament.Entrant
-		if p.Weights != "" {
-			wf, err := configs.LoadWeights(p.Weights)
+		if p.WeightSource != "" {
+			wf, err := configs.LoadWeights(p.WeightSource)
 			if err != nil {
 				return nil, usageError{err}
 			}
