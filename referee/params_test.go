@@ -58,7 +58,9 @@ func TestParamsReachThePlayers(t *testing.T) {
 		var games []tournament.GameRecord
 		st := fastSettings()
 		st.Depth = 2 // at depth 1 the ordering alone picks the move, whatever the width
-		r := &VectorReferee{Setup: Setup{Schema: engine.Symmetric, Settings: st, Fixed: zhou.Genes, Params: []string{"Width"}, Time: tc}, Concurrency: 1, GameLog: func(g tournament.GameRecord) error { games = append(games, g); return nil }}
+		r := &VectorReferee{Setup: Setup{Schema: engine.Symmetric, Settings: st, Fixed: zhou.Genes, Params: []string{"Width"}, Time: tc},
+			Concurrency: 1,
+			GameLog:     func(g tournament.GameRecord) error { games = append(games, g); return nil }}
 		if _, err := r.Play(context.Background(), 5, []optimize.Match{{A: []float64{a}, B: []float64{b}}}); err != nil {
 			t.Fatal(err)
 		}

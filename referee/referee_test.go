@@ -57,7 +57,10 @@ func TestVectorRefereeDeterministic(t *testing.T) {
 	play := func(conc int, seed uint64) ([]optimize.Outcome, []tournament.GameRecord) {
 		var games []tournament.GameRecord
 		var last [2]int
-		r := VectorReferee{Setup: Setup{Schema: engine.Symmetric, Settings: fastSettings(), Pairs: 2, MaxMoves: 40}, Concurrency: conc, Progress: func(done, total int) { last = [2]int{done, total} }, GameLog: func(g tournament.GameRecord) error { games = append(games, g); return nil }}
+		r := VectorReferee{Setup: Setup{Schema: engine.Symmetric, Settings: fastSettings(), Pairs: 2, MaxMoves: 40},
+			Concurrency: conc,
+			Progress:    func(done, total int) { last = [2]int{done, total} },
+			GameLog:     func(g tournament.GameRecord) error { games = append(games, g); return nil }}
 		out, err := r.Play(context.Background(), seed, matches)
 		if err != nil {
 			t.Fatal(err)
@@ -344,7 +347,9 @@ func TestOpeningSetsShareOpenings(t *testing.T) {
 	}
 	ms = append(ms, optimize.Match{A: zhou, B: cands[0]}) // its own openings
 	var games []tournament.GameRecord
-	ref := VectorReferee{Setup: Setup{Schema: engine.Symmetric, Settings: fastSettings(), Pairs: 3, MaxMoves: 30}, Concurrency: 2, GameLog: func(g tournament.GameRecord) error { games = append(games, g); return nil }}
+	ref := VectorReferee{Setup: Setup{Schema: engine.Symmetric, Settings: fastSettings(), Pairs: 3, MaxMoves: 30},
+		Concurrency: 2,
+		GameLog:     func(g tournament.GameRecord) error { games = append(games, g); return nil }}
 	if _, err := ref.Play(context.Background(), 11, ms); err != nil {
 		t.Fatal(err)
 	}

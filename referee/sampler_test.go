@@ -18,7 +18,9 @@ func TestSamplePositions(t *testing.T) {
 	flat := []float64{1, 1, 1, 1, 1}
 	matches := []optimize.Match{{A: zhou, B: flat}, {A: flat, B: zhou}}
 	var games []tournament.GameRecord
-	r := &VectorReferee{Setup: Setup{Schema: engine.Symmetric, Settings: fastSettings(), Pairs: 2, MaxMoves: 60}, Concurrency: 2, GameLog: func(g tournament.GameRecord) error { games = append(games, g); return nil }}
+	r := &VectorReferee{Setup: Setup{Schema: engine.Symmetric, Settings: fastSettings(), Pairs: 2, MaxMoves: 60},
+		Concurrency: 2,
+		GameLog:     func(g tournament.GameRecord) error { games = append(games, g); return nil }}
 	out, pos, err := r.Sample(context.Background(), 11, matches)
 	if err != nil {
 		t.Fatal(err)

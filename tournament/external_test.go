@@ -192,7 +192,8 @@ func TestExternalRoadtuneEngine(t *testing.T) {
 	// defensive check and a deeper threat search by default, the
 	// in-process default has neither; its default weights and width are
 	// those of play (roadtune-tempo, 15), so both are given.
-	ext := run(Entrant{Engine: Engine{Name: "other", Program: bin, Args: []string{"-depth", "1", "-defend", "0", "-threatdepth", "4", "-threatnodes", "8000", "-weights", "zhou2015", "-width", "10"}, MoveTime: 20 * time.Second}})
+	ext := run(Entrant{Engine: Engine{Name: "other", Program: bin, Args: []string{"-depth", "1", "-defend", "0", "-threatdepth", "4", "-threatnodes", "8000", "-weights", "zhou2015", "-width", "10"},
+		MoveTime: 20 * time.Second}})
 	ref := run(Entrant{Engine: Engine{Name: "other", Weights: w, Settings: s}})
 	for i, g := range ext.Games {
 		if strings.HasPrefix(g.Reason, "forfeit") {

@@ -235,7 +235,11 @@ func TestRunCancelAndErrors(t *testing.T) {
 func TestKnockout(t *testing.T) {
 	// Entrant 3 is the only one that does not forfeit: it must win from
 	// seed 4 of 5 (seeds 1..3 get byes in round 1).
-	ents := []Entrant{{Engine: Engine{Name: "s1"}, New: newLoser}, {Engine: Engine{Name: "s2"}, New: newLoser}, {Engine: Engine{Name: "s3"}, New: newLoser}, {Engine: Engine{Name: "s4"}, New: newFirstLegal}, {Engine: Engine{Name: "s5"}, New: newLoser}}
+	ents := []Entrant{{Engine: Engine{Name: "s1"}, New: newLoser},
+		{Engine: Engine{Name: "s2"}, New: newLoser},
+		{Engine: Engine{Name: "s3"}, New: newLoser},
+		{Engine: Engine{Name: "s4"}, New: newFirstLegal},
+		{Engine: Engine{Name: "s5"}, New: newLoser}}
 	r := Runner{Entrants: ents, Concurrency: 2}
 	k, err := r.Knockout(context.Background(), Indices(5), 1)
 	if err != nil {

@@ -35,7 +35,8 @@ func pids(recs []recordLine) []int {
 // recordingFake is an external entrant of the fake engine with options,
 // recording to record, with setup lines and the start hook log.
 func recordingFake(t *testing.T, name, record string, log *pgidLog, setup ...string) Entrant {
-	return Entrant{Engine: Engine{Name: name, Program: fakeBin(t), Args: []string{"-options", optionSpec, "-record", record}, InitStrings: []string{"param Width 3"}}, External: ExternalOptions{QuitGrace: quick.QuitGrace, onStart: log.add}, Setup: setup}
+	return Entrant{Engine: Engine{Name: name, Program: fakeBin(t), Args: []string{"-options", optionSpec, "-record", record}, InitStrings: []string{"param Width 3"}},
+		External: ExternalOptions{QuitGrace: quick.QuitGrace, onStart: log.add}, Setup: setup}
 }
 
 // TestSetupLines: an entrant's setup lines reach its process before the
