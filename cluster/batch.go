@@ -38,107 +38,52 @@ const (
 	resultPrefix  = "roadtune.result."
 )
 
-// Setup is everything about the games of a batch but the matches: the
-// settings of the referee that plays it (referee.VectorReferee without its
-// concurrency and callbacks).
-type Setup struct {
-	Schema        engine.Schema   `json:"schema"`
-	Settings      engine.Settings `json:"settings"`
-	Pairs         int             `json:"pairs"`
-	OpeningRadius int             `json:"opening_radius,omitempty"`
-	Openings      []string        `json:"openings,omitempty"` // protocol notation; empty: the generated suite
-	EarlyStop     string          `json:"early_stop,omitempty"`
-	MaxMoves      int             `json:"max_moves,omitempty"`
-	// Params names the search settings a match vector carries after its
-	// genes (engine.Params names; referee.VectorReferee.Params), Fixed the
-	// road weights of every player when the vectors hold only them, Time
-	// the players' time control: all empty for a run on the road weights
-	// at a fixed depth, so such a setup encodes (and fingerprints) as
-	// before they existed.
-	Params []string               `json:"params,omitempty"`
-	Fixed  []float64              `json:"fixed,omitempty"`
-	Time   tournament.TimeControl `json:"time,omitzero"`
-	// External, when set, is the external engine the vectors stand for
-	// (referee.VectorReferee.External), by name and fingerprint; its
-	// options replace Params (empty then). Nil for the in-process engine,
-	// so such a setup encodes (and fingerprints) as before it existed.
-	External *ExternalSetup `json:"external,omitempty"`
-}
+// Setup is what a batch's games are played by besides its matches: the
+// settings of the referee that plays it (referee.Setup, which the
+// coordinator's VectorReferee holds), sent as it is. Its JSON, which
+// Fingerprint hashes, names an external engine by name and SHA-256 and
+// never by path: each worker runs its own copy (RefereeWith).
+type Setup = referee.Setup
 
-// SetupOf reads the game settings off a referee. For an external
-// referee the engine's SHA-256 is left empty: the coordinator fills in
-// its program's (EngineOf).
+// SetupOf is the setup a batch of r's games carries: r's own, with Pairs
+// at least 1 and a copy of its external engine named
+// (referee.DefaultEngineName of its program when it has no name), whose
+// SHA-256 the coordinator fills in (EngineOf).
 func SetupOf(r *referee.VectorReferee) Setup {
-	s := Setup{Schema: r.Schema, Settings: r.Settings, Pairs: max(r.Pairs, 1),
-		OpeningRadius: r.OpeningRadius, EarlyStop: r.EarlyStop, MaxMoves: r.MaxMoves, Fixed: r.Fixed, Time: r.Time}
-	if r.External != nil {
-		s.External = externalSetupOf(r.External, r.Params)
-	} else {
-		for _, p := range r.Params {
-			s.Params = append(s.Params, p.Name)
+	s := r.Setup
+	s.Pairs = max(s.Pairs, 1)
+	if s.External != nil {
+		x := *s.External
+		if x.Name == "" && x.Program != "" {
+			x.Name = referee.DefaultEngineName(x.Program)
 		}
-	}
-	for _, o := range r.Openings {
-		s.Openings = append(s.Openings, o.String())
+		s.External = &x
 	}
 	return s
 }
 
-// Referee is the in-process referee that plays the setup's games with
-// concurrency games at once (RefereeWith without external engines).
-// Errors: RefereeWith's.
-func (s Setup) Referee(concurrency int) (*referee.VectorReferee, error) {
-	return s.RefereeWith(concurrency, nil, "")
-}
-
 // RefereeWith is the referee that plays the setup's games with
 // concurrency games at once; a setup of an external engine plays it with
-// this process's engine of its name (one of engines), its values files
-// (the file ways) in fileDir. Close the referee to end the engine's
-// processes. Errors: a schema, engine setting, opening or early-stop
-// rule, parameter name or time control this build cannot read; for an
-// external setup, no engine of its name in engines, one whose program has
-// another SHA-256 (both named), options or a way of passing values the
-// referee refuses.
-func (s Setup) RefereeWith(concurrency int, engines []Engine, fileDir string) (*referee.VectorReferee, error) {
-	schema, err := engine.ParseSchema(string(s.Schema))
-	if err != nil {
-		return nil, err
-	}
-	if err := s.Settings.Validate(); err != nil {
-		return nil, err
-	}
-	if _, _, err := referee.ParseEarlyStop(s.EarlyStop); err != nil {
-		return nil, err
-	}
-	if err := s.Time.Validate(); err != nil {
-		return nil, err
-	}
-	r := &referee.VectorReferee{Schema: schema, Settings: s.Settings, Pairs: s.Pairs, OpeningRadius: s.OpeningRadius,
-		EarlyStop: s.EarlyStop, MaxMoves: s.MaxMoves, Concurrency: concurrency, Fixed: s.Fixed, Time: s.Time}
-	for _, name := range s.Params {
-		p, ok := engine.ParamByName(name)
-		if !ok {
-			return nil, fmt.Errorf("setup: unknown engine parameter %q", name)
-		}
-		r.Params = append(r.Params, p)
-	}
+// this process's engine of its name (one of engines: its program and
+// directory instead of the coordinator's), its values files (the file
+// ways) in fileDir. Close the referee to end the engine's processes.
+// Errors: for an external setup, no engine of its name in engines, one
+// whose program has another SHA-256 (both named); then what
+// referee.Setup.Check refuses (a schema, engine setting, opening or
+// early-stop rule, parameter name or time control this build cannot
+// read; options or a way of passing values the referee refuses).
+func RefereeWith(s Setup, concurrency int, engines []tournament.Engine, fileDir string) (*referee.VectorReferee, error) {
 	if s.External != nil {
-		if len(s.Params) > 0 {
-			return nil, errors.New("setup: engine parameters beside an external engine's options")
-		}
-		if r.External, r.Params, err = s.External.referee(engines, fileDir); err != nil {
+		x, err := ownExternal(s.External, engines, fileDir)
+		if err != nil {
 			return nil, err
 		}
+		s.External = x
 	}
-	for i, text := range s.Openings {
-		o, err := tournament.ParseOpening(text)
-		if err != nil {
-			return nil, fmt.Errorf("opening %d: %w", i, err)
-		}
-		r.Openings = append(r.Openings, o)
+	if err := s.Check(); err != nil {
+		return nil, err
 	}
-	return r, nil
+	return &referee.VectorReferee{Setup: s, Concurrency: concurrency}, nil
 }
 
 // Fingerprint identifies what a batch's games depend on besides its

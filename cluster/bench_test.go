@@ -86,7 +86,7 @@ func benchWorker(url string) int {
 func benchReferee() (*referee.VectorReferee, []optimize.Match) {
 	s := engine.DefaultSettings()
 	s.Depth, s.Width = 2, 10
-	ref := &referee.VectorReferee{Schema: engine.Symmetric, Settings: s, Pairs: 2, MaxMoves: 120, Concurrency: 1}
+	ref := &referee.VectorReferee{Setup: referee.Setup{Schema: engine.Symmetric, Settings: s, Pairs: 2, MaxMoves: 120}, Concurrency: 1}
 	var ms []optimize.Match
 	for i := range 64 {
 		a := []float64{1, 6 + float64(i%5), 36, 216, 1296}

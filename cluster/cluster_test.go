@@ -89,7 +89,7 @@ func testMatches(t *testing.T) []optimize.Match {
 func testReferee() *referee.VectorReferee {
 	s := engine.DefaultSettings()
 	s.Depth, s.Width, s.TableBits = 1, 6, 12
-	return &referee.VectorReferee{Schema: engine.Symmetric, Settings: s, Pairs: 2, MaxMoves: 40, EarlyStop: "decided", Concurrency: 2}
+	return &referee.VectorReferee{Setup: referee.Setup{Schema: engine.Symmetric, Settings: s, Pairs: 2, MaxMoves: 40, EarlyStop: "decided"}, Concurrency: 2}
 }
 
 // inProcess is what the in-process referee's Sample gives.

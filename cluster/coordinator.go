@@ -101,7 +101,7 @@ type Coordinator struct {
 	replaying   chan struct{} // one replay at a time, whatever the calls in flight
 	gameLog     func(tournament.GameRecord) error
 	engineFor   *referee.External // the referee's external engine engineVal is of
-	engineVal   Engine
+	engineVal   tournament.Engine
 	engineSaid  map[string]bool // engine mismatches told (worker ID and SHA-256)
 }
 
@@ -346,7 +346,7 @@ func queueDefaults(ackWait time.Duration, maxDeliver int) (time.Duration, int) {
 // createEngineConsumer creates or updates the durable pull consumer of
 // the batches that need engine id, configured as CreateQueue configures
 // the workers' consumer.
-func createEngineConsumer(ctx context.Context, js jetstream.JetStream, id EngineID, ackWait time.Duration, maxDeliver int) (jetstream.Consumer, error) {
+func createEngineConsumer(ctx context.Context, js jetstream.JetStream, id tournament.EngineID, ackWait time.Duration, maxDeliver int) (jetstream.Consumer, error) {
 	ackWait, maxDeliver = queueDefaults(ackWait, maxDeliver)
 	cons, err := js.CreateOrUpdateConsumer(ctx, BatchStream, jetstream.ConsumerConfig{
 		Durable: engineConsumer(id), AckPolicy: jetstream.AckExplicitPolicy, AckWait: ackWait, MaxDeliver: maxDeliver,
@@ -360,7 +360,7 @@ func createEngineConsumer(ctx context.Context, js jetstream.JetStream, id Engine
 
 // engine is the external engine of the referee (EngineOf), nil for the
 // in-process engine; its SHA-256 is read once per referee.
-func (c *Coordinator) engine() (*Engine, error) {
+func (c *Coordinator) engine() (*tournament.Engine, error) {
 	if c.Referee == nil || c.Referee.External == nil {
 		return nil, nil
 	}

@@ -6,7 +6,8 @@
 // (referee.VectorReferee.PlayRange) and publish the results, which the
 // coordinator puts back in order. A run of an external engine
 // (referee.External) names the engine in its batches by name and the
-// SHA-256 of its program (ExternalSetup); they are queued on subjects of
+// SHA-256 of its program (tournament.EngineID), never by path, in the
+// referee's own setup (Setup, referee.Setup); they are queued on subjects of
 // that engine and fingerprint, which only the workers that declare the
 // same engine (Worker.Engines) consume. A batch is a pure function of its
 // content (seed, matches, game settings), so a run's results do not depend

@@ -22,102 +22,57 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
-	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/referee"
 	"github.com/roadtune/roadtune/tournament"
 )
 
-// Engine is an external engine program this process can run for the
-// batches that name it: the coordinator's own (EngineOf) or one a worker
-// declares (NewEngine, ParseEngine).
-type Engine struct {
-	Name   string // as batches name it (referee.CheckEngineName)
-	Path   string // the program file, absolute
-	Dir    string // the engine's working directory ("" = the current one)
-	SHA256 string // of the program file, 64 hex digits
-}
-
-// EngineID is an engine as batches and heartbeats name it: its name and
-// its program's SHA-256.
-type EngineID struct {
-	Name   string `json:"name"`
-	SHA256 string `json:"sha256"`
-}
-
-// ID is the engine's name and fingerprint.
-func (e Engine) ID() EngineID { return EngineID{Name: e.Name, SHA256: e.SHA256} }
-
-// ExternalSetup is the external engine of a Setup whose vectors stand for
-// an external program (referee.External) as the coordinator sends it:
-// the engine by name and fingerprint, never by path (each worker runs its
-// own copy: Engine), and how the candidates' values reach it.
-type ExternalSetup struct {
-	Name        string   `json:"name"`
-	SHA256      string   `json:"sha256"`
-	Args        []string `json:"args,omitempty"` // after the program
-	InitStrings []string `json:"init_strings,omitempty"`
-	Pass        string   `json:"pass,omitempty"`
-	Template    string   `json:"template,omitempty"`
-	// MoveTime and Handshake are referee.External's, in nanoseconds.
-	MoveTime  time.Duration `json:"move_time,omitempty"`
-	Handshake time.Duration `json:"handshake,omitempty"`
-	// Params are the engine's options a vector holds, in order.
-	Params []ExternalParam `json:"params"`
-}
-
-// ExternalParam is one option of an external engine a vector holds a
-// value for: name, integer or float, range (engine.Param's fields an
-// external engine uses).
-type ExternalParam struct {
-	Name  string  `json:"name"`
-	Float bool    `json:"float,omitempty"`
-	Min   float64 `json:"min"`
-	Max   float64 `json:"max"`
-}
-
-// NewEngine is the engine named name (referee.DefaultEngineName(cmd) for "")
-// whose program cmd runs from dir: an absolute path, a path relative to
-// dir ("": the current directory) or a name in $PATH, resolved as the
-// external player starts it (tournament.ProgramPath), its SHA-256 read
-// now. Errors: a bad name (referee.CheckEngineName), dir not a directory, a
-// program that cannot be started (the path and why), a file that cannot
-// be read.
-func NewEngine(name, cmd, dir string) (Engine, error) {
+// NewEngine is the external engine this process runs for the batches
+// that name it (a worker's -engine, the coordinator's own: EngineOf): its
+// name (referee.DefaultEngineName(cmd) for ""), its Program cmd
+// resolved from dir as the external player starts it
+// (tournament.ProgramPath: an absolute path, a path relative to dir ("":
+// the current directory) or a name in $PATH) to an absolute path, dir
+// made absolute, and the program's SHA-256, read now; no arguments
+// (batches carry them). Its ID (name and SHA-256) is what batches and
+// heartbeats name it by. Errors: a bad name (referee.CheckEngineName), dir not a
+// directory, a program that cannot be started (the path and why), a file
+// that cannot be read.
+func NewEngine(name, cmd, dir string) (tournament.Engine, error) {
 	if name == "" {
 		name = referee.DefaultEngineName(cmd)
 	}
 	if err := referee.CheckEngineName(name); err != nil {
-		return Engine{}, err
+		return tournament.Engine{}, err
 	}
 	if dir != "" {
 		abs, err := filepath.Abs(dir)
 		if err != nil {
-			return Engine{}, err
+			return tournament.Engine{}, err
 		}
 		if st, err := os.Stat(abs); err != nil || !st.IsDir() {
-			return Engine{}, fmt.Errorf("engine %s: dir %q is not a directory", name, dir)
+			return tournament.Engine{}, fmt.Errorf("engine %s: dir %q is not a directory", name, dir)
 		}
 		dir = abs
 	}
 	path, err := tournament.ProgramPath(cmd, dir)
 	if err != nil {
-		return Engine{}, fmt.Errorf("engine %s: %w", name, err)
+		return tournament.Engine{}, fmt.Errorf("engine %s: %w", name, err)
 	}
 	sum, err := fileSHA256(path)
 	if err != nil {
-		return Engine{}, fmt.Errorf("engine %s: %w", name, err)
+		return tournament.Engine{}, fmt.Errorf("engine %s: %w", name, err)
 	}
-	return Engine{Name: name, Path: path, Dir: dir, SHA256: sum}, nil
+	return tournament.Engine{Name: name, Program: path, Dir: dir, SHA256: sum}, nil
 }
 
-// EngineOf is the engine of an external referee as a coordinator runs it:
-// x.Name (referee.DefaultEngineName of its program for ""), its program and
-// directory, the program's SHA-256. Errors: NewEngine's.
-func EngineOf(x *referee.External) (Engine, error) {
-	if len(x.Command) == 0 {
-		return Engine{}, errors.New("external engine: empty command")
+// EngineOf is the engine of an external referee as a coordinator runs it
+// (NewEngine): x.Name (referee.DefaultEngineName of its program for ""),
+// its program and directory, the program's SHA-256. Errors: NewEngine's.
+func EngineOf(x *referee.External) (tournament.Engine, error) {
+	if x.Program == "" {
+		return tournament.Engine{}, errors.New("external engine: empty command")
 	}
-	return NewEngine(x.Name, x.Command[0], x.Dir)
+	return NewEngine(x.Name, x.Program, x.Dir)
 }
 
 // fileSHA256 is the SHA-256 of the file at path in hex.
@@ -142,60 +97,42 @@ var EngineKeys = []string{"name", "cmd", "dir"}
 // returns the engine (NewEngine: the program resolved, its SHA-256 read).
 // Errors name the word or the key: a word that is not key=value of
 // EngineKeys, a key given twice, no cmd=, and NewEngine's.
-func ParseEngine(words []string) (Engine, error) {
+func ParseEngine(words []string) (tournament.Engine, error) {
 	got := map[string]string{}
 	for _, w := range words {
 		k, v, ok := strings.Cut(w, "=")
 		if !ok || !slices.Contains(EngineKeys, k) {
-			return Engine{}, fmt.Errorf("flag -engine: word %q: want key=value with key one of %s", w, strings.Join(EngineKeys, ", "))
+			return tournament.Engine{}, fmt.Errorf("flag -engine: word %q: want key=value with key one of %s", w, strings.Join(EngineKeys, ", "))
 		}
 		if _, dup := got[k]; dup {
-			return Engine{}, fmt.Errorf("flag -engine: word %q: %s given twice", w, k)
+			return tournament.Engine{}, fmt.Errorf("flag -engine: word %q: %s given twice", w, k)
 		}
 		got[k] = v
 	}
 	if got["cmd"] == "" {
-		return Engine{}, fmt.Errorf("flag -engine %s: cmd=PATH is missing: the engine's program", strings.Join(words, " "))
+		return tournament.Engine{}, fmt.Errorf("flag -engine %s: cmd=PATH is missing: the engine's program", strings.Join(words, " "))
 	}
 	e, err := NewEngine(got["name"], got["cmd"], got["dir"])
 	if err != nil {
-		return Engine{}, fmt.Errorf("flag -engine %s: %w", strings.Join(words, " "), err)
+		return tournament.Engine{}, fmt.Errorf("flag -engine %s: %w", strings.Join(words, " "), err)
 	}
 	return e, nil
 }
 
-// externalSetupOf is x's engine and params as a Setup carries them; its
-// SHA256 is left for the coordinator to fill in (EngineOf).
-func externalSetupOf(x *referee.External, params []engine.Param) *ExternalSetup {
-	name := x.Name
-	if name == "" && len(x.Command) > 0 {
-		name = referee.DefaultEngineName(x.Command[0])
-	}
-	s := &ExternalSetup{Name: name, InitStrings: x.InitStrings, Pass: string(x.Pass), Template: x.Template,
-		MoveTime: x.MoveTime, Handshake: x.Handshake, Params: []ExternalParam{}}
-	if len(x.Command) > 1 {
-		s.Args = x.Command[1:]
-	}
-	for _, p := range params {
-		s.Params = append(s.Params, ExternalParam{Name: p.Name, Float: p.Float, Min: p.Min, Max: p.Max})
-	}
-	return s
-}
-
-// local is the referee of the setup in this process (RefereeWith), an
-// external engine's with engines and its values files in a temporary
-// directory of its own; done ends the engine's processes and removes the
-// directory.
-func (s Setup) local(concurrency int, engines []Engine) (ref *referee.VectorReferee, done func(), err error) {
+// localReferee is the referee of the setup in this process
+// (RefereeWith), an external engine's with engines and its values files
+// in a temporary directory of its own; done ends the engine's processes
+// and removes the directory.
+func localReferee(s Setup, concurrency int, engines []tournament.Engine) (ref *referee.VectorReferee, done func(), err error) {
 	if s.External == nil {
-		ref, err = s.Referee(concurrency)
+		ref, err = RefereeWith(s, concurrency, nil, "")
 		return ref, func() {}, err
 	}
 	dir, err := os.MkdirTemp("", "roadtune-values-")
 	if err != nil {
 		return nil, nil, err
 	}
-	if ref, err = s.RefereeWith(concurrency, engines, dir); err != nil {
+	if ref, err = RefereeWith(s, concurrency, engines, dir); err != nil {
 		os.RemoveAll(dir)
 		return nil, nil, err
 	}
@@ -208,38 +145,27 @@ func mismatch(name, mine, run string) string {
 	return fmt.Sprintf("engine %s: this worker's binary has sha256 %s, the run's has %s", name, mine, run)
 }
 
-// referee is the external engine of the setup as this process runs it:
-// its own engine of that name, which must have the setup's SHA-256, with
-// values files (the file ways) in fileDir. Errors: no engine of the name
-// here, another program under the name (both fingerprints named), a
-// parameter without a name or range, what referee.External.Check refuses.
-func (s *ExternalSetup) referee(engines []Engine, fileDir string) (*referee.External, []engine.Param, error) {
-	var own *Engine
-	for i := range engines {
-		if engines[i].Name == s.Name {
-			own = &engines[i]
+// ownExternal is the setup's external engine x as this process runs it:
+// a copy with the program and directory of its own engine of that name
+// (one of engines, which must have x's SHA-256) and values files (the
+// file ways) in fileDir. Errors: no engine of the name here, another
+// program under the name (both fingerprints named).
+func ownExternal(x *referee.External, engines []tournament.Engine, fileDir string) (*referee.External, error) {
+	i := -1
+	for k := range engines {
+		if engines[k].Name == x.Name {
+			i = k
 		}
 	}
 	switch {
-	case own == nil:
-		return nil, nil, fmt.Errorf("engine %s: not one of this worker's engines (declare it: -engine name=%s cmd=PATH, a program with sha256 %s)", s.Name, s.Name, s.SHA256)
-	case own.SHA256 != s.SHA256:
-		return nil, nil, errors.New(mismatch(s.Name, own.SHA256, s.SHA256))
+	case i < 0:
+		return nil, fmt.Errorf("engine %s: not one of this worker's engines (declare it: -engine name=%s cmd=PATH, a program with sha256 %s)", x.Name, x.Name, x.SHA256)
+	case engines[i].SHA256 != x.SHA256:
+		return nil, errors.New(mismatch(x.Name, engines[i].SHA256, x.SHA256))
 	}
-	params := make([]engine.Param, len(s.Params))
-	for i, p := range s.Params {
-		if p.Name == "" || !(p.Min <= p.Max) {
-			return nil, nil, fmt.Errorf("engine %s: parameter %d: name %q, range [%g, %g]", s.Name, i, p.Name, p.Min, p.Max)
-		}
-		params[i] = engine.Param{Name: p.Name, Float: p.Float, Min: p.Min, Max: p.Max}
-	}
-	x := &referee.External{Name: s.Name, Command: append([]string{own.Path}, s.Args...), Dir: own.Dir,
-		InitStrings: s.InitStrings, Pass: referee.Pass(s.Pass), Template: s.Template, FileDir: fileDir,
-		MoveTime: s.MoveTime, Handshake: s.Handshake}
-	if err := x.Check(params); err != nil {
-		return nil, nil, fmt.Errorf("engine %s: %w", s.Name, err)
-	}
-	return x, params, nil
+	own := *x
+	own.Program, own.Dir, own.FileDir = engines[i].Program, engines[i].Dir, fileDir
+	return &own, nil
 }
 
 // The queue subjects of batches that need an external engine: one subject
@@ -252,11 +178,13 @@ const engineBatches = "roadtune.engine."
 
 // engineSubjects prefixes the queue subjects of the batches that need
 // engine id.
-func engineSubjects(id EngineID) string { return engineBatches + id.Name + "." + id.SHA256 + "." }
+func engineSubjects(id tournament.EngineID) string {
+	return engineBatches + id.Name + "." + id.SHA256 + "."
+}
 
 // engineConsumer is the durable consumer of the batches that need engine
 // id: "roadtune-engine-NAME-" and 16 hex digits of its SHA-256.
-func engineConsumer(id EngineID) string {
+func engineConsumer(id tournament.EngineID) string {
 	return fmt.Sprintf("%s-engine-%s-%.16s", WorkerGroup, id.Name, id.SHA256)
 }
 
@@ -271,7 +199,7 @@ func runEngineBatches(run string) string { return engineBatches + "*.*." + run +
 // engines) is left out, with a line on Log.
 func (w *Worker) engineConsumers(ctx context.Context, js jetstream.JetStream, ackWait time.Duration, maxDeliver int) []jetstream.Consumer {
 	var out []jetstream.Consumer
-	var ids []EngineID
+	var ids []tournament.EngineID
 	for _, e := range w.Engines {
 		cons, err := js.Consumer(ctx, BatchStream, engineConsumer(e.ID()))
 		if err != nil {
@@ -281,7 +209,7 @@ func (w *Worker) engineConsumers(ctx context.Context, js jetstream.JetStream, ac
 			w.logf("engine %s left out: %v", e.Name, err)
 			continue
 		}
-		w.logf("engine %s: %s (sha256 %s): takes the batches of runs with this program", e.Name, e.Path, e.SHA256)
+		w.logf("engine %s: %s (sha256 %s): takes the batches of runs with this program", e.Name, e.Program, e.SHA256)
 		out = append(out, cons)
 		ids = append(ids, e.ID())
 	}

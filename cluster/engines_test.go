@@ -1,9 +1,11 @@
 package cluster
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -30,9 +32,9 @@ const fakeOptions = "Width:int:15:1:100,Share:float:0.7:0.01:0.9"
 func externalReferee(t *testing.T) *referee.VectorReferee {
 	t.Helper()
 	bin := fakeenginetest.Build(t)
-	return &referee.VectorReferee{Schema: engine.Symmetric, Settings: engine.DefaultSettings(), Pairs: 2, MaxMoves: 40, Concurrency: 2,
-		Params:   []engine.Param{{Name: "Width", Min: 1, Max: 100}, {Name: "Share", Float: true, Min: 0.01, Max: 0.9}},
-		External: &referee.External{Name: "fake", Command: []string{bin, "-options", fakeOptions}}}
+	return &referee.VectorReferee{Setup: referee.Setup{Schema: engine.Symmetric, Settings: engine.DefaultSettings(), Pairs: 2, MaxMoves: 40,
+		External: &referee.External{Engine: tournament.Engine{Name: "fake", Program: bin, Args: []string{"-options", fakeOptions}},
+			Params: []engine.Param{{Name: "Width", Min: 1, Max: 100}, {Name: "Share", Float: true, Min: 0.01, Max: 0.9}}}}, Concurrency: 2}
 }
 
 func externalMatches() []optimize.Match {
@@ -74,7 +76,7 @@ func TestExternalEngineOnWorkers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	with := &Worker{Conn: c.dial(t, "with"), Name: "with", Concurrency: 1, Engines: []Engine{fake}}
+	with := &Worker{Conn: c.dial(t, "with"), Name: "with", Concurrency: 1, Engines: []tournament.Engine{fake}}
 	without := &Worker{Conn: c.dial(t, "without"), Name: "without", Concurrency: 1}
 	withGames, withoutGames := countGames(with), countGames(without)
 	if err := c.coord.Prepare(context.Background()); err != nil { // the workers find the queue at once
@@ -111,7 +113,7 @@ func TestEngineNobodyHas(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile(run.Path)
+	data, err := os.ReadFile(run.Program)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +127,7 @@ func TestEngineNobodyHas(t *testing.T) {
 	}
 	workerLog := &tunetest.SyncBuffer{}
 	bare := &Worker{Conn: c.dial(t, "bare"), Name: "bare", Heartbeat: 50 * time.Millisecond}
-	odd := &Worker{Conn: c.dial(t, "odd"), Name: "odd", Heartbeat: 50 * time.Millisecond, Engines: []Engine{other}, Log: workerLog}
+	odd := &Worker{Conn: c.dial(t, "odd"), Name: "odd", Heartbeat: 50 * time.Millisecond, Engines: []tournament.Engine{other}, Log: workerLog}
 	bareGames, oddGames := countGames(bare), countGames(odd)
 	if err := c.coord.Prepare(context.Background()); err != nil {
 		t.Fatal(err)
@@ -162,7 +164,7 @@ func TestEngineNobodyHas(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, id := range []EngineID{run.ID(), other.ID()} {
+	for _, id := range []tournament.EngineID{run.ID(), other.ID()} {
 		cons, err := js.Consumer(context.Background(), BatchStream, engineConsumer(id))
 		if err != nil {
 			t.Fatal(err)
@@ -186,7 +188,7 @@ func TestParseEngine(t *testing.T) {
 		t.Fatal(err)
 	}
 	e, err := ParseEngine([]string{"cmd=./my.engine", "dir=" + dir})
-	if err != nil || e.Name != "my_engine" || e.Path != exe || e.Dir != dir {
+	if err != nil || e.Name != "my_engine" || e.Program != exe || e.Dir != dir {
 		t.Fatalf("ParseEngine: %+v, %v", e, err)
 	}
 	sum := sha256.Sum256([]byte("#!/bin/sh\n"))
@@ -217,7 +219,7 @@ func TestParseEngine(t *testing.T) {
 // program differs.
 func TestExternalSetup(t *testing.T) {
 	ref := externalReferee(t)
-	ref.External.Command = append(ref.External.Command, "-noise")
+	ref.External.Args = append(ref.External.Args, "-noise")
 	s := SetupOf(ref)
 	own, err := EngineOf(ref.External)
 	if err != nil {
@@ -227,16 +229,16 @@ func TestExternalSetup(t *testing.T) {
 	if len(s.Params) > 0 || s.External.Name != "fake" || !reflect.DeepEqual(s.External.Args, []string{"-options", fakeOptions, "-noise"}) || len(s.External.Params) != 2 {
 		t.Fatalf("setup %+v, external %+v", s, s.External)
 	}
-	back, err := s.RefereeWith(1, []Engine{own}, t.TempDir())
-	if err != nil || back.External.Command[0] != own.Path || !reflect.DeepEqual(back.Params, ref.Params) {
+	back, err := RefereeWith(s, 1, []tournament.Engine{own}, t.TempDir())
+	if err != nil || back.External.Program != own.Program || !reflect.DeepEqual(back.External.Params, ref.External.Params) {
 		t.Fatalf("rebuilt: %+v, %v", back, err)
 	}
-	if _, err := s.Referee(1); err == nil || !strings.Contains(err.Error(), "not one of this worker's engines") {
+	if _, err := RefereeWith(s, 1, nil, ""); err == nil || !strings.Contains(err.Error(), "not one of this worker's engines") {
 		t.Errorf("without the engine: %v", err)
 	}
 	other := own
 	other.SHA256 = strings.Repeat("0", 64)
-	if _, err := s.RefereeWith(1, []Engine{other}, ""); err == nil || !strings.Contains(err.Error(), other.SHA256) || !strings.Contains(err.Error(), own.SHA256) {
+	if _, err := RefereeWith(s, 1, []tournament.Engine{other}, ""); err == nil || !strings.Contains(err.Error(), other.SHA256) || !strings.Contains(err.Error(), own.SHA256) {
 		t.Errorf("another program: %v", err)
 	}
 	moved := s
@@ -246,4 +248,51 @@ func TestExternalSetup(t *testing.T) {
 	if Fingerprint(EngineBuild, s) == Fingerprint(EngineBuild, moved) {
 		t.Error("the fingerprint does not depend on the engine's program")
 	}
+}
+
+// TestExternalSetupWire pins an external setup's JSON and fingerprint
+// (those it had when package cluster wrote it with a type of its own):
+// the engine by name, SHA-256 and arguments, never its path or directory;
+// and a worker reads it back to the same bytes.
+func TestExternalSetupWire(t *testing.T) {
+	ref := externalReferee(t)
+	ref.External.Args = append(ref.External.Args, "-noise")
+	ref.External.Dir = t.TempDir()
+	ref.External.InitStrings = []string{"depth 2"}
+	ref.External.Pass, ref.External.Template = referee.PassInitStr, "param {name} {value}"
+	ref.External.MoveTime, ref.External.Handshake = 2*time.Second, time.Second
+	ref.Time = tournament.TimeControl{Base: time.Second, Inc: time.Millisecond}
+	ref.Openings = []string{"JJ KJJK"}
+	s := SetupOf(ref)
+	s.External.SHA256 = strings.Repeat("a", 64)
+	data, err := json.Marshal(s.External)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"name":"fake","sha256":"` + s.External.SHA256 + `","args":["-options","` + fakeOptions + `","-noise"],"init_strings":["depth 2"],` +
+		`"pass":"initstr","template":"param {name} {value}","move_time":2000000000,"handshake":1000000000,` +
+		`"params":[{"name":"Width","min":1,"max":100},{"name":"Share","float":true,"min":0.01,"max":0.9}]}`
+	if string(data) != want {
+		t.Errorf("external setup\n%s\nwant\n%s", data, want)
+	}
+	if fp := Fingerprint(EngineBuild, s); fp != "d8bfca88c00082ac" {
+		t.Errorf("fingerprint %s, was d8bfca88c00082ac", fp)
+	}
+	var back Setup
+	if err := json.Unmarshal(mustJSON(t, s), &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.External.Program != "" || back.External.Dir != "" || !bytes.Equal(mustJSON(t, back), mustJSON(t, s)) {
+		t.Errorf("read back as %+v", back.External)
+	}
+}
+
+// mustJSON is v's JSON.
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	data, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }

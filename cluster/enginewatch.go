@@ -8,6 +8,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"github.com/roadtune/roadtune/tournament"
 )
 
 // DefaultEngineWait is how long a call whose batches need an external
@@ -33,7 +35,7 @@ type Notice struct {
 // engine the call's batches need (their heartbeats: Heartbeat.Engines).
 type engineWatch struct {
 	c      *Coordinator
-	need   Engine
+	need   tournament.Engine
 	run    string
 	roster *Roster
 	end    func()
@@ -43,7 +45,7 @@ type engineWatch struct {
 // watchEngine starts following the workers for a call that needs engine
 // need: through Coordinator.Roster, or a roster of the call's own.
 // Errors: a closed connection.
-func (c *Coordinator) watchEngine(need Engine, run string) (*engineWatch, error) {
+func (c *Coordinator) watchEngine(need tournament.Engine, run string) (*engineWatch, error) {
 	w := &engineWatch{c: c, need: need, run: run, roster: c.Roster, end: func() {}, since: time.Now()}
 	if w.roster == nil {
 		w.roster = &Roster{}
@@ -110,7 +112,7 @@ func (w *engineWatch) check() {
 // tellMismatch names on Log, once per worker and program, a worker whose
 // engine of the run's engine's name is another program, and tells the
 // worker (its Notice) with both fingerprints.
-func (c *Coordinator) tellMismatch(ws WorkerStatus, e EngineID, need Engine, run string) {
+func (c *Coordinator) tellMismatch(ws WorkerStatus, e tournament.EngineID, need tournament.Engine, run string) {
 	key := ws.ID + " " + e.SHA256
 	c.mu.Lock()
 	if c.engineSaid == nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/roadtune/roadtune/tournament"
 )
 
 // work is a batch as the exchange handles it (a *Batch or a *GamesBatch).
@@ -22,7 +23,7 @@ type work interface {
 	maxResult() int64
 	// replay plays the batch in this process, an external engine's games
 	// with engines; errTimed when its games play by the clock.
-	replay(ctx context.Context, concurrency int, engines []Engine) (Result, error)
+	replay(ctx context.Context, concurrency int, engines []tournament.Engine) (Result, error)
 	// checkedOnly reports whether a result is only checked, never
 	// replayed to verify it: games by the clock, or an external engine's.
 	checkedOnly() bool
@@ -95,7 +96,7 @@ type verdict struct {
 //
 // Errors: a batch MaxDeliver of whose deliveries (refusals not counted)
 // ended without a result, a replay's or got's error, a cancelled ctx.
-func (c *Coordinator) exchange(ctx context.Context, run, subject string, parcels []parcel, need *Engine, progress func(p parcel, sign int), got func(parcel, Result) error) error {
+func (c *Coordinator) exchange(ctx context.Context, run, subject string, parcels []parcel, need *tournament.Engine, progress func(p parcel, sign int), got func(parcel, Result) error) error {
 	js, err := c.queue(ctx)
 	if err != nil {
 		return err
@@ -124,11 +125,11 @@ func (c *Coordinator) exchange(ctx context.Context, run, subject string, parcels
 	}
 	defer cc.Stop()
 	notes := make(chan *nats.Msg, 4096) // a worker may give batches back fast: each give-back is a note
-	var engines []Engine
+	var engines []tournament.Engine
 	var watch *engineWatch
 	var tick <-chan time.Time
 	if need != nil {
-		engines = []Engine{*need}
+		engines = []tournament.Engine{*need}
 		if watch, err = c.watchEngine(*need, run); err != nil {
 			return err
 		}

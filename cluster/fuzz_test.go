@@ -80,7 +80,7 @@ func FuzzBatchMessage(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	gs := tournament.GameSet{Entrants: []tournament.RemoteEntrant{{Name: "a", Weights: w5, Settings: set.Settings}, {Name: "b", Weights: w5, Settings: set.Settings}}}
+	gs := tournament.GameSet{Entrants: []tournament.Engine{{Name: "a", Weights: w5, Settings: set.Settings}, {Name: "b", Weights: w5, Settings: set.Settings}}}
 	g := GamesBatch{Protocol: protocol, Kind: kindGames, Build: EngineBuild, Fingerprint: GamesFingerprint(EngineBuild, gs), Run: "r", Set: gs,
 		Games: []tournament.ScheduledGame{{Game: 0, Black: 0, White: 1}}}
 	for _, v := range []any{b, g} {
@@ -114,7 +114,7 @@ func FuzzBatchMessage(f *testing.F) {
 			return
 		}
 		if w.refuse(&b) == "" {
-			if ref, done, err := b.Setup.local(1, nil); err == nil {
+			if ref, done, err := localReferee(b.Setup, 1, nil); err == nil {
 				if ref == nil {
 					t.Fatal("a setup with neither a referee nor an error")
 				}
@@ -244,15 +244,15 @@ func FuzzParseEngine(f *testing.F) {
 			}
 			return
 		}
-		if e.Name == "" || !filepath.IsAbs(e.Path) || len(e.SHA256) != 64 || e.Dir != "" && !filepath.IsAbs(e.Dir) {
+		if e.Name == "" || !filepath.IsAbs(e.Program) || len(e.SHA256) != 64 || e.Dir != "" && !filepath.IsAbs(e.Dir) {
 			t.Fatalf("%q parses to %+v", words, e)
 		}
-		again := []string{"name=" + e.Name, "cmd=" + e.Path}
+		again := []string{"name=" + e.Name, "cmd=" + e.Program}
 		if e.Dir != "" {
 			again = append(again, "dir="+e.Dir)
 		}
 		back, err := ParseEngine(again)
-		if err != nil || back != e {
+		if err != nil || !reflect.DeepEqual(back, e) {
 			t.Fatalf("%q parses to %+v; written back as %q: %+v, %v", words, e, again, back, err)
 		}
 	})

@@ -131,7 +131,7 @@ func (b *GamesBatch) timed() bool {
 
 // replay plays the batch's games in this process (its entrants are
 // in-process engines: engines are not used).
-func (b *GamesBatch) replay(ctx context.Context, concurrency int, _ []Engine) (Result, error) {
+func (b *GamesBatch) replay(ctx context.Context, concurrency int, _ []tournament.Engine) (Result, error) {
 	if b.timed() {
 		return Result{}, errTimed
 	}
@@ -154,6 +154,9 @@ func (w *Worker) refuseGames(b *GamesBatch) string {
 		return foreign(b.Fingerprint, fp, b.Build, build)
 	}
 	for _, e := range b.Set.Entrants {
+		if e.IsExternal() { // never run a program a batch names
+			return fmt.Sprintf("entrant %q: an external engine: a games batch holds in-process engines only", e.Name)
+		}
 		if err := e.Settings.Validate(); err != nil {
 			return fmt.Sprintf("entrant %q: settings this worker cannot play: %v", e.Name, err)
 		}

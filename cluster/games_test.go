@@ -25,7 +25,7 @@ func gamesRunner(t *testing.T) *tournament.Runner {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ents = append(ents, tournament.Entrant{Name: name, Weights: f.Weights(), Settings: s})
+		ents = append(ents, tournament.Entrant{Engine: tournament.Engine{Name: name, Weights: f.Weights(), Settings: s}})
 	}
 	ops, err := tournament.GenerateOpenings(3, 5)
 	if err != nil {

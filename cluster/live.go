@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+	"github.com/roadtune/roadtune/tournament"
 )
 
 // HeartbeatSubject is where every worker announces itself (core NATS: not
@@ -41,14 +42,14 @@ type Heartbeat struct {
 	Stopping    bool    `json:"stopping,omitempty"`
 	// Engines are the external engines whose batches the worker takes
 	// (Worker.Engines, once their consumers exist).
-	Engines []EngineID `json:"engines,omitempty"`
+	Engines []tournament.EngineID `json:"engines,omitempty"`
 }
 
 // liveCounts is what a worker's heartbeats report of its play.
 type liveCounts struct {
 	games   atomic.Int64
 	batches atomic.Int32
-	engines atomic.Pointer[[]EngineID]
+	engines atomic.Pointer[[]tournament.EngineID]
 }
 
 // announce sends the worker's heartbeats until the returned function is
@@ -154,8 +155,8 @@ type Snapshot struct {
 
 // WorkerStatus is one live worker in a Snapshot.
 type WorkerStatus struct {
-	ID                 string     // of its heartbeats (one per Worker.Run)
-	Engines            []EngineID // the external engines it announces
+	ID                 string                // of its heartbeats (one per Worker.Run)
+	Engines            []tournament.EngineID // the external engines it announces
 	Name               string
 	Games              int64         // games played since the worker started
 	Batches            int           // batches being played now

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/nats-io/nats.go"
+	"github.com/roadtune/roadtune/tournament"
 )
 
 // WorkerOptions are a worker process's settings (`tune worker`'s flags).
@@ -18,7 +19,7 @@ type WorkerOptions struct {
 	Slots       int    // batches at once (≥ 1)
 	// Engines are the external engines the worker runs (ParseEngine of
 	// each -engine flag; names distinct).
-	Engines []Engine
+	Engines []tournament.Engine
 }
 
 // RunWorker connects to opts.URL and plays batches (Worker.Run) until ctx
@@ -36,7 +37,7 @@ func RunWorker(ctx context.Context, opts WorkerOptions, stdout, log io.Writer) e
 	for i, e := range opts.Engines {
 		for _, f := range opts.Engines[:i] {
 			if f.Name == e.Name {
-				return &FlagError{fmt.Errorf("flag -engine: two engines named %s (%s and %s): give each name=", e.Name, f.Path, e.Path)}
+				return &FlagError{fmt.Errorf("flag -engine: two engines named %s (%s and %s): give each name=", e.Name, f.Program, e.Program)}
 			}
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/roadtune/roadtune/referee"
+	"github.com/roadtune/roadtune/tournament"
 )
 
 // DirNATS is the embedded NATS server's JetStream storage inside the run
@@ -97,7 +98,7 @@ type localWorker struct {
 	ctx         context.Context
 	connect     func(name string) (*nats.Conn, error)
 	concurrency int
-	engines     []Engine
+	engines     []tournament.Engine
 	stop        func()
 }
 
@@ -200,17 +201,17 @@ func (s *Session) engineNeeded() error {
 	}
 	if !s.o.LocalWorker {
 		fmt.Fprintf(s.o.Log, "%s: the games need engine %s (%s, sha256 %s): they wait for workers started with -engine name=%s cmd=PATH, PATH a program with that SHA-256\n",
-			s.o.prog(), need.Name, need.Path, need.SHA256, need.Name)
+			s.o.prog(), need.Name, need.Program, need.SHA256, need.Name)
 		return nil
 	}
 	fmt.Fprintf(s.o.Log, "%s: the games need engine %s (%s, sha256 %s): the in-process worker plays them with it, other workers only if started with -engine name=%s cmd=PATH, PATH a program with that SHA-256\n",
-		s.o.prog(), need.Name, need.Path, need.SHA256, need.Name)
+		s.o.prog(), need.Name, need.Program, need.SHA256, need.Name)
 	for _, e := range s.local.engines {
 		if e.ID() == need.ID() {
 			return nil
 		}
 	}
-	var engines []Engine
+	var engines []tournament.Engine
 	for _, e := range s.local.engines {
 		if e.Name != need.Name {
 			engines = append(engines, e)
@@ -220,7 +221,7 @@ func (s *Session) engineNeeded() error {
 }
 
 // startLocal (re)starts the in-process worker with engines.
-func (s *Session) startLocal(engines []Engine) error {
+func (s *Session) startLocal(engines []tournament.Engine) error {
 	if s.local.stop != nil {
 		s.local.stop()
 		s.local.stop = nil
@@ -295,11 +296,11 @@ func (s *Session) StartGames(ctx context.Context, storeDir, run string, concurre
 			s.local.stop()
 		}
 	})
-	var engines []Engine
+	var engines []tournament.Engine
 	if need, err := s.coord.engine(); err != nil {
 		return err
 	} else if need != nil {
-		engines = []Engine{*need}
+		engines = []tournament.Engine{*need}
 	}
 	return s.startLocal(engines)
 }

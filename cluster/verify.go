@@ -172,7 +172,7 @@ func (b *Batch) checkedOnly() bool { return b.timed() || b.Setup.External != nil
 // (engineSubjects), which only workers with the engine consume.
 func (b *Batch) queue(key string) string {
 	if x := b.Setup.External; x != nil {
-		return engineSubjects(EngineID{Name: x.Name, SHA256: x.SHA256}) + key
+		return engineSubjects(x.ID()) + key
 	}
 	return batchSubject(key)
 }
@@ -180,11 +180,11 @@ func (b *Batch) queue(key string) string {
 // replay plays b in this process (concurrency games at once), an external
 // engine's games with engines (the coordinator's own engine: a batch it
 // plays itself when no worker it can trust played it).
-func (b *Batch) replay(ctx context.Context, concurrency int, engines []Engine) (Result, error) {
+func (b *Batch) replay(ctx context.Context, concurrency int, engines []tournament.Engine) (Result, error) {
 	if b.timed() {
 		return Result{}, errTimed
 	}
-	ref, done, err := b.Setup.local(concurrency, engines)
+	ref, done, err := localReferee(b.Setup, concurrency, engines)
 	if err != nil {
 		return Result{}, err
 	}

@@ -154,10 +154,10 @@ func TestTimedParamsBatches(t *testing.T) {
 		t.Errorf("the plain setup's fingerprint is %s, was 497e9554b4d55120 before parameters and clocks", got)
 	}
 	width, _ := engine.ParamByName("Width")
-	ref.Params, ref.Fixed = []engine.Param{width}, zhou.Weights().Genes
+	ref.Params, ref.Fixed = []string{width.Name}, zhou.Weights().Genes
 	ref.Time = tournament.TimeControl{PerMove: 10 * time.Millisecond}
-	back, err := SetupOf(ref).Referee(1)
-	if err != nil || len(back.Params) != 1 || back.Params[0].Name != "Width" || back.Time != ref.Time || !slices.Equal(back.Fixed, ref.Fixed) {
+	back, err := RefereeWith(SetupOf(ref), 1, nil, "")
+	if err != nil || len(back.Params) != 1 || back.Params[0] != "Width" || back.Time != ref.Time || !slices.Equal(back.Fixed, ref.Fixed) {
 		t.Fatalf("setup round trip: %+v, %v", back, err)
 	}
 	c := newCluster(t, ref)

@@ -49,13 +49,15 @@ type Worker struct {
 	// MaxHeartbeat): name, games played, batches in hand, engines.
 	Heartbeat time.Duration
 	// Engines are the external engines the worker runs for the batches
-	// that need them (NewEngine, ParseEngine; names distinct): for each,
+	// that need them (NewEngine, ParseEngine: a name, the program's
+	// absolute path, a directory and the program's SHA-256; names
+	// distinct): for each,
 	// the worker takes batches from the consumer of its name and
 	// SHA-256 (besides the in-process engine's batches), so it receives
 	// only the batches of runs whose engine is the same program. It logs
 	// the notice of a coordinator whose run has another program under one
 	// of these names, both fingerprints named.
-	Engines []Engine
+	Engines []tournament.Engine
 
 	onGame func()     // test hook: called after each game played
 	live   liveCounts // what the heartbeats report
@@ -257,7 +259,7 @@ func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, msg jetstre
 			w.giveBack(msg, b.Run, b.Key(), describe(&b), reason)
 			return
 		}
-		ref, done, err := b.Setup.local(w.Concurrency, w.Engines)
+		ref, done, err := localReferee(b.Setup, w.Concurrency, w.Engines)
 		if err != nil {
 			w.giveBack(msg, b.Run, b.Key(), describe(&b), fmt.Sprintf("game settings this worker cannot play: %v", err))
 			return
@@ -268,7 +270,7 @@ func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, msg jetstre
 }
 
 // refuse is why this worker cannot play the batch's games exactly, "" if
-// it can (the setup is checked as its referee is made: Setup.local).
+// it can (the setup is checked as its referee is made: localReferee).
 func (w *Worker) refuse(b *Batch) string {
 	build := buildOr(w.Build)
 	if fp := Fingerprint(build, b.Setup); fp != b.Fingerprint {

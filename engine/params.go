@@ -14,12 +14,16 @@ import (
 // are the values Set accepts: the limits Settings.Validate checks, and for
 // a setting Validate bounds on one side only (node budgets, factors) a
 // documented practical bound on the other.
+//
+// Its JSON holds the name, kind and range alone (an external engine's
+// option as a tuning run describes it; Doc is left out).
 type Param struct {
-	Name     string
-	Float    bool
-	Min, Max float64
+	Name  string  `json:"name"`
+	Float bool    `json:"float,omitempty"`
+	Min   float64 `json:"min"`
+	Max   float64 `json:"max"`
 	// Doc says what the setting is, in a few words, with its unit.
-	Doc string
+	Doc string `json:"-"`
 
 	get func(*Settings) float64
 	set func(*Settings, float64)

@@ -40,7 +40,7 @@ func BenchmarkFitnessPlumbing(b *testing.B) {
 	s := engine.DefaultSettings()
 	s.Depth, s.Width = 2, 10
 	ref := func() *VectorReferee {
-		return &VectorReferee{Schema: engine.Symmetric, Settings: s, Pairs: 2, Concurrency: 1}
+		return &VectorReferee{Setup: Setup{Schema: engine.Symmetric, Settings: s, Pairs: 2}, Concurrency: 1}
 	}
 	report := func(b *testing.B, games int) {
 		b.ReportMetric(float64(games)/b.Elapsed().Seconds(), "games/s")
@@ -57,8 +57,8 @@ func BenchmarkFitnessPlumbing(b *testing.B) {
 		for i, m := range matches {
 			wa, _ := engine.NewWeights(engine.Symmetric, m.A)
 			wb, _ := engine.NewWeights(engine.Symmetric, m.B)
-			ents = append(ents, tournament.Entrant{Name: fmt.Sprintf("m%d.A", i), Weights: wa, Settings: s},
-				tournament.Entrant{Name: fmt.Sprintf("m%d.B", i), Weights: wb, Settings: s})
+			ents = append(ents, tournament.Entrant{Engine: tournament.Engine{Name: fmt.Sprintf("m%d.A", i), Weights: wa, Settings: s}},
+				tournament.Entrant{Engine: tournament.Engine{Name: fmt.Sprintf("m%d.B", i), Weights: wb, Settings: s}})
 		}
 		for k := range 2 {
 			for i := range matches {
@@ -160,10 +160,10 @@ func BenchmarkExternalEngine(b *testing.B) {
 		b.ReportMetric(float64(games)/b.Elapsed().Seconds(), "games/s")
 	}
 	b.Run("in-process", func(b *testing.B) {
-		run(b, &VectorReferee{Schema: engine.Tempo, Settings: s, Fixed: tempo.Genes, Params: params, Pairs: 2, Concurrency: 1})
+		run(b, &VectorReferee{Setup: Setup{Schema: engine.Tempo, Settings: s, Fixed: tempo.Genes, Params: []string{width.Name, wide.Name}, Pairs: 2}, Concurrency: 1})
 	})
 	b.Run("external", func(b *testing.B) {
-		run(b, &VectorReferee{Params: params, Pairs: 2, Concurrency: 1,
-			External: &External{Command: []string{bin, "-depth", "2", "-movetime", "0"}}})
+		run(b, &VectorReferee{Setup: Setup{Pairs: 2,
+			External: &External{Engine: tournament.Engine{Program: bin, Args: []string{"-depth", "2", "-movetime", "0"}}, Params: params}}, Concurrency: 1})
 	})
 }

@@ -7,6 +7,7 @@ package referee
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -53,48 +54,89 @@ const (
 var Passes = []Pass{PassSetOption, PassInitStr, PassArg, PassFileArg, PassFileInitStr}
 
 // External is an external protocol engine (Cloudict/ConnectMore text
-// protocol) as the player a match vector stands for: the vector holds one
-// value per VectorReferee.Params entry (only Name, Float, Min and Max of
-// each are used: they describe the engine's own options), and the
-// candidate's values reach the program by Pass.
+// protocol) as the player a match vector stands for: the engine's
+// description, the options the vector holds one value each of, and how
+// the candidate's values reach the program (Pass).
+//
+// Its JSON is the cluster's wire form (Setup.External): the name,
+// SHA-256, arguments, init strings, way of passing, template, limits and
+// options, never the program path, the directory or FileDir, which are
+// the machine's own (each worker runs its own copy of the program,
+// matched by Name and SHA256): a decoded External has no Program until a
+// worker puts its copy's path there. Its toml tags (with
+// tournament.Engine's) are the keys of a tuning config's [external]
+// table.
 type External struct {
-	// Name names the engine where its games are played on other machines
-	// (package cluster hands a batch of it only to workers that declared
-	// an engine of this name whose program has the same SHA-256); ""
-	// stands for the base name of Command[0]. The games do not depend on
-	// it.
-	Name string
-	// Command is the program and its fixed arguments; a relative program
-	// is taken from Dir (tournament.ExternalOptions.Dir).
-	Command []string
-	// Dir is the engine's working directory ("" = the current one).
-	Dir string
-	// InitStrings are sent after the handshake of every process.
-	InitStrings []string
+	// Engine describes the program: Name names it where its games are
+	// played on other machines (package cluster hands a batch of it only
+	// to workers that declared an engine of this name whose program has
+	// the same SHA256; "" stands for DefaultEngineName of Program: the
+	// games do not depend on it); Program and Args are the program and its
+	// fixed arguments (a relative program is taken from Dir); Dir, InitStrings,
+	// MoveTime (tournament.DefaultMoveTime when 0) and Handshake
+	// (tournament.DefaultHandshake when 0) are the driver's. Its Weights,
+	// Settings and Time are not used: Setup.Time is every player's clock.
+	tournament.Engine
+	// Params are the engine's options a vector holds a value for, in
+	// order: their Name, Float, Min and Max.
+	Params []engine.Param `toml:"-"`
 	// Pass is how the values reach the engine (PassSetOption when "").
-	Pass Pass
+	Pass Pass `toml:"pass,omitempty"`
 	// Template is the line or argument of the initstr, arg, file-arg and
 	// file-initstr ways: with {name} and {value} for the first two ({name}
 	// may be left out with a single parameter), with {file} for the file
 	// ways.
-	Template string
+	Template string `toml:"template,omitempty"`
 	// FileDir is the directory the file ways write the values files to
 	// (created when missing); a batch's files are removed when it ends.
-	FileDir string
-	// MoveTime is the per-move limit without a time control
-	// (tournament.DefaultMoveTime when 0).
-	MoveTime time.Duration
-	// Handshake bounds the wait for the engine's reply to name
-	// (tournament.DefaultHandshake when 0).
-	Handshake time.Duration
+	FileDir string `toml:"-"`
 }
 
-// Check reports what makes x unable to pass params: an unknown Pass, an
-// empty command, a template without {value} (or without {name} for more
-// than one parameter) for the initstr and arg ways, a template without
-// {file} or no FileDir for the file ways, a template with a newline.
-func (x *External) Check(params []engine.Param) error {
-	if len(x.Command) == 0 || x.Command[0] == "" {
+// externalJSON is External's wire form, in the order of its fields.
+type externalJSON struct {
+	Name        string         `json:"name"`
+	SHA256      string         `json:"sha256"`
+	Args        []string       `json:"args,omitempty"`
+	InitStrings []string       `json:"init_strings,omitempty"`
+	Pass        Pass           `json:"pass,omitempty"`
+	Template    string         `json:"template,omitempty"`
+	MoveTime    time.Duration  `json:"move_time,omitempty"` // nanoseconds
+	Handshake   time.Duration  `json:"handshake,omitempty"` // nanoseconds
+	Params      []engine.Param `json:"params"`
+}
+
+// MarshalJSON writes x's wire form: name, sha256, args, init_strings, pass, template, move_time and handshake
+// (nanoseconds), params (name, float, min, max); no path, directory or
+// FileDir.
+func (x External) MarshalJSON() ([]byte, error) {
+	w := externalJSON{Name: x.Name, SHA256: x.SHA256, Args: x.Args, InitStrings: x.InitStrings, Pass: x.Pass, Template: x.Template,
+		MoveTime: x.MoveTime, Handshake: x.Handshake, Params: x.Params}
+	if w.Params == nil {
+		w.Params = []engine.Param{}
+	}
+	return json.Marshal(w)
+}
+
+// UnmarshalJSON reads MarshalJSON's wire form, without a Program (the
+// reader's own copy runs). Errors: JSON's.
+func (x *External) UnmarshalJSON(data []byte) error {
+	var w externalJSON
+	if err := json.Unmarshal(data, &w); err != nil {
+		return err
+	}
+	*x = External{Engine: tournament.Engine{Name: w.Name, SHA256: w.SHA256, Args: w.Args,
+		InitStrings: w.InitStrings, MoveTime: w.MoveTime, Handshake: w.Handshake},
+		Params: w.Params, Pass: w.Pass, Template: w.Template}
+	return nil
+}
+
+// Check reports what makes x unable to pass its Params: an unknown Pass,
+// an empty command, a template without {value} (or without {name} for
+// more than one parameter) for the initstr and arg ways, a template
+// without {file} or no FileDir for the file ways, a template with a
+// newline.
+func (x *External) Check() error {
+	if x.Program == "" {
 		return errors.New("no command")
 	}
 	if strings.ContainsAny(x.Template, "\r\n") {
@@ -109,8 +151,8 @@ func (x *External) Check(params []engine.Param) error {
 		if !strings.Contains(x.Template, "{value}") {
 			return fmt.Errorf("template %q has no {value}: pass %q fills in each parameter's value", x.Template, x.pass())
 		}
-		if len(params) > 1 && !strings.Contains(x.Template, "{name}") {
-			return fmt.Errorf("template %q has no {name}: with %d parameters the engine could not tell them apart", x.Template, len(params))
+		if len(x.Params) > 1 && !strings.Contains(x.Template, "{name}") {
+			return fmt.Errorf("template %q has no {name}: with %d parameters the engine could not tell them apart", x.Template, len(x.Params))
 		}
 	case PassFileArg, PassFileInitStr:
 		if !strings.Contains(x.Template, "{file}") {
@@ -175,16 +217,18 @@ func fill(template string, kv ...string) string {
 }
 
 // Entrant is the tournament entrant of the candidate with these values
-// (one per parameter, as played: clamped and rounded by ParamValue);
-// values nil is the engine at its own defaults (nothing is passed). The
-// file ways write the values file (named by a hash of its content, so
-// equal candidates share one) and return its path as file ("" else).
-func (x *External) Entrant(name string, params []engine.Param, values []float64, tc tournament.TimeControl) (e tournament.Entrant, file string, err error) {
-	e = tournament.Entrant{Name: name, Command: append([]string(nil), x.Command...), MoveTime: x.MoveTime, Time: tc,
-		External: tournament.ExternalOptions{Dir: x.Dir, InitStrings: x.InitStrings, Handshake: x.Handshake}}
+// (one per Params entry, as played: clamped and rounded by ParamValue),
+// named name, playing by the time control tc; values nil is the engine at
+// its own defaults (nothing is passed). The file ways write the values
+// file (named by a hash of its content, so equal candidates share one)
+// and return its path as file ("" else).
+func (x *External) Entrant(name string, values []float64, tc tournament.TimeControl) (e tournament.Entrant, file string, err error) {
+	e = tournament.Entrant{Engine: x.Engine}
+	e.Name, e.Time, e.Args = name, tc, append([]string(nil), x.Args...)
 	if values == nil {
 		return e, "", nil
 	}
+	params := x.Params
 	if len(values) != len(params) {
 		return e, "", fmt.Errorf("%d values for %d parameters", len(values), len(params))
 	}
@@ -197,7 +241,7 @@ func (x *External) Entrant(name string, params []engine.Param, values []float64,
 		for i, p := range params {
 			s := fill(x.Template, "{name}", p.Name, "{value}", FormatValue(p, values[i]))
 			if x.pass() == PassArg {
-				e.Command = append(e.Command, s)
+				e.Args = append(e.Args, s)
 			} else {
 				e.Setup = append(e.Setup, s)
 			}
@@ -214,12 +258,12 @@ func (x *External) Entrant(name string, params []engine.Param, values []float64,
 		}
 		s := fill(x.Template, "{file}", file)
 		if x.pass() == PassFileArg {
-			e.Command = append(e.Command, s)
+			e.Args = append(e.Args, s)
 		} else {
 			e.Setup = append(e.Setup, s)
 		}
 	default:
-		return e, "", x.Check(params)
+		return e, "", x.Check()
 	}
 	return e, file, nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/internal/fakeengine/fakeenginetest"
 	"github.com/roadtune/roadtune/optimize"
+	"github.com/roadtune/roadtune/tournament"
 )
 
 func TestMain(m *testing.M) { os.Exit(fakeenginetest.Main(m)) }
@@ -38,11 +39,11 @@ func TestExternalValuesArrive(t *testing.T) {
 		t.Run(string(pass), func(t *testing.T) {
 			dir := t.TempDir()
 			rec := filepath.Join(dir, "record.jsonl")
-			r := &VectorReferee{Params: externalParams, Pairs: 2, Concurrency: 2, MaxMoves: 40,
-				External: &External{Command: []string{bin, "-options", fakeOptions, "-record", rec},
-					Pass: pass, Template: templates[pass], FileDir: filepath.Join(dir, "values")}}
+			r := &VectorReferee{Setup: Setup{Pairs: 2, MaxMoves: 40,
+				External: &External{Engine: tournament.Engine{Program: bin, Args: []string{"-options", fakeOptions, "-record", rec}}, Params: externalParams,
+					Pass: pass, Template: templates[pass], FileDir: filepath.Join(dir, "values")}}, Concurrency: 2}
 			defer r.Close()
-			if err := r.External.Check(r.Params); err != nil {
+			if err := r.External.Check(); err != nil {
 				t.Fatal(err)
 			}
 			batches := [][]optimize.Match{
@@ -57,7 +58,7 @@ func TestExternalValuesArrive(t *testing.T) {
 				for _, m := range ms {
 					for _, v := range [][]float64{m.A, m.B} {
 						for range 2 * r.Pairs { // every game of the candidate
-							want = append(want, fmt.Sprintf("Width=%g Share=%g", ParamValue(r.Params[0], v[0]), ParamValue(r.Params[1], v[1])))
+							want = append(want, fmt.Sprintf("Width=%g Share=%g", ParamValue(externalParams[0], v[0]), ParamValue(externalParams[1], v[1])))
 						}
 					}
 				}
@@ -94,21 +95,22 @@ func TestExternalCheck(t *testing.T) {
 		want string
 	}{
 		{External{}, "no command"},
-		{External{Command: []string{"e"}, Pass: "pipe"}, `pass "pipe" is not one of setoption, initstr`},
-		{External{Command: []string{"e"}, Pass: PassInitStr, Template: "param {name}"}, "has no {value}"},
-		{External{Command: []string{"e"}, Pass: PassArg, Template: "--v={value}"}, "has no {name}: with 2 parameters"},
-		{External{Command: []string{"e"}, Pass: PassFileArg, Template: "-f", FileDir: "x"}, "has no {file}"},
-		{External{Command: []string{"e"}, Pass: PassFileInitStr, Template: "file {file}"}, "needs a directory"},
-		{External{Command: []string{"e"}, Pass: PassSetOption, Template: "x {value}"}, "is not used by pass"},
-		{External{Command: []string{"e"}, Pass: PassInitStr, Template: "a {name}\n{value}"}, "line break"},
+		{External{Engine: tournament.Engine{Program: "e"}, Pass: "pipe"}, `pass "pipe" is not one of setoption, initstr`},
+		{External{Engine: tournament.Engine{Program: "e"}, Pass: PassInitStr, Template: "param {name}"}, "has no {value}"},
+		{External{Engine: tournament.Engine{Program: "e"}, Pass: PassArg, Template: "--v={value}"}, "has no {name}: with 2 parameters"},
+		{External{Engine: tournament.Engine{Program: "e"}, Pass: PassFileArg, Template: "-f", FileDir: "x"}, "has no {file}"},
+		{External{Engine: tournament.Engine{Program: "e"}, Pass: PassFileInitStr, Template: "file {file}"}, "needs a directory"},
+		{External{Engine: tournament.Engine{Program: "e"}, Pass: PassSetOption, Template: "x {value}"}, "is not used by pass"},
+		{External{Engine: tournament.Engine{Program: "e"}, Pass: PassInitStr, Template: "a {name}\n{value}"}, "line break"},
 	} {
-		err := tc.x.Check(externalParams)
+		tc.x.Params = externalParams
+		err := tc.x.Check()
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%+v: %v, want %q", tc.x, err, tc.want)
 		}
 	}
-	ok := External{Command: []string{"e"}, Pass: PassArg, Template: "--{value}"}
-	if err := ok.Check(externalParams[:1]); err != nil {
+	ok := External{Engine: tournament.Engine{Program: "e"}, Params: externalParams[:1], Pass: PassArg, Template: "--{value}"}
+	if err := ok.Check(); err != nil {
 		t.Errorf("one parameter needs no {name}: %v", err)
 	}
 }
@@ -116,7 +118,7 @@ func TestExternalCheck(t *testing.T) {
 // TestExternalRefusesInProcessUses: the vectors of an external referee are
 // not in-process players and have no road features.
 func TestExternalRefusesInProcessUses(t *testing.T) {
-	r := &VectorReferee{Params: externalParams, External: &External{Command: []string{"engine"}}}
+	r := &VectorReferee{Setup: Setup{External: &External{Engine: tournament.Engine{Program: "engine"}, Params: externalParams}}}
 	if _, _, err := r.Player([]float64{1, 0.5}); err == nil {
 		t.Error("Player of an external referee: no error")
 	}

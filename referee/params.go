@@ -17,19 +17,24 @@ import (
 // player's road weights are Fixed. A Param's value is clamped to the
 // Param's [Min, Max] (a method whose bounds mode is "off" may step past
 // them) and an integer Param's is rounded to the nearest whole number,
-// so every vector a method can make is a player. Errors: a vector of the
-// wrong length, a NaN or infinite gene or Param value (naming it), a
-// Fixed vector the schema refuses.
+// so every vector a method can make is a player. Errors: a name in Params
+// engine.ParamByName does not know, a vector of the wrong length, a NaN
+// or infinite gene or Param value (naming it), a Fixed vector the schema
+// refuses.
 func (r *VectorReferee) Player(v []float64) (engine.Weights, engine.Settings, error) {
 	if r.External != nil {
-		return engine.Weights{}, engine.Settings{}, fmt.Errorf("the vectors stand for the external engine %s, not the in-process one", r.External.Command[0])
+		return engine.Weights{}, engine.Settings{}, fmt.Errorf("the vectors stand for the external engine %s, not the in-process one", r.External.Program)
+	}
+	params, err := r.VectorParams()
+	if err != nil {
+		return engine.Weights{}, engine.Settings{}, err
 	}
 	genes := len(r.Schema.GeneNames())
 	if r.Fixed != nil {
 		genes = 0
 	}
-	if len(v) != genes+len(r.Params) {
-		return engine.Weights{}, engine.Settings{}, fmt.Errorf("vector has %d values, want %d (%d genes, %d parameters)", len(v), genes+len(r.Params), genes, len(r.Params))
+	if len(v) != genes+len(params) {
+		return engine.Weights{}, engine.Settings{}, fmt.Errorf("vector has %d values, want %d (%d genes, %d parameters)", len(v), genes+len(params), genes, len(params))
 	}
 	gv := v[:genes]
 	if r.Fixed != nil {
@@ -40,7 +45,7 @@ func (r *VectorReferee) Player(v []float64) (engine.Weights, engine.Settings, er
 		return engine.Weights{}, engine.Settings{}, err
 	}
 	s := r.Settings
-	for i, p := range r.Params {
+	for i, p := range params {
 		x := v[genes+i]
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return engine.Weights{}, engine.Settings{}, fmt.Errorf("parameter %s is %v", p.Name, x)
@@ -74,19 +79,20 @@ func (r *VectorReferee) Entrant(name string, v []float64) (e tournament.Entrant,
 func (r *VectorReferee) entrant(name string, v []float64) (tournament.Entrant, string, error) {
 	if r.External == nil {
 		w, s, err := r.Player(v)
-		return tournament.Entrant{Name: name, Weights: w, Settings: s, Time: r.Time}, "", err
+		return tournament.Entrant{Engine: tournament.Engine{Name: name, Weights: w, Settings: s, Time: r.Time}}, "", err
 	}
-	if len(v) != len(r.Params) {
-		return tournament.Entrant{}, "", fmt.Errorf("vector has %d values, want %d (one per parameter of the external engine)", len(v), len(r.Params))
+	params := r.External.Params
+	if len(v) != len(params) {
+		return tournament.Entrant{}, "", fmt.Errorf("vector has %d values, want %d (one per parameter of the external engine)", len(v), len(params))
 	}
 	values := make([]float64, len(v))
-	for i, p := range r.Params {
+	for i, p := range params {
 		if math.IsNaN(v[i]) || math.IsInf(v[i], 0) {
 			return tournament.Entrant{}, "", fmt.Errorf("parameter %s is %v", p.Name, v[i])
 		}
 		values[i] = ParamValue(p, v[i])
 	}
-	return r.External.Entrant(name, r.Params, values, r.Time)
+	return r.External.Entrant(name, values, r.Time)
 }
 
 // Close ends the external engine processes kept between batches; a

@@ -13,19 +13,9 @@ import (
 	"github.com/roadtune/roadtune/tournament"
 )
 
-func param(t testing.TB, name string) engine.Param {
-	t.Helper()
-	p, ok := engine.ParamByName(name)
-	if !ok {
-		t.Fatalf("no engine parameter %q", name)
-	}
-	return p
-}
-
 func TestPlayerSetsParams(t *testing.T) {
 	zhou := baseline(t, "zhou2015")
-	r := &VectorReferee{Schema: engine.Symmetric, Settings: fastSettings(), Fixed: zhou.Genes,
-		Params: []engine.Param{param(t, "Width"), param(t, "DefendShare")}}
+	r := &VectorReferee{Setup: Setup{Schema: engine.Symmetric, Settings: fastSettings(), Fixed: zhou.Genes, Params: []string{"Width", "DefendShare"}}}
 	for _, tc := range []struct {
 		v     []float64
 		width int
@@ -68,9 +58,9 @@ func TestParamsReachThePlayers(t *testing.T) {
 		var games []tournament.GameRecord
 		st := fastSettings()
 		st.Depth = 2 // at depth 1 the ordering alone picks the move, whatever the width
-		r := &VectorReferee{Schema: engine.Symmetric, Settings: st, Fixed: zhou.Genes,
-			Params: []engine.Param{param(t, "Width")}, Time: tc, Concurrency: 1,
-			GameLog: func(g tournament.GameRecord) error { games = append(games, g); return nil }}
+		r := &VectorReferee{Setup: Setup{Schema: engine.Symmetric, Settings: st, Fixed: zhou.Genes, Params: []string{"Width"}, Time: tc},
+			Concurrency: 1,
+			GameLog:     func(g tournament.GameRecord) error { games = append(games, g); return nil }}
 		if _, err := r.Play(context.Background(), 5, []optimize.Match{{A: []float64{a}, B: []float64{b}}}); err != nil {
 			t.Fatal(err)
 		}
@@ -86,7 +76,7 @@ func TestParamsReachThePlayers(t *testing.T) {
 			t.Errorf("game %d: time controls %q, want st=0.02 for both", g.Game, g.TC)
 		}
 	}
-	if _, _, err := (&VectorReferee{Schema: engine.Symmetric, Fixed: zhou.Genes, Params: []engine.Param{param(t, "Width")}}).
+	if _, _, err := (&VectorReferee{Setup: Setup{Schema: engine.Symmetric, Fixed: zhou.Genes, Params: []string{"Width"}}}).
 		Sample(context.Background(), 1, []optimize.Match{{A: []float64{6}, B: []float64{6}}}); err == nil || !strings.Contains(err.Error(), "search parameters") {
 		t.Errorf("Sample with parameters: %v, want a refusal", err)
 	}

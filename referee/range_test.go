@@ -26,8 +26,9 @@ func TestRangesReplayTheWholeBatch(t *testing.T) {
 		}
 	}
 	newRef := func(games *[]tournament.GameRecord) *VectorReferee {
-		return &VectorReferee{Schema: engine.Symmetric, Settings: fastSettings(), Pairs: 3, MaxMoves: 40, EarlyStop: "decided", Concurrency: 2,
-			GameLog: func(g tournament.GameRecord) error { *games = append(*games, g); return nil }}
+		return &VectorReferee{Setup: Setup{Schema: engine.Symmetric, Settings: fastSettings(), Pairs: 3, MaxMoves: 40, EarlyStop: "decided"},
+			Concurrency: 2,
+			GameLog:     func(g tournament.GameRecord) error { *games = append(*games, g); return nil }}
 	}
 	const seed = 17
 	var wantGames []tournament.GameRecord

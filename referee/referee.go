@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/tournament"
 	"github.com/roadtune/roadtune/tournament/stats"
@@ -26,7 +25,8 @@ import (
 // built from many matches sees many openings (a fitness from few openings
 // fits those openings, not the game). The suite is the generated 3-stone suite
 // (tournament.SuiteFor: the smallest radius ≥ 3 with a distinct opening per
-// pair, or radius OpeningRadius when set), or Openings when given. All games
+// pair, or radius OpeningRadius when set), or Openings when given (read
+// at each batch; Setup.Check reports one that does not parse). All games
 // of a batch go through one worker pool (tournament.Runner), so every core
 // stays busy across matches, and the outcomes depend only on the seed, the
 // matches and the settings, not on the concurrency (Settings must then have
@@ -35,45 +35,12 @@ import (
 // later batches and later referees reuse them; the external processes are
 // kept between batches: use a VectorReferee by pointer.
 type VectorReferee struct {
-	Schema   engine.Schema
-	Settings engine.Settings
-	// Params, when not empty, are search settings tuned beside the road
-	// weights: a match's vectors end with one value per Param, which
-	// Player sets on a copy of Settings for that player.
-	Params []engine.Param
-	// Fixed, when not nil, is the road-weight vector (genes of Schema) of
-	// every player: the match vectors then hold the Params alone.
-	Fixed []float64
-	// External, when not nil, is the engine the vectors stand for: an
-	// external program whose options are the Params (the vectors hold
-	// their values alone; Schema, Settings and Fixed are not used). Its
-	// processes are kept between batches (tournament.ProcessPool) until
-	// Close.
-	External *External
-	// Time, when not zero, is every player's time control (st= or tc=):
-	// Settings.Depth is then a maximum, and the games depend on the
-	// machine and its load, so a batch's outcomes are no longer a function
-	// of its seed.
-	Time tournament.TimeControl
-	// Pairs is the number of game pairs per match (default 1).
-	Pairs int
-	// OpeningRadius is the Chebyshev radius of White's stones in the
-	// generated suite; 0 picks the smallest radius ≥ 3 with at least Pairs
-	// openings (tournament.SuiteFor), so no opening of a match repeats.
-	OpeningRadius int
-	// Openings, when not empty, replaces the generated suite.
-	Openings []tournament.Opening
-	// EarlyStop is the rule that ends a WinnerOnly match early (checked
-	// after each of its completed game pairs, on the pairs so far, so the
-	// outcome does not depend on the concurrency): "" or "off" plays every
-	// pair; "decided" stops once the remaining pairs cannot change whether
-	// A wins (curtailment: the verdict is the full match's, only games are
-	// saved); "sprt:ELO0,ELO1[,ALPHA,BETA]" stops when a GSPRT on the
-	// pentanomial pair counts (stats.SPRT) accepts either hypothesis, or the
-	// match is decided (the verdict may then differ from the full match's).
-	EarlyStop string
-	// MaxMoves adjudicates a draw after this many moves (0 = none).
-	MaxMoves int
+	// Setup is what the games are played by: schema, settings,
+	// parameters, external engine, clock, pairs, openings, early stop,
+	// move limit (package cluster sends it to its workers as it is). An
+	// External engine's processes are kept between batches
+	// (tournament.ProcessPool) until Close.
+	Setup
 	// Concurrency is the number of games at once (default GOMAXPROCS).
 	Concurrency int
 	// Progress, when set, is told the games done and the games of the batch.
@@ -108,11 +75,15 @@ const (
 	openingSetStream   = 0x6f70656e73657473
 )
 
-// suite is the batch's opening suite, shuffled by the seed.
-func (r *VectorReferee) suite(seed uint64) ([]tournament.Opening, error) {
+// shuffledSuite is the batch's opening suite, shuffled by the seed.
+// Errors: an opening of Openings that does not parse.
+func (r *VectorReferee) shuffledSuite(seed uint64) ([]tournament.Opening, error) {
 	pairs := max(r.Pairs, 1)
 	if len(r.Openings) > 0 {
-		suite := append([]tournament.Opening(nil), r.Openings...)
+		suite, err := r.suite()
+		if err != nil {
+			return nil, fmt.Errorf("referee: %w", err)
+		}
 		tournament.ShuffleOpenings(suite, seed)
 		return suite, nil
 	}
@@ -140,7 +111,7 @@ func (r *VectorReferee) MatchOpenings(seed uint64, n int) ([][]tournament.Openin
 // seeded by the batch seed and k), the same for every match of the set.
 func (r *VectorReferee) matchOpenings(seed uint64, first int, ms []optimize.Match) ([][]tournament.Opening, error) {
 	n := len(ms)
-	suite, err := r.suite(seed)
+	suite, err := r.shuffledSuite(seed)
 	if err != nil {
 		return nil, err
 	}

@@ -57,11 +57,10 @@ func TestVectorRefereeDeterministic(t *testing.T) {
 	play := func(conc int, seed uint64) ([]optimize.Outcome, []tournament.GameRecord) {
 		var games []tournament.GameRecord
 		var last [2]int
-		r := VectorReferee{
-			Schema: engine.Symmetric, Settings: fastSettings(), Pairs: 2, MaxMoves: 40, Concurrency: conc,
-			Progress: func(done, total int) { last = [2]int{done, total} },
-			GameLog:  func(g tournament.GameRecord) error { games = append(games, g); return nil },
-		}
+		r := VectorReferee{Setup: Setup{Schema: engine.Symmetric, Settings: fastSettings(), Pairs: 2, MaxMoves: 40},
+			Concurrency: conc,
+			Progress:    func(done, total int) { last = [2]int{done, total} },
+			GameLog:     func(g tournament.GameRecord) error { games = append(games, g); return nil }}
 		out, err := r.Play(context.Background(), seed, matches)
 		if err != nil {
 			t.Fatal(err)
@@ -78,7 +77,7 @@ func TestVectorRefereeDeterministic(t *testing.T) {
 	}
 	// The same referee replays a batch identically with engines reused
 	// from an earlier batch of other matches.
-	ref := VectorReferee{Schema: engine.Symmetric, Settings: fastSettings(), Pairs: 2, MaxMoves: 40, Concurrency: 2}
+	ref := VectorReferee{Setup: Setup{Schema: engine.Symmetric, Settings: fastSettings(), Pairs: 2, MaxMoves: 40}, Concurrency: 2}
 	if _, err := ref.Play(context.Background(), 7, matches[2:]); err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +95,7 @@ func TestVectorRefereeDeterministic(t *testing.T) {
 	}
 	// Pair k of match i is played from MatchOpenings' out[i][k]; fixtures
 	// run pair by pair, match by match.
-	r := VectorReferee{Pairs: 2}
+	r := VectorReferee{Setup: Setup{Pairs: 2}}
 	ops, err := r.MatchOpenings(42, len(matches))
 	if err != nil {
 		t.Fatal(err)
@@ -117,7 +116,7 @@ func TestVectorRefereeDeterministic(t *testing.T) {
 }
 
 func TestVectorRefereeErrors(t *testing.T) {
-	r := VectorReferee{Schema: engine.Symmetric, Settings: fastSettings()}
+	r := VectorReferee{Setup: Setup{Schema: engine.Symmetric, Settings: fastSettings()}}
 	_, err := r.Play(context.Background(), 1, []optimize.Match{{A: []float64{1, 2, 3, 4, 5}, B: []float64{1, 2}}})
 	if err == nil || !strings.Contains(err.Error(), "match 0, vector B") {
 		t.Errorf("wrong gene count: %v", err)
@@ -137,7 +136,7 @@ func TestVectorRefereeErrors(t *testing.T) {
 // pairs than the radius-3 suite holds draws them from a larger suite, and
 // for fewer pairs keeps the radius-3 suite.
 func TestMatchOpeningsNeverRepeatWithinAMatch(t *testing.T) {
-	r := &VectorReferee{Pairs: 200}
+	r := &VectorReferee{Setup: Setup{Pairs: 200}}
 	ops, err := r.MatchOpenings(9, 3)
 	if err != nil {
 		t.Fatal(err)
@@ -151,7 +150,7 @@ func TestMatchOpeningsNeverRepeatWithinAMatch(t *testing.T) {
 			seen[o.String()] = true
 		}
 	}
-	small, err := (&VectorReferee{Pairs: 2}).MatchOpenings(9, 50)
+	small, err := (&VectorReferee{Setup: Setup{Pairs: 2}}).MatchOpenings(9, 50)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +176,7 @@ func TestMatchOpeningsNeverRepeatWithinAMatch(t *testing.T) {
 // not depend on how many matches share the batch, and another seed draws
 // other openings.
 func TestMatchOpeningsPerMatch(t *testing.T) {
-	r := &VectorReferee{Pairs: 1}
+	r := &VectorReferee{Setup: Setup{Pairs: 1}}
 	few, err := r.MatchOpenings(5, 3)
 	if err != nil {
 		t.Fatal(err)
@@ -227,11 +226,11 @@ func TestMatchOpeningsGolden(t *testing.T) {
 		seed uint64
 		want [][]string
 	}{
-		{&VectorReferee{Pairs: 4, Openings: suite}, 42, [][]string{
+		{&VectorReferee{Setup: Setup{Pairs: 4, Openings: OpeningTexts(suite)}}, 42, [][]string{
 			{"JJ IIKK", "JJ KKLL", "JJ HHKK", "JJ KJJK"}, {"JJ HHKK", "JJ IIKK", "JJ KJJK", "JJ KKLL"}}},
-		{&VectorReferee{Pairs: 3}, 42, [][]string{
+		{&VectorReferee{Setup: Setup{Pairs: 3}}, 42, [][]string{
 			{"JJ JHIJ", "JJ HGLH", "JJ IHLI"}, {"JJ JHHJ", "JJ IGMJ", "JJ IHIK"}}},
-		{&VectorReferee{Pairs: 2, OpeningRadius: 2}, 7, [][]string{
+		{&VectorReferee{Setup: Setup{Pairs: 2, OpeningRadius: 2}}, 7, [][]string{
 			{"JJ HHLL", "JJ IHKI"}, {"JJ IHJL", "JJ HHLL"}}},
 	} {
 		ops, err := c.r.MatchOpenings(c.seed, 2)
@@ -292,13 +291,13 @@ func TestEarlyStopKeepsTheVerdict(t *testing.T) {
 		}
 	}
 	matches[0].WinnerOnly = false
-	full, err := (&VectorReferee{Schema: engine.Symmetric, Settings: fastSettings(), Pairs: 6, MaxMoves: 40}).Play(context.Background(), 5, matches)
+	full, err := (&VectorReferee{Setup: Setup{Schema: engine.Symmetric, Settings: fastSettings(), Pairs: 6, MaxMoves: 40}}).Play(context.Background(), 5, matches)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var first []optimize.Outcome
 	for _, conc := range []int{1, 2} {
-		r := &VectorReferee{Schema: engine.Symmetric, Settings: fastSettings(), Pairs: 6, MaxMoves: 40, EarlyStop: "decided", Concurrency: conc}
+		r := &VectorReferee{Setup: Setup{Schema: engine.Symmetric, Settings: fastSettings(), Pairs: 6, MaxMoves: 40, EarlyStop: "decided"}, Concurrency: conc}
 		out, err := r.Play(context.Background(), 5, matches)
 		if err != nil {
 			t.Fatal(err)
@@ -348,8 +347,9 @@ func TestOpeningSetsShareOpenings(t *testing.T) {
 	}
 	ms = append(ms, optimize.Match{A: zhou, B: cands[0]}) // its own openings
 	var games []tournament.GameRecord
-	ref := VectorReferee{Schema: engine.Symmetric, Settings: fastSettings(), Pairs: 3, MaxMoves: 30, Concurrency: 2,
-		GameLog: func(g tournament.GameRecord) error { games = append(games, g); return nil }}
+	ref := VectorReferee{Setup: Setup{Schema: engine.Symmetric, Settings: fastSettings(), Pairs: 3, MaxMoves: 30},
+		Concurrency: 2,
+		GameLog:     func(g tournament.GameRecord) error { games = append(games, g); return nil }}
 	if _, err := ref.Play(context.Background(), 11, ms); err != nil {
 		t.Fatal(err)
 	}

@@ -37,7 +37,7 @@ func (r *VectorReferee) SampleRange(ctx context.Context, seed uint64, rg Range, 
 		return nil, nil, nil
 	}
 	if r.External != nil {
-		return nil, nil, fmt.Errorf("referee: positions are the road features of the in-process engine's vectors, and this referee tunes the external engine %s", r.External.Command[0])
+		return nil, nil, fmt.Errorf("referee: positions are the road features of the in-process engine's vectors, and this referee tunes the external engine %s", r.External.Program)
 	}
 	if len(r.Params) > 0 || r.Fixed != nil {
 		return nil, nil, fmt.Errorf("referee: positions are the road features of the vectors played, and this referee's vectors are search parameters")

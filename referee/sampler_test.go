@@ -18,13 +18,14 @@ func TestSamplePositions(t *testing.T) {
 	flat := []float64{1, 1, 1, 1, 1}
 	matches := []optimize.Match{{A: zhou, B: flat}, {A: flat, B: zhou}}
 	var games []tournament.GameRecord
-	r := &VectorReferee{Schema: engine.Symmetric, Settings: fastSettings(), Pairs: 2, MaxMoves: 60, Concurrency: 2,
-		GameLog: func(g tournament.GameRecord) error { games = append(games, g); return nil }}
+	r := &VectorReferee{Setup: Setup{Schema: engine.Symmetric, Settings: fastSettings(), Pairs: 2, MaxMoves: 60},
+		Concurrency: 2,
+		GameLog:     func(g tournament.GameRecord) error { games = append(games, g); return nil }}
 	out, pos, err := r.Sample(context.Background(), 11, matches)
 	if err != nil {
 		t.Fatal(err)
 	}
-	play, err := (&VectorReferee{Schema: engine.Symmetric, Settings: fastSettings(), Pairs: 2, MaxMoves: 60}).Play(context.Background(), 11, matches)
+	play, err := (&VectorReferee{Setup: Setup{Schema: engine.Symmetric, Settings: fastSettings(), Pairs: 2, MaxMoves: 60}}).Play(context.Background(), 11, matches)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +85,7 @@ func TestSamplePositions(t *testing.T) {
 	}
 	// The dual schema's features follow A's judge: one set's slots are zero.
 	dual := baseline(t, "qi2018-dual")
-	dr := &VectorReferee{Schema: engine.Dual, Settings: fastSettings(), MaxMoves: 40}
+	dr := &VectorReferee{Setup: Setup{Schema: engine.Dual, Settings: fastSettings(), MaxMoves: 40}}
 	_, dpos, err := dr.Sample(context.Background(), 3, []optimize.Match{{A: dual.Genes, B: dual.Genes}})
 	if err != nil {
 		t.Fatal(err)

@@ -136,7 +136,7 @@ func checkReferences(refs []Entrant) error {
 			if a.Name == b.Name {
 				return fmt.Errorf("tournament: colour bias: references %d and %d are both named %q", j, i, a.Name)
 			}
-			if a.New == nil && b.New == nil && len(a.Command) == 0 && len(b.Command) == 0 &&
+			if a.New == nil && b.New == nil && !a.IsExternal() && !b.IsExternal() &&
 				a.Settings == b.Settings && a.Weights.Schema == b.Weights.Schema && slices.Equal(a.Weights.Genes, b.Weights.Genes) {
 				return fmt.Errorf("tournament: colour bias: references %q and %q are the same player (weights and settings): their pairs are colour-decided by construction", b.Name, a.Name)
 			}

@@ -149,10 +149,7 @@ func scriptedSuite(t *testing.T) ([]Opening, []Entrant) {
 			}
 			return strength
 		}
-		refs = append(refs, Entrant{
-			Name: []string{"weak", "middle", "strong"}[r],
-			New:  func() (Player, error) { return &forfeiter{moves: moves}, nil },
-		})
+		refs = append(refs, Entrant{Engine: Engine{Name: []string{"weak", "middle", "strong"}[r]}, New: func() (Player, error) { return &forfeiter{moves: moves}, nil }})
 	}
 	return suite, refs
 }
@@ -222,7 +219,7 @@ func TestBalanceSuiteScripted(t *testing.T) {
 func TestBalanceSuiteErrors(t *testing.T) {
 	suite, refs := scriptedSuite(t)
 	ctx := context.Background()
-	z := Entrant{Name: "zhou2015", Weights: baseline(t, "zhou2015"), Settings: fastSettings()}
+	z := Entrant{Engine: Engine{Name: "zhou2015", Weights: baseline(t, "zhou2015"), Settings: fastSettings()}}
 	z2 := z
 	z2.Name = "copy"
 	for _, c := range []struct {
@@ -259,7 +256,7 @@ func TestBalanceSuiteDeterministic(t *testing.T) {
 	cands = cands[:8]
 	var refs []Entrant
 	for _, n := range []string{"zhou2015", "qi2018-table3-1", "qi2018-dual"} {
-		refs = append(refs, Entrant{Name: n, Weights: baseline(t, n), Settings: fastSettings()})
+		refs = append(refs, Entrant{Engine: Engine{Name: n, Weights: baseline(t, n), Settings: fastSettings()}})
 	}
 	var first *BalanceReport
 	var firstKept []Opening

@@ -41,7 +41,7 @@ func BenchmarkRunnerStream(b *testing.B) {
 // benchRunner runs r, given two trivial players, two openings and
 // concurrency 1, on 500 game pairs per op and reports ns/game and games/s.
 func benchRunner(b *testing.B, r Runner) {
-	r.Entrants = []Entrant{{Name: "a", New: newFirstLegal}, {Name: "b", New: newFirstLegal}}
+	r.Entrants = []Entrant{{Engine: Engine{Name: "a"}, New: newFirstLegal}, {Engine: Engine{Name: "b"}, New: newFirstLegal}}
 	r.Openings = []Opening{mustOpening(b, "JJ KJJK"), mustOpening(b, "JJ IIKK")}
 	r.Concurrency = 1
 	const pairs = 500
@@ -91,8 +91,8 @@ func BenchmarkEngineGames(b *testing.B) {
 		b.Run(fmt.Sprintf("concurrency=%d", conc), func(b *testing.B) {
 			r := Runner{
 				Entrants: []Entrant{
-					{Name: "zhou2015", Weights: baseline(b, "zhou2015"), Settings: s},
-					{Name: "qi2018-table3-1", Weights: baseline(b, "qi2018-table3-1"), Settings: s},
+					{Engine: Engine{Name: "zhou2015", Weights: baseline(b, "zhou2015"), Settings: s}},
+					{Engine: Engine{Name: "qi2018-table3-1", Weights: baseline(b, "qi2018-table3-1"), Settings: s}},
 				},
 				Openings:    ops[:32],
 				Concurrency: conc,
@@ -127,13 +127,13 @@ func BenchmarkPooledExternal(b *testing.B) {
 				pool = &ProcessPool{}
 				defer pool.Close()
 			}
-			cmd := fakeArgs(b, "-options", "Width:int:15:1:100")
+			args := []string{"-options", "Width:int:15:1:100"}
 			games := 0
 			for i := 0; b.Loop(); i++ {
 				r := Runner{
 					Entrants: []Entrant{
-						{Name: fmt.Sprintf("m%d.A", i), Command: cmd, Setup: []string{"setoption name Width value 10"}},
-						{Name: fmt.Sprintf("m%d.B", i), Command: cmd, Setup: []string{"setoption name Width value 20"}},
+						{Engine: Engine{Name: fmt.Sprintf("m%d.A", i), Program: fakeBin(b), Args: args}, Setup: []string{"setoption name Width value 10"}},
+						{Engine: Engine{Name: fmt.Sprintf("m%d.B", i), Program: fakeBin(b), Args: args}, Setup: []string{"setoption name Width value 20"}},
 					},
 					Openings:    []Opening{{}, mustOpening(b, "JJ KJJK")},
 					Concurrency: 2,

@@ -17,7 +17,7 @@ import (
 // turn (one or two stones). A player that takes longer than its time plus
 // Margin loses the game on time (forfeit:timeout). The zero value is no
 // time control: in-process engines search to their depth, external engines
-// get a generous per-move limit (Entrant.MoveTime).
+// get a generous per-move limit (Engine.MoveTime).
 //
 // It is roadtune's one time control, the setting of a whole game; during
 // a game each colour's tc= runs as an engine.GameClock, and before each

@@ -4,6 +4,11 @@
 //
 // One file per concern (after CounterGo's internal/arena and
 // fastchess's matchmaking):
+//   - engine.go: Engine, the one description of an engine (the in-process
+//     engine with its weights and settings, or an external program with
+//     its directory, init strings and limits; its time control) that a
+//     tuning config, arena's -engine lists, the referee and the cluster's
+//     workers pass on as it is;
 //   - player.go, external.go: the Player interface, the in-process and the
 //     external players, forfeits; process.go: the supervision of an
 //     engine process;

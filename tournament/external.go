@@ -37,30 +37,19 @@ const (
 	exitDrain      = 100 * time.Millisecond
 )
 
-// ExternalOptions are the settings of an external engine beyond its
-// command and per-move limit (Entrant.External, NewExternal). The zero
-// value is the engine in the arena's working directory with the defaults.
+// ExternalOptions are the run-time options of an external engine's
+// driver beyond its description (Entrant.External, NewExternal): what a
+// running match decides, not the engine. The zero value is the defaults
+// without a transcript.
 type ExternalOptions struct {
-	// Dir is the working directory of the engine process ("" = the
-	// arena's); a relative program path in the command is taken relative
-	// to it (as exec.Cmd does).
-	Dir string
-	// InitStrings are sent one per line after the handshake of every
-	// process, e.g. "depth 2" or "vcf".
-	InitStrings []string
-	// Handshake bounds the wait for the reply to "name" at process start
-	// (DefaultHandshake when ≤ 0).
-	Handshake time.Duration
 	// QuitGrace is how long the process may take to exit after "quit"
 	// (Close, restart after a forfeit) before its process group is
 	// killed (DefaultQuitGrace when ≤ 0).
 	QuitGrace time.Duration
 	// Transcript, when not nil, records every line sent and received and
-	// the driver's events.
+	// the driver's events, labelled with the engine's Name (the base name
+	// of its program when Name is "").
 	Transcript *Transcript
-	// Name labels the engine in the transcript (default: the base name of
-	// the program; Runner uses the entrant's name).
-	Name string
 
 	onStart func(pid int) // test hook: the pid (= process group id) of each process started
 }
@@ -70,7 +59,7 @@ type ExternalOptions struct {
 // standard input and output.
 //
 // Process start. The program is started with exec (no shell) in
-// ExternalOptions.Dir, in a process group of its own. The driver sends
+// Engine.Dir, in a process group of its own. The driver sends
 // "name" and reads lines until the reply "name X": a line that begins,
 // without leading blanks, with "name", a blank and a text X that does not
 // start with "-" (so help lines such as "    name   - print the name" are
@@ -121,12 +110,12 @@ type ExternalOptions struct {
 // is killed, so that children it left behind do not outlive it; on Linux
 // the engine also dies with the arena (parent-death signal SIGKILL).
 type ExternalPlayer struct {
-	argv     []string
-	moveTime time.Duration
-	opts     ExternalOptions
-	stderr   *tailBuffer
-	proc     *process
-	name     string // reply to "name" of the last handshake
+	eng    Engine // Args copied, MoveTime and Handshake with their defaults
+	label  string // the transcript's name of the engine
+	opts   ExternalOptions
+	stderr *tailBuffer
+	proc   *process
+	name   string // reply to "name" of the last handshake
 
 	clock   MoveClock // the next move's clock, when clockAt is set
 	clockAt time.Time // when SetClock was called; zero: per-move limit
@@ -163,65 +152,65 @@ type outEvent struct {
 	why  string // what is wrong with a malformed move
 }
 
-// NewExternalPlayer is NewExternal with zero options.
+// NewExternalPlayer is NewExternal of the engine argv with per-move
+// limit moveTime and zero options.
 func NewExternalPlayer(argv []string, moveTime time.Duration) (*ExternalPlayer, error) {
-	return NewExternal(argv, moveTime, ExternalOptions{})
+	e := Engine{MoveTime: moveTime}
+	if len(argv) > 0 {
+		e.Program, e.Args = argv[0], argv[1:]
+	}
+	return NewExternal(e, ExternalOptions{})
 }
 
-// NewExternal returns a player for the engine started by argv (argv[0] is
-// the program, found by exec.LookPath unless it holds a path separator).
-// moveTime is the per-move limit without a clock (DefaultMoveTime when
-// ≤ 0). The process starts, with its handshake, at the first NewGame. The
-// only error is an empty command.
-func NewExternal(argv []string, moveTime time.Duration, o ExternalOptions) (*ExternalPlayer, error) {
-	if len(argv) == 0 || argv[0] == "" {
+// NewExternal returns a player for the external engine e: its program
+// e.Program (found by exec.LookPath unless it holds a path separator)
+// started with e.Args in e.Dir, e.MoveTime the per-move
+// limit without a clock (DefaultMoveTime when ≤ 0). Its weights, settings
+// and time control are not read (the referee sets the clock: SetClock).
+// The process starts, with its handshake, at the first NewGame. The only
+// error is an empty command.
+func NewExternal(e Engine, o ExternalOptions) (*ExternalPlayer, error) {
+	if e.Program == "" {
 		return nil, errors.New("external engine: empty command")
 	}
-	moveTime, o = withDefaults(moveTime, o)
-	if o.Name == "" {
-		o.Name = filepath.Base(argv[0])
+	e, o = withDefaults(e, o)
+	label := e.Name
+	if label == "" {
+		label = filepath.Base(e.Program)
 	}
-	o.InitStrings = append([]string(nil), o.InitStrings...)
+	e.Args = append([]string(nil), e.Args...)
+	e.InitStrings = append([]string(nil), e.InitStrings...)
 	return &ExternalPlayer{
-		argv:     append([]string(nil), argv...),
-		moveTime: moveTime,
-		opts:     o,
-		stderr:   &tailBuffer{max: stderrTailSize},
+		eng:    e,
+		label:  label,
+		opts:   o,
+		stderr: &tailBuffer{max: stderrTailSize},
 	}, nil
 }
 
-// withDefaults gives a per-move limit and options their defaults where
-// they are ≤ 0: DefaultMoveTime, DefaultHandshake, DefaultQuitGrace.
-func withDefaults(moveTime time.Duration, o ExternalOptions) (time.Duration, ExternalOptions) {
-	if moveTime <= 0 {
-		moveTime = DefaultMoveTime
+// withDefaults gives an external engine's per-move limit, handshake and
+// quit grace their defaults where they are ≤ 0: DefaultMoveTime,
+// DefaultHandshake, DefaultQuitGrace.
+func withDefaults(e Engine, o ExternalOptions) (Engine, ExternalOptions) {
+	if e.MoveTime <= 0 {
+		e.MoveTime = DefaultMoveTime
 	}
-	if o.Handshake <= 0 {
-		o.Handshake = DefaultHandshake
+	if e.Handshake <= 0 {
+		e.Handshake = DefaultHandshake
 	}
 	if o.QuitGrace <= 0 {
 		o.QuitGrace = DefaultQuitGrace
 	}
-	return moveTime, o
+	return e, o
 }
 
-// externalOptions returns the entrant's ExternalOptions, labelled with the
-// entrant's name when they have no name.
-func (e *Entrant) externalOptions() ExternalOptions {
-	o := e.External
-	if o.Name == "" {
-		o.Name = e.Name
-	}
-	return o
-}
-
-// ProbeName starts the engine of argv with options o (its init strings are
-// not sent), reads its reply to "name" within o.Handshake and ends it
-// (quit, then its process group is killed). The error says why there is no
-// name: the program did not start, it ended (a *Forfeit inside), it gave no
-// reply in time, or ctx ended.
-func ProbeName(ctx context.Context, argv []string, o ExternalOptions) (string, error) {
-	p, err := NewExternal(argv, 0, o)
+// ProbeName starts the external engine e with options o (its init
+// strings are not sent), reads its reply to "name" within e.Handshake
+// and ends it (quit, then its process group is killed). The error says
+// why there is no name: the program did not start, it ended (a *Forfeit
+// inside), it gave no reply in time, or ctx ended.
+func ProbeName(ctx context.Context, e Engine, o ExternalOptions) (string, error) {
+	p, err := NewExternal(e, o)
 	if err != nil {
 		return "", err
 	}
@@ -230,13 +219,17 @@ func ProbeName(ctx context.Context, argv []string, o ExternalOptions) (string, e
 		return "", err
 	}
 	if err := p.handshake(ctx, false); err != nil {
-		return "", fmt.Errorf("external engine %q: %w", strings.Join(argv, " "), err)
+		return "", fmt.Errorf("external engine %q: %w", p.commandLine(), err)
 	}
 	if p.name == "" {
-		return "", fmt.Errorf("external engine %q: no reply to \"name\" within %v", strings.Join(argv, " "), p.opts.Handshake)
+		return "", fmt.Errorf("external engine %q: no reply to \"name\" within %v", p.commandLine(), p.eng.Handshake)
 	}
 	return p.name, nil
 }
+
+// commandLine is the engine's command, words joined by blanks, for
+// errors.
+func (p *ExternalPlayer) commandLine() string { return strings.Join(p.eng.Argv(), " ") }
 
 // EngineName returns the engine's reply to "name" at the start of its
 // current (or last) process; "" before the first start or when the
@@ -274,9 +267,9 @@ func (p *ExternalPlayer) spawn() error {
 	if parse == nil {
 		parse = outputEvent
 	}
-	pr, err := startProcess(p.argv, p.opts.Dir, p.opts.Name, p.opts.Transcript, p.stderr, parse)
+	pr, err := startProcess(p.eng.Argv(), p.eng.Dir, p.label, p.opts.Transcript, p.stderr, parse)
 	if err != nil {
-		return fmt.Errorf("external engine %q: %w", strings.Join(p.argv, " "), err)
+		return fmt.Errorf("external engine %q: %w", p.commandLine(), err)
 	}
 	if p.opts.onStart != nil {
 		p.opts.onStart(pr.pid)
@@ -304,7 +297,7 @@ func outputEvent(text string) (outEvent, bool) {
 func (p *ExternalPlayer) handshake(ctx context.Context, init bool) error {
 	pr := p.proc
 	p.name = ""
-	deadline := time.Now().Add(p.opts.Handshake)
+	deadline := time.Now().Add(p.eng.Handshake)
 	if err := pr.write(cmdLine(protocol.Command{Kind: protocol.Name}), deadline); err != nil {
 		if errors.Is(err, os.ErrDeadlineExceeded) {
 			return p.writeFailed(err, "name")
@@ -313,7 +306,7 @@ func (p *ExternalPlayer) handshake(ctx context.Context, init bool) error {
 		// written (a broken pipe) or after: the same death either way.
 		return p.died("before the reply to name", false)
 	}
-	timer := time.NewTimer(p.opts.Handshake)
+	timer := time.NewTimer(p.eng.Handshake)
 	defer timer.Stop()
 wait:
 	for {
@@ -324,7 +317,7 @@ wait:
 		case gotExited:
 			return p.died("before the reply to name", false)
 		case gotTimeout:
-			pr.t.logf(pr.label, "no reply to name within %v; going on without a name", p.opts.Handshake)
+			pr.t.logf(pr.label, "no reply to name within %v; going on without a name", p.eng.Handshake)
 			break wait
 		case gotCancel:
 			p.stop(false)
@@ -341,7 +334,7 @@ wait:
 	if !init {
 		return nil
 	}
-	return p.sendLines(p.opts.InitStrings, "the init strings")
+	return p.sendLines(p.eng.InitStrings, "the init strings")
 }
 
 // sendLines sends lines, one per line, within the handshake time; what
@@ -355,7 +348,7 @@ func (p *ExternalPlayer) sendLines(lines []string, what string) error {
 		p.out = append(p.out, s...)
 		p.out = append(p.out, '\n')
 	}
-	if err := p.proc.write(p.out, time.Now().Add(p.opts.Handshake)); err != nil {
+	if err := p.proc.write(p.out, time.Now().Add(p.eng.Handshake)); err != nil {
 		return p.writeFailed(err, what)
 	}
 	return nil
@@ -425,7 +418,7 @@ func (p *ExternalPlayer) Play(ctx context.Context, _ *engine.Board, last engine.
 	if err := p.request(last); err != nil {
 		return Reply{}, err
 	}
-	limit := p.moveTime
+	limit := p.eng.MoveTime
 	within := limit.String()
 	if !p.clockAt.IsZero() {
 		c := p.clock

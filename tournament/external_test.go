@@ -40,8 +40,8 @@ func TestExternalForfeits(t *testing.T) {
 			t.Parallel()
 			r := Runner{
 				Entrants: []Entrant{
-					{Name: "fake", Command: fakeArgs(t, "-mode", c.mode, "-after", c.after, "-noise"), MoveTime: 300 * time.Millisecond, External: quick},
-					{Name: "trivial", New: newFirstLegal},
+					{Engine: Engine{Name: "fake", Program: fakeBin(t), Args: []string{"-mode", c.mode, "-after", c.after, "-noise"}, MoveTime: 300 * time.Millisecond}, External: quick},
+					{Engine: Engine{Name: "trivial"}, New: newFirstLegal},
 				},
 				Openings:    []Opening{mustOpening(t, "JJ KJJK"), {}},
 				Concurrency: 2,
@@ -77,9 +77,9 @@ func TestExternalGoodEnginePlaysLegalGames(t *testing.T) {
 	// empty board (Cloudict new black/new white).
 	r := Runner{
 		Entrants: []Entrant{
-			{Name: "fake1", Command: fakeArgs(t, "-noise")},
-			{Name: "fake2", Command: fakeArgs(t)},
-			{Name: "trivial", New: newFirstLegal},
+			{Engine: Engine{Name: "fake1", Program: fakeBin(t), Args: []string{"-noise"}}},
+			{Engine: Engine{Name: "fake2", Program: fakeBin(t)}},
+			{Engine: Engine{Name: "trivial"}, New: newFirstLegal},
 		},
 		Openings:    []Opening{{}, mustOpening(t, "JJ KJJK"), mustOpening(t, "JJ IIKK LLMM")},
 		Concurrency: 2,
@@ -131,8 +131,8 @@ func equalMoves(a, b []engine.Move) bool {
 
 func TestExternalStartFailureAbortsRun(t *testing.T) {
 	r := Runner{Entrants: []Entrant{
-		{Name: "missing", Command: []string{"/nonexistent/engine"}},
-		{Name: "trivial", New: newFirstLegal},
+		{Engine: Engine{Name: "missing", Program: "/nonexistent/engine"}},
+		{Engine: Engine{Name: "trivial"}, New: newFirstLegal},
 	}}
 	_, err := r.Run(context.Background(), HeadToHead(0, 1, 1))
 	if err == nil || !strings.Contains(err.Error(), "/nonexistent/engine") {
@@ -177,7 +177,7 @@ func TestExternalRoadtuneEngine(t *testing.T) {
 	ops := []Opening{{}, mustOpening(t, "JJ KJJK"), mustOpening(t, "JJ IIKK LLMM")}
 	run := func(second Entrant) *Table {
 		r := Runner{
-			Entrants:    []Entrant{{Name: "inproc", Weights: w, Settings: s}, second},
+			Entrants:    []Entrant{{Engine: Engine{Name: "inproc", Weights: w, Settings: s}}, second},
 			Openings:    ops,
 			MaxMoves:    60,
 			Concurrency: 2,
@@ -192,8 +192,9 @@ func TestExternalRoadtuneEngine(t *testing.T) {
 	// defensive check and a deeper threat search by default, the
 	// in-process default has neither; its default weights and width are
 	// those of play (roadtune-tempo, 15), so both are given.
-	ext := run(Entrant{Name: "other", Command: []string{bin, "-depth", "1", "-defend", "0", "-threatdepth", "4", "-threatnodes", "8000", "-weights", "zhou2015", "-width", "10"}, MoveTime: 20 * time.Second})
-	ref := run(Entrant{Name: "other", Weights: w, Settings: s})
+	ext := run(Entrant{Engine: Engine{Name: "other", Program: bin, Args: []string{"-depth", "1", "-defend", "0", "-threatdepth", "4", "-threatnodes", "8000", "-weights", "zhou2015", "-width", "10"},
+		MoveTime: 20 * time.Second}})
+	ref := run(Entrant{Engine: Engine{Name: "other", Weights: w, Settings: s}})
 	for i, g := range ext.Games {
 		if strings.HasPrefix(g.Reason, "forfeit") {
 			t.Errorf("game %d: %s %s", i, g.Reason, g.Detail)
@@ -211,8 +212,11 @@ var quick = ExternalOptions{QuitGrace: 100 * time.Millisecond}
 // fakeArgs is the fake engine's command with args (internal/fakeengine,
 // built at the first call of the test binary).
 func fakeArgs(tb testing.TB, args ...string) []string {
-	return append([]string{fakeenginetest.Build(tb)}, args...)
+	return append([]string{fakeBin(tb)}, args...)
 }
+
+// fakeBin is the fake engine's program.
+func fakeBin(tb testing.TB) string { return fakeenginetest.Build(tb) }
 
 // pgidLog records the process groups started by external players.
 type pgidLog struct {
@@ -244,7 +248,7 @@ func runFake(t *testing.T, fake Entrant, pairs int) *Table {
 	}
 	fake.External.onStart = log.add
 	r := Runner{
-		Entrants:    []Entrant{fake, {Name: "trivial", New: newFirstLegal}},
+		Entrants:    []Entrant{fake, {Engine: Engine{Name: "trivial"}, New: newFirstLegal}},
 		Openings:    []Opening{{}, mustOpening(t, "JJ KJJK")},
 		Concurrency: 2,
 	}
@@ -378,7 +382,7 @@ func TestExternalBannerNoiseSpaced(t *testing.T) {
 	t.Parallel()
 	var buf bytes.Buffer
 	tr := NewTranscript(&buf)
-	tab := runFake(t, Entrant{Command: fakeArgs(t, "-banner", "-noise", "-spaced"), External: ExternalOptions{Transcript: tr}}, 2)
+	tab := runFake(t, Entrant{Engine: Engine{Program: fakeBin(t), Args: []string{"-banner", "-noise", "-spaced"}}, External: ExternalOptions{Transcript: tr}}, 2)
 	checkReasons(t, tab, "", "")
 	if err := tr.Close(); err != nil {
 		t.Fatal(err)
@@ -389,7 +393,7 @@ func TestExternalBannerNoiseSpaced(t *testing.T) {
 			t.Errorf("transcript lacks %q:\n%s", want, log)
 		}
 	}
-	name, err := ProbeName(context.Background(), fakeArgs(t, "-banner"), quick)
+	name, err := ProbeName(context.Background(), Engine{Program: fakeBin(t), Args: []string{"-banner"}}, quick)
 	if name != "fakeengine" || err != nil {
 		t.Errorf("ProbeName: %q, %v", name, err)
 	}
@@ -399,14 +403,15 @@ func TestExternalNoNameReply(t *testing.T) {
 	t.Parallel()
 	var buf bytes.Buffer
 	tr := NewTranscript(&buf)
-	o := ExternalOptions{Handshake: 100 * time.Millisecond, Transcript: tr}
-	checkReasons(t, runFake(t, Entrant{Command: fakeArgs(t, "-noname"), External: o}, 1), "", "")
+	e := Engine{Program: fakeBin(t), Args: []string{"-noname"}, Handshake: 100 * time.Millisecond}
+	o := ExternalOptions{Transcript: tr}
+	checkReasons(t, runFake(t, Entrant{Engine: e, External: o}, 1), "", "")
 	tr.Close()
 	if !strings.Contains(buf.String(), "no reply to name within 100ms") {
 		t.Errorf("transcript:\n%s", buf.String())
 	}
 	o.QuitGrace = quick.QuitGrace
-	if name, err := ProbeName(context.Background(), fakeArgs(t, "-noname"), o); err == nil || !strings.Contains(err.Error(), `no reply to "name" within 100ms`) {
+	if name, err := ProbeName(context.Background(), e, o); err == nil || !strings.Contains(err.Error(), `no reply to "name" within 100ms`) {
 		t.Errorf("ProbeName: %q, %v", name, err)
 	}
 }
@@ -417,28 +422,28 @@ func TestExternalWorkingDir(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "book.txt"), []byte("JJ\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := fakeArgs(t, "-needfile", "book.txt")
+	args := []string{"-needfile", "book.txt"}
 	t.Run("dir", func(t *testing.T) {
 		t.Parallel()
-		checkReasons(t, runFake(t, Entrant{Command: cmd, External: ExternalOptions{Dir: dir}}, 1), "", "")
+		checkReasons(t, runFake(t, Entrant{Engine: Engine{Program: fakeBin(t), Args: args, Dir: dir}}, 1), "", "")
 	})
 	t.Run("none", func(t *testing.T) {
 		t.Parallel()
-		checkReasons(t, runFake(t, Entrant{Command: cmd}, 1), "forfeit:crash", "before the reply to name; exited with status 4; stderr: fakeengine: cannot open book.txt")
+		checkReasons(t, runFake(t, Entrant{Engine: Engine{Program: fakeBin(t), Args: args}}, 1), "forfeit:crash", "before the reply to name; exited with status 4; stderr: fakeengine: cannot open book.txt")
 	})
 }
 
 func TestExternalInitString(t *testing.T) {
 	t.Parallel()
-	cmd := fakeArgs(t, "-needinit", "depth 2")
+	args := []string{"-needinit", "depth 2"}
 	t.Run("sent", func(t *testing.T) {
 		t.Parallel()
-		checkReasons(t, runFake(t, Entrant{Command: cmd, External: ExternalOptions{InitStrings: []string{"vcf", "depth 2"}}}, 1), "", "")
+		checkReasons(t, runFake(t, Entrant{Engine: Engine{Program: fakeBin(t), Args: args, InitStrings: []string{"vcf", "depth 2"}}}, 1), "", "")
 	})
 	t.Run("missing", func(t *testing.T) {
 		t.Parallel()
 		tr := NewTranscript(&bytes.Buffer{})
-		tab := runFake(t, Entrant{Command: cmd, External: ExternalOptions{Transcript: tr}}, 1)
+		tab := runFake(t, Entrant{Engine: Engine{Program: fakeBin(t), Args: args}, External: ExternalOptions{Transcript: tr}}, 1)
 		checkReasons(t, tab, "forfeit:malformed", `line "move ZZ": `)
 		checkReasons(t, tab, "forfeit:malformed", `(transcript: fake[`)
 	})
@@ -446,11 +451,11 @@ func TestExternalInitString(t *testing.T) {
 
 func TestExternalIgnoresQuit(t *testing.T) {
 	t.Parallel()
-	checkReasons(t, runFake(t, Entrant{Command: fakeArgs(t, "-mode", "stubborn")}, 1), "", "")
+	checkReasons(t, runFake(t, Entrant{Engine: Engine{Program: fakeBin(t), Args: []string{"-mode", "stubborn"}}}, 1), "", "")
 
 	var log pgidLog
 	o := ExternalOptions{QuitGrace: 200 * time.Millisecond, onStart: log.add}
-	p, err := NewExternal(fakeArgs(t, "-mode", "stubborn"), time.Second, o)
+	p, err := NewExternal(Engine{Program: fakeBin(t), Args: []string{"-mode", "stubborn"}, MoveTime: time.Second}, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -473,7 +478,7 @@ func TestExternalChildHoldsOutput(t *testing.T) {
 	t.Run("exit", func(t *testing.T) {
 		t.Parallel()
 		start := time.Now()
-		tab := runFake(t, Entrant{Command: fakeArgs(t, "-child", "-mode", "exit", "-after", "1"), MoveTime: 10 * time.Second}, 1)
+		tab := runFake(t, Entrant{Engine: Engine{Program: fakeBin(t), Args: []string{"-child", "-mode", "exit", "-after", "1"}, MoveTime: 10 * time.Second}}, 1)
 		checkReasons(t, tab, "forfeit:exit", "exited with status 0")
 		if d := time.Since(start); d > 3*time.Second {
 			t.Errorf("match took %v: the exit was not noticed", d)
@@ -481,13 +486,13 @@ func TestExternalChildHoldsOutput(t *testing.T) {
 	})
 	t.Run("good", func(t *testing.T) {
 		t.Parallel()
-		checkReasons(t, runFake(t, Entrant{Command: fakeArgs(t, "-child")}, 1), "", "")
+		checkReasons(t, runFake(t, Entrant{Engine: Engine{Program: fakeBin(t), Args: []string{"-child"}}}, 1), "", "")
 	})
 }
 
 func TestExternalClock(t *testing.T) {
 	t.Parallel()
-	cmd := fakeArgs(t, "-mode", "slow", "-after", "1", "-delay", "1m")
+	args := []string{"-mode", "slow", "-after", "1", "-delay", "1m"}
 	for _, c := range []struct {
 		name, detail string
 		tc           TimeControl
@@ -498,7 +503,7 @@ func TestExternalClock(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			start := time.Now()
-			tab := runFake(t, Entrant{Command: cmd, MoveTime: time.Minute, Time: c.tc}, 1)
+			tab := runFake(t, Entrant{Engine: Engine{Program: fakeBin(t), Args: args, MoveTime: time.Minute, Time: c.tc}}, 1)
 			checkReasons(t, tab, "forfeit:timeout", c.detail)
 			if d := time.Since(start); d > 3*time.Second {
 				t.Errorf("match took %v", d)
@@ -514,7 +519,7 @@ func TestExternalLongLine(t *testing.T) {
 		var log pgidLog
 		o := quick
 		o.onStart = log.add
-		p, err := NewExternal(fakeArgs(t, "-mode", mode, "-after", "1"), 5*time.Second, o)
+		p, err := NewExternal(Engine{Program: fakeBin(t), Args: []string{"-mode", mode, "-after", "1"}, MoveTime: 5 * time.Second}, o)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -136,10 +136,10 @@ func (r *Runner) Run(ctx context.Context, fixtures []Fixture) (*Table, error) {
 		return nil, err
 	}
 	for i, e := range r.Entrants {
-		if e.New == nil && len(e.Command) == 0 && len(e.Weights.Genes) == 0 {
+		if e.New == nil && !e.IsExternal() && len(e.Weights.Genes) == 0 {
 			return nil, fmt.Errorf("tournament: entrant %d (%q) has no weights, command or player", i, e.Name)
 		}
-		if len(e.Setup) > 0 && (e.New != nil || len(e.Command) == 0) {
+		if len(e.Setup) > 0 && (e.New != nil || !e.IsExternal()) {
 			return nil, fmt.Errorf("tournament: entrant %d (%q) has setup lines but is not an external engine", i, e.Name)
 		}
 	}
@@ -493,7 +493,7 @@ func newWorker(r *Runner, pool *EnginePool) *worker {
 
 // pooled reports whether entrant e's processes come from Runner.Processes.
 func (w *worker) pooled(e *Entrant) bool {
-	return w.r.Processes != nil && e.New == nil && len(e.Command) > 0 && e.External.Transcript == nil
+	return w.r.Processes != nil && e.New == nil && e.IsExternal() && e.External.Transcript == nil
 }
 
 // borrow lends the worker a player of Runner.Processes for entrant i with
@@ -524,7 +524,7 @@ func (w *worker) giveBack() {
 // player returns the worker's player for entrant i with colour c.
 func (w *worker) player(i int, c engine.Color) (Player, error) {
 	e := &w.r.Entrants[i]
-	if e.New == nil && len(e.Command) == 0 {
+	if e.New == nil && !e.IsExternal() {
 		ci := colorIndex(c)
 		if w.engines[ci] == nil {
 			p, err := w.pool.get(e.Weights, e.Settings)
@@ -551,7 +551,7 @@ func (w *worker) player(i int, c engine.Color) (Player, error) {
 		p, err = e.New()
 	} else {
 		var x *ExternalPlayer
-		if x, err = NewExternal(e.Command, e.MoveTime, e.externalOptions()); err == nil {
+		if x, err = NewExternal(e.Engine, e.External); err == nil {
 			x.setSetup(e.Setup)
 			p = x
 		}

@@ -19,7 +19,7 @@ import (
 func engineEntrants(t testing.TB, names ...string) []Entrant {
 	var out []Entrant
 	for _, n := range names {
-		out = append(out, Entrant{Name: n, Weights: baseline(t, n), Settings: fastSettings()})
+		out = append(out, Entrant{Engine: Engine{Name: n, Weights: baseline(t, n), Settings: fastSettings()}})
 	}
 	return out
 }
@@ -115,7 +115,7 @@ func pairingsOnce(t *testing.T, tab *Table, want [][2]int, pairs int) {
 func TestRoundRobinAndGroups(t *testing.T) {
 	ents := make([]Entrant, 7)
 	for i := range ents {
-		ents[i] = Entrant{Name: string(rune('a' + i)), New: newFirstLegal}
+		ents[i] = Entrant{Engine: Engine{Name: string(rune('a' + i))}, New: newFirstLegal}
 	}
 	r := Runner{Entrants: ents, Openings: []Opening{mustOpening(t, "JJ KJJK"), mustOpening(t, "JJ IIKK")}, Concurrency: 3}
 	tab, err := r.Run(context.Background(), RoundRobin([]int{0, 1, 2, 3}, 2))
@@ -164,7 +164,7 @@ func TestSPRTStopsLopsidedMatchEarly(t *testing.T) {
 	for _, conc := range []int{1, 3} {
 		sprt := stats.SPRT{Elo0: 0, Elo1: 10}
 		r := Runner{
-			Entrants:    []Entrant{{Name: "strong", New: newFirstLegal}, {Name: "weak", New: newLoser}},
+			Entrants:    []Entrant{{Engine: Engine{Name: "strong"}, New: newFirstLegal}, {Engine: Engine{Name: "weak"}, New: newLoser}},
 			Openings:    []Opening{mustOpening(t, "JJ KJJK")},
 			Concurrency: conc,
 			SPRT:        &sprt,
@@ -194,7 +194,7 @@ func TestSPRTStopsLopsidedMatchEarly(t *testing.T) {
 			t.Errorf("concurrency %d: SPRT %+v, concurrency 1: %+v", conc, *tab.SPRT, *first.SPRT)
 		}
 	}
-	r := Runner{Entrants: []Entrant{{Name: "a", New: newFirstLegal}, {Name: "b", New: newLoser}, {Name: "c", New: newLoser}}, SPRT: &stats.SPRT{Elo1: 5}}
+	r := Runner{Entrants: []Entrant{{Engine: Engine{Name: "a"}, New: newFirstLegal}, {Engine: Engine{Name: "b"}, New: newLoser}, {Engine: Engine{Name: "c"}, New: newLoser}}, SPRT: &stats.SPRT{Elo1: 5}}
 	if _, err := r.Run(context.Background(), RoundRobin(Indices(3), 1)); err == nil {
 		t.Error("SPRT over a round robin accepted")
 	}
@@ -202,7 +202,7 @@ func TestSPRTStopsLopsidedMatchEarly(t *testing.T) {
 
 func TestRunCancelAndErrors(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	r := Runner{Entrants: []Entrant{{Name: "a", New: newFirstLegal}, {Name: "b", New: newFirstLegal}}, Concurrency: 2}
+	r := Runner{Entrants: []Entrant{{Engine: Engine{Name: "a"}, New: newFirstLegal}, {Engine: Engine{Name: "b"}, New: newFirstLegal}}, Concurrency: 2}
 	n := 0
 	r.Progress = func(done, total int) {
 		if total != 400 {
@@ -227,7 +227,7 @@ func TestRunCancelAndErrors(t *testing.T) {
 	if _, err := r.Run(context.Background(), []Fixture{{A: 0, B: 2}}); err == nil {
 		t.Error("entrant out of range accepted")
 	}
-	r = Runner{Entrants: []Entrant{{Name: "empty"}, {Name: "b", New: newFirstLegal}}}
+	r = Runner{Entrants: []Entrant{{Engine: Engine{Name: "empty"}}, {Engine: Engine{Name: "b"}, New: newFirstLegal}}}
 	if _, err := r.Run(context.Background(), HeadToHead(0, 1, 1)); err == nil {
 		t.Error("entrant without weights accepted")
 	}
@@ -236,7 +236,11 @@ func TestRunCancelAndErrors(t *testing.T) {
 func TestKnockout(t *testing.T) {
 	// Entrant 3 is the only one that does not forfeit: it must win from
 	// seed 4 of 5 (seeds 1..3 get byes in round 1).
-	ents := []Entrant{{Name: "s1", New: newLoser}, {Name: "s2", New: newLoser}, {Name: "s3", New: newLoser}, {Name: "s4", New: newFirstLegal}, {Name: "s5", New: newLoser}}
+	ents := []Entrant{{Engine: Engine{Name: "s1"}, New: newLoser},
+		{Engine: Engine{Name: "s2"}, New: newLoser},
+		{Engine: Engine{Name: "s3"}, New: newLoser},
+		{Engine: Engine{Name: "s4"}, New: newFirstLegal},
+		{Engine: Engine{Name: "s5"}, New: newLoser}}
 	r := Runner{Entrants: ents, Concurrency: 2}
 	k, err := r.Knockout(context.Background(), Indices(5), 1)
 	if err != nil {
@@ -259,7 +263,7 @@ func TestKnockout(t *testing.T) {
 func TestLogRoundTripRebuildsTable(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "games.jsonl")
 	r := Runner{
-		Entrants:    append(engineEntrants(t, "zhou2015", "qi2018-defend"), Entrant{Name: "trivial", New: newFirstLegal}),
+		Entrants:    append(engineEntrants(t, "zhou2015", "qi2018-defend"), Entrant{Engine: Engine{Name: "trivial"}, New: newFirstLegal}),
 		Openings:    []Opening{mustOpening(t, "JJ KJJK"), mustOpening(t, "JJ HHKK")},
 		MaxMoves:    30,
 		Concurrency: 2,
@@ -320,8 +324,8 @@ func (p *panicker) Play(ctx context.Context, b *engine.Board, last engine.Move) 
 func TestWorkerPanicIsAnError(t *testing.T) {
 	r := &Runner{
 		Entrants: []Entrant{
-			{Name: "a", New: func() (Player, error) { return &panicker{}, nil }},
-			{Name: "b", New: func() (Player, error) { return &firstLegal{}, nil }},
+			{Engine: Engine{Name: "a"}, New: func() (Player, error) { return &panicker{}, nil }},
+			{Engine: Engine{Name: "b"}, New: func() (Player, error) { return &firstLegal{}, nil }},
 		},
 		Openings:    []Opening{mustOpening(t, "JJ KJJK"), mustOpening(t, "JJ HHKK")},
 		Concurrency: 2,

@@ -27,11 +27,11 @@ type prober struct {
 	extra int      // unexpected output lines not kept
 }
 
-// startProbe starts the engine of argv with options o and reads its reply
-// to "name" within o.Handshake (going on without one, as NewGame does);
-// its init strings are not sent. The caller ends it (close).
-func startProbe(ctx context.Context, argv []string, o ExternalOptions) (*prober, error) {
-	p, err := NewExternal(argv, 0, o)
+// startProbe starts the external engine e with options o and reads its
+// reply to "name" within e.Handshake (going on without one, as NewGame
+// does); its init strings are not sent. The caller ends it (close).
+func startProbe(ctx context.Context, e Engine, o ExternalOptions) (*prober, error) {
+	p, err := NewExternal(e, o)
 	if err != nil {
 		return nil, err
 	}
@@ -39,7 +39,7 @@ func startProbe(ctx context.Context, argv []string, o ExternalOptions) (*prober,
 	if err := p.spawn(); err != nil {
 		return nil, err
 	}
-	pb := &prober{p: p, cmd: strings.Join(argv, " ")}
+	pb := &prober{p: p, cmd: p.commandLine()}
 	if err := p.handshake(ctx, false); err != nil {
 		pb.close()
 		return nil, pb.fail(err)
@@ -164,7 +164,7 @@ func (pb *prober) checkLines(ctx context.Context, sent []sentLine) error {
 	if len(sent) == 0 {
 		return nil
 	}
-	o := pb.p.opts
+	handshake := pb.p.eng.Handshake
 	lines := make([]string, len(sent))
 	for i, l := range sent {
 		lines[i] = l.text
@@ -187,31 +187,31 @@ func (pb *prober) checkLines(ctx context.Context, sent []sentLine) error {
 		if err := pb.send("the lines", lines...); err != nil {
 			return err
 		}
-		_, err := pb.await(ctx, o.Handshake, "after the lines", refused(-1))
+		_, err := pb.await(ctx, handshake, "after the lines", refused(-1))
 		return err
 	}
 	for i, l := range sent {
 		if err := pb.send(l.label, l.text, protocol.Command{Kind: protocol.Name}.String()); err != nil {
 			return err
 		}
-		timedOut, err := pb.await(ctx, o.Handshake, fmt.Sprintf("after %s %q", l.label, l.text), refused(i))
+		timedOut, err := pb.await(ctx, handshake, fmt.Sprintf("after %s %q", l.label, l.text), refused(i))
 		if err != nil {
 			return err
 		}
 		if timedOut {
-			return pb.failf("no reply to \"name\" within %v after %s %q (it wrote %s)", o.Handshake, l.label, l.text, pb.wroteText())
+			return pb.failf("no reply to \"name\" within %v after %s %q (it wrote %s)", handshake, l.label, l.text, pb.wroteText())
 		}
 	}
 	return nil
 }
 
-// ProbeOptions asks the engine of argv, started with options o, for its
+// ProbeOptions asks the external engine e, started with options o, for its
 // options: it starts the program, reads its reply to "name", sends the
 // init strings (as CheckSetup does, each to be taken without an error,
 // when the engine answered "name"; else just before "options"), then
 // "options", and reads the reply — one line per option, "option name
 // N type spin|float default D min A max B" (protocol.Option), ended by
-// "optionsok" — within o.Handshake (DefaultHandshake when ≤ 0). The
+// "optionsok" — within e.Handshake (DefaultHandshake when ≤ 0). The
 // options come in the engine's order; the engine is always ended.
 //
 // The error names the command and says what went wrong: no "optionsok"
@@ -222,8 +222,8 @@ func (pb *prober) checkLines(ctx context.Context, sent []sentLine) error {
 // the shape above or gives the same name twice, a minimum over its
 // maximum, a default outside them or a spin option with a fractional
 // number (the line quoted), a refused init string, or ctx ending.
-func ProbeOptions(ctx context.Context, argv []string, o ExternalOptions) ([]protocol.Option, error) {
-	pb, err := startProbe(ctx, argv, o)
+func ProbeOptions(ctx context.Context, e Engine, o ExternalOptions) ([]protocol.Option, error) {
+	pb, err := startProbe(ctx, e, o)
 	if err != nil {
 		return nil, err
 	}
@@ -231,12 +231,12 @@ func ProbeOptions(ctx context.Context, argv []string, o ExternalOptions) ([]prot
 	options := protocol.Command{Kind: protocol.Options}.String()
 	asked := quote(options)
 	if pb.p.name != "" {
-		if err := pb.checkLines(ctx, labelled("init string", pb.p.opts.InitStrings)); err != nil {
+		if err := pb.checkLines(ctx, labelled("init string", pb.p.eng.InitStrings)); err != nil {
 			return nil, err
 		}
-	} else if len(pb.p.opts.InitStrings) > 0 {
+	} else if len(pb.p.eng.InitStrings) > 0 {
 		// No barrier: the init strings go unchecked, just before "options".
-		if err := pb.send("the init strings", pb.p.opts.InitStrings...); err != nil {
+		if err := pb.send("the init strings", pb.p.eng.InitStrings...); err != nil {
 			return nil, err
 		}
 		asked += " (or an init string before it)"
@@ -246,7 +246,7 @@ func ProbeOptions(ctx context.Context, argv []string, o ExternalOptions) ([]prot
 	}
 	var opts []protocol.Option
 	seen := map[string]bool{}
-	timedOut, err := pb.await(ctx, pb.p.opts.Handshake, `after "options"`, func(text string, r protocol.Reply) (bool, error) {
+	timedOut, err := pb.await(ctx, pb.p.eng.Handshake, `after "options"`, func(text string, r protocol.Reply) (bool, error) {
 		switch r.Kind {
 		case protocol.OptionsOK:
 			return true, nil
@@ -270,7 +270,7 @@ func ProbeOptions(ctx context.Context, argv []string, o ExternalOptions) ([]prot
 		return nil, err
 	}
 	if timedOut {
-		return nil, pb.failf("no \"optionsok\" within %v of %q (it may not know the command); it wrote %s", pb.p.opts.Handshake, options, pb.wroteText())
+		return nil, pb.failf("no \"optionsok\" within %v of %q (it may not know the command); it wrote %s", pb.p.eng.Handshake, options, pb.wroteText())
 	}
 	return opts, nil
 }
@@ -291,7 +291,7 @@ func optionFault(o protocol.Option, seen map[string]bool) string {
 	return ""
 }
 
-// CheckSetup checks that the engine of argv, started with options o,
+// CheckSetup checks that the external engine e, started with options o,
 // takes its init strings and then lines (a run's setup lines, such as
 // "setoption name Width value 100" for the extreme values of a tuning
 // run) without an error: it starts the program, reads its reply to
@@ -300,19 +300,19 @@ func optionFault(o protocol.Option, seen map[string]bool) string {
 // "name" means the engine refused the line: the error names the command
 // and quotes the line sent and the engine's error line. An engine that
 // did not answer "name" at start gets all the lines at once and
-// o.Handshake to answer an error (which then cannot be tied to a line).
+// e.Handshake to answer an error (which then cannot be tied to a line).
 // The engine's exit (status and standard error tail), no reply to a
-// barrier within o.Handshake (DefaultHandshake when ≤ 0) and ctx ending
+// barrier within e.Handshake (DefaultHandshake when ≤ 0) and ctx ending
 // are errors too. The engine is always ended. Values sent by setup lines
 // stay in the process, so the lines are checked in order as a run sends
 // them at a game.
-func CheckSetup(ctx context.Context, argv []string, o ExternalOptions, lines []string) error {
-	pb, err := startProbe(ctx, argv, o)
+func CheckSetup(ctx context.Context, e Engine, o ExternalOptions, lines []string) error {
+	pb, err := startProbe(ctx, e, o)
 	if err != nil {
 		return err
 	}
 	defer pb.close()
-	return pb.checkLines(ctx, append(labelled("init string", o.InitStrings), labelled("setup line", lines)...))
+	return pb.checkLines(ctx, append(labelled("init string", pb.p.eng.InitStrings), labelled("setup line", lines)...))
 }
 
 // quote is s in double quotes.

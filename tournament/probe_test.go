@@ -15,8 +15,9 @@ import (
 func TestProbeOptions(t *testing.T) {
 	t.Parallel()
 	var log pgidLog
-	o := ExternalOptions{QuitGrace: quick.QuitGrace, InitStrings: []string{"param Width 30"}, onStart: log.add}
-	got, err := ProbeOptions(context.Background(), fakeArgs(t, "-banner", "-noise", "-options", optionSpec), o)
+	o := ExternalOptions{QuitGrace: quick.QuitGrace, onStart: log.add}
+	e := Engine{Program: fakeBin(t), Args: []string{"-banner", "-noise", "-options", optionSpec}, InitStrings: []string{"param Width 30"}}
+	got, err := ProbeOptions(context.Background(), e, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,30 +37,28 @@ func TestProbeOptions(t *testing.T) {
 // init string: each a quick error naming the program and what happened.
 func TestProbeOptionsFailures(t *testing.T) {
 	t.Parallel()
-	short := ExternalOptions{QuitGrace: quick.QuitGrace, Handshake: 200 * time.Millisecond}
-	withInit := short
-	withInit.InitStrings = []string{"param Width 3", "param Width 300"}
+	short := 200 * time.Millisecond
 	cases := []struct {
 		name string
-		argv []string
-		o    ExternalOptions
+		e    Engine
 		want []string
 	}{
-		{"silent", fakeArgs(t, "-noise"), short, []string{`no "optionsok" within 200ms of "options"`, "it wrote nothing"}},
-		{"exits", fakeArgs(t, "-needfile", "no-such-file"), short, []string{"exited with status 4", "stderr: fakeengine: cannot open no-such-file"}},
-		{"init", fakeArgs(t, "-options", optionSpec), withInit, []string{`refused init string 2 "param Width 300": it answered "error param Width 300: 300 out of range 1..100"`}},
+		{"silent", Engine{Program: fakeBin(t), Args: []string{"-noise"}, Handshake: short}, []string{`no "optionsok" within 200ms of "options"`, "it wrote nothing"}},
+		{"exits", Engine{Program: fakeBin(t), Args: []string{"-needfile", "no-such-file"}, Handshake: short}, []string{"exited with status 4", "stderr: fakeengine: cannot open no-such-file"}},
+		{"init", Engine{Program: fakeBin(t), Args: []string{"-options", optionSpec}, Handshake: short, InitStrings: []string{"param Width 3", "param Width 300"}},
+			[]string{`refused init string 2 "param Width 300": it answered "error param Width 300: 300 out of range 1..100"`}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			var log pgidLog
-			c.o.onStart = log.add
+			o := ExternalOptions{QuitGrace: quick.QuitGrace, onStart: log.add}
 			start := time.Now()
-			opts, err := ProbeOptions(context.Background(), c.argv, c.o)
+			opts, err := ProbeOptions(context.Background(), c.e, o)
 			if err == nil {
 				t.Fatalf("options %v, no error", opts)
 			}
-			for _, w := range append(c.want, `external engine "`+c.argv[0]) {
+			for _, w := range append(c.want, `external engine "`+c.e.Program) {
 				if !strings.Contains(err.Error(), w) {
 					t.Errorf("error %q lacks %q", err, w)
 				}
@@ -83,7 +82,8 @@ func TestProbeOptionsReplies(t *testing.T) {
 	engine := func(reply string) []string {
 		return []string{sh, "-c", `read x; echo name sh; read x; printf '` + reply + `'; read x`}
 	}
-	o := ExternalOptions{QuitGrace: quick.QuitGrace, Handshake: 300 * time.Millisecond}
+	o := ExternalOptions{QuitGrace: quick.QuitGrace}
+	const handshake = 300 * time.Millisecond
 	cases := []struct{ reply, want string }{
 		{`error unknown command: options\n`, `answered "options" with "error unknown command: options"`},
 		{`option name Width type spin default 15 min 1\noptionsok\n`, `option line "option name Width type spin default 15 min 1": want "option name N type spin|float default D min A max B"`},
@@ -98,14 +98,14 @@ func TestProbeOptionsReplies(t *testing.T) {
 		t.Run(c.want, func(t *testing.T) {
 			t.Parallel()
 			argv := engine(c.reply)
-			_, err := ProbeOptions(context.Background(), argv, o)
+			_, err := ProbeOptions(context.Background(), Engine{Program: argv[0], Args: argv[1:], Handshake: handshake}, o)
 			if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), fmt.Sprintf("external engine %q: ", strings.Join(argv, " "))) {
 				t.Errorf("error %v, want %q", err, c.want)
 			}
 		})
 	}
 	// The engine exits after "options": its status.
-	_, err = ProbeOptions(context.Background(), []string{sh, "-c", `read x; echo name sh; read x; echo bye >&2; exit 7`}, o)
+	_, err = ProbeOptions(context.Background(), Engine{Program: sh, Args: []string{"-c", `read x; echo name sh; read x; echo bye >&2; exit 7`}, Handshake: handshake}, o)
 	if err == nil || !strings.Contains(err.Error(), `after "options"; exited with status 7; stderr: bye`) {
 		t.Errorf("exit after options: %v", err)
 	}
@@ -113,14 +113,14 @@ func TestProbeOptionsReplies(t *testing.T) {
 
 func TestCheckSetup(t *testing.T) {
 	t.Parallel()
-	argv := fakeArgs(t, "-options", optionSpec)
-	o := ExternalOptions{QuitGrace: quick.QuitGrace, Handshake: time.Second, InitStrings: []string{"param Width 3"}}
+	e := Engine{Program: fakeBin(t), Args: []string{"-options", optionSpec}, Handshake: time.Second, InitStrings: []string{"param Width 3"}}
+	o := ExternalOptions{QuitGrace: quick.QuitGrace}
 	ok := []string{"setoption name Width value 100", "setoption name DefendShare value 0.01"}
-	if err := CheckSetup(context.Background(), argv, o, ok); err != nil {
+	if err := CheckSetup(context.Background(), e, o, ok); err != nil {
 		t.Errorf("extreme values in range: %v", err)
 	}
 	bad := []string{"setoption name Width value 1", "setoption name Width value 101", "setoption name DefendShare value 0.9"}
-	err := CheckSetup(context.Background(), argv, o, bad)
+	err := CheckSetup(context.Background(), e, o, bad)
 	want := `refused setup line 2 "setoption name Width value 101": it answered "error setoption name Width value 101: 101 out of range 1..100"`
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("error %v, want %q", err, want)
@@ -128,21 +128,22 @@ func TestCheckSetup(t *testing.T) {
 	// An engine that does not answer "name": the lines go at once and an
 	// error within the handshake time is still caught (the good lines
 	// cannot fail by a short wait: 50 ms).
-	noname := fakeArgs(t, "-noname", "-options", optionSpec)
+	noname := e
+	noname.Args = []string{"-noname", "-options", optionSpec}
 	t.Run("noname", func(t *testing.T) {
 		t.Parallel()
-		o := o
-		o.Handshake = 200 * time.Millisecond
-		err := CheckSetup(context.Background(), noname, o, bad)
+		e := noname
+		e.Handshake = 200 * time.Millisecond
+		err := CheckSetup(context.Background(), e, o, bad)
 		if err == nil || !strings.Contains(err.Error(), `refused one of the lines`) || !strings.Contains(err.Error(), "101 out of range") {
 			t.Errorf("without name: %v", err)
 		}
 	})
 	t.Run("noname-good", func(t *testing.T) {
 		t.Parallel()
-		o := o
-		o.Handshake = 50 * time.Millisecond
-		if err := CheckSetup(context.Background(), noname, o, ok); err != nil {
+		e := noname
+		e.Handshake = 50 * time.Millisecond
+		if err := CheckSetup(context.Background(), e, o, ok); err != nil {
 			t.Errorf("without name, good lines: %v", err)
 		}
 	})

@@ -19,9 +19,9 @@ var ErrProcessPoolClosed = errors.New("tournament: process pool closed")
 // concurrent use.
 //
 // Identity. Two entrants share processes when everything that makes a
-// process is the same: Command, External.Dir, External.InitStrings,
-// MoveTime, External.Handshake and External.QuitGrace (each ≤ 0 taken as
-// its default) — not the entrant's Name, Setup or Time. What differs
+// process is the same: Program, Args, Dir, InitStrings, MoveTime, Handshake and
+// External.QuitGrace (each ≤ 0 taken as its default) — not the entrant's
+// Name, SHA256, Setup or Time. What differs
 // between such entrants goes in their Setup lines, sent at every game.
 // A process that received setup lines is lent only to entrants with setup
 // lines: an entrant without any always gets a process in the state its
@@ -48,8 +48,8 @@ type ProcessPool struct {
 // processKey is the identity of the processes of external entrant e in a
 // ProcessPool.
 func processKey(e *Entrant) string {
-	mt, o := withDefaults(e.MoveTime, e.External)
-	return fmt.Sprintf("%q %q %q %d %d %d", e.Command, o.Dir, o.InitStrings, mt, o.Handshake, o.QuitGrace)
+	x, o := withDefaults(e.Engine, e.External)
+	return fmt.Sprintf("%q %q %q %d %d %d", x.Argv(), x.Dir, x.InitStrings, x.MoveTime, x.Handshake, o.QuitGrace)
 }
 
 // maxIdle is MaxIdle or its default.
@@ -82,7 +82,7 @@ func (pp *ProcessPool) get(e *Entrant, key string) (*ExternalPlayer, error) {
 		}
 	}
 	pp.mu.Unlock()
-	p, err := NewExternal(e.Command, e.MoveTime, e.externalOptions())
+	p, err := NewExternal(e.Engine, e.External)
 	if err != nil {
 		return nil, err
 	}

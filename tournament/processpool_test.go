@@ -35,12 +35,8 @@ func pids(recs []recordLine) []int {
 // recordingFake is an external entrant of the fake engine with options,
 // recording to record, with setup lines and the start hook log.
 func recordingFake(t *testing.T, name, record string, log *pgidLog, setup ...string) Entrant {
-	return Entrant{
-		Name:     name,
-		Command:  fakeArgs(t, "-options", optionSpec, "-record", record),
-		External: ExternalOptions{QuitGrace: quick.QuitGrace, InitStrings: []string{"param Width 3"}, onStart: log.add},
-		Setup:    setup,
-	}
+	return Entrant{Engine: Engine{Name: name, Program: fakeBin(t), Args: []string{"-options", optionSpec, "-record", record}, InitStrings: []string{"param Width 3"}},
+		External: ExternalOptions{QuitGrace: quick.QuitGrace, onStart: log.add}, Setup: setup}
 }
 
 // TestSetupLines: an entrant's setup lines reach its process before the
@@ -57,9 +53,9 @@ func TestSetupLines(t *testing.T) {
 				record := filepath.Join(t.TempDir(), "record.jsonl")
 				var log pgidLog
 				fake := recordingFake(t, "fake", record, &log, setup...)
-				fake.Command = append(fake.Command, "-mode", mode, "-after", "2")
+				fake.Args = append(fake.Args, "-mode", mode, "-after", "2")
 				r := Runner{
-					Entrants:    []Entrant{fake, {Name: "trivial", New: newFirstLegal}},
+					Entrants:    []Entrant{fake, {Engine: Engine{Name: "trivial"}, New: newFirstLegal}},
 					Openings:    []Opening{{}, mustOpening(t, "JJ KJJK")},
 					Concurrency: 1,
 				}
@@ -164,7 +160,7 @@ func TestProcessPoolAcrossRuns(t *testing.T) {
 	run(cand("m2.A", 31, 0.1), defaults, map[float64]int{31: games, 3: games}, func(n int) bool { return n >= 1 })
 	// Another command: never a process of the others.
 	other := cand("m3.A", 41, 0.1)
-	other.Command = append(other.Command, "-noise")
+	other.Args = append(other.Args, "-noise")
 	before := slices.Clone(seen)
 	run(other, cand("m3.B", 42, 0.2), map[float64]int{41: games, 42: games}, func(n int) bool { return n >= 1 })
 	for _, rec := range readRecord(t, record) {
@@ -179,7 +175,7 @@ func TestProcessPoolAcrossRuns(t *testing.T) {
 		t.Errorf("%d idle processes after Close", pool.Idle())
 	}
 	checkGroupsGone(t, log.all())
-	r := Runner{Entrants: []Entrant{cand("late", 1, 0.1), {Name: "trivial", New: newFirstLegal}}, Processes: pool}
+	r := Runner{Entrants: []Entrant{cand("late", 1, 0.1), {Engine: Engine{Name: "trivial"}, New: newFirstLegal}}, Processes: pool}
 	if _, err := r.Run(context.Background(), HeadToHead(0, 1, 1)); err == nil || !strings.Contains(err.Error(), ErrProcessPoolClosed.Error()) {
 		t.Errorf("a run after Close: %v", err)
 	}
@@ -203,7 +199,7 @@ func TestProcessPoolMaxIdle(t *testing.T) {
 	t.Parallel()
 	var log pgidLog
 	pool := &ProcessPool{MaxIdle: 1}
-	e := Entrant{Name: "fake", Command: fakeArgs(t), External: ExternalOptions{QuitGrace: quick.QuitGrace, onStart: log.add}}
+	e := Entrant{Engine: Engine{Name: "fake", Program: fakeBin(t)}, External: ExternalOptions{QuitGrace: quick.QuitGrace, onStart: log.add}}
 	key := processKey(&e)
 	var ps []*ExternalPlayer
 	for range 3 {
@@ -235,24 +231,24 @@ func TestProcessPoolMaxIdle(t *testing.T) {
 
 func TestProcessKey(t *testing.T) {
 	t.Parallel()
-	base := Entrant{Name: "a", Command: []string{"eng", "-x"}, External: ExternalOptions{Dir: "d", InitStrings: []string{"vcf"}}}
+	base := Entrant{Engine: Engine{Name: "a", Program: "eng", Args: []string{"-x"}, Dir: "d", InitStrings: []string{"vcf"}}}
 	same := []func(e *Entrant){
 		func(e *Entrant) { e.Name = "b" },
 		func(e *Entrant) { e.Setup = []string{"setoption name W value 1"} },
 		func(e *Entrant) { e.Time = TimeControl{PerMove: time.Second} },
 		func(e *Entrant) { e.MoveTime = DefaultMoveTime },
-		func(e *Entrant) { e.External.Handshake = DefaultHandshake },
+		func(e *Entrant) { e.Handshake = DefaultHandshake },
 		func(e *Entrant) { e.External.QuitGrace = DefaultQuitGrace },
-		func(e *Entrant) { e.External.Name = "label" },
+		func(e *Entrant) { e.SHA256 = strings.Repeat("0", 64) },
 	}
 	other := []func(e *Entrant){
-		func(e *Entrant) { e.Command = []string{"eng", "-y"} },
-		func(e *Entrant) { e.Command = []string{"eng -x"} },
-		func(e *Entrant) { e.External.Dir = "" },
-		func(e *Entrant) { e.External.InitStrings = []string{"vcf", "depth 2"} },
-		func(e *Entrant) { e.External.InitStrings = nil },
+		func(e *Entrant) { e.Args = []string{"-y"} },
+		func(e *Entrant) { e.Program, e.Args = "eng -x", nil },
+		func(e *Entrant) { e.Dir = "" },
+		func(e *Entrant) { e.InitStrings = []string{"vcf", "depth 2"} },
+		func(e *Entrant) { e.InitStrings = nil },
 		func(e *Entrant) { e.MoveTime = time.Second },
-		func(e *Entrant) { e.External.Handshake = time.Second },
+		func(e *Entrant) { e.Handshake = time.Second },
 		func(e *Entrant) { e.External.QuitGrace = time.Millisecond },
 	}
 	k := processKey(&base)
@@ -275,8 +271,8 @@ func TestProcessKey(t *testing.T) {
 func TestSetupNeedsExternal(t *testing.T) {
 	t.Parallel()
 	r := Runner{Entrants: []Entrant{
-		{Name: "a", New: newFirstLegal, Setup: []string{"param W 1"}},
-		{Name: "b", New: newFirstLegal},
+		{Engine: Engine{Name: "a"}, New: newFirstLegal, Setup: []string{"param W 1"}},
+		{Engine: Engine{Name: "b"}, New: newFirstLegal},
 	}}
 	if _, err := r.Run(context.Background(), HeadToHead(0, 1, 1)); err == nil || !strings.Contains(err.Error(), `entrant 0 ("a") has setup lines`) {
 		t.Errorf("error %v", err)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"runtime"
 
-	"github.com/roadtune/roadtune/engine"
 	"github.com/roadtune/roadtune/internal/crash"
 	"golang.org/x/sync/errgroup"
 )
@@ -22,19 +21,11 @@ type ScheduledGame struct {
 	Opening string `json:"opening"`
 }
 
-// RemoteEntrant is an in-process engine entrant as a Remote receives it.
-type RemoteEntrant struct {
-	Name     string          `json:"name"`
-	Weights  engine.Weights  `json:"weights"`
-	Settings engine.Settings `json:"settings"`
-	Time     TimeControl     `json:"time"`
-}
-
-// GameSet is what every game of a Runner shares: its entrants (in-process
-// engines only, in the Runner's order) and its move limit.
+// GameSet is what every game of a Runner shares: its entrants' engines
+// (in-process engines only, in the Runner's order) and its move limit.
 type GameSet struct {
-	Entrants []RemoteEntrant `json:"entrants"`
-	MaxMoves int             `json:"max_moves,omitempty"`
+	Entrants []Engine `json:"entrants"`
+	MaxMoves int      `json:"max_moves,omitempty"`
 }
 
 // Remote plays a Runner's games somewhere else, e.g. on the workers of
@@ -50,12 +41,12 @@ type Remote interface {
 // in-process engine (an external program or a custom player cannot be
 // shipped to another machine).
 func (r *Runner) gameSet() (GameSet, error) {
-	s := GameSet{MaxMoves: r.MaxMoves, Entrants: make([]RemoteEntrant, len(r.Entrants))}
+	s := GameSet{MaxMoves: r.MaxMoves, Entrants: make([]Engine, len(r.Entrants))}
 	for i, e := range r.Entrants {
-		if e.New != nil || len(e.Command) > 0 {
+		if e.New != nil || e.IsExternal() {
 			return GameSet{}, fmt.Errorf("tournament: entrant %d (%q) is not an in-process engine: only weight vectors can be played remotely", i, e.Name)
 		}
-		s.Entrants[i] = RemoteEntrant{Name: e.Name, Weights: e.Weights, Settings: e.Settings, Time: e.Time}
+		s.Entrants[i] = e.Engine
 	}
 	return s, nil
 }
@@ -111,13 +102,17 @@ const DefaultRemoteBatch = 16
 // PlayScheduled plays games of set in this process, concurrency at a time
 // (0: GOMAXPROCS), and returns their records in the order given: what a
 // Remote's far end runs. engines, when not nil, lends the in-process
-// engines (nil: the process's pool, as Runner.Engines). Errors: a bad
+// engines (nil: the process's pool, as Runner.Engines). Errors: an
+// external engine in the set (its program is never started), a bad
 // entrant index or opening (naming the game), an engine that cannot be
 // made, ctx's error when cancelled.
 func PlayScheduled(ctx context.Context, set GameSet, games []ScheduledGame, concurrency int, engines *EnginePool) ([]GameRecord, error) {
 	r := &Runner{MaxMoves: set.MaxMoves, Entrants: make([]Entrant, len(set.Entrants))}
 	for i, e := range set.Entrants {
-		r.Entrants[i] = Entrant{Name: e.Name, Weights: e.Weights, Settings: e.Settings, Time: e.Time}
+		if e.IsExternal() { // a set names no program for another machine to run
+			return nil, fmt.Errorf("tournament: entrant %d (%q) is an external engine: a game set holds in-process engines only", i, e.Name)
+		}
+		r.Entrants[i] = Entrant{Engine: e}
 	}
 	jobs := make([]job, len(games))
 	for i, g := range games {

@@ -125,11 +125,11 @@ func TestRemoteErrors(t *testing.T) {
 		t.Errorf("failing batch: %v", err)
 	}
 	wr := &wireRemote{}
-	r = Runner{Entrants: []Entrant{ents[0], {Name: "ext", Command: []string{"/bin/false"}}}, Remote: wr}
+	r = Runner{Entrants: []Entrant{ents[0], {Engine: Engine{Name: "ext", Program: "/bin/false"}}}, Remote: wr}
 	if _, err := r.Run(context.Background(), HeadToHead(0, 1, 2)); err == nil || len(wr.batches) > 0 {
 		t.Errorf("external entrant: %v after %d batches", err, len(wr.batches))
 	}
-	set := GameSet{Entrants: []RemoteEntrant{{Name: "a", Weights: ents[0].Weights, Settings: ents[0].Settings}, {Name: "b", Weights: ents[1].Weights, Settings: ents[1].Settings}}}
+	set := GameSet{Entrants: []Engine{{Name: "a", Weights: ents[0].Weights, Settings: ents[0].Settings}, {Name: "b", Weights: ents[1].Weights, Settings: ents[1].Settings}}}
 	for _, g := range []ScheduledGame{{Game: 3, Black: 0, White: 2}, {Game: 3, Black: 1, White: 1}, {Game: 3, Black: 0, White: 1, Opening: "JJ JJ"}} {
 		if _, err := PlayScheduled(context.Background(), set, []ScheduledGame{g}, 1, nil); err == nil {
 			t.Errorf("game %+v accepted", g)

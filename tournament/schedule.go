@@ -3,43 +3,35 @@ package tournament
 import (
 	"errors"
 	"fmt"
-	"time"
-
-	"github.com/roadtune/roadtune/engine"
 )
 
-// Entrant is a player as a schedule sees it: a name and how workers make
-// the player. Exactly one kind is used, in this order of precedence:
+// Entrant is a player as a schedule sees it: the engine's description
+// (Engine: name, weights and settings, or an external program, and the
+// time control) and what only a running match has. Exactly one kind is
+// used, in this order of precedence:
 //   - New != nil: a custom player; each worker calls New once, at the
 //     entrant's first game on that worker, and reuses the instance.
-//   - len(Command) > 0: an external protocol engine (ExternalPlayer), argv
-//     Command, options External (working directory, init strings,
-//     transcript; labelled Name in the transcript unless External.Name is
-//     set), per-move limit MoveTime (DefaultMoveTime when 0) when Time is
-//     zero, lines Setup sent at every game; a worker keeps one process
-//     per entrant and restarts it after a forfeit, or, with
-//     Runner.Processes set, borrows processes from that pool game by game.
+//   - Engine.IsExternal(): an external protocol engine (ExternalPlayer,
+//     NewExternal) with run-time options External (transcript, quit
+//     grace), per-move limit MoveTime when Time is zero, lines Setup sent
+//     at every game; a worker keeps one process per entrant and restarts
+//     it after a forfeit, or, with Runner.Processes set, borrows
+//     processes from that pool game by game.
 //   - otherwise: the in-process roadtune engine with Weights and Settings.
 //     A worker holds one engine.Engine per colour, allocated once (or lent
 //     by Runner.Engines), and switches weights and settings between games
 //     (SetWeights, SetSettings), so entrants cost no memory per worker.
 //
+// Every kind plays by Time when it is set.
+//
 // An entrant never meets itself (a fixture with A == B is an error); to
 // play a vector against itself, enter it twice under two names.
 type Entrant struct {
-	Name     string
-	Weights  engine.Weights
-	Settings engine.Settings
-	Command  []string
+	Engine
+	// External are an external entrant's run-time options (transcript,
+	// quit grace); its transcript label is its Name.
 	External ExternalOptions
-	MoveTime time.Duration
-	// Time is the entrant's time control (st= or tc=, PlayGameTimed),
-	// for every kind of player; zero: none. In-process engines then think
-	// within the clock by iterative deepening up to Settings.Depth
-	// (EnginePlayer.SetClock), which makes their games depend on the
-	// machine; without a time control they are deterministic.
-	Time TimeControl
-	New  func() (Player, error)
+	New      func() (Player, error)
 	// Setup are lines sent to an external entrant's process at every
 	// NewGame: after the handshake and init strings of a fresh process
 	// (also one restarted after a forfeit), before the game's "new"
@@ -51,7 +43,7 @@ type Entrant struct {
 	// share processes should each set every value any of them sets.
 	// The engine's answers to them (an "error ..." line) are only
 	// transcribed; CheckSetup checks lines beforehand. Only external
-	// entrants (Command, no New) may have them; Run refuses others.
+	// entrants (Program, no New) may have them; Run refuses others.
 	// The slice is read, never changed.
 	Setup []string
 }

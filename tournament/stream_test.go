@@ -120,7 +120,7 @@ func TestRunResumeGivesTheFullTable(t *testing.T) {
 func TestRunResumeWithSPRT(t *testing.T) {
 	sprt := stats.SPRT{Elo0: 0, Elo1: 10}
 	r := Runner{
-		Entrants:    []Entrant{{Name: "strong", New: newFirstLegal}, {Name: "weak", New: newLoser}},
+		Entrants:    []Entrant{{Engine: Engine{Name: "strong"}, New: newFirstLegal}, {Engine: Engine{Name: "weak"}, New: newLoser}},
 		Openings:    []Opening{mustOpening(t, "JJ KJJK"), mustOpening(t, "JJ IIKK")},
 		Concurrency: 3,
 		SPRT:        &sprt,
@@ -176,7 +176,7 @@ func TestRunResumeWithPairingStop(t *testing.T) {
 // schedule stops the run before any game, naming the game.
 func TestRunResumeRefusesForeignGames(t *testing.T) {
 	r := Runner{
-		Entrants: []Entrant{{Name: "a", New: newFirstLegal}, {Name: "b", New: newFirstLegal}},
+		Entrants: []Entrant{{Engine: Engine{Name: "a"}, New: newFirstLegal}, {Engine: Engine{Name: "b"}, New: newFirstLegal}},
 		Openings: []Opening{mustOpening(t, "JJ KJJK"), mustOpening(t, "JJ IIKK")},
 	}
 	fx := HeadToHead(0, 1, 3)
@@ -230,7 +230,7 @@ func TestRunMemoryFlat(t *testing.T) {
 	}
 	n := 0
 	r := Runner{
-		Entrants: []Entrant{{Name: "a", New: newFirstLegal}, {Name: "b", New: newFirstLegal}},
+		Entrants: []Entrant{{Engine: Engine{Name: "a"}, New: newFirstLegal}, {Engine: Engine{Name: "b"}, New: newFirstLegal}},
 		Openings: []Opening{mustOpening(t, "JJ KJJK"), mustOpening(t, "JJ IIKK")},
 		Discard:  true,
 		OnGame: func(GameRecord) error {

@@ -21,8 +21,8 @@ const transcriptTextMax = 1024
 //	2006-01-02T15:04:05.999999999Z07:00 Cloudict[1234] > move JJKK
 //
 // that is an RFC 3339 timestamp with nanoseconds, the engine's label (its
-// ExternalOptions.Name and the process id, which is also its process
-// group), the direction ('>' sent, '<' received, '!' a driver event: start,
+// Engine.Name, else its program's base name, and the process id, which is
+// also its process group), the direction ('>' sent, '<' received, '!' a driver event: start,
 // handshake, forfeit, quit, exit status, kill) and the text. Texts over
 // 1 KiB are cut, with a note of their length. Forfeit details of external
 // players name the label and the transcript line of the forfeit.

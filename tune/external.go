@@ -29,39 +29,41 @@ import (
 // protocol, as arena's -engine cmd= plays it) instead of roadtune's
 // in-process engine. The method's vector is then the [[param]] tables
 // alone (their names are the engine's), and a candidate's values reach
-// the engine by Pass. Opponents of the ladder may be DefaultsOpponent (the
+// the engine by pass. Opponents of the ladder may be DefaultsOpponent (the
 // same engine at its own defaults), baselines (the in-process engine with
 // [engine]'s search) and the run's own vectors (halfway, start).
+//
+// The table decodes into the referee's description of the engine
+// (referee.External: tournament.Engine's keys and the referee's pass and
+// template), its keys after cutechess-cli's and arena's options:
+//   - cmd: the program, an absolute path, a path relative to dir, or a
+//     name looked up in $PATH;
+//   - name: names the engine to the workers of a cluster (tune -listen,
+//     -nats), which take its batches only when started with -engine
+//     name=NAME cmd=PATH, PATH a program with the same SHA-256 as cmd;
+//     letters, digits, '-' and '_'; "" = cmd's base name with any other
+//     character made '_' (referee.DefaultEngineName);
+//   - dir: the engine's working directory, relative to the directory tune
+//     runs in, as arena's dir= is ("" = that directory); Parse makes it
+//     absolute, so a run resumes with the same engine from anywhere;
+//   - args, initstr: the program's fixed arguments and the lines sent
+//     after the handshake of every process (arena's arg= and initstr=);
+//   - pass: how a candidate's values reach the engine (referee.Passes):
+//     "setoption" (the default: `setoption name NAME value V` before every
+//     game; the engine must answer `options`), "initstr" (template per
+//     parameter, a line before every game), "arg" (template per
+//     parameter, an argument: a process per candidate), "file-arg" or
+//     "file-initstr" (the values in a file of NAME VALUE lines, named by
+//     template's {file} as an argument or a line);
+//   - template: fills in {name} and {value} (initstr, arg) or {file} (the
+//     file ways): "param {name} {value}", "--{name}={value}",
+//     "-valuesfile={file}".
+//
+// Only movetime is the table's own (MoveTime): the description's limit is
+// a time.Duration, which TOML would read from a bare number as
+// nanoseconds, while the table's is in seconds.
 type ExternalConfig struct {
-	// Cmd is the program: an absolute path, a path relative to Dir, or
-	// a name looked up in $PATH.
-	Cmd string `toml:"cmd"`
-	// Name names the engine to the workers of a cluster (tune -listen,
-	// -nats): they take its batches only when started with -engine
-	// name=NAME cmd=PATH, PATH a program with the same SHA-256 as Cmd.
-	// Letters, digits, '-' and '_'; "" = Cmd's base name with any other
-	// character made '_' (referee.DefaultEngineName).
-	Name string `toml:"name,omitempty"`
-	// Dir is the engine's working directory: relative to the directory
-	// tune runs in, as arena's dir= is ("" = that directory); Parse makes
-	// it absolute, so a run resumes with the same engine from anywhere.
-	Dir string `toml:"dir,omitempty"`
-	// Args are the program's fixed arguments, InitStr the lines sent after
-	// the handshake of every process (arena's arg= and initstr=).
-	Args    []string `toml:"args,omitempty"`
-	InitStr []string `toml:"initstr,omitempty"`
-	// Pass is how a candidate's values reach the engine (referee.Passes):
-	// "setoption" (the default: `setoption name NAME value V` before every
-	// game; the engine must answer `options`), "initstr" (Template per
-	// parameter, a line before every game), "arg" (Template per parameter,
-	// an argument: a process per candidate), "file-arg" or "file-initstr"
-	// (the values in a file of NAME VALUE lines, named by Template's
-	// {file} as an argument or a line).
-	Pass string `toml:"pass,omitempty"`
-	// Template fills in {name} and {value} (initstr, arg) or {file} (the
-	// file ways): "param {name} {value}", "--{name}={value}",
-	// "-valuesfile={file}".
-	Template string `toml:"template,omitempty"`
+	referee.External
 	// MoveTime is the per-move limit of games without a clock (engine.tc,
 	// engine.st), in TOML a number of seconds (0.5) or a duration in
 	// quotes ("500ms"); 0 = tournament.DefaultMoveTime. A move over it
@@ -134,17 +136,26 @@ var externalStarts = func() *atomic.Bool { b := new(atomic.Bool); b.Store(true);
 // (the wait for its reply to name, to options); a variable for tests.
 var externalProbeTime = 10 * time.Second
 
-// referee is the External of the config's [external] table; fileDir is
-// where the values files go (the run's folder; "" before a run has one).
+// referee is the External of the config's [external] table, without its
+// options (externalRef): the description decoded, its per-move limit
+// movetime; fileDir is where the values files go (the run's folder; ""
+// before a run has one).
 func (x *ExternalConfig) referee(fileDir string) *referee.External {
-	argv := append([]string{x.Cmd}, x.Args...)
-	return &referee.External{Name: x.Name, Command: argv, Dir: x.Dir, InitStrings: x.InitStr,
-		Pass: referee.Pass(x.Pass), Template: x.Template, FileDir: fileDir,
-		MoveTime: time.Duration(x.MoveTime)}
+	r := x.External
+	r.MoveTime, r.FileDir = time.Duration(x.MoveTime), fileDir
+	return &r
+}
+
+// externalRef is the External of the [external] table with the [[param]]
+// tables as its options (referee), its values files in fileDir.
+func (c *Config) externalRef(fileDir string) *referee.External {
+	x := c.External.referee(fileDir)
+	x.Params = c.externalParams()
+	return x
 }
 
 // externalParams are the [[param]] tables as the options of the external
-// engine (referee.VectorReferee.Params: name, type, range).
+// engine (referee.External.Params: name, type, range).
 func (c *Config) externalParams() []engine.Param {
 	out := make([]engine.Param, len(c.Params))
 	for i, pc := range c.Params {
@@ -185,7 +196,7 @@ func (c *Config) validateExternal() error {
 	if len(c.Validation.Depths) > 0 {
 		return bad("validation.depths", "an external engine searches as its own args and init strings say: give validation.clocks for rungs by the clock instead")
 	}
-	if x.Cmd == "" {
+	if x.Program == "" {
 		return bad("external.cmd", "is missing: the program to run")
 	}
 	if x.Name != "" {
@@ -199,8 +210,8 @@ func (c *Config) validateExternal() error {
 	if st, err := os.Stat(x.Dir); x.Dir != "" && (err != nil || !st.IsDir()) {
 		return bad("external.dir", "%q is not a directory", x.Dir)
 	}
-	ref := x.referee("values")
-	if err := ref.Check(c.externalParams()); err != nil {
+	ref := c.externalRef("values")
+	if err := ref.Check(); err != nil {
 		key := "external.template"
 		if strings.HasPrefix(err.Error(), "pass") {
 			key = "external.pass"
@@ -210,7 +221,7 @@ func (c *Config) validateExternal() error {
 	if !externalStarts.Load() {
 		return nil
 	}
-	if err := tournament.CheckProgram(ref.Command, x.Dir); err != nil {
+	if err := tournament.CheckProgram(ref.Argv(), ref.Dir); err != nil {
 		return bad("external.cmd", "%v", err)
 	}
 	var opts []protocol.Option
@@ -218,7 +229,9 @@ func (c *Config) validateExternal() error {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*externalProbeTime)
 		defer cancel()
 		var err error
-		opts, err = tournament.ProbeOptions(ctx, ref.Command, tournament.ExternalOptions{Dir: x.Dir, InitStrings: x.InitStr, Handshake: externalProbeTime})
+		probe := ref.Engine
+		probe.Handshake = externalProbeTime
+		opts, err = tournament.ProbeOptions(ctx, probe, tournament.ExternalOptions{})
 		if err != nil {
 			return bad("external.cmd", "must answer `options` with its options for pass setoption (the default; another pass needs no answer): %v", err)
 		}
@@ -232,7 +245,7 @@ func (c *Config) validateExternal() error {
 				for k, o := range opts {
 					names[k] = o.Name
 				}
-				return bad(paramKey(i, "name"), "%q is not an option of %s; its options are %s", pc.Name, x.Cmd, strings.Join(names, ", "))
+				return bad(paramKey(i, "name"), "%q is not an option of %s; its options are %s", pc.Name, x.Program, strings.Join(names, ", "))
 			}
 			o := opts[j]
 			pc.Name = o.Name
@@ -241,7 +254,7 @@ func (c *Config) validateExternal() error {
 				typ = paramTypeFloat
 			}
 			if pc.Type != "" && pc.Type != typ {
-				return bad(paramKey(i, "type"), "is %q, but %s lists %s as %s", pc.Type, x.Cmd, o.Name, typ)
+				return bad(paramKey(i, "type"), "is %q, but %s lists %s as %s", pc.Type, x.Program, o.Name, typ)
 			}
 			pc.Type = typ
 			for _, f := range []struct {
@@ -249,7 +262,7 @@ func (c *Config) validateExternal() error {
 				v   float64
 			}{{"min", pc.Min}, {"max", pc.Max}} {
 				if f.v < o.Min || f.v > o.Max {
-					return bad(paramKey(i, f.key), "%g is outside the range %s gives %s, [%g, %g]", f.v, x.Cmd, o.Name, o.Min, o.Max)
+					return bad(paramKey(i, f.key), "%g is outside the range %s gives %s, [%g, %g]", f.v, x.Program, o.Name, o.Min, o.Max)
 				}
 			}
 			d := o.Default
@@ -281,7 +294,6 @@ func (c *Config) validateExternal() error {
 // highest values of every parameter, passed as the run passes them, and
 // reports a line it refuses (an `error` reply) or a start that fails.
 func (c *Config) checkExternalValues() error {
-	x := c.External
 	if !externalStarts.Load() {
 		return nil
 	}
@@ -290,8 +302,8 @@ func (c *Config) checkExternalValues() error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	ref := x.referee(dir)
-	params := c.externalParams()
+	ref := c.externalRef(dir)
+	params := ref.Params
 	for _, end := range []string{"min", "max"} {
 		values := make([]float64, len(params))
 		for i, p := range params {
@@ -301,12 +313,13 @@ func (c *Config) checkExternalValues() error {
 			}
 			values[i] = referee.ParamValue(p, values[i])
 		}
-		e, _, err := ref.Entrant("check", params, values, tournament.TimeControl{})
+		e, _, err := ref.Entrant("check", values, tournament.TimeControl{})
 		if err != nil {
 			return bad("external", "%v", err)
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 2*externalProbeTime)
-		err = tournament.CheckSetup(ctx, e.Command, tournament.ExternalOptions{Dir: x.Dir, InitStrings: x.InitStr, Handshake: externalProbeTime}, e.Setup)
+		e.Handshake = externalProbeTime
+		err = tournament.CheckSetup(ctx, e.Engine, tournament.ExternalOptions{}, e.Setup)
 		cancel()
 		if err != nil {
 			return bad("external", "the engine refuses the [[param]] %s values as pass %q sends them: %v", end, ref.Pass, err)
@@ -320,14 +333,13 @@ func (x *ExternalConfig) passName() string {
 	if x.Pass == "" {
 		return string(referee.PassSetOption)
 	}
-	return x.Pass
+	return string(x.Pass)
 }
 
 // describe is how an [external] run's candidate is played, for the
 // report: the command and the way values pass.
 func (x *ExternalConfig) describe() string {
-	argv := append([]string{x.Cmd}, x.Args...)
-	s := fmt.Sprintf("external engine %s, values by %s", strings.Join(argv, " "), x.passName())
+	s := fmt.Sprintf("external engine %s, values by %s", strings.Join(x.Argv(), " "), x.passName())
 	if x.Template != "" {
 		s += fmt.Sprintf(" (%q)", x.Template)
 	}
@@ -354,7 +366,7 @@ func (x *ExternalConfig) search() string {
 			return fmt.Sprintf("depth %s (its argument %s)", value, given)
 		}
 	}
-	for _, line := range x.InitStr {
+	for _, line := range x.InitStrings {
 		if f := strings.Fields(line); len(f) == 2 && strings.EqualFold(f[0], "depth") && isDepth(f[1]) {
 			return fmt.Sprintf("depth %s (its init string %q)", f[1], line)
 		}
@@ -383,7 +395,7 @@ func (c *Config) tunedText() string {
 	if len(names) == 1 {
 		word = "option"
 	}
-	return fmt.Sprintf("the %s %s of %s", word, list, c.External.Cmd)
+	return fmt.Sprintf("the %s %s of %s", word, list, c.External.Program)
 }
 
 // startLine is what a run tunes and how its games search, for the line a

@@ -56,7 +56,7 @@ func TestExternalIdenticalSkipped(t *testing.T) {
 	}
 	dir, log := runLogged(t, cfg)
 	for _, want := range []string{
-		"spsa on the options Width and DefendWide of " + cfg.External.Cmd + " at depth 1 (its init string \"depth 1\"), seed 7",
+		"spsa on the options Width and DefendWide of " + cfg.External.Program + " at depth 1 (its init string \"depth 1\"), seed 7",
 		`verification: "defaults" was skipped: identical settings: nothing to verify (the tuned values Width=15 DefendWide=60 are the engine's defaults)`,
 	} {
 		if !strings.Contains(log, want) {
@@ -103,7 +103,7 @@ func TestExternalAllPairsSplit(t *testing.T) {
 		t.Fatalf("the fake engine's pairs: %v (it should play the same moves whatever its values)", m.Pentanomial)
 	}
 	for _, want := range []string{
-		"verification ladder: tuned (the options Width and DefendWide of " + cfg.External.Cmd + ") vs rival, the external engine at depth 1 (its init string \"depth 1\"), 3 game pairs a rung",
+		"verification ladder: tuned (the options Width and DefendWide of " + cfg.External.Program + ") vs rival, the external engine at depth 1 (its init string \"depth 1\"), 3 game pairs a rung",
 		"verification: vs rival at depth 1 (its init string \"depth 1\"): 6 games W/D/L 3/0/3, score 50.0%, Elo +0.0, no interval: all 3 game pairs split 1–1",
 	} {
 		if !strings.Contains(log, want) {
@@ -135,7 +135,8 @@ func TestExternalSearch(t *testing.T) {
 		{[]string{"depth", "2"}, nil, "the engine's own search"},
 		{nil, nil, "the engine's own search"},
 	} {
-		x := ExternalConfig{Args: tc.args, InitStr: tc.init}
+		var x ExternalConfig
+		x.Args, x.InitStrings = tc.args, tc.init
 		if got := x.search(); got != tc.want {
 			t.Errorf("%q %q: %q, want %q", tc.args, tc.init, got, tc.want)
 		}

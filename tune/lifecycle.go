@@ -252,7 +252,7 @@ func NewReferee(cfg Config) (*referee.VectorReferee, error) {
 	if r.Time, err = cfg.clock(); err != nil {
 		return nil, err
 	}
-	r.Openings = suite
+	r.Openings = referee.OpeningTexts(suite)
 	r.Pairs, r.EarlyStop, r.MaxMoves, r.Concurrency = cfg.Match.Pairs, cfg.Match.EarlyStop, cfg.Engine.MaxMoves, cfg.Concurrency
 	return r, nil
 }

@@ -247,11 +247,16 @@ func (c *Config) playerRef(depth, width int) (*referee.VectorReferee, error) {
 	if err != nil {
 		return nil, err
 	}
+	s := referee.Setup{Schema: c.Schema, Settings: c.engineSettings(depth, width)}
 	if c.External != nil {
-		return &referee.VectorReferee{Schema: c.Schema, Settings: c.engineSettings(depth, width), Params: c.enginParams(),
-			External: c.External.referee(c.externalFileDir)}, nil
+		s.External = c.externalRef(c.externalFileDir)
+	} else {
+		s.Fixed = fixed
+		for _, p := range c.enginParams() {
+			s.Params = append(s.Params, p.Name)
+		}
 	}
-	return &referee.VectorReferee{Schema: c.Schema, Settings: c.engineSettings(depth, width), Params: c.enginParams(), Fixed: fixed}, nil
+	return &referee.VectorReferee{Setup: s}, nil
 }
 
 // splitVector parts a vector of the run into its road weights (the
@@ -262,11 +267,12 @@ func (c *Config) splitVector(v []float64) (genes, params []float64, err error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	ps := c.enginParams() // the referee's VectorParams
 	if c.External != nil {
-		if len(v) != len(r.Params) {
-			return nil, nil, fmt.Errorf("vector has %d values, want %d (one per [[param]])", len(v), len(r.Params))
+		if len(v) != len(ps) {
+			return nil, nil, fmt.Errorf("vector has %d values, want %d (one per [[param]])", len(v), len(ps))
 		}
-		for i, p := range r.Params {
+		for i, p := range ps {
 			params = append(params, referee.ParamValue(p, v[i]))
 		}
 		return nil, params, nil
@@ -275,8 +281,8 @@ func (c *Config) splitVector(v []float64) (genes, params []float64, err error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	n := len(v) - len(r.Params)
-	for i, p := range r.Params {
+	n := len(v) - len(ps)
+	for i, p := range ps {
 		params = append(params, referee.ParamValue(p, v[n+i]))
 	}
 	return w.Genes, params, nil
@@ -300,7 +306,7 @@ func (c *Config) bestSettings(name string, v []float64) (*param.Best, error) {
 	bs := &param.Best{Name: name, Weights: FileBest, Params: []param.Setting{}, SetOption: []string{}}
 	if c.External != nil {
 		bs.Weights = ""
-		bs.Engine = append([]string{c.External.Cmd}, c.External.Args...)
+		bs.Engine = c.External.Argv()
 	}
 	for i, p := range c.enginParams() {
 		bs.Params = append(bs.Params, param.Setting{Name: p.Name, Value: values[i]})

@@ -10,6 +10,7 @@ import (
 
 	"github.com/roadtune/roadtune/cluster"
 	"github.com/roadtune/roadtune/internal/cmdline"
+	"github.com/roadtune/roadtune/tournament"
 	"github.com/roadtune/roadtune/tournament/enginespec"
 )
 
@@ -69,7 +70,7 @@ func workerCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if fs.NArg() > 0 {
 		return usageError{fmt.Errorf("worker: unexpected argument %q", fs.Arg(0))}
 	}
-	var engines []cluster.Engine
+	var engines []tournament.Engine
 	for _, words := range engineWords {
 		e, err := cluster.ParseEngine(words)
 		if err != nil {

@@ -97,28 +97,33 @@ func (s Spec) With(each Spec) Spec {
 	return out
 }
 
-// Player is a resolved option list: an in-process engine (Weights set)
-// or an external protocol engine (Argv set), with its time control.
+// Player is a resolved option list: the engine's description
+// (tournament.Engine: name=, an external engine's cmd= and arg= as
+// Program and Args, dir=, initstr=, the clock st=, tc=, timemargin= as
+// Time) and, for the in-process engine, what its entrant takes from the
+// match: the weights to load and the search's changes to the match's
+// settings (depth=, width=, defend=, settings=, the knobs), which need the
+// match's depth and width and so stay deltas until InProcess.
 type Player struct {
-	Name    string                 // given by name= ("" = the weight file's name, or ask the engine)
-	Weights string                 // in-process: baseline name or weight file
-	Depth   int                    // in-process: depth= in moves; 0 = the match's
-	Width   int                    // in-process: width=; 0 = the match's
-	Defend  int64                  // in-process: engine.Settings.DefendNodes; -1 = the default
-	Play    bool                   // in-process: settings=play, engine.PlaySettings as the base
-	Knobs   func(*engine.Settings) // in-process: the search knobs (killers=, history=, blocks=, …); nil = none
-	Argv    []string               // external: the program (cmd=, taken from Dir when relative) and its arg= words
-	Dir     string                 // external: dir=, absolute; "" = the current directory
-	InitStr []string               // external: initstr= lines, sent after the name handshake
-	TC      tournament.TimeControl // st=, tc=, timemargin=
-	Text    string                 // how it was given
+	// Engine is the description as far as the list gives it: for an
+	// external engine all of it but its per-move limit (External); for the
+	// in-process engine its Name and Time (InProcess adds the weights and
+	// settings). Name "" = the weight file's name, or ask the engine.
+	tournament.Engine
+	WeightSource string                 // in-process: weights=, a baseline name or weight file
+	Depth        int                    // in-process: depth= in moves; 0 = the match's
+	Width        int                    // in-process: width=; 0 = the match's
+	Defend       int64                  // in-process: engine.Settings.DefendNodes; -1 = the default
+	Play         bool                   // in-process: settings=play, engine.PlaySettings as the base
+	Knobs        func(*engine.Settings) // in-process: the search knobs (killers=, history=, blocks=, …); nil = none
+	Text         string                 // how it was given
 }
 
 // Resolve checks an option list and turns it into a player: exactly one
 // of cmd= and weights=; the in-process engine's settings only with
 // weights=, dir=, arg= and initstr= only with cmd= (dir= must be a
-// directory; a relative program path is taken from it). Errors name the
-// option.
+// directory; a relative program path is taken from it, and made absolute
+// with it). Errors name the option.
 func (s Spec) Resolve() (Player, error) {
 	p := Player{Text: s.Text, Defend: -1}
 	p.Name, _ = s.Get("name")
@@ -136,7 +141,7 @@ func (s Spec) Resolve() (Player, error) {
 		return p, fmt.Errorf("proto=%s: the only protocol is connect6 (Cloudict/ConnectMore; also accepted as cloudict)", proto)
 	}
 	var err error
-	if p.TC, err = tournament.ClockOptions(s.Get); err != nil {
+	if p.Time, err = tournament.ClockOptions(s.Get); err != nil {
 		return p, err
 	}
 	for _, k := range []string{"depth", "width"} {
@@ -188,15 +193,15 @@ func (s Spec) Resolve() (Player, error) {
 				return p, fmt.Errorf("%s= applies to an external engine (cmd=)", k)
 			}
 		}
-		p.Weights = w
+		p.WeightSource = w
 		return p, nil
 	}
 	argv, err := SplitCommand(cmd)
 	if err != nil {
 		return p, fmt.Errorf("cmd=%s: %v", cmd, err)
 	}
-	p.Argv = append(argv, s.Opts["arg"]...)
-	p.InitStr = s.Opts["initstr"]
+	p.Program, p.Args = argv[0], append(argv[1:], s.Opts["arg"]...)
+	p.InitStrings = s.Opts["initstr"]
 	if dir, ok := s.Get("dir"); ok {
 		st, err := os.Stat(dir)
 		if err != nil || !st.IsDir() {
@@ -206,8 +211,8 @@ func (s Spec) Resolve() (Player, error) {
 			return p, fmt.Errorf("dir=%s: %v", dir, err)
 		}
 		// A relative program path is relative to dir, as the engine sees it.
-		if strings.ContainsRune(p.Argv[0], '/') && !filepath.IsAbs(p.Argv[0]) {
-			p.Argv[0] = filepath.Join(p.Dir, p.Argv[0])
+		if strings.ContainsRune(p.Program, '/') && !filepath.IsAbs(p.Program) {
+			p.Program = filepath.Join(p.Dir, p.Program)
 		}
 	}
 	return p, nil
@@ -394,7 +399,7 @@ func (p Player) Settings(depth, width int, depthGiven bool) (engine.Settings, er
 		settings = engine.PlaySettings()
 	}
 	settings.Depth, settings.Width = depth, width
-	if !p.TC.IsZero() && !depthGiven {
+	if !p.Time.IsZero() && !depthGiven {
 		settings.Depth = engine.MaxDepth // with a clock the depth is a maximum
 	}
 	if p.Depth > 0 {

@@ -48,8 +48,8 @@ func TestResolve(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.TC != (tournament.TimeControl{PerMove: time.Second, Margin: 50 * time.Millisecond}) {
-		t.Errorf("time control %+v", p.TC)
+	if p.Time != (tournament.TimeControl{PerMove: time.Second, Margin: 50 * time.Millisecond}) {
+		t.Errorf("time control %+v", p.Time)
 	}
 	for _, c := range []struct {
 		words []string

@@ -18,27 +18,28 @@ import (
 // probeTimeout bounds the start of an external engine asked for its name.
 const probeTimeout = 30 * time.Second
 
-// InProcess is the in-process player p playing the weights of wf (p.Weights
-// loaded by the caller: a baseline or a weight file) with Settings(depth,
-// width, depthGiven), and its description (kind "weights", its settings
-// and clock). Its name is name=, else the weight file's, else the file's
-// base name without extension. Errors: Settings'.
+// InProcess is the in-process player p playing the weights of wf
+// (p.WeightSource loaded by the caller: a baseline or a weight file) with
+// Settings(depth, width, depthGiven), and its description (kind
+// "weights", its settings and clock). Its name is name=, else the weight
+// file's, else the file's base name without extension. Errors:
+// Settings'.
 func (p Player) InProcess(wf *engine.WeightFile, depth, width int, depthGiven bool) (tournament.Entrant, tournament.PlayerInfo, error) {
 	settings, err := p.Settings(depth, width, depthGiven)
 	if err != nil {
 		return tournament.Entrant{}, tournament.PlayerInfo{}, err
 	}
-	name := p.Name
-	if name == "" {
-		name = wf.Name
+	eng := p.Engine
+	if eng.Name == "" {
+		eng.Name = wf.Name
 	}
-	if name == "" {
-		name = strings.TrimSuffix(filepath.Base(p.Weights), filepath.Ext(p.Weights))
+	if eng.Name == "" {
+		eng.Name = strings.TrimSuffix(filepath.Base(p.WeightSource), filepath.Ext(p.WeightSource))
 	}
-	ent := tournament.Entrant{Name: name, Weights: wf.Weights(), Settings: settings, Time: p.TC}
-	info := tournament.PlayerInfo{Name: name, Kind: "weights", Source: p.Weights,
-		Settings: withClock(fmt.Sprintf("depth %d, width %d", settings.Depth, settings.Width)+KnobsText(settings), p.TC)}
-	return ent, info, nil
+	eng.Weights, eng.Settings = wf.Weights(), settings
+	info := tournament.PlayerInfo{Name: eng.Name, Kind: "weights", Source: p.WeightSource,
+		Settings: withClock(fmt.Sprintf("depth %d, width %d", settings.Depth, settings.Width)+KnobsText(settings), p.Time)}
+	return tournament.Entrant{Engine: eng}, info, nil
 }
 
 // External is the external protocol player p, and its description (kind
@@ -50,14 +51,15 @@ func (p Player) InProcess(wf *engine.WeightFile, depth, width int, depthGiven bo
 // records every line to and from it. Errors: CheckProgram's, ProbeName's,
 // or ctx.Err() itself when ctx ended the probe.
 func (p Player) External(ctx context.Context, moveTime time.Duration, log *tournament.Transcript) (tournament.Entrant, tournament.PlayerInfo, error) {
-	xo := tournament.ExternalOptions{Dir: p.Dir, InitStrings: p.InitStr, Transcript: log}
-	if err := tournament.CheckProgram(p.Argv, p.Dir); err != nil {
+	eng := p.Engine
+	eng.MoveTime = moveTime
+	xo := tournament.ExternalOptions{Transcript: log}
+	if err := tournament.CheckProgram(eng.Argv(), eng.Dir); err != nil {
 		return tournament.Entrant{}, tournament.PlayerInfo{}, err
 	}
-	name := p.Name
-	if name == "" {
+	if eng.Name == "" {
 		probeCtx, cancel := context.WithTimeout(ctx, probeTimeout)
-		got, err := tournament.ProbeName(probeCtx, p.Argv, xo)
+		got, err := tournament.ProbeName(probeCtx, eng, xo)
 		cancel()
 		switch {
 		case err != nil && ctx.Err() != nil:
@@ -65,25 +67,23 @@ func (p Player) External(ctx context.Context, moveTime time.Duration, log *tourn
 		case err != nil:
 			return tournament.Entrant{}, tournament.PlayerInfo{}, err
 		}
-		name = got
+		eng.Name = got
 	}
-	if name == "" {
-		name = filepath.Base(p.Argv[0])
+	if eng.Name == "" {
+		eng.Name = filepath.Base(eng.Program)
 	}
-	xo.Name = name
-	ent := tournament.Entrant{Name: name, Command: p.Argv, MoveTime: moveTime, Time: p.TC, External: xo}
 	var parts []string
-	if p.Dir != "" {
-		parts = append(parts, "dir "+p.Dir)
+	if eng.Dir != "" {
+		parts = append(parts, "dir "+eng.Dir)
 	}
-	for _, s := range p.InitStr {
+	for _, s := range eng.InitStrings {
 		parts = append(parts, fmt.Sprintf("init %q", s))
 	}
-	if p.TC.IsZero() {
+	if eng.Time.IsZero() {
 		parts = append(parts, fmt.Sprintf("%v per move at most", moveTime))
 	}
-	info := tournament.PlayerInfo{Name: name, Kind: "external", Source: p.Text, Settings: withClock(strings.Join(parts, ", "), p.TC)}
-	return ent, info, nil
+	info := tournament.PlayerInfo{Name: eng.Name, Kind: "external", Source: p.Text, Settings: withClock(strings.Join(parts, ", "), eng.Time)}
+	return tournament.Entrant{Engine: eng, External: xo}, info, nil
 }
 
 // withClock appends the clock tc to a player's settings text.

@@ -39,7 +39,7 @@ func TestInProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	if ent.Name != "file-name" || info.Name != ent.Name || ent.Settings.Depth != 3 || ent.Settings.Width != 7 || !ent.Settings.Killers ||
-		ent.Time.PerMove != 2*time.Second || ent.Weights.Genes[0] != 10 || len(ent.Command) != 0 {
+		ent.Time.PerMove != 2*time.Second || ent.Weights.Genes[0] != 10 || ent.IsExternal() {
 		t.Errorf("entrant %+v", ent)
 	}
 	if info.Kind != "weights" || info.Source != "dir/w.json" || !strings.HasPrefix(info.Settings, "depth 3, width 7, killers") || !strings.HasSuffix(info.Settings, ent.Time.String()) {
@@ -71,7 +71,7 @@ func TestExternal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ent.Name != "ext" || ent.External.Name != "ext" || len(ent.Command) != 2 || ent.Command[1] != "-x" || ent.MoveTime != 3*time.Second || ent.External.Dir != dir {
+	if ent.Name != "ext" || ent.Program == "" || len(ent.Args) != 1 || ent.Args[0] != "-x" || ent.MoveTime != 3*time.Second || ent.Dir != dir {
 		t.Errorf("entrant %+v", ent)
 	}
 	if want := "dir " + dir + `, init "depth 2", 3s per move at most`; info.Kind != "external" || info.Settings != want {

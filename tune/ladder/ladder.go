@@ -378,7 +378,7 @@ func playEntrants(ctx context.Context, m entrantMatch) (tournament.Summary, *tou
 		Progress:    m.Progress,
 		SPRT:        m.SPRT,
 	}
-	if m.Remote != nil && len(m.A.Command) == 0 && len(m.B.Command) == 0 {
+	if m.Remote != nil && !m.A.IsExternal() && !m.B.IsExternal() {
 		r.Remote, r.Concurrency = m.Remote, RemoteBatches
 	}
 	start := time.Now()

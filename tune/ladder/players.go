@@ -180,7 +180,7 @@ func (r *Run) Opponent(given string) (Player, error) {
 		}
 		name := o.Name
 		if name == "" {
-			name = filepath.Base(o.Argv[0])
+			name = filepath.Base(o.Program)
 		}
 		return Player{name: notTuned(name), source: given, other: &o}, nil
 	}
@@ -299,7 +299,7 @@ func EngineSpec(given string) (enginespec.Player, error) {
 	if err != nil {
 		return o, err
 	}
-	if err := tournament.CheckProgram(o.Argv, o.Dir); err != nil {
+	if err := tournament.CheckProgram(o.Argv(), o.Dir); err != nil {
 		return o, err
 	}
 	return o, nil
@@ -330,8 +330,8 @@ func settingsLine(ref *referee.VectorReferee, vec []float64, s engine.Settings, 
 	if !tc.IsZero() {
 		parts = append(parts, fmt.Sprintf("%s, depth ≤ %d", tc, s.Depth))
 	}
-	if len(ref.Params) > 0 && ref.External == nil { // an [external] run's in-process opponents play [engine]'s search
-		for _, p := range ref.Params {
+	if params, _ := ref.VectorParams(); len(params) > 0 && ref.External == nil { // an [external] run's in-process opponents play [engine]'s search
+		for _, p := range params {
 			parts = append(parts, fmt.Sprintf("%s=%s", p.Name, strconv.FormatFloat(p.Get(s), 'g', -1, 64)))
 		}
 		if vec == nil {
@@ -347,14 +347,14 @@ func settingsLine(ref *referee.VectorReferee, vec []float64, s engine.Settings, 
 // (tournament.PlayerInfo.Settings).
 func (r *Run) entrant(p Player, depth, width int, tc tournament.TimeControl) (tournament.Entrant, string, string, error) {
 	if o := p.other; o != nil {
-		if !o.TC.IsZero() {
-			tc = o.TC
+		e := tournament.Entrant{Engine: o.Engine}
+		if e.Time.IsZero() {
+			e.Time = tc
 		}
-		e := tournament.Entrant{Name: p.name, Command: o.Argv, Time: tc,
-			External: tournament.ExternalOptions{Dir: o.Dir, InitStrings: o.InitStr}}
-		line := "external engine " + strings.Join(o.Argv, " ")
-		if len(o.InitStr) > 0 {
-			line += ", init " + strings.Join(o.InitStr, "; ")
+		e.Name, tc = p.name, e.Time
+		line := "external engine " + strings.Join(o.Argv(), " ")
+		if len(o.InitStrings) > 0 {
+			line += ", init " + strings.Join(o.InitStrings, "; ")
 		}
 		return e, "", clockFirst(tc, line), nil
 	}
@@ -366,7 +366,7 @@ func (r *Run) entrant(p Player, depth, width int, tc tournament.TimeControl) (to
 		if err != nil {
 			return tournament.Entrant{}, "", "", err
 		}
-		return tournament.Entrant{Name: p.name, Weights: p.weights, Settings: s, Time: tc}, "", settingsLine(ref, p.vec, s, tc), nil
+		return tournament.Entrant{Engine: tournament.Engine{Name: p.name, Weights: p.weights, Settings: s, Time: tc}}, "", settingsLine(ref, p.vec, s, tc), nil
 	}
 	ref, err := r.Engine.Referee(r.Depth, r.Width)
 	if err != nil {
@@ -376,7 +376,7 @@ func (r *Run) entrant(p Player, depth, width int, tc tournament.TimeControl) (to
 	var e tournament.Entrant
 	var file string
 	if p.vec == nil {
-		e, file, err = ref.External.Entrant(p.name, ref.Params, nil, tc)
+		e, file, err = ref.External.Entrant(p.name, nil, tc)
 	} else {
 		e, file, err = ref.Entrant(p.name, p.vec)
 	}

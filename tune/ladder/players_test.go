@@ -22,7 +22,7 @@ type symmetricRun struct{ start []float64 }
 func (symmetricRun) Referee(depth, width int) (*referee.VectorReferee, error) {
 	s := engine.DefaultSettings()
 	s.Depth, s.Width = depth, width
-	return &referee.VectorReferee{Schema: engine.Symmetric, Settings: s}, nil
+	return &referee.VectorReferee{Setup: referee.Setup{Schema: engine.Symmetric, Settings: s}}, nil
 }
 
 func (symmetricRun) Played([]float64) []float64 { return nil }

@@ -325,7 +325,7 @@ start = 0.6 # not the default: a ladder of the defaults against themselves is sk
 				if err != nil {
 					return err
 				}
-				w := &cluster.Worker{Conn: nc, Name: "remote", Concurrency: 1, Engines: []cluster.Engine{e}}
+				w := &cluster.Worker{Conn: nc, Name: "remote", Concurrency: 1, Engines: []tournament.Engine{e}}
 				wg.Go(func() { w.Run(ctx); nc.Close() })
 				return nil
 			}

@@ -328,8 +328,8 @@ func setup(ctx context.Context, o *options, stderr io.Writer) (*match, error) {
 	for _, p := range specs {
 		var info tournament.PlayerInfo
 		var ent tournament.Entrant
-		if p.Weights != "" {
-			wf, err := configs.LoadWeights(p.Weights)
+		if p.WeightSource != "" {
+			wf, err := configs.LoadWeights(p.WeightSource)
 			if err != nil {
 				return nil, usageError{err}
 			}
@@ -345,8 +345,7 @@ func setup(ctx context.Context, o *options, stderr io.Writer) (*match, error) {
 				return nil, usagef("-engine %s: %v", p.Text, err) // before anything is written
 			}
 		}
-		ent.Name = unique(ent.Name)
-		ent.External.Name = ent.Name
+		ent.Name = unique(ent.Name) // also its transcript's label
 		info.Name = ent.Name
 		r.Entrants = append(r.Entrants, ent)
 		m.players = append(m.players, info)

@@ -53,11 +53,11 @@ func FuzzEngineOptions(f *testing.F) {
 			if err != nil {
 				continue
 			}
-			if (p.Weights == "") == (len(p.Argv) == 0) {
-				t.Fatalf("-engine %s: resolved to weights %q and command %q", e.Text, p.Weights, p.Argv)
+			if (p.WeightSource == "") == (p.Program == "") {
+				t.Fatalf("-engine %s: resolved to weights %q and command %q", e.Text, p.WeightSource, p.Argv())
 			}
-			if err := p.TC.Validate(); err != nil {
-				t.Fatalf("-engine %s: time control %+v: %v", e.Text, p.TC, err)
+			if err := p.Time.Validate(); err != nil {
+				t.Fatalf("-engine %s: time control %+v: %v", e.Text, p.Time, err)
 			}
 			if p.Depth < 0 || p.Width < 0 || p.Defend < -1 {
 				t.Fatalf("-engine %s: depth %d width %d defend %d", e.Text, p.Depth, p.Width, p.Defend)

@@ -175,7 +175,7 @@ func (o *openingsOptions) references() ([]tournament.Entrant, []string, error) {
 			return nil, nil, usagef("-ref %s: the same weights as %s (a pair of equal players is decided by colour alone)", f, other)
 		}
 		seen[w.String()] = name
-		refs = append(refs, tournament.Entrant{Name: name, Weights: w, Settings: settings})
+		refs = append(refs, tournament.Entrant{Engine: tournament.Engine{Name: name, Weights: w, Settings: settings}})
 		lines = append(lines, fmt.Sprintf("%s (%s) %s", name, f, w))
 	}
 	for k := 1; k <= o.random; k++ {
@@ -188,7 +188,7 @@ func (o *openingsOptions) references() ([]tournament.Entrant, []string, error) {
 			return nil, nil, usagef("random reference %s: the same weights as %s", name, other)
 		}
 		seen[w.String()] = name
-		refs = append(refs, tournament.Entrant{Name: name, Weights: w, Settings: settings})
+		refs = append(refs, tournament.Entrant{Engine: tournament.Engine{Name: name, Weights: w, Settings: settings}})
 		lines = append(lines, fmt.Sprintf("%s (seed %d) %s", name, o.seed, w))
 	}
 	if len(refs) < 2 {
