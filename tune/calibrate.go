@@ -32,19 +32,15 @@ const calibrationSeed = 0x63616c6962 // "calib"
 // ladderTime is the seconds and games of c's ladder at the calibration's
 // seconds per game: every rung played out.
 func (c *Config) ladderTime(cal *budget.Calibration) (seconds float64, games int) {
-	if len(c.Validation.Opponents) == 0 {
+	ats, width, err := c.ladderAts()
+	if len(c.Validation.Opponents) == 0 || err != nil {
 		return 0, 0
 	}
-	depths, width := c.ladderDepths()
-	clocks, err := c.ladderClocks()
-	if err != nil {
-		return 0, 0
+	texts := make([]string, len(ats))
+	for i, a := range ats {
+		texts[i] = a.Text(width)
 	}
-	var ats []string
-	for _, a := range ladder.Ats(depths, clocks, c.Engine.Depth) {
-		ats = append(ats, atText(a, width))
-	}
-	return cal.LadderTime(ats, 2*c.Validation.Pairs*len(c.Validation.Opponents))
+	return cal.LadderTime(texts, 2*c.Validation.Pairs*len(c.Validation.Opponents))
 }
 
 // calEloSeconds is one Elo measurement's seconds at the calibration's
@@ -56,33 +52,12 @@ func (c *Config) calEloSeconds(cal *budget.Calibration) float64 {
 	return cal.EloSeconds(c.Validation.EloPairs)
 }
 
-// atText names a rung's setting in a sample: "depth 3, width 10",
-// "st=0.05, depth 3".
-func atText(a ladder.At, width int) string {
-	if !a.Clock.IsZero() {
-		return fmt.Sprintf("%s, depth %d", a.Clock, a.Depth)
-	}
-	if a.Depth == 0 {
-		return "own search"
-	}
-	return fmt.Sprintf("depth %d, width %d", a.Depth, width)
-}
-
-// ladderAts is the ladder's settings of c, distinct, in order, with its
+// ladderAts is the settings of c's ladder's rungs (ladder.Ats), with its
 // width.
 func (c *Config) ladderAts() ([]ladder.At, int, error) {
 	depths, width := c.ladderDepths()
 	clocks, err := c.ladderClocks()
-	if err != nil {
-		return nil, 0, err
-	}
-	var out []ladder.At
-	for _, a := range ladder.Ats(depths, clocks, c.Engine.Depth) {
-		if !slices.Contains(out, a) {
-			out = append(out, a)
-		}
-	}
-	return out, width, nil
+	return ladder.Ats(depths, clocks, c.Engine.Depth), width, err
 }
 
 // Calibrate plays the calibration of cfg (validated, with a budget) with
@@ -125,12 +100,15 @@ func Calibrate(ctx context.Context, cfg Config, opts Options) (*budget.Calibrati
 			}
 		}()
 	}
-	ats, width, err := cfg.ladderAts()
+	all, width, err := cfg.ladderAts()
 	if err != nil {
 		return nil, err
 	}
-	if len(cfg.Validation.Opponents) == 0 {
-		ats = nil
+	var ats []ladder.At // distinct, in order
+	for _, a := range all {
+		if !slices.Contains(ats, a) && len(cfg.Validation.Opponents) > 0 {
+			ats = append(ats, a)
+		}
 	}
 	elo := cfg.Validation.EloEvery > 0
 	eloAt := ladder.At{Depth: cfg.EloDepth()}
@@ -218,7 +196,7 @@ func Calibrate(ctx context.Context, cfg Config, opts Options) (*budget.Calibrati
 		}
 	}
 	play := func(at ladder.At, w int, n uint64) (budget.Sample, error) {
-		s := budget.Sample{At: atText(at, w)}
+		s := budget.Sample{At: at.Text(w)}
 		for k := uint64(0); s.Seconds < limitSeconds && s.Games < limitGames; k++ {
 			start := clock()
 			sum, _, err := lr.Play(ctx, ladder.Match{A: a, B: b, Depth: at.Depth, Width: w, Clock: at.Clock, Pairs: max(conc, 1),

@@ -72,7 +72,7 @@ type Config struct {
 	// External, when set, is the [external] table: the run tunes an
 	// external engine's options (the [[param]] tables) instead of the
 	// in-process engine.
-	External *ExternalConfig `toml:"external,omitempty"`
+	External *param.External `toml:"external,omitempty"`
 
 	// Options holds each registered method's options by method name (the
 	// config's [ga], [pso] … tables): the value Spec.Options returns,

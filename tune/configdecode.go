@@ -84,7 +84,7 @@ func Parse(name string, data []byte, overrides ...Override) (Config, error) {
 		}
 		from[key] = o.Source
 	}
-	c.External.absExternalDir()
+	c.External.AbsDir()
 	if c.Budget != "" {
 		c.budgetFrom = budgetSource{File: name, Line: keyLine(data, "budget")}
 		if src, ok := from["budget"]; ok {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/roadtune/roadtune/internal/fakeengine/fakeenginetest"
 	"github.com/roadtune/roadtune/tune/ladder"
+	"github.com/roadtune/roadtune/tune/param"
 )
 
 // fakeExternalTOML tunes two options of the fake engine through setoption
@@ -135,9 +136,9 @@ func TestExternalSearch(t *testing.T) {
 		{[]string{"depth", "2"}, nil, "the engine's own search"},
 		{nil, nil, "the engine's own search"},
 	} {
-		var x ExternalConfig
+		var x param.External
 		x.Args, x.InitStrings = tc.args, tc.init
-		if got := x.search(); got != tc.want {
+		if got := x.Search(); got != tc.want {
 			t.Errorf("%q %q: %q, want %q", tc.args, tc.init, got, tc.want)
 		}
 	}

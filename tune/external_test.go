@@ -350,7 +350,7 @@ func TestExternalMoveTime(t *testing.T) {
 		if got := time.Duration(c.External.MoveTime); got != tc.want {
 			t.Errorf("movetime = %s read as %v, want %v", tc.value, got, tc.want)
 		}
-		if r := c.External.referee(""); r.MoveTime != tc.want {
+		if r := c.External.Referee(c.Params, ""); r.MoveTime != tc.want {
 			t.Errorf("movetime = %s reaches the referee as %v", tc.value, r.MoveTime)
 		}
 		flat, err := c.Flat()

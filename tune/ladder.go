@@ -6,6 +6,7 @@ import (
 	"github.com/roadtune/roadtune/optimize"
 	"github.com/roadtune/roadtune/referee"
 	"github.com/roadtune/roadtune/tune/ladder"
+	"github.com/roadtune/roadtune/tune/param"
 	"github.com/roadtune/roadtune/tune/report"
 )
 
@@ -26,7 +27,7 @@ func (e ladderEngine) Referee(depth, width int) (*referee.VectorReferee, error) 
 	return e.c.playerRef(depth, width)
 }
 
-func (e ladderEngine) Played(vec []float64) []float64 { return e.c.playedValues(vec) }
+func (e ladderEngine) Played(vec []float64) []float64 { return param.Played(e.c.Params, vec) }
 
 func (e ladderEngine) Format(vec []float64) string { return e.c.formatVector(vec) }
 
@@ -56,7 +57,7 @@ func (j *Job) ladderRun() *ladder.Run {
 		r.Suite = c.Openings
 	}
 	if x := c.External; x != nil {
-		r.External = &ladder.External{Engine: x.describe(), Search: x.search(), Tuned: c.tunedText()}
+		r.External = &ladder.External{Engine: x.Describe(), Search: x.Search(), Tuned: c.tunedText()}
 	}
 	return r
 }

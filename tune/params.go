@@ -18,10 +18,6 @@ import (
 	"github.com/roadtune/roadtune/tune/param"
 )
 
-// paramKey is the config key of a field of the i-th [[param]] table
-// (param.Key).
-var paramKey = param.Key
-
 // tunedGenes reports whether the road-weight genes are tuned: they are
 // unless engine.weights fixes them.
 func (c *Config) tunedGenes() bool { return c.Engine.Weights == "" && c.External == nil }
@@ -61,7 +57,7 @@ func (c *Config) enginParams() []engine.Param {
 
 // validateParams checks the [[param]] tables and engine.weights (and
 // [external], whose options they are then): each a *ConfigError naming the
-// table's key (paramKey).
+// table's key (param.Key).
 func (c *Config) validateParams() error {
 	if c.External != nil && len(c.Params) == 0 {
 		return bad("external", "tunes the external engine's options: give at least one [[param]] table")
@@ -81,7 +77,7 @@ func (c *Config) validateParams() error {
 		return nil
 	}
 	if c.Method == "texel" && c.External == nil {
-		return bad(paramKey(0, "name"), "texel fits evaluation weights by their features and cannot tune a search setting: use spsa, ga, pso or cmaes")
+		return bad(param.Key(0, "name"), "texel fits evaluation weights by their features and cannot tune a search setting: use spsa, ga, pso or cmaes")
 	}
 	if c.Space.Scale == ScaleLog || len(c.Space.Monotone) > 0 {
 		key := "space.scale"
@@ -110,7 +106,8 @@ func (c *Config) validateParams() error {
 	return nil
 }
 
-// keyError is a *param.KeyError as the config's error of that key.
+// keyError is a *param.KeyError as the config's error of that key
+// (nil for nil).
 func keyError(err error) error {
 	if ke, ok := err.(*param.KeyError); ok {
 		return bad(ke.Key, "%s", ke.Msg)

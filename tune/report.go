@@ -12,26 +12,23 @@ import (
 	"github.com/roadtune/roadtune/tune/report"
 )
 
-// writeReport writes report.md: the setting, the best vector, the
-// verification ladder with its verdict, wall time and games/s, and the
-// plots; then report.html beside it (report.WriteHTML).
+// writeReport writes report.md (report.Page): the setting, the best
+// vector, the verification ladder with its verdict, wall time and games/s,
+// and the plots; then report.html beside it (report.WriteHTML).
 func (j *Job) writeReport(plots []report.Plot, lr *ladder.Result, recs []optimize.Record) error {
-	var b strings.Builder
 	c := j.cfg
-	names := c.GeneNames()
 	unit := j.spec.Unit
-	fmt.Fprintf(&b, "# roadtune run %s\n\n", filepath.Base(j.dir.Dir))
-	fmt.Fprintf(&b, "## Setting\n\n")
 	about := c.Method
 	if j.spec.About != "" {
 		about += ": " + j.spec.About
 	}
+	match := fmt.Sprintf("%d game pair(s), openings drawn per batch", c.Match.Pairs)
 	setting := [][]string{
 		{"method", about},
 		{"schema", fmt.Sprintf("%s (%d genes: %s)", c.Schema, len(c.SchemaGenes()), strings.Join(c.SchemaGenes(), ", "))},
 		{"seed", fmt.Sprint(c.Seed)},
 		{"engine", c.engineLine()},
-		{"match", fmt.Sprintf("%d game pair(s), openings drawn per batch", c.Match.Pairs)},
+		{"match", match},
 		{"initial genes", fmt.Sprintf("[%g, %g]", c.Init.Lo, c.Init.Hi)},
 		{"bounds", boundsText(c.Bounds)},
 		{"stall rule", stallText(c.Stall, unit)},
@@ -44,8 +41,8 @@ func (j *Job) writeReport(plots []report.Plot, lr *ladder.Result, recs []optimiz
 			{"method", about},
 			{"tuned", fmt.Sprintf("%s: %s", c.tunedText(), c.paramsText())},
 			{"seed", fmt.Sprint(c.Seed)},
-			{"engine", fmt.Sprintf("%s, searching at %s", c.External.describe(), c.External.search())},
-			{"match", fmt.Sprintf("%d game pair(s), openings drawn per batch", c.Match.Pairs)},
+			{"engine", fmt.Sprintf("%s, searching at %s", c.External.Describe(), c.External.Search())},
+			{"match", match},
 			{"bounds", paramBoundsText(c.Bounds)},
 			{"stall rule", stallText(c.Stall, unit)},
 		}
@@ -56,42 +53,35 @@ func (j *Job) writeReport(plots []report.Plot, lr *ladder.Result, recs []optimiz
 	if len(c.Params) > 0 && c.External == nil {
 		setting = append(setting, []string{"search settings tuned", c.paramsText()})
 	}
-	b.WriteString(results.MarkdownTable([]string{"key", "value"}, setting))
-	b.WriteString("\n")
-	fmt.Fprintf(&b, "%s. %d %ss run.\n", strings.TrimSuffix(j.spec.Describe(c.MethodOptions()), "."), j.cp.Status.Steps, unit)
-	fmt.Fprintf(&b, "\nThe full config is in `%s`; every %s is a line of `%s`. Fitness values of different %ss come from different tournaments and are not comparable: the verification ladder is the verdict.\n\n", FileConfig, unit, FileRecords, unit)
-
-	fmt.Fprintf(&b, "## Best vector (%s %d)\n\n", unit, j.cp.BestStep)
-	if j.cp.Best != nil {
-		row := make([]string, len(j.cp.Best))
-		for d, x := range j.cp.Best {
-			row[d] = fmt.Sprintf("%.1f", x)
-		}
-		b.WriteString(results.MarkdownTable(names, [][]string{row}))
-		why, _ := report.Unidentified(recs, len(names))
-		if note := report.MarkedNote(j.spec, names, report.Seq(len(names)), why, "Not tuned"); note != "" {
-			fmt.Fprintf(&b, "\n%s\n", strings.TrimSpace(note))
-		}
-		if c.External != nil {
-			fmt.Fprintf(&b, "\nThe tuned options of the %s are in `%s`; send them to the engine after it starts, as the run sent them (values by %s), or as the protocol's options:\n\n", c.External.describe(), FileBestSettings, c.External.passName())
-		} else {
-			fmt.Fprintf(&b, "\nExported as `%s` (an engine weight file: `go run ./cmd/engine -weights %s`).\n\n", FileBest, j.dir.Path(FileBest))
-		}
-		if bs, err := c.bestSettings("", j.cp.Best); err == nil && bs != nil && c.External != nil {
-			fmt.Fprintf(&b, "```\n%s\n```\n\n", strings.Join(bs.SetOption, "\n"))
-		} else if err == nil && bs != nil {
-			fmt.Fprintf(&b, "The tuned search settings are in `%s`; send them to the engine binary after it starts, as the protocol's options:\n\n```\n%s\n```\n\n", FileBestSettings, strings.Join(bs.SetOption, "\n"))
-		}
+	page := report.Page{Run: filepath.Base(j.dir.Dir), Setting: setting, Method: j.spec.Describe(c.MethodOptions()), Steps: j.cp.Status.Steps,
+		Spec: j.spec, ConfigFile: FileConfig, RecordsFile: FileRecords, BestStep: j.cp.BestStep, Best: j.cp.Best, Names: c.GeneNames(), Records: recs}
+	if c.External != nil {
+		page.AfterBest = append(page.AfterBest, fmt.Sprintf("\nThe tuned options of the %s are in `%s`; send them to the engine after it starts, as the run sent them (values by %s), or as the protocol's options:\n\n", c.External.Describe(), FileBestSettings, c.External.PassName()))
+	} else {
+		page.AfterBest = append(page.AfterBest, fmt.Sprintf("\nExported as `%s` (an engine weight file: `go run ./cmd/engine -weights %s`).\n\n", FileBest, j.dir.Path(FileBest)))
 	}
-
+	if bs, err := c.bestSettings("", j.cp.Best); err == nil && bs != nil && c.External != nil {
+		page.AfterBest = append(page.AfterBest, fmt.Sprintf("```\n%s\n```\n\n", strings.Join(bs.SetOption, "\n")))
+	} else if err == nil && bs != nil {
+		page.AfterBest = append(page.AfterBest, fmt.Sprintf("The tuned search settings are in `%s`; send them to the engine binary after it starts, as the protocol's options:\n\n```\n%s\n```\n\n", FileBestSettings, strings.Join(bs.SetOption, "\n")))
+	}
 	sec := ladder.Section{Rungs: lr.Rungs, Notes: lr.Notes, Best: j.dir.Path(FileBest), Validation: FileValidation}
 	if x := j.cfg.External; x != nil {
-		sec.External = x.search()
+		sec.External = x.Search()
 	}
-	b.WriteString(sec.Markdown())
+	page.Ladder, page.Time, page.Plots = sec.Markdown(), j.timeText(lr), plots
+	if err := results.WriteFileAtomic(j.dir.Path(FileReport), []byte(page.Markdown())); err != nil {
+		return err
+	}
+	return report.WriteHTML(j.dir.Dir)
+}
 
-	b.WriteString("## Time\n\n")
-	st := j.cp.Status
+// timeText is the report's time section: the steps, fitness games, wall
+// time and games/s, the ladder's games and time, and a budgeted run's
+// budget (and its safety valve, when it stopped the run).
+func (j *Job) timeText(lr *ladder.Result) string {
+	var b strings.Builder
+	st, unit := j.cp.Status, j.spec.Unit
 	fmt.Fprintf(&b, "%d %ss, %d fitness games in %s (%.1f games/s).", st.Steps, unit, st.Games, WallText(st.Seconds), float64(st.Games)/max(st.Seconds, 1e-9))
 	if len(lr.Rungs) > 0 {
 		games, secs := 0, 0.0
@@ -107,14 +97,7 @@ func (j *Job) writeReport(plots []report.Plot, lr *ladder.Result, recs []optimiz
 			fmt.Fprintf(&b, " The run was %s, the one case where the machine's speed changes a run's results: its records are the first %d %ss of the run `%s` describes.", budget.StopLine(unit, *bs.StoppedAt, bs.Steps, ""), *bs.StoppedAt, unit, FileConfig)
 		}
 	}
-	b.WriteString("\n\n## Plots\n\n")
-	for _, p := range plots {
-		fmt.Fprintf(&b, "### %s\n\n![%s](%s.png)\n\n", p.Title, p.Title, filepath.ToSlash(p.File))
-	}
-	if err := results.WriteFileAtomic(j.dir.Path(FileReport), []byte(b.String())); err != nil {
-		return err
-	}
-	return report.WriteHTML(j.dir.Dir)
+	return b.String()
 }
 
 func boundsText(bc BoundsConfig) string {

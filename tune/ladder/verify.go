@@ -31,6 +31,18 @@ type At struct {
 	Clock tournament.TimeControl
 }
 
+// Text names a rung's setting of width: "depth 3, width 10", "st=0.05,
+// depth 3", "own search" (an external engine's rung without a clock).
+func (a At) Text(width int) string {
+	if !a.Clock.IsZero() {
+		return fmt.Sprintf("%s, depth %d", a.Clock, a.Depth)
+	}
+	if a.Depth == 0 {
+		return "own search"
+	}
+	return fmt.Sprintf("depth %d, width %d", a.Depth, width)
+}
+
 // Ats are the rungs of an opponent: each of depths, then each of clocks
 // with depth (the run's engine depth) as the deepest iteration.
 func Ats(depths []int, clocks []tournament.TimeControl, depth int) []At {
