@@ -8,10 +8,11 @@ package tournament
 
 import (
 	"errors"
-	"github.com/roadtune/roadtune/internal/fileio"
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/roadtune/roadtune/internal/fileio"
 
 	"github.com/roadtune/roadtune/tournament/stats"
 )

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/roadtune/roadtune/results"
 	"hash/fnv"
 	"io/fs"
 	"os"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/roadtune/roadtune/internal/fileio"
 	"github.com/roadtune/roadtune/internal/progress"
+	"github.com/roadtune/roadtune/results"
 	"github.com/roadtune/roadtune/tournament"
 	"github.com/roadtune/roadtune/tournament/stats"
 )

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"github.com/roadtune/roadtune/internal/tunetest"
 	"io"
 	"net/http"
 	"path/filepath"
@@ -12,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/roadtune/roadtune/internal/tunetest"
 )
 
 // TestHTTP serves a match's pages while it plays: the status is the live
