@@ -532,6 +532,65 @@ func Started[M Method](m M, err error) (Method, error) {
 	return m, nil
 }
 
+// Build is how every method's constructor runs: the options checked
+// against p and resolved once (check, the method's Settings), a source to
+// draw from, then the run started (start). Errors: check's, a nil rng
+// named by ctor ("spsa: New: nil *rand.PCG"), start's.
+func Build[C any, M Method](ctor string, check func(Problem) (C, error), start func(C, *rand.PCG) (M, error), p Problem, rng *rand.PCG) (M, error) {
+	var zero M
+	c, err := check(p)
+	if err != nil {
+		return zero, err
+	}
+	if rng == nil {
+		return zero, errors.New(ctor + ": nil *rand.PCG")
+	}
+	return start(c, rng)
+}
+
+// Resume is how a method's Restore runs: the options checked against p
+// and resolved once (check, the method's Settings), then the run continued
+// from its checkpoint's state st (restore). Errors: check's, restore's.
+func Resume[C, S any, M Method](check func(Problem) (C, error), restore func(C, S) (M, error), p Problem, st S) (M, error) {
+	c, err := check(p)
+	if err != nil {
+		var zero M
+		return zero, err
+	}
+	return restore(c, st)
+}
+
+// Variants are the constructors of a method with Chen 2010's form (C,
+// its checkpoint state SC) and a noise-robust one (R, SR), both from the
+// same settings S: what the GA's and the PSO's Settings.New and Restore
+// pick among by Settings.Variant (ByVariant). Name names the method in
+// errors of decoding a state.
+type Variants[S any, C, R Method, SC, SR any] struct {
+	Name          string
+	New           func(S, Problem, *rand.PCG) (C, error)
+	NewRobust     func(S, Problem, *rand.PCG) (R, error)
+	Restore       func(S, Problem, SC) (C, error)
+	RestoreRobust func(S, Problem, SR) (R, error)
+}
+
+// Start starts a run of s on p of the form variant names (ByVariant).
+func (v Variants[S, C, R, SC, SR]) Start(variant string, s S, p Problem, rng *rand.PCG) (Method, error) {
+	return ByVariant(variant, func() (C, error) { return v.New(s, p, rng) }, func() (R, error) { return v.NewRobust(s, p, rng) })
+}
+
+// Continue continues a run of s on p of the form variant names from a
+// checkpoint's state, decoded strictly into that form's state type
+// (DecodeThen).
+func (v Variants[S, C, R, SC, SR]) Continue(variant string, s S, p Problem, state []byte) (Method, error) {
+	return ByVariant(variant,
+		func() (C, error) {
+			return DecodeThen(v.Name, state, func(st SC) (C, error) { return v.Restore(s, p, st) })
+		},
+		func() (R, error) {
+			return DecodeThen(v.Name, state, func(st SR) (R, error) { return v.RestoreRobust(s, p, st) })
+		})
+}
+
 // ByVariant makes the run of a method with Chen 2010's form and a
 // noise-robust one (the GA's and the PSO's Settings.Variant): robust's
 // when variant is VariantRobust, chen's otherwise. Each function starts

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -61,13 +60,11 @@ func (p Point) Score() float64 {
 // keeps rng and draws every random number from it. Errors:
 // Settings.Validate's (an *optimize.OptionError) or a nil rng.
 func New(s Settings, p optimize.Problem, rng *rand.PCG) (*Bayes, error) {
-	c, err := s.checked(p)
-	if err != nil {
-		return nil, err
-	}
-	if rng == nil {
-		return nil, errors.New("bayes: New: nil *rand.PCG")
-	}
+	return optimize.Build("bayes: New", s.checked, start, p, rng)
+}
+
+// start is New of settings resolved and validated, rng not nil.
+func start(c config, rng *rand.PCG) (*Bayes, error) {
 	b := &Bayes{cfg: c, pcg: rng, rng: rand.New(rng)}
 	b.design = latinHypercube(b.rng, c.Initial, len(c.Genes))
 	if c.Start != nil {

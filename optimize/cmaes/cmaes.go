@@ -49,18 +49,11 @@ var _ optimize.Method = (*CMAES)(nil)
 // every random number from it. Errors: Settings.Validate's errors or a
 // nil rng.
 func New(s Settings, p optimize.Problem, rng *rand.PCG) (*CMAES, error) {
-	c, err := s.checked(p)
-	if err != nil {
-		return nil, err
-	}
-	return start(c, rng)
+	return optimize.Build("cmaes: New", s.checked, start, p, rng)
 }
 
-// start is New of settings resolved and validated.
+// start is New of settings resolved and validated, rng not nil.
 func start(c config, rng *rand.PCG) (*CMAES, error) {
-	if rng == nil {
-		return nil, errors.New("cmaes: New: nil *rand.PCG")
-	}
 	c = c.clone()
 	n := len(c.Genes)
 	s := &CMAES{cfg: c, par: c.strategy(), pcg: rng, rng: rand.New(rng)}
@@ -98,11 +91,7 @@ func start(c config, rng *rand.PCG) (*CMAES, error) {
 // which must also be symmetric and positive definite. Errors name the State field ("cmaes: Restore: state
 // field C: …"), or are Settings.Validate's.
 func Restore(s Settings, p optimize.Problem, st State) (*CMAES, error) {
-	c, err := s.checked(p)
-	if err != nil {
-		return nil, err
-	}
-	return restore(c, st)
+	return optimize.Resume(s.checked, restore, p, st)
 }
 
 // restore is Restore of settings resolved and validated.

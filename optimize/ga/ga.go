@@ -51,18 +51,11 @@ type State struct {
 // on, and the caller must not use it afterwards. It returns
 // Settings.Validate's error, or an error for a nil rng.
 func New(s Settings, p optimize.Problem, rng *rand.PCG) (*GA, error) {
-	c, err := s.checked(p)
-	if err != nil {
-		return nil, err
-	}
-	return start(c, rng)
+	return optimize.Build("ga", s.checked, start, p, rng)
 }
 
-// start is New of settings resolved and validated.
+// start is New of settings resolved and validated, rng not nil.
 func start(c config, rng *rand.PCG) (*GA, error) {
-	if rng == nil {
-		return nil, errors.New("ga: nil *rand.PCG")
-	}
 	c = c.clone()
 	var pop [][]float64
 	if c.Initial != nil {
@@ -87,11 +80,7 @@ func start(c config, rng *rand.PCG) (*GA, error) {
 // name the State field, e.g. "ga: State.Population[3]: …", or are
 // Settings.Validate's.
 func Restore(s Settings, p optimize.Problem, st State) (*GA, error) {
-	c, err := s.checked(p)
-	if err != nil {
-		return nil, err
-	}
-	return restore(c, st)
+	return optimize.Resume(s.checked, restore, p, st)
 }
 
 // restore is Restore of settings resolved and validated.

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -128,18 +127,11 @@ type RobustIndividual struct {
 // rng belongs to the run from then on. Errors: Settings.Validate's or a
 // nil rng.
 func NewRobust(s Settings, p optimize.Problem, rng *rand.PCG) (*RobustGA, error) {
-	c, err := s.checked(p)
-	if err != nil {
-		return nil, err
-	}
-	return startRobust(c, rng)
+	return optimize.Build("ga", s.checked, startRobust, p, rng)
 }
 
-// startRobust is NewRobust of settings resolved and validated.
+// startRobust is NewRobust of settings resolved and validated, rng not nil.
 func startRobust(c config, rng *rand.PCG) (*RobustGA, error) {
-	if rng == nil {
-		return nil, errors.New("ga: nil *rand.PCG")
-	}
 	r := rand.New(rng)
 	var pop [][]float64
 	if c.Start != nil {
@@ -163,11 +155,7 @@ func (c config) place(x []float64) {
 // settings and problem (a larger Generations extends it); errors name the
 // state field, or are Settings.Validate's.
 func RestoreRobust(s Settings, p optimize.Problem, st RobustState) (*RobustGA, error) {
-	c, err := s.checked(p)
-	if err != nil {
-		return nil, err
-	}
-	return restoreRobust(c, st)
+	return optimize.Resume(s.checked, restoreRobust, p, st)
 }
 
 // restoreRobust is RestoreRobust of settings resolved and validated.

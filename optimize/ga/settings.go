@@ -176,24 +176,22 @@ func (s Settings) elite() int {
 	return s.Elite
 }
 
-// New starts a run of the options on p: Chen's GA (New), or the
-// robust one (NewRobust) when Variant is "robust"; what a job runner
-// calls through optimize.Options.
+// variants are the GA's two forms, for Settings.New and Restore.
+var variants = optimize.Variants[Settings, *GA, *RobustGA, State, RobustState]{Name: "ga",
+	New: New, NewRobust: NewRobust, Restore: Restore, RestoreRobust: RestoreRobust}
+
+// New starts a run of the options on p: Chen's GA (New), or the robust one
+// (NewRobust) when Variant is "robust"; what a job runner calls through
+// optimize.Options.
 func (s *Settings) New(p optimize.Problem, rng *rand.PCG) (optimize.Method, error) {
-	return optimize.ByVariant(s.Variant, func() (*GA, error) { return New(*s, p, rng) }, func() (*RobustGA, error) { return NewRobust(*s, p, rng) })
+	return variants.Start(s.Variant, *s, p, rng)
 }
 
 // Restore continues a run of the options on p from a checkpoint's state,
 // decoded strictly: a State (Restore), or a RobustState (RestoreRobust)
 // when Variant is "robust".
 func (s *Settings) Restore(p optimize.Problem, state []byte) (optimize.Method, error) {
-	return optimize.ByVariant(s.Variant,
-		func() (*GA, error) {
-			return optimize.DecodeThen("ga", state, func(st State) (*GA, error) { return Restore(*s, p, st) })
-		},
-		func() (*RobustGA, error) {
-			return optimize.DecodeThen("ga", state, func(st RobustState) (*RobustGA, error) { return RestoreRobust(*s, p, st) })
-		})
+	return variants.Continue(s.Variant, *s, p, state)
 }
 
 // Spec describes the GA to a job runner: options from the [ga] table, one

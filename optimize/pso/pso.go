@@ -3,7 +3,6 @@ package pso
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -50,18 +49,11 @@ func (s swarm) clone() swarm {
 // not use it afterwards. Errors: Settings.Validate's errors or a nil
 // rng.
 func New(s Settings, p optimize.Problem, rng *rand.PCG) (*PSO, error) {
-	c, err := s.checked(p)
-	if err != nil {
-		return nil, err
-	}
-	return start(c, rng)
+	return optimize.Build("pso: New", s.checked, start, p, rng)
 }
 
-// start is New of settings resolved and validated.
+// start is New of settings resolved and validated, rng not nil.
 func start(c config, rng *rand.PCG) (*PSO, error) {
-	if rng == nil {
-		return nil, errors.New("pso: New: nil *rand.PCG")
-	}
 	c = c.clone()
 	p := &PSO{cfg: c, pcg: rng, rng: rand.New(rng)}
 	if c.Initial != nil {
@@ -94,11 +86,7 @@ func start(c config, rng *rand.PCG) (*PSO, error) {
 // the same run. Errors name the State field ("pso: Restore: state field
 // Velocities[2]: …"), or are Settings.Validate's.
 func Restore(s Settings, p optimize.Problem, st State) (*PSO, error) {
-	c, err := s.checked(p)
-	if err != nil {
-		return nil, err
-	}
-	return restore(c, st)
+	return optimize.Resume(s.checked, restore, p, st)
 }
 
 // restore is Restore of settings resolved and validated.

@@ -239,8 +239,9 @@ func TestNewDrawsTheSharedInitialPopulation(t *testing.T) {
 			t.Errorf("VMax not applied to initial velocity %v", st.Velocities[i])
 		}
 	}
-	if _, err := start(c, nil); err == nil {
-		t.Error("New accepted a nil PCG")
+	prob := optimize.Problem{Genes: optimizetest.Letters(2), InitLo: []float64{0, 0}, InitHi: []float64{1, 1}, Pairs: 1, BoundMode: optimize.BoundsOff}
+	if _, err := New(DefaultSettings(), prob, nil); err == nil || err.Error() != "pso: New: nil *rand.PCG" {
+		t.Errorf("New and a nil PCG: %v", err)
 	}
 }
 

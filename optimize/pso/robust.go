@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -221,18 +220,11 @@ type RobustParticle struct {
 // empty tallies. rng belongs to the swarm from then on. Errors:
 // Settings.Validate's or a nil rng.
 func NewRobust(s Settings, p optimize.Problem, rng *rand.PCG) (*RobustPSO, error) {
-	c, err := s.checked(p)
-	if err != nil {
-		return nil, err
-	}
-	return startRobust(c, rng)
+	return optimize.Build("pso: NewRobust", s.checked, startRobust, p, rng)
 }
 
-// startRobust is NewRobust of settings resolved and validated.
+// startRobust is NewRobust of settings resolved and validated, rng not nil.
 func startRobust(c config, rng *rand.PCG) (*RobustPSO, error) {
-	if rng == nil {
-		return nil, errors.New("pso: NewRobust: nil *rand.PCG")
-	}
 	r := rand.New(rng)
 	var x [][]float64
 	if c.Start != nil {
@@ -262,11 +254,7 @@ func startRobust(c config, rng *rand.PCG) (*RobustPSO, error) {
 // Means exactly once a Step is done, and Games ≥ 0; errors name the
 // field ("pso: RobustState.Tally[2]: …").
 func RestoreRobust(s Settings, p optimize.Problem, st RobustState) (*RobustPSO, error) {
-	c, err := s.checked(p)
-	if err != nil {
-		return nil, err
-	}
-	return restoreRobust(c, st)
+	return optimize.Resume(s.checked, restoreRobust, p, st)
 }
 
 // restoreRobust is RestoreRobust of settings resolved and validated.

@@ -169,24 +169,22 @@ func (s Settings) elite() int {
 	return s.Elite
 }
 
-// New starts a run of the options on p: Chen's swarm (New), or the
-// robust one (NewRobust) when Variant is "robust"; what a job runner
-// calls through optimize.Options.
+// variants are the PSO's two forms, for Settings.New and Restore.
+var variants = optimize.Variants[Settings, *PSO, *RobustPSO, State, RobustState]{Name: "pso",
+	New: New, NewRobust: NewRobust, Restore: Restore, RestoreRobust: RestoreRobust}
+
+// New starts a run of the options on p: Chen's swarm (New), or the robust one
+// (NewRobust) when Variant is "robust"; what a job runner calls through
+// optimize.Options.
 func (s *Settings) New(p optimize.Problem, rng *rand.PCG) (optimize.Method, error) {
-	return optimize.ByVariant(s.Variant, func() (*PSO, error) { return New(*s, p, rng) }, func() (*RobustPSO, error) { return NewRobust(*s, p, rng) })
+	return variants.Start(s.Variant, *s, p, rng)
 }
 
 // Restore continues a run of the options on p from a checkpoint's state,
 // decoded strictly: a State (Restore), or a RobustState (RestoreRobust)
 // when Variant is "robust".
 func (s *Settings) Restore(p optimize.Problem, state []byte) (optimize.Method, error) {
-	return optimize.ByVariant(s.Variant,
-		func() (*PSO, error) {
-			return optimize.DecodeThen("pso", state, func(st State) (*PSO, error) { return Restore(*s, p, st) })
-		},
-		func() (*RobustPSO, error) {
-			return optimize.DecodeThen("pso", state, func(st RobustState) (*RobustPSO, error) { return RestoreRobust(*s, p, st) })
-		})
+	return variants.Continue(s.Variant, *s, p, state)
 }
 
 // Spec describes the swarm to a job runner: options from the [pso] table,

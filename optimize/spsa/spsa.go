@@ -3,7 +3,6 @@ package spsa
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -34,18 +33,11 @@ var _ optimize.Method = (*SPSA)(nil)
 // from then on. Errors: Settings.Validate's (an *optimize.OptionError) or
 // a nil rng.
 func New(s Settings, p optimize.Problem, rng *rand.PCG) (*SPSA, error) {
-	c, err := s.checked(p)
-	if err != nil {
-		return nil, err
-	}
-	return start(c, rng)
+	return optimize.Build("spsa: New", s.checked, start, p, rng)
 }
 
-// start is New of settings resolved and validated.
+// start is New of settings resolved and validated, rng not nil.
 func start(c config, rng *rand.PCG) (*SPSA, error) {
-	if rng == nil {
-		return nil, errors.New("spsa: New: nil *rand.PCG")
-	}
 	c = c.clone()
 	s := &SPSA{cfg: c, pcg: rng, rng: rand.New(rng)}
 	s.θ0 = optimize.UniformPopulation(s.rng, 1, c.InitLo, c.InitHi)[0]

@@ -3,7 +3,6 @@ package texel
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -41,18 +40,11 @@ var _ rt.Method = (*Texel)(nil)
 // The run keeps rng and draws every random number from it: the caller must
 // not use it afterwards. Errors: Settings.Validate's or a nil rng.
 func New(s Settings, p rt.Problem, rng *rand.PCG) (*Texel, error) {
-	c, err := s.checked(p)
-	if err != nil {
-		return nil, err
-	}
-	return start(c, rng)
+	return rt.Build("texel: New", s.checked, start, p, rng)
 }
 
-// start is New of settings resolved and validated.
+// start is New of settings resolved and validated, rng not nil.
 func start(c config, rng *rand.PCG) (*Texel, error) {
-	if rng == nil {
-		return nil, errors.New("texel: New: nil *rand.PCG")
-	}
 	c = c.clone()
 	theta := rt.UniformPopulation(rand.New(rng), 1, c.InitLo, c.InitHi)[0]
 	if c.Start != nil { // drawn all the same, so the source's stream does not depend on it
@@ -69,11 +61,7 @@ func start(c config, rng *rand.PCG) (*Texel, error) {
 // [0, Rounds], that Theta has Genes finite genes and that Games ≥ 0; errors
 // name the State field, or are Settings.Validate's.
 func Restore(s Settings, p rt.Problem, st State) (*Texel, error) {
-	c, err := s.checked(p)
-	if err != nil {
-		return nil, err
-	}
-	return restore(c, st)
+	return rt.Resume(s.checked, restore, p, st)
 }
 
 // restore is Restore of settings resolved and validated.
