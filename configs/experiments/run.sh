@@ -398,8 +398,8 @@ collect() {
 
 # e23: the engine binary against Cloudict at depth 4 on its own clock
 # (-time 'move 4', one game at a time: the time a move is measured), the
-# post-mortem of the games it lost, and the benchmark of its search at
-# that clock.
+# post-mortem of the games it lost, the benchmark of its search at that
+# clock, and a first look at depth 5 (-time 'move 20').
 e23() {
   if [ ! -f "$OUT/e23-play-clock.txt" ]; then
     go test ./engine -run '^$' -bench PlayClock -benchtime 1x -count 2 > "$OUT/e23-play-clock.txt"
@@ -413,6 +413,11 @@ e23() {
     -engine name=Cloudict dir="$CLOUDICT" cmd=./gameEngine initstr="depth 4" \
     -engine name=rt cmd="$eng" arg=-time "arg=move 4"
   [ -f "$OUT/e23-losses.md" ] || "$OUT/bin/arena" losses -player rt -o "$OUT/e23-losses.md" "$OUT/e23-cloudict-d4" > /dev/null
+  # depth 5, a first look: 40 pairs of the suite's first openings
+  run_arena e23-cloudict-d5 -pairs 40 -concurrency 1 -movetime 120s \
+    -openings file=configs/openings/balanced.txt order=sequential \
+    -engine name=Cloudict dir="$CLOUDICT" cmd=./gameEngine initstr="depth 5" \
+    -engine name=rt cmd="$eng" arg=-time "arg=move 20"
 }
 
 # STEPS: every experiment of docs/experiments/README.md's index, in order.
