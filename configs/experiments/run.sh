@@ -413,6 +413,10 @@ e23() {
     -engine name=Cloudict dir="$CLOUDICT" cmd=./gameEngine initstr="depth 4" \
     -engine name=rt cmd="$eng" arg=-time "arg=move 4"
   [ -f "$OUT/e23-losses.md" ] || "$OUT/bin/arena" losses -player rt -o "$OUT/e23-losses.md" "$OUT/e23-cloudict-d4" > /dev/null
+  # depth 3, the whole suite in its seed-1 order, the binary's search in-process
+  run_arena e23-cloudict-d3 -pairs 375 -concurrency 1 -openings balanced -movetime 60s \
+    -engine name=Cloudict dir="$CLOUDICT" cmd=./gameEngine initstr="depth 3" \
+    -engine name=rt weights=roadtune-tempo settings=play width=15 tc=5
   # depth 5, a first look: 40 pairs of the suite's first openings
   run_arena e23-cloudict-d5 -pairs 40 -concurrency 1 -movetime 120s \
     -openings file=configs/openings/balanced.txt order=sequential \
