@@ -2,6 +2,7 @@ package referee
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -386,5 +387,36 @@ func TestOpeningSetsShareOpenings(t *testing.T) {
 		if g.Opening != played[i][k] {
 			t.Errorf("range: match %d pair %d opening %s, whole batch %s", i, k, g.Opening, played[i][k])
 		}
+	}
+}
+
+// TestOpeningsReadOnceAndReplaced: a referee reads its Openings at the
+// first batch and keeps them, and a referee whose Openings is replaced by
+// another list plays the new one.
+func TestOpeningsReadOnceAndReplaced(t *testing.T) {
+	r := &VectorReferee{Setup: Setup{Pairs: 2, Openings: []string{"JJ IGJM", "JJ GEJI"}}}
+	first, err := r.MatchOpenings(7, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, _ := r.MatchOpenings(7, 3)
+	if fmt.Sprint(first) != fmt.Sprint(again) {
+		t.Fatalf("the same seed drew %v, then %v", first, again)
+	}
+	r.Openings = []string{"JJ IGLL", "JJ KKLL"}
+	next, err := r.MatchOpenings(7, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range next {
+		for _, o := range m {
+			if s := o.String(); s != "JJ IGLL" && s != "JJ KKLL" {
+				t.Fatalf("replaced openings: a match plays %s", s)
+			}
+		}
+	}
+	r.Openings = []string{"JJ", "not an opening"}
+	if _, err := r.MatchOpenings(7, 1); err == nil {
+		t.Error("an opening that does not parse was played")
 	}
 }
