@@ -10,10 +10,11 @@ import (
 	"time"
 )
 
-// Speed targets (issue 2): Place+Unplace ≤ 40 ns, Evaluate ≤ 10 ns, move
-// generation ≤ 50 µs, search depth 2/width 10 ≤ 5 ms and depth 4/width 20
-// ≤ 300 ms median per move over the midgame suite, a depth-2 self-play game
-// ≤ 150 ms. Run:
+// Speed targets (issue 2): Place+Unplace ≤ 40 ns (issue 40: ≤ 30 ns, on a
+// core of its own: pin it with taskset, a busy machine reads ~50),
+// Evaluate ≤ 10 ns, move generation ≤ 50 µs, search depth 2/width 10
+// ≤ 5 ms and depth 4/width 20 ≤ 300 ms median per move over the midgame
+// suite, a depth-2 self-play game ≤ 150 ms. Run:
 //
 //	go test ./engine -run '^$' -bench . -benchtime 2x   (searches)
 //	go test ./engine -run '^$' -bench 'Place|Evaluate|GenMoves' -benchtime 200ms

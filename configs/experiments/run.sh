@@ -399,12 +399,21 @@ collect() {
 # e23: the engine binary against Cloudict at depth 4 on its own clock
 # (-time 'move 4', one game at a time: the time a move is measured), the
 # post-mortem of the games it lost, the benchmark of its search at that
-# clock, and a first look at depth 5 (-time 'move 20').
+# clock, the binary against itself at that clock, and a first look at
+# depth 5 (-time 'move 20').
 e23() {
   if [ ! -f "$OUT/e23-play-clock.txt" ]; then
     go test ./engine -run '^$' -bench PlayClock -benchtime 1x -count 2 > "$OUT/e23-play-clock.txt"
     cat "$OUT/e23-play-clock.txt"
   fi
+  # how often a self-play game pair is decided at the binary's clock
+  # (item 3's signal): width 15 against 12, the cheap clock and the binary's
+  local st
+  for st in 0.3 4; do
+    run_arena "e23-self-st$st" -pairs 30 -concurrency 1 -seed 7 \
+      -engine name=w15 weights=roadtune-tempo settings=play width=15 st=$st \
+      -engine name=w12 weights=roadtune-tempo settings=play width=12 st=$st
+  done
   needs_cloudict e23 23-depth-four.md || return 0
   go build -o "$OUT/bin/roadtune-engine" ./cmd/engine
   local eng
