@@ -298,3 +298,55 @@ func abs(x int) int {
 	}
 	return x
 }
+
+// defaultQuietNodes is Settings.QuietSafeNodes' default.
+const defaultQuietNodes = 4_000_000
+
+// quietRoot is the root's quiet-attack check (Settings.QuietSafe): res is
+// the choice of alpha-beta and the defensive check, on e.board (White's
+// first move after the opening). It returns the first quiet-safe move of
+// the choice and the QuietSafe best root moves, with Reason "quiet", or
+// res when none is found within QuietSafeNodes positions; a stop on the
+// check's own budget is lifted, one on ctx, MaxNodes or the clock stays.
+func (e *Engine) quietRoot(res Result) Result {
+	o := QuietOptions{Depth: 8, Nodes: e.set.DefendNodes, Replies: 40,
+		DefendMoves: e.set.DefendMoves, DefendWide: e.set.DefendWide}.withDefaults()
+	cands := append(make([]scoredMove, 0, e.set.QuietSafe+1), scoredMove{res.Move, res.Score})
+	for _, m := range e.rootScored(e.set.QuietSafe) {
+		if m.m != res.Move {
+			cands = append(cands, m)
+		}
+	}
+	maxNodes, proving := e.maxNodes, e.proving
+	limit := e.nodes + e.set.QuietSafeNodes
+	if maxNodes == 0 || limit < maxNodes {
+		e.maxNodes = limit
+	}
+	e.proving = true
+	e.defDepth, e.defNodes = o.Depth, o.Nodes
+	defer func() {
+		e.maxNodes, e.proving = maxNodes, proving
+		e.stop = false
+		e.poll()
+	}()
+	e.poll()
+	for _, c := range cands {
+		if e.stop {
+			break
+		}
+		if r := e.quietCheck(c.m, o); r.Safe {
+			if c.m == res.Move {
+				return res
+			}
+			return Result{Move: c.m, Score: c.s, Depth: res.Depth, Reason: "quiet"}
+		}
+	}
+	return res
+}
+
+// rootScored is rootMovesHere with the ordering's scores: a copy of the
+// side to move's n best moves on e.board.
+func (e *Engine) rootScored(n int) []scoredMove {
+	e.rootMovesHere(n)
+	return append([]scoredMove(nil), e.plies[0].moves...)
+}

@@ -17,7 +17,9 @@ var (
 	quietLosses = flag.String("quiet-losses", "", "with -update-quiet: the JSON of `arena losses -json` on that match")
 	quietCensus = flag.Bool("quiet-census", false, "run TestQuietCensus on engine/testdata/quiet.txt")
 	quietLimit  = flag.Int("quiet-limit", 0, "with -quiet-census: the first N positions only (0: all)")
+	quietSkip   = flag.Int("quiet-skip", 0, "with -quiet-census: skip the first N positions")
 	quietTop    = flag.Int("quiet-top", 60, "with -quiet-census: White's root moves checked")
+	quietPlay   = flag.Bool("quiet-play", false, "with -quiet-census: play each position at PlaySettings on a 4 s move clock with and without Settings.QuietSafe 60 instead")
 	quietEach   = flag.Bool("quiet-each", false, "with -quiet-census: print every candidate's result")
 )
 
@@ -142,7 +144,12 @@ func TestQuietCensus(t *testing.T) {
 	if *quietLimit > 0 && *quietLimit < len(pos) {
 		pos = pos[:*quietLimit]
 	}
+	pos = pos[min(*quietSkip, len(pos)):]
 	e := newEngine(t, tempoBaseline(t), PlaySettings())
+	if *quietPlay {
+		quietPlayCensus(t, e, pos)
+		return
+	}
 	var withSafe, withTop, playedSafe, incomplete int
 	var nodes int64
 	var secs float64
@@ -302,4 +309,75 @@ func mv(t testing.TB, s string) Move {
 		t.Fatal(err)
 	}
 	return m
+}
+
+// TestQuietRoot: on TestQuietSafe's position (White's first move after
+// the opening JJ GEJI and Black's KIIK), PlaySettings at a fixed depth 3
+// play a pair QuietSafe finds a quiet attack against; with Settings.
+// QuietSafe 60 the engine plays a pair QuietSafe reports safe at the
+// census bounds, with Reason "quiet". The check runs only at White's
+// first move after the opening: one move later it changes nothing.
+func TestQuietRoot(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a few seconds of threat search")
+	}
+	b := boardOf(t, "JJ GEJI KIIK")
+	check := newEngine(t, tempoBaseline(t), PlaySettings())
+	for _, n := range []int{0, 60} {
+		s := PlaySettings()
+		s.Depth, s.QuietSafe = 3, n
+		e := newEngine(t, tempoBaseline(t), s)
+		r := e.Search(context.Background(), b)
+		res, err := check.QuietSafe(context.Background(), b, []Move{r.Move}, censusOptions)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if safe := res[0].Safe; safe != (n > 0) || (n > 0) != (r.Reason == "quiet") {
+			t.Errorf("QuietSafe %d: %s (%s), quiet-safe %t: want safe only with the check", n, r.Move, r.Reason, safe)
+		}
+		c := b.Clone()
+		play(t, c, "KHLH", "IJHL")
+		if r := e.Search(context.Background(), c); r.Reason == "quiet" {
+			t.Errorf("QuietSafe %d: the check ran at White's second move", n)
+		}
+	}
+	if err := (Settings{QuietSafe: MaxWidth + 1}).Validate(); err == nil || !strings.Contains(err.Error(), "QuietSafe") {
+		t.Errorf("QuietSafe out of range: %v", err)
+	}
+}
+
+// quietPlayCensus plays each census position as the engine binary does
+// (PlaySettings, depth 12, a 4 s move clock), without and with
+// Settings.QuietSafe 60, and checks each move played with QuietSafe at
+// the census bounds: how many are quiet-safe, and the time a move.
+func quietPlayCensus(t *testing.T, check *Engine, pos []quietPos) {
+	for _, n := range []int{0, 60} {
+		s := PlaySettings()
+		s.Depth, s.QuietSafe = MaxDepth, n
+		e := newEngine(t, tempoBaseline(t), s)
+		var safe, quiet int
+		var secs float64
+		var nodes int64
+		for i, p := range pos {
+			e.NewGame()
+			start := time.Now()
+			r := e.SearchClock(context.Background(), p.board, Clock{Move: 4 * time.Second})
+			took := time.Since(start).Seconds()
+			res, err := check.QuietSafe(context.Background(), p.board, []Move{r.Move}, censusOptions)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res[0].Safe {
+				safe++
+			}
+			if r.Reason == "quiet" {
+				quiet++
+			}
+			secs += took
+			nodes += r.Nodes
+			t.Logf("QuietSafe %d: %3d %-18s %s (%s) %.2f s %d positions, quiet-safe %t", n, i+1, p.moves, r.Move, r.Reason, took, r.Nodes, res[0].Safe)
+		}
+		t.Logf("QuietSafe %d: %d positions: quiet-safe moves played %d (reason quiet %d), mean %.2f s and %.0f positions a move",
+			n, len(pos), safe, quiet, secs/float64(len(pos)), float64(nodes)/float64(len(pos)))
+	}
 }
