@@ -235,7 +235,8 @@ func TestQuietCensus(t *testing.T) {
 // search, 8 moves and 20,000 positions, proves one after each of the
 // 2,926), so QuietSafe must report it attacked. LHIJ, the pair through
 // Black's attacking points, must be safe at the same bounds against every
-// reply within 2 of the stones; JJ FFGG IKJL (game 20) and White's FGFH
+// reply within 2 of the stones (deeper, at 10 moves and 200,000
+// positions, Black's HKHL attacks it: the answer is the bounds'); JJ FFGG IKJL (game 20) and White's FGFH
 // loses at once, and an empty candidate list gives no results.
 func TestQuietSafe(t *testing.T) {
 	if testing.Short() {
