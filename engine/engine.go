@@ -168,6 +168,21 @@ type Settings struct {
 	// ShallowDefendDepth is the number of opponent moves in the in-search
 	// check's threat searches; 0 means the default 3.
 	ShallowDefendDepth int `json:",omitzero"`
+	// QuietSafe turns on the quiet-attack check at White's first move
+	// after the opening (5 stones on the board, White to move; quiet.go):
+	// after alpha-beta and the defensive check, the choice and then the
+	// root's QuietSafe best moves by the move ordering are checked in that
+	// order by QuietSafe (8 opponent moves and DefendNodes positions a
+	// threat search, the opponent's 40 best replies, the defensive check's
+	// DefendMoves and DefendWide defences) and the first quiet-safe one is
+	// played; none found within QuietSafeNodes positions keeps the choice.
+	// Against Cloudict at depth 4 most White games are lost to a quiet
+	// Black move after White's first (docs/experiments/23-depth-four.md).
+	// A prototype: 0..MaxWidth; default 0 (PlaySettings too): off.
+	QuietSafe int `json:",omitzero"`
+	// QuietSafeNodes bounds the quiet-attack check, in positions over all
+	// the moves it checks; 0 means the default 4,000,000 (about 2 s).
+	QuietSafeNodes int64 `json:",omitzero"`
 	// MaxNodes is a node budget for one Search; 0 = no limit.
 	MaxNodes int64
 	// MoveTime is a clock budget for one Search; 0 = no limit. With a clock
@@ -308,6 +323,7 @@ func (s Settings) withDefaults() Settings {
 	s.ShallowDefendNodes = cmp.Or(s.ShallowDefendNodes, defaultShallowNodes)
 	s.ShallowDefendDepth = cmp.Or(s.ShallowDefendDepth, defaultShallowDepth)
 	s.ShallowDefendPlies = cmp.Or(s.ShallowDefendPlies, defaultShallowPlies)
+	s.QuietSafeNodes = cmp.Or(s.QuietSafeNodes, defaultQuietNodes)
 	return s
 }
 
@@ -344,6 +360,8 @@ func (s Settings) check() error {
 		checkRange("ShallowDefendPlies", s.ShallowDefendPlies, 1, MaxDepth),
 		nonNegative("ShallowDefendNodes", s.ShallowDefendNodes),
 		checkRange("ShallowDefendDepth", s.ShallowDefendDepth, 1, maxThreatPly),
+		checkRange("QuietSafe", s.QuietSafe, 0, MaxWidth),
+		nonNegative("QuietSafeNodes", s.QuietSafeNodes),
 		nonNegative("MaxNodes", s.MaxNodes),
 	} {
 		if err != nil {

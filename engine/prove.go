@@ -85,14 +85,22 @@ func (e *Engine) RootMoves(b *Board, n int) ([]Move, error) {
 	e.begin(context.Background(), b, 0)
 	defer func() { e.ctx = nil }()
 	e.root = b.ToMove()
+	return e.rootMovesHere(n), nil
+}
+
+// rootMovesHere is RootMoves on e.board (side to move at a turn start, not
+// empty), with e.root set by the caller: a fresh slice of at most n moves,
+// nil when the opponent has three or more threats. It uses the ply-0
+// buffers (e.plies[0], e.ts[0]).
+func (e *Engine) rootMovesHere(n int) []Move {
 	ts := &e.ts[0]
 	t := 0
-	if o := e.root.Opponent(); e.board.hasThreatRoad(o) {
+	if o := e.board.ToMove().Opponent(); e.board.hasThreatRoad(o) {
 		e.board.analyzeThreats(o, ts)
 		t = ts.t
 	}
 	if t >= 3 {
-		return nil, nil
+		return nil
 	}
 	saved := e.set
 	e.set.Width, e.set.WidthByPly[0] = n, n
@@ -102,7 +110,7 @@ func (e *Engine) RootMoves(b *Board, n int) ([]Move, error) {
 	for i, m := range e.plies[0].moves {
 		out[i] = m.m
 	}
-	return out, nil
+	return out
 }
 
 // atTurnStart is the check of ProveWin's and RootMoves' board: not over
