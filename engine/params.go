@@ -56,6 +56,8 @@ var params = []Param{
 	intParam("ShallowDefendPlies", 1, MaxDepth, "plies below the root the shallow check runs at", func(s *Settings) *int { return &s.ShallowDefendPlies }),
 	int64Param("ShallowDefendNodes", 1, maxNodeBudget, "positions of the shallow check per move", func(s *Settings) *int64 { return &s.ShallowDefendNodes }),
 	intParam("ShallowDefendDepth", 1, maxThreatPly, "opponent moves in the shallow check", func(s *Settings) *int { return &s.ShallowDefendDepth }),
+	intParam("QuietSafe", 0, MaxWidth, "root moves checked against a quiet attack at White's first move (0: off)", func(s *Settings) *int { return &s.QuietSafe }),
+	int64Param("QuietSafeNodes", 1, maxNodeBudget, "positions of the quiet-attack check", func(s *Settings) *int64 { return &s.QuietSafeNodes }),
 	intParam("GameMoves", 1, 1000, "moves a game clock is shared among", func(s *Settings) *int { return &s.Time.GameMoves }),
 	floatParam("SafetyShare", minShare, 0.5, "share of the clock kept off it", func(s *Settings) *float64 { return &s.Time.SafetyShare }),
 	floatParam("IncShare", minShare, 1, "share of the increment added to a move's soft limit", func(s *Settings) *float64 { return &s.Time.IncShare }),
