@@ -178,7 +178,8 @@ type Settings struct {
 	// played; none found within QuietSafeNodes positions keeps the choice.
 	// Against Cloudict at depth 4 most White games are lost to a quiet
 	// Black move after White's first (docs/experiments/23-depth-four.md).
-	// A prototype: 0..MaxWidth; default 0 (PlaySettings too): off.
+	// 0..MaxWidth; default 0 (PlaySettings too): off. The engine binary
+	// plays PlayQuietSafe.
 	QuietSafe int `json:",omitzero"`
 	// QuietSafeNodes bounds the quiet-attack check, in positions over all
 	// the moves it checks; 0 means the default 4,000,000 (about 2 s).
@@ -265,6 +266,13 @@ const (
 	PlayThreatDepth = 6
 	PlayThreatNodes = 50000
 )
+
+// PlayQuietSafe is the engine binary's Settings.QuietSafe: the quiet-attack
+// check of its 60 best root moves at White's first move after the opening.
+// PlaySettings leave the check off: it costs up to QuietSafeNodes positions
+// (about 2 s) once a game, which a fixed-depth tuning game of a fraction of
+// a second cannot carry, while the binary's clock bounds it.
+const PlayQuietSafe = 60
 
 // Limits on settings, checked by Settings.Validate.
 const (

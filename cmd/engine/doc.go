@@ -3,7 +3,7 @@
 // engine/protocol), so that a tuned weight file can play in the ConnectMore
 // GUI, against Cloudict, or in the arena as an external engine.
 //
-//	engine [-weights NAME|FILE] [-depth N] [-width N] [-vcf=true|false] [-defend N] [-name S] [-time SPEC] [-movetime D]
+//	engine [-weights NAME|FILE] [-depth N] [-width N] [-vcf=true|false] [-defend N] [-quiet N] [-name S] [-time SPEC] [-movetime D]
 //
 // -weights takes an embedded baseline's name (zhou2015, qi2018-table3-1, …;
 // see configs.WeightNames) or a weight file's path; without it the engine
@@ -13,9 +13,12 @@
 // The engine plays engine.PlaySettings (the defensive check, a threat
 // search of 6 attacker moves and 50,000 positions, killer moves, and under
 // a clock the use of an unfinished iteration, with 70% of each move's hard
-// limit kept for the defensive check); the flags below override its depth,
-// width, threat search and defensive check (-defend 0 -threatdepth 4
-// -threatnodes 8000 at a fixed depth play as tune's engine does). By default
+// limit kept for the defensive check) and, at White's first move after
+// the opening, the quiet-attack check of its 60 best root moves
+// (engine.PlayQuietSafe; -quiet 0 turns it off); the flags below override
+// its depth, width, threat search and checks (-defend 0 -quiet 0
+// -threatdepth 4 -threatnodes 8000 at a fixed depth play as tune's engine
+// does). By default
 // the engine searches to its depth (-depth, the `depth` command). -time makes it play by a clock from the start, in the words of
 // the protocol's `time` command: -time 'move 0.5' (0.5 s per move), -time
 // 'game 60 0.5' (a 60 s game clock plus 0.5 s a move, kept by the engine),
