@@ -418,7 +418,11 @@ e23() {
   go build -o "$OUT/bin/roadtune-engine" ./cmd/engine
   local eng
   eng=$(cd "$OUT/bin" && pwd)/roadtune-engine
+  # the binary before the quiet-attack check (-quiet 0), then with it (its default)
   run_arena e23-cloudict-d4 -pairs 375 -concurrency 1 -openings balanced -movetime 60s \
+    -engine name=Cloudict dir="$CLOUDICT" cmd=./gameEngine initstr="depth 4" \
+    -engine name=rt cmd="$eng" arg=-time "arg=move 4" arg=-quiet arg=0
+  run_arena e23-quiet-d4 -pairs 375 -concurrency 1 -openings balanced -movetime 60s \
     -engine name=Cloudict dir="$CLOUDICT" cmd=./gameEngine initstr="depth 4" \
     -engine name=rt cmd="$eng" arg=-time "arg=move 4"
   [ -f "$OUT/e23-losses.md" ] || "$OUT/bin/arena" losses -player rt -o "$OUT/e23-losses.md" "$OUT/e23-cloudict-d4" > /dev/null
@@ -426,11 +430,14 @@ e23() {
   run_arena e23-cloudict-d3 -pairs 375 -concurrency 1 -openings balanced -movetime 60s \
     -engine name=Cloudict dir="$CLOUDICT" cmd=./gameEngine initstr="depth 3" \
     -engine name=rt weights=roadtune-tempo settings=play width=15 tc=5
+  run_arena e23-quiet-d3 -pairs 375 -concurrency 1 -openings balanced -movetime 60s \
+    -engine name=Cloudict dir="$CLOUDICT" cmd=./gameEngine initstr="depth 3" \
+    -engine name=rt weights=roadtune-tempo settings=play width=15 tc=5 param=QuietSafe=60
   # depth 5, a first look: 40 pairs of the suite's first openings
   run_arena e23-cloudict-d5 -pairs 40 -concurrency 1 -movetime 120s \
     -openings file=configs/openings/balanced.txt order=sequential \
     -engine name=Cloudict dir="$CLOUDICT" cmd=./gameEngine initstr="depth 5" \
-    -engine name=rt cmd="$eng" arg=-time "arg=move 20"
+    -engine name=rt cmd="$eng" arg=-time "arg=move 20" arg=-quiet arg=0
 }
 
 # STEPS: every experiment of docs/experiments/README.md's index, in order.
