@@ -51,6 +51,28 @@ func loadQuiet(t testing.TB) []quietPos {
 	return out
 }
 
+// TestQuietFile keeps the census file readable by go test ./... without
+// the census flags: every line is a reachable position before White's
+// first move after the opening (five stones, White to move, nobody has
+// won) and its played pair is legal there.
+func TestQuietFile(t *testing.T) {
+	pos := loadQuiet(t)
+	if len(pos) == 0 {
+		t.Fatalf("%s: no positions", quietPath)
+	}
+	for i, p := range pos {
+		b := p.board
+		if b.Stones() != 5 || b.ToMove() != White || b.Over() {
+			t.Errorf("%s: position %d (%s): %d stones, %v to move, over %t; want White's first move after the opening",
+				quietPath, i+1, p.moves, b.Stones(), b.ToMove(), b.Over())
+			continue
+		}
+		if err := b.Clone().Play(p.played); err != nil {
+			t.Errorf("%s: position %d (%s): played %s: %v", quietPath, i+1, p.moves, p.played, err)
+		}
+	}
+}
+
 // TestMineQuiet regenerates the census positions with -update-quiet: for
 // every White game the player of `arena losses -json` (-quiet-losses) lost
 // at its first move after the opening, or at its second with the cause
