@@ -414,6 +414,10 @@ e23() {
       -engine name=w15 weights=roadtune-tempo settings=play width=15 st=$st \
       -engine name=w12 weights=roadtune-tempo settings=play width=12 st=$st
   done
+  # the quiet-attack check against the binary's search without it, equal clock
+  run_arena e23-quiet-self -pairs 300 -concurrency 2 -openings balanced -movetime 60s \
+    -engine name=quiet weights=roadtune-tempo settings=play width=15 st=4 param=QuietSafe=60 \
+    -engine name=play weights=roadtune-tempo settings=play width=15 st=4
   needs_cloudict e23 23-depth-four.md || return 0
   go build -o "$OUT/bin/roadtune-engine" ./cmd/engine
   local eng
