@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 )
@@ -57,21 +58,11 @@ type QuietOptions struct {
 }
 
 func (o QuietOptions) withDefaults() QuietOptions {
-	if o.Depth == 0 {
-		o.Depth = 8
-	}
-	if o.Nodes == 0 {
-		o.Nodes = 20000
-	}
-	if o.Replies == 0 {
-		o.Replies = 40
-	}
-	if o.DefendMoves == 0 {
-		o.DefendMoves = 15
-	}
-	if o.DefendWide == 0 {
-		o.DefendWide = 60
-	}
+	o.Depth = cmp.Or(o.Depth, 8)
+	o.Nodes = cmp.Or(o.Nodes, 20000)
+	o.Replies = cmp.Or(o.Replies, 40)
+	o.DefendMoves = cmp.Or(o.DefendMoves, 15)
+	o.DefendWide = cmp.Or(o.DefendWide, 60)
 	return o
 }
 
@@ -309,8 +300,8 @@ const defaultQuietNodes = 4_000_000
 // res when none is found within QuietSafeNodes positions; a stop on the
 // check's own budget is lifted, one on ctx, MaxNodes or the clock stays.
 func (e *Engine) quietRoot(res Result) Result {
-	o := QuietOptions{Depth: 8, Nodes: e.set.DefendNodes, Replies: 40,
-		DefendMoves: e.set.DefendMoves, DefendWide: e.set.DefendWide}.withDefaults()
+	o := QuietOptions{Nodes: e.set.DefendNodes, DefendMoves: e.set.DefendMoves,
+		DefendWide: e.set.DefendWide}.withDefaults() // QuietOptions' depth and replies
 	cands := append(make([]scoredMove, 0, e.set.QuietSafe+1), scoredMove{res.Move, res.Score})
 	for _, m := range e.rootScored(e.set.QuietSafe) {
 		if m.m != res.Move {
