@@ -168,8 +168,9 @@ type Settings struct {
 	// ShallowDefendDepth is the number of opponent moves in the in-search
 	// check's threat searches; 0 means the default 3.
 	ShallowDefendDepth int `json:",omitzero"`
-	// QuietSafe turns on the quiet-attack check at White's first move
-	// after the opening (5 stones on the board, White to move; quiet.go):
+	// QuietSafe turns on the quiet-attack check at White's first
+	// QuietMoves moves after a three-stone opening (5, 9, ... stones on
+	// the board, White to move, no Black threat; quiet.go):
 	// after alpha-beta and the defensive check, the choice and then the
 	// root's QuietSafe best moves by the move ordering are checked in that
 	// order by QuietSafe (8 opponent moves and DefendNodes positions a
@@ -184,6 +185,14 @@ type Settings struct {
 	// QuietSafeNodes bounds the quiet-attack check, in positions over all
 	// the moves it checks; 0 means the default 4,000,000 (about 2 s).
 	QuietSafeNodes int64 `json:",omitzero"`
+	// QuietMoves is the number of White moves, from its first after a
+	// three-stone opening (5 stones on the board) on, at which the
+	// quiet-attack check runs: with k it runs at 5, 9, ..., 4k+1 stones.
+	// With the check at the first move only, White's losses against
+	// Cloudict moved to its second and third moves, quiet attacks again
+	// (docs/experiments/23-depth-four.md). 1..MaxQuietMoves; 0 means the
+	// default 1. The engine binary plays PlayQuietMoves.
+	QuietMoves int `json:",omitzero"`
 	// MaxNodes is a node budget for one Search; 0 = no limit.
 	MaxNodes int64
 	// MoveTime is a clock budget for one Search; 0 = no limit. With a clock
@@ -268,11 +277,19 @@ const (
 )
 
 // PlayQuietSafe is the engine binary's Settings.QuietSafe: the quiet-attack
-// check of its 60 best root moves at White's first move after the opening.
-// PlaySettings leave the check off: it costs up to QuietSafeNodes positions
-// (about 2 s) once a game, which a fixed-depth tuning game of a fraction of
-// a second cannot carry, while the binary's clock bounds it.
+// check of its 60 best root moves at White's first PlayQuietMoves moves
+// after the opening. PlaySettings leave the check off: it costs up to
+// QuietSafeNodes positions (about 2 s) at each of those moves, which a
+// fixed-depth tuning game of a fraction of a second cannot carry, while the
+// binary's clock bounds it.
 const PlayQuietSafe = 60
+
+// PlayQuietMoves is the engine binary's Settings.QuietMoves: the check at
+// White's first three moves after the opening.
+const PlayQuietMoves = 3
+
+// MaxQuietMoves is the largest Settings.QuietMoves.
+const MaxQuietMoves = 20
 
 // Limits on settings, checked by Settings.Validate.
 const (
@@ -332,6 +349,7 @@ func (s Settings) withDefaults() Settings {
 	s.ShallowDefendDepth = cmp.Or(s.ShallowDefendDepth, defaultShallowDepth)
 	s.ShallowDefendPlies = cmp.Or(s.ShallowDefendPlies, defaultShallowPlies)
 	s.QuietSafeNodes = cmp.Or(s.QuietSafeNodes, defaultQuietNodes)
+	s.QuietMoves = cmp.Or(s.QuietMoves, 1)
 	return s
 }
 
@@ -369,6 +387,7 @@ func (s Settings) check() error {
 		nonNegative("ShallowDefendNodes", s.ShallowDefendNodes),
 		checkRange("ShallowDefendDepth", s.ShallowDefendDepth, 1, maxThreatPly),
 		checkRange("QuietSafe", s.QuietSafe, 0, MaxWidth),
+		checkRange("QuietMoves", s.QuietMoves, 1, MaxQuietMoves),
 		nonNegative("QuietSafeNodes", s.QuietSafeNodes),
 		nonNegative("MaxNodes", s.MaxNodes),
 	} {

@@ -293,9 +293,15 @@ func abs(x int) int {
 // defaultQuietNodes is Settings.QuietSafeNodes' default.
 const defaultQuietNodes = 4_000_000
 
+// quietMove reports whether b is at one of White's first QuietMoves moves
+// after a three-stone opening: 5, 9, ..., 4·QuietMoves+1 stones.
+func (e *Engine) quietMove(b *Board) bool {
+	return b.n >= 5 && (b.n-5)%4 == 0 && (b.n-5)/4 < e.set.QuietMoves
+}
+
 // quietRoot is the root's quiet-attack check (Settings.QuietSafe): res is
-// the choice of alpha-beta and the defensive check, on e.board (White's
-// first move after the opening). It returns the first quiet-safe move of
+// the choice of alpha-beta and the defensive check, on e.board (one of
+// White's first QuietMoves moves after the opening). It returns the first quiet-safe move of
 // the choice and the QuietSafe best root moves, with Reason "quiet", or
 // res when none is found within QuietSafeNodes positions; a stop on the
 // check's own budget is lifted, one on ctx, MaxNodes or the clock stays.

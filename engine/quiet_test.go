@@ -21,6 +21,7 @@ var (
 	quietTop    = flag.Int("quiet-top", 60, "with -quiet-census: White's root moves checked")
 	quietPlay   = flag.Bool("quiet-play", false, "with -quiet-census: play each position at PlaySettings on a 4 s move clock with and without Settings.QuietSafe 60 instead")
 	quietEach   = flag.Bool("quiet-each", false, "with -quiet-census: print every candidate's result")
+	quietDeep   = flag.Bool("quiet-deep", false, "with -quiet-census: check the pairs found safe again at deepOptions' bounds, in rank order, until one holds")
 )
 
 const quietPath = "testdata/quiet.txt"
@@ -153,6 +154,11 @@ TestMineQuiet (-update-quiet); read by TestQuietCensus (-quiet-census).`, lines)
 // wide pairs, 20,000,000 positions a candidate.
 var censusOptions = QuietOptions{Depth: 8, Nodes: 20000, Replies: 40, Near: true, DefendMoves: 15, DefendWide: 60, MaxNodes: 20_000_000}
 
+// deepOptions are the deeper census's bounds (-quiet-deep): 10 attacker
+// moves and 200,000 positions a threat search, the same replies and
+// defences, 400,000,000 positions a candidate.
+var deepOptions = QuietOptions{Depth: 10, Nodes: 200_000, Replies: 40, Near: true, DefendMoves: 15, DefendWide: 60, MaxNodes: 400_000_000}
+
 // TestQuietCensus (-quiet-census) runs QuietSafe on every census position
 // (-quiet-limit: the first N) for White's -quiet-top root moves and the
 // pair it played, and prints per position how many are quiet-safe, how
@@ -172,7 +178,7 @@ func TestQuietCensus(t *testing.T) {
 		quietPlayCensus(t, e, pos)
 		return
 	}
-	var withSafe, withTop, playedSafe, incomplete int
+	var withSafe, withTop, playedSafe, incomplete, deepSafe, deepUnknown int
 	var nodes int64
 	var secs float64
 	for i, p := range pos {
@@ -199,6 +205,7 @@ func TestQuietCensus(t *testing.T) {
 		var safe, safeTop, lost, attacked, unknown int
 		var n int64
 		var first []string
+		var shallow []Move
 		pSafe := false
 		for j, r := range res {
 			if *quietEach {
@@ -211,6 +218,7 @@ func TestQuietCensus(t *testing.T) {
 			case r.Safe:
 				if j < len(top) {
 					safe++
+					shallow = append(shallow, r.Move)
 					if j < 15 {
 						safeTop++
 					}
@@ -243,10 +251,46 @@ func TestQuietCensus(t *testing.T) {
 		secs += took
 		t.Logf("%3d %-18s played %s (rank %d): %d candidates: safe %d (top 15: %d) %v, lost at once %d, quiet attack %d, unknown %d; played safe %t; %d positions, %.1f s # %s",
 			i+1, p.moves, p.played, rank+1, len(res), safe, safeTop, first, lost, attacked, unknown, pSafe, n, took, p.source)
+		if *quietDeep && len(shallow) > 0 {
+			held, open := deepCheck(t, e, p.board, shallow, i+1)
+			if held {
+				deepSafe++
+			} else if open {
+				deepUnknown++
+			}
+		}
+	}
+	if *quietDeep {
+		t.Logf("deep census: %d of %d positions keep a quiet-safe pair at 10 moves and 200,000 positions; %d undecided (a candidate out of positions)", deepSafe, len(pos), deepUnknown)
 	}
 	k := len(pos)
 	t.Logf("census: %d positions; with a quiet-safe pair among the %d best: %d; among the 15 best: %d; played one: %d; incomplete: %d; mean %.0f positions, %.1f s a position",
 		k, *quietTop, withSafe, withTop, playedSafe, incomplete, float64(nodes)/float64(k), secs/float64(k))
+}
+
+// deepCheck checks the pairs cands, found quiet-safe at the census's
+// bounds, again at deepOptions' bounds in order until one holds, and logs
+// each answer. held: one holds; open: none holds and one ran out of
+// positions.
+func deepCheck(t *testing.T, e *Engine, b *Board, cands []Move, i int) (held, open bool) {
+	t.Helper()
+	for j, m := range cands {
+		start := time.Now()
+		res, err := e.QuietSafe(context.Background(), b, []Move{m}, deepOptions)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := res[0]
+		t.Logf("    deep %3d: %s (safe #%d): safe %t lost %t attack %s after %d replies, %d positions, complete %t, %.1f s",
+			i, m, j+1, r.Safe, r.Lost, r.Attack, r.Replies, r.Nodes, r.Complete, time.Since(start).Seconds())
+		if r.Safe {
+			return true, false
+		}
+		if !r.Complete {
+			open = true
+		}
+	}
+	return false, open
 }
 
 // TestQuietSafe: after the opening JJ GEJI and Cloudict's KIIK (game 0 of
@@ -366,6 +410,36 @@ func TestQuietRoot(t *testing.T) {
 	}
 	if err := (Settings{QuietSafe: MaxWidth + 1}).Validate(); err == nil || !strings.Contains(err.Error(), "QuietSafe") {
 		t.Errorf("QuietSafe out of range: %v", err)
+	}
+	if err := (Settings{QuietMoves: MaxQuietMoves + 1}).Validate(); err == nil || !strings.Contains(err.Error(), "QuietMoves") {
+		t.Errorf("QuietMoves out of range: %v", err)
+	}
+}
+
+// TestQuietMove: Settings.QuietMoves k puts the check at White's first k
+// moves after a three-stone opening, 5, 9, ..., 4k+1 stones, and at no
+// other count (Black's turns, White's first move from an empty board, a
+// later White move).
+func TestQuietMove(t *testing.T) {
+	for _, c := range []struct {
+		k     int
+		at    []int
+		notAt []int
+	}{
+		{0, []int{5}, []int{1, 3, 7, 9, 13}},
+		{1, []int{5}, []int{1, 3, 7, 9}},
+		{3, []int{5, 9, 13}, []int{1, 3, 7, 11, 15, 17, 21}},
+	} {
+		s := PlaySettings()
+		s.QuietSafe, s.QuietMoves = 60, c.k
+		e := newEngine(t, tempoBaseline(t), s)
+		for want, list := range map[bool][]int{true: c.at, false: c.notAt} {
+			for _, n := range list {
+				if got := e.quietMove(&Board{n: n}); got != want {
+					t.Errorf("QuietMoves %d: the check at %d stones %t, want %t", c.k, n, got, want)
+				}
+			}
+		}
 	}
 }
 

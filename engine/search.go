@@ -227,7 +227,7 @@ func (e *Engine) search() Result {
 			res = e.defendDeeper(res, moves, ts, t, pass)
 		}
 	}
-	if e.set.QuietSafe > 0 && b.n == 5 && s == White && t == 0 && !e.stop && !(IsMate(res.Score) && res.Score > 0) {
+	if e.set.QuietSafe > 0 && e.quietMove(b) && s == White && t == 0 && !e.stop && !(IsMate(res.Score) && res.Score > 0) {
 		res = e.quietRoot(res)
 	}
 	return res

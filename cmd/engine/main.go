@@ -28,7 +28,7 @@ func main() {
 var settingFlags = map[string]string{
 	"Depth": "depth", "Width": "width", "DefendNodes": "defend", "DefendWide": "defendwide",
 	"ThreatDepth": "threatdepth", "ThreatNodes": "threatnodes", "MoveTime": "movetime",
-	"QuietSafe": "quiet",
+	"QuietSafe": "quiet", "QuietMoves": "quietmoves",
 }
 
 // run is the whole program; it returns the exit status.
@@ -43,7 +43,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	name := fl.String("name", protocol.DefaultName, "engine name for the `name` command (one word)")
 	defend := fl.Int64("defend", def.DefendNodes, "node budget of the defensive check per checked move (the opponent's threat wins after a move); 0 = off")
 	defendWide := fl.Int("defendwide", def.DefendWide, fmt.Sprintf("further pairs the defensive check tries when all its moves lose, 0..%d; 0 = none", engine.MaxWidth))
-	quiet := fl.Int("quiet", engine.PlayQuietSafe, fmt.Sprintf("root moves the quiet-attack check tries at White's first move after the opening, 0..%d; 0 = off", engine.MaxWidth))
+	quiet := fl.Int("quiet", engine.PlayQuietSafe, fmt.Sprintf("root moves the quiet-attack check tries at White's first -quietmoves moves after the opening, 0..%d; 0 = off", engine.MaxWidth))
+	quietMoves := fl.Int("quietmoves", engine.PlayQuietMoves, fmt.Sprintf("White's moves after a three-stone opening at which the quiet-attack check runs, 1..%d", engine.MaxQuietMoves))
 	threatDepth := fl.Int("threatdepth", def.ThreatDepth, "the threat search's depth in attacker moves, 1..16 (tune plays 4)")
 	threatNodes := fl.Int64("threatnodes", def.ThreatNodes, "the threat search's budget in positions, 1 or more (tune plays 8000)")
 	moveTime := fl.Duration("movetime", def.MoveTime, "hard stop on every search, e.g. 500ms; 0 = none (results then depend on the machine)")
@@ -93,7 +94,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	st := def
 	st.Depth, st.Width, st.ThreatSearch, st.MoveTime, st.DefendNodes = *depth, *width, *vcf, *moveTime, *defend
-	st.ThreatDepth, st.ThreatNodes, st.DefendWide, st.QuietSafe = *threatDepth, *threatNodes, *defendWide, *quiet
+	st.ThreatDepth, st.ThreatNodes, st.DefendWide, st.QuietSafe, st.QuietMoves = *threatDepth, *threatNodes, *defendWide, *quiet, *quietMoves
 	if err := st.Validate(); err != nil {
 		var se *engine.SettingsError
 		if errors.As(err, &se) && settingFlags[se.Field] != "" {

@@ -114,7 +114,7 @@ func TestResolve(t *testing.T) {
 		t.Errorf("knobs: %+v, want %+v", got, want)
 	}
 	// param= sets any engine.Params setting by name, after the knobs.
-	ps, err := Parse([]string{"weights=zhou2015", "width=9", "defendwide=3", "param=defendwide=40", "param=DefendShare=0.55", "param=GameMoves=12", "param=QuietSafe=60"})
+	ps, err := Parse([]string{"weights=zhou2015", "width=9", "defendwide=3", "param=defendwide=40", "param=DefendShare=0.55", "param=GameMoves=12", "param=QuietSafe=60", "param=QuietMoves=3"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,12 +125,12 @@ func TestResolve(t *testing.T) {
 	got = engine.PlaySettings()
 	pp.Knobs(&got)
 	want = engine.PlaySettings()
-	want.DefendWide, want.Time.DefendShare, want.Time.GameMoves, want.QuietSafe = 40, 0.55, 12, 60
+	want.DefendWide, want.Time.DefendShare, want.Time.GameMoves, want.QuietSafe, want.QuietMoves = 40, 0.55, 12, 60, 3
 	if got != want {
 		t.Errorf("param=: %+v, want %+v", got, want)
 	}
-	if text := KnobsText(got); !strings.Contains(text, "quiet check 60") {
-		t.Errorf("KnobsText with QuietSafe 60: %q, want it named", text)
+	if text := KnobsText(got); !strings.Contains(text, "quiet check 60 at 3 moves") {
+		t.Errorf("KnobsText with QuietSafe 60 at 3 moves: %q, want it named", text)
 	}
 	if _, err := Parse([]string{"colour=red"}); err == nil || !strings.Contains(err.Error(), "colour=red") {
 		t.Errorf("unknown key: %v", err)
