@@ -279,14 +279,17 @@ const (
 // PlayQuietSafe is the engine binary's Settings.QuietSafe: the quiet-attack
 // check of its 60 best root moves at White's first PlayQuietMoves moves
 // after the opening. PlaySettings leave the check off: it costs up to
-// QuietSafeNodes positions (about 2 s) at each of those moves, which a
+// QuietSafeNodes positions (about 2 s) at each such move, which a
 // fixed-depth tuning game of a fraction of a second cannot carry, while the
 // binary's clock bounds it.
 const PlayQuietSafe = 60
 
 // PlayQuietMoves is the engine binary's Settings.QuietMoves: the check at
-// White's first three moves after the opening.
-const PlayQuietMoves = 3
+// White's first move after the opening only. At its second and third
+// moves the check turned no lost game against Cloudict: in those games
+// every candidate there was already lost or the engine's own choice passed
+// the check (docs/experiments/23-depth-four.md).
+const PlayQuietMoves = 1
 
 // MaxQuietMoves is the largest Settings.QuietMoves.
 const MaxQuietMoves = 20

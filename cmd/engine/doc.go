@@ -13,10 +13,10 @@
 // The engine plays engine.PlaySettings (the defensive check, a threat
 // search of 6 attacker moves and 50,000 positions, killer moves, and under
 // a clock the use of an unfinished iteration, with 70% of each move's hard
-// limit kept for the defensive check) and, at White's first three moves
-// after the opening, the quiet-attack check of its 60 best root moves
+// limit kept for the defensive check) and, at White's first move after
+// the opening, the quiet-attack check of its 60 best root moves
 // (engine.PlayQuietSafe and PlayQuietMoves; -quiet 0 turns it off,
-// -quietmoves 1 keeps it to the first move); the flags below override
+// -quietmoves K runs it at White's first K moves); the flags below override
 // its depth, width, threat search and checks (-defend 0 -quiet 0
 // -threatdepth 4 -threatnodes 8000 at a fixed depth play as tune's engine
 // does). By default
