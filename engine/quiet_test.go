@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"flag"
@@ -16,6 +17,7 @@ var (
 	quietGames  = flag.String("quiet-games", "", "with -update-quiet: comma-separated arena games.jsonl files of one match")
 	quietLosses = flag.String("quiet-losses", "", "with -update-quiet: the JSON of `arena losses -json` on that match")
 	quietCensus = flag.Bool("quiet-census", false, "run TestQuietCensus on engine/testdata/quiet.txt")
+	quietFile   = flag.String("quiet-file", "", "with -quiet-census: read the positions from this file (the census file's format) instead")
 	quietLimit  = flag.Int("quiet-limit", 0, "with -quiet-census: the first N positions only (0: all)")
 	quietSkip   = flag.Int("quiet-skip", 0, "with -quiet-census: skip the first N positions")
 	quietTop    = flag.Int("quiet-top", 60, "with -quiet-census: White's root moves checked")
@@ -36,18 +38,18 @@ type quietPos struct {
 }
 
 // loadQuiet reads the census positions: "MOVES | PLAYED # SOURCE" a line.
-func loadQuiet(t testing.TB) []quietPos {
+func loadQuiet(t testing.TB, path string) []quietPos {
 	t.Helper()
 	var out []quietPos
-	scanSuite(t, quietPath, func(line int, body, source string) {
+	scanSuite(t, path, func(line int, body, source string) {
 		moves, pl, ok := strings.Cut(body, "|")
 		played, err := ParseMove(strings.TrimSpace(pl))
 		if !ok || err != nil {
-			t.Fatalf("%s:%d: want MOVES | PLAYED # SOURCE (%v)", quietPath, line, err)
+			t.Fatalf("%s:%d: want MOVES | PLAYED # SOURCE (%v)", path, line, err)
 		}
 		moves = strings.TrimSpace(moves)
 		out = append(out, quietPos{moves: moves, played: played, source: source,
-			board: suiteBoard(t, quietPath, line, strings.Fields(moves))})
+			board: suiteBoard(t, path, line, strings.Fields(moves))})
 	})
 	return out
 }
@@ -57,7 +59,7 @@ func loadQuiet(t testing.TB) []quietPos {
 // first move after the opening (five stones, White to move, nobody has
 // won) and its played pair is legal there.
 func TestQuietFile(t *testing.T) {
-	pos := loadQuiet(t)
+	pos := loadQuiet(t, quietPath)
 	if len(pos) == 0 {
 		t.Fatalf("%s: no positions", quietPath)
 	}
@@ -168,7 +170,7 @@ func TestQuietCensus(t *testing.T) {
 	if !*quietCensus {
 		t.Skip("run with -quiet-census [-quiet-limit N] [-quiet-top K]")
 	}
-	pos := loadQuiet(t)
+	pos := loadQuiet(t, cmp.Or(*quietFile, quietPath))
 	if *quietLimit > 0 && *quietLimit < len(pos) {
 		pos = pos[:*quietLimit]
 	}

@@ -392,6 +392,10 @@ collect() {
   cp "$OUT"/e8-methods.md "$OUT"/e8-methods-ladder.png "$OUT"/e10-refine.md "$OUT"/e10-refine-ladder.png "$DOCS/" 2>/dev/null || true
   if [ -f "$OUT/e23-losses.md" ]; then mkdir -p "$DOCS/e23-cloudict-d4"; cp "$OUT/e23-losses.md" "$DOCS/e23-cloudict-d4/losses.md"; fi
   cp "$OUT"/e23-play-clock.txt "$DOCS/" 2>/dev/null || true
+  for f in deep-census white-move1 white-moves23; do
+    if [ -f "$OUT/e23-$f.log" ]; then mkdir -p "$DOCS/e23-quiet-later"; cp "$OUT/e23-$f.log" "$DOCS/e23-quiet-later/$f.log"; fi
+  done
+  if [ -f "$OUT/e23-play-suite.txt" ]; then mkdir -p "$DOCS/e23-play-suite"; cp "$OUT/e23-play-suite.txt" "$DOCS/e23-play-suite/openings.txt"; fi
   cp "$OUT"/e*-g*.json "$OUT"/e13-*.txt "$OUT"/e19-curves*.png "$OUT"/e19-curves*.csv "$DOCS/" 2>/dev/null || true
   log "collected into $DOCS"
 }
@@ -418,6 +422,12 @@ e23() {
   run_arena e23-quiet-self -pairs 300 -concurrency 2 -openings balanced -movetime 60s \
     -engine name=quiet weights=roadtune-tempo settings=play width=15 st=4 param=QuietSafe=60 \
     -engine name=play weights=roadtune-tempo settings=play width=15 st=4
+  # the quiet-attack census at deeper bounds (one core, about 20 minutes)
+  [ -f "$OUT/e23-deep-census.log" ] || (cd engine && go test -run TestQuietCensus -quiet-census -quiet-deep \
+    -quiet-top 60 -v -timeout 10h) > "$OUT/e23-deep-census.log"
+  # an opening suite balanced at play strength (about 13 minutes on 2 cores)
+  [ -f "$OUT/e23-play-suite.txt" ] || "$OUT/bin/arena" openings -settings play -depth 3 -width 15 -ref roadtune-tempo \
+    -ref roadtune-overnight -ref zhou2015 -concurrency 2 -seed 11 -radius 6 -o "$OUT/e23-play-suite.txt"
   needs_cloudict e23 23-depth-four.md || return 0
   go build -o "$OUT/bin/roadtune-engine" ./cmd/engine
   local eng
@@ -430,6 +440,29 @@ e23() {
     -engine name=Cloudict dir="$CLOUDICT" cmd=./gameEngine initstr="depth 4" \
     -engine name=rt cmd="$eng" arg=-time "arg=move 4"
   [ -f "$OUT/e23-losses.md" ] || "$OUT/bin/arena" losses -player rt -o "$OUT/e23-losses.md" "$OUT/e23-cloudict-d4" > /dev/null
+  # the check at White's first three moves, on 50 openings the binary lost
+  # as White with it at the first only; the positions of the lost games
+  # before White's moves 1, 2 and 3 (the census files of the page) go to
+  # TestQuietCensus -quiet-file
+  local later=docs/experiments/e23-quiet-later
+  run_arena e23-quiet-later -pairs 50 -concurrency 1 -movetime 60s \
+    -openings file=$later/screen-openings.txt order=sequential \
+    -engine name=Cloudict dir="$CLOUDICT" cmd=./gameEngine initstr="depth 4" \
+    -engine name=rt cmd="$eng" arg=-time "arg=move 4" arg=-quietmoves arg=3
+  local f
+  for f in white-move1 white-moves23; do
+    [ -f "$OUT/e23-$f.log" ] || (cd engine && go test -run TestQuietCensus -quiet-census -quiet-deep -quiet-top 60 \
+      -quiet-file "$PWD/../$later/$f.txt" -v -timeout 10h) > "$OUT/e23-$f.log"
+  done
+  # Cloudict against itself (deterministic: both games of a pair alike)
+  run_arena e23-cloudict-self -pairs 40 -concurrency 1 -openings balanced -movetime 60s \
+    -engine name=ClB dir="$CLOUDICT" cmd=./gameEngine initstr="depth 4" \
+    -engine name=ClW dir="$CLOUDICT" cmd=./gameEngine initstr="depth 4"
+  # the binary on the suite balanced at play strength
+  run_arena e23-play-suite-d4 -pairs 141 -concurrency 1 -movetime 60s \
+    -openings file="$OUT/e23-play-suite.txt" order=sequential \
+    -engine name=Cloudict dir="$CLOUDICT" cmd=./gameEngine initstr="depth 4" \
+    -engine name=rt cmd="$eng" arg=-time "arg=move 4"
   # depth 3, the whole suite in its seed-1 order, the binary's search in-process
   run_arena e23-cloudict-d3 -pairs 375 -concurrency 1 -openings balanced -movetime 60s \
     -engine name=Cloudict dir="$CLOUDICT" cmd=./gameEngine initstr="depth 3" \
