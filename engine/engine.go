@@ -189,9 +189,10 @@ type Settings struct {
 	// three-stone opening (5 stones on the board) on, at which the
 	// quiet-attack check runs: with k it runs at 5, 9, ..., 4k+1 stones.
 	// With the check at the first move only, White's losses against
-	// Cloudict moved to its second and third moves, quiet attacks again
-	// (docs/experiments/23-depth-four.md). 1..MaxQuietMoves; 0 means the
-	// default 1. The engine binary plays PlayQuietMoves.
+	// Cloudict moved to its second and third moves; run there too, it
+	// turned none of them (docs/experiments/23-depth-four.md), so it is
+	// for experiments. 1..MaxQuietMoves; 0 means the default 1. The
+	// engine binary plays PlayQuietMoves.
 	QuietMoves int `json:",omitzero"`
 	// MaxNodes is a node budget for one Search; 0 = no limit.
 	MaxNodes int64

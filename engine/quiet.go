@@ -301,10 +301,11 @@ func (e *Engine) quietMove(b *Board) bool {
 
 // quietRoot is the root's quiet-attack check (Settings.QuietSafe): res is
 // the choice of alpha-beta and the defensive check, on e.board (one of
-// White's first QuietMoves moves after the opening). It returns the first quiet-safe move of
-// the choice and the QuietSafe best root moves, with Reason "quiet", or
-// res when none is found within QuietSafeNodes positions; a stop on the
-// check's own budget is lifted, one on ctx, MaxNodes or the clock stays.
+// White's first QuietMoves moves after the opening). It returns the first
+// quiet-safe move of the choice and the QuietSafe best root moves, with
+// Reason "quiet", or res when none is found within QuietSafeNodes
+// positions; a stop on the check's own budget is lifted, one on ctx,
+// MaxNodes or the clock stays.
 func (e *Engine) quietRoot(res Result) Result {
 	o := QuietOptions{Nodes: e.set.DefendNodes, DefendMoves: e.set.DefendMoves,
 		DefendWide: e.set.DefendWide}.withDefaults() // QuietOptions' depth and replies

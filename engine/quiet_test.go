@@ -263,7 +263,8 @@ func TestQuietCensus(t *testing.T) {
 		}
 	}
 	if *quietDeep {
-		t.Logf("deep census: %d of %d positions keep a quiet-safe pair at 10 moves and 200,000 positions; %d undecided (a candidate out of positions)", deepSafe, len(pos), deepUnknown)
+		t.Logf("deep census: %d of %d positions keep a quiet-safe pair at %d moves and %d positions; %d undecided (a candidate out of positions)",
+			deepSafe, len(pos), deepOptions.Depth, deepOptions.Nodes, deepUnknown)
 	}
 	k := len(pos)
 	t.Logf("census: %d positions; with a quiet-safe pair among the %d best: %d; among the 15 best: %d; played one: %d; incomplete: %d; mean %.0f positions, %.1f s a position",

@@ -428,6 +428,16 @@ e23() {
   # an opening suite balanced at play strength (about 13 minutes on 2 cores)
   [ -f "$OUT/e23-play-suite.txt" ] || "$OUT/bin/arena" openings -settings play -depth 3 -width 15 -ref roadtune-tempo \
     -ref roadtune-overnight -ref zhou2015 -concurrency 2 -seed 11 -radius 6 -o "$OUT/e23-play-suite.txt"
+  # on it: the self-play signal pilot (its first 30 openings) and the check
+  # against the search without it, at the binary's clock
+  run_arena e23-play-suite-signal -pairs 30 -concurrency 1 -movetime 60s \
+    -openings file="$OUT/e23-play-suite.txt" order=sequential \
+    -engine name=w15 weights=roadtune-tempo settings=play width=15 st=4 \
+    -engine name=w12 weights=roadtune-tempo settings=play width=12 st=4
+  run_arena e23-play-suite-self -pairs 141 -concurrency 1 -movetime 60s \
+    -openings file="$OUT/e23-play-suite.txt" order=sequential \
+    -engine name=quiet weights=roadtune-tempo settings=play width=15 st=4 param=QuietSafe=60 \
+    -engine name=play weights=roadtune-tempo settings=play width=15 st=4
   needs_cloudict e23 23-depth-four.md || return 0
   go build -o "$OUT/bin/roadtune-engine" ./cmd/engine
   local eng
@@ -463,6 +473,10 @@ e23() {
     -openings file="$OUT/e23-play-suite.txt" order=sequential \
     -engine name=Cloudict dir="$CLOUDICT" cmd=./gameEngine initstr="depth 4" \
     -engine name=rt cmd="$eng" arg=-time "arg=move 4"
+  run_arena e23-play-suite-d3 -pairs 141 -concurrency 1 -movetime 60s \
+    -openings file="$OUT/e23-play-suite.txt" order=sequential \
+    -engine name=Cloudict dir="$CLOUDICT" cmd=./gameEngine initstr="depth 3" \
+    -engine name=rt weights=roadtune-tempo settings=play width=15 tc=5 param=QuietSafe=60
   # depth 3, the whole suite in its seed-1 order, the binary's search in-process
   run_arena e23-cloudict-d3 -pairs 375 -concurrency 1 -openings balanced -movetime 60s \
     -engine name=Cloudict dir="$CLOUDICT" cmd=./gameEngine initstr="depth 3" \

@@ -372,7 +372,7 @@ func KnobsText(s engine.Settings) string {
 		{s.ShallowDefend > 0, fmt.Sprintf("shallow defence %d", s.ShallowDefend)},
 		{s.ThreatMixed > 0, fmt.Sprintf("mixed threats %d", s.ThreatMixed)},
 		{s.DefendWide > 0, fmt.Sprintf("wide defence %d", s.DefendWide)},
-		{s.QuietSafe > 0, fmt.Sprintf("quiet check %d at %d moves", s.QuietSafe, max(s.QuietMoves, 1))},
+		{s.QuietSafe > 0, quietText(s)},
 		{s.Time.DefendMaxDepth > 0, fmt.Sprintf("defence depth up to %d", s.Time.DefendMaxDepth)},
 		{s.ThreatDepth != def.ThreatDepth || s.ThreatNodes != def.ThreatNodes,
 			fmt.Sprintf("threat search %d moves, %d positions", s.ThreatDepth, s.ThreatNodes)},
@@ -457,4 +457,13 @@ func TakeLists(args []string, name string) (rest []string, lists [][]string, err
 		lists = append(lists, words)
 	}
 	return rest, lists, nil
+}
+
+// quietText names the quiet-attack check: "quiet check N", with "at K
+// moves" when it runs at more than White's first move.
+func quietText(s engine.Settings) string {
+	if s.QuietMoves > 1 {
+		return fmt.Sprintf("quiet check %d at %d moves", s.QuietSafe, s.QuietMoves)
+	}
+	return fmt.Sprintf("quiet check %d", s.QuietSafe)
 }

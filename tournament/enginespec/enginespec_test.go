@@ -132,6 +132,10 @@ func TestResolve(t *testing.T) {
 	if text := KnobsText(got); !strings.Contains(text, "quiet check 60 at 3 moves") {
 		t.Errorf("KnobsText with QuietSafe 60 at 3 moves: %q, want it named", text)
 	}
+	got.QuietMoves = 1
+	if text := KnobsText(got); !strings.Contains(text, "quiet check 60") || strings.Contains(text, "at 1") {
+		t.Errorf("KnobsText with QuietSafe 60 at White's first move: %q, want \"quiet check 60\" alone", text)
+	}
 	if _, err := Parse([]string{"colour=red"}); err == nil || !strings.Contains(err.Error(), "colour=red") {
 		t.Errorf("unknown key: %v", err)
 	}
