@@ -290,7 +290,7 @@ const PlayQuietSafe = 60
 // moves the check turned no lost game against Cloudict: in those games
 // every candidate there was already lost or the engine's own choice passed
 // the check (docs/experiments/23-depth-four.md).
-const PlayQuietMoves = 1
+const PlayQuietMoves = defaultQuietMoves
 
 // MaxQuietMoves is the largest Settings.QuietMoves.
 const MaxQuietMoves = 20
@@ -353,7 +353,7 @@ func (s Settings) withDefaults() Settings {
 	s.ShallowDefendDepth = cmp.Or(s.ShallowDefendDepth, defaultShallowDepth)
 	s.ShallowDefendPlies = cmp.Or(s.ShallowDefendPlies, defaultShallowPlies)
 	s.QuietSafeNodes = cmp.Or(s.QuietSafeNodes, defaultQuietNodes)
-	s.QuietMoves = cmp.Or(s.QuietMoves, 1)
+	s.QuietMoves = cmp.Or(s.QuietMoves, defaultQuietMoves)
 	return s
 }
 

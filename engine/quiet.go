@@ -290,8 +290,11 @@ func abs(x int) int {
 	return x
 }
 
-// defaultQuietNodes is Settings.QuietSafeNodes' default.
-const defaultQuietNodes = 4_000_000
+// Settings.QuietSafeNodes' and QuietMoves' defaults.
+const (
+	defaultQuietNodes = 4_000_000
+	defaultQuietMoves = 1
+)
 
 // quietMove reports whether b is at one of White's first QuietMoves moves
 // after a three-stone opening: 5, 9, ..., 4·QuietMoves+1 stones.
@@ -308,7 +311,7 @@ func (e *Engine) quietMove(b *Board) bool {
 // MaxNodes or the clock stays.
 func (e *Engine) quietRoot(res Result) Result {
 	o := QuietOptions{Nodes: e.set.DefendNodes, DefendMoves: e.set.DefendMoves,
-		DefendWide: e.set.DefendWide}.withDefaults() // QuietOptions' depth and replies
+		DefendWide: e.set.DefendWide}.withDefaults() // depth and replies: QuietOptions' defaults
 	cands := append(make([]scoredMove, 0, e.set.QuietSafe+1), scoredMove{res.Move, res.Score})
 	for _, m := range e.rootScored(e.set.QuietSafe) {
 		if m.m != res.Move {

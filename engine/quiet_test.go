@@ -156,10 +156,14 @@ TestMineQuiet (-update-quiet); read by TestQuietCensus (-quiet-census).`, lines)
 // wide pairs, 20,000,000 positions a candidate.
 var censusOptions = QuietOptions{Depth: 8, Nodes: 20000, Replies: 40, Near: true, DefendMoves: 15, DefendWide: 60, MaxNodes: 20_000_000}
 
-// deepOptions are the deeper census's bounds (-quiet-deep): 10 attacker
-// moves and 200,000 positions a threat search, the same replies and
-// defences, 400,000,000 positions a candidate.
-var deepOptions = QuietOptions{Depth: 10, Nodes: 200_000, Replies: 40, Near: true, DefendMoves: 15, DefendWide: 60, MaxNodes: 400_000_000}
+// deepOptions are the deeper census's bounds (-quiet-deep): censusOptions'
+// replies and defences, 10 attacker moves and 200,000 positions a threat
+// search, 400,000,000 positions a candidate.
+var deepOptions = func() QuietOptions {
+	o := censusOptions
+	o.Depth, o.Nodes, o.MaxNodes = 10, 200_000, 400_000_000
+	return o
+}()
 
 // TestQuietCensus (-quiet-census) runs QuietSafe on every census position
 // (-quiet-limit: the first N) for White's -quiet-top root moves and the
